@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+// `npm run bench`: one run, figures side by side. Not a test: nothing here passes or fails.
+//   kernels  RMSNorm / LayerNorm forward and backward, GB/s at d = 64, 4096, 1M:
+//            native g++ -O3 -march=native | WASM SIMD | WASM scalar (same source) | plain JS, and the ratios
+//   api      the cost of one public-API call (copies included) at d = 4 and d = 4096
+//   decoder  matmul GFLOP/s, decoder forward / forward+backward / train step (when the engine is built)
+// `npm run bench -- --json` prints the same figures as one JSON object.
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, BUILDS } from './build.mjs';
+import { runCaptured } from './lib/run.mjs';
+import * as plain from '../bench/plain-js-kernels.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const asJson = process.argv.includes('--json');
+const log = (...a) => { if (!asJson) console.log(...a); };
+
+function parseLines(output) {
+  return output.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+}
+
+async function runBenchBinary(name) {
+  const dir = BUILDS[name].dir;
+  const [cmd, args] = name === 'native'
+    ? [join(dir, 'residual_lab_bench'), []]
+    : [process.execPath, ['--no-experimental-fetch', join(dir, 'residual_lab_bench.js')]];
+  log(`running ${name} benchmarks...`);
+  const { status, output } = await runCaptured(cmd, args, { quiet: true });
+  if (status !== 0) throw new Error(`${name} benchmark exited ${status}:\n${output}`);
+  return parseLines(output);
+}
+
+// Median seconds per call, each sample >= 2 ms (the same scheme as bench/bench.hpp).
+function secondsPerCall(fn, samples = 15) {
+  let reps = 1;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < reps; i++) fn();
+    if (performance.now() - t0 > 2 || reps > 1 << 26) break;
+    reps *= 2;
+  }
+  const times = [];
+  for (let k = 0; k < samples; k++) {
+    const t0 = performance.now();
+    for (let i = 0; i < reps; i++) fn();
+    times.push((performance.now() - t0) / 1e3 / reps);
+  }
+  return times.sort((a, b) => a - b)[samples >> 1];
+}
+
+const SIZES = [64, 4096, 1 << 20];
+// Bytes moved per element, the same counts bench/kernels_bench.cpp uses.
+export const BYTES_PER_ELEMENT = { rmsnorm_forward: 16, rmsnorm_backward: 28, layernorm_forward: 20, layernorm_backward: 32 };
+
+function plainJsKernels() {
+  const rows = [];
+  for (const d of SIZES) {
+    const rand = (n) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898) * 2);
+    const x = rand(d); const g = rand(d).map((v) => 1 + v / 10); const beta = rand(d); const dy = rand(d);
+    const y = new Float32Array(d); const dx = new Float32Array(d); const dg = new Float32Array(d); const db = new Float32Array(d);
+    const rstd = plain.rmsNormForward(y, x, g, 1e-5);
+    const stats = plain.layerNormForward(y, x, g, beta, 1e-5);
+    const cases = {
+      rmsnorm_forward: () => plain.rmsNormForward(y, x, g, 1e-5),
+      rmsnorm_backward: () => plain.rmsNormBackward(dx, dg, dy, x, g, rstd),
+      layernorm_forward: () => plain.layerNormForward(y, x, g, beta, 1e-5),
+      layernorm_backward: () => plain.layerNormBackward(dx, dg, db, dy, x, g, stats.mean, stats.rstd),
+    };
+    for (const [name, fn] of Object.entries(cases)) {
+      rows.push({ name, d, unit: 'GB/s', value: (BYTES_PER_ELEMENT[name] * d) / secondsPerCall(fn) / 1e9 });
+    }
+  }
+  return rows;
+}
+
+async function apiCallCost() {
+  const { load } = await import(pathToFileURL(join(root, 'dist/lib/residual-lab.js')).href);
+  const lab = await load({ flavour: 'simd' });
+  const rows = [];
+  for (const d of [4, 4096]) {
+    const x = Float32Array.from({ length: d }, (_, i) => Math.cos(i));
+    const g = new Float32Array(d).fill(1);
+    rows.push({ name: 'api_rmsNorm_call', d, unit: 'ns', value: secondsPerCall(() => lab.rmsNorm(x, g, { eps: 1e-5 })) * 1e9 });
+    rows.push({ name: 'api_layerNorm_call', d, unit: 'ns', value: secondsPerCall(() => lab.layerNorm(x, g, null, { eps: 1e-5 })) * 1e9 });
+  }
+  return rows;
+}
+
+const fmt = (v) => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}x`);
+
+async function main() {
+  await build({ bench: true });
+  const results = {
+    native: await runBenchBinary('native'),
+    'wasm-simd': await runBenchBinary('wasm-simd'),
+    'wasm-scalar': await runBenchBinary('wasm-scalar'),
+    'plain-js': plainJsKernels(),
+    api: await apiCallCost(),
+  };
+  const lookup = (source, name, d) => results[source].find((r) => r.name === name && r.d === d)?.value;
+  const table = [];
+  const keys = new Set();
+  for (const r of results.native) keys.add(`${r.name}|${r.d}|${r.unit}`);
+  for (const key of keys) {
+    const [name, dText, unit] = key.split('|');
+    const d = Number(dText);
+    const row = { name, d, unit, native: lookup('native', name, d), simd: lookup('wasm-simd', name, d), scalar: lookup('wasm-scalar', name, d), js: lookup('plain-js', name, d) };
+    table.push(row);
+  }
+  if (asJson) {
+    console.log(JSON.stringify({ date: new Date().toISOString(), node: process.version, table, api: results.api }, null, 1));
+    return;
+  }
+  console.log('\nKernels (higher is better for GB/s and GFLOP/s, lower for ms)');
+  console.log(`${'kernel'.padEnd(22)} ${'size'.padStart(8)} ${'unit'.padEnd(7)} ${'native'.padStart(7)} ${'simd'.padStart(7)} ${'scalar'.padStart(7)} ${'js'.padStart(7)}   simd/scalar  simd/js  simd/native`);
+  for (const r of table) {
+    const better = r.unit === 'ms' ? (a, b) => ratio(b, a) : ratio;  // for times, speed-up is old/new
+    console.log(`${r.name.padEnd(22)} ${String(r.d).padStart(8)} ${r.unit.padEnd(7)} ${fmt(r.native).padStart(7)} ${fmt(r.simd).padStart(7)} ${fmt(r.scalar).padStart(7)} ${fmt(r.js).padStart(7)}   ${better(r.simd, r.scalar).padStart(11)}  ${better(r.simd, r.js).padStart(7)}  ${better(r.simd, r.native).padStart(11)}`);
+  }
+  console.log('\nPublic API call, copies included (WASM SIMD, node)');
+  for (const r of results.api) console.log(`${r.name.padEnd(22)} d = ${String(r.d).padEnd(5)} ${fmt(r.value).padStart(8)} ns`);
+}
+
+await main();

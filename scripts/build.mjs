@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// Builds Residual Lab: the native library, the WASM module (SIMD and scalar), and the static site in dist/.
+//   node scripts/build.mjs            what the page needs
+//   node scripts/build.mjs --tests    also the Catch2 suite, natively and in both WASM builds
+//   node scripts/build.mjs --bench    also the benchmark binary in the three builds
+// Every step is incremental (CMake, and the copy into dist/ is cheap), so a second run takes seconds.
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { EMSCRIPTEN_ENV, NODE_EMULATOR, run } from './lib/run.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const jobs = process.env.RL_JOBS ?? '2';
+
+export const BUILDS = {
+  native: { dir: join(root, 'build/native'), wasm: false, simd: true },
+  'wasm-simd': { dir: join(root, 'build/wasm-simd'), wasm: true, simd: true },
+  'wasm-scalar': { dir: join(root, 'build/wasm-scalar'), wasm: true, simd: false },
+};
+
+function configure(build) {
+  if (existsSync(join(build.dir, 'CMakeCache.txt'))) return;  // CMake re-runs itself when CMakeLists changes
+  const args = ['-S', root, '-B', build.dir, '-DCMAKE_BUILD_TYPE=Release', `-DRL_SIMD=${build.simd ? 'ON' : 'OFF'}`];
+  if (build.wasm) run('emcmake', ['cmake', ...args, `-DCMAKE_CROSSCOMPILING_EMULATOR=${NODE_EMULATOR}`], { env: EMSCRIPTEN_ENV });
+  else run('cmake', args);
+}
+
+function compile(build, targets) {
+  configure(build);
+  run('cmake', ['--build', build.dir, '-j', jobs, '--target', ...targets], { env: EMSCRIPTEN_ENV });
+}
+
+function assembleSite() {
+  mkdirSync(dist, { recursive: true });
+  cpSync(join(root, 'web'), dist, { recursive: true });
+  const wasmOut = join(dist, 'lib/wasm');
+  mkdirSync(wasmOut, { recursive: true });
+  for (const flavour of ['simd', 'scalar']) {
+    const dir = BUILDS[`wasm-${flavour}`].dir;
+    cpSync(join(dir, 'residual_lab.mjs'), join(wasmOut, `residual_lab_${flavour}.mjs`));
+    cpSync(join(dir, 'residual_lab.wasm'), join(wasmOut, `residual_lab_${flavour}.wasm`));
+  }
+  const vendor = join(dist, 'vendor');
+  rmSync(vendor, { recursive: true, force: true });
+  // Formulas are typeset at build time (scripts/pages.mjs); the page needs only KaTeX's stylesheet and fonts.
+  const katex = join(root, 'node_modules/katex/dist');
+  cpSync(join(katex, 'katex.min.css'), join(vendor, 'katex/katex.min.css'));
+  cpSync(join(katex, 'fonts'), join(vendor, 'katex/fonts'), { recursive: true });
+  cpSync(join(root, 'node_modules/uplot/dist'), join(vendor, 'uplot'), { recursive: true });
+}
+
+async function renderPages() {
+  const pagesModule = join(root, 'scripts/pages.mjs');
+  if (!existsSync(pagesModule)) return;
+  const { renderPages } = await import(pathToFileURL(pagesModule));
+  await renderPages({ rootDir: root, outDir: dist });
+}
+
+export async function build({ tests = false, bench = false } = {}) {
+  const extra = [...(tests ? ['residual_lab_tests'] : []), ...(bench ? ['residual_lab_bench'] : [])];
+  compile(BUILDS.native, ['residual_lab', ...extra]);
+  compile(BUILDS['wasm-simd'], ['residual_lab_module', ...extra]);
+  compile(BUILDS['wasm-scalar'], ['residual_lab_module', ...extra]);
+  assembleSite();
+  await renderPages();
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = new Set(process.argv.slice(2));
+  try {
+    await build({ tests: args.has('--tests'), bench: args.has('--bench') });
+    console.log(`residual-lab: built ${dist}`);
+  } catch (err) {
+    console.error(`residual-lab: build failed: ${err.message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,211 @@
+// Renders the chapter (content/zh.md, content/en.md) into static pages: dist/index.html (Chinese) and
+// dist/en/index.html (English), and typesets the widgets' formulas into dist/components/shared/formulas.js.
+// Called by scripts/build.mjs after web/ is copied into dist/: `await renderPages({ rootDir, outDir })`.
+//
+// Markdown: markdown-it with raw HTML on (widgets are custom-element tags on their own lines), headings carry
+// their ids as `## Title {#section-id}`, formulas are `$...$` and `$$...$$` typeset by KaTeX as MathML only
+// (its HTML output needs style attributes, which the page CSP blocks). A formula KaTeX cannot parse, or any
+// style attribute in the output, fails the build instead of shipping a broken page.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import katex from 'katex';
+import MarkdownIt from 'markdown-it';
+import texmath from 'markdown-it-texmath';
+
+// The two pages. Paths are relative, so the site works from any URL prefix (and the language switch keeps
+// ?query and #section: shell/page.js rewrites the link's href before it is followed).
+const PAGE_LANGUAGES = [
+  {
+    code: 'zh', htmlLang: 'zh-CN', path: 'index.html', base: '',
+    other: { href: 'en/index.html', label: 'English', htmlLang: 'en' },
+    ui: {
+      skip: '跳到正文', contents: '目录', contentsLabel: '本章目录', theme: '深色主题', switchLabel: '切换到英文版',
+      footer: '代码以 MIT 许可发布，正文以 CC BY 4.0 许可发布。所有数字都由你的浏览器里的 WebAssembly 现场计算。',
+    },
+  },
+  {
+    code: 'en', htmlLang: 'en', path: 'en/index.html', base: '../',
+    other: { href: '../index.html', label: '中文', htmlLang: 'zh-CN' },
+    ui: {
+      skip: 'Skip to the text', contents: 'Contents', contentsLabel: 'Chapter contents', theme: 'Dark theme', switchLabel: 'Switch to the Chinese version',
+      footer: 'Code under the MIT licence, text under CC BY 4.0. Every number is computed live by WebAssembly in your browser.',
+    },
+  },
+];
+
+const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+function pageHtml({ language: { htmlLang, base, other, ui }, body, title, headings }) {
+  const toc = headings.map((h) => `        <li><a href="#${h.id}" data-toc-link="${h.id}">${escapeHtml(h.text)}</a></li>`).join('\n');
+  return `<!doctype html>
+<html lang="${htmlLang}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${escapeHtml(title)} · Residual Lab</title>
+  <meta name="color-scheme" content="light dark">
+  <link rel="icon" href="${base}favicon.svg" type="image/svg+xml">
+  <link rel="alternate" hreflang="${other.htmlLang}" href="${other.href}">
+  <link rel="stylesheet" href="${base}styles/page.css">
+  <script src="${base}shell/theme-init.js"></script>
+  <script type="module" src="${base}shell/page.js"></script>
+  <script type="module" src="${base}components/index.js"></script>
+</head>
+<body>
+  <a class="skip-link" href="#main">${ui.skip}</a>
+  <header class="site-header">
+    <p class="site-title"><a href="#top">Residual Lab · ${escapeHtml(title)}</a></p>
+    <a class="header-button lang-switch" href="${other.href}" hreflang="${other.htmlLang}" lang="${other.htmlLang}" aria-label="${other.label}" title="${ui.switchLabel}" data-lang-switch>${other.label}</a>
+    <button type="button" class="header-button theme-toggle" aria-pressed="false" data-theme-toggle><span class="theme-icon-dark" aria-hidden="true">☾ </span><span class="theme-icon-light" aria-hidden="true">☀ </span>${ui.theme}</button>
+  </header>
+  <div class="layout" id="top">
+    <nav class="toc" aria-label="${ui.contentsLabel}">
+      <details open>
+        <summary>${ui.contents}</summary>
+        <ol>
+${toc}
+        </ol>
+      </details>
+    </nav>
+    <main id="main" tabindex="-1">
+      <article>
+${body}
+      </article>
+    </main>
+  </div>
+  <footer class="site-footer"><p>${ui.footer}</p></footer>
+</body>
+</html>
+`;
+}
+
+const HEADING_ID = /\s*\{#([A-Za-z][\w-]*)\}\s*$/;
+
+function typeset(tex, displayMode, where) {
+  try {
+    return katex.renderToString(tex, { displayMode, output: 'mathml', throwOnError: true, strict: 'error' });
+  } catch (error) {
+    throw new Error(`${where}: KaTeX cannot typeset ${JSON.stringify(tex)}: ${error.message}`);
+  }
+}
+
+/** `## Title {#id}` -> <h2 id="id">Title</h2>; collects the h2 headings for the table of contents. */
+function headingIds(md, headings) {
+  md.core.ruler.push('heading_ids', (state) => {
+    const { tokens } = state;
+    for (let i = 0; i < tokens.length; i++) {
+      if (tokens[i].type !== 'heading_open') continue;
+      const inline = tokens[i + 1];
+      const match = inline.content.match(HEADING_ID);
+      if (!match) continue;
+      inline.content = inline.content.replace(HEADING_ID, '');
+      const last = inline.children.at(-1);
+      if (last?.type === 'text') last.content = last.content.replace(HEADING_ID, '');
+      tokens[i].attrSet('id', match[1]);
+      if (tokens[i].tag === 'h2') headings.push({ id: match[1], text: plainText(inline.children) });
+    }
+  });
+}
+
+function plainText(children) {
+  return children.map((t) => (['text', 'code_inline', 'math_inline'].includes(t.type) ? t.content : '')).join('').trim();
+}
+
+/**
+ * Wraps each h2 and what follows it in <section data-section="id">, so the table of contents can watch which
+ * section crosses the reading line (an IntersectionObserver per section, in shell/page.js).
+ */
+function sectionWrappers(md) {
+  md.core.ruler.push('section_wrappers', (state) => {
+    const out = [];
+    let open = false;
+    const html = (content) => Object.assign(new state.Token('html_block', '', 0), { content, block: true });
+    for (const token of state.tokens) {
+      if (token.type === 'heading_open' && token.tag === 'h2') {
+        if (open) out.push(html('</section>\n'));
+        const id = token.attrGet('id');
+        out.push(html(id ? `<section class="chapter-section" data-section="${id}" aria-labelledby="${id}">\n` : '<section class="chapter-section">\n'));
+        open = true;
+      }
+      out.push(token);
+    }
+    if (open) out.push(html('</section>\n'));
+    state.tokens = out;
+  });
+}
+
+/** markdown-it aligns table columns with style="text-align:..."; the CSP blocks that, so use classes. */
+function tableAlignClasses(md) {
+  md.core.ruler.push('table_align_classes', (state) => {
+    for (const token of state.tokens) {
+      if (token.type !== 'th_open' && token.type !== 'td_open') continue;
+      const align = token.attrGet('style')?.match(/text-align:\s*(left|center|right)/)?.[1];
+      if (!align) continue;
+      token.attrs = token.attrs.filter(([name]) => name !== 'style');
+      token.attrJoin('class', `align-${align}`);
+    }
+  });
+}
+
+function createMarkdown(headings, source) {
+  const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
+  md.use(texmath, { engine: katex, delimiters: 'dollars', katexOptions: { output: 'mathml' } });
+  // Our own renderers for texmath's tokens: MathML only, a failed formula fails the build, and display
+  // formulas in a scrollable block (texmath's default wraps them in <section>, which the TOC would mistake).
+  for (const name of ['math_inline', 'math_inline_double']) {
+    md.renderer.rules[name] = (tokens, idx) => typeset(tokens[idx].content, name === 'math_inline_double', source);
+  }
+  for (const name of ['math_block', 'math_block_eqno']) {
+    md.renderer.rules[name] = (tokens, idx) => `<div class="math-display">${typeset(tokens[idx].content, true, source)}</div>\n`;
+  }
+  md.renderer.rules.table_open = () => '<div class="table-scroll"><table>\n';
+  md.renderer.rules.table_close = () => '</table></div>\n';
+  headingIds(md, headings);
+  sectionWrappers(md);
+  tableAlignClasses(md);
+  return md;
+}
+
+function renderChapter(markdownText, source) {
+  const headings = [];
+  const md = createMarkdown(headings, source);
+  const body = md.render(markdownText);
+  const title = markdownText.match(/^#\s+(.+)$/m)?.[1].trim() ?? 'Residual Lab';
+  if (/\sstyle\s*=/i.test(body)) throw new Error(`${source}: the rendered page holds a style attribute, which the CSP (style-src 'self') blocks`);
+  return { body, title, headings };
+}
+
+/** Typesets components/shared/formula-sources.js into components/shared/formulas.js under outDir. */
+async function renderWidgetFormulas(rootDir, outDir) {
+  const sourcesUrl = pathToFileURL(join(rootDir, 'web/components/shared/formula-sources.js'));
+  const { FORMULA_SOURCES } = await import(sourcesUrl.href);
+  const typesetFormulas = Object.fromEntries(Object.entries(FORMULA_SOURCES).map(([key, tex]) => [key, typeset(tex, false, `formula ${key}`)]));
+  const target = join(outDir, 'components/shared/formulas.js');
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, `// Generated by scripts/pages.mjs from formula-sources.js (KaTeX, MathML output). Do not edit.\nexport const FORMULAS = ${JSON.stringify(typesetFormulas, null, 1)};\n`);
+}
+
+export async function renderPages({ rootDir, outDir }) {
+  const chapters = PAGE_LANGUAGES.map((language) => {
+    const source = join(rootDir, 'content', `${language.code}.md`);
+    return { language, ...renderChapter(readFileSync(source, 'utf8'), source) };
+  });
+  const ids = chapters.map((c) => c.headings.map((h) => h.id).join(' '));
+  if (new Set(ids).size !== 1) {
+    throw new Error(`the language versions have different sections:\n  ${chapters.map((c, i) => `${c.language.code}: ${ids[i]}`).join('\n  ')}`);
+  }
+  for (const chapter of chapters) {
+    const target = join(outDir, chapter.language.path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, pageHtml(chapter));
+  }
+  await renderWidgetFormulas(rootDir, outDir);
+  return chapters.map((c) => join(outDir, c.language.path));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [rootDir = process.cwd(), outDir = join(rootDir, 'dist')] = process.argv.slice(2);
+  const written = await renderPages({ rootDir, outDir });
+  console.log(`pages: wrote ${written.join(', ')}`);
+}

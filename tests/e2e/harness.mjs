@@ -1,0 +1,53 @@
+// Browser-test harness: serves dist/ (with the production CSP) on a free loopback port and drives Debian's
+// Chromium through playwright-core. Every page opened here records console errors, uncaught exceptions,
+// failed requests and CSP violations; `assertClean()` fails the test on any of them.
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+export const SCREENSHOT_DIR = join(root, 'test-results/screenshots');
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** Starts server and browser once per test file: `const lab = await startLab(); ... await lab.close()`. */
+export async function startLab() {
+  const { server, url } = await startServer({ siteRoot: join(root, 'dist'), port: 0 });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return {
+    url,
+    browser,
+    /** Opens `path` (relative to the site root) in a fresh context; resolves to { page, problems, assertClean }. */
+    async open(path = '', { colorScheme = 'light', viewport = { width: 1280, height: 900 } } = {}) {
+      const context = await browser.newContext({ colorScheme, viewport });
+      const page = await context.newPage();
+      const problems = [];
+      page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warning' && /Content.Security.Policy/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`); });
+      page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+      page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`));
+      page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
+      await page.goto(new URL(path, url).href);
+      return {
+        page,
+        problems,
+        assertClean() {
+          if (problems.length) throw new Error(`the page reported problems:\n  ${problems.join('\n  ')}`);
+        },
+        async screenshot(name, target = page) {
+          mkdirSync(SCREENSHOT_DIR, { recursive: true });
+          await target.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
+        },
+        close: () => context.close(),
+      };
+    },
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

@@ -1,0 +1,282 @@
+// Content checks for the chapter Markdown (content/zh.md, content/en.md).
+// Run: node --test tests/js/content.test.mjs
+//
+// They guard the structure the page build and the language switch rely on (section ids, widget tags and
+// where they sit), that every formula parses, and that the chapter's numbers survive later edits. The
+// numbers are recomputed here in float64 and then looked up in the text, so a wrong figure fails too.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import MarkdownIt from 'markdown-it';
+import texmath from 'markdown-it-texmath';
+import katex from 'katex';
+
+const CONTENT_DIR = new URL('../../content/', import.meta.url);
+const LANGS = {
+  zh: { tryIt: '动手试试' },
+  en: { tryIt: 'Try it' },
+};
+
+const SECTION_IDS = [
+  'residual-stream', 'why-residuals', 'normalization', 'precision-and-gemma', 'placement',
+  'qk-norm', 'softcap', 'model-table', 'init-and-depth', 'summary',
+];
+
+// widget tag -> the section it must sit in
+const WIDGET_SECTION = {
+  'rl-residual-growth': 'residual-stream',
+  'rl-gradient-flow': 'why-residuals',
+  'rl-vector-lab': 'normalization',
+  'rl-precision-lab': 'precision-and-gemma',
+  'rl-gemma-trap': 'precision-and-gemma',
+  'rl-placement-lab': 'placement',
+  'rl-warmup-race': 'placement',
+  'rl-qk-norm-lab': 'qk-norm',
+  'rl-softcap-explorer': 'softcap',
+  'rl-init-scaling': 'init-and-depth',
+};
+
+const round = (v, digits) => v.toFixed(digits);
+const softcap = (x, cap) => cap * Math.tanh(x / cap);
+
+// The worked example, recomputed: x = [2, -1, 3, 0], g = 1, eps ignored as in the hand calculation.
+function workedExample() {
+  const x = [2, -1, 3, 0];
+  const meanSquare = x.reduce((s, v) => s + v * v, 0) / x.length;
+  const rms = Math.sqrt(meanSquare);
+  const mean = x.reduce((s, v) => s + v, 0) / x.length;
+  const centered = x.map((v) => v - mean);
+  const variance = centered.reduce((s, v) => s + v * v, 0) / x.length;
+  const std = Math.sqrt(variance);
+  return {
+    meanSquare: String(meanSquare),
+    rms: round(rms, 3),
+    rmsOut: x.map((v) => round(v / rms, 3)),
+    centered: `[${centered.join(', ')}]`,
+    variance: String(variance),
+    std: round(std, 3),
+    layerOut: centered.map((v) => round(v / std, 3)),
+  };
+}
+
+const ex = workedExample();
+const fmtVector = (parts) => `[${parts.map((p) => (p === '0.000' ? '0' : p)).join(', ')}]`;
+
+// Facts that must appear in a given section ('intro' = before the first section heading).
+const FACTS = {
+  intro: ['266,240', '0.003%', '65', 'Llama-3.1-8B', 'DecoderLayer.forward', 'config.json'],
+  'residual-stream': ['4096', '64', '128256', 'Qwen2.5-0.5B-Instruct', '24', '896', '0.47', '4.8',
+    '76.1', '58.1', '77', 'FP32'],
+  'why-residuals': [round(0.8 ** 32, 4), String(Math.round(1.2 ** 32)), "I + f'", 'ResNet', '2015'],
+  normalization: ['[2, -1, 3, 0]', ex.meanSquare, ex.rms, fmtVector(ex.rmsOut), ex.centered,
+    ex.variance, ex.std, fmtVector(ex.layerOut), '[20, -10, 30, 0]', '1e-5', '1e-6', 'rms_norm_eps',
+    'Zhang', 'Sennrich', '2019'],
+  'precision-and-gemma': ['LlamaRMSNorm', 'torch.float32', 'modeling_gemma2.py', 'modeling_gemma3.py',
+    '(1 + w)', 'Gemma 4'],
+  placement: ['Xiong', '2020', 'GPT-2', 'Sun', '2025', 'DeepNet', '2022', '1000', 'OLMo 2',
+    'input_layernorm', 'post_attention_layernorm', 'pre_feedforward_layernorm',
+    'post_feedforward_layernorm', 'self.mlp(self.post_attention_layernorm(h))'],
+  'qk-norm': ['\\sqrt{128}', round(Math.sqrt(128), 1), 'ViT-22B', 'Dehghani', 'Wortsman', '2023',
+    'Qwen3', 'Gemma 3', 'OLMo 2', 'q_norm', 'k_norm', 'modeling_qwen3.py', '.view(n, 32, 128)'],
+  softcap: ['attn_logit_softcapping: 50.0', 'final_logit_softcapping: 30.0', '_supports_sdpa = False',
+    'Gemma 4 31B', 'null'],
+  'model-table': ['Transformers 5.21', '2026', 'config.json'],
+  'init-and-depth': ['1/\\sqrt{N}', 'initializer_range: 0.02', '64', 'o_proj', 'down_proj'],
+  summary: ['09.', 'RoPE'],
+};
+
+// The soft-cap table: [cap, x], with the value recomputed rather than typed in.
+const SOFTCAP_ROWS = [[30, 10], [30, 30], [30, 60], [30, 200], [50, 100]];
+
+// model row prefix (first cell) -> norms per layer (first character of the fourth cell)
+const MODEL_ROWS = [
+  ['Transformer', '2'], ['GPT-2', '2'], ['Llama-3.1-8B', '2'], ['Qwen3-8B', '2'], ['DeepSeek-V3', '2'],
+  ['OLMo 2', '2'], ['Gemma 2', '4'], ['Gemma 3', '4'], ['Gemma 4 31B', '4'],
+];
+
+// ---------- parsing helpers ----------
+
+// Classifies each line: fence lines and lines inside fences are code; reports an unclosed fence.
+function scanFences(lines) {
+  const inCode = new Array(lines.length).fill(false);
+  let open = null; // { char, length, line }
+  lines.forEach((line, i) => {
+    const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (open) {
+      inCode[i] = true;
+      if (m && m[1][0] === open.char && m[1].length >= open.length && m[2].trim() === '') open = null;
+    } else if (m) {
+      inCode[i] = true;
+      open = { char: m[1][0], length: m[1].length, line: i + 1 };
+    }
+  });
+  return { inCode, unclosedAt: open ? open.line : null };
+}
+
+function loadChapter(lang) {
+  const text = readFileSync(new URL(`${lang}.md`, CONTENT_DIR), 'utf8');
+  const lines = text.split(/\r?\n/);
+  const { inCode, unclosedAt } = scanFences(lines);
+  const headings = [];
+  const sectionOf = []; // section id of every line ('intro' before the first ## heading)
+  let current = 'intro';
+  lines.forEach((line, i) => {
+    const m = !inCode[i] && /^(#{1,6})\s+(.*?)\s*$/.exec(line);
+    if (m) {
+      const idMatch = /\{#([A-Za-z0-9_-]+)\}$/.exec(m[2]);
+      headings.push({ level: m[1].length, text: m[2], id: idMatch ? idMatch[1] : null, line: i + 1 });
+      if (m[1].length === 2) current = idMatch ? idMatch[1] : `(no id, line ${i + 1})`;
+    }
+    sectionOf.push(current);
+  });
+  const sectionText = (id) => lines.filter((_, i) => sectionOf[i] === id).join('\n');
+  return { lang, text, lines, inCode, unclosedAt, headings, sectionOf, sectionText };
+}
+
+function markdown() {
+  const md = new MarkdownIt({ html: true });
+  md.use(texmath, { engine: katex, delimiters: 'dollars', katexOptions: { throwOnError: false } });
+  return md;
+}
+
+function* walkTokens(tokens) {
+  for (const t of tokens) {
+    yield t;
+    if (t.children) yield* walkTokens(t.children);
+  }
+}
+
+const chapters = Object.fromEntries(Object.keys(LANGS).map((lang) => [lang, loadChapter(lang)]));
+
+// ---------- per-language checks ----------
+
+for (const [lang, { tryIt }] of Object.entries(LANGS)) {
+  const ch = chapters[lang];
+
+  test(`${lang}: starts with a level-1 title and has exactly one`, () => {
+    assert.match(ch.lines[0], /^# \S/, 'first line must be "# <title>"');
+    assert.equal(ch.headings.filter((h) => h.level === 1).length, 1);
+  });
+
+  test(`${lang}: section ids present exactly once, in order, every ## heading has an id`, () => {
+    const h2 = ch.headings.filter((h) => h.level === 2);
+    for (const h of h2) assert.ok(h.id, `line ${h.line}: "## ${h.text}" lacks an explicit {#id}`);
+    assert.deepEqual(h2.map((h) => h.id), SECTION_IDS);
+  });
+
+  test(`${lang}: heading ids are unique`, () => {
+    const ids = ch.headings.filter((h) => h.id).map((h) => h.id);
+    const dupes = ids.filter((id, i) => ids.indexOf(id) !== i);
+    assert.deepEqual(dupes, [], `duplicate ids: ${dupes.join(', ')}`);
+  });
+
+  test(`${lang}: every code fence is closed`, () => {
+    assert.equal(ch.unclosedAt, null, `fence opened on line ${ch.unclosedAt} is never closed`);
+  });
+
+  test(`${lang}: math delimiters are balanced line by line`, () => {
+    let displayOpenedAt = null;
+    ch.lines.forEach((line, i) => {
+      if (ch.inCode[i]) return;
+      if (line.trim() === '$$') {
+        displayOpenedAt = displayOpenedAt === null ? i + 1 : null;
+        return;
+      }
+      if (displayOpenedAt !== null) return;
+      const bare = line.replace(/`[^`]*`/g, '').replace(/\\\$/g, '');
+      assert.ok(!bare.includes('$$'), `line ${i + 1}: put display math on lines of its own`);
+      const dollars = (bare.match(/\$/g) || []).length;
+      assert.equal(dollars % 2, 0, `line ${i + 1}: odd number of $ delimiters`);
+    });
+    assert.equal(displayOpenedAt, null, `display math opened on line ${displayOpenedAt} is never closed`);
+  });
+
+  test(`${lang}: every formula parses with markdown-it-texmath and KaTeX, no $ left as text`, () => {
+    const tokens = markdown().parse(ch.text, {});
+    let formulas = 0;
+    for (const t of walkTokens(tokens)) {
+      assert.notEqual(t.type, 'math_block_eqno', 'a "(" right after display math was read as an equation number');
+      if (t.type.startsWith('math_')) {
+        formulas += 1;
+        assert.doesNotThrow(() => katex.renderToString(t.content, { throwOnError: true, strict: 'error' }),
+          `KaTeX rejects: ${t.content}`);
+      }
+      if (t.type === 'text') assert.ok(!t.content.includes('$'), `unparsed $ in text: "${t.content}"`);
+    }
+    assert.ok(formulas >= 30, `only ${formulas} formulas found`);
+  });
+
+  test(`${lang}: every widget tag is present once, on its own line, in its section, after a "${tryIt}" line`, () => {
+    const found = [];
+    ch.lines.forEach((line, i) => {
+      if (ch.inCode[i]) return;
+      for (const m of line.matchAll(/<(rl-[a-z0-9-]+)/g)) found.push({ tag: m[1], i });
+    });
+    const unknown = found.filter((f) => !(f.tag in WIDGET_SECTION)).map((f) => f.tag);
+    assert.deepEqual(unknown, [], `unknown widget tags: ${unknown.join(', ')}`);
+    for (const [tag, section] of Object.entries(WIDGET_SECTION)) {
+      const hits = found.filter((f) => f.tag === tag);
+      assert.equal(hits.length, 1, `<${tag}> must appear exactly once, found ${hits.length}`);
+      const { i } = hits[0];
+      assert.match(ch.lines[i], new RegExp(`^<${tag}(\\s[^>]*)?></${tag}>$`), `<${tag}> must be alone on its line`);
+      assert.equal(ch.lines[i - 1], '', `<${tag}> needs a blank line before it`);
+      assert.equal(ch.lines[i + 1], '', `<${tag}> needs a blank line after it`);
+      assert.equal(ch.sectionOf[i], section, `<${tag}> belongs in #${section}`);
+      assert.ok(ch.lines[i - 2].startsWith(tryIt), `<${tag}>: the line before it should start with "${tryIt}"`);
+    }
+  });
+
+  test(`${lang}: widget tags survive Markdown rendering`, () => {
+    const html = markdown().render(ch.text);
+    for (const tag of Object.keys(WIDGET_SECTION)) assert.ok(html.includes(`<${tag}></${tag}>`), `<${tag}> lost`);
+  });
+
+  test(`${lang}: the chapter's facts and worked numbers sit in their sections`, () => {
+    for (const [section, facts] of Object.entries(FACTS)) {
+      const body = ch.sectionText(section);
+      for (const fact of facts) assert.ok(body.includes(fact), `#${section} lacks "${fact}"`);
+    }
+  });
+
+  test(`${lang}: the soft-cap table holds cap * tanh(x / cap), recomputed`, () => {
+    const body = ch.sectionText('softcap');
+    for (const [cap, x] of SOFTCAP_ROWS) {
+      const row = `| ${cap} | ${x} | ${round(softcap(x, cap), 1)} |`;
+      assert.ok(body.includes(row), `softcap table lacks the row ${row}`);
+    }
+  });
+
+  test(`${lang}: the model table has the nine models in order with their norm counts`, () => {
+    const rows = ch.sectionText('model-table').split('\n')
+      .filter((l) => l.startsWith('|') && !/^\|\s*-/.test(l))
+      .slice(1) // header row
+      .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
+    assert.equal(rows.length, MODEL_ROWS.length, 'model table row count');
+    MODEL_ROWS.forEach(([name, norms], k) => {
+      assert.equal(rows[k].length, 5, `row ${k + 1} must have 5 cells`);
+      assert.ok(rows[k][0].includes(name), `row ${k + 1} should be ${name}, is ${rows[k][0]}`);
+      assert.equal(rows[k][3][0], norms, `${name}: norms per layer`);
+    });
+    assert.ok(rows[2][1].includes('1e-5') && rows[3][1].includes('1e-6'), 'Llama eps 1e-5, Qwen3 eps 1e-6');
+    assert.ok(rows[6][1].includes('1 + w') && rows[7][1].includes('1 + w'), 'Gemma 2/3 use (1 + w)');
+    assert.ok(!rows[8][1].includes('1 + w'), 'Gemma 4 multiplies by w');
+  });
+}
+
+// ---------- both languages together ----------
+
+test('zh and en: same widget tags, sub-section ids, formulas and code blocks', () => {
+  const profile = (ch) => ({
+    widgets: [...ch.text.matchAll(/<(rl-[a-z0-9-]+)/g)].map((m) => m[1]),
+    subsections: ch.headings.filter((h) => h.level === 3).map((h) => h.id),
+    displayMath: ch.lines.filter((l, i) => !ch.inCode[i] && l.trim() === '$$').length,
+    codeFences: ch.lines.filter((l) => /^ {0,3}(```|~~~)/.test(l)).length,
+  });
+  const zh = profile(chapters.zh);
+  const en = profile(chapters.en);
+  assert.deepEqual(en.widgets, zh.widgets, 'widget tags differ or come in a different order');
+  assert.ok(zh.subsections.every(Boolean), 'every ### heading needs an id, so the language switch can keep the place');
+  assert.deepEqual(en.subsections, zh.subsections);
+  assert.equal(en.displayMath, zh.displayMath);
+  assert.equal(en.codeFences, zh.codeFences);
+});

@@ -1,0 +1,170 @@
+// The norm kernels as plain functions over Float32Arrays. Hot path: the raw C exports of
+// wasm/bindings/kernel_exports.cpp with inputs copied into one reusable scratch block of the WASM heap
+// (no Embind, no allocation per call). Every check that can fail lives in C++ (wasm/src/api/), which
+// returns a status; here a non-zero status becomes a ResidualLabError carrying C++'s message.
+import { ResidualLabError } from './errors.js';
+
+const ABSENT = -1;  // length passed for an omitted optional weight (g, gamma, beta)
+const DEFAULT_EPS = 1e-5;
+
+function asFloat32(value, name, { optional = false } = {}) {
+  if (value === null || value === undefined) {
+    if (optional) return null;
+    throw new ResidualLabError(`${name} is required (a Float32Array)`);
+  }
+  if (value instanceof Float32Array) return value;
+  if (Array.isArray(value) || ArrayBuffer.isView(value)) return Float32Array.from(value);
+  throw new ResidualLabError(`${name} must be a Float32Array (got ${typeof value})`);
+}
+
+function numberOption(options, key, fallback) {
+  const value = options?.[key] ?? fallback;
+  if (typeof value !== 'number') throw new ResidualLabError(`${key} must be a number (got ${JSON.stringify(value)})`);
+  return value;
+}
+
+export function createKernelApi(Module) {
+  let scratchPtr = 0;
+  let scratchFloats = 0;
+
+  /** Returns the byte address of a scratch block of at least `floats` floats. */
+  function reserve(floats) {
+    if (floats > scratchFloats) {
+      if (scratchPtr) Module._free(scratchPtr);
+      scratchFloats = Math.max(floats, 2 * scratchFloats, 1024);
+      scratchPtr = Module._malloc(scratchFloats * 4);
+      if (!scratchPtr) { scratchFloats = 0; throw new ResidualLabError('out of WASM memory', { code: 'out_of_memory' }); }
+    }
+    return scratchPtr;
+  }
+
+  /**
+   * Lays out the arrays (inputs copied in, outputs zeroed) in scratch memory and calls `call(inputAddresses, outputAddresses)`.
+   * `inputs`: Float32Array or null each (null passes address 0); `outputLengths`: floats per output.
+   * Returns the outputs copied out of the heap (slice), so they survive later memory growth.
+   */
+  function withScratch(inputs, outputLengths, call) {
+    let total = 0;
+    for (const a of inputs) total += a ? a.length : 0;
+    for (const n of outputLengths) total += n;
+    const base = reserve(total);
+    const heap = Module.HEAPF32;
+    let offset = base >> 2;
+    const inPtrs = inputs.map((a) => {
+      if (!a) return 0;
+      const ptr = offset << 2;
+      heap.set(a, offset);
+      offset += a.length;
+      return ptr;
+    });
+    const outPtrs = outputLengths.map((n) => {
+      const ptr = offset << 2;
+      heap.fill(0, offset, offset + n);  // backward kernels accumulate (+=) into their outputs
+      offset += n;
+      return ptr;
+    });
+    const status = call(inPtrs, outPtrs);
+    if (status !== 0) throwLastError();
+    const view = Module.HEAPF32;  // re-read: the call may have grown memory
+    return outPtrs.map((ptr, i) => view.slice(ptr >> 2, (ptr >> 2) + outputLengths[i]));
+  }
+
+  function throwLastError() {
+    const message = Module.UTF8ToString(Module._rl_error_message());
+    const code = Module.UTF8ToString(Module._rl_error_code());
+    const position = Module._rl_error_position();
+    throw new ResidualLabError(message, { code, position: position >= 0 ? position : undefined });
+  }
+
+  const len = (a) => (a ? a.length : ABSENT);
+
+  function rmsNorm(x, g = null, options = {}) {
+    x = asFloat32(x, 'x'); g = asFloat32(g, 'g', { optional: true });
+    const eps = numberOption(options, 'eps', DEFAULT_EPS);
+    const weightOffset = numberOption(options, 'weightOffset', 0);
+    const precision = options?.precision ?? 'fp32';
+    if (precision !== 'fp32' && precision !== 'bf16') throw new ResidualLabError(`precision must be 'fp32' or 'bf16' (got ${JSON.stringify(precision)})`);
+    const [y] = withScratch([x, g], [x.length], ([px, pg], [py]) =>
+      Module._rl_rmsnorm(py, px, x.length, pg, len(g), eps, weightOffset, precision === 'bf16' ? 1 : 0));
+    return y;
+  }
+
+  function layerNorm(x, gamma = null, beta = null, options = {}) {
+    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); beta = asFloat32(beta, 'beta', { optional: true });
+    const eps = numberOption(options, 'eps', DEFAULT_EPS);
+    const [y] = withScratch([x, gamma, beta], [x.length], ([px, pgamma, pbeta], [py]) =>
+      Module._rl_layernorm(py, px, x.length, pgamma, len(gamma), pbeta, len(beta), eps));
+    return y;
+  }
+
+  function rmsNormBackward(x, g, dy, options = {}) {
+    x = asFloat32(x, 'x'); g = asFloat32(g, 'g', { optional: true }); dy = asFloat32(dy, 'dy');
+    const eps = numberOption(options, 'eps', DEFAULT_EPS);
+    const weightOffset = numberOption(options, 'weightOffset', 0);
+    const [dx, dg] = withScratch([x, g, dy], [x.length, x.length], ([px, pg, pdy], [pdx, pdg]) =>
+      Module._rl_rmsnorm_backward(pdx, pdg, px, x.length, pg, len(g), pdy, dy.length, eps, weightOffset));
+    return { dx, dg };
+  }
+
+  function layerNormBackward(x, gamma, dy, options = {}) {
+    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); dy = asFloat32(dy, 'dy');
+    const eps = numberOption(options, 'eps', DEFAULT_EPS);
+    const [dx, dgamma, dbeta] = withScratch([x, gamma, dy], [x.length, x.length, x.length], ([px, pgamma, pdy], [pdx, pdgamma, pdbeta]) =>
+      Module._rl_layernorm_backward(pdx, pdgamma, pdbeta, px, x.length, pgamma, len(gamma), pdy, dy.length, eps));
+    return { dx, dgamma, dbeta };
+  }
+
+  function rmsNormSteps(x, g = null, options = {}) {
+    x = asFloat32(x, 'x'); g = asFloat32(g, 'g', { optional: true });
+    const eps = numberOption(options, 'eps', DEFAULT_EPS);
+    const weightOffset = numberOption(options, 'weightOffset', 0);
+    const d = x.length;
+    const [squares, normalized, output, scalars] = withScratch([x, g], [d, d, d, 2], ([px, pg], [psq, pn, po, ps]) =>
+      Module._rl_rmsnorm_steps(psq, pn, po, ps, px, d, pg, len(g), eps, weightOffset));
+    return { squares, meanSquare: scalars[0], rms: scalars[1], normalized, output };
+  }
+
+  function layerNormSteps(x, gamma = null, beta = null, options = {}) {
+    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); beta = asFloat32(beta, 'beta', { optional: true });
+    const eps = numberOption(options, 'eps', DEFAULT_EPS);
+    const d = x.length;
+    const [centered, normalized, output, scalars] = withScratch([x, gamma, beta], [d, d, d, 3], ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
+      Module._rl_layernorm_steps(pc, pn, po, ps, px, d, pgamma, len(gamma), pbeta, len(beta), eps));
+    return { mean: scalars[0], centered, variance: scalars[1], std: scalars[2], normalized, output };
+  }
+
+  function softcap(x, cap) {
+    x = asFloat32(x, 'x');
+    if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
+    const [y] = withScratch([x], [x.length], ([px], [py]) => Module._rl_softcap(py, px, x.length, cap));
+    return y;
+  }
+
+  function softcapBackward(x, cap, dy) {
+    x = asFloat32(x, 'x'); dy = asFloat32(dy, 'dy');
+    if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
+    const [dx] = withScratch([x, dy], [x.length], ([px, pdy], [pdx]) =>
+      Module._rl_softcap_backward(pdx, px, x.length, pdy, dy.length, cap));
+    return { dx };
+  }
+
+  function softmax(x) {
+    x = asFloat32(x, 'x');
+    const [y] = withScratch([x], [x.length], ([px], [py]) => Module._rl_softmax(py, px, x.length));
+    return y;
+  }
+
+  function parseVector(text) {
+    if (typeof text !== 'string') throw new ResidualLabError(`parseVector takes a string (got ${typeof text})`);
+    const bytes = Module.lengthBytesUTF8(text) + 1;
+    const capacity = bytes;  // never more numbers than bytes
+    const base = reserve(capacity + Math.ceil(bytes / 4));
+    const textPtr = base + capacity * 4;
+    Module.stringToUTF8(text, textPtr, bytes);
+    const count = Module._rl_parse_vector(base, capacity, textPtr);
+    if (count < 0) throwLastError();
+    return Module.HEAPF32.slice(base >> 2, (base >> 2) + count);
+  }
+
+  return { rmsNorm, layerNorm, rmsNormBackward, layerNormBackward, rmsNormSteps, layerNormSteps, softcap, softcapBackward, softmax, parseVector };
+}

@@ -1,0 +1,73 @@
+// Residual Lab's public JS API: `const lab = await load()`. The same module runs in browsers, workers and node 20.
+// It picks the WASM SIMD build where the engine supports it and the scalar build of the same C++ elsewhere,
+// reads the .wasm bytes itself (so the Emscripten glue never fetches and never needs node's __dirname),
+// and wraps the raw exports in functions that take and return Float32Arrays and throw readable Errors.
+import { createKernelApi } from './kernels.js';
+
+// (module (func (result v128) (f32x4.splat (f32.const 0)))): validates only where WASM SIMD is supported.
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 11, 1, 9, 0, 67, 0, 0, 0, 0, 253, 19, 11,
+]);
+
+export function simdSupported() {
+  try { return WebAssembly.validate(SIMD_PROBE); } catch { return false; }
+}
+
+const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
+
+async function readBytes(url) {
+  if (isNode && url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return readFile(url);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`Residual Lab: could not fetch ${url.href} (HTTP ${response.status})`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+async function instantiate(flavour) {
+  const glueUrl = new URL(`./wasm/residual_lab_${flavour}.mjs`, import.meta.url);
+  const wasmUrl = new URL(`./wasm/residual_lab_${flavour}.wasm`, import.meta.url);
+  const [{ default: createModule }, wasmBinary] = await Promise.all([import(glueUrl.href), readBytes(wasmUrl)]);
+  return createModule({ wasmBinary });
+}
+
+async function optionalApi(path, factoryName, ...args) {
+  // The decoder engine and the experiments are separate modules; the kernels work without them.
+  try {
+    const mod = await import(path);
+    return mod[factoryName](...args);
+  } catch (err) {
+    if (err?.code === 'ERR_MODULE_NOT_FOUND' || /Failed to fetch|Cannot find module|error loading dynamically/i.test(String(err?.message))) return null;
+    throw err;
+  }
+}
+
+async function createLab({ flavour }) {
+  const Module = await instantiate(flavour);
+  const lab = { flavour, ...createKernelApi(Module) };
+  const decoder = await optionalApi('./decoder.js', 'createDecoderApi', Module);
+  if (decoder) Object.assign(lab, decoder);
+  const experiments = await optionalApi('./experiments.js', 'createExperimentsApi', Module, decoder);
+  if (experiments) lab.experiments = experiments;
+  return Object.freeze(lab);
+}
+
+const cache = new Map();
+
+/**
+ * Loads the lab once per flavour and caches it.
+ * @param {{ flavour?: 'auto' | 'simd' | 'scalar' }} [options]  'auto' picks SIMD when the engine validates it.
+ */
+export function load({ flavour = 'auto' } = {}) {
+  if (!['auto', 'simd', 'scalar'].includes(flavour)) throw new Error(`Residual Lab: unknown flavour "${flavour}" (auto, simd or scalar)`);
+  const chosen = flavour === 'auto' ? (simdSupported() ? 'simd' : 'scalar') : flavour;
+  if (!cache.has(chosen)) {
+    const pending = createLab({ flavour: chosen });
+    pending.catch(() => cache.delete(chosen));  // a failed load may be retried
+    cache.set(chosen, pending);
+  }
+  return cache.get(chosen);
+}
+
+export { ResidualLabError } from './errors.js';
