@@ -32,25 +32,9 @@ async function instantiate(flavour) {
   return createModule({ wasmBinary });
 }
 
-async function optionalApi(path, factoryName, ...args) {
-  // The decoder engine and the experiments are separate modules; the kernels work without them.
-  try {
-    const mod = await import(path);
-    return mod[factoryName](...args);
-  } catch (err) {
-    if (err?.code === 'ERR_MODULE_NOT_FOUND' || /Failed to fetch|Cannot find module|error loading dynamically/i.test(String(err?.message))) return null;
-    throw err;
-  }
-}
-
 async function createLab({ flavour }) {
   const Module = await instantiate(flavour);
-  const lab = { flavour, ...createKernelApi(Module) };
-  const decoder = await optionalApi('./decoder.js', 'createDecoderApi', Module);
-  if (decoder) Object.assign(lab, decoder);
-  const experiments = await optionalApi('./experiments.js', 'createExperimentsApi', Module, decoder);
-  if (experiments) lab.experiments = experiments;
-  return Object.freeze(lab);
+  return Object.freeze({ flavour, ...createKernelApi(Module) });
 }
 
 const cache = new Map();

@@ -1,0 +1,59 @@
+// Helpers for the chapter and widget browser tests (the server and Chromium come from harness.mjs).
+import assert from 'node:assert/strict';
+
+export const EN = 'en/index.html';
+export const ZH = 'index.html';
+export const WIDGET_TAGS = ['rl-vector-lab', 'rl-precision-lab', 'rl-gemma-trap', 'rl-softcap-explorer'];
+export const PLACEHOLDER_TAGS = ['rl-residual-growth', 'rl-gradient-flow', 'rl-placement-lab', 'rl-warmup-race', 'rl-qk-norm-lab', 'rl-init-scaling'];
+
+/** Opens a page and waits until every live widget on it has drawn its first result. */
+export async function openReady(lab, path, options) {
+  const view = await lab.open(path, options);
+  await view.page.waitForFunction((tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))), WIDGET_TAGS);
+  return view;
+}
+
+/**
+ * Screenshot of one widget in the page, clear of the sticky header: the element is scrolled just below the
+ * header and clipped out of a viewport tall enough to hold it. Saved as test-results/screenshots/<name>.png.
+ */
+export async function screenshotWidget(view, locator, name) {
+  const { page } = view;
+  const box = await locator.evaluate((element) => {
+    const header = document.querySelector('.site-header');
+    const offset = (header ? header.getBoundingClientRect().height : 0) + 8;
+    window.scrollTo({ top: element.getBoundingClientRect().top + window.scrollY - offset, behavior: 'instant' });
+    const rect = element.getBoundingClientRect();
+    return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
+  });
+  const viewport = page.viewportSize();
+  if (box.y + box.height > viewport.height) {
+    await page.setViewportSize({ width: viewport.width, height: Math.ceil(box.y + box.height + 16) });
+    await page.waitForTimeout(100);  // charts re-measure after the resize
+  }
+  const clip = { x: Math.max(0, box.x - 8), y: Math.max(0, box.y - 8), width: box.width + 16, height: box.height + 16 };
+  await view.screenshot(name, { screenshot: (options) => page.screenshot({ ...options, clip }) });
+  await page.setViewportSize(viewport);
+}
+
+/** The text of an element located in a widget, whitespace collapsed. */
+export async function textOf(locator) {
+  return (await locator.innerText()).replace(/\s+/g, ' ').trim();
+}
+
+/** Polls `read()` until `check(value)` holds (or fails with the last value after `timeout` ms). */
+export async function eventually(read, check, message, timeout = 3000) {
+  const end = Date.now() + timeout;
+  let value;
+  for (;;) {
+    value = await read();
+    if (check(value)) return value;
+    if (Date.now() > end) assert.fail(`${message}: last value ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Waits until the locator's text equals `expected`. */
+export function expectText(locator, expected, message = 'text') {
+  return eventually(() => textOf(locator), (text) => text === expected, `${message} should be ${JSON.stringify(expected)}`);
+}

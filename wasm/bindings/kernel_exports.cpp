@@ -1,0 +1,124 @@
+// Raw C exports of the validated kernels (wasm/src/api/) for web/lib/kernels.js. Raw exports, not Embind:
+// a call on a 4-vector must cost well under a microsecond, and Embind's argument marshalling alone costs
+// 85 to 205 ns here (../shared/toolchain.md). Inputs arrive as pointers into the WASM heap with their lengths;
+// an optional weight that was not given arrives with length -1. Every function returns 0 on success or
+// non-zero after recording the error, which rl_error_message / rl_error_code / rl_error_position describe
+// (web/lib/kernels.js turns it into a thrown ResidualLabError). Nothing here aborts on bad input.
+#include <emscripten/emscripten.h>
+
+#include <span>
+#include <string>
+
+#include "api/kernel_api.hpp"
+#include "api/parse_vector.hpp"
+
+namespace {
+
+struct LastError {
+  std::string message;
+  std::string code;
+  int position = -1;
+} last_error;
+
+int report(const rl::Status& status, const char* code = "invalid_input") {
+  if (status.ok) return 0;
+  last_error = {status.message, code, -1};
+  return 1;
+}
+
+rl::api::Floats floats(const float* p, int n) { return {p, static_cast<std::size_t>(n < 0 ? 0 : n)}; }
+rl::api::OutFloats out(float* p, int n) { return {p, static_cast<std::size_t>(n < 0 ? 0 : n)}; }
+rl::api::OptionalFloats optional(const float* p, int n) {
+  if (n < 0) return std::nullopt;
+  return floats(p, n);
+}
+
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const char* rl_error_message() { return last_error.message.c_str(); }
+EMSCRIPTEN_KEEPALIVE const char* rl_error_code() { return last_error.code.c_str(); }
+EMSCRIPTEN_KEEPALIVE int rl_error_position() { return last_error.position; }
+
+EMSCRIPTEN_KEEPALIVE int rl_rmsnorm(float* y, const float* x, int nx, const float* g, int ng, float eps,
+                                    float weight_offset, int bf16) {
+  const auto precision = bf16 ? rl::api::Precision::bf16 : rl::api::Precision::fp32;
+  return report(rl::api::rmsnorm(out(y, nx), floats(x, nx), optional(g, ng), eps, weight_offset, precision));
+}
+
+EMSCRIPTEN_KEEPALIVE int rl_layernorm(float* y, const float* x, int nx, const float* gamma, int ngamma,
+                                      const float* beta, int nbeta, float eps) {
+  return report(rl::api::layernorm(out(y, nx), floats(x, nx), optional(gamma, ngamma), optional(beta, nbeta), eps));
+}
+
+EMSCRIPTEN_KEEPALIVE int rl_rmsnorm_backward(float* dx, float* dg, const float* x, int nx, const float* g, int ng,
+                                             const float* dy, int ndy, float eps, float weight_offset) {
+  return report(rl::api::rmsnorm_backward(out(dx, nx), out(dg, nx), floats(dy, ndy), floats(x, nx), optional(g, ng),
+                                          eps, weight_offset));
+}
+
+EMSCRIPTEN_KEEPALIVE int rl_layernorm_backward(float* dx, float* dgamma, float* dbeta, const float* x, int nx,
+                                               const float* gamma, int ngamma, const float* dy, int ndy, float eps) {
+  return report(rl::api::layernorm_backward(out(dx, nx), out(dgamma, nx), out(dbeta, nx), floats(dy, ndy),
+                                            floats(x, nx), optional(gamma, ngamma), eps));
+}
+
+// scalars: [mean_square, rms]
+EMSCRIPTEN_KEEPALIVE int rl_rmsnorm_steps(float* squares, float* normalized, float* output, float* scalars,
+                                          const float* x, int nx, const float* g, int ng, float eps,
+                                          float weight_offset) {
+  rl::RmsNormSteps steps;
+  if (int failed = report(rl::api::rmsnorm_steps(steps, floats(x, nx), optional(g, ng), eps, weight_offset))) return failed;
+  std::copy(steps.squares.begin(), steps.squares.end(), squares);
+  std::copy(steps.normalized.begin(), steps.normalized.end(), normalized);
+  std::copy(steps.output.begin(), steps.output.end(), output);
+  scalars[0] = steps.mean_square;
+  scalars[1] = steps.rms;
+  return 0;
+}
+
+// scalars: [mean, variance, std]
+EMSCRIPTEN_KEEPALIVE int rl_layernorm_steps(float* centered, float* normalized, float* output, float* scalars,
+                                            const float* x, int nx, const float* gamma, int ngamma,
+                                            const float* beta, int nbeta, float eps) {
+  rl::LayerNormSteps steps;
+  if (int failed = report(rl::api::layernorm_steps(steps, floats(x, nx), optional(gamma, ngamma), optional(beta, nbeta), eps)))
+    return failed;
+  std::copy(steps.centered.begin(), steps.centered.end(), centered);
+  std::copy(steps.normalized.begin(), steps.normalized.end(), normalized);
+  std::copy(steps.output.begin(), steps.output.end(), output);
+  scalars[0] = steps.mean;
+  scalars[1] = steps.variance;
+  scalars[2] = steps.std;
+  return 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int rl_softcap(float* y, const float* x, int nx, float cap) {
+  return report(rl::api::softcap(out(y, nx), floats(x, nx), cap));
+}
+
+EMSCRIPTEN_KEEPALIVE int rl_softcap_backward(float* dx, const float* x, int nx, const float* dy, int ndy, float cap) {
+  return report(rl::api::softcap_backward(out(dx, nx), floats(dy, ndy), floats(x, nx), cap));
+}
+
+EMSCRIPTEN_KEEPALIVE int rl_softmax(float* y, const float* x, int nx) {
+  return report(rl::api::softmax(out(y, nx), floats(x, nx)));
+}
+
+// Parses UTF-8 `text` into out[0..capacity); returns the count, or -1 with the error recorded.
+EMSCRIPTEN_KEEPALIVE int rl_parse_vector(float* values, int capacity, const char* text) {
+  const rl::ParsedVector parsed = rl::parse_vector(text);
+  if (!parsed.ok) {
+    last_error = {parsed.error.message, parsed.error.code, parsed.error.position};
+    return -1;
+  }
+  if (static_cast<int>(parsed.values.size()) > capacity) {
+    last_error = {"internal: parse buffer too small", "internal", -1};
+    return -1;
+  }
+  std::copy(parsed.values.begin(), parsed.values.end(), values);
+  return static_cast<int>(parsed.values.size());
+}
+
+}  // extern "C"
