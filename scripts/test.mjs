@@ -36,9 +36,9 @@ export function countNodeTest(output) {
 const testFiles = (dir) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir)).filter((f) => f.endsWith('.test.mjs')).map((f) => join(dir, f)) : []);
 
 const suites = [
-  { name: 'C++ native', cmd: join(BUILDS.native.dir, 'residual_lab_tests'), args: [], count: countCatch2 },
-  { name: 'C++ WASM SIMD', cmd: process.execPath, args: ['--no-experimental-fetch', join(BUILDS['wasm-simd'].dir, 'residual_lab_tests.js')], count: countCatch2 },
-  { name: 'C++ WASM scalar', cmd: process.execPath, args: ['--no-experimental-fetch', join(BUILDS['wasm-scalar'].dir, 'residual_lab_tests.js')], count: countCatch2 },
+  { name: 'C++ native', cmd: join(BUILDS.native.dir, 'residual_lab_tests'), args: ['--use-colour', 'no'], count: countCatch2 },
+  { name: 'C++ WASM SIMD', cmd: process.execPath, args: ['--no-experimental-fetch', join(BUILDS['wasm-simd'].dir, 'residual_lab_tests.js'), '--use-colour', 'no'], count: countCatch2 },
+  { name: 'C++ WASM scalar', cmd: process.execPath, args: ['--no-experimental-fetch', join(BUILDS['wasm-scalar'].dir, 'residual_lab_tests.js'), '--use-colour', 'no'], count: countCatch2 },
   { name: 'JS API', cmd: process.execPath, args: ['--test', '--test-reporter=spec', ...testFiles('tests/js')], count: countNodeTest },
   { name: 'Browser', cmd: process.execPath, args: ['--test', '--test-concurrency=1', '--test-reporter=spec', ...testFiles('tests/e2e')], count: countNodeTest },
 ];
