@@ -41,19 +41,14 @@ function assembleSite() {
     cpSync(join(dir, 'residual_lab.mjs'), join(wasmOut, `residual_lab_${flavour}.mjs`));
     cpSync(join(dir, 'residual_lab.wasm'), join(wasmOut, `residual_lab_${flavour}.wasm`));
   }
+  // Formulas are typeset to MathML at build time (scripts/pages.mjs): the page needs no KaTeX at run time.
   const vendor = join(dist, 'vendor');
   rmSync(vendor, { recursive: true, force: true });
-  // Formulas are typeset at build time (scripts/pages.mjs); the page needs only KaTeX's stylesheet and fonts.
-  const katex = join(root, 'node_modules/katex/dist');
-  cpSync(join(katex, 'katex.min.css'), join(vendor, 'katex/katex.min.css'));
-  cpSync(join(katex, 'fonts'), join(vendor, 'katex/fonts'), { recursive: true });
   cpSync(join(root, 'node_modules/uplot/dist'), join(vendor, 'uplot'), { recursive: true });
 }
 
 async function renderPages() {
-  const pagesModule = join(root, 'scripts/pages.mjs');
-  if (!existsSync(pagesModule)) return;
-  const { renderPages } = await import(pathToFileURL(pagesModule));
+  const { renderPages } = await import(pathToFileURL(join(root, 'scripts/pages.mjs')));
   await renderPages({ rootDir: root, outDir: dist });
 }
 

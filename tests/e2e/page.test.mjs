@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { EN, PLACEHOLDER_TAGS, WIDGET_TAGS, ZH, eventually, expectText, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
+import { EN, PLACEHOLDER_TAGS, WIDGET_TAGS, ZH, eventually, expectText, openReady, reopen, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 let lab;
 before(async () => { lab = await startLab(); });
@@ -30,7 +30,10 @@ test('the language switch keeps the section being read and the widget settings',
   await page.getByRole('navigation').getByRole('link', { name: /^Soft-capping/ }).click();
   await eventually(() => headingTop(page, 'softcap'), (top) => top >= 0 && top < 200, 'the contents link scrolls to the section');
   await eventually(() => page.url(), (url) => url.includes('cap.cap=50') && url.includes('vec.x='), 'state in the URL');
-  await page.getByRole('link', { name: 'English', exact: true }).click();
+  // Focus and Enter rather than click(): Playwright's pointer actions scroll a sticky element "into view",
+  // which moves the page before the link reads where the reader is.
+  await page.getByRole('link', { name: 'English', exact: true }).focus();
+  await page.keyboard.press('Enter');
   await page.waitForURL(/\/en\/index\.html\?.*#softcap$/);
   await page.waitForFunction(() => [...document.querySelectorAll('rl-vector-lab, rl-softcap-explorer')].every((el) => el.hasAttribute('data-ready')));
   assert.equal(await page.locator('html').getAttribute('lang'), 'en');
@@ -39,7 +42,8 @@ test('the language switch keeps the section being read and the widget settings',
   await eventually(() => headingTop(page, 'softcap'), (top) => top >= 0 && top < 200, 'the English page opens at the same section');
   await eventually(() => page.getByRole('navigation').getByRole('link', { name: /^Soft-capping/ }).getAttribute('aria-current'), (v) => v === 'true', 'contents mark the section');
 
-  await page.getByRole('link', { name: '中文', exact: true }).click();
+  await page.getByRole('link', { name: '中文', exact: true }).focus();
+  await page.keyboard.press('Enter');
   await page.waitForURL(/\/index\.html\?.*#softcap$/);
   assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
   await eventually(() => headingTop(page, 'softcap'), (top) => top >= 0 && top < 200, 'and back again');
@@ -76,11 +80,11 @@ test('the theme toggle switches, is remembered, and the system preference applie
   await page.locator('rl-precision-lab').scrollIntoViewIfNeeded();
   await screenshotWidget(view, page.locator('rl-softcap-explorer'), 'softcap-explorer-dark');
   await screenshotWidget(view, page.locator('rl-vector-lab'), 'vector-lab-dark');
-  await page.reload();
-  await page.locator('rl-vector-lab[data-ready]').waitFor();
-  assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark', 'remembered after a reload');
-  await toggle.click();
-  assert.equal(await page.locator('html').getAttribute('data-theme'), 'light');
+  const again = await reopen(view, page.url());
+  assert.equal(await again.locator('html').getAttribute('data-theme'), 'dark', 'remembered in a new tab');
+  await again.getByRole('button', { name: 'Dark theme' }).click();
+  assert.equal(await again.locator('html').getAttribute('data-theme'), 'light');
+  assert.equal(await again.getByRole('button', { name: 'Dark theme' }).getAttribute('aria-pressed'), 'false');
   view.assertClean();
   await view.close();
 
@@ -111,8 +115,11 @@ test('a phone shows the text without sideways scrolling, and print hides the con
   const { page } = view;
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the phone`);
-  assert.equal(await page.locator('.toc details').getAttribute('open'), '', 'contents start open');
+  const contents = page.getByRole('navigation', { name: '本章目录' });
+  assert.equal(await contents.getByRole('link', { name: '小结' }).isVisible(), false, 'contents start folded on a phone');
   await view.screenshot('page-zh-phone');
+  await contents.locator('summary').click();
+  assert.ok(await contents.getByRole('link', { name: '小结' }).isVisible(), 'and unfold on demand');
   await screenshotWidget(view, page.locator('rl-vector-lab'), 'vector-lab-phone');
   await page.emulateMedia({ media: 'print' });
   assert.equal(await page.locator('.site-header').isVisible(), false);
@@ -127,6 +134,7 @@ test('a widget embedded alone in another page works with one script and one tag'
   const view = await openReady(lab, 'embed-example.html');
   const widget = view.page.locator('rl-vector-lab');
   await expectText(widget.getByLabel('RMSNorm output', { exact: true }), '[1.069, -0.535, 1.604, 0]', 'embedded lab computes');
+  await view.screenshot('embed-example', { screenshot: (options) => view.page.screenshot({ ...options, fullPage: true }) });
   await widget.getByLabel('Input vector x', { exact: true }).fill('3, 4');
   await eventually(() => view.page.url(), (url) => url.includes('demo.x=3%2C+4'), 'state-key names the URL prefix');
   const zh = view.page.locator('rl-softcap-explorer');
@@ -134,7 +142,6 @@ test('a widget embedded alone in another page works with one script and one tag'
   await zh.getByRole('button', { name: 'c = 50' }).click();
   await view.page.waitForTimeout(500);  // URL writes are debounced by 200 ms
   assert.ok(!view.page.url().includes('cap.'), 'url-state="off" leaves the address alone');
-  await view.screenshot('embed-example');
   view.assertClean();
   await view.close();
 });

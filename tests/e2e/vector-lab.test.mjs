@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { EN, ZH, eventually, expectText, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
+import { EN, ZH, eventually, expectText, openReady, reopen, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 const RMS = '[1.069, -0.535, 1.604, 0]';
 const LN = '[0.632, -1.265, 1.265, -0.632]';
@@ -54,9 +54,14 @@ test('x times 10, typed or by the slider, leaves the RMSNorm output where it was
   await view.page.keyboard.press('PageDown');
   const afterPageDown = await slider.getAttribute('aria-valuetext');
   assert.ok(['×79', '×63', '×50', '×40', '×32', '×25', '×20', '×16', '×13', '×10'].includes(afterPageDown), `PageDown lowers the scale (got ${afterPageDown})`);
+  // At x0.1 the mean square (0.035) is small enough for eps = 1e-5 to show in the third decimal, as the
+  // chapter remarks; with eps = 0 the output is exactly the worked example again.
   await view.page.keyboard.press('Home');
   await expectText($('x × s'), '[0.2, -0.1, 0.3, 0]', 'input at x0.1');
-  await expectText($('RMSNorm output'), RMS, 'RMSNorm at x0.1');
+  const rms = Math.sqrt((0.04 + 0.01 + 0.09) / 4 + 1e-5);
+  await expectText($('RMSNorm output'), `[${[0.2, -0.1, 0.3].map((v) => (v / rms).toFixed(3)).join(', ')}, 0]`, 'RMSNorm at x0.1, eps 1e-5');
+  await $('Epsilon ε').fill('0');
+  await expectText($('RMSNorm output'), RMS, 'RMSNorm at x0.1, eps 0');
   view.assertClean();
   await view.close();
 });
@@ -105,8 +110,10 @@ test('stepping through every intermediate value, forward and back, with buttons 
     await expectStep(n);
     assert.equal(await widget.locator('.step.current').count(), 1, 'one highlighted formula');
   }
-  await widget.getByRole('button', { name: 'Next step' }).click();  // past the end: stays
+  await stepper.focus();
+  await view.page.keyboard.press('ArrowRight');  // past the end: stays
   await expectStep(11);
+  assert.equal(await widget.getByRole('button', { name: 'Next step' }).getAttribute('aria-disabled'), 'true');
   await screenshotWidget(view, widget, 'vector-lab-all-steps');
   for (let n = 10; n >= 0; n--) {
     await widget.getByRole('button', { name: 'Previous step' }).click();
@@ -145,17 +152,16 @@ test('the Chinese page labels every control in Chinese and computes the same num
   await view.close();
 });
 
-test('settings live in the URL: a reload restores them, and a broken value falls back with a message', async () => {
+test('settings live in the URL: the link restores them, and a broken value falls back with a message', async () => {
   const { view, $ } = await openVectorLab();
   await $('Input vector x').fill('1, 2, 3, 4');
   await $('Scale x by').focus();
   await view.page.keyboard.press('ArrowRight');
   await eventually(() => view.page.url(), (url) => url.includes('vec.x=1%2C+2%2C+3%2C+4') && url.includes('vec.scale=1.26'), 'URL carries the state');
-  await view.page.reload();
-  await view.page.locator('rl-vector-lab[data-ready]').waitFor();
-  assert.equal(await $('Input vector x').inputValue(), '1, 2, 3, 4');
-  assert.equal(await $('Scale x by').getAttribute('aria-valuetext'), '×1.3');
-  await expectText($('x × s'), '[1.26, 2.52, 3.78, 5.04]', 'restored scaled input');
+  const again = (await reopen(view, view.page.url())).locator('rl-vector-lab');
+  assert.equal(await again.getByLabel('Input vector x', { exact: true }).inputValue(), '1, 2, 3, 4');
+  assert.equal(await again.getByLabel('Scale x by', { exact: true }).getAttribute('aria-valuetext'), '×1.3');
+  await expectText(again.getByLabel('x × s', { exact: true }), '[1.26, 2.52, 3.78, 5.04]', 'restored scaled input');
   view.assertClean();
   await view.close();
 

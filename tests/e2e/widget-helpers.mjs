@@ -14,6 +14,22 @@ export async function openReady(lab, path, options) {
 }
 
 /**
+ * Opens `url` in a second tab of the same browser context (same storage), watched like the first one: its
+ * problems land in view.problems, so view.assertClean() covers both. Used instead of page.reload(), which can
+ * abort the first page's late favicon request and so report a failed request that no reader would see.
+ */
+export async function reopen(view, url) {
+  const page = await view.page.context().newPage();
+  page.on('console', (msg) => { if (msg.type() === 'error' || (msg.type() === 'warning' && /Content.Security.Policy/i.test(msg.text()))) view.problems.push(`console ${msg.type()}: ${msg.text()}`); });
+  page.on('pageerror', (err) => view.problems.push(`uncaught: ${err.message}`));
+  page.on('requestfailed', (req) => view.problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`));
+  page.on('response', (res) => { if (res.status() >= 400) view.problems.push(`HTTP ${res.status()}: ${res.url()}`); });
+  await page.goto(url);
+  await page.waitForFunction((tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))), WIDGET_TAGS);
+  return page;
+}
+
+/**
  * Screenshot of one widget in the page, clear of the sticky header: the element is scrolled just below the
  * header and clipped out of a viewport tall enough to hold it. Saved as test-results/screenshots/<name>.png.
  */

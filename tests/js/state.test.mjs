@@ -1,0 +1,89 @@
+// The widgets' state table (web/components/shared/state.js): URL round trips, defaults left out, and broken
+// URL values reported and replaced by the default instead of thrown.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { defaultValues, defineState, readState, writeState } from '../../web/components/shared/state.js';
+
+const TABLE = defineState([
+  { name: 'x', type: 'text', default: '2, -1, 3, 0', maxLength: 50, urlLimit: 20, validate: (text, { parseVector }) => parseVector(text) },
+  { name: 'eps', type: 'number', default: 1e-5, min: 0, max: 1 },
+  { name: 'step', type: 'integer', default: 0, min: 0, max: 11 },
+  { name: 'source', type: 'enum', options: ['random', 'typed'], default: 'random' },
+  { name: 'log', type: 'boolean', default: false },
+]);
+
+// A stand-in for the lab's parser: comma-separated finite numbers.
+function parseVector(text) {
+  const values = text.split(',').map(Number);
+  if (values.some((v) => !Number.isFinite(v))) throw Object.assign(new Error('bad vector'), { code: 'invalid_number' });
+  return values;
+}
+
+test('a written state reads back exactly, through a real URL', () => {
+  const values = { x: '20, -10, 30, 0', eps: 0.001, step: 7, source: 'typed', log: true };
+  const url = new URL('https://example.org/page?other=1#normalization');
+  writeState(TABLE, values, url.searchParams, 'vec');
+  const reread = readState(TABLE, new URL(url.href).searchParams, 'vec', { parseVector });
+  assert.deepEqual(reread, { values, problems: [] });
+  assert.equal(url.searchParams.get('other'), '1', 'keys of other widgets stay');
+  assert.equal(url.searchParams.get('vec.step'), '7');
+});
+
+test('defaults are left out of the URL, and an empty URL gives the defaults', () => {
+  const params = new URLSearchParams('vec.step=3');
+  writeState(TABLE, defaultValues(TABLE), params, 'vec');
+  assert.equal(params.toString(), '', 'writing the defaults removes the stale key');
+  assert.deepEqual(readState(TABLE, params, 'vec'), { values: defaultValues(TABLE), problems: [] });
+});
+
+test('prefixes keep two instances apart', () => {
+  const params = new URLSearchParams();
+  writeState(TABLE, { ...defaultValues(TABLE), step: 2 }, params, 'vec');
+  writeState(TABLE, { ...defaultValues(TABLE), step: 5 }, params, 'vec2');
+  assert.equal(readState(TABLE, params, 'vec').values.step, 2);
+  assert.equal(readState(TABLE, params, 'vec2').values.step, 5);
+});
+
+test('broken URL values are reported with a code and fall back to the default, never thrown', () => {
+  const params = new URLSearchParams({
+    'vec.x': '1, two, 3', 'vec.eps': 'abc', 'vec.step': '2.5', 'vec.source': 'typo', 'vec.log': 'yes',
+  });
+  const { values, problems } = readState(TABLE, params, 'vec', { parseVector });
+  assert.deepEqual(values, defaultValues(TABLE));
+  assert.deepEqual(problems.map((p) => [p.name, p.code]), [
+    ['x', 'invalid'], ['eps', 'not_a_number'], ['step', 'not_an_integer'], ['source', 'unknown_option'], ['log', 'not_a_boolean'],
+  ]);
+  assert.equal(problems[0].error.code, 'invalid_number', 'the validator error is kept for its message');
+  assert.equal(problems[0].raw, '1, two, 3');
+});
+
+test('numbers outside their range, NaN and Infinity are rejected', () => {
+  for (const raw of ['-0.1', '2', 'NaN', 'Infinity', '1e400', '']) {
+    const { values, problems } = readState(TABLE, new URLSearchParams({ 'vec.eps': raw }), 'vec');
+    assert.equal(values.eps, 1e-5, `eps=${raw} falls back`);
+    assert.equal(problems.length, 1, `eps=${raw} is reported`);
+  }
+  const ok = readState(TABLE, new URLSearchParams({ 'vec.eps': '1e-3', 'vec.step': '11' }), 'vec');
+  assert.deepEqual([ok.values.eps, ok.values.step, ok.problems.length], [1e-3, 11, 0]);
+});
+
+test('a text longer than maxLength is refused on read; longer than urlLimit is kept out of the URL', () => {
+  const long = readState(TABLE, new URLSearchParams({ 'vec.x': '1,'.repeat(30) + '1' }), 'vec', { parseVector });
+  assert.deepEqual(long.problems.map((p) => p.code), ['too_long']);
+  const params = new URLSearchParams();
+  writeState(TABLE, { ...defaultValues(TABLE), x: '1, 2, 3, 4, 5, 6, 7, 8, 9' }, params, 'vec');
+  assert.equal(params.has('vec.x'), false);
+});
+
+test('a wrong value in memory is never written (a string cannot land in a number row)', () => {
+  const params = new URLSearchParams({ 'vec.eps': '0.5' });
+  writeState(TABLE, { ...defaultValues(TABLE), eps: 'abc', step: 99 }, params, 'vec');
+  assert.equal(params.toString(), '');
+});
+
+test('a malformed table is a programming error and throws at definition', () => {
+  assert.throws(() => defineState([{ name: 'a', type: 'float', default: 1 }]), /unknown type/);
+  assert.throws(() => defineState([{ name: 'a', type: 'number', default: 5, max: 1 }]), /default/);
+  assert.throws(() => defineState([{ name: 'a', type: 'enum', default: 'x' }]), /options/);
+  assert.throws(() => defineState([{ name: 'a', type: 'integer', default: 1 }, { name: 'a', type: 'integer', default: 1 }]), /twice/);
+});

@@ -1,0 +1,21 @@
+// Registers every Residual Lab element. A page needs only
+//   <script type="module" src=".../components/index.js"></script>
+// and the tags; each element finds the lab (../lib/residual-lab.js) and its CSS (../styles/) relative to
+// this folder, so the widgets work in any page that serves the built dist/ tree.
+import { PLACEHOLDER_ELEMENTS } from './decoder-placeholders.js';
+import { RlGemmaTrap } from './rl-gemma-trap.js';
+import { RlPrecisionLab } from './rl-precision-lab.js';
+import { RlSoftcapExplorer } from './rl-softcap-explorer.js';
+import { RlVectorLab } from './rl-vector-lab.js';
+
+const ELEMENTS = [
+  { tag: RlVectorLab.tag, element: RlVectorLab },
+  { tag: RlPrecisionLab.tag, element: RlPrecisionLab },
+  { tag: RlGemmaTrap.tag, element: RlGemmaTrap },
+  { tag: RlSoftcapExplorer.tag, element: RlSoftcapExplorer },
+  ...PLACEHOLDER_ELEMENTS,
+];
+
+for (const { tag, element } of ELEMENTS) {
+  if (!customElements.get(tag)) customElements.define(tag, element);
+}

@@ -1,0 +1,74 @@
+// The numbers behind <rl-precision-lab>, kept free of the DOM so a Web Worker could run them unchanged.
+// (At d = 8192 one comparison takes well under a millisecond, so the widget calls them on the main thread.)
+// The kernels run through the lab; the exact reference is the same formula in float64, computed here.
+
+export const MAX_D = 8192;
+export const SWEEP_DIMS = Array.from({ length: 12 }, (_, i) => 4 * 2 ** i);  // 4, 8, ..., 8192
+export const EPS = 1e-5;
+
+/** Deterministic standard-normal values: mulberry32 for uniforms, Box-Muller for the normal. */
+export function randomVector(d, seed) {
+  let state = seed >>> 0;
+  const uniform = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const x = new Float32Array(d);
+  for (let i = 0; i < d; i += 2) {
+    const radius = Math.sqrt(-2 * Math.log(1 - uniform()));
+    const angle = 2 * Math.PI * uniform();
+    x[i] = radius * Math.cos(angle);
+    if (i + 1 < d) x[i + 1] = radius * Math.sin(angle);
+  }
+  return x;
+}
+
+/** RMSNorm in float64: y = x / sqrt(mean(x^2) + eps), and the RMS it divides by. */
+export function exactRmsNorm(x, eps = EPS) {
+  let sum = 0;
+  for (const v of x) sum += v * v;
+  const rms = Math.sqrt(sum / x.length + eps);
+  return { y: Float64Array.from(x, (v) => v / rms), rms };
+}
+
+/** ||y - exact|| / ||exact||, in float64. */
+export function relativeError(y, exact) {
+  let diff = 0;
+  let norm = 0;
+  for (let i = 0; i < y.length; i++) {
+    diff += (y[i] - exact[i]) ** 2;
+    norm += exact[i] ** 2;
+  }
+  return norm > 0 ? Math.sqrt(diff / norm) : 0;
+}
+
+/** The RMS a kernel effectively divided by: ||x|| / ||y|| (eps is negligible next to it here). */
+export function effectiveRms(x, y) {
+  let xx = 0;
+  let yy = 0;
+  for (let i = 0; i < x.length; i++) {
+    xx += x[i] * x[i];
+    yy += y[i] * y[i];
+  }
+  return yy > 0 ? Math.sqrt(xx / yy) : NaN;
+}
+
+/** One vector through both kernels, each against the float64 result. */
+export function compare(lab, x) {
+  const exact = exactRmsNorm(x);
+  const run = (precision) => {
+    const y = lab.rmsNorm(x, null, { eps: EPS, precision });
+    return { error: relativeError(y, exact.y), rms: effectiveRms(x, y) };
+  };
+  return { d: x.length, exactRms: exact.rms, fp32: run('fp32'), bf16: run('bf16') };
+}
+
+/** The error of each kernel as d grows: prefixes of one random vector of MAX_D values. */
+export function sweep(lab, seed) {
+  const full = randomVector(MAX_D, seed);
+  const rows = SWEEP_DIMS.map((d) => compare(lab, full.subarray(0, d)));
+  return { dims: SWEEP_DIMS, fp32: rows.map((r) => r.fp32.error), bf16: rows.map((r) => r.bf16.error) };
+}

@@ -1,0 +1,165 @@
+// <rl-precision-lab>: one RMSNorm of a d-dimensional vector (random or typed, d up to 8192) with float32 and
+// with bfloat16 accumulation (lab.rmsNorm precision 'fp32' / 'bf16'), each against the exact float64 result,
+// and the error of both as d grows. Compute lives in precision-lab/compute.js (worker-ready, DOM-free).
+import { h } from './shared/dom.js';
+import { radioGroup, rangeField, textField } from './shared/fields.js';
+import { formatScientific, formatTrimmed, powerOfTen } from './shared/format.js';
+import { widgetError } from './shared/i18n.js';
+import { LabElement } from './shared/lab-element.js';
+import { axis, lineChart } from './shared/line-chart.js';
+import { parseNumber } from './shared/parse-number.js';
+import { defineState } from './shared/state.js';
+import { uplotCssUrl } from './shared/styles.js';
+import { MAX_D, SWEEP_DIMS, compare, randomVector, sweep } from './precision-lab/compute.js';
+import { PRECISION_STRINGS } from './strings/rl-precision-lab.js';
+
+const MAX_SEED = 2 ** 31 - 1;
+const STATE = defineState([
+  { name: 'source', type: 'enum', options: ['random', 'typed'], default: 'random' },
+  { name: 'd', type: 'integer', default: 4096, min: 1, max: MAX_D },
+  { name: 'seed', type: 'integer', default: 1, min: 0, max: MAX_SEED },
+  { name: 'typed', type: 'text', default: '', maxLength: 200000, urlLimit: 2000 },
+]);
+
+// The d slider moves log2(d) in quarters: 4, 5, 6, 7, 8, ... 4096, 4871, 5793, 6889, 8192.
+const toSlider = (d) => Math.log2(d);
+const fromSlider = (position) => Math.round(2 ** position);
+const scientific = (value) => formatScientific(value).text;
+const readout = (u, v) => (v == null ? '–' : scientific(v));
+
+/** Log-axis ticks at powers of ten only (uPlot's default also marks 2..9 times each), at most ~6 of them. */
+function powersOfTen(u, axisIndex, min, max) {
+  const low = Math.floor(Math.log10(min));
+  const high = Math.ceil(Math.log10(max));
+  const step = Math.max(1, Math.ceil((high - low) / 6));
+  const ticks = [];
+  for (let e = low; e <= high; e += step) ticks.push(10 ** e);
+  return ticks;
+}
+const powerLabel = (v) => (v == null ? '' : powerOfTen(Math.round(Math.log10(v))));
+
+export class RlPrecisionLab extends LabElement {
+  static tag = 'rl-precision-lab';
+  static stateKey = 'prec';
+  static stateTable = STATE;
+  static strings = PRECISION_STRINGS;
+  static styles = ['precision-lab.css', uplotCssUrl()];
+
+  build() {
+    const s = this.strings;
+    const source = radioGroup({
+      name: 'source', legend: s.source, value: this.state.source,
+      options: [{ value: 'random', label: s.random }, { value: 'typed', label: s.typed }],
+      onChange: (value) => this.setState({ source: value }),
+    });
+    this.dSlider = rangeField({
+      name: 'd', label: s.d, min: 2, max: 13, step: 0.25, value: toSlider(this.state.d),
+      valueText: (position) => s.dValue(fromSlider(position)),
+      onInput: (position) => this.setState({ d: fromSlider(position) }),
+    });
+    this.seedField = textField({ name: 'seed', label: s.seed, value: String(this.state.seed), onInput: (text) => this.typeSeed(text) });
+    const reroll = h('button', { type: 'button', class: 'reroll', onclick: () => this.reroll() }, s.reroll);
+    this.typedField = textField({ name: 'typed', label: s.typedLabel, hint: s.typedHint, multiline: true, value: this.state.typed, onInput: () => this.update() });
+    this.randomControls = h('div', { class: 'inputs' }, this.dSlider.root, h('div', { class: 'seed-row' }, this.seedField.root, reroll));
+
+    this.resultsTitle = h('h4', { id: 'results-title' });
+    this.cells = {};
+    const cell = (key) => (this.cells[key] = h('td', { class: 'number', id: key }));
+    const row = (key, label) => h('tr', { class: `row-${key}` }, h('th', { scope: 'row' }, h('span', { class: `swatch series-${key}` }), label), cell(`rms-${key}`), cell(`error-${key}`));
+    this.verdict = h('p', { class: 'verdict', 'aria-live': 'polite' });
+    this.chart = lineChart({ host: this, label: s.chartLabel, height: 240, build: (color) => this.chartOptions(color) });
+
+    this.body.append(
+      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('precision-and-gemma', s.sectionLink))),
+      source.root, this.randomControls, this.typedField.root,
+      this.resultsTitle,
+      h('div', { class: 'table-scroll' }, h('table', { class: 'precision', 'aria-labelledby': 'results-title' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, s.method), h('th', { scope: 'col', class: 'number' }, s.rmsColumn), h('th', { scope: 'col', class: 'number' }, s.errorColumn))),
+        h('tbody', {}, row('exact', s.exact), row('fp32', s.fp32), row('bf16', s.bf16)))),
+      this.verdict,
+      h('p', { class: 'hint why' }, s.why),
+      h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),
+    );
+  }
+
+  typeSeed(text) {
+    const seed = this.attempt(this.seedField, () => parseNumber(text, { min: 0, max: MAX_SEED, integer: true }), text);
+    if (seed !== undefined) this.setState({ seed });
+  }
+
+  reroll() {
+    const seed = (this.state.seed + 1) % (MAX_SEED + 1);
+    this.seedField.input.value = String(seed);
+    this.seedField.setError(null);
+    this.setState({ seed });
+  }
+
+  /** The vector to measure, or undefined (with the message shown) when the typed one is unusable. */
+  currentVector() {
+    const { state, lab } = this;
+    if (state.source === 'random') return randomVector(state.d, state.seed);
+    const text = this.typedField.input.value;
+    const x = this.attempt(this.typedField, () => {
+      const values = lab.parseVector(text);
+      if (values.length > MAX_D) throw widgetError('too_many_numbers');
+      return values;
+    }, text);
+    if (x) this.commit({ typed: text });
+    return x;
+  }
+
+  update() {
+    const { state, strings: s } = this;
+    const typed = state.source === 'typed';
+    this.randomControls.hidden = typed;
+    this.typedField.root.hidden = !typed;
+    const x = this.currentVector();
+    if (!x) return;  // the last good result stays
+    const result = compare(this.lab, x);
+    this.resultsTitle.textContent = s.resultsTitle(result.d);
+    this.setCell('rms-exact', formatTrimmed(result.exactRms, 4));
+    this.setCell('error-exact', '0');
+    for (const key of ['fp32', 'bf16']) {
+      this.setCell(`rms-${key}`, formatTrimmed(result[key].rms, 4));
+      const { text, value } = formatScientific(result[key].error);
+      this.cells[`error-${key}`].replaceChildren(h('data', { value }, text));
+    }
+    const ratio = result.bf16.error / result.fp32.error;
+    const ratioText = ratio >= 1000 ? formatScientific(ratio, 2).text : formatTrimmed(ratio, 1);
+    this.verdict.textContent = result.bf16.error === result.fp32.error ? s.verdictEqual : s.verdict(ratioText);
+    this.drawChart(result);
+  }
+
+  setCell(key, text) {
+    this.cells[key].textContent = text;
+  }
+
+  drawChart(result) {
+    if (this.sweepSeed !== this.state.seed) {
+      this.sweepResult = sweep(this.lab, this.state.seed);
+      this.sweepSeed = this.state.seed;
+    }
+    const { dims, fp32, bf16 } = this.sweepResult;
+    const xs = [...new Set([...dims, result.d])].sort((a, b) => a - b);
+    const at = (values) => xs.map((d) => { const i = dims.indexOf(d); return i < 0 || !(values[i] > 0) ? null : values[i]; });
+    const mark = (error) => xs.map((d) => (d === result.d && error > 0 ? error : null));
+    this.chart.setData([xs, at(fp32), at(bf16), mark(result.fp32.error), mark(result.bf16.error)]);
+  }
+
+  chartOptions(color) {
+    const s = this.strings;
+    const line = (label, name, dash) => ({ label, stroke: color(name), width: 2.5, dash, spanGaps: true, value: readout, points: { show: true, size: 5 } });
+    const marker = (label, name) => ({ label: `${label}, ${s.current}`, stroke: color('fg'), fill: color(name), width: 0, paths: () => null, value: readout, points: { show: true, size: 12, width: 2, stroke: color('fg'), fill: color(name) } });
+    return {
+      scales: { x: { time: false, distr: 3, log: 2, range: [SWEEP_DIMS[0], MAX_D] }, y: { distr: 3, log: 10 } },
+      axes: [axis(color, { label: 'd' }), axis(color, { size: 56, splits: powersOfTen, values: (u, splits) => splits.map(powerLabel) })],
+      series: [
+        { label: 'd', value: (u, v) => (v == null ? '–' : String(v)) },
+        line(s.fp32, 'blue', undefined), line(s.bf16, 'vermillion', [8, 5]),
+        marker(s.fp32, 'blue'), marker(s.bf16, 'vermillion'),
+      ],
+      legend: { live: true },
+      cursor: { drag: { x: false, y: false } },
+    };
+  }
+}

@@ -1,0 +1,67 @@
+// Grouped bars for a few values per dimension (the vector lab's outputs, the Gemma trap's readings).
+// Why plain SVG and not uPlot: uPlot draws lines and points on canvas; a handful of bars is a few <rect>s,
+// which stay crisp at any zoom, print well, take their colours from CSS classes (theme and palette live in
+// the stylesheet), and carry a <title> each for hover and screen readers.
+import { svg, replaceChildren } from './dom.js';
+
+const WIDTH = 480;
+const HEIGHT = 200;
+const MARGIN = { left: 46, right: 8, top: 14, bottom: 22 };
+
+/**
+ * Creates an empty chart. draw({ categories, series: [{ label, className, values }], limit, format })
+ * draws series side by side per category on an axis from the most negative value's nice bound (or 0) to `limit`.
+ */
+export function barChart({ label }) {
+  const root = svg('svg', { class: 'bar-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': label });
+
+  function draw({ categories, series, limit, format = String }) {
+    const showValues = categories.length * series.length <= 16;
+    // The negative side only reaches as far as the values need (a nice number, at most `limit`), with room
+    // under the deepest bar for its value label.
+    const deepest = Math.max(0, ...series.flatMap((s) => Array.from(s.values, (v) => -v)));
+    const hasNegative = deepest > 0;
+    const low = hasNegative ? -Math.min(limit, niceLimit(deepest * (showValues ? 1.25 : 1))) : 0;
+    const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+    const y = (v) => MARGIN.top + ((limit - clamp(v, low, limit)) / (limit - low)) * plotHeight;
+    const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+    const groupWidth = plotWidth / Math.max(1, categories.length);
+    const barWidth = (groupWidth * 0.8) / series.length;
+    const labelEvery = Math.ceil(categories.length / 16);
+
+    const axis = [low, ...(hasNegative ? [0] : []), limit].map((tick) => [
+      svg('line', { class: tick === 0 ? 'zero-line' : 'grid-line', x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y(tick), y2: y(tick) }),
+      svg('text', { class: 'tick', x: MARGIN.left - 6, y: y(tick), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, format(tick)),
+    ]);
+    const bars = categories.map((category, i) => {
+      const groupLeft = MARGIN.left + i * groupWidth + groupWidth * 0.1;
+      const rects = series.map((s, k) => {
+        const value = s.values[i];
+        const top = Math.min(y(value), y(0));
+        const x = groupLeft + k * barWidth;
+        const overflow = value > limit || value < low;
+        return [
+          svg('rect', { class: `bar ${s.className}${overflow ? ' overflow' : ''}`, x, y: top, width: Math.max(1, barWidth - 2), height: Math.max(0.5, Math.abs(y(value) - y(0))) },
+            svg('title', {}, `${s.label}, ${category}: ${format(value)}`)),
+          showValues ? svg('text', { class: 'bar-value', x: x + barWidth / 2 - 1, y: value < 0 ? y(value) + 11 : y(value) - 3, 'text-anchor': 'middle' }, format(value)) : null,
+        ];
+      });
+      const name = i % labelEvery === 0 ? svg('text', { class: 'category', x: groupLeft + groupWidth * 0.4, y: HEIGHT - 6, 'text-anchor': 'middle' }, category) : null;
+      return [rects, name];
+    });
+    replaceChildren(root, axis, bars);
+  }
+
+  return { root, draw };
+}
+
+function clamp(v, low, high) {
+  return Number.isFinite(v) ? Math.min(high, Math.max(low, v)) : 0;
+}
+
+/** A "nice" axis limit at or above `value`: 1, 2, 2.5 or 5 times a power of ten. */
+export function niceLimit(value) {
+  if (!(value > 0) || !Number.isFinite(value)) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  return [1, 2, 2.5, 5, 10].map((m) => m * power).find((candidate) => candidate >= value * (1 - 1e-9));
+}

@@ -1,0 +1,75 @@
+// Labelled form controls with an inline error slot. Each control's accessible name is its <label> (so a screen
+// reader and a test's getByLabel find it); the error is tied to it by aria-describedby and announced politely.
+import { h } from './dom.js';
+
+/** A text field (or textarea) for a vector or a number. `setError(message | null)` shows or clears the problem. */
+export function textField({ name, label, hint, value = '', placeholder, multiline = false, onInput }) {
+  const id = `field-${name}`;
+  const errorId = `${id}-error`;
+  const hintId = hint ? `${id}-hint` : null;
+  const input = h(multiline ? 'textarea' : 'input', {
+    id,
+    name,
+    type: multiline ? null : 'text',
+    rows: multiline ? 3 : null,
+    spellcheck: 'false',
+    autocomplete: 'off',
+    placeholder,
+    'aria-describedby': [hintId, errorId].filter(Boolean).join(' '),
+    'aria-invalid': 'false',
+    oninput: () => onInput?.(input.value),
+  });
+  input.value = value;
+  const error = h('p', { id: errorId, class: 'field-error', 'aria-live': 'polite' });
+  const root = h('div', { class: 'field' },
+    h('label', { for: id }, label),
+    input,
+    hint ? h('p', { id: hintId, class: 'hint' }, hint) : null,
+    error);
+  return {
+    root,
+    input,
+    setError(message) {
+      error.textContent = message ?? '';
+      input.setAttribute('aria-invalid', message ? 'true' : 'false');
+      root.classList.toggle('has-error', Boolean(message));
+    },
+  };
+}
+
+/**
+ * A real <input type=range> (keyboard, input/change events and ARIA come for free) with its value shown beside
+ * it. `valueText(value)` gives the text shown and announced (aria-valuetext), e.g. "×10" for a log slider.
+ */
+export function rangeField({ name, label, min, max, step, value, valueText = String, onInput, onChange }) {
+  const id = `field-${name}`;
+  const output = h('output', { for: id, class: 'range-value' });
+  const input = h('input', {
+    id, name, type: 'range', min, max, step,
+    oninput: () => { show(); onInput?.(Number(input.value)); },
+    onchange: () => onChange?.(Number(input.value)),
+  });
+  function show() {
+    const text = valueText(Number(input.value));
+    output.textContent = text;
+    input.setAttribute('aria-valuetext', text);
+  }
+  input.value = String(value);
+  show();
+  const root = h('div', { class: 'field field-range' }, h('label', { for: id }, label), h('div', { class: 'range-row' }, input, output));
+  return {
+    root,
+    input,
+    set(newValue) { input.value = String(newValue); show(); },
+  };
+}
+
+/** A group of radio buttons with a legend; `onChange(value)` fires on selection. */
+export function radioGroup({ name, legend, options, value, onChange }) {
+  const inputs = options.map(({ value: optionValue, label }) => {
+    const input = h('input', { type: 'radio', name, value: optionValue, id: `field-${name}-${optionValue}`, onchange: () => onChange?.(optionValue) });
+    input.checked = optionValue === value;
+    return h('label', { class: 'radio', for: input.id }, input, label);
+  });
+  return { root: h('fieldset', { class: 'field radio-group' }, h('legend', {}, legend), inputs) };
+}

@@ -1,0 +1,96 @@
+// Language of a widget (from the nearest `lang` attribute) and the messages every widget shares.
+// Widget-specific strings live in components/strings/<tag-name>.js, one table per language.
+
+export function languageOf(element) {
+  const tagged = element.closest('[lang]');
+  const lang = tagged ? tagged.getAttribute('lang') : document.documentElement.getAttribute('lang');
+  return /^zh/i.test(lang ?? '') ? 'zh' : 'en';
+}
+
+const COMMON = {
+  en: {
+    loading: 'Loading the WASM kernels…',
+    loadFailed: (detail) => `The lab could not be loaded (${detail}). Reload the page to try again.`,
+    urlProblem: (key, raw) => `The link's setting ${key}=${JSON.stringify(raw)} is not usable; the default is shown instead.`,
+    at: (position) => ` (at character ${position + 1})`,
+    unexplained: (message) => message,
+    errors: {
+      // codes of the lab's parseVector (wasm/src/api/parse_vector.hpp)
+      empty: 'the field is empty: type numbers such as 2, -1, 3, 0',
+      unexpected_char: (ch) => `"${ch}" is not part of a number`,
+      invalid_number: 'this is not a number',
+      missing_value: 'a number is missing here',
+      not_finite: 'NaN and infinity are not allowed',
+      out_of_range: 'this number is too large for float32',
+      too_many_values: 'too many numbers (the limit is 1,048,576)',
+      trailing_text: 'there is text after the closing ]',
+      nested_bracket: 'only one pair of brackets is allowed',
+      unmatched_bracket: 'this ] has no matching [',
+      unclosed_bracket: 'the [ is never closed',
+      invalid_utf8: 'the text is not valid UTF-8',
+      // the widgets' own checks
+      size_mismatch: 'its length does not match x',
+      negative_eps: 'ε must be 0 or positive',
+      bad_cap: 'the cap must be a number greater than 0',
+      too_many_numbers: 'too many numbers: at most 8192',
+      not_a_number: 'not a number',
+      not_in_range: (min, max) => `must be between ${min} and ${max}`,
+      too_long: 'too long',
+    },
+  },
+  zh: {
+    loading: '正在加载 WASM 内核……',
+    loadFailed: (detail) => `实验室加载失败（${detail}），请刷新页面重试。`,
+    urlProblem: (key, raw) => `链接里的设置 ${key}=${JSON.stringify(raw)} 无法使用，已改用默认值。`,
+    at: (position) => `（第 ${position + 1} 个字符）`,
+    unexplained: (message) => `输入有误：${message}`,
+    errors: {
+      empty: '输入为空：请输入数字，例如 2, -1, 3, 0',
+      unexpected_char: (ch) => `“${ch}”不是数字的一部分`,
+      invalid_number: '这里不是一个合法的数字',
+      missing_value: '这里缺了一个数字',
+      not_finite: '不允许 NaN 或无穷大',
+      out_of_range: '这个数超出了 float32 的范围',
+      too_many_values: '数字太多（上限 1,048,576 个）',
+      trailing_text: '右方括号 ] 之后还有多余的内容',
+      nested_bracket: '只允许一对方括号',
+      unmatched_bracket: '这个 ] 没有对应的 [',
+      unclosed_bracket: '[ 没有闭合',
+      invalid_utf8: '文本不是合法的 UTF-8',
+      size_mismatch: '长度与 x 不一致',
+      negative_eps: 'ε 必须大于或等于 0',
+      bad_cap: '上限 c 必须是大于 0 的数',
+      too_many_numbers: '数字太多：最多 8192 个',
+      not_a_number: '不是数字',
+      not_in_range: (min, max) => `应在 ${min} 到 ${max} 之间`,
+      too_long: '太长了',
+    },
+  },
+};
+
+export function common(lang) {
+  return COMMON[lang] ?? COMMON.en;
+}
+
+/**
+ * A readable message, in the page language, for an Error thrown by the lab or by a widget's own checks.
+ * Errors carry a stable `code` (and `position` for typed text); unknown codes fall back to the English message.
+ */
+export function describeError(error, lang, text = '') {
+  const strings = common(lang);
+  const template = strings.errors[error?.code];
+  const position = Number.isInteger(error?.position) ? error.position : undefined;
+  let message;
+  if (typeof template === 'function') {
+    const ch = position !== undefined ? Array.from(text.slice(position))[0] ?? '' : '';
+    message = error.code === 'not_in_range' ? template(error.min, error.max) : template(ch);
+  } else {
+    message = template ?? strings.unexplained(error?.message ?? String(error));
+  }
+  return position !== undefined ? message + strings.at(position) : message;
+}
+
+/** An Error with a code, for checks the widget makes itself (sizes, ranges), translated by describeError. */
+export function widgetError(code, details = {}) {
+  return Object.assign(new Error(code), { code, ...details });
+}

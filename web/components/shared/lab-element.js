@@ -1,0 +1,119 @@
+// The base class of the widgets: shadow root and stylesheets, page language, loading the lab, and the state
+// table kept in sync with the URL query. A subclass declares
+//   static tag, static stateKey (URL prefix), static stateTable (defineState rows), static styles (CSS files)
+// and implements build() (make the controls once, in this.body) and update() (recompute and redraw from
+// this.state). Every failure ends up as a message in the widget, never as an uncaught error in the console.
+import { load } from '../../lib/residual-lab.js';
+import { h } from './dom.js';
+import { formulasReady } from './formula.js';
+import { common, describeError, languageOf } from './i18n.js';
+import { readState, writeState } from './state.js';
+import { adoptStyles, stylesUrl } from './styles.js';
+
+const URL_WRITE_DELAY_MS = 200;
+
+export class LabElement extends HTMLElement {
+  static styles = [];
+
+  #started = false;
+  #urlTimer = 0;
+
+  connectedCallback() {
+    if (this.#started) return;
+    this.#started = true;
+    this.language = languageOf(this);  // not `lang`: that property reflects the element's attribute
+    this.strings = this.constructor.strings[this.language];
+    this.common = common(this.language);
+    this.attachShadow({ mode: 'open' });
+    this.start().catch((error) => {
+      this.loading?.remove();
+      this.showNotice(this.common.loadFailed(describeError(error, this.language)));
+    });
+  }
+
+  async start() {
+    const styleUrls = ['widget.css', ...this.constructor.styles].map((name) => (name instanceof URL ? name : stylesUrl(name)));
+    await adoptStyles(this.shadowRoot, styleUrls);
+    this.notice = h('p', { class: 'notice', role: 'status', hidden: true });
+    this.body = h('div', { class: 'widget-body' });
+    this.loading = h('p', { class: 'loading' }, this.common.loading);
+    this.shadowRoot.append(this.notice, this.loading, this.body);
+    [this.lab] = await Promise.all([load(), formulasReady()]);
+    this.loading.remove();
+    const { values, problems } = readState(this.constructor.stateTable, new URLSearchParams(location.search), this.statePrefix, this.stateContext());
+    this.state = values;
+    if (problems.length) this.showNotice(problems.map((p) => this.common.urlProblem(p.key, p.raw)).join(' '));
+    this.build();
+    this.update();
+    this.setAttribute('data-ready', '');  // for pages (and tests) that wait for the first drawing
+  }
+
+  /** What row.validate gets when the state is read from the URL. */
+  stateContext() {
+    return { parseVector: this.lab.parseVector };
+  }
+
+  /**
+   * The URL prefix of this instance: the `state-key` attribute, else the element id, else the tag's key with
+   * its position among the same tags on the page (vec, vec2, ...). Both language pages hold the widgets in the
+   * same order, so a link carries its state across the language switch.
+   */
+  get statePrefix() {
+    const explicit = this.getAttribute('state-key') || this.id;
+    if (explicit) return explicit;
+    const index = [...document.querySelectorAll(this.localName)].indexOf(this);
+    return index > 0 ? `${this.constructor.stateKey}${index + 1}` : this.constructor.stateKey;
+  }
+
+  /** Changes settings, redraws, and writes them to the URL. */
+  setState(patch) {
+    Object.assign(this.state, patch);
+    this.update();
+    this.scheduleUrlWrite();
+  }
+
+  /** Records settings the widget has already drawn (no redraw) and writes them to the URL. */
+  commit(patch) {
+    const changed = Object.entries(patch).some(([name, value]) => this.state[name] !== value);
+    Object.assign(this.state, patch);
+    if (changed) this.scheduleUrlWrite();
+  }
+
+  scheduleUrlWrite() {
+    if (this.getAttribute('url-state') === 'off') return;
+    clearTimeout(this.#urlTimer);
+    this.#urlTimer = setTimeout(() => this.writeUrl(), URL_WRITE_DELAY_MS);
+  }
+
+  writeUrl() {
+    const url = new URL(location.href);
+    writeState(this.constructor.stateTable, this.state, url.searchParams, this.statePrefix);
+    if (url.href !== location.href) history.replaceState(history.state, '', url);
+  }
+
+  /** A link to the chapter section `id`, when this page has it (a widget embedded elsewhere shows none). */
+  sectionLink(id, text) {
+    return document.getElementById(id) ? h('a', { href: `#${id}` }, text) : null;
+  }
+
+  showNotice(message) {
+    if (!this.notice) {
+      this.shadowRoot.append(h('p', { class: 'notice', role: 'status' }, message));
+      return;
+    }
+    this.notice.textContent = message;
+    this.notice.hidden = !message;
+  }
+
+  /** Runs `compute`; on an Error shows its translated message in `field` and returns undefined. */
+  attempt(field, compute, text = '') {
+    try {
+      const result = compute();
+      field?.setError(null);
+      return result;
+    } catch (error) {
+      field?.setError(describeError(error, this.language, text));
+      return undefined;
+    }
+  }
+}

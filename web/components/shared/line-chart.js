@@ -1,0 +1,57 @@
+// Line charts through uPlot (the vendor copy, dist/vendor/uplot, found relative to this file).
+// Why uPlot: curves with hundreds of points, linear or log axes, tick labels, a legend and a hover readout are
+// what a chart library is for, and uPlot does them in ~50 KB without style attributes in markup (it sizes its
+// elements from script, which the CSP allows). Bars stay plain SVG (bar-chart.js).
+// Canvas colours cannot follow CSS variables by themselves, so the chart is rebuilt when the theme changes.
+import uPlot from '../../vendor/uplot/uPlot.esm.js';
+import { h } from './dom.js';
+
+const systemDark = matchMedia('(prefers-color-scheme: dark)');
+
+/**
+ * `build(color)` returns uPlot options without width and height; `color('blue')` reads the widget's --blue.
+ * Returns { root, setData(data) }: data is uPlot's [xs, ys1, ys2, ...].
+ */
+export function lineChart({ host, label, height = 240, build }) {
+  const root = h('div', { class: 'line-chart', role: 'img', 'aria-label': label });
+  let plot = null;
+  let data = null;
+
+  const color = (name) => getComputedStyle(host).getPropertyValue(`--${name}`).trim() || '#777';
+  const width = () => Math.max(240, Math.floor(root.clientWidth || 480));
+
+  function create() {
+    plot?.destroy();
+    plot = null;
+    if (!data) return;
+    plot = new uPlot({ ...build(color), width: width(), height }, data, root);
+  }
+
+  new ResizeObserver(() => {
+    if (plot && Math.abs(plot.width - width()) > 1) plot.setSize({ width: width(), height });
+  }).observe(root);
+  document.addEventListener('residual-lab:themechange', () => requestAnimationFrame(create));
+  systemDark.addEventListener('change', create);
+
+  return {
+    root,
+    setData(next) {
+      const sameShape = plot && data && next.length === data.length;
+      data = next;
+      if (sameShape) plot.setData(data);
+      else create();
+    },
+  };
+}
+
+/** Axis options in the widget's colours. */
+export function axis(color, extra = {}) {
+  return {
+    stroke: color('muted'),
+    grid: { stroke: color('border'), width: 1 },
+    ticks: { stroke: color('border'), width: 1 },
+    font: '12px system-ui, sans-serif',
+    labelFont: '12px system-ui, sans-serif',
+    ...extra,
+  };
+}

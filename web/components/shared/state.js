@@ -1,0 +1,127 @@
+// Widget state as a table (the idea of TensorFlow Playground's state.ts): every setting is one row
+// { name, type, default, ... }, so the whole view of a widget can be written into the URL query and read back.
+// Keys are `<prefix>.<name>` (prefix per widget instance), defaults are left out of the URL, and a value that
+// does not parse is reported as a problem and replaced by the default: reading a URL never throws.
+//
+// Row types:
+//   number   finite float, optional min / max (inclusive)
+//   integer  like number, and a whole number
+//   enum     one of `options` (strings)
+//   boolean  'true' / 'false' in the URL
+//   text     a string of at most `maxLength` characters; `validate(text, context)` may throw to reject it
+//            (vectors are stored as the text the reader typed, and checked with the lab's parseVector).
+
+const TYPES = {
+  number: {
+    parse(raw, row) {
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(raw.trim())) return problem('not_a_number');
+      return checkRange(Number(raw), row);
+    },
+    check: (value, row) => typeof value === 'number' && Number.isFinite(value) && inRange(value, row),
+    format: (value) => String(value),
+  },
+  integer: {
+    parse(raw, row) {
+      if (!/^[+-]?\d+$/.test(raw.trim())) return problem('not_an_integer');
+      return checkRange(Number(raw), row);
+    },
+    check: (value, row) => Number.isSafeInteger(value) && inRange(value, row),
+    format: (value) => String(value),
+  },
+  enum: {
+    parse: (raw, row) => (row.options.includes(raw) ? { value: raw } : problem('unknown_option')),
+    check: (value, row) => row.options.includes(value),
+    format: (value) => value,
+  },
+  boolean: {
+    parse: (raw) => (raw === 'true' ? { value: true } : raw === 'false' ? { value: false } : problem('not_a_boolean')),
+    check: (value) => typeof value === 'boolean',
+    format: (value) => String(value),
+  },
+  text: {
+    parse: (raw, row) => (raw.length > row.maxLength ? problem('too_long') : { value: raw }),
+    check: (value, row) => typeof value === 'string' && value.length <= row.maxLength,
+    format: (value) => value,
+  },
+};
+
+function problem(code) {
+  return { problem: code };
+}
+
+function inRange(value, row) {
+  return !(row.min !== undefined && value < row.min) && !(row.max !== undefined && value > row.max);
+}
+
+function checkRange(value, row) {
+  if (!Number.isFinite(value)) return problem('not_a_number');
+  return inRange(value, row) ? { value } : problem('out_of_range');
+}
+
+/** Checks the table itself once (a wrong table is a programming error, so this one throws). */
+export function defineState(rows) {
+  const names = new Set();
+  for (const row of rows) {
+    const type = TYPES[row.type];
+    if (!type) throw new Error(`state row "${row.name}": unknown type "${row.type}"`);
+    if (names.has(row.name)) throw new Error(`state row "${row.name}" appears twice`);
+    if (!/^[a-z][a-zA-Z0-9]*$/.test(row.name)) throw new Error(`state row "${row.name}": use a short camelCase name`);
+    if (row.type === 'enum' && !Array.isArray(row.options)) throw new Error(`state row "${row.name}": enum needs options`);
+    if (row.type === 'text' && !(row.maxLength > 0)) throw new Error(`state row "${row.name}": text needs maxLength`);
+    if (!type.check(row.default, row)) throw new Error(`state row "${row.name}": default ${JSON.stringify(row.default)} is not valid`);
+    names.add(row.name);
+  }
+  return Object.freeze(rows.map((row) => Object.freeze({ ...row })));
+}
+
+export function defaultValues(table) {
+  return Object.fromEntries(table.map((row) => [row.name, row.default]));
+}
+
+const keyOf = (prefix, name) => (prefix ? `${prefix}.${name}` : name);
+
+/**
+ * Reads the rows from URLSearchParams. Returns { values, problems }: values holds every row (the default where
+ * the URL has nothing or something unusable); each problem is { name, key, raw, code, error? }.
+ * `context` is passed to row.validate (e.g. { parseVector }).
+ */
+export function readState(table, params, prefix, context = {}) {
+  const values = defaultValues(table);
+  const problems = [];
+  for (const row of table) {
+    const key = keyOf(prefix, row.name);
+    const raw = params.get(key);
+    if (raw === null) continue;
+    const parsed = TYPES[row.type].parse(raw, row);
+    if (parsed.problem) {
+      problems.push({ name: row.name, key, raw, code: parsed.problem });
+      continue;
+    }
+    if (row.validate) {
+      try {
+        row.validate(parsed.value, context);
+      } catch (error) {
+        problems.push({ name: row.name, key, raw, code: 'invalid', error });
+        continue;
+      }
+    }
+    values[row.name] = parsed.value;
+  }
+  return { values, problems };
+}
+
+/**
+ * Writes the rows into `params` (a URLSearchParams, changed in place): a default value removes its key,
+ * a text longer than row.urlLimit (when set) is not put in the URL (a typed 8192-d vector would not fit).
+ */
+export function writeState(table, values, params, prefix) {
+  for (const row of table) {
+    const key = keyOf(prefix, row.name);
+    const value = values[row.name];
+    const type = TYPES[row.type];
+    const tooLong = row.urlLimit !== undefined && typeof value === 'string' && value.length > row.urlLimit;
+    if (value === row.default || !type.check(value, row) || tooLong) params.delete(key);
+    else params.set(key, type.format(value));
+  }
+  return params;
+}

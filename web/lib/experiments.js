@@ -1,0 +1,152 @@
+// The chapter's six experiments (wasm/src/decoder/experiment_*.hpp; what each shows is in docs/experiments.md).
+// Every function takes one options object (defaults and bounds: experiment-options.js), validates it, runs the
+// C++ experiment through the Embind functions of wasm/bindings/experiments_bindings.cpp, and returns plain
+// objects of Float64Arrays and numbers. Long runs report progress and can stop: warmup through a steppable run
+// (createWarmupRun) or an onProgress callback, residualGrowth's training through onProgress; the callback may
+// also sit inside the options object, as web/lib/lab-worker.js passes it. All calls are synchronous, so a page
+// runs the long ones in the lab's Web Worker (worker-client.js), which posts the progress it receives.
+import { ResidualLabError } from './errors.js';
+import { resolveOptions } from './experiment-options.js';
+
+function checked(result, experiment) {
+  if (result.error === 'cancelled') return { ...result, cancelled: true };
+  if (result.error) throw new ResidualLabError(`${experiment}: ${result.error}`);
+  const { error, ...rest } = result;
+  return rest;
+}
+
+// Callbacks may come in the second argument or inside the options object (web/lib/lab-worker.js adds its
+// onProgress there for every call): take them out before the options are validated.
+function separateCallbacks(options, second = {}) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options) || !('onProgress' in options))
+    return [options, second ?? {}];
+  const { onProgress, ...rest } = options;
+  return [rest, { onProgress, ...(second ?? {}) }];
+}
+
+function progressCallback(onProgress, experiment) {
+  if (onProgress === undefined || onProgress === null) return undefined;
+  if (typeof onProgress !== 'function') throw new ResidualLabError(`${experiment}: onProgress must be a function`);
+  return onProgress;
+}
+
+// [groups * n] row-major -> { [name]: Float64Array(n) }
+function splitRows(flat, names, n) {
+  return Object.fromEntries(names.map((name, i) => [name, flat.slice(i * n, (i + 1) * n)]));
+}
+
+export function createExperimentsApi(Module /* , decoderApi: not needed, the experiments build their own models */) {
+  function requireBinding(name) {
+    if (typeof Module[name] !== 'function' && typeof Module[name] !== 'object')
+      throw new ResidualLabError(`this build of the lab has no experiments (${name} is missing)`, { code: 'unavailable' });
+    return Module[name];
+  }
+
+  /** Experiment 1: gradient norm at the input of each layer of a deep stack, with or without residuals. */
+  function gradientDecay(options) {
+    const o = resolveOptions('gradientDecay', separateCallbacks(options)[0]);
+    return checked(requireBinding('experimentGradientDecay')(o), 'gradientDecay');
+  }
+
+  /** Experiment 2: per-layer parameter-gradient norms at init for each placement, and last layer vs depth. */
+  function initGradients(options) {
+    const o = resolveOptions('initGradients', separateCallbacks(options)[0]);
+    const r = checked(requireBinding('experimentInitGradients')(o), 'initGradients');
+    const perLayer = {};
+    for (const [i, placement] of o.placements.entries()) {
+      const rows = (flat) => flat.slice(i * r.layers, (i + 1) * r.layers);
+      perLayer[placement] = { attn: rows(r.attnGradNorm), mlpUp: rows(r.mlpUpGradNorm), mlpDown: rows(r.mlpDownGradNorm) };
+    }
+    return {
+      placements: o.placements,
+      depths: Int32Array.from(o.depths),
+      layers: r.layers,
+      perLayer,
+      lastLayerMlpGradNorm: splitRows(r.lastLayerMlpGradNorm, o.placements, o.depths.length),
+      loss: Object.fromEntries(o.placements.map((p, i) => [p, r.loss[i]])),
+    };
+  }
+
+  /**
+   * Experiment 3: stream norm, increment norm and their ratio per sublayer (optionally after training).
+   * onProgress({ stepsDone, stepsTotal }) after each training step; returning false stops (cancelled: true).
+   */
+  function residualGrowth(options, callbacks) {
+    const [rest, { onProgress }] = separateCallbacks(options, callbacks);
+    const o = resolveOptions('residualGrowth', rest);
+    const callback = progressCallback(onProgress, 'residualGrowth');
+    const relay = callback && ((stepsDone, stepsTotal) => callback({ stepsDone, stepsTotal }));
+    return checked(requireBinding('experimentResidualGrowth')(o, relay ?? null), 'residualGrowth');
+  }
+
+  /** Experiment 5: largest attention logit and softmax entropy against the q/k gain, without and with QK-Norm. */
+  function qkLogitGrowth(options) {
+    const o = resolveOptions('qkLogitGrowth', separateCallbacks(options)[0]);
+    return { gains: Float64Array.from(o.gains), ...checked(requireBinding('experimentQkLogitGrowth')(o), 'qkLogitGrowth') };
+  }
+
+  /** Experiment 6: the stream's variance against depth, without and with the 1/sqrt(2L) scaling. */
+  function initScaling(options) {
+    const o = resolveOptions('initScaling', separateCallbacks(options)[0]);
+    return { depths: Int32Array.from(o.depths), ...checked(requireBinding('experimentInitScaling')(o), 'initScaling') };
+  }
+
+  /**
+   * Experiment 4, steppable: four training runs (post/pre x without/with warmup) advanced by `advance(n)`.
+   * The C++ run is freed when the last step is taken or on dispose(); result() stays readable afterwards.
+   */
+  function createWarmupRun(options) {
+    const o = resolveOptions('warmup', separateCallbacks(options)[0]);
+    const Handle = requireBinding('ExperimentWarmupRun');
+    let handle = new Handle(o);
+    const error = handle.error();
+    if (error) {
+      handle.delete();
+      throw new ResidualLabError(`warmup: ${error}`);
+    }
+    let last = null;
+    const release = () => {
+      if (!handle) return;
+      last = checked(handle.result(), 'warmup');
+      handle.delete();
+      handle = null;
+    };
+    return {
+      options: o,
+      advance(n = 10) {
+        if (!handle) return last.stepsDone;
+        if (!Number.isInteger(n) || n < 1) throw new ResidualLabError(`warmup: advance(n) needs a positive integer (got ${n})`);
+        const done = handle.advance(n);
+        if (handle.done()) release();
+        return done;
+      },
+      get done() { return !handle; },
+      result() { return handle ? checked(handle.result(), 'warmup') : last; },
+      dispose() { release(); },
+    };
+  }
+
+  /**
+   * Experiment 4 in one call. onProgress({ stepsDone, stepsTotal }) after every `chunk` steps; returning false
+   * stops the runs and returns the curves so far with cancelled: true.
+   */
+  function warmup(options, callbacks) {
+    const [rest, { onProgress, chunk = 10 }] = separateCallbacks(options, callbacks);
+    const callback = progressCallback(onProgress, 'warmup');
+    if (!Number.isInteger(chunk) || chunk < 1) throw new ResidualLabError(`warmup: chunk must be a positive integer (got ${chunk})`);
+    const run = createWarmupRun(rest);
+    try {
+      while (!run.done) {
+        const stepsDone = run.advance(chunk);
+        if (callback && callback({ stepsDone, stepsTotal: run.options.steps }) === false) {
+          return { ...run.result(), cancelled: true };
+        }
+      }
+      return run.result();
+    } finally {
+      run.dispose();
+    }
+  }
+
+  return Object.freeze({ gradientDecay, initGradients, residualGrowth, warmup, createWarmupRun, qkLogitGrowth, initScaling });
+}

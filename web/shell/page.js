@@ -1,0 +1,97 @@
+// The page shell: theme toggle, the table of contents that follows reading, the language switch that keeps
+// the reader's place (#section) and widget settings (?query), and holding a linked section in view while the
+// widgets above it finish drawing.
+const THEME_KEY = 'residual-lab-theme';
+const systemDark = matchMedia('(prefers-color-scheme: dark)');
+
+function effectiveTheme() {
+  return document.documentElement.getAttribute('data-theme') ?? (systemDark.matches ? 'dark' : 'light');
+}
+
+function setupThemeToggle() {
+  const button = document.querySelector('[data-theme-toggle]');
+  if (!button) return;
+  const show = () => button.setAttribute('aria-pressed', String(effectiveTheme() === 'dark'));
+  button.addEventListener('click', () => {
+    const theme = effectiveTheme() === 'dark' ? 'light' : 'dark';
+    document.documentElement.setAttribute('data-theme', theme);
+    try { localStorage.setItem(THEME_KEY, theme); } catch { /* not remembered, still applied */ }
+    show();
+    document.dispatchEvent(new CustomEvent('residual-lab:themechange', { detail: { theme } }));
+  });
+  systemDark.addEventListener('change', () => {
+    show();
+    document.dispatchEvent(new CustomEvent('residual-lab:themechange', { detail: { theme: effectiveTheme() } }));
+  });
+  show();
+}
+
+/** On a phone the contents start folded (a long list above the text); beside the text they stay open. */
+function foldContentsOnNarrowScreens() {
+  const details = document.querySelector('.toc details');
+  if (details && matchMedia('(max-width: 67.99rem)').matches) details.open = false;
+}
+
+/** Marks the contents link of the section that crosses the reading line (a fifth of the way down the window). */
+function setupTableOfContents() {
+  const sections = [...document.querySelectorAll('section[data-section]')];
+  const links = new Map([...document.querySelectorAll('[data-toc-link]')].map((a) => [a.dataset.tocLink, a]));
+  const crossing = new Set();
+  const observer = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (entry.isIntersecting) crossing.add(entry.target);
+      else crossing.delete(entry.target);
+    }
+    const current = sections.find((s) => crossing.has(s))?.dataset.section ?? null;
+    for (const [id, link] of links) {
+      if (id === current) link.setAttribute('aria-current', 'true');
+      else link.removeAttribute('aria-current');
+    }
+  }, { rootMargin: '-20% 0px -79% 0px' });
+  sections.forEach((section) => observer.observe(section));
+}
+
+/** The id of the last heading (h2 or h3) above the reading line: where the reader is. */
+function readingPlace() {
+  const line = innerHeight * 0.2 + 1;
+  let place = null;
+  for (const heading of document.querySelectorAll('article h2[id], article h3[id]')) {
+    if (heading.getBoundingClientRect().top > line) break;
+    place = heading.id;
+  }
+  return place;
+}
+
+function setupLanguageSwitch() {
+  const link = document.querySelector('[data-lang-switch]');
+  if (!link) return;
+  const target = new URL(link.getAttribute('href'), location.href);
+  const refresh = () => {
+    const place = readingPlace();
+    link.href = `${target.pathname}${location.search}${place ? `#${place}` : ''}`;
+  };
+  for (const type of ['pointerdown', 'focus', 'click']) link.addEventListener(type, refresh);
+}
+
+/**
+ * The widgets grow as they load, which would push a linked section (#id) out of view. Until the reader
+ * scrolls, clicks or types (or 4 s pass), keep the linked heading at the top whenever the page resizes.
+ */
+function holdLinkedSection() {
+  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (!target) return;
+  const resizes = new ResizeObserver(() => target.scrollIntoView({ block: 'start', behavior: 'instant' }));
+  const release = () => {
+    resizes.disconnect();
+    for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) removeEventListener(type, release, true);
+  };
+  resizes.observe(document.body);
+  for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) addEventListener(type, release, { capture: true, passive: true });
+  setTimeout(release, 4000);
+}
+
+setupThemeToggle();
+foldContentsOnNarrowScreens();
+setupTableOfContents();
+setupLanguageSwitch();
+holdLinkedSection();
