@@ -4,18 +4,19 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { EN, PLACEHOLDER_TAGS, WIDGET_TAGS, ZH, eventually, expectText, openReady, reopen, screenshotWidget, textOf } from './widget-helpers.mjs';
+import { DECODER_WIDGET_TAGS, EN, PLACEHOLDER_TAGS, WIDGET_TAGS, ZH, eventually, expectText, openReady, reopen, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 let lab;
 before(async () => { lab = await startLab(); });
 after(async () => { await lab?.close(); });
+
 
 const headingTop = (page, id) => page.evaluate((target) => document.getElementById(target).getBoundingClientRect().top, id);
 
 test('both pages load every widget with no console error, CSP violation or failed request', async () => {
   for (const path of [ZH, EN]) {
     const view = await openReady(lab, path);
-    for (const tag of [...WIDGET_TAGS, ...PLACEHOLDER_TAGS]) assert.equal(await view.page.locator(tag).count(), 1, `${path}: one <${tag}>`);
+    for (const tag of [...WIDGET_TAGS, ...DECODER_WIDGET_TAGS, ...PLACEHOLDER_TAGS]) assert.equal(await view.page.locator(tag).count(), 1, `${path}: one <${tag}>`);
     await view.screenshot(path === ZH ? 'page-zh-top' : 'page-en-top');
     view.assertClean();
     await view.close();
@@ -97,14 +98,15 @@ test('the theme toggle switches, is remembered, and the system preference applie
   await system.close();
 });
 
-test('decoder widgets are clear placeholders in the page language', async () => {
-  for (const [path, pattern] of [[EN, /arrives with the decoder engine \(a later issue\)/], [ZH, /将随解码器引擎一起推出/]]) {
+test('the decoder widgets are real widgets (no placeholder left), titled in the page language', async () => {
+  for (const [path, script] of [[EN, /^[\x20-\x7E’–:,]+$/], [ZH, /[\u4e00-\u9fff]/]]) {
     const view = await openReady(lab, path);
-    for (const tag of PLACEHOLDER_TAGS) {
-      const note = view.page.locator(tag).getByRole('note');
-      assert.match(await textOf(note), pattern, `${path} <${tag}>`);
+    for (const tag of PLACEHOLDER_TAGS) assert.equal(await view.page.locator(tag).getByRole('note').count(), 1, `${path} <${tag}> placeholder`);
+    for (const tag of DECODER_WIDGET_TAGS) {
+      const widget = view.page.locator(tag);
+      assert.equal(await widget.getByRole('note').count(), 0, `${path} <${tag}> is not a placeholder`);
+      assert.match(await textOf(widget.getByRole('heading', { level: 3 })), script, `${path} <${tag}> title`);
     }
-    await screenshotWidget(view, view.page.locator('rl-gradient-flow'), `placeholder-${path === EN ? 'en' : 'zh'}`);
     view.assertClean();
     await view.close();
   }

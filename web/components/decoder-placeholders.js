@@ -1,7 +1,7 @@
-// Placeholders for the six widgets that need the decoder engine (issue 4): <rl-residual-growth>,
-// <rl-gradient-flow>, <rl-placement-lab>, <rl-warmup-race>, <rl-qk-norm-lab>, <rl-init-scaling>.
-// One class serves all six names (each real widget gets its own file when the engine lands, replacing its
-// entry here); each says, in the page language, that the experiment is coming and what it will show.
+// Placeholders for decoder-engine widgets that are not written yet: one class for every tag listed in
+// strings/decoder-placeholders.js, saying in the page language that the experiment is coming and what it will
+// show. All six chapter widgets now have their own files (rl-gradient-flow.js ... rl-warmup-race.js), so the list
+// is empty; a new decoder widget can start here before its real file lands.
 import { h } from './shared/dom.js';
 import { languageOf } from './shared/i18n.js';
 import { adoptStyles, stylesUrl } from './shared/styles.js';

@@ -3,6 +3,7 @@
 // reads the .wasm bytes itself (so the Emscripten glue never fetches and never needs node's __dirname),
 // and wraps the raw exports in functions that take and return Float32Arrays and throw readable Errors.
 import { createKernelApi } from './kernels.js';
+import { createDecoderApi } from './decoder.js';
 import { createExperimentsApi } from './experiments.js';
 
 // (module (func (result v128) (f32x4.splat (f32.const 0)))): validates only where WASM SIMD is supported.
@@ -35,7 +36,12 @@ async function instantiate(flavour) {
 
 async function createLab({ flavour }) {
   const Module = await instantiate(flavour);
-  return Object.freeze({ flavour, ...createKernelApi(Module), experiments: Object.freeze(createExperimentsApi(Module)) });
+  return Object.freeze({
+    flavour,
+    ...createKernelApi(Module),
+    ...createDecoderApi(Module),
+    experiments: Object.freeze(createExperimentsApi(Module)),
+  });
 }
 
 const cache = new Map();

@@ -1,0 +1,136 @@
+// Runs one widget's experiment calls in its own lab worker (web/lib/worker-client.js) and shows the run's
+// state: an indeterminate or step-counted <progress>, a status line, a Cancel button, and errors inline.
+// A new run cancels the one in flight (the worker is terminated and restarted, the only way to stop a
+// synchronous WASM call), so the result on screen always belongs to the latest settings.
+// The host element gets data-status = running | done | cancelled | error, for pages and tests to wait on.
+import { createLabWorker } from '../../lib/worker-client.js';
+import { h } from '../shared/dom.js';
+
+const SHOW_PROGRESS_AFTER_MS = 100;
+
+export const RUN_STRINGS = {
+  en: {
+    running: 'Computing in a background worker…',
+    steps: (done, total) => `Training step ${done} of ${total}…`,
+    cancel: 'Cancel',
+    cancelled: 'Cancelled: the last finished result stays on screen.',
+    failed: (message) => `The experiment failed: ${message}`,
+    took: (ms) => `Computed in ${ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`}.`,
+  },
+  zh: {
+    running: '正在后台线程中计算……',
+    steps: (done, total) => `训练第 ${done} / ${total} 步……`,
+    cancel: '取消',
+    cancelled: '已取消：屏幕上保留上一次完成的结果。',
+    failed: (message) => `实验出错：${message}`,
+    took: (ms) => `用时 ${ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(1)} 秒`}。`,
+  },
+};
+
+/**
+ * `host` is the widget (its data-status is set), `language` 'en' | 'zh'.
+ * Returns { root, run(calls) , cancel() }: `calls` is [[method, options], ...]; run resolves to the array of
+ * results, or to null when the run was cancelled, replaced by a newer run, or failed (the message shows).
+ */
+export function experimentRunner({ host, language }) {
+  const s = RUN_STRINGS[language] ?? RUN_STRINGS.en;
+  const progress = h('progress', { class: 'run-progress', 'aria-label': s.running, hidden: true });
+  const status = h('p', { class: 'run-status', role: 'status', 'aria-live': 'polite' });
+  const error = h('p', { class: 'run-error', role: 'alert' });
+  const cancelButton = h('button', { type: 'button', class: 'run-cancel', hidden: true, onclick: () => cancel(true) }, s.cancel);
+  const root = h('div', { class: 'run-state' }, h('div', { class: 'run-row' }, progress, status, cancelButton), error);
+
+  let worker = null;
+  let controller = null;
+  let generation = 0;
+  let showTimer = 0;
+
+  function setBusy(busy) {
+    clearTimeout(showTimer);
+    if (busy) {
+      // Quick runs never flash a progress bar.
+      showTimer = setTimeout(() => { progress.hidden = false; cancelButton.hidden = false; status.textContent = s.running; }, SHOW_PROGRESS_AFTER_MS);
+    } else {
+      progress.hidden = true;
+      cancelButton.hidden = true;
+    }
+  }
+
+  function cancel(byReader = false) {
+    controller?.abort();
+    controller = null;
+    if (byReader) {
+      generation += 1;
+      setBusy(false);
+      status.textContent = s.cancelled;
+      host.dataset.status = 'cancelled';
+    }
+  }
+
+  async function run(calls) {
+    cancel();
+    const mine = ++generation;
+    controller = new AbortController();
+    const { signal } = controller;
+    worker ??= createLabWorker();
+    host.dataset.status = 'running';
+    error.textContent = '';
+    progress.removeAttribute('value');
+    setBusy(true);
+    const started = performance.now();
+    const onProgress = ({ stepsDone, stepsTotal }) => {
+      if (mine !== generation) return;
+      progress.max = stepsTotal;
+      progress.value = stepsDone;
+      status.textContent = s.steps(stepsDone, stepsTotal);
+    };
+    try {
+      const results = [];
+      for (const [method, options] of calls) results.push(await worker.call(method, [options], { onProgress, signal }));
+      if (mine !== generation) return null;
+      setBusy(false);
+      status.textContent = s.took(performance.now() - started);
+      host.dataset.status = 'done';
+      return results;
+    } catch (failure) {
+      if (mine !== generation) return null;
+      setBusy(false);
+      if (failure?.name === 'AbortError') return null;
+      status.textContent = '';
+      error.textContent = s.failed(failure?.message ?? String(failure));
+      host.dataset.status = 'error';
+      return null;
+    } finally {
+      if (mine === generation) controller = null;
+    }
+  }
+
+  return { root, run, cancel: () => cancel(true) };
+}
+
+/** Calls `start()` the first time `element` comes within a screen of the viewport (figures compute near view). */
+export function whenNearViewport(element, start) {
+  const observer = new IntersectionObserver((entries) => {
+    if (!entries.some((entry) => entry.isIntersecting)) return;
+    observer.disconnect();
+    start();
+  }, { rootMargin: '100% 0px' });
+  observer.observe(element);
+}
+
+/** A labelled <select> of numbers; onChange gets the number. */
+export function numberSelect({ name, label, options, value, format = String, onChange }) {
+  const id = `field-${name}`;
+  const select = h('select', { id, name, onchange: () => onChange(Number(select.value)) },
+    options.map((option) => h('option', { value: String(option) }, format(option))));
+  select.value = String(value);
+  return { root: h('div', { class: 'field' }, h('label', { for: id }, label), select), select };
+}
+
+/** A labelled checkbox; onChange gets the boolean. */
+export function checkbox({ name, label, checked, onChange }) {
+  const id = `field-${name}`;
+  const input = h('input', { id, name, type: 'checkbox', onchange: () => onChange(input.checked) });
+  input.checked = checked;
+  return { root: h('label', { class: 'check', for: id }, input, label), input };
+}

@@ -1,0 +1,158 @@
+// <rl-gradient-flow>: the gradient norm at the input of every layer of a deep stack, with and without residual
+// connections (lab.experiments.gradientDecay, experiment 1, run in a worker). Without residuals the linear stack
+// multiplies the gradient by exactly `gain` per layer (a random rotation keeps its length), so layer 0 gets
+// gain^L of the top's: the chapter's 0.8^32 ≈ 0.0008 and 1.2^32 ≈ 342. The dashed line gain^(L−l) is that
+// formula, drawn for comparison; the two solid curves are measured.
+import { logSplits, logValues } from './experiment-run/log-axis.js';
+import { checkbox, experimentRunner, numberSelect, whenNearViewport } from './experiment-run/runner.js';
+import { h } from './shared/dom.js';
+import { formatScientific } from './shared/format.js';
+import { LabElement } from './shared/lab-element.js';
+import { axis, lineChart } from './shared/line-chart.js';
+import { radioGroup, rangeField } from './shared/fields.js';
+import { defineState } from './shared/state.js';
+import { stylesUrl, uplotCssUrl } from './shared/styles.js';
+import { GRADIENT_FLOW_STRINGS } from './strings/rl-gradient-flow.js';
+
+const WIDTHS = [16, 64, 256, 512];
+const PRESETS = [{ gain: 0.8, layers: 32 }, { gain: 1.2, layers: 32 }, { gain: 0.1, layers: 32 }];
+const CHAPTER_FIGURES = { 0.8: '0.0008', 1.2: '342' };
+const RECOMPUTE_DELAY_MS = 250;
+
+const STATE = defineState([
+  { name: 'layers', type: 'integer', default: 32, min: 1, max: 64 },
+  { name: 'gain', type: 'number', default: 0.8, min: 0.05, max: 2 },
+  { name: 'variant', type: 'enum', default: 'linear', options: ['linear', 'mlp'] },
+  { name: 'width', type: 'integer', default: 256, min: 16, max: 512 },
+  { name: 'plain', type: 'boolean', default: true },
+  { name: 'residual', type: 'boolean', default: true },
+  { name: 'seed', type: 'integer', default: 0, min: 0, max: 1e9 },
+]);
+
+const scientific = (value) => formatScientific(value, 3);
+// The chart plots log10 of the norms on a linear axis labelled 10^k: uPlot's own log scale covers only about
+// 10^-16 to 10^16, and 0.1^64 lies far below that.
+const readout = (u, v) => (v == null ? '–' : scientific(10 ** v).text);
+const log10OrGap = (values) => Array.from(values, (v) => (v > 0 ? Math.log10(v) : null));
+const shown = (value) => { const { text, value: exact } = scientific(value); return h('data', { value: String(value), title: exact }, text); };
+
+export class RlGradientFlow extends LabElement {
+  static tag = 'rl-gradient-flow';
+  static stateKey = 'grad';
+  static stateTable = STATE;
+  static strings = GRADIENT_FLOW_STRINGS;
+  static styles = ['experiment.css', uplotCssUrl()];
+
+  #timer = 0;
+  #visible = false;
+
+  build() {
+    const s = this.strings;
+    const st = this.state;
+    this.runner = experimentRunner({ host: this, language: this.language });
+    this.layersSlider = rangeField({ name: 'layers', label: s.layers, min: 1, max: 64, step: 1, value: st.layers, onInput: (layers) => this.change({ layers }) });
+    this.gainSlider = rangeField({ name: 'gain', label: s.gain, min: 0.05, max: 2, step: 0.05, value: st.gain, valueText: (g) => g.toFixed(2), onInput: (gain) => this.change({ gain }) });
+    this.widthSelect = numberSelect({ name: 'width', label: s.width, options: WIDTHS, value: st.width, onChange: (width) => this.change({ width }) });
+    const variant = radioGroup({ name: 'variant', legend: s.variant, value: st.variant,
+      options: [{ value: 'linear', label: s.linear }, { value: 'mlp', label: s.mlp }], onChange: (v) => this.change({ variant: v }) });
+    this.plainBox = checkbox({ name: 'plain', label: s.plain, checked: st.plain, onChange: (plain) => this.change({ plain }) });
+    this.residualBox = checkbox({ name: 'residual', label: s.residual, checked: st.residual, onChange: (residual) => this.change({ residual }) });
+    const presets = h('div', { class: 'presets', role: 'group', 'aria-label': s.presetsLabel },
+      PRESETS.map(({ gain, layers }) => h('button', { type: 'button', onclick: () => this.pick(gain, layers) }, s.preset(gain, layers))));
+
+    this.chart = lineChart({ host: this, label: s.chartLabel(st.layers, st.gain), height: 280, build: (color) => this.chartOptions(color) });
+    this.readouts = h('ul', { class: 'readouts' });
+    this.remark = h('p', { class: 'remark' });
+    this.body.append(
+      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('why-residuals', s.sectionLink))),
+      h('div', { class: 'inputs' }, this.layersSlider.root, h('div', { class: 'field' }, this.gainSlider.root, presets), variant.root, this.widthSelect.root),
+      h('fieldset', { class: 'field radio-group' }, h('legend', {}, s.curves), h('div', { class: 'checks' }, this.plainBox.root, this.residualBox.root)),
+      this.runner.root,
+      h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),
+      this.readouts, this.remark,
+    );
+    whenNearViewport(this, () => { this.#visible = true; this.compute(); });
+  }
+
+  pick(gain, layers) {
+    this.gainSlider.set(gain);
+    this.layersSlider.set(layers);
+    this.change({ gain, layers }, 0);
+  }
+
+  /** A control moved: keep the state (and URL) and recompute once the reader pauses. */
+  change(patch, delay = RECOMPUTE_DELAY_MS) {
+    if (patch.plain === false && !this.state.residual) patch.residual = true;  // at least one curve
+    if (patch.residual === false && !this.state.plain) patch.plain = true;
+    this.plainBox.input.checked = patch.plain ?? this.state.plain;
+    this.residualBox.input.checked = patch.residual ?? this.state.residual;
+    if ((patch.variant ?? this.state.variant) === 'mlp' && this.state.width > 512) patch.width = 512;
+    this.setState(patch);
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.compute(), delay);
+  }
+
+  update() {}  // nothing to draw until a run finishes (compute)
+
+  async compute() {
+    if (!this.#visible) return;
+    const { layers, gain, variant, width, plain, residual, seed } = this.state;
+    const base = { layers, gain, variant, width, seed };
+    const calls = [];
+    if (plain) calls.push(['experiments.gradientDecay', { ...base, residual: false }]);
+    if (residual) calls.push(['experiments.gradientDecay', { ...base, residual: true }]);
+    const results = await this.runner.run(calls);
+    if (!results) return;
+    const plainNorms = plain ? results[0].gradNorms : null;
+    const residualNorms = residual ? results.at(-1).gradNorms : null;
+    this.draw({ ...base, plainNorms, residualNorms });
+  }
+
+  draw({ layers, gain, variant, plainNorms, residualNorms }) {
+    const s = this.strings;
+    const xs = Float64Array.from({ length: layers + 1 }, (_, l) => l);
+    const reference = log10OrGap(xs.map((l) => gain ** (layers - l)));
+    const curve = (values) => (values ? log10OrGap(values) : Array.from(xs, () => null));
+    this.chart.root.setAttribute('aria-label', s.chartLabel(layers, gain));
+    this.chart.setData([xs, curve(plainNorms), curve(residualNorms), reference]);
+
+    const items = [];
+    if (plainNorms) {
+      items.push(h('li', { 'data-readout': 'plain' }, s.plainRatio(layers), shown(plainNorms[0] / plainNorms[layers]),
+        s.expected(gain, layers), shown(gain ** layers), s.closing));
+    }
+    if (residualNorms) {
+      items.push(h('li', { 'data-readout': 'residual' }, s.residualRatio, shown(residualNorms[0] / residualNorms[layers]),
+        variant === 'linear' ? [s.residualExpected, shown((1 + gain * gain) ** (layers / 2)), s.closing] : null));
+    }
+    this.readouts.replaceChildren(...items);
+
+    const remarks = [];
+    const chapterGain = CHAPTER_FIGURES[gain];
+    if (plainNorms && variant === 'linear') remarks.push(chapterGain && layers === 32 ? s.chapterMatch(gain, chapterGain) : s.chapterOther);
+    if (variant === 'mlp') remarks.push(s.mlpNote);
+    if (residualNorms) {
+      const perLayer = (residualNorms[0] / residualNorms[layers]) ** (1 / layers);
+      remarks.push(perLayer > 1.05 ? s.residualLarge(perLayer.toFixed(2)) : s.residualFlat);
+    }
+    this.remark.textContent = remarks.join(this.language === 'zh' ? '' : ' ');
+  }
+
+  chartOptions(color) {
+    const s = this.strings;
+    return {
+      scales: { x: { time: false, dir: -1 } },
+      axes: [
+        axis(color, { label: s.layerAxis, incrs: [1, 2, 4, 8, 16, 32] }),
+        axis(color, { size: 64, splits: logSplits, values: logValues }),
+      ],
+      series: [
+        { label: 'l', value: (u, v) => (v == null ? '–' : String(v)) },
+        { label: s.plain, stroke: color('vermillion'), width: 2.5, value: readout, points: { show: false } },
+        { label: s.residual, stroke: color('blue'), width: 2.5, value: readout, points: { show: false } },
+        { label: s.reference, stroke: color('fg'), width: 1.5, dash: [3, 6], value: readout, points: { show: false } },
+      ],
+      cursor: { drag: { x: false, y: false } },
+    };
+  }
+}

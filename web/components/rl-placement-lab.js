@@ -1,0 +1,121 @@
+// <rl-placement-lab>: parameter-gradient norms at initialization for each norm placement
+// (lab.experiments.initGradients, experiment 2, in a worker): the MLP down-projection's gradient in every layer
+// of one model, and the last layer's against depth (6 to 48 layers). Xiong et al. (2020), Theorem 1: the latter
+// is independent of L for Post-LN and O(1/√L) for Pre-LN. Every curve is measured.
+import { logSplits, logValues } from './experiment-run/log-axis.js';
+import { checkbox, experimentRunner, whenNearViewport } from './experiment-run/runner.js';
+import { h } from './shared/dom.js';
+import { radioGroup, rangeField } from './shared/fields.js';
+import { formatScientific } from './shared/format.js';
+import { LabElement } from './shared/lab-element.js';
+import { axis, lineChart } from './shared/line-chart.js';
+import { defineState } from './shared/state.js';
+import { uplotCssUrl } from './shared/styles.js';
+import { PLACEMENT_STRINGS } from './strings/rl-placement-lab.js';
+
+const PLACEMENTS = ['post', 'pre', 'sandwich', 'olmo2'];
+const COLORS = { post: 'vermillion', pre: 'blue', sandwich: 'green', olmo2: 'purple' };
+const DASHES = { post: undefined, pre: undefined, sandwich: [8, 4], olmo2: [2, 4] };
+const DEPTHS = [6, 12, 24, 48];
+const RECOMPUTE_DELAY_MS = 300;
+const FLAT_PROFILE = 1.5;  // top/bottom within ×1.5 counts as flat
+
+const STATE = defineState([
+  ...PLACEMENTS.map((p) => ({ name: p, type: 'boolean', default: p === 'post' || p === 'pre' })),
+  { name: 'layers', type: 'integer', default: 12, min: 2, max: 24 },
+  { name: 'init', type: 'enum', default: 'normal', options: ['normal', 'xavier'] },
+  { name: 'zeroQK', type: 'boolean', default: false },
+  { name: 'seed', type: 'integer', default: 0, min: 0, max: 1e9 },
+]);
+
+const shown = (value, digits = 3) => { const f = formatScientific(value, digits); return h('data', { value: String(value), title: f.value }, f.text); };
+const log10OrGap = (values) => Array.from(values, (v) => (v > 0 ? Math.log10(v) : null));
+const logValue = (u, v) => (v == null ? '–' : formatScientific(10 ** v, 3).text);
+
+export class RlPlacementLab extends LabElement {
+  static tag = 'rl-placement-lab';
+  static stateKey = 'place';
+  static stateTable = STATE;
+  static strings = PLACEMENT_STRINGS;
+  static styles = ['experiment.css', uplotCssUrl()];
+
+  #timer = 0;
+  #visible = false;
+
+  build() {
+    const s = this.strings;
+    const st = this.state;
+    this.runner = experimentRunner({ host: this, language: this.language });
+    this.boxes = Object.fromEntries(PLACEMENTS.map((p) => [p, checkbox({ name: `placement-${p}`, label: s.names[p], checked: st[p], onChange: (on) => this.change({ [p]: on }) })]));
+    const layers = rangeField({ name: 'layers', label: s.layers, min: 2, max: 24, step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
+    const init = radioGroup({ name: 'init', legend: s.init, value: st.init, options: [{ value: 'normal', label: s.normal }, { value: 'xavier', label: s.xavier }], onChange: (v) => this.change({ init: v }) });
+    const zeroQK = checkbox({ name: 'zero-qk', label: s.zeroQK, checked: st.zeroQK, onChange: (v) => this.change({ zeroQK: v }) });
+    this.layerChart = lineChart({ host: this, label: s.layerLabel(st.layers), height: 240, build: (color) => this.chartOptions(color, s.layerAxis, {}) });
+    this.depthChart = lineChart({ host: this, label: s.depthLabel, height: 240, build: (color) => this.chartOptions(color, s.depthAxis, { distr: 3, log: 2 }) });
+    this.readouts = h('ul', { class: 'readouts' });
+    this.remark = h('p', { class: 'remark' });
+    this.body.append(
+      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('placement', s.sectionLink))),
+      h('fieldset', { class: 'field radio-group' }, h('legend', {}, s.placements), h('div', { class: 'checks' }, PLACEMENTS.map((p) => this.boxes[p].root))),
+      h('div', { class: 'inputs' }, layers.root, init.root, h('div', { class: 'field' }, zeroQK.root)),
+      this.runner.root,
+      h('div', { class: 'charts' },
+        h('figure', {}, h('figcaption', {}, s.layerTitle), this.layerChart.root),
+        h('figure', {}, h('figcaption', {}, s.depthTitle), this.depthChart.root)),
+      this.readouts, this.remark,
+    );
+    whenNearViewport(this, () => { this.#visible = true; this.compute(); });
+  }
+
+  change(patch) {
+    const next = { ...this.state, ...patch };
+    if (!PLACEMENTS.some((p) => next[p])) { this.boxes[Object.keys(patch)[0]].input.checked = true; return; }  // keep one
+    this.setState(patch);
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.compute(), RECOMPUTE_DELAY_MS);
+  }
+
+  update() {}  // drawing waits for a finished run (compute)
+
+  /** Every placement is always a chart series (uPlot keeps its series fixed); unchecked ones are gaps. */
+  async compute() {
+    if (!this.#visible) return;
+    const { layers, init, zeroQK, seed } = this.state;
+    const placements = PLACEMENTS.filter((p) => this.state[p]);
+    const results = await this.runner.run([['experiments.initGradients', { placements, layers, init, zeroQK, seed, depths: DEPTHS }]]);
+    if (results) this.draw(results[0]);
+  }
+
+  draw(r) {
+    const s = this.strings;
+    const layerIndex = Float64Array.from({ length: r.layers }, (_, l) => l);
+    const gaps = (n) => Array.from({ length: n }, () => null);
+    this.layerChart.root.setAttribute('aria-label', s.layerLabel(r.layers));
+    this.layerChart.setData([layerIndex, ...PLACEMENTS.map((p) => (r.perLayer[p] ? log10OrGap(r.perLayer[p].mlpDown) : gaps(r.layers)))]);
+    this.depthChart.setData([Float64Array.from(r.depths), ...PLACEMENTS.map((p) => (r.lastLayerMlpGradNorm[p] ? log10OrGap(r.lastLayerMlpGradNorm[p]) : gaps(r.depths.length)))]);
+    const [from, to] = [r.depths[0], r.depths.at(-1)];
+    this.readouts.replaceChildren(...r.placements.map((p) => {
+      const last = r.lastLayerMlpGradNorm[p];
+      const profile = r.perLayer[p].mlpDown;
+      return h('li', { 'data-readout': p }, s.depthRatio(s.names[p], from, to), shown(last.at(-1) / last[0]),
+        s.profileRatio, shown(profile.at(-1) / profile[0]), s.close);
+    }), h('li', {}, s.sqrt(from, to)));
+    const post = r.perLayer.post?.mlpDown;
+    const postFlat = post && post.at(-1) / post[0] < FLAT_PROFILE;
+    this.remark.hidden = !postFlat;
+    this.remark.textContent = postFlat ? s.postFlat : '';
+  }
+
+  chartOptions(color, xLabel, xScale) {
+    const s = this.strings;
+    return {
+      scales: { x: { time: false, ...xScale } },
+      axes: [axis(color, { label: xLabel, incrs: [1, 2, 4, 8, 16] }), axis(color, { size: 64, splits: logSplits, values: logValues })],
+      series: [
+        { label: xLabel, value: (u, v) => (v == null ? '–' : String(v)) },
+        ...PLACEMENTS.map((p) => ({ label: s.names[p], stroke: color(COLORS[p]), width: 2.5, dash: DASHES[p], value: logValue })),
+      ],
+      cursor: { drag: { x: false, y: false } },
+    };
+  }
+}

@@ -1,0 +1,140 @@
+// <rl-qk-norm-lab>: the largest attention logit and the softmax entropy of a small decoder as its q and k weights
+// are scaled by a gain, without and with QK-Norm (lab.experiments.qkLogitGrowth, experiment 5, in a worker).
+// s = q·k/√d_head: without QK-Norm s grows as gain²; with it |q̂| = |k̂| = √d_head, so s ≤ √d_head (Cauchy–Schwarz)
+// whatever the gain. The flat line is that bound; every curve is measured.
+import { logSplits, logValues } from './experiment-run/log-axis.js';
+import { experimentRunner, numberSelect, whenNearViewport } from './experiment-run/runner.js';
+import { h } from './shared/dom.js';
+import { rangeField } from './shared/fields.js';
+import { formatFixed, formatScientific, formatTrimmed } from './shared/format.js';
+import { LabElement } from './shared/lab-element.js';
+import { axis, lineChart } from './shared/line-chart.js';
+import { defineState } from './shared/state.js';
+import { uplotCssUrl } from './shared/styles.js';
+import { QK_NORM_STRINGS } from './strings/rl-qk-norm-lab.js';
+
+const D_MODEL = 128;  // heads = D_MODEL / d_head
+const HEAD_DIMS = [16, 32, 64, 128];
+const MAX_GAINS = [16, 64, 256];
+const RECOMPUTE_DELAY_MS = 250;
+
+const STATE = defineState([
+  { name: 'dHead', type: 'integer', default: 128, min: 16, max: 128 },
+  { name: 'maxGain', type: 'integer', default: 64, min: 16, max: 256 },
+  { name: 'layers', type: 'integer', default: 2, min: 1, max: 4 },
+  { name: 'seed', type: 'integer', default: 0, min: 0, max: 1e9 },
+]);
+
+/** Gains 2^(k/2) from 0.5 to maxGain: half-octave steps, at most 19 points. */
+export function gainsUpTo(maxGain) {
+  const steps = Math.round(2 * Math.log2(maxGain));
+  return Array.from({ length: steps + 3 }, (_, k) => 2 ** ((k - 2) / 2));
+}
+
+const shown = (value, digits = 3) => { const f = formatScientific(value, digits); return h('data', { value: String(value), title: f.value }, f.text); };
+const log10OrGap = (values) => Array.from(values, (v) => (v > 0 ? Math.log10(v) : null));
+
+export class RlQkNormLab extends LabElement {
+  static tag = 'rl-qk-norm-lab';
+  static stateKey = 'qk';
+  static stateTable = STATE;
+  static strings = QK_NORM_STRINGS;
+  static styles = ['experiment.css', uplotCssUrl()];
+
+  #timer = 0;
+  #visible = false;
+
+  build() {
+    const s = this.strings;
+    const st = this.state;
+    this.runner = experimentRunner({ host: this, language: this.language });
+    const dHead = numberSelect({ name: 'd-head', label: s.dHead, options: HEAD_DIMS, value: st.dHead, onChange: (v) => this.change({ dHead: v }) });
+    const maxGain = numberSelect({ name: 'max-gain', label: s.maxGain, options: MAX_GAINS, value: st.maxGain, onChange: (v) => this.change({ maxGain: v }) });
+    const layers = rangeField({ name: 'layers', label: s.layers, min: 1, max: 4, step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
+    this.logits = lineChart({ host: this, label: s.logitLabel(st.dHead), height: 260, build: (color) => this.logitOptions(color) });
+    this.entropy = lineChart({ host: this, label: s.entropyLabel, height: 200, build: (color) => this.entropyOptions(color) });
+    this.readouts = h('ul', { class: 'readouts' });
+    this.remark = h('p', { class: 'remark' });
+    this.body.append(
+      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('qk-norm', s.sectionLink))),
+      h('div', { class: 'inputs' }, dHead.root, maxGain.root, layers.root),
+      this.runner.root,
+      h('div', { class: 'charts' },
+        h('figure', {}, h('figcaption', {}, s.logitTitle), this.logits.root),
+        h('figure', {}, h('figcaption', {}, s.entropyTitle), this.entropy.root)),
+      this.readouts, this.remark,
+    );
+    whenNearViewport(this, () => { this.#visible = true; this.compute(); });
+  }
+
+  change(patch) {
+    if (patch.dHead !== undefined && !HEAD_DIMS.includes(patch.dHead)) return;
+    this.setState(patch);
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.compute(), RECOMPUTE_DELAY_MS);
+  }
+
+  update() {}  // drawing waits for a finished run (compute)
+
+  async compute() {
+    if (!this.#visible) return;
+    const { dHead, maxGain, layers, seed } = this.state;
+    const nHeads = Math.max(1, Math.round(D_MODEL / dHead));
+    const options = { dModel: D_MODEL, nHeads, layers, seed, gains: gainsUpTo(maxGain) };
+    const results = await this.runner.run([['experiments.qkLogitGrowth', options]]);
+    if (results) this.draw(D_MODEL / nHeads, results[0]);
+  }
+
+  draw(dHead, r) {
+    const s = this.strings;
+    const last = r.gains.length - 1;
+    const first = r.gains.indexOf(1);
+    const bound = Array.from(r.gains, () => Math.log10(r.bound));
+    this.logits.root.setAttribute('aria-label', s.logitLabel(dHead));
+    this.logits.setData([r.gains, log10OrGap(r.maxLogitPlain), log10OrGap(r.maxLogitQkNorm), bound]);
+    this.entropy.setData([r.gains, r.entropyPlain, r.entropyQkNorm]);
+    const qkMax = Math.max(...r.maxLogitQkNorm);
+    const gainText = formatTrimmed(r.gains[last], 2);
+    this.readouts.replaceChildren(
+      h('li', { 'data-readout': 'bound' }, s.boundReadout(dHead), shown(r.bound), s.qkMax, shown(qkMax), s.end),
+      h('li', { 'data-readout': 'top-gain' }, s.plainAt(gainText), shown(r.maxLogitPlain[last]), s.entropyAt,
+        shown(r.entropyPlain[last]), s.entropyQk, shown(r.entropyQkNorm[last]), s.nats, s.end),
+      h('li', { 'data-readout': 'layer0' }, s.layer0, shown(r.layer0MaxLogitPlain[last] / r.layer0MaxLogitPlain[first], 4),
+        s.layer0Gain, shown((r.gains[last] / r.gains[first]) ** 2, 4), s.end),
+    );
+    const remarks = [s.belowBound(formatFixed((100 * qkMax) / r.bound, 0))];
+    if (dHead === 128) remarks.unshift(s.chapterBound);
+    this.remark.textContent = remarks.join(this.language === 'zh' ? '' : ' ');
+  }
+
+  logitOptions(color) {
+    const s = this.strings;
+    const value = (u, v) => (v == null ? '–' : formatScientific(10 ** v, 3).text);
+    return {
+      scales: { x: { time: false, distr: 3 } },
+      axes: [axis(color, { label: s.gainAxis }), axis(color, { size: 64, splits: logSplits, values: logValues })],
+      series: [
+        { label: s.gainAxis, value: (u, v) => (v == null ? '–' : formatTrimmed(v, 2)) },
+        { label: s.plain, stroke: color('vermillion'), width: 2.5, value },
+        { label: s.qkNorm, stroke: color('blue'), width: 2.5, value },
+        { label: s.bound, stroke: color('fg'), width: 1.5, dash: [3, 6], value, points: { show: false } },
+      ],
+      cursor: { drag: { x: false, y: false } },
+    };
+  }
+
+  entropyOptions(color) {
+    const s = this.strings;
+    const value = (u, v) => (v == null ? '–' : formatFixed(v, 3));
+    return {
+      scales: { x: { time: false, distr: 3 }, y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
+      axes: [axis(color, { label: s.gainAxis }), axis(color, { size: 48 })],
+      series: [
+        { label: s.gainAxis, value: (u, v) => (v == null ? '–' : formatTrimmed(v, 2)) },
+        { label: s.plain, stroke: color('vermillion'), width: 2.5, value },
+        { label: s.qkNorm, stroke: color('blue'), width: 2.5, value },
+      ],
+      cursor: { drag: { x: false, y: false } },
+    };
+  }
+}

@@ -1,0 +1,130 @@
+// <rl-residual-growth>: the residual stream's length and each increment's size relative to it, per sublayer of a
+// small Pre-Norm decoder, at initialization or after a short training run (lab.experiments.residualGrowth,
+// experiment 3, in a worker, with per-step progress). h <- h + F(Norm(h)): the trunk is a running sum of
+// increments whose scale is set by the weights alone, so |F| / |h| falls as |h| grows. Both curves are measured.
+import { experimentRunner, numberSelect, whenNearViewport } from './experiment-run/runner.js';
+import { h } from './shared/dom.js';
+import { rangeField } from './shared/fields.js';
+import { formatFixed, formatScientific, formatTrimmed } from './shared/format.js';
+import { LabElement } from './shared/lab-element.js';
+import { axis, lineChart } from './shared/line-chart.js';
+import { defineState } from './shared/state.js';
+import { uplotCssUrl } from './shared/styles.js';
+import { RESIDUAL_GROWTH_STRINGS } from './strings/rl-residual-growth.js';
+
+const STEP_CHOICES = [0, 50, 200, 500, 1000];
+const LEARNING_RATES = [0.001, 0.003];
+const RECOMPUTE_DELAY_MS = 250;
+
+const STATE = defineState([
+  { name: 'layers', type: 'integer', default: 8, min: 1, max: 24 },
+  { name: 'trainSteps', type: 'integer', default: 0, min: 0, max: 2000 },
+  { name: 'lr', type: 'number', default: 0.001, min: 0.0001, max: 0.01 },
+  { name: 'seed', type: 'integer', default: 0, min: 0, max: 1e9 },
+]);
+
+const shown = (value, digits = 3) => { const f = formatScientific(value, digits); return h('data', { value: String(value), title: f.value }, f.text); };
+const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
+
+export class RlResidualGrowth extends LabElement {
+  static tag = 'rl-residual-growth';
+  static stateKey = 'growth';
+  static stateTable = STATE;
+  static strings = RESIDUAL_GROWTH_STRINGS;
+  static styles = ['experiment.css', uplotCssUrl()];
+
+  #timer = 0;
+  #visible = false;
+
+  build() {
+    const s = this.strings;
+    const st = this.state;
+    this.runner = experimentRunner({ host: this, language: this.language });
+    const layers = rangeField({ name: 'layers', label: s.layers, min: 1, max: 24, step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
+    const steps = numberSelect({ name: 'train-steps', label: s.steps, options: STEP_CHOICES, value: st.trainSteps, onChange: (v) => this.change({ trainSteps: v }) });
+    const lr = numberSelect({ name: 'lr', label: s.lr, options: LEARNING_RATES, value: st.lr, onChange: (v) => this.change({ lr: v }) });
+    this.runButton = h('button', { type: 'button', class: 'run', onclick: () => this.compute() }, s.run);
+    this.pending = h('p', { class: 'hint', hidden: true });
+    this.normChart = lineChart({ host: this, label: s.normLabel(st.layers), height: 240, build: (color) => this.normOptions(color) });
+    this.ratioChart = lineChart({ host: this, label: s.ratioLabel(st.layers), height: 240, build: (color) => this.ratioOptions(color) });
+    this.readouts = h('ul', { class: 'readouts' });
+    this.remark = h('p', { class: 'remark' });
+    this.body.append(
+      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('residual-stream', s.sectionLink))),
+      h('div', { class: 'inputs' }, layers.root, steps.root, lr.root, h('div', { class: 'field' }, this.runButton, this.pending)),
+      this.runner.root,
+      h('div', { class: 'charts' },
+        h('figure', {}, h('figcaption', {}, s.normTitle), this.normChart.root),
+        h('figure', {}, h('figcaption', {}, s.ratioTitle), this.ratioChart.root)),
+      this.readouts, this.remark,
+    );
+    whenNearViewport(this, () => { this.#visible = true; this.compute(); });
+  }
+
+  /** Measuring at initialization takes milliseconds and reruns by itself; a training run waits for the button. */
+  change(patch) {
+    this.setState(patch);
+    clearTimeout(this.#timer);
+    const training = this.state.trainSteps > 0;
+    this.pending.hidden = !training;
+    this.pending.textContent = training ? this.strings.pending(this.state.trainSteps) : '';
+    if (!training) this.#timer = setTimeout(() => this.compute(), RECOMPUTE_DELAY_MS);
+  }
+
+  update() {}  // drawing waits for a finished run (compute)
+
+  async compute() {
+    if (!this.#visible) return;
+    clearTimeout(this.#timer);
+    this.pending.hidden = true;
+    const { layers, trainSteps, lr, seed } = this.state;
+    const results = await this.runner.run([['experiments.residualGrowth', { layers, trainSteps, lr, seed }]]);
+    if (results) this.draw(layers, trainSteps, results[0]);
+  }
+
+  draw(layers, trainSteps, r) {
+    const s = this.strings;
+    const points = Float64Array.from(r.streamNorm, (_, i) => i);
+    const layerIndex = Float64Array.from({ length: layers }, (_, l) => l);
+    const attention = layerIndex.map((l) => r.incrementRatio[2 * l]);  // sublayer 2l: attention, 2l+1: MLP
+    const mlp = layerIndex.map((l) => r.incrementRatio[2 * l + 1]);
+    this.normChart.root.setAttribute('aria-label', s.normLabel(layers));
+    this.ratioChart.root.setAttribute('aria-label', s.ratioLabel(layers));
+    this.normChart.setData([points, r.streamNorm]);
+    this.ratioChart.setData([layerIndex, attention, mlp]);
+    const bottom = r.streamNorm[0];
+    const top = r.streamNorm.at(-1);
+    const growth = formatTrimmed(top / bottom, 1);
+    this.readouts.replaceChildren(
+      h('li', { 'data-readout': 'norms' }, s.norms(trainSteps), shown(bottom), s.normsTo, shown(top), s.normsEnd, shown(top / bottom), s.close),
+      h('li', { 'data-readout': 'ratios' }, s.ratios(layers - 1), shown(attention[0]), s.ratiosTo, shown(attention.at(-1)),
+        s.ratiosMlp, shown(mlp[0]), s.ratiosTo, shown(mlp.at(-1)), s.ratiosEnd),
+      h('li', { 'data-readout': 'loss' }, s.loss, shown(r.loss, 4)),
+    );
+    this.remark.textContent = trainSteps ? s.trained(growth) : s.untrained(growth);
+  }
+
+  normOptions(color) {
+    const s = this.strings;
+    return {
+      scales: { x: { time: false }, y: { range: (u, min, max) => [0, max * 1.1] } },
+      axes: [axis(color, { label: s.pointAxis, incrs: [1, 2, 4, 8, 16] }), axis(color, { size: 52 })],
+      series: [{ label: '#', value: fixed(0) }, { label: s.stream, stroke: color('blue'), width: 2.5, value: fixed(3) }],
+      cursor: { drag: { x: false, y: false } },
+    };
+  }
+
+  ratioOptions(color) {
+    const s = this.strings;
+    return {
+      scales: { x: { time: false }, y: { range: (u, min, max) => [0, max * 1.1] } },
+      axes: [axis(color, { label: s.layerAxis, incrs: [1, 2, 4, 8, 16] }), axis(color, { size: 52 })],
+      series: [
+        { label: '#', value: fixed(0) },
+        { label: s.attention, stroke: color('vermillion'), width: 2.5, value: fixed(3) },
+        { label: s.mlp, stroke: color('green'), width: 2.5, dash: [8, 4], value: fixed(3) },
+      ],
+      cursor: { drag: { x: false, y: false } },
+    };
+  }
+}

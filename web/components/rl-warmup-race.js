@@ -1,0 +1,100 @@
+// <rl-warmup-race>: four training runs, Post-Norm and Pre-Norm, each without and with learning-rate warmup, at
+// the same peak learning rate (lab.experiments.warmup, experiment 4, in a worker with per-chunk progress). Long:
+// it starts only on the Run button and can be cancelled. The curves are the measured training losses.
+import { experimentRunner, numberSelect } from './experiment-run/runner.js';
+import { h } from './shared/dom.js';
+import { rangeField } from './shared/fields.js';
+import { formatFixed } from './shared/format.js';
+import { LabElement } from './shared/lab-element.js';
+import { axis, lineChart } from './shared/line-chart.js';
+import { defineState } from './shared/state.js';
+import { uplotCssUrl } from './shared/styles.js';
+import { WARMUP_STRINGS } from './strings/rl-warmup-race.js';
+
+const RUN_KEYS = ['post-false', 'post-true', 'pre-false', 'pre-true'];
+const STYLE = { 'post-false': ['vermillion', undefined], 'post-true': ['vermillion', [8, 4]], 'pre-false': ['blue', undefined], 'pre-true': ['blue', [8, 4]] };
+const STEP_CHOICES = [100, 200, 500];
+const LR_CHOICES = [0.001, 0.003, 0.01];
+const WARMUP_CHOICES = [10, 25, 50, 100];
+const CLEAR_GAP = 0.1;  // a loss gap (nats) worth calling out
+
+const STATE = defineState([
+  { name: 'layers', type: 'integer', default: 6, min: 2, max: 12 },
+  { name: 'steps', type: 'integer', default: 200, min: 20, max: 500 },
+  { name: 'lr', type: 'number', default: 0.003, min: 0.0001, max: 0.05 },
+  { name: 'warmupSteps', type: 'integer', default: 50, min: 1, max: 500 },
+  { name: 'seed', type: 'integer', default: 0, min: 0, max: 1e9 },
+]);
+
+const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
+const shown = (value) => h('data', { value: String(value) }, formatFixed(value, 3));
+
+export class RlWarmupRace extends LabElement {
+  static tag = 'rl-warmup-race';
+  static stateKey = 'warm';
+  static stateTable = STATE;
+  static strings = WARMUP_STRINGS;
+  static styles = ['experiment.css', uplotCssUrl()];
+
+  build() {
+    const s = this.strings;
+    const st = this.state;
+    this.runner = experimentRunner({ host: this, language: this.language });
+    const layers = rangeField({ name: 'layers', label: s.layers, min: 2, max: 12, step: 1, value: st.layers, onInput: (v) => this.setState({ layers: v }) });
+    const steps = numberSelect({ name: 'steps', label: s.steps, options: STEP_CHOICES, value: st.steps, onChange: (v) => this.setState({ steps: v }) });
+    const lr = numberSelect({ name: 'lr', label: s.lr, options: LR_CHOICES, value: st.lr, onChange: (v) => this.setState({ lr: v }) });
+    const warmup = numberSelect({ name: 'warmup-steps', label: s.warmupSteps, options: WARMUP_CHOICES, value: st.warmupSteps, onChange: (v) => this.setState({ warmupSteps: v }) });
+    this.idle = h('p', { class: 'hint' }, s.idle);
+    this.chart = lineChart({ host: this, label: s.chartLabel, height: 280, build: (color) => this.chartOptions(color) });
+    this.readouts = h('ul', { class: 'readouts' });
+    this.remark = h('p', { class: 'remark', hidden: true });
+    this.body.append(
+      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('placement', s.sectionLink))),
+      h('div', { class: 'inputs' }, layers.root, steps.root, lr.root, warmup.root),
+      h('button', { type: 'button', class: 'run', onclick: () => this.compute() }, s.run),
+      this.idle, this.runner.root,
+      h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),
+      this.readouts, this.remark,
+    );
+  }
+
+  update() {}  // nothing is drawn until the reader runs the trainings
+
+  async compute() {
+    this.idle.hidden = true;
+    const { layers, steps, lr, seed } = this.state;
+    const warmupSteps = Math.min(this.state.warmupSteps, steps);
+    const results = await this.runner.run([['experiments.warmup', { layers, steps, lr, warmupSteps, seed }]]);
+    if (results) this.draw(results[0]);
+  }
+
+  draw(r) {
+    const s = this.strings;
+    const byKey = Object.fromEntries(r.runs.map((run) => [`${run.placement}-${run.warmup}`, run]));
+    const steps = Float64Array.from({ length: r.stepsDone }, (_, i) => i + 1);
+    const curve = (run) => Array.from(steps, (_, i) => (run && Number.isFinite(run.loss[i]) ? run.loss[i] : null));
+    this.chart.setData([steps, ...RUN_KEYS.map((key) => curve(byKey[key]))]);
+    this.readouts.replaceChildren(...RUN_KEYS.filter((key) => byKey[key]).map((key) => {
+      const run = byKey[key];
+      return h('li', { 'data-readout': key }, s.final(s.runs[key]), shown(run.finalSmoothedLoss), s.evalLoss, shown(run.evalLoss),
+        run.firstDivergentStep >= 0 ? s.diverged(run.firstDivergentStep) : null, s.end);
+    }));
+    const gap = (placement) => byKey[`${placement}-false`].finalSmoothedLoss - byKey[`${placement}-true`].finalSmoothedLoss;
+    const postGap = gap('post');
+    this.remark.hidden = false;
+    this.remark.textContent = postGap > CLEAR_GAP && postGap > gap('pre') ? s.postWorse(formatFixed(postGap, 2)) : s.noEffect;
+  }
+
+  chartOptions(color) {
+    const s = this.strings;
+    return {
+      scales: { x: { time: false } },
+      axes: [axis(color, { label: s.stepAxis }), axis(color, { size: 48 })],
+      series: [
+        { label: s.stepAxis, value: fixed(0) },
+        ...RUN_KEYS.map((key) => ({ label: s.runs[key], stroke: color(STYLE[key][0]), dash: STYLE[key][1], width: 2, value: fixed(3), points: { show: false } })),
+      ],
+      cursor: { drag: { x: false, y: false } },
+    };
+  }
+}
