@@ -27,26 +27,27 @@ export function createKernelApi(Module) {
   let scratchPtr = 0;
   let scratchFloats = 0;
 
-  /** Returns the byte address of a scratch block of at least `floats` floats. */
+  /** Returns the 16-byte-aligned address of a scratch block of at least `floats` floats. */
   function reserve(floats) {
     if (floats > scratchFloats) {
       if (scratchPtr) Module._free(scratchPtr);
       scratchFloats = Math.max(floats, 2 * scratchFloats, 1024);
-      scratchPtr = Module._malloc(scratchFloats * 4);
+      scratchPtr = Module._malloc(scratchFloats * 4 + 16);  // malloc aligns to 8; f32x4 loads prefer 16
       if (!scratchPtr) { scratchFloats = 0; throw new ResidualLabError('out of WASM memory', { code: 'out_of_memory' }); }
     }
-    return scratchPtr;
+    return (scratchPtr + 15) & ~15;
   }
 
   /**
-   * Lays out the arrays (inputs copied in, outputs zeroed) in scratch memory and calls `call(inputAddresses, outputAddresses)`.
+   * Lays out the arrays (inputs copied in, room for the outputs) in scratch memory and calls `call(inputAddresses, outputAddresses)`.
    * `inputs`: Float32Array or null each (null passes address 0); `outputLengths`: floats per output.
    * Returns the outputs copied out of the heap (slice), so they survive later memory growth.
    */
   function withScratch(inputs, outputLengths, call) {
+    const padded = (n) => (n + 3) & ~3;  // every array starts 16-byte aligned
     let total = 0;
-    for (const a of inputs) total += a ? a.length : 0;
-    for (const n of outputLengths) total += n;
+    for (const a of inputs) total += a ? padded(a.length) : 0;
+    for (const n of outputLengths) total += padded(n);
     const base = reserve(total);
     const heap = Module.HEAPF32;
     let offset = base >> 2;
@@ -54,13 +55,12 @@ export function createKernelApi(Module) {
       if (!a) return 0;
       const ptr = offset << 2;
       heap.set(a, offset);
-      offset += a.length;
+      offset += padded(a.length);
       return ptr;
     });
     const outPtrs = outputLengths.map((n) => {
       const ptr = offset << 2;
-      heap.fill(0, offset, offset + n);  // backward kernels accumulate (+=) into their outputs
-      offset += n;
+      offset += padded(n);  // the C++ API writes every output element (its backwards zero before accumulating)
       return ptr;
     });
     const status = call(inPtrs, outPtrs);

@@ -1,0 +1,192 @@
+// The validated entry points (api/kernel_api.hpp): every bad input returns a Status with the right message and
+// runs no kernel; good input gives what the kernels give; a good call after a bad one works.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "api/kernel_api.hpp"
+#include "kernels/activations.hpp"
+#include "kernels/norms.hpp"
+
+using rl::api::OptionalFloats;
+using rl::api::Precision;
+
+namespace {
+const float kNaN = std::numeric_limits<float>::quiet_NaN();
+const float kInf = std::numeric_limits<float>::infinity();
+const std::vector<float> kX = {2.0f, -1.0f, 3.0f, 0.0f};
+const std::vector<float> kG = {1.0f, 0.5f, 2.0f, -1.0f};
+const std::vector<float> kDy = {0.3f, -0.2f, 0.1f, 1.0f};
+
+void check_fails(const rl::Status& status, const std::string& message) {
+  CHECK_FALSE(status.ok);
+  CHECK(status.message == message);
+}
+
+std::vector<float> with(std::vector<float> v, std::size_t i, float value) {
+  v[i] = value;
+  return v;
+}
+}  // namespace
+
+TEST_CASE("api::rmsnorm rejects bad input with a clear message", "[api][rmsnorm]") {
+  std::vector<float> y(4);
+  const std::vector<float> empty;
+  check_fails(rl::api::rmsnorm(y, empty, std::nullopt, 1e-5f), "x is empty");
+  check_fails(rl::api::rmsnorm(y, kX, std::vector<float>{1, 2, 3}, 1e-5f), "g has 3 values but x has 4");
+  check_fails(rl::api::rmsnorm(y, kX, kG, -1.0f), "eps must be a finite number >= 0 (got -1)");
+  check_fails(rl::api::rmsnorm(y, kX, kG, kNaN), "eps must be a finite number >= 0 (got NaN)");
+  check_fails(rl::api::rmsnorm(y, kX, kG, kInf), "eps must be a finite number >= 0 (got Infinity)");
+  check_fails(rl::api::rmsnorm(y, with(kX, 2, kNaN), kG, 1e-5f), "x[2] is NaN");
+  check_fails(rl::api::rmsnorm(y, with(kX, 1, kInf), kG, 1e-5f), "x[1] is Infinity");
+  check_fails(rl::api::rmsnorm(y, kX, with(kG, 0, -kInf), 1e-5f), "g[0] is -Infinity");
+  check_fails(rl::api::rmsnorm(y, kX, kG, 1e-5f, kNaN), "weight_offset must be a finite number (got NaN)");
+  check_fails(rl::api::rmsnorm(y, std::vector<float>(4, 0.0f), kG, 0.0f),
+              "the RMS of x is 0 (x is all zeros in float32) and eps is 0, so x / RMS is undefined; use eps > 0");
+  check_fails(rl::api::rmsnorm(y, std::vector<float>{1e20f, 1.0f, 0.0f, 0.0f}, kG, 1e-5f),
+              "the sum of squares of x overflows float32 (the largest |x_i| is 1.00000002e+20); scale x down");
+  std::vector<float> y3(3);
+  check_fails(rl::api::rmsnorm(y3, kX, kG, 1e-5f), "the output y has room for 3 values but x has 4");
+  check_fails(rl::api::rmsnorm(y, kX, std::vector<float>(4, 3e38f), 1e-5f),
+              "the result y[2] overflows float32 (Infinity): the weights or dy are too large");
+  const std::vector<float> too_long((1 << 20) + 1, 1.0f);
+  std::vector<float> y_long(too_long.size());
+  check_fails(rl::api::rmsnorm(y_long, too_long, std::nullopt, 1e-5f),
+              "x has 1048577 values; at most 1,048,576 are supported");
+}
+
+TEST_CASE("api::rmsnorm computes what the kernels compute, fp32 and bf16", "[api][rmsnorm]") {
+  const float offset = GENERATE(0.0f, 1.0f);
+  std::vector<float> y(4), want(4);
+  REQUIRE(rl::api::rmsnorm(y, kX, kG, 1e-5f, offset).ok);
+  rl::rmsnorm_forward(want.data(), nullptr, kX.data(), kG.data(), 1, 4, 1e-5f, offset);
+  CHECK(y == want);
+  REQUIRE(rl::api::rmsnorm(y, kX, std::nullopt, 1e-5f, offset, Precision::bf16).ok);
+  rl::rmsnorm_forward_bf16(want.data(), kX.data(), nullptr, 4, 1e-5f, offset);
+  CHECK(y == want);
+  // zeros are fine with eps > 0
+  REQUIRE(rl::api::rmsnorm(y, std::vector<float>(4, 0.0f), std::nullopt, 1e-5f).ok);
+  CHECK(y == std::vector<float>(4, 0.0f));
+}
+
+TEST_CASE("api::parse_precision", "[api]") {
+  Precision p = Precision::fp32;
+  REQUIRE(rl::api::parse_precision("bf16", p).ok);
+  CHECK(p == Precision::bf16);
+  REQUIRE(rl::api::parse_precision("fp32", p).ok);
+  CHECK(p == Precision::fp32);
+  check_fails(rl::api::parse_precision("fp16", p), "precision must be 'fp32' or 'bf16' (got 'fp16')");
+}
+
+TEST_CASE("api::layernorm rejects bad input and computes the kernel's result", "[api][layernorm]") {
+  std::vector<float> y(4), want(4);
+  const std::vector<float> beta = {0.1f, 0.2f, 0.3f, 0.4f};
+  check_fails(rl::api::layernorm(y, std::vector<float>{}, std::nullopt, std::nullopt, 1e-5f), "x is empty");
+  check_fails(rl::api::layernorm(y, kX, std::vector<float>(5, 1.0f), std::nullopt, 1e-5f),
+              "gamma has 5 values but x has 4");
+  check_fails(rl::api::layernorm(y, kX, kG, std::vector<float>(2, 0.0f), 1e-5f), "beta has 2 values but x has 4");
+  check_fails(rl::api::layernorm(y, kX, kG, with(beta, 3, kNaN), 1e-5f), "beta[3] is NaN");
+  check_fails(rl::api::layernorm(y, kX, kG, beta, -0.5f), "eps must be a finite number >= 0 (got -0.5)");
+  check_fails(rl::api::layernorm(y, std::vector<float>(4, 7.0f), kG, beta, 0.0f),
+              "the variance of x is 0 (all its values are equal in float32) and eps is 0, so (x - mean) / std is "
+              "undefined; use eps > 0");
+  check_fails(rl::api::layernorm(y, std::vector<float>{5.0f}, std::nullopt, std::nullopt, 0.0f),
+              "the variance of x is 0 (all its values are equal in float32) and eps is 0, so (x - mean) / std is "
+              "undefined; use eps > 0");
+  REQUIRE(rl::api::layernorm(y, kX, kG, beta, 1e-5f).ok);
+  rl::layernorm_forward(want.data(), nullptr, nullptr, kX.data(), kG.data(), beta.data(), 1, 4, 1e-5f);
+  CHECK(y == want);
+  // a constant x with eps > 0 normalizes to 0, so the output is beta
+  REQUIRE(rl::api::layernorm(y, std::vector<float>(4, 7.0f), kG, beta, 1e-5f).ok);
+  CHECK(y == beta);
+}
+
+TEST_CASE("api backwards validate, write (not accumulate) and match the kernels", "[api][backward]") {
+  std::vector<float> dx(4, 99.0f), dg(4, 99.0f), db(4, 99.0f);
+  check_fails(rl::api::rmsnorm_backward(dx, dg, std::vector<float>{1, 2, 3}, kX, kG, 1e-5f),
+              "dy has 3 values but x has 4");
+  check_fails(rl::api::rmsnorm_backward(dx, dg, with(kDy, 1, kNaN), kX, kG, 1e-5f), "dy[1] is NaN");
+  check_fails(rl::api::rmsnorm_backward(dx, dg, kDy, kX, std::vector<float>{1}, 1e-5f), "g has 1 value but x has 4");
+  check_fails(rl::api::layernorm_backward(dx, dg, db, kDy, kX, kG, -1.0f),
+              "eps must be a finite number >= 0 (got -1)");
+  check_fails(rl::api::layernorm_backward(dx, dg, db, std::vector<float>{}, kX, kG, 1e-5f),
+              "dy has 0 values but x has 4");
+  std::vector<float> short_out(2);
+  check_fails(rl::api::layernorm_backward(dx, dg, short_out, kDy, kX, kG, 1e-5f),
+              "the output dbeta has room for 2 values but x has 4");
+
+  const float offset = GENERATE(0.0f, 1.0f);
+  // the kernels accumulate into zeros; the API must give exactly that, twice in a row
+  std::vector<float> y(4), want_dx(4, 0.0f), want_dg(4, 0.0f), want_db(4, 0.0f);
+  float mean = 0, rstd = 0;
+  rl::rmsnorm_forward(y.data(), &rstd, kX.data(), kG.data(), 1, 4, 1e-5f, offset);
+  rl::rmsnorm_backward(want_dx.data(), want_dg.data(), kDy.data(), kX.data(), &rstd, kG.data(), 1, 4, offset);
+  for (int call = 0; call < 2; ++call) {
+    REQUIRE(rl::api::rmsnorm_backward(dx, dg, kDy, kX, kG, 1e-5f, offset).ok);
+    CHECK(dx == want_dx);
+    CHECK(dg == want_dg);
+  }
+  std::fill(want_dx.begin(), want_dx.end(), 0.0f);
+  std::fill(want_dg.begin(), want_dg.end(), 0.0f);
+  rl::layernorm_forward(y.data(), &mean, &rstd, kX.data(), kG.data(), nullptr, 1, 4, 1e-5f);
+  rl::layernorm_backward(want_dx.data(), want_dg.data(), want_db.data(), kDy.data(), kX.data(), &mean, &rstd,
+                         kG.data(), 1, 4);
+  for (int call = 0; call < 2; ++call) {
+    REQUIRE(rl::api::layernorm_backward(dx, dg, db, kDy, kX, kG, 1e-5f).ok);
+    CHECK(dx == want_dx);
+    CHECK(dg == want_dg);
+    CHECK(db == want_db);
+  }
+}
+
+TEST_CASE("api steps validate like the forwards", "[api][steps]") {
+  rl::RmsNormSteps rms;
+  rl::LayerNormSteps ln;
+  check_fails(rl::api::rmsnorm_steps(rms, std::vector<float>{}, std::nullopt, 1e-5f), "x is empty");
+  check_fails(rl::api::rmsnorm_steps(rms, with(kX, 3, kNaN), std::nullopt, 1e-5f), "x[3] is NaN");
+  check_fails(rl::api::layernorm_steps(ln, kX, std::vector<float>{1}, std::nullopt, 1e-5f),
+              "gamma has 1 value but x has 4");
+  check_fails(rl::api::layernorm_steps(ln, kX, std::nullopt, std::nullopt, -2.0f),
+              "eps must be a finite number >= 0 (got -2)");
+  REQUIRE(rl::api::layernorm_steps(ln, kX, std::nullopt, std::nullopt, 0.0f).ok);
+  CHECK(ln.variance == 2.5f);
+  REQUIRE(rl::api::rmsnorm_steps(rms, kX, kG, 0.0f, 1.0f).ok);
+  CHECK(rms.mean_square == 3.5f);
+  CHECK(rms.output[1] == Approx(rms.normalized[1] * 1.5f));
+}
+
+TEST_CASE("api softcap and softmax validate", "[api][activations]") {
+  std::vector<float> y(4), dx(4, 5.0f);
+  check_fails(rl::api::softcap(y, kX, 0.0f), "cap must be > 0 (got 0)");
+  check_fails(rl::api::softcap(y, kX, -30.0f), "cap must be > 0 (got -30)");
+  check_fails(rl::api::softcap(y, kX, kNaN), "cap must be > 0 (got NaN)");
+  check_fails(rl::api::softcap(y, kX, kInf), "cap must be a finite number (got Infinity)");
+  check_fails(rl::api::softcap(y, with(kX, 0, kNaN), 30.0f), "x[0] is NaN");
+  check_fails(rl::api::softcap(y, std::vector<float>{}, 30.0f), "x is empty");
+  check_fails(rl::api::softcap_backward(dx, std::vector<float>{1}, kX, 30.0f), "dy has 1 value but x has 4");
+  check_fails(rl::api::softmax(y, with(kX, 2, -kInf)), "x[2] is -Infinity");
+  check_fails(rl::api::softmax(y, std::vector<float>{}), "x is empty");
+
+  const std::vector<float> logits = {10.0f, 30.0f, 60.0f, 200.0f};
+  REQUIRE(rl::api::softcap(y, logits, 30.0f).ok);
+  CHECK(y[3] == Approx(30.0f).margin(1e-3));
+  REQUIRE(rl::api::softcap_backward(dx, kDy, logits, 30.0f).ok);  // writes: the 5.0 fill is gone
+  std::vector<float> want(4, 0.0f);
+  rl::softcap_backward(want.data(), kDy.data(), logits.data(), 4, 30.0f);
+  CHECK(dx == want);
+  REQUIRE(rl::api::softmax(y, kX).ok);
+  CHECK(y[0] + y[1] + y[2] + y[3] == Approx(1.0f));
+}
+
+TEST_CASE("a good call after a bad one works", "[api]") {
+  std::vector<float> y(4), first(4);
+  REQUIRE(rl::api::rmsnorm(first, kX, kG, 1e-5f).ok);
+  check_fails(rl::api::rmsnorm(y, with(kX, 0, kNaN), kG, 1e-5f), "x[0] is NaN");
+  check_fails(rl::api::rmsnorm(y, kX, kG, -1.0f), "eps must be a finite number >= 0 (got -1)");
+  const rl::Status again = rl::api::rmsnorm(y, kX, kG, 1e-5f);
+  CHECK(again.ok);
+  CHECK(again.message.empty());
+  CHECK(y == first);
+}

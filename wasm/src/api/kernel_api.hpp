@@ -1,0 +1,198 @@
+// Validated entry points on single vectors: what the WASM bindings call, testable natively.
+// Each checks every input first and returns a Status whose message says what is wrong ("x is empty",
+// "g has 3 values but x has 4", "x[2] is NaN", "eps must be a finite number >= 0 (got -1)"); only valid input
+// reaches a kernel, so nothing aborts and the next call works. Outputs are spans the caller sized to x; on a
+// failed Status their contents are unspecified.
+//
+// Unlike the kernels, these backwards WRITE their gradients (they zero them first): a single call has no
+// residual stream to add into. Argument order follows the kernels: outputs, inputs (dy, x), parameters, options.
+// Header-only (the build compiles .cpp files from wasm/src/ and wasm/src/kernels/ only).
+#pragma once
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#include "api/validate.hpp"
+#include "kernels/activations.hpp"
+#include "kernels/norm_steps.hpp"
+#include "kernels/norms.hpp"
+
+// Returns from the enclosing function when the Status expression failed.
+#define RL_RETURN_IF_ERROR(expr)                              \
+  do {                                                        \
+    if (::rl::Status rl_status_ = (expr); !rl_status_.ok)     \
+      return rl_status_;                                      \
+  } while (0)
+
+namespace rl::api {
+
+enum class Precision { fp32, bf16 };
+
+inline Status parse_precision(std::string_view name, Precision& precision) {
+  if (name == "fp32") precision = Precision::fp32;
+  else if (name == "bf16") precision = Precision::bf16;
+  else return Status::failure("precision must be 'fp32' or 'bf16' (got '" + std::string(name) + "')");
+  return Status::success();
+}
+
+namespace detail {
+inline const float* data_or_null(const OptionalFloats& v) { return v ? v->data() : nullptr; }
+
+// RMS = sqrt(mean(x^2) + eps) must not be 0.
+inline Status check_rms_defined(float sum_of_squares, float eps) {
+  if (sum_of_squares == 0.0f && eps == 0.0f)
+    return Status::failure("the RMS of x is 0 (x is all zeros in float32) and eps is 0, so x / RMS is undefined; "
+                           "use eps > 0");
+  return Status::success();
+}
+
+// The standard deviation sqrt(var + eps) must not be 0; var is computed exactly as layernorm_forward does.
+inline Status check_std_defined(Floats x, float eps) {
+  if (eps != 0.0f) return Status::success();
+  const int d = static_cast<int>(x.size());
+  const float mean = simd::sum(x.data(), d) * (1.0f / static_cast<float>(d));
+  if (simd::sum_of_squared_deviations(x.data(), mean, d) == 0.0f)
+    return Status::failure("the variance of x is 0 (all its values are equal in float32) and eps is 0, so "
+                           "(x - mean) / std is undefined; use eps > 0");
+  return Status::success();
+}
+
+// Checks everything; `output_bound` receives an upper bound on |y_i|: |x_i * rstd| <= sqrt(d) (x_i^2 is at most
+// the sum of squares), and |offset + g_i| <= |offset| + norm(g).
+inline Status check_rmsnorm_inputs(Floats x, const OptionalFloats& g, float eps, float weight_offset,
+                                   double& output_bound) {
+  float sum_of_squares = 0.0f;
+  double g_norm = 1.0;  // g = ones
+  RL_RETURN_IF_ERROR(check_norm_input_and_weight(x, "g", g, sum_of_squares, g_norm));
+  RL_RETURN_IF_ERROR(check_eps(eps));
+  RL_RETURN_IF_ERROR(check_weight_offset(weight_offset));
+  output_bound = std::sqrt(static_cast<double>(x.size())) * (std::fabs(weight_offset) + g_norm);
+  return check_rms_defined(sum_of_squares, eps);
+}
+
+// As above, for LayerNorm: |(x_i - mean) * rstd| <= sqrt(d), so |y_i| <= sqrt(d) * norm(gamma) + norm(beta).
+inline Status check_layernorm_inputs(Floats x, const OptionalFloats& gamma, const OptionalFloats& beta, float eps,
+                                     double& output_bound) {
+  float sum_of_squares = 0.0f;
+  double gamma_norm = 1.0, beta_norm = 0.0;  // gamma = ones, beta = zeros
+  RL_RETURN_IF_ERROR(check_norm_input_and_weight(x, "gamma", gamma, sum_of_squares, gamma_norm));
+  RL_RETURN_IF_ERROR(check_matching("beta", beta, x.size(), beta_norm));
+  RL_RETURN_IF_ERROR(check_eps(eps));
+  output_bound = std::sqrt(static_cast<double>(x.size())) * gamma_norm + beta_norm;
+  return check_std_defined(x, eps);
+}
+}  // namespace detail
+
+// y = RMSNorm(x) with weights g (ones when not given); precision bf16 runs rmsnorm_forward_bf16.
+inline Status rmsnorm(OutFloats y, Floats x, const OptionalFloats& g, float eps, float weight_offset = 0.0f,
+                      Precision precision = Precision::fp32) {
+  double output_bound = 0.0;
+  RL_RETURN_IF_ERROR(detail::check_rmsnorm_inputs(x, g, eps, weight_offset, output_bound));
+  RL_RETURN_IF_ERROR(check_output("y", y, x.size()));
+  const int d = static_cast<int>(x.size());
+  const float* gp = detail::data_or_null(g);
+  if (precision == Precision::bf16) {
+    // a bf16 sum of squares can round to 0 where the float32 one did not (squares below 9e-41)
+    rl::rmsnorm_forward_bf16(y.data(), x.data(), gp, d, eps, weight_offset);
+    return check_result("y", y);
+  }
+  rl::rmsnorm_forward(y.data(), nullptr, x.data(), gp, 1, d, eps, weight_offset);
+  return output_bound < kSafeOutputBound ? Status::success() : check_result("y", y);
+}
+
+inline Status layernorm(OutFloats y, Floats x, const OptionalFloats& gamma, const OptionalFloats& beta, float eps) {
+  double output_bound = 0.0;
+  RL_RETURN_IF_ERROR(detail::check_layernorm_inputs(x, gamma, beta, eps, output_bound));
+  RL_RETURN_IF_ERROR(check_output("y", y, x.size()));
+  rl::layernorm_forward(y.data(), nullptr, nullptr, x.data(), detail::data_or_null(gamma),
+                        detail::data_or_null(beta), 1, static_cast<int>(x.size()), eps);
+  return output_bound < kSafeOutputBound ? Status::success() : check_result("y", y);
+}
+
+// dx and dg of sum(dy * RMSNorm(x)); dg is the gradient of g even when g is not given (then g = ones).
+inline Status rmsnorm_backward(OutFloats dx, OutFloats dg, Floats dy, Floats x, const OptionalFloats& g, float eps,
+                               float weight_offset = 0.0f) {
+  double output_bound = 0.0;  // the backward's outputs are checked after it runs
+  RL_RETURN_IF_ERROR(detail::check_rmsnorm_inputs(x, g, eps, weight_offset, output_bound));
+  RL_RETURN_IF_ERROR(check_matching("dy", dy, x.size()));
+  RL_RETURN_IF_ERROR(check_output("dx", dx, x.size()));
+  RL_RETURN_IF_ERROR(check_output("dg", dg, x.size()));
+  const int d = static_cast<int>(x.size());
+  const float* gp = detail::data_or_null(g);
+  float rstd = 0.0f;
+  rl::rmsnorm_forward(dx.data(), &rstd, x.data(), gp, 1, d, eps, weight_offset);  // only rstd is kept
+  std::fill(dx.begin(), dx.end(), 0.0f);
+  std::fill(dg.begin(), dg.end(), 0.0f);
+  rl::rmsnorm_backward(dx.data(), dg.data(), dy.data(), x.data(), &rstd, gp, 1, d, weight_offset);
+  RL_RETURN_IF_ERROR(check_result("dx", dx));
+  return check_result("dg", dg);
+}
+
+// dx, dgamma and dbeta of sum(dy * LayerNorm(x)); beta does not enter the gradients.
+inline Status layernorm_backward(OutFloats dx, OutFloats dgamma, OutFloats dbeta, Floats dy, Floats x,
+                                 const OptionalFloats& gamma, float eps) {
+  double output_bound = 0.0;  // the backward's outputs are checked after it runs
+  RL_RETURN_IF_ERROR(detail::check_layernorm_inputs(x, gamma, std::nullopt, eps, output_bound));
+  RL_RETURN_IF_ERROR(check_matching("dy", dy, x.size()));
+  RL_RETURN_IF_ERROR(check_output("dx", dx, x.size()));
+  RL_RETURN_IF_ERROR(check_output("dgamma", dgamma, x.size()));
+  RL_RETURN_IF_ERROR(check_output("dbeta", dbeta, x.size()));
+  const int d = static_cast<int>(x.size());
+  const float* gp = detail::data_or_null(gamma);
+  float mean = 0.0f, rstd = 0.0f;
+  rl::layernorm_forward(dx.data(), &mean, &rstd, x.data(), gp, nullptr, 1, d, eps);  // only mean and rstd are kept
+  std::fill(dx.begin(), dx.end(), 0.0f);
+  std::fill(dgamma.begin(), dgamma.end(), 0.0f);
+  std::fill(dbeta.begin(), dbeta.end(), 0.0f);
+  rl::layernorm_backward(dx.data(), dgamma.data(), dbeta.data(), dy.data(), x.data(), &mean, &rstd, gp, 1, d);
+  RL_RETURN_IF_ERROR(check_result("dx", dx));
+  RL_RETURN_IF_ERROR(check_result("dgamma", dgamma));
+  return check_result("dbeta", dbeta);
+}
+
+inline Status rmsnorm_steps(RmsNormSteps& steps, Floats x, const OptionalFloats& g, float eps,
+                            float weight_offset = 0.0f) {
+  double output_bound = 0.0;  // steps are for small vectors: their output is simply checked
+  RL_RETURN_IF_ERROR(detail::check_rmsnorm_inputs(x, g, eps, weight_offset, output_bound));
+  steps = rl::rmsnorm_steps(x.data(), detail::data_or_null(g), static_cast<int>(x.size()), eps, weight_offset);
+  return check_result("output", steps.output);
+}
+
+inline Status layernorm_steps(LayerNormSteps& steps, Floats x, const OptionalFloats& gamma,
+                              const OptionalFloats& beta, float eps) {
+  double output_bound = 0.0;
+  RL_RETURN_IF_ERROR(detail::check_layernorm_inputs(x, gamma, beta, eps, output_bound));
+  steps = rl::layernorm_steps(x.data(), detail::data_or_null(gamma), detail::data_or_null(beta),
+                              static_cast<int>(x.size()), eps);
+  return check_result("output", steps.output);
+}
+
+inline Status softcap(OutFloats y, Floats x, float cap) {
+  RL_RETURN_IF_ERROR(check_vector("x", x));
+  RL_RETURN_IF_ERROR(check_finite("x", x));
+  RL_RETURN_IF_ERROR(check_cap(cap));
+  RL_RETURN_IF_ERROR(check_output("y", y, x.size()));
+  rl::softcap_forward(y.data(), x.data(), static_cast<int>(x.size()), cap);
+  return Status::success();
+}
+
+inline Status softcap_backward(OutFloats dx, Floats dy, Floats x, float cap) {
+  RL_RETURN_IF_ERROR(check_vector("x", x));
+  RL_RETURN_IF_ERROR(check_finite("x", x));
+  RL_RETURN_IF_ERROR(check_matching("dy", dy, x.size()));
+  RL_RETURN_IF_ERROR(check_cap(cap));
+  RL_RETURN_IF_ERROR(check_output("dx", dx, x.size()));
+  std::fill(dx.begin(), dx.end(), 0.0f);
+  rl::softcap_backward(dx.data(), dy.data(), x.data(), static_cast<int>(x.size()), cap);
+  return Status::success();
+}
+
+inline Status softmax(OutFloats y, Floats x) {
+  RL_RETURN_IF_ERROR(check_vector("x", x));
+  RL_RETURN_IF_ERROR(check_finite("x", x));
+  RL_RETURN_IF_ERROR(check_output("y", y, x.size()));
+  rl::softmax_forward(y.data(), x.data(), 1, static_cast<int>(x.size()));
+  return Status::success();
+}
+
+}  // namespace rl::api
