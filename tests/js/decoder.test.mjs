@@ -108,9 +108,10 @@ test('params, setParams and grads round-trip in the PyTorch layout', () => {
   assert.equal(m.params()[0], 0.125);
   const embed = m.paramLayout().find((t) => t.name === 'embed.weight');
   assert.deepEqual(embed.shape, [11, 8]);
+  const kept = m.params()[5];
   p[5] = NaN;
   assert.throws(() => m.setParams(p), /embed\.weight\) is not finite/);
-  assert.equal(m.params()[5], p.length && m.params()[5]);  // unchanged by the refused call
+  assert.equal(m.params()[5], kept);  // a refused vector changes nothing
   assert.throws(() => m.setParams(new Float32Array(3)), /expected \d+ parameters, got 3/);
   m.dispose();
 });
@@ -131,6 +132,7 @@ test('bad configs and bad calls throw clear errors, and the module keeps working
   assert.throws(() => m.forward([1, 2, 3, 4, 5, 6, 7]), /exceeds contextLength 6/);
   assert.throws(() => m.forward([1, 2], [3]), /targets has 1 entries/);
   assert.throws(() => m.forward([1, 2.5]), /tokens\[1\] must be an integer/);
+  assert.throws(() => m.forward([2 ** 32 + 1]), /tokens\[0\] must be an integer token id/);
   assert.throws(() => m.trainStep({ lr: NaN }), /lr must be a finite number/);
   assert.throws(() => m.trainStep({ learningRate: 1 }), /unknown trainStep option key "learningRate"/);
   m.forward([1, 2, 3]);

@@ -94,6 +94,7 @@ test('warmup: a steppable run, progress, cancellation, and results per run', () 
   const finished = run.result();
   assert.deepEqual(finished.runs.map((c) => `${c.placement}/${c.warmup}`), ['post/false', 'post/true', 'pre/false', 'pre/true']);
   assert.ok(finished.runs.every((c) => Number.isFinite(c.evalLoss) && c.status === 'ok'));
+  assert.ok(finished.runs.every((c) => Math.abs(c.predictionSimilarity) <= 1));
   assert.ok(Math.abs(finished.runs[1].lr[0] - 3e-3 / 4) < 1e-12);
   run.dispose();  // idempotent after the run freed itself
 

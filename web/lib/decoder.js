@@ -87,7 +87,7 @@ function asTokens(values, name) {
   if (!Array.isArray(values) && !ArrayBuffer.isView(values)) fail(`${name} must be an Int32Array (got ${show(values)})`, 'invalid_input');
   const out = new Int32Array(values.length);
   for (let i = 0; i < values.length; i++) {
-    if (!Number.isInteger(values[i])) fail(`${name}[${i}] must be an integer token id (got ${show(values[i])})`, 'invalid_input');
+    if (!Number.isInteger(values[i]) || Math.abs(values[i]) > INT32_MAX) fail(`${name}[${i}] must be an integer token id (got ${show(values[i])})`, 'invalid_input');
     out[i] = values[i];
   }
   return out;

@@ -1,0 +1,104 @@
+// Decoder benchmarks (issue 4): the engine's matmul in GFLOP/s at 64x64 and 256x256 (forward y = x W^T, and the
+// two backward products together), then the decoder itself in milliseconds: forward and forward+backward of
+// L = 32, d = 64, 4 heads, 16 tokens, and one training step of a 4-layer d = 64 model on 64 tokens (sample,
+// forward, backward, clip, AdamW: train::Trainer::step).
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "decoder/model.hpp"
+#include "decoder/train_loop.hpp"
+#include "kernels/matmul.hpp"
+
+namespace rl::bench {
+namespace {
+
+// Runs fn for about 200 ms before it is timed, so WASM engines have tiered the code up (V8 starts with its
+// baseline compiler) and caches hold the model: the figures are steady-state ones.
+template <class Fn>
+double timed(Fn&& fn) {
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 0.2) fn();
+  return median_seconds_per_call(fn);
+}
+
+std::vector<float> pattern(std::size_t n, float phase) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = 0.5f * static_cast<float>(((i * 2654435761u + 7) % 1000)) / 1000.0f - 0.25f + phase;
+  return v;
+}
+
+void bench_matmul(int n) {
+  const std::size_t nn = static_cast<std::size_t>(n) * n;
+  auto x = pattern(nn, 0.0f), w = pattern(nn, 0.01f), dy = pattern(nn, -0.01f);
+  std::vector<float> y(nn), dx(nn), dw(nn);
+  const double flops = 2.0 * n * n * n;
+  const double forward = timed([&] {
+    matmul_forward(y.data(), x.data(), w.data(), n, n, n);
+    do_not_optimize(y.data());
+  });
+  report("matmul_forward", n, "GFLOP/s", flops / forward * 1e-9);
+  const double backward = timed([&] {
+    matmul_backward(dx.data(), dw.data(), dy.data(), x.data(), w.data(), n, n, n);
+    do_not_optimize(dx.data());
+  });
+  report("matmul_backward", n, "GFLOP/s", 2 * flops / backward * 1e-9);
+}
+
+std::unique_ptr<decoder::Model> bench_model(int layers, int context) {
+  decoder::Config c;
+  c.vocab_size = 64, c.d_model = 64, c.n_heads = 4, c.n_layers = layers, c.context_length = context;
+  std::string error;
+  auto model = decoder::Model::create(c, &error);
+  if (!model) std::fprintf(stderr, "decoder bench: %s\n", error.c_str());
+  return model;
+}
+
+std::vector<std::int32_t> sequence(int T, int offset) {
+  std::vector<std::int32_t> t(T);
+  for (int i = 0; i < T; ++i) t[i] = (i * 7 + offset) % 64;
+  return t;
+}
+
+void bench_decoder() {
+  const int T = 16;
+  auto model = bench_model(32, T);
+  if (!model) return;
+  const auto tokens = sequence(T, 3), targets = sequence(T, 4);
+  const double fwd = timed([&] { model->forward(tokens, targets); });
+  report("decoder_forward_L32_d64_T16", 32, "ms", fwd * 1e3);
+  const double fwd_bwd = timed([&] {
+    model->forward(tokens, targets);
+    model->zero_grad();
+    model->backward();
+  });
+  report("decoder_forward_backward_L32_d64_T16", 32, "ms", fwd_bwd * 1e3);
+
+  // one step of the shipped trainer: sample a window, forward, backward, clip, AdamW
+  const int T_train = 64;
+  auto small = bench_model(4, T_train);
+  if (!small) return;
+  train::TrainOptions options;
+  options.seq_len = T_train;
+  options.schedule.peak_lr = 1e-4;
+  std::string error;
+  auto trainer = train::Trainer::create(*small, options, &error);
+  if (!trainer) {
+    std::fprintf(stderr, "decoder bench: %s\n", error.c_str());
+    return;
+  }
+  const double step = timed([&] { trainer->step(); });
+  report("decoder_train_step_L4_d64_T64", 4, "ms", step * 1e3);
+}
+
+}  // namespace
+
+void run_decoder_benchmarks() {
+  bench_matmul(64);
+  bench_matmul(256);
+  bench_decoder();
+}
+
+}  // namespace rl::bench

@@ -1,0 +1,166 @@
+// Bad configs and bad calls come back as clear messages, never as a crash; the layout has PyTorch's names.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "decoder_test_util.hpp"
+
+using namespace rl;
+using namespace rl::test;
+using Catch::Matchers::Contains;
+
+namespace {
+
+std::string create_error(const decoder::Config& c) {
+  std::string error;
+  auto model = decoder::Model::create(c, &error);
+  CHECK_FALSE(model);
+  return error;
+}
+
+}  // namespace
+
+TEST_CASE("bad decoder configs are rejected with a message naming the problem", "[decoder][config]") {
+  decoder::Config c;
+  c.n_layers = 0;
+  CHECK_THAT(create_error(c), Contains("n_layers must be at least 1"));
+  c = {};
+  c.n_heads = 3;
+  CHECK_THAT(create_error(c), Contains("n_heads (3) must divide d_model (64)"));
+  c = {};
+  c.vocab_size = 1;
+  CHECK_THAT(create_error(c), Contains("vocab_size"));
+  c = {};
+  c.d_model = 0;
+  CHECK_THAT(create_error(c), Contains("d_model"));
+  c = {};
+  c.context_length = 0;
+  CHECK_THAT(create_error(c), Contains("context_length"));
+  c = {};
+  c.d_ff = -5;
+  CHECK_THAT(create_error(c), Contains("d_ff"));
+  c = {};
+  c.attn_softcap = -1;
+  CHECK_THAT(create_error(c), Contains("attn_softcap"));
+  c = {};
+  c.final_softcap = NAN;
+  CHECK_THAT(create_error(c), Contains("final_softcap") && Contains("NaN"));
+  c = {};
+  c.eps = 0;
+  CHECK_THAT(create_error(c), Contains("eps"));
+  c = {};
+  c.init.std = INFINITY;
+  CHECK_THAT(create_error(c), Contains("init.std"));
+  c = {};
+  c.init.qk_gain = NAN;
+  CHECK_THAT(create_error(c), Contains("init.qk_gain"));
+  c = {};
+  c.placement = static_cast<decoder::Placement>(42);
+  CHECK_THAT(create_error(c), Contains("unknown placement"));
+  c = {};
+  c.norm = static_cast<decoder::NormKind>(-1);
+  CHECK_THAT(create_error(c), Contains("unknown norm"));
+}
+
+TEST_CASE("configs that would exhaust memory are refused before allocating", "[decoder][config]") {
+  decoder::Config c;
+  c.d_model = 512, c.n_heads = 16, c.n_layers = 64, c.context_length = 128, c.vocab_size = 256;
+  // 64 layers of 12 d^2 weights are 201M parameters: 1.6 GB with gradients
+  CHECK(decoder::model_bytes(c) > decoder::kMaxModelBytes);
+  CHECK_THAT(create_error(c), Contains("model too large") && Contains("MB"));
+  c.n_layers = 4, c.d_model = 256, c.context_length = 128;  // ~3M parameters: fine
+  CHECK(decoder::model_bytes(c) < decoder::kMaxModelBytes);
+  CHECK(decoder::validate_config(c).empty());
+  // the estimate counts parameters, gradients and the saved activations
+  CHECK(decoder::model_bytes(c) > 2 * 4 * decoder::count_params(c));
+  // the largest sizes each field allows: counted in 64 bits (no wrap-around in 32-bit WASM), refused
+  c = {};
+  c.d_model = 8192, c.n_heads = 8192, c.context_length = 4096, c.n_layers = 1024, c.vocab_size = 1 << 20;
+  c.d_ff = 65536;
+  CHECK(decoder::model_bytes(c) > (std::uint64_t(1) << 40));
+  CHECK_THAT(create_error(c), Contains("model too large"));
+}
+
+TEST_CASE("names of kinds and placements parse back, unknown names do not", "[decoder][config]") {
+  for (decoder::NormKind k : kAllNorms) {
+    decoder::NormKind back{};
+    CHECK(decoder::parse_norm_kind(decoder::to_string(k), &back));
+    CHECK(back == k);
+  }
+  for (decoder::Placement p : kAllPlacements) {
+    decoder::Placement back{};
+    CHECK(decoder::parse_placement(decoder::to_string(p), &back));
+    CHECK(back == p);
+  }
+  decoder::Placement p{};
+  CHECK_FALSE(decoder::parse_placement("Pre", &p));
+  CHECK_FALSE(decoder::parse_placement("peri", &p));
+  decoder::NormKind k{};
+  CHECK_FALSE(decoder::parse_norm_kind("batchnorm", &k));
+}
+
+TEST_CASE("bad calls return messages and leave the model usable", "[decoder][config]") {
+  decoder::Config c = tiny_config(decoder::NormKind::rmsnorm, decoder::Placement::pre, false, false);
+  auto model = make_model(c);
+  CHECK_THAT(model->backward(), Contains("forward pass first"));
+  CHECK_THAT(model->forward({}), Contains("empty"));
+  const std::vector<std::int32_t> too_long(7, 1);
+  CHECK_THAT(model->forward(too_long), Contains("exceeds context_length 6"));
+  CHECK_THAT(model->forward(std::vector<std::int32_t>{1, 11, 2}),
+             Contains("token 11 at position 1 is outside the vocabulary [0, 11)"));
+  CHECK_THAT(model->forward(std::vector<std::int32_t>{-1}), Contains("token -1"));
+  CHECK_THAT(model->forward(std::vector<std::int32_t>{1, 2}, std::vector<std::int32_t>{3}), Contains("targets has 1"));
+  CHECK_THAT(model->forward(std::vector<std::int32_t>{1, 2}, std::vector<std::int32_t>{3, 12}), Contains("target 12"));
+  REQUIRE(model->forward(std::vector<std::int32_t>{1, 2, 3}) == "");
+  CHECK(std::isnan(model->loss()));
+  CHECK_THAT(model->backward(), Contains("with targets"));
+  CHECK_THAT(model->set_params(std::vector<float>(3)), Contains("expected " + std::to_string(model->num_params())));
+  std::vector<float> p(model->params().begin(), model->params().end());
+  const std::vector<float> before = p;
+  p[model->layout().layers[1].up + 5] = NAN;
+  CHECK_THAT(model->set_params(p), Contains("layers.1.mlp.up.weight") && Contains("not finite"));
+  CHECK(std::equal(before.begin(), before.end(), model->params().begin()));  // rejected vectors change nothing
+  REQUIRE(model->forward(std::vector<std::int32_t>{1, 2, 3}, std::vector<std::int32_t>{2, 3, 4}) == "");
+  CHECK(std::isfinite(model->loss()));
+  CHECK(model->backward() == "");
+  // new parameters discard the forward they did not take part in
+  REQUIRE(model->forward(std::vector<std::int32_t>{1, 2, 3}, std::vector<std::int32_t>{2, 3, 4}) == "");
+  REQUIRE(model->set_params(before) == "");
+  CHECK_THAT(model->backward(), Contains("forward pass first"));
+}
+
+TEST_CASE("parameter layout uses PyTorch names, shapes and order", "[decoder][layout]") {
+  decoder::Config c = tiny_config(decoder::NormKind::layernorm, decoder::Placement::sandwich, true, false);
+  c.mlp = decoder::MlpKind::swiglu;
+  const decoder::ParamLayout layout = decoder::build_layout(c);
+  std::vector<std::string> names;
+  for (const auto& t : layout.tensors) names.push_back(t.name);
+  const std::vector<std::string> first_layer = {
+      "embed.weight", "pos_embed.weight", "layers.0.attn_norm.weight", "layers.0.attn_norm.bias",
+      "layers.0.attn.q.weight", "layers.0.attn.k.weight", "layers.0.attn.v.weight", "layers.0.attn.o.weight",
+      "layers.0.attn.q_norm.weight", "layers.0.attn.k_norm.weight", "layers.0.attn_out_norm.weight",
+      "layers.0.attn_out_norm.bias", "layers.0.mlp_norm.weight", "layers.0.mlp_norm.bias", "layers.0.mlp.up.weight",
+      "layers.0.mlp.gate.weight", "layers.0.mlp.down.weight", "layers.0.mlp_out_norm.weight",
+      "layers.0.mlp_out_norm.bias"};
+  REQUIRE(names.size() == 2 + 2 * (first_layer.size() - 2) + 3);
+  CHECK(std::vector<std::string>(names.begin(), names.begin() + first_layer.size()) == first_layer);
+  CHECK(names[names.size() - 3] == "final_norm.weight");
+  CHECK(names.back() == "lm_head.weight");
+  CHECK(layout.tensors[layout.find("layers.1.mlp.down.weight")].shape == std::vector<int>{8, 12});
+  CHECK(layout.tensors[layout.find("layers.1.attn.q_norm.weight")].shape == std::vector<int>{4});
+  CHECK(layout.total == decoder::count_params(c));
+  std::size_t offset = 0;  // contiguous, in order
+  for (const auto& t : layout.tensors) {
+    CHECK(t.offset == offset);
+    offset += t.size;
+  }
+  // post and deepnorm have no final norm; norm "none" has no norm tensors at all
+  for (decoder::Placement p : {decoder::Placement::post, decoder::Placement::deepnorm}) {
+    c.placement = p;
+    CHECK(decoder::build_layout(c).find("final_norm.weight") == -1);
+    CHECK(decoder::build_layout(c).total == decoder::count_params(c));
+  }
+  c.norm = decoder::NormKind::none, c.placement = decoder::Placement::pre;
+  CHECK(decoder::build_layout(c).find("layers.0.attn_norm.weight") == -1);
+  CHECK(decoder::build_layout(c).find("layers.0.attn.q_norm.weight") >= 0);  // QK-Norm is its own switch
+}

@@ -1,0 +1,297 @@
+// Embind bindings of the toy decoder (wasm/src/decoder/model.hpp) for web/lib/decoder.js. Declarations and
+// conversions only: every check and every message lives in C++ (validate_config, Model) and comes back as an
+// `error` string (the module is built without C++ exceptions); decoder.js turns it into a JS Error.
+//
+// A model is an integer handle into a table here, so JS never holds an Embind object it must .delete();
+// decoderDispose(id) frees everything the model owns. Bulk data: JS writes tokens and parameters straight into
+// model-owned buffers through fresh typed_memory_views (valid until the next allocation, so decoder.js uses each
+// at once), and every result comes back as a new typed array (a copy that survives memory growth).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "decoder/model.hpp"
+#include "decoder/train_loop.hpp"
+
+namespace {
+
+using emscripten::val;
+namespace decoder = rl::decoder;
+namespace train = rl::train;
+
+struct Handle {
+  std::unique_ptr<decoder::Model> model;
+  std::vector<std::int32_t> tokens, targets;  // capacity context_length, written by JS
+  std::vector<float> staging;                 // setParams: written by JS, validated by Model::set_params
+  std::unique_ptr<train::Trainer> trainer;    // created by the first trainStep
+};
+
+std::vector<std::unique_ptr<Handle>> handles;  // index = id; freed slots are nullptr
+
+Handle* find(int id) {
+  if (id < 0 || id >= static_cast<int>(handles.size())) return nullptr;
+  return handles[id].get();
+}
+
+template <class T>
+val copy_of(const char* type, const T* data, std::size_t n) {
+  return val::global(type).new_(emscripten::typed_memory_view(n, data));
+}
+val float32_copy(const std::vector<float>& v) { return copy_of("Float32Array", v.data(), v.size()); }
+
+val error_result(const std::string& message) {
+  val out = val::object();
+  out.set("error", message);
+  return out;
+}
+
+const char* kNoModel = "this decoder has been disposed";
+
+// config: every key present and of the right type (decoder.js fills defaults and checks types); names of
+// kinds that do not parse become out-of-range values, which validate_config reports.
+decoder::Config read_config(const val& o) {
+  decoder::Config c;
+  c.vocab_size = o["vocabSize"].as<int>();
+  c.d_model = o["dModel"].as<int>();
+  c.n_heads = o["nHeads"].as<int>();
+  c.d_ff = o["dFF"].as<int>();
+  c.n_layers = o["nLayers"].as<int>();
+  c.context_length = o["contextLength"].as<int>();
+  if (!decoder::parse_mlp_kind(o["mlp"].as<std::string>(), &c.mlp)) c.mlp = static_cast<decoder::MlpKind>(-1);
+  if (!decoder::parse_norm_kind(o["norm"].as<std::string>(), &c.norm)) c.norm = static_cast<decoder::NormKind>(-1);
+  if (!decoder::parse_placement(o["placement"].as<std::string>(), &c.placement))
+    c.placement = static_cast<decoder::Placement>(-1);
+  c.residual = o["residual"].as<bool>();
+  c.qk_norm = o["qkNorm"].as<bool>();
+  c.attn_softcap = o["attnSoftcap"].as<float>();
+  c.final_softcap = o["finalSoftcap"].as<float>();
+  c.pos_embed = o["posEmbed"].as<bool>();
+  c.eps = o["eps"].as<float>();
+  const val init = o["init"];
+  if (!decoder::parse_init_scheme(init["scheme"].as<std::string>(), &c.init.scheme))
+    c.init.scheme = static_cast<decoder::InitScheme>(-1);
+  c.init.std = init["std"].as<float>();
+  c.init.residual_scaling = init["residualScaling"].as<bool>();
+  c.init.embed_scale = init["embedScale"].as<float>();
+  c.init.zero_qk = init["zeroQK"].as<bool>();
+  c.init.qk_gain = init["qkGain"].as<float>();
+  c.init.seed = static_cast<std::uint64_t>(init["seed"].as<double>());
+  return c;
+}
+
+val decoder_create(val config) {
+  std::string error;
+  auto model = decoder::Model::create(read_config(config), &error);
+  if (!model) return error_result(error);
+  auto handle = std::make_unique<Handle>();
+  const int ctx = model->config().context_length;
+  handle->tokens.assign(ctx, 0);
+  handle->targets.assign(ctx, 0);
+  handle->model = std::move(model);
+  int id = 0;
+  while (id < static_cast<int>(handles.size()) && handles[id]) ++id;
+  if (id == static_cast<int>(handles.size())) handles.emplace_back();
+  handles[id] = std::move(handle);
+  val out = error_result("");
+  out.set("id", id);
+  out.set("numParams", static_cast<double>(handles[id]->model->num_params()));
+  return out;
+}
+
+void decoder_dispose(int id) {
+  if (find(id)) handles[id].reset();
+  while (!handles.empty() && !handles.back()) handles.pop_back();
+}
+
+int decoder_live_models() {
+  int n = 0;
+  for (const auto& h : handles) n += h != nullptr;
+  return n;
+}
+
+val decoder_layout(int id) {
+  Handle* h = find(id);
+  val out = val::array();
+  if (!h) return out;
+  for (const decoder::ParamTensor& t : h->model->layout().tensors) {
+    val entry = val::object();
+    entry.set("name", t.name);
+    entry.set("offset", static_cast<double>(t.offset));
+    entry.set("size", static_cast<double>(t.size));
+    val shape = val::array();
+    for (int s : t.shape) shape.call<void>("push", s);
+    entry.set("shape", shape);
+    entry.set("layer", t.layer);
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+// Views into the heap: use at once, before anything can allocate.
+val decoder_tokens_view(int id) {
+  Handle* h = find(id);
+  return h ? val(emscripten::typed_memory_view(h->tokens.size(), h->tokens.data())) : val::null();
+}
+val decoder_targets_view(int id) {
+  Handle* h = find(id);
+  return h ? val(emscripten::typed_memory_view(h->targets.size(), h->targets.data())) : val::null();
+}
+val decoder_staging_view(int id) {
+  Handle* h = find(id);
+  if (!h) return val::null();
+  h->staging.resize(h->model->num_params());
+  return val(emscripten::typed_memory_view(h->staging.size(), h->staging.data()));
+}
+
+std::string decoder_commit_params(int id) {
+  Handle* h = find(id);
+  if (!h) return kNoModel;
+  const std::string error = h->model->set_params(h->staging);
+  h->staging = {};  // the copy is not kept
+  return error;
+}
+
+val decoder_params(int id) {
+  Handle* h = find(id);
+  return h ? copy_of("Float32Array", h->model->params().data(), h->model->num_params()) : val::null();
+}
+val decoder_grads(int id) {
+  Handle* h = find(id);
+  return h ? copy_of("Float32Array", h->model->grads().data(), h->model->num_params()) : val::null();
+}
+
+val forward_stats(const decoder::ForwardStats& s) {
+  val out = val::object();
+  out.set("nLayers", s.n_layers);
+  out.set("nHeads", s.n_heads);
+  out.set("seqLen", s.seq_len);
+  out.set("streamNorm", float32_copy(s.stream_norm));
+  out.set("streamNormMean", float32_copy(s.stream_norm_mean));
+  out.set("incrementNorm", float32_copy(s.increment_norm));
+  out.set("incrementNormMean", float32_copy(s.increment_norm_mean));
+  out.set("incrementRatio", float32_copy(s.increment_ratio));
+  out.set("maxAttnLogit", float32_copy(s.max_attn_logit));
+  out.set("attnEntropy", float32_copy(s.attn_entropy));
+  return out;
+}
+
+val logit_lens(const decoder::Model& m, int k) {
+  const decoder::LogitLens lens = m.logit_lens(k);
+  val out = val::object();
+  out.set("k", lens.k);
+  out.set("points", lens.points);
+  out.set("seqLen", lens.seq_len);
+  out.set("topTokens", copy_of("Int32Array", lens.top_tokens.data(), lens.top_tokens.size()));
+  out.set("topProbs", float32_copy(lens.top_probs));
+  return out;
+}
+
+// tokens / targets were written through the views; lens_k > 0 adds a logit lens of that many tokens.
+val decoder_forward(int id, int length, bool with_targets, int lens_k) {
+  Handle* h = find(id);
+  if (!h) return error_result(kNoModel);
+  if (length < 0 || length > static_cast<int>(h->tokens.size()))
+    return error_result("sequence of " + std::to_string(length) + " tokens exceeds context_length " +
+                        std::to_string(h->tokens.size()));
+  std::span<const std::int32_t> tokens(h->tokens.data(), length);
+  std::span<const std::int32_t> targets;
+  if (with_targets) targets = {h->targets.data(), static_cast<std::size_t>(length)};
+  const std::string error = h->model->forward(tokens, targets);
+  if (!error.empty()) return error_result(error);
+  val out = error_result("");
+  out.set("loss", with_targets ? val(static_cast<double>(h->model->loss())) : val::null());
+  const auto logits = h->model->logits();
+  out.set("logits", copy_of("Float32Array", logits.data(), logits.size()));
+  out.set("stats", forward_stats(h->model->forward_stats()));
+  if (lens_k > 0) out.set("logitLens", logit_lens(*h->model, lens_k));
+  return out;
+}
+
+val decoder_logit_lens(int id, int k) {
+  Handle* h = find(id);
+  if (!h) return error_result(kNoModel);
+  if (h->model->seq_len() == 0) return error_result("logitLens needs a forward pass first");
+  val out = logit_lens(*h->model, k);
+  out.set("error", std::string());
+  return out;
+}
+
+// Gradients of the last forward's loss (grads are zeroed first), with their norms.
+val decoder_backward(int id) {
+  Handle* h = find(id);
+  if (!h) return error_result(kNoModel);
+  h->model->zero_grad();
+  const std::string error = h->model->backward();
+  if (!error.empty()) return error_result(error);
+  const decoder::GradStats g = h->model->grad_stats();
+  val out = error_result("");
+  out.set("totalGradNorm", static_cast<double>(g.total_grad_norm));
+  out.set("streamGradNorm", float32_copy(g.stream_grad_norm));
+  out.set("streamGradNormPerPosition", float32_copy(g.stream_grad_norm_per_position));
+  out.set("tensorGradNorms", float32_copy(g.param_grad_norm));
+  return out;
+}
+
+// opts: every key present (decoder.js fills defaults). The trainer (AdamW state, schedule position, sampler) is
+// created on the first call and kept; decoder.js refuses changed options until resetTraining.
+val decoder_train_step(int id, val o) {
+  Handle* h = find(id);
+  if (!h) return error_result(kNoModel);
+  if (!h->trainer) {
+    train::TrainOptions t;
+    t.schedule.peak_lr = o["lr"].as<double>();
+    t.schedule.warmup_steps = o["warmupSteps"].as<int>();
+    t.schedule.decay = o["decay"].as<std::string>() == "cosine" ? train::LrDecay::cosine : train::LrDecay::constant;
+    t.schedule.total_steps = o["totalSteps"].as<int>();
+    t.schedule.final_ratio = o["finalRatio"].as<double>();
+    t.adamw.beta1 = o["beta1"].as<double>();
+    t.adamw.beta2 = o["beta2"].as<double>();
+    t.adamw.eps = o["adamEps"].as<double>();
+    t.adamw.weight_decay = o["weightDecay"].as<double>();
+    t.clip_norm = o["clipNorm"].as<double>();
+    t.seq_len = o["seqLen"].as<int>();
+    t.data_seed = static_cast<std::uint64_t>(o["dataSeed"].as<double>());
+    std::string error;
+    h->trainer = train::Trainer::create(*h->model, t, &error);
+    if (!h->trainer) return error_result(error);
+  }
+  const train::StepReport r = h->trainer->step();
+  if (!r.error.empty()) return error_result(r.error);
+  val out = error_result("");
+  out.set("step", r.step);
+  out.set("loss", r.loss);
+  out.set("gradNorm", r.grad_norm);
+  out.set("lr", r.lr);
+  out.set("status", std::string(train::status_name(r.status)));
+  out.set("updated", r.updated);
+  out.set("diverged", h->trainer->monitor().diverged());
+  return out;
+}
+
+void decoder_reset_training(int id) {
+  if (Handle* h = find(id)) h->trainer.reset();
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(residual_lab_decoder) {
+  emscripten::function("decoderCreate", &decoder_create);
+  emscripten::function("decoderDispose", &decoder_dispose);
+  emscripten::function("decoderLiveModels", &decoder_live_models);
+  emscripten::function("decoderLayout", &decoder_layout);
+  emscripten::function("decoderTokensView", &decoder_tokens_view);
+  emscripten::function("decoderTargetsView", &decoder_targets_view);
+  emscripten::function("decoderStagingView", &decoder_staging_view);
+  emscripten::function("decoderCommitParams", &decoder_commit_params);
+  emscripten::function("decoderParams", &decoder_params);
+  emscripten::function("decoderGrads", &decoder_grads);
+  emscripten::function("decoderForward", &decoder_forward);
+  emscripten::function("decoderLogitLens", &decoder_logit_lens);
+  emscripten::function("decoderBackward", &decoder_backward);
+  emscripten::function("decoderTrainStep", &decoder_train_step);
+  emscripten::function("decoderResetTraining", &decoder_reset_training);
+}

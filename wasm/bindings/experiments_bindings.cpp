@@ -1,0 +1,214 @@
+// Embind bindings of the six experiments (wasm/src/decoder/experiment_*.hpp) for web/lib/experiments.js.
+// Embind, not raw exports: an experiment call runs for milliseconds to seconds, so marshalling costs nothing,
+// and option objects map onto the C++ option structs field by field. web/lib/experiments.js fills in every
+// default and validates every option before calling here; C++ validates again and any message comes back in
+// the result's `error` field (the module is built without C++ exceptions), which the JS turns into an Error.
+// Arrays come back as fresh Float64Arrays (copies, so they survive WASM memory growth).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "decoder/experiment_gradient_decay.hpp"
+#include "decoder/experiment_init_gradients.hpp"
+#include "decoder/experiment_init_scaling.hpp"
+#include "decoder/experiment_qk_logit_growth.hpp"
+#include "decoder/experiment_residual_growth.hpp"
+#include "decoder/experiment_warmup.hpp"
+
+namespace {
+
+using emscripten::val;
+using namespace rl::experiments;
+namespace decoder = rl::decoder;
+
+val float64_array(const std::vector<double>& v) {
+  return val::global("Float64Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
+}
+
+template <class T>
+std::vector<T> read_array(const val& array) {
+  std::vector<T> out;
+  const int n = array["length"].as<int>();
+  for (int i = 0; i < n; ++i) out.push_back(array[i].as<T>());
+  return out;
+}
+
+// Unknown names cannot reach here (the JS checks them); should one slip through, C++ validation reports the
+// out-of-range enum value it becomes.
+decoder::Placement placement(const val& name) {
+  decoder::Placement p = static_cast<decoder::Placement>(-1);
+  decoder::parse_placement(name.as<std::string>(), &p);
+  return p;
+}
+
+// The model keys every decoder experiment shares (web/lib/experiments.js, MODEL_OPTIONS).
+ModelOptions read_model(const val& o) {
+  ModelOptions m;
+  m.layers = o["layers"].as<int>();
+  m.d_model = o["dModel"].as<int>();
+  m.n_heads = o["nHeads"].as<int>();
+  m.seq_len = o["seqLen"].as<int>();
+  m.norm = static_cast<decoder::NormKind>(-1);
+  decoder::parse_norm_kind(o["norm"].as<std::string>(), &m.norm);
+  m.placement = placement(o["placement"]);
+  m.init.scheme = static_cast<decoder::InitScheme>(-1);
+  decoder::parse_init_scheme(o["init"].as<std::string>(), &m.init.scheme);
+  m.init.std = o["std"].as<float>();
+  m.init.embed_scale = o["embedScale"].as<float>();
+  m.init.zero_qk = o["zeroQK"].as<bool>();
+  m.init.seed = static_cast<uint64_t>(o["seed"].as<double>());
+  return m;
+}
+
+val gradient_decay_js(val o) {
+  GradientDecayOptions g;
+  g.layers = o["layers"].as<int>();
+  g.gain = o["gain"].as<double>();
+  g.residual = o["residual"].as<bool>();
+  g.variant = o["variant"].as<std::string>() == "mlp" ? GradientDecayVariant::mlp : GradientDecayVariant::linear;
+  g.width = o["width"].as<int>();
+  g.seed = static_cast<uint64_t>(o["seed"].as<double>());
+  const GradientDecayResult r = gradient_decay(g);
+  val out = val::object();
+  out.set("error", r.error);
+  out.set("gradNorms", float64_array(r.grad_norms));
+  return out;
+}
+
+val init_gradients_js(val o) {
+  InitGradientsOptions g;
+  g.model = read_model(o);
+  g.placements.clear();
+  for (const std::string& name : read_array<std::string>(o["placements"])) g.placements.push_back(placement(val(name)));
+  g.depths = read_array<int>(o["depths"]);
+  g.samples = o["samples"].as<int>();
+  const InitGradientsResult r = init_gradients(g);
+  val out = val::object();
+  out.set("error", r.error);
+  out.set("layers", r.layers);
+  out.set("attnGradNorm", float64_array(r.attn_grad_norm));
+  out.set("mlpUpGradNorm", float64_array(r.mlp_up_grad_norm));
+  out.set("mlpDownGradNorm", float64_array(r.mlp_down_grad_norm));
+  out.set("loss", float64_array(r.loss));
+  out.set("lastLayerMlpGradNorm", float64_array(r.last_layer_mlp_grad_norm));
+  return out;
+}
+
+val residual_growth_js(val o, val on_progress) {
+  ResidualGrowthOptions g;
+  g.model = read_model(o);
+  g.train_steps = o["trainSteps"].as<int>();
+  g.lr = o["lr"].as<double>();
+  Progress progress;
+  if (on_progress.typeOf().as<std::string>() == "function")
+    progress = [&on_progress](int done, int total) { return !on_progress(done, total).strictlyEquals(val(false)); };
+  const ResidualGrowthResult r = residual_growth(g, progress);
+  val out = val::object();
+  out.set("error", r.error);
+  out.set("streamNorm", float64_array(r.stream_norm));
+  out.set("incrementNorm", float64_array(r.increment_norm));
+  out.set("incrementRatio", float64_array(r.increment_ratio));
+  out.set("trainLoss", float64_array(r.train_loss));
+  out.set("loss", r.loss);
+  return out;
+}
+
+val qk_logit_growth_js(val o) {
+  QkLogitGrowthOptions g;
+  g.model = read_model(o);
+  g.model.qk_norm = false;
+  g.gains = read_array<double>(o["gains"]);
+  const QkLogitGrowthResult r = qk_logit_growth(g);
+  val out = val::object();
+  out.set("error", r.error);
+  out.set("bound", r.bound);
+  out.set("maxLogitPlain", float64_array(r.max_logit_plain));
+  out.set("maxLogitQkNorm", float64_array(r.max_logit_qk_norm));
+  out.set("layer0MaxLogitPlain", float64_array(r.layer0_max_logit_plain));
+  out.set("entropyPlain", float64_array(r.entropy_plain));
+  out.set("entropyQkNorm", float64_array(r.entropy_qk_norm));
+  return out;
+}
+
+val init_scaling_js(val o) {
+  InitScalingOptions g;
+  g.model = read_model(o);
+  g.depths = read_array<int>(o["depths"]);
+  const InitScalingResult r = init_scaling(g);
+  val out = val::object();
+  out.set("error", r.error);
+  out.set("finalVariancePlain", float64_array(r.final_variance_plain));
+  out.set("finalVarianceScaled", float64_array(r.final_variance_scaled));
+  out.set("profilePlain", float64_array(r.profile_plain));
+  out.set("profileScaled", float64_array(r.profile_scaled));
+  return out;
+}
+
+// The four training runs of experiment 4, advanced a few steps per call. JS owns one through
+// web/lib/experiments.js, which deletes it when the run finishes or is disposed.
+class WarmupHandle {
+ public:
+  explicit WarmupHandle(val o) {
+    WarmupOptions w;
+    w.model = read_model(o);
+    w.steps = o["steps"].as<int>();
+    w.lr = o["lr"].as<double>();
+    w.warmup_steps = o["warmupSteps"].as<int>();
+    w.clip_norm = o["clipNorm"].as<double>();
+    w.beta2 = o["beta2"].as<double>();
+    w.eval_windows = o["evalWindows"].as<int>();
+    run_ = WarmupRun::create(w, &error_);
+  }
+  std::string error() const { return error_; }
+  int advance(int n) { return run_ ? run_->advance(n) : 0; }
+  bool done() const { return !run_ || run_->done(); }
+
+  val result() const {
+    val out = val::object();
+    out.set("error", error_);
+    if (!run_) return out;
+    const WarmupResult r = run_->result();
+    out.set("stepsDone", r.steps_done);
+    out.set("stepsTotal", r.steps_total);
+    val runs = val::array();
+    for (const WarmupCurve& c : r.runs) {
+      val run = val::object();
+      run.set("placement", std::string(decoder::to_string(c.placement)));
+      run.set("warmup", c.warmup);
+      run.set("loss", float64_array(c.loss));
+      run.set("gradNorm", float64_array(c.grad_norm));
+      run.set("lr", float64_array(c.lr));
+      run.set("status", std::string(rl::train::status_name(c.status)));
+      run.set("firstDivergentStep", c.first_divergent_step);
+      run.set("finalSmoothedLoss", c.final_smoothed_loss);
+      run.set("evalLoss", c.eval_loss);
+      run.set("predictionSimilarity", c.prediction_similarity);
+      runs.call<void>("push", run);
+    }
+    out.set("runs", runs);
+    return out;
+  }
+
+ private:
+  std::string error_;
+  std::unique_ptr<WarmupRun> run_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(residual_lab_experiments) {
+  emscripten::function("experimentGradientDecay", &gradient_decay_js);
+  emscripten::function("experimentInitGradients", &init_gradients_js);
+  emscripten::function("experimentResidualGrowth", &residual_growth_js);
+  emscripten::function("experimentQkLogitGrowth", &qk_logit_growth_js);
+  emscripten::function("experimentInitScaling", &init_scaling_js);
+  emscripten::class_<WarmupHandle>("ExperimentWarmupRun")
+      .constructor<val>()
+      .function("error", &WarmupHandle::error)
+      .function("advance", &WarmupHandle::advance)
+      .function("done", &WarmupHandle::done)
+      .function("result", &WarmupHandle::result);
+}

@@ -1,0 +1,155 @@
+#include "kernels/matmul.hpp"
+
+#include "kernels/simd.hpp"
+
+namespace rl {
+namespace {
+
+using simd::f32x4;
+
+// C[MR rows, 4*NV columns] (=|+=) A[MR, K] B[K, 4*NV]; MR * NV accumulators stay in registers for the whole k loop.
+template <int MR, int NV>
+inline void tile(float* c, int ldc, const float* a, int a_row, int a_col, const float* b, int ldb, int K,
+                 bool accumulate) {
+  f32x4 acc[MR][NV];
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) acc[r][v] = simd::splat(0.0f);
+  for (int k = 0; k < K; ++k) {
+    const float* b_row = b + static_cast<long>(k) * ldb;
+    f32x4 bv[NV];
+    for (int v = 0; v < NV; ++v) bv[v] = simd::load(b_row + 4 * v);
+    const float* a_col_k = a + static_cast<long>(k) * a_col;
+    for (int r = 0; r < MR; ++r) {
+      const f32x4 ar = simd::splat(a_col_k[static_cast<long>(r) * a_row]);
+      for (int v = 0; v < NV; ++v) acc[r][v] += ar * bv[v];
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    float* c_row = c + static_cast<long>(r) * ldc;
+    for (int v = 0; v < NV; ++v) {
+      f32x4 out = acc[r][v];
+      if (accumulate) out += simd::load(c_row + 4 * v);
+      simd::store(c_row + 4 * v, out);
+    }
+  }
+}
+
+// One column strip of width 4*NV, all rows: 4-row tiles, then the 1 to 3 leftover rows.
+template <int NV>
+void column_strip(float* c, int ldc, const float* a, int a_row, int a_col, const float* b, int ldb, int M, int K,
+                  bool accumulate) {
+  int i = 0;
+  for (; i + 4 <= M; i += 4)
+    tile<4, NV>(c + static_cast<long>(i) * ldc, ldc, a + static_cast<long>(i) * a_row, a_row, a_col, b, ldb, K,
+                accumulate);
+  const long ci = static_cast<long>(i) * ldc, ai = static_cast<long>(i) * a_row;
+  switch (M - i) {
+    case 3: tile<3, NV>(c + ci, ldc, a + ai, a_row, a_col, b, ldb, K, accumulate); break;
+    case 2: tile<2, NV>(c + ci, ldc, a + ai, a_row, a_col, b, ldb, K, accumulate); break;
+    case 1: tile<1, NV>(c + ci, ldc, a + ai, a_row, a_col, b, ldb, K, accumulate); break;
+    default: break;
+  }
+}
+
+// y[MR rows, NR columns] = x[MR, K] . w[NR, K] row by row: the "dot" form, which reads PyTorch's W[out, in]
+// as it is stored. MR * NR accumulators hold 4 partial sums each; the K % 4 tail is added in scalar.
+template <int MR, int NR>
+inline void dot_tile(float* y, int ldy, const float* x, const float* w, int K) {
+  f32x4 acc[MR][NR];
+  for (int r = 0; r < MR; ++r)
+    for (int n = 0; n < NR; ++n) acc[r][n] = simd::splat(0.0f);
+  int k = 0;
+  for (; k + 4 <= K; k += 4) {
+    f32x4 xv[MR], wv[NR];
+    for (int r = 0; r < MR; ++r) xv[r] = simd::load(x + static_cast<long>(r) * K + k);
+    for (int n = 0; n < NR; ++n) wv[n] = simd::load(w + static_cast<long>(n) * K + k);
+    for (int r = 0; r < MR; ++r)
+      for (int n = 0; n < NR; ++n) acc[r][n] += xv[r] * wv[n];
+  }
+  for (int r = 0; r < MR; ++r) {
+    float sums[NR];
+    if constexpr (NR == 4) {
+      // four horizontal sums at once, with the unpack / movelh / movehl patterns every SIMD backend knows
+      const f32x4 u0 = __builtin_shufflevector(acc[r][0], acc[r][1], 0, 4, 1, 5) +
+                       __builtin_shufflevector(acc[r][0], acc[r][1], 2, 6, 3, 7);
+      const f32x4 u1 = __builtin_shufflevector(acc[r][2], acc[r][3], 0, 4, 1, 5) +
+                       __builtin_shufflevector(acc[r][2], acc[r][3], 2, 6, 3, 7);
+      const f32x4 total = __builtin_shufflevector(u0, u1, 0, 1, 4, 5) + __builtin_shufflevector(u0, u1, 2, 3, 6, 7);
+      simd::store(sums, total);
+    } else {
+      for (int n = 0; n < NR; ++n) sums[n] = simd::horizontal_sum(acc[r][n]);
+    }
+    for (int n = 0; n < NR; ++n) {
+      for (int kk = k; kk < K; ++kk) sums[n] += x[static_cast<long>(r) * K + kk] * w[static_cast<long>(n) * K + kk];
+      y[static_cast<long>(r) * ldy + n] = sums[n];
+    }
+  }
+}
+
+// All rows of x against NR rows of W: the W block (NR x K) stays in L1 while x streams past it, so every weight
+// is read from memory once per call (the decoder's x has few rows, its W many).
+template <int NR>
+void dot_columns(float* y, const float* x, const float* w, int M, int K, int N) {
+  int i = 0;
+  for (; i + 2 <= M; i += 2) dot_tile<2, NR>(y + static_cast<long>(i) * N, N, x + static_cast<long>(i) * K, w, K);
+  if (i < M) dot_tile<1, NR>(y + static_cast<long>(i) * N, N, x + static_cast<long>(i) * K, w, K);
+}
+
+}  // namespace
+
+void matmul_forward(float* y, const float* x, const float* w, int M, int K, int N) {
+  int n = 0;
+  for (; n + 4 <= N; n += 4) dot_columns<4>(y + n, x, w + static_cast<long>(n) * K, M, K, N);
+  for (; n < N; ++n) dot_columns<1>(y + n, x, w + static_cast<long>(n) * K, M, K, N);
+}
+
+void gemm(float* c, int ldc, const float* a, int a_row, int a_col, const float* b, int ldb, int M, int N, int K,
+          bool accumulate) {
+  if (M <= 0 || N <= 0) return;
+  int j = 0;
+  for (; j + 8 <= N; j += 8) column_strip<2>(c + j, ldc, a, a_row, a_col, b + j, ldb, M, K, accumulate);
+  if (j + 4 <= N) {
+    column_strip<1>(c + j, ldc, a, a_row, a_col, b + j, ldb, M, K, accumulate);
+    j += 4;
+  }
+  // the last 1 to 3 columns, scalar
+  for (; j < N; ++j) {
+    for (int i = 0; i < M; ++i) {
+      float sum = 0.0f;
+      for (int k = 0; k < K; ++k)
+        sum += a[static_cast<long>(i) * a_row + static_cast<long>(k) * a_col] * b[static_cast<long>(k) * ldb + j];
+      float& out = c[static_cast<long>(i) * ldc + j];
+      out = accumulate ? out + sum : sum;
+    }
+  }
+}
+
+void matmul_backward(float* dx, float* dw, const float* dy, const float* x, const float* w, int M, int K, int N) {
+  // dx[M,K] += dy[M,N] W[N,K]
+  if (dx) gemm(dx, K, dy, N, 1, w, K, M, K, N, /*accumulate=*/true);
+  // dW[N,K] += dy^T[N,M] x[M,K]: A = dy read transposed
+  if (dw) gemm(dw, K, dy, 1, N, x, K, N, K, M, /*accumulate=*/true);
+}
+
+void matmul_forward_reference(float* y, const float* x, const float* w, int M, int K, int N) {
+  for (int i = 0; i < M; ++i)
+    for (int n = 0; n < N; ++n) {
+      float sum = 0.0f;
+      for (int k = 0; k < K; ++k) sum += x[static_cast<long>(i) * K + k] * w[static_cast<long>(n) * K + k];
+      y[static_cast<long>(i) * N + n] = sum;
+    }
+}
+
+void matmul_backward_reference(float* dx, float* dw, const float* dy, const float* x, const float* w, int M, int K,
+                               int N) {
+  for (int i = 0; i < M; ++i)
+    for (int n = 0; n < N; ++n) {
+      const float g = dy[static_cast<long>(i) * N + n];
+      for (int k = 0; k < K; ++k) {
+        if (dx) dx[static_cast<long>(i) * K + k] += g * w[static_cast<long>(n) * K + k];
+        if (dw) dw[static_cast<long>(n) * K + k] += g * x[static_cast<long>(i) * K + k];
+      }
+    }
+}
+
+}  // namespace rl
