@@ -3,7 +3,7 @@
 // multiplies the gradient by exactly `gain` per layer (a random rotation keeps its length), so layer 0 gets
 // gain^L of the top's: the chapter's 0.8^32 ≈ 0.0008 and 1.2^32 ≈ 342. The dashed line gain^(L−l) is that
 // formula, drawn for comparison; the two solid curves are measured.
-import { logSplits, logValues } from './experiment-run/log-axis.js';
+import { log10OrGap, logSplits, logValues, shownScientific as shown } from './experiment-run/log-axis.js';
 import { checkbox, experimentRunner, numberSelect, whenNearViewport } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { formatScientific } from './shared/format.js';
@@ -33,8 +33,6 @@ const scientific = (value) => formatScientific(value, 3);
 // The chart plots log10 of the norms on a linear axis labelled 10^k: uPlot's own log scale covers only about
 // 10^-16 to 10^16, and 0.1^64 lies far below that.
 const readout = (u, v) => (v == null ? '–' : scientific(10 ** v).text);
-const log10OrGap = (values) => Array.from(values, (v) => (v > 0 ? Math.log10(v) : null));
-const shown = (value) => { const { text, value: exact } = scientific(value); return h('data', { value: String(value), title: exact }, text); };
 
 export class RlGradientFlow extends LabElement {
   static tag = 'rl-gradient-flow';

@@ -3,6 +3,7 @@
 // worker). Pre-norm: the final stream is the embedding plus 2L nearly independent increments, so its variance is
 // about var(embedding) + 2L·v unscaled and var(embedding) + v scaled. The dashed estimate takes var(embedding)
 // from stream point 0 and v from the 1-layer model; the two solid curves are measured.
+import { shownScientific as shown } from './experiment-run/log-axis.js';
 import { experimentRunner, numberSelect, whenNearViewport } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { formatScientific, formatTrimmed } from './shared/format.js';
@@ -24,7 +25,6 @@ const STATE = defineState([
 
 /** 1, 2, 4, ... up to maxDepth. */
 const depthsUpTo = (maxDepth) => Array.from({ length: Math.floor(Math.log2(maxDepth)) + 1 }, (_, k) => 2 ** k);
-const shown = (value, digits = 3) => { const f = formatScientific(value, digits); return h('data', { value: String(value), title: f.value }, f.text); };
 const sci = (u, v) => (v == null ? '–' : formatScientific(v, 3).text);
 
 export class RlInitScaling extends LabElement {

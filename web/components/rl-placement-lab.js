@@ -2,7 +2,7 @@
 // (lab.experiments.initGradients, experiment 2, in a worker): the MLP down-projection's gradient in every layer
 // of one model, and the last layer's against depth (6 to 48 layers). Xiong et al. (2020), Theorem 1: the latter
 // is independent of L for Post-LN and O(1/√L) for Pre-LN. Every curve is measured.
-import { logSplits, logValues } from './experiment-run/log-axis.js';
+import { log10OrGap, logSplits, logValues, shownScientific as shown } from './experiment-run/log-axis.js';
 import { checkbox, experimentRunner, whenNearViewport } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { radioGroup, rangeField } from './shared/fields.js';
@@ -28,8 +28,6 @@ const STATE = defineState([
   { name: 'seed', type: 'integer', default: 0, min: 0, max: 1e9 },
 ]);
 
-const shown = (value, digits = 3) => { const f = formatScientific(value, digits); return h('data', { value: String(value), title: f.value }, f.text); };
-const log10OrGap = (values) => Array.from(values, (v) => (v > 0 ? Math.log10(v) : null));
 const logValue = (u, v) => (v == null ? '–' : formatScientific(10 ** v, 3).text);
 
 export class RlPlacementLab extends LabElement {

@@ -2,7 +2,7 @@
 // are scaled by a gain, without and with QK-Norm (lab.experiments.qkLogitGrowth, experiment 5, in a worker).
 // s = q·k/√d_head: without QK-Norm s grows as gain²; with it |q̂| = |k̂| = √d_head, so s ≤ √d_head (Cauchy–Schwarz)
 // whatever the gain. The flat line is that bound; every curve is measured.
-import { logSplits, logValues } from './experiment-run/log-axis.js';
+import { log10OrGap, logSplits, logValues, shownScientific as shown } from './experiment-run/log-axis.js';
 import { experimentRunner, numberSelect, whenNearViewport } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { rangeField } from './shared/fields.js';
@@ -31,8 +31,6 @@ export function gainsUpTo(maxGain) {
   return Array.from({ length: steps + 3 }, (_, k) => 2 ** ((k - 2) / 2));
 }
 
-const shown = (value, digits = 3) => { const f = formatScientific(value, digits); return h('data', { value: String(value), title: f.value }, f.text); };
-const log10OrGap = (values) => Array.from(values, (v) => (v > 0 ? Math.log10(v) : null));
 
 export class RlQkNormLab extends LabElement {
   static tag = 'rl-qk-norm-lab';

@@ -2,6 +2,7 @@
 // small Pre-Norm decoder, at initialization or after a short training run (lab.experiments.residualGrowth,
 // experiment 3, in a worker, with per-step progress). h <- h + F(Norm(h)): the trunk is a running sum of
 // increments whose scale is set by the weights alone, so |F| / |h| falls as |h| grows. Both curves are measured.
+import { shownScientific as shown } from './experiment-run/log-axis.js';
 import { experimentRunner, numberSelect, whenNearViewport } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { rangeField } from './shared/fields.js';
@@ -23,7 +24,6 @@ const STATE = defineState([
   { name: 'seed', type: 'integer', default: 0, min: 0, max: 1e9 },
 ]);
 
-const shown = (value, digits = 3) => { const f = formatScientific(value, digits); return h('data', { value: String(value), title: f.value }, f.text); };
 const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
 
 export class RlResidualGrowth extends LabElement {

@@ -1,6 +1,7 @@
 // A log axis for curves plotted as log10(value) on a linear uPlot scale (uPlot's own log scale only covers about
 // 10^-16 .. 10^16, and a gradient after 64 layers of gain 0.05 is 10^-83). Ticks sit at 1, 2, 5 × 10^k when the
 // curves span few decades, at every n-th power of ten when they span many; labels are the values, not logs.
+import { h } from '../shared/dom.js';
 import { formatScientific, powerOfTen } from '../shared/format.js';
 
 const MAX_TICKS = 8;
@@ -32,4 +33,13 @@ export function logValues(u, ticks) {
     if (t == null) return '';
     return powersOnly ? powerOfTen(Math.round(t)) : formatScientific(10 ** t, 2).text;
   });
+}
+
+/** Values to plot on a log10 axis; zeros and negatives become gaps. */
+export const log10OrGap = (values) => Array.from(values, (v) => (v > 0 ? Math.log10(v) : null));
+
+/** A number shown as 1.23 × 10⁻⁴ in a <data> element carrying the exact value (for tests and copy). */
+export function shownScientific(value, digits = 3) {
+  const f = formatScientific(value, digits);
+  return h('data', { value: String(value), title: f.value }, f.text);
 }
