@@ -32,6 +32,7 @@ function compile(build, targets) {
 }
 
 function assembleSite() {
+  rmSync(dist, { recursive: true, force: true });  // dist/ is all generated: no stale file survives a build
   mkdirSync(dist, { recursive: true });
   cpSync(join(root, 'web'), dist, { recursive: true });
   const wasmOut = join(dist, 'lib/wasm');
@@ -42,9 +43,7 @@ function assembleSite() {
     cpSync(join(dir, 'residual_lab.wasm'), join(wasmOut, `residual_lab_${flavour}.wasm`));
   }
   // Formulas are typeset to MathML at build time (scripts/pages.mjs): the page needs no KaTeX at run time.
-  const vendor = join(dist, 'vendor');
-  rmSync(vendor, { recursive: true, force: true });
-  cpSync(join(root, 'node_modules/uplot/dist'), join(vendor, 'uplot'), { recursive: true });
+  cpSync(join(root, 'node_modules/uplot/dist'), join(dist, 'vendor/uplot'), { recursive: true });
 }
 
 async function renderPages() {

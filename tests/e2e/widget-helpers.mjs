@@ -4,9 +4,8 @@ import assert from 'node:assert/strict';
 export const EN = 'en/index.html';
 export const ZH = 'index.html';
 export const WIDGET_TAGS = ['rl-vector-lab', 'rl-precision-lab', 'rl-gemma-trap', 'rl-softcap-explorer'];
-// The decoder-engine widgets (driven by tests/e2e/decoder-widgets.test.mjs); tags still shown as placeholders: none.
+// The decoder-engine widgets (driven by tests/e2e/decoder-widgets.test.mjs).
 export const DECODER_WIDGET_TAGS = ['rl-gradient-flow', 'rl-qk-norm-lab', 'rl-init-scaling', 'rl-residual-growth', 'rl-placement-lab', 'rl-warmup-race'];
-export const PLACEHOLDER_TAGS = [];
 
 /** Opens a page and waits until every live widget on it has drawn its first result. */
 export async function openReady(lab, path, options) {

@@ -2,7 +2,6 @@
 //   <script type="module" src=".../components/index.js"></script>
 // and the tags; each element finds the lab (../lib/residual-lab.js) and its CSS (../styles/) relative to
 // this folder, so the widgets work in any page that serves the built dist/ tree.
-import { PLACEHOLDER_ELEMENTS } from './decoder-placeholders.js';
 import { RlGemmaTrap } from './rl-gemma-trap.js';
 import { RlGradientFlow } from './rl-gradient-flow.js';
 import { RlInitScaling } from './rl-init-scaling.js';
@@ -25,7 +24,6 @@ const ELEMENTS = [
   { tag: RlResidualGrowth.tag, element: RlResidualGrowth },
   { tag: RlPlacementLab.tag, element: RlPlacementLab },
   { tag: RlWarmupRace.tag, element: RlWarmupRace },
-  ...PLACEHOLDER_ELEMENTS,
 ];
 
 for (const { tag, element } of ELEMENTS) {
