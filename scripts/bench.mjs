@@ -30,8 +30,10 @@ async function runBenchBinary(name) {
   return parseLines(output);
 }
 
-// Median seconds per call, each sample >= 2 ms (the same scheme as bench/bench.hpp).
+// Median seconds per call, each sample >= 2 ms (the same scheme as bench/bench.hpp), after 100 ms of warm-up
+// so that V8 has optimized both the JS and the WASM code being timed.
 function secondsPerCall(fn, samples = 15) {
+  for (const start = performance.now(); performance.now() - start < 100;) fn();
   let reps = 1;
   for (;;) {
     const t0 = performance.now();
