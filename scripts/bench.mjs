@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `npm run bench`: one run, figures side by side. Not a test: nothing here passes or fails.
 //   kernels  RMSNorm / LayerNorm forward and backward, GB/s at d = 64, 4096, 1M:
-//            native g++ -O3 -march=native | WASM SIMD | WASM scalar (same source) | plain JS, and the ratios
+//            native g++ -O3 -march=native | native 4-lane (SSE2) | WASM SIMD | WASM scalar (same source) |
+//            plain JS, and the ratios
 //   api      the cost of one public-API call (copies included) at d = 4 and d = 4096
 //   decoder  matmul GFLOP/s, decoder forward / forward+backward / train step (when the engine is built)
+// Kernel and API figures are medians over 3 processes each (KERNEL_PROCESSES, API_PROCESSES).
 // `npm run bench -- --json` prints the same figures as one JSON object.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,15 +22,38 @@ function parseLines(output) {
   return output.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
 }
 
-async function runBenchBinary(name) {
+async function runBenchBinary(name, group = '') {
   const dir = BUILDS[name].dir;
-  const [cmd, args] = name === 'native'
-    ? [join(dir, 'residual_lab_bench'), []]
-    : [process.execPath, ['--no-experimental-fetch', join(dir, 'residual_lab_bench.js')]];
-  log(`running ${name} benchmarks...`);
+  const binaryArgs = group ? [group] : [];
+  const [cmd, args] = !BUILDS[name].wasm
+    ? [join(dir, 'residual_lab_bench'), binaryArgs]
+    : [process.execPath, ['--no-experimental-fetch', join(dir, 'residual_lab_bench.js'), ...binaryArgs]];
   const { status, output } = await runCaptured(cmd, args, { quiet: true });
   if (status !== 0) throw new Error(`${name} benchmark exited ${status}:\n${output}`);
   return parseLines(output);
+}
+
+// The same binary runs at different speeds in different processes on this kind of machine (one scalar WASM
+// process measured 21.7 GB/s, the next 16.0, each steady within itself), so each build's kernel benchmarks run
+// in KERNEL_PROCESSES processes, interleaved across builds, and every figure is the median over them.
+const KERNEL_PROCESSES = 3;
+const median = (values) => values.slice().sort((a, b) => a - b)[values.length >> 1];
+
+/** Rows of several runs of one benchmark -> one row per measurement: the median value, and the range. */
+function medianRows(runs) {
+  return runs[0].map((row) => {
+    const values = runs.map((rows) => rows.find((r) => r.name === row.name && r.d === row.d).value);
+    return { ...row, value: median(values), min: Math.min(...values), max: Math.max(...values) };
+  });
+}
+
+async function runKernelBenchmarks(names) {
+  const runs = Object.fromEntries(names.map((name) => [name, []]));
+  for (let k = 1; k <= KERNEL_PROCESSES; k++) {
+    log(`running kernel benchmarks, process ${k} of ${KERNEL_PROCESSES} for ${names.join(', ')}...`);
+    for (const name of names) runs[name].push(await runBenchBinary(name, 'kernels'));
+  }
+  return Object.fromEntries(names.map((name) => [name, medianRows(runs[name])]));
 }
 
 const SIZES = [64, 4096, 1 << 20];
@@ -56,14 +81,25 @@ function plainJsKernels() {
   return rows;
 }
 
-// The API is timed in a process of its own, as the native and WASM binaries are, so no other benchmark's JIT or
-// heap state leaks into it. Known and not yet explained: rmsNorm through the API at d = 4096 is bimodal across
-// processes (about 4-12 us in most runs, 50-77 us in some; LayerNorm is not affected).
+// The API is timed in processes of its own, as the native and WASM binaries are, so no other benchmark's JIT or
+// heap state leaks into it; the figure is the median of API_PROCESSES processes, printed with their range.
+// Why the range is wide at d = 4096 (about 3-6 us in most processes, 50-75 us in about one in four): every call
+// returns new Float32Arrays, 16 KB each here, which node allocates with glibc's calloc. In the slow processes
+// glibc hands the freed memory back to the kernel (heap trimming) and the next calls page it back in, and a page
+// fault is expensive in this VM (the kernel side of a perf profile is mostly pvm_irq_enable). Evidence: with
+// trimming disabled (GLIBC_TUNABLES=glibc.malloc.trim_threshold=4000000000) none of 32 processes fell into the
+// 50-75 us mode, against 4 of 16 without; the raw kernel export at d = 4096 costs a steady 1.4 us in every process.
+const API_PROCESSES = 3;
+
 async function apiCallCost() {
-  log('running API call benchmarks...');
-  const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/api-call-cost.mjs')], { quiet: true });
-  if (status !== 0) throw new Error(`API benchmark exited ${status}:\n${output}`);
-  return parseLines(output);
+  const runs = [];
+  for (let k = 1; k <= API_PROCESSES; k++) {
+    log(`running API call benchmarks, process ${k} of ${API_PROCESSES}...`);
+    const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/api-call-cost.mjs')], { quiet: true });
+    if (status !== 0) throw new Error(`API benchmark exited ${status}:\n${output}`);
+    runs.push(parseLines(output));
+  }
+  return medianRows(runs);
 }
 
 const fmt = (v) => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
@@ -71,13 +107,17 @@ const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b)
 
 async function main() {
   await build({ bench: true });
-  const results = {
-    native: await runBenchBinary('native'),
-    'wasm-simd': await runBenchBinary('wasm-simd'),
-    'wasm-scalar': await runBenchBinary('wasm-scalar'),
+  const builds = ['native', 'native-4lane', 'wasm-simd', 'wasm-scalar'];
+  const kernels = await runKernelBenchmarks(builds);
+  const results = {};
+  for (const name of builds) {
+    log(`running ${name} decoder benchmarks...`);
+    results[name] = [...kernels[name], ...await runBenchBinary(name, 'decoder')];
+  }
+  Object.assign(results, {
     'plain-js': plainJsKernels(),
     api: await apiCallCost(),
-  };
+  });
   const lookup = (source, name, d) => results[source].find((r) => r.name === name && r.d === d)?.value;
   const table = [];
   const keys = new Set();
@@ -85,7 +125,7 @@ async function main() {
   for (const key of keys) {
     const [name, dText, unit] = key.split('|');
     const d = Number(dText);
-    const row = { name, d, unit, native: lookup('native', name, d), simd: lookup('wasm-simd', name, d), scalar: lookup('wasm-scalar', name, d), js: lookup('plain-js', name, d) };
+    const row = { name, d, unit, native: lookup('native', name, d), native4: lookup('native-4lane', name, d), simd: lookup('wasm-simd', name, d), scalar: lookup('wasm-scalar', name, d), js: lookup('plain-js', name, d) };
     table.push(row);
   }
   if (asJson) {
@@ -93,13 +133,16 @@ async function main() {
     return;
   }
   console.log('\nKernels (higher is better for GB/s and GFLOP/s, lower for ms)');
-  console.log(`${'kernel'.padEnd(22)} ${'size'.padStart(8)} ${'unit'.padEnd(7)} ${'native'.padStart(7)} ${'simd'.padStart(7)} ${'scalar'.padStart(7)} ${'js'.padStart(7)}   simd/scalar  simd/js  simd/native`);
+  console.log('native: g++ -O3 -march=native; native4: the same without -march (SSE2, 4 lanes as in WASM SIMD);');
+  console.log('simd / scalar: the same source as WASM with and without -msimd128 (node); js: plain JavaScript.');
+  console.log(`Kernel figures: median of ${KERNEL_PROCESSES} processes per build.\n`);
+  console.log(`${'kernel'.padEnd(22)} ${'size'.padStart(8)} ${'unit'.padEnd(7)} ${'native'.padStart(7)} ${'native4'.padStart(7)} ${'simd'.padStart(7)} ${'scalar'.padStart(7)} ${'js'.padStart(7)}   simd/scalar  simd/js  simd/native  native4/scalar`);
   for (const r of table) {
     const better = r.unit === 'ms' ? (a, b) => ratio(b, a) : ratio;  // for times, speed-up is old/new
-    console.log(`${r.name.padEnd(22)} ${String(r.d).padStart(8)} ${r.unit.padEnd(7)} ${fmt(r.native).padStart(7)} ${fmt(r.simd).padStart(7)} ${fmt(r.scalar).padStart(7)} ${fmt(r.js).padStart(7)}   ${better(r.simd, r.scalar).padStart(11)}  ${better(r.simd, r.js).padStart(7)}  ${better(r.simd, r.native).padStart(11)}`);
+    console.log(`${r.name.padEnd(22)} ${String(r.d).padStart(8)} ${r.unit.padEnd(7)} ${fmt(r.native).padStart(7)} ${fmt(r.native4).padStart(7)} ${fmt(r.simd).padStart(7)} ${fmt(r.scalar).padStart(7)} ${fmt(r.js).padStart(7)}   ${better(r.simd, r.scalar).padStart(11)}  ${better(r.simd, r.js).padStart(7)}  ${better(r.simd, r.native).padStart(11)}  ${better(r.native4, r.scalar).padStart(14)}`);
   }
-  console.log('\nPublic API call, copies included (WASM SIMD, node)');
-  for (const r of results.api) console.log(`${r.name.padEnd(22)} d = ${String(r.d).padEnd(5)} ${fmt(r.value).padStart(8)} ns`);
+  console.log(`\nPublic API call, copies included (WASM SIMD, node): median of ${API_PROCESSES} processes (range)`);
+  for (const r of results.api) console.log(`${r.name.padEnd(22)} d = ${String(r.d).padEnd(5)} ${fmt(r.value).padStart(8)} ns   (${fmt(r.min)}-${fmt(r.max)})`);
 }
 
 await main();

@@ -17,11 +17,15 @@ export const BUILDS = {
   native: { dir: join(root, 'build/native'), wasm: false, simd: true },
   'wasm-simd': { dir: join(root, 'build/wasm-simd'), wasm: true, simd: true },
   'wasm-scalar': { dir: join(root, 'build/wasm-scalar'), wasm: true, simd: false },
+  // Benchmark only: g++ for plain x86-64 (SSE2, no -march=native), where f32x4 is one 4-lane SSE register as in
+  // WASM SIMD: the speed 4-lane code reaches natively, the yardstick for the WASM SIMD build.
+  'native-4lane': { dir: join(root, 'build/native-4lane'), wasm: false, simd: true, nativeArch: false },
 };
 
 function configure(build) {
   if (existsSync(join(build.dir, 'CMakeCache.txt'))) return;  // CMake re-runs itself when CMakeLists changes
   const args = ['-S', root, '-B', build.dir, '-DCMAKE_BUILD_TYPE=Release', `-DRL_SIMD=${build.simd ? 'ON' : 'OFF'}`];
+  if (build.nativeArch === false) args.push('-DRL_NATIVE_ARCH=OFF');
   if (build.wasm) run('emcmake', ['cmake', ...args, `-DCMAKE_CROSSCOMPILING_EMULATOR=${NODE_EMULATOR}`], { env: EMSCRIPTEN_ENV });
   else run('cmake', args);
 }
@@ -56,6 +60,7 @@ export async function build({ tests = false, bench = false } = {}) {
   compile(BUILDS.native, ['residual_lab', ...extra]);
   compile(BUILDS['wasm-simd'], ['residual_lab_module', ...extra]);
   compile(BUILDS['wasm-scalar'], ['residual_lab_module', ...extra]);
+  if (bench) compile(BUILDS['native-4lane'], ['residual_lab_bench']);
   assembleSite();
   await renderPages();
 }

@@ -21,23 +21,29 @@ namespace {
 inline std::size_t row_offset(int row, int d) { return static_cast<std::size_t>(row) * static_cast<std::size_t>(d); }
 
 // y_i = x_i * scale * (offset + g_i); with g == nullptr, y_i = x_i * (scale * (offset + 1)).
+// 16 floats per step: in WASM SIMD (V8) RMSNorm forward at d = 4096 ran ~8% faster than with 8 (the loop's own
+// instructions, among them V8's stack check in every iteration, are spread over more data).
 void scale_row(float* y, const float* x, const float* g, float scale, float offset, int d) {
   int i = 0;
   if (g == nullptr) {
     const float multiplier = scale * (offset + 1.0f);
     const f32x4 m = splat(multiplier);
-    for (; i + 8 <= d; i += 8) {
+    for (; i + 16 <= d; i += 16) {
       store(y + i, load(x + i) * m);
       store(y + i + 4, load(x + i + 4) * m);
+      store(y + i + 8, load(x + i + 8) * m);
+      store(y + i + 12, load(x + i + 12) * m);
     }
     for (; i + 4 <= d; i += 4) store(y + i, load(x + i) * m);
     for (; i < d; ++i) y[i] = x[i] * multiplier;
     return;
   }
   const f32x4 s = splat(scale), o = splat(offset);
-  for (; i + 8 <= d; i += 8) {
+  for (; i + 16 <= d; i += 16) {
     store(y + i, load(x + i) * s * (o + load(g + i)));
     store(y + i + 4, load(x + i + 4) * s * (o + load(g + i + 4)));
+    store(y + i + 8, load(x + i + 8) * s * (o + load(g + i + 8)));
+    store(y + i + 12, load(x + i + 12) * s * (o + load(g + i + 12)));
   }
   for (; i + 4 <= d; i += 4) store(y + i, load(x + i) * s * (o + load(g + i)));
   for (; i < d; ++i) y[i] = x[i] * scale * (offset + g[i]);
@@ -77,7 +83,7 @@ void rmsnorm_backward(float* dx, float* dg, const float* dy, const float* x, con
         g == nullptr ? (weight_offset + 1.0f) * simd::dot(dyr, xr, d)
                      : simd::reduce_sum(
                            d,
-                           [&](int i) { return (splat(weight_offset) + load(g + i)) * load(dyr + i) * load(xr + i); },
+                           [&](int i, int k) { return (splat(weight_offset) + load(g + i + k)) * load(dyr + i + k) * load(xr + i + k); },
                            [&](int i) { return (weight_offset + g[i]) * dyr[i] * xr[i]; });
     const float c = s * s * s * wdy_dot_x * inv_d;
     const f32x4 sv = splat(s), cv = splat(c), ov = splat(weight_offset);
@@ -144,10 +150,10 @@ void layernorm_backward(float* dx, float* dgamma, float* dbeta, const float* dy,
     // sum_j dn_j and sum_j dn_j * n_j, in one pass
     const simd::Sums2 sums = simd::reduce_sum2(
         d,
-        [&](int i, f32x4& sum_dn, f32x4& sum_dn_n) {
-          const f32x4 dn = gamma == nullptr ? load(dyr + i) : load(gamma + i) * load(dyr + i);
+        [&](int i, int k, f32x4& sum_dn, f32x4& sum_dn_n) {
+          const f32x4 dn = gamma == nullptr ? load(dyr + i + k) : load(gamma + i + k) * load(dyr + i + k);
           sum_dn += dn;
-          sum_dn_n += dn * ((load(xr + i) - mv) * sv);
+          sum_dn_n += dn * ((load(xr + i + k) - mv) * sv);
         },
         [&](int i, float& sum_dn, float& sum_dn_n) {
           const float dn = gamma == nullptr ? dyr[i] : gamma[i] * dyr[i];
