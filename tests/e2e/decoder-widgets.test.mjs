@@ -176,6 +176,8 @@ test('residual growth: the stream lengthens layer by layer, the increment ratio 
 
   await widget.getByLabel('Training steps before measuring', { exact: true }).selectOption('50');
   assert.match(await textOf(widget.locator('.widget-body .hint').last()), /Press “Train and measure” to train 50 steps/);
+  await new Promise((resolve) => setTimeout(resolve, 500));  // past the recompute delay
+  assert.equal(await widget.getAttribute('data-status'), 'done', 'a training run waits for the button');
   const progressSeen = widget.evaluate((el) => new Promise((resolve) => {
     const watch = setInterval(() => {
       const progress = el.shadowRoot.querySelector('progress');
@@ -258,6 +260,7 @@ test('on a phone the decoder widgets fit the screen', async () => {
 test('placement lab: the last layer’s gradient stays put with depth for Post-Norm and shrinks for Pre-Norm (Xiong et al., Theorem 1)', async () => {
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-placement-lab');
+  assert.equal(await widget.getAttribute('data-status'), null, 'nothing runs before the widget nears the viewport');
   await finished(widget, 60000);
   const [postDepth] = await numbers(readout(widget, 'post'));
   const [preDepth] = await numbers(readout(widget, 'pre'));

@@ -4,20 +4,18 @@
 // gain^L of the top's: the chapter's 0.8^32 ≈ 0.0008 and 1.2^32 ≈ 342. The dashed line gain^(L−l) is that
 // formula, drawn for comparison; the two solid curves are measured.
 import { log10OrGap, logSplits, logValues, shownScientific as shown } from './experiment-run/log-axis.js';
-import { checkbox, experimentRunner, numberSelect, whenNearViewport } from './experiment-run/runner.js';
+import { ExperimentElement } from './experiment-run/experiment-element.js';
+import { checkbox, numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { formatScientific } from './shared/format.js';
-import { LabElement } from './shared/lab-element.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { radioGroup, rangeField } from './shared/fields.js';
 import { defineState } from './shared/state.js';
-import { stylesUrl, uplotCssUrl } from './shared/styles.js';
 import { GRADIENT_FLOW_STRINGS } from './strings/rl-gradient-flow.js';
 
 const WIDTHS = [16, 64, 256, 512];
 const PRESETS = [{ gain: 0.8, layers: 32 }, { gain: 1.2, layers: 32 }, { gain: 0.1, layers: 32 }];
 const CHAPTER_FIGURES = { 0.8: '0.0008', 1.2: '342' };
-const RECOMPUTE_DELAY_MS = 250;
 
 const STATE = defineState([
   { name: 'layers', type: 'integer', default: 32, min: 1, max: 64 },
@@ -34,20 +32,15 @@ const scientific = (value) => formatScientific(value, 3);
 // 10^-16 to 10^16, and 0.1^64 lies far below that.
 const readout = (u, v) => (v == null ? '–' : scientific(10 ** v).text);
 
-export class RlGradientFlow extends LabElement {
+export class RlGradientFlow extends ExperimentElement {
   static tag = 'rl-gradient-flow';
   static stateKey = 'grad';
   static stateTable = STATE;
   static strings = GRADIENT_FLOW_STRINGS;
-  static styles = ['experiment.css', uplotCssUrl()];
-
-  #timer = 0;
-  #visible = false;
 
   build() {
     const s = this.strings;
     const st = this.state;
-    this.runner = experimentRunner({ host: this, language: this.language });
     this.layersSlider = rangeField({ name: 'layers', label: s.layers, min: 1, max: 64, step: 1, value: st.layers, onInput: (layers) => this.change({ layers }) });
     this.gainSlider = rangeField({ name: 'gain', label: s.gain, min: 0.05, max: 2, step: 0.05, value: st.gain, valueText: (g) => g.toFixed(2), onInput: (gain) => this.change({ gain }) });
     this.widthSelect = numberSelect({ name: 'width', label: s.width, options: WIDTHS, value: st.width, onChange: (width) => this.change({ width }) });
@@ -69,7 +62,7 @@ export class RlGradientFlow extends LabElement {
       h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),
       this.readouts, this.remark,
     );
-    whenNearViewport(this, () => { this.#visible = true; this.compute(); });
+    this.computeWhenVisible();
   }
 
   pick(gain, layers) {
@@ -78,22 +71,18 @@ export class RlGradientFlow extends LabElement {
     this.change({ gain, layers }, 0);
   }
 
-  /** A control moved: keep the state (and URL) and recompute once the reader pauses. */
-  change(patch, delay = RECOMPUTE_DELAY_MS) {
+  /** A control moved: keep the state (and URL) and recompute once the reader pauses (a preset passes delayMs 0). */
+  change(patch, delayMs) {
     if (patch.plain === false && !this.state.residual) patch.residual = true;  // at least one curve
     if (patch.residual === false && !this.state.plain) patch.plain = true;
     this.plainBox.input.checked = patch.plain ?? this.state.plain;
     this.residualBox.input.checked = patch.residual ?? this.state.residual;
     if ((patch.variant ?? this.state.variant) === 'mlp' && this.state.width > 512) patch.width = 512;
     this.setState(patch);
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.compute(), delay);
+    this.recomputeSoon(delayMs);
   }
 
-  update() {}  // nothing to draw until a run finishes (compute)
-
   async compute() {
-    if (!this.#visible) return;
     const { layers, gain, variant, width, plain, residual, seed } = this.state;
     const base = { layers, gain, variant, width, seed };
     const calls = [];

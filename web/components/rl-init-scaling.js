@@ -4,13 +4,12 @@
 // about var(embedding) + 2L·v unscaled and var(embedding) + v scaled. The dashed estimate takes var(embedding)
 // from stream point 0 and v from the 1-layer model; the two solid curves are measured.
 import { shownScientific as shown } from './experiment-run/log-axis.js';
-import { experimentRunner, numberSelect, whenNearViewport } from './experiment-run/runner.js';
+import { ExperimentElement } from './experiment-run/experiment-element.js';
+import { numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { formatScientific, formatTrimmed } from './shared/format.js';
-import { LabElement } from './shared/lab-element.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { defineState } from './shared/state.js';
-import { uplotCssUrl } from './shared/styles.js';
 import { INIT_SCALING_STRINGS } from './strings/rl-init-scaling.js';
 
 const MAX_DEPTHS = [16, 32, 64, 128];
@@ -27,19 +26,15 @@ const STATE = defineState([
 const depthsUpTo = (maxDepth) => Array.from({ length: Math.floor(Math.log2(maxDepth)) + 1 }, (_, k) => 2 ** k);
 const sci = (u, v) => (v == null ? '–' : formatScientific(v, 3).text);
 
-export class RlInitScaling extends LabElement {
+export class RlInitScaling extends ExperimentElement {
   static tag = 'rl-init-scaling';
   static stateKey = 'init';
   static stateTable = STATE;
   static strings = INIT_SCALING_STRINGS;
-  static styles = ['experiment.css', uplotCssUrl()];
-
-  #visible = false;
 
   build() {
     const s = this.strings;
     const st = this.state;
-    this.runner = experimentRunner({ host: this, language: this.language });
     const maxDepth = numberSelect({ name: 'max-depth', label: s.maxDepth, options: MAX_DEPTHS, value: st.maxDepth, onChange: (v) => this.change({ maxDepth: v }) });
     const std = numberSelect({ name: 'std', label: s.std, options: STDS, value: st.std, onChange: (v) => this.change({ std: v }) });
     this.depthChart = lineChart({ host: this, label: s.depthLabel, height: 240, build: (color) => this.depthOptions(color) });
@@ -56,18 +51,15 @@ export class RlInitScaling extends LabElement {
         h('figure', {}, this.profileCaption, this.profileChart.root)),
       this.readouts, this.remark,
     );
-    whenNearViewport(this, () => { this.#visible = true; this.compute(); });
+    this.computeWhenVisible();
   }
 
   change(patch) {
     this.setState(patch);
-    this.compute();  // selects commit once, no debounce needed
+    this.recomputeNow();  // selects commit once, no debounce needed
   }
 
-  update() {}  // drawing waits for a finished run (compute)
-
   async compute() {
-    if (!this.#visible) return;
     const { maxDepth, std, seed } = this.state;
     const results = await this.runner.run([['experiments.initScaling', { depths: depthsUpTo(maxDepth), std, seed }]]);
     if (results) this.draw(results[0]);

@@ -3,14 +3,13 @@
 // of one model, and the last layer's against depth (6 to 48 layers). Xiong et al. (2020), Theorem 1: the latter
 // is independent of L for Post-LN and O(1/√L) for Pre-LN. Every curve is measured.
 import { log10OrGap, logSplits, logValues, shownScientific as shown } from './experiment-run/log-axis.js';
-import { checkbox, experimentRunner, whenNearViewport } from './experiment-run/runner.js';
+import { ExperimentElement } from './experiment-run/experiment-element.js';
+import { checkbox } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { radioGroup, rangeField } from './shared/fields.js';
 import { formatScientific } from './shared/format.js';
-import { LabElement } from './shared/lab-element.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { defineState } from './shared/state.js';
-import { uplotCssUrl } from './shared/styles.js';
 import { PLACEMENT_STRINGS } from './strings/rl-placement-lab.js';
 
 const PLACEMENTS = ['post', 'pre', 'sandwich', 'olmo2'];
@@ -30,20 +29,15 @@ const STATE = defineState([
 
 const logValue = (u, v) => (v == null ? '–' : formatScientific(10 ** v, 3).text);
 
-export class RlPlacementLab extends LabElement {
+export class RlPlacementLab extends ExperimentElement {
   static tag = 'rl-placement-lab';
   static stateKey = 'place';
   static stateTable = STATE;
   static strings = PLACEMENT_STRINGS;
-  static styles = ['experiment.css', uplotCssUrl()];
-
-  #timer = 0;
-  #visible = false;
 
   build() {
     const s = this.strings;
     const st = this.state;
-    this.runner = experimentRunner({ host: this, language: this.language });
     this.boxes = Object.fromEntries(PLACEMENTS.map((p) => [p, checkbox({ name: `placement-${p}`, label: s.names[p], checked: st[p], onChange: (on) => this.change({ [p]: on }) })]));
     const layers = rangeField({ name: 'layers', label: s.layers, min: 2, max: 24, step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
     const init = radioGroup({ name: 'init', legend: s.init, value: st.init, options: [{ value: 'normal', label: s.normal }, { value: 'xavier', label: s.xavier }], onChange: (v) => this.change({ init: v }) });
@@ -62,22 +56,18 @@ export class RlPlacementLab extends LabElement {
         h('figure', {}, h('figcaption', {}, s.depthTitle), this.depthChart.root)),
       this.readouts, this.remark,
     );
-    whenNearViewport(this, () => { this.#visible = true; this.compute(); });
+    this.computeWhenVisible();
   }
 
   change(patch) {
     const next = { ...this.state, ...patch };
     if (!PLACEMENTS.some((p) => next[p])) { this.boxes[Object.keys(patch)[0]].input.checked = true; return; }  // keep one
     this.setState(patch);
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.compute(), RECOMPUTE_DELAY_MS);
+    this.recomputeSoon(RECOMPUTE_DELAY_MS);
   }
-
-  update() {}  // drawing waits for a finished run (compute)
 
   /** Every placement is always a chart series (uPlot keeps its series fixed); unchecked ones are gaps. */
   async compute() {
-    if (!this.#visible) return;
     const { layers, init, zeroQK, seed } = this.state;
     const placements = PLACEMENTS.filter((p) => this.state[p]);
     const results = await this.runner.run([['experiments.initGradients', { placements, layers, init, zeroQK, seed, depths: DEPTHS }]]);

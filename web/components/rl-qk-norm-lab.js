@@ -3,20 +3,18 @@
 // s = q·k/√d_head: without QK-Norm s grows as gain²; with it |q̂| = |k̂| = √d_head, so s ≤ √d_head (Cauchy–Schwarz)
 // whatever the gain. The flat line is that bound; every curve is measured.
 import { log10OrGap, logSplits, logValues, shownScientific as shown } from './experiment-run/log-axis.js';
-import { experimentRunner, numberSelect, whenNearViewport } from './experiment-run/runner.js';
+import { ExperimentElement } from './experiment-run/experiment-element.js';
+import { numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { rangeField } from './shared/fields.js';
 import { formatFixed, formatScientific, formatTrimmed } from './shared/format.js';
-import { LabElement } from './shared/lab-element.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { defineState } from './shared/state.js';
-import { uplotCssUrl } from './shared/styles.js';
 import { QK_NORM_STRINGS } from './strings/rl-qk-norm-lab.js';
 
 const D_MODEL = 128;  // heads = D_MODEL / d_head
 const HEAD_DIMS = [16, 32, 64, 128];
 const MAX_GAINS = [16, 64, 256];
-const RECOMPUTE_DELAY_MS = 250;
 
 const STATE = defineState([
   { name: 'dHead', type: 'integer', default: 128, min: 16, max: 128 },
@@ -31,21 +29,15 @@ export function gainsUpTo(maxGain) {
   return Array.from({ length: steps + 3 }, (_, k) => 2 ** ((k - 2) / 2));
 }
 
-
-export class RlQkNormLab extends LabElement {
+export class RlQkNormLab extends ExperimentElement {
   static tag = 'rl-qk-norm-lab';
   static stateKey = 'qk';
   static stateTable = STATE;
   static strings = QK_NORM_STRINGS;
-  static styles = ['experiment.css', uplotCssUrl()];
-
-  #timer = 0;
-  #visible = false;
 
   build() {
     const s = this.strings;
     const st = this.state;
-    this.runner = experimentRunner({ host: this, language: this.language });
     const dHead = numberSelect({ name: 'd-head', label: s.dHead, options: HEAD_DIMS, value: st.dHead, onChange: (v) => this.change({ dHead: v }) });
     const maxGain = numberSelect({ name: 'max-gain', label: s.maxGain, options: MAX_GAINS, value: st.maxGain, onChange: (v) => this.change({ maxGain: v }) });
     const layers = rangeField({ name: 'layers', label: s.layers, min: 1, max: 4, step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
@@ -62,20 +54,16 @@ export class RlQkNormLab extends LabElement {
         h('figure', {}, h('figcaption', {}, s.entropyTitle), this.entropy.root)),
       this.readouts, this.remark,
     );
-    whenNearViewport(this, () => { this.#visible = true; this.compute(); });
+    this.computeWhenVisible();
   }
 
   change(patch) {
     if (patch.dHead !== undefined && !HEAD_DIMS.includes(patch.dHead)) return;
     this.setState(patch);
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.compute(), RECOMPUTE_DELAY_MS);
+    this.recomputeSoon();
   }
 
-  update() {}  // drawing waits for a finished run (compute)
-
   async compute() {
-    if (!this.#visible) return;
     const { dHead, maxGain, layers, seed } = this.state;
     const nHeads = Math.max(1, Math.round(D_MODEL / dHead));
     const options = { dModel: D_MODEL, nHeads, layers, seed, gains: gainsUpTo(maxGain) };

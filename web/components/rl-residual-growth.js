@@ -3,19 +3,17 @@
 // experiment 3, in a worker, with per-step progress). h <- h + F(Norm(h)): the trunk is a running sum of
 // increments whose scale is set by the weights alone, so |F| / |h| falls as |h| grows. Both curves are measured.
 import { shownScientific as shown } from './experiment-run/log-axis.js';
-import { experimentRunner, numberSelect, whenNearViewport } from './experiment-run/runner.js';
+import { ExperimentElement } from './experiment-run/experiment-element.js';
+import { numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { rangeField } from './shared/fields.js';
-import { formatFixed, formatScientific, formatTrimmed } from './shared/format.js';
-import { LabElement } from './shared/lab-element.js';
+import { formatFixed, formatTrimmed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { defineState } from './shared/state.js';
-import { uplotCssUrl } from './shared/styles.js';
 import { RESIDUAL_GROWTH_STRINGS } from './strings/rl-residual-growth.js';
 
 const STEP_CHOICES = [0, 50, 200, 500, 1000];
 const LEARNING_RATES = [0.001, 0.003];
-const RECOMPUTE_DELAY_MS = 250;
 
 const STATE = defineState([
   { name: 'layers', type: 'integer', default: 8, min: 1, max: 24 },
@@ -26,24 +24,19 @@ const STATE = defineState([
 
 const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
 
-export class RlResidualGrowth extends LabElement {
+export class RlResidualGrowth extends ExperimentElement {
   static tag = 'rl-residual-growth';
   static stateKey = 'growth';
   static stateTable = STATE;
   static strings = RESIDUAL_GROWTH_STRINGS;
-  static styles = ['experiment.css', uplotCssUrl()];
-
-  #timer = 0;
-  #visible = false;
 
   build() {
     const s = this.strings;
     const st = this.state;
-    this.runner = experimentRunner({ host: this, language: this.language });
     const layers = rangeField({ name: 'layers', label: s.layers, min: 1, max: 24, step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
     const steps = numberSelect({ name: 'train-steps', label: s.steps, options: STEP_CHOICES, value: st.trainSteps, onChange: (v) => this.change({ trainSteps: v }) });
     const lr = numberSelect({ name: 'lr', label: s.lr, options: LEARNING_RATES, value: st.lr, onChange: (v) => this.change({ lr: v }) });
-    this.runButton = h('button', { type: 'button', class: 'run', onclick: () => this.compute() }, s.run);
+    this.runButton = h('button', { type: 'button', class: 'run', onclick: () => this.recomputeNow() }, s.run);
     this.pending = h('p', { class: 'hint', hidden: true });
     this.normChart = lineChart({ host: this, label: s.normLabel(st.layers), height: 240, build: (color) => this.normOptions(color) });
     this.ratioChart = lineChart({ host: this, label: s.ratioLabel(st.layers), height: 240, build: (color) => this.ratioOptions(color) });
@@ -58,24 +51,20 @@ export class RlResidualGrowth extends LabElement {
         h('figure', {}, h('figcaption', {}, s.ratioTitle), this.ratioChart.root)),
       this.readouts, this.remark,
     );
-    whenNearViewport(this, () => { this.#visible = true; this.compute(); });
+    this.computeWhenVisible();
   }
 
   /** Measuring at initialization takes milliseconds and reruns by itself; a training run waits for the button. */
   change(patch) {
     this.setState(patch);
-    clearTimeout(this.#timer);
     const training = this.state.trainSteps > 0;
     this.pending.hidden = !training;
     this.pending.textContent = training ? this.strings.pending(this.state.trainSteps) : '';
-    if (!training) this.#timer = setTimeout(() => this.compute(), RECOMPUTE_DELAY_MS);
+    if (training) this.cancelRecompute();
+    else this.recomputeSoon();
   }
 
-  update() {}  // drawing waits for a finished run (compute)
-
   async compute() {
-    if (!this.#visible) return;
-    clearTimeout(this.#timer);
     this.pending.hidden = true;
     const { layers, trainSteps, lr, seed } = this.state;
     const results = await this.runner.run([['experiments.residualGrowth', { layers, trainSteps, lr, seed }]]);

@@ -1,14 +1,13 @@
 // <rl-warmup-race>: four training runs, Post-Norm and Pre-Norm, each without and with learning-rate warmup, at
 // the same peak learning rate (lab.experiments.warmup, experiment 4, in a worker with per-chunk progress). Long:
 // it starts only on the Run button and can be cancelled. The curves are the measured training losses.
-import { experimentRunner, numberSelect } from './experiment-run/runner.js';
+import { ExperimentElement } from './experiment-run/experiment-element.js';
+import { numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { rangeField } from './shared/fields.js';
 import { formatFixed } from './shared/format.js';
-import { LabElement } from './shared/lab-element.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { defineState } from './shared/state.js';
-import { uplotCssUrl } from './shared/styles.js';
 import { WARMUP_STRINGS } from './strings/rl-warmup-race.js';
 
 const RUN_KEYS = ['post-false', 'post-true', 'pre-false', 'pre-true'];
@@ -29,17 +28,15 @@ const STATE = defineState([
 const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
 const shown = (value) => h('data', { value: String(value) }, formatFixed(value, 3));
 
-export class RlWarmupRace extends LabElement {
+export class RlWarmupRace extends ExperimentElement {
   static tag = 'rl-warmup-race';
   static stateKey = 'warm';
   static stateTable = STATE;
   static strings = WARMUP_STRINGS;
-  static styles = ['experiment.css', uplotCssUrl()];
 
   build() {
     const s = this.strings;
     const st = this.state;
-    this.runner = experimentRunner({ host: this, language: this.language });
     const layers = rangeField({ name: 'layers', label: s.layers, min: 2, max: 12, step: 1, value: st.layers, onInput: (v) => this.setState({ layers: v }) });
     const steps = numberSelect({ name: 'steps', label: s.steps, options: STEP_CHOICES, value: st.steps, onChange: (v) => this.setState({ steps: v }) });
     const lr = numberSelect({ name: 'lr', label: s.lr, options: LR_CHOICES, value: st.lr, onChange: (v) => this.setState({ lr: v }) });
@@ -57,8 +54,6 @@ export class RlWarmupRace extends LabElement {
       this.readouts, this.remark,
     );
   }
-
-  update() {}  // nothing is drawn until the reader runs the trainings
 
   async compute() {
     this.idle.hidden = true;

@@ -108,16 +108,6 @@ export function experimentRunner({ host, language }) {
   return { root, run, cancel: () => cancel(true) };
 }
 
-/** Calls `start()` the first time `element` comes within a screen of the viewport (figures compute near view). */
-export function whenNearViewport(element, start) {
-  const observer = new IntersectionObserver((entries) => {
-    if (!entries.some((entry) => entry.isIntersecting)) return;
-    observer.disconnect();
-    start();
-  }, { rootMargin: '100% 0px' });
-  observer.observe(element);
-}
-
 /** A labelled <select> of numbers; onChange gets the number. */
 export function numberSelect({ name, label, options, value, format = String, onChange }) {
   const id = `field-${name}`;
