@@ -64,7 +64,7 @@ test('the contents follow scrolling', async () => {
   await view.close();
 });
 
-test('the theme toggle switches, is remembered, and the system preference applies when nothing is stored', async () => {
+test('the theme toggle switches, is remembered, and the system preference applies (and is followed) when nothing is stored', async () => {
   const view = await openReady(lab, EN);
   const { page } = view;
   const toggle = page.getByRole('button', { name: 'Dark theme' });
@@ -90,10 +90,32 @@ test('the theme toggle switches, is remembered, and the system preference applie
   await view.close();
 
   const system = await openReady(lab, EN, { colorScheme: 'dark' });
-  assert.equal(await system.page.locator('html').getAttribute('data-theme'), null, 'no stored choice');
-  assert.equal(await system.page.getByRole('button', { name: 'Dark theme' }).getAttribute('aria-pressed'), 'true');
-  assert.ok(luminance(await system.page.evaluate(() => getComputedStyle(document.body).backgroundColor)) < 150, 'dark from the system');
+  const systemPage = system.page;
+  const theme = () => systemPage.locator('html').getAttribute('data-theme');
+  const systemToggle = systemPage.getByRole('button', { name: 'Dark theme' });
+  const systemLuminance = async () => luminance(await systemPage.evaluate(() => getComputedStyle(document.body).backgroundColor));
+  assert.equal(await systemPage.evaluate(() => localStorage.getItem('residual-lab-theme')), null, 'no stored choice');
+  assert.equal(await theme(), 'dark', 'the system preference decides');
+  assert.equal(await systemToggle.getAttribute('aria-pressed'), 'true');
+  assert.ok(await systemLuminance() < 150, 'dark from the system');
   await system.screenshot('page-en-system-dark');
+
+  await systemPage.emulateMedia({ colorScheme: 'light' });
+  await eventually(theme, (value) => value === 'light', 'the page follows a change of the system preference');
+  assert.equal(await systemToggle.getAttribute('aria-pressed'), 'false');
+  assert.ok(await systemLuminance() > 600, 'light from the system');
+
+  await systemToggle.click();
+  assert.equal(await theme(), 'dark');
+  await systemPage.emulateMedia({ colorScheme: 'dark' });
+  await systemPage.emulateMedia({ colorScheme: 'light' });
+  // Media-query change events fire in the rendering step, before animation frames.
+  await systemPage.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  assert.equal(await theme(), 'dark', 'the reader\'s choice outlasts a change of the system preference');
+  assert.ok(await systemLuminance() < 150, 'still dark');
+  const widgetSurface = await systemPage.locator('rl-vector-lab').evaluate((el) => getComputedStyle(el).getPropertyValue('--surface').trim());
+  const pageSurface = await systemPage.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--rl-surface').trim());
+  assert.equal(widgetSurface, pageSurface, 'the widgets take the page\'s theme, not the system\'s');
   system.assertClean();
   await system.close();
 });

@@ -1,29 +1,39 @@
-// The page shell: theme toggle, the table of contents that follows reading, the language switch that keeps
-// the reader's place (#section) and widget settings (?query), and holding a linked section in view while the
-// widgets above it finish drawing.
+// The page shell: the theme (the toggle, and the system's preference followed until the reader chooses), the
+// table of contents that follows reading, the language switch that keeps the reader's place (#section) and widget
+// settings (?query), and holding a linked section in view while the widgets above it finish drawing.
 const THEME_KEY = 'residual-lab-theme';
 const systemDark = matchMedia('(prefers-color-scheme: dark)');
 
-function effectiveTheme() {
-  return document.documentElement.getAttribute('data-theme') ?? (systemDark.matches ? 'dark' : 'light');
+/** The reader's saved choice, or null when the page follows the system (as shell/theme-init.js decided). */
+function savedTheme() {
+  try {
+    const saved = localStorage.getItem(THEME_KEY);
+    return saved === 'light' || saved === 'dark' ? saved : null;
+  } catch {
+    return null;
+  }
 }
 
-function setupThemeToggle() {
+function setupTheme() {
+  const root = document.documentElement;
   const button = document.querySelector('[data-theme-toggle]');
-  if (!button) return;
-  const show = () => button.setAttribute('aria-pressed', String(effectiveTheme() === 'dark'));
-  button.addEventListener('click', () => {
-    const theme = effectiveTheme() === 'dark' ? 'light' : 'dark';
-    document.documentElement.setAttribute('data-theme', theme);
-    try { localStorage.setItem(THEME_KEY, theme); } catch { /* not remembered, still applied */ }
-    show();
+  let followsSystem = savedTheme() === null;
+  const showPressed = () => button?.setAttribute('aria-pressed', String(root.getAttribute('data-theme') === 'dark'));
+  const apply = (theme) => {
+    root.setAttribute('data-theme', theme);
+    showPressed();
     document.dispatchEvent(new CustomEvent('residual-lab:themechange', { detail: { theme } }));
+  };
+  button?.addEventListener('click', () => {
+    const theme = root.getAttribute('data-theme') === 'dark' ? 'light' : 'dark';
+    followsSystem = false;
+    try { localStorage.setItem(THEME_KEY, theme); } catch { /* not remembered, still applied */ }
+    apply(theme);
   });
   systemDark.addEventListener('change', () => {
-    show();
-    document.dispatchEvent(new CustomEvent('residual-lab:themechange', { detail: { theme: effectiveTheme() } }));
+    if (followsSystem) apply(systemDark.matches ? 'dark' : 'light');
   });
-  show();
+  showPressed();
 }
 
 /** On a phone the contents start folded (a long list above the text); beside the text they stay open. */
@@ -90,7 +100,7 @@ function holdLinkedSection() {
   setTimeout(release, 4000);
 }
 
-setupThemeToggle();
+setupTheme();
 foldContentsOnNarrowScreens();
 setupTableOfContents();
 setupLanguageSwitch();
