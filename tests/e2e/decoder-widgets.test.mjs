@@ -285,9 +285,15 @@ test('warmup race: runs only on request, counts steps, cancels, and shows Post-N
 
   await run.click();
   await eventually(() => textOf(widget.getByRole('status').last()), (text) => /Training step \d+ of 200/.test(text), 'step counter', 20000);
+  // the curves grow on the chart while the race runs
+  await eventually(() => widget.getAttribute('data-steps-drawn'), (steps) => Number(steps) >= 10, 'partial curves drawn', 20000);
   await widget.getByRole('button', { name: 'Cancel' }).click();
   assert.equal(await widget.getAttribute('data-status'), 'cancelled');
+  const drawn = Number(await widget.getAttribute('data-steps-drawn'));
+  assert.ok(drawn >= 10 && drawn < 200, `a cancelled race keeps its partial curves (${drawn} steps)`);
+  assert.match(await textOf(widget.getByRole('status').last()), new RegExp(`Cancelled at step ${drawn} of 200: the curves so far stay on screen`));
   assert.equal(await widget.locator('[data-readout] data').count(), 0, 'no result yet');
+  await screenshotWidget(view, widget, 'warmup-race-cancelled-en');
 
   await rerun(widget, () => run.click(), 180000);
   const losses = {};

@@ -99,9 +99,15 @@ test('warmup: a steppable run, progress, cancellation, and results per run', () 
   run.dispose();  // idempotent after the run freed itself
 
   const progress = [];
-  const all = experiments.warmup(options, { onProgress: (p) => { progress.push(p.stepsDone); }, chunk: 5 });
+  const partials = [];
+  const all = experiments.warmup(options, { onProgress: (p) => { progress.push(p.stepsDone); partials.push(p.partial); }, chunk: 5 });
   assert.deepEqual(progress, [5, 10, 12]);
   assert.deepEqual(Array.from(all.runs[2].loss), Array.from(finished.runs[2].loss));  // same seed, same curve
+  // each report carries the curves so far: the first steps of the final curves, exactly
+  assert.deepEqual(partials.map((p) => p.stepsDone), [5, 10, 12]);
+  for (const p of partials) {
+    p.runs.forEach((run, r) => assert.deepEqual(Array.from(run.loss), Array.from(all.runs[r].loss).slice(0, p.stepsDone)));
+  }
   const cancelled = experiments.warmup(options, { onProgress: () => false });
   assert.equal(cancelled.cancelled, true);
   assert.equal(cancelled.stepsDone, 10);

@@ -1,6 +1,7 @@
 // <rl-warmup-race>: four training runs, Post-Norm and Pre-Norm, each without and with learning-rate warmup, at
 // the same peak learning rate (lab.experiments.warmup, experiment 4, in a worker with per-chunk progress). Long:
-// it starts only on the Run button and can be cancelled. The curves are the measured training losses.
+// it starts only on the Run button and can be cancelled; the curves grow on the chart as the runs train (every
+// 10 steps), and a cancelled race leaves them there. The curves are the measured training losses.
 import { ExperimentElement } from './experiment-run/experiment-element.js';
 import { numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
@@ -59,16 +60,34 @@ export class RlWarmupRace extends ExperimentElement {
     this.idle.hidden = true;
     const { layers, steps, lr, seed } = this.state;
     const warmupSteps = Math.min(this.state.warmupSteps, steps);
-    const results = await this.runner.run([['experiments.warmup', { layers, steps, lr, warmupSteps, seed }]]);
+    const results = await this.runner.run([['experiments.warmup', { layers, steps, lr, warmupSteps, seed }]],
+      { onPartial: (partial) => this.drawPartial(partial, steps) });
     if (results) this.draw(results[0]);
+  }
+
+  /** A race in progress: its curves so far; the readouts and the remark belong to a finished race, so they go. */
+  drawPartial(r, totalSteps) {
+    this.readouts.replaceChildren();
+    this.remark.hidden = true;
+    this.drawCurves(r, totalSteps);
+  }
+
+  /**
+   * The loss curves of a race, finished or not: r.stepsDone steps of each run, on an axis of `totalSteps` so that
+   * a race in progress grows from the left instead of stretching across the chart.
+   */
+  drawCurves(r, totalSteps = r.stepsDone) {
+    const steps = Float64Array.from({ length: Math.max(totalSteps, r.stepsDone) }, (_, i) => i + 1);
+    const curve = (run) => Array.from(steps, (_, i) => (run && i < r.stepsDone && Number.isFinite(run.loss[i]) ? run.loss[i] : null));
+    const byKey = Object.fromEntries(r.runs.map((run) => [`${run.placement}-${run.warmup}`, run]));
+    this.chart.setData([steps, ...RUN_KEYS.map((key) => curve(byKey[key]))]);
+    this.dataset.stepsDrawn = String(r.stepsDone);  // for pages and tests that follow the race
+    return byKey;
   }
 
   draw(r) {
     const s = this.strings;
-    const byKey = Object.fromEntries(r.runs.map((run) => [`${run.placement}-${run.warmup}`, run]));
-    const steps = Float64Array.from({ length: r.stepsDone }, (_, i) => i + 1);
-    const curve = (run) => Array.from(steps, (_, i) => (run && Number.isFinite(run.loss[i]) ? run.loss[i] : null));
-    this.chart.setData([steps, ...RUN_KEYS.map((key) => curve(byKey[key]))]);
+    const byKey = this.drawCurves(r);
     this.readouts.replaceChildren(...RUN_KEYS.filter((key) => byKey[key]).map((key) => {
       const run = byKey[key];
       return h('li', { 'data-readout': key }, s.final(s.runs[key]), shown(run.finalSmoothedLoss), s.evalLoss, shown(run.evalLoss),

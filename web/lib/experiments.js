@@ -127,8 +127,9 @@ export function createExperimentsApi(Module /* , decoderApi: not needed, the exp
   }
 
   /**
-   * Experiment 4 in one call. onProgress({ stepsDone, stepsTotal }) after every `chunk` steps; returning false
-   * stops the runs and returns the curves so far with cancelled: true.
+   * Experiment 4 in one call. onProgress({ stepsDone, stepsTotal, partial }) after every `chunk` steps, where
+   * `partial` is the result so far (the same shape as the final one), so a page can draw the curves as they
+   * grow; returning false stops the runs and returns the curves so far with cancelled: true.
    */
   function warmup(options, callbacks) {
     const [rest, { onProgress, chunk = 10 }] = separateCallbacks(options, callbacks);
@@ -138,7 +139,7 @@ export function createExperimentsApi(Module /* , decoderApi: not needed, the exp
     try {
       while (!run.done) {
         const stepsDone = run.advance(chunk);
-        if (callback && callback({ stepsDone, stepsTotal: run.options.steps }) === false) {
+        if (callback && callback({ stepsDone, stepsTotal: run.options.steps, partial: run.result() }) === false) {
           return { ...run.result(), cancelled: true };
         }
       }

@@ -14,6 +14,7 @@ export const RUN_STRINGS = {
     steps: (done, total) => `Training step ${done} of ${total}…`,
     cancel: 'Cancel',
     cancelled: 'Cancelled: the last finished result stays on screen.',
+    cancelledPartial: (done, total) => `Cancelled at step ${done} of ${total}: the curves so far stay on screen.`,
     failed: (message) => `The experiment failed: ${message}`,
     took: (ms) => `Computed in ${ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`}.`,
   },
@@ -22,6 +23,7 @@ export const RUN_STRINGS = {
     steps: (done, total) => `训练第 ${done} / ${total} 步……`,
     cancel: '取消',
     cancelled: '已取消：屏幕上保留上一次完成的结果。',
+    cancelledPartial: (done, total) => `已在第 ${done} / ${total} 步取消：屏幕上保留到此为止的曲线。`,
     failed: (message) => `实验出错：${message}`,
     took: (ms) => `用时 ${ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(1)} 秒`}。`,
   },
@@ -29,7 +31,7 @@ export const RUN_STRINGS = {
 
 /**
  * `host` is the widget (its data-status is set), `language` 'en' | 'zh'.
- * Returns { root, run(calls) , cancel() }: `calls` is [[method, options], ...]; run resolves to the array of
+ * Returns { root, run(calls, { onPartial }), cancel() }: `calls` is [[method, options], ...]; run resolves to the array of
  * results, or to null when the run was cancelled, replaced by a newer run, or failed (the message shows).
  */
 export function experimentRunner({ host, language }) {
@@ -44,6 +46,7 @@ export function experimentRunner({ host, language }) {
   let controller = null;
   let generation = 0;
   let showTimer = 0;
+  let partialShown = null;  // { stepsDone, stepsTotal } of the partial result on screen, while a run is going
 
   function setBusy(busy) {
     clearTimeout(showTimer);
@@ -62,13 +65,18 @@ export function experimentRunner({ host, language }) {
     if (byReader) {
       generation += 1;
       setBusy(false);
-      status.textContent = s.cancelled;
+      status.textContent = partialShown ? s.cancelledPartial(partialShown.stepsDone, partialShown.stepsTotal) : s.cancelled;
       host.dataset.status = 'cancelled';
     }
   }
 
-  async function run(calls) {
+  /**
+   * `onPartial(partial)` (optional) gets the result so far with every progress report that carries one
+   * (experiments.warmup does), so the widget can draw it while the run goes on.
+   */
+  async function run(calls, { onPartial } = {}) {
     cancel();
+    partialShown = null;
     const mine = ++generation;
     controller = new AbortController();
     const { signal } = controller;
@@ -78,16 +86,21 @@ export function experimentRunner({ host, language }) {
     progress.removeAttribute('value');
     setBusy(true);
     const started = performance.now();
-    const onProgress = ({ stepsDone, stepsTotal }) => {
+    const onProgress = ({ stepsDone, stepsTotal, partial }) => {
       if (mine !== generation) return;
       progress.max = stepsTotal;
       progress.value = stepsDone;
       status.textContent = s.steps(stepsDone, stepsTotal);
+      if (partial && onPartial) {
+        onPartial(partial);
+        partialShown = { stepsDone, stepsTotal };
+      }
     };
     try {
       const results = [];
       for (const [method, options] of calls) results.push(await worker.call(method, [options], { onProgress, signal }));
       if (mine !== generation) return null;
+      partialShown = null;
       setBusy(false);
       status.textContent = s.took(performance.now() - started);
       host.dataset.status = 'done';
