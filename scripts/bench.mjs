@@ -5,7 +5,7 @@
 //            plain JS, and the ratios
 //   api      the cost of one public-API call (copies included) at d = 4 and d = 4096
 //   decoder  matmul GFLOP/s, decoder forward / forward+backward / train step (when the engine is built)
-// Kernel and API figures are medians over 3 processes each (KERNEL_PROCESSES, API_PROCESSES).
+// Every figure is the median over 3 processes (PROCESSES); the API figures are printed with their range.
 // `npm run bench -- --json` prints the same figures as one JSON object.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,21 +22,20 @@ function parseLines(output) {
   return output.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
 }
 
-async function runBenchBinary(name, group = '') {
+async function runBenchBinary(name) {
   const dir = BUILDS[name].dir;
-  const binaryArgs = group ? [group] : [];
   const [cmd, args] = !BUILDS[name].wasm
-    ? [join(dir, 'residual_lab_bench'), binaryArgs]
-    : [process.execPath, ['--no-experimental-fetch', join(dir, 'residual_lab_bench.js'), ...binaryArgs]];
+    ? [join(dir, 'residual_lab_bench'), []]
+    : [process.execPath, ['--no-experimental-fetch', join(dir, 'residual_lab_bench.js')]];
   const { status, output } = await runCaptured(cmd, args, { quiet: true });
   if (status !== 0) throw new Error(`${name} benchmark exited ${status}:\n${output}`);
   return parseLines(output);
 }
 
 // The same binary runs at different speeds in different processes on this kind of machine (one scalar WASM
-// process measured 21.7 GB/s, the next 16.0, each steady within itself), so each build's kernel benchmarks run
-// in KERNEL_PROCESSES processes, interleaved across builds, and every figure is the median over them.
-const KERNEL_PROCESSES = 3;
+// process measured 21.7 GB/s, the next 16.0, each steady within itself), so each build's benchmarks run in
+// PROCESSES processes, interleaved across builds, and every figure is the median over them.
+const PROCESSES = 3;
 const median = (values) => values.slice().sort((a, b) => a - b)[values.length >> 1];
 
 /** Rows of several runs of one benchmark -> one row per measurement: the median value, and the range. */
@@ -47,11 +46,11 @@ function medianRows(runs) {
   });
 }
 
-async function runKernelBenchmarks(names) {
+async function runBenchmarkBinaries(names) {
   const runs = Object.fromEntries(names.map((name) => [name, []]));
-  for (let k = 1; k <= KERNEL_PROCESSES; k++) {
-    log(`running kernel benchmarks, process ${k} of ${KERNEL_PROCESSES} for ${names.join(', ')}...`);
-    for (const name of names) runs[name].push(await runBenchBinary(name, 'kernels'));
+  for (let k = 1; k <= PROCESSES; k++) {
+    log(`running benchmarks, process ${k} of ${PROCESSES} for ${names.join(', ')}...`);
+    for (const name of names) runs[name].push(await runBenchBinary(name));
   }
   return Object.fromEntries(names.map((name) => [name, medianRows(runs[name])]));
 }
@@ -82,19 +81,17 @@ function plainJsKernels() {
 }
 
 // The API is timed in processes of its own, as the native and WASM binaries are, so no other benchmark's JIT or
-// heap state leaks into it; the figure is the median of API_PROCESSES processes, printed with their range.
+// heap state leaks into it; the figure is the median of PROCESSES processes, printed with their range.
 // Why the range is wide at d = 4096 (about 3-6 us in most processes, 50-75 us in about one in four): every call
 // returns new Float32Arrays, 16 KB each here, which node allocates with glibc's calloc. In the slow processes
 // glibc hands the freed memory back to the kernel (heap trimming) and the next calls page it back in, and a page
 // fault is expensive in this VM (the kernel side of a perf profile is mostly pvm_irq_enable). Evidence: with
 // trimming disabled (GLIBC_TUNABLES=glibc.malloc.trim_threshold=4000000000) none of 32 processes fell into the
 // 50-75 us mode, against 4 of 16 without; the raw kernel export at d = 4096 costs a steady 1.4 us in every process.
-const API_PROCESSES = 3;
-
 async function apiCallCost() {
   const runs = [];
-  for (let k = 1; k <= API_PROCESSES; k++) {
-    log(`running API call benchmarks, process ${k} of ${API_PROCESSES}...`);
+  for (let k = 1; k <= PROCESSES; k++) {
+    log(`running API call benchmarks, process ${k} of ${PROCESSES}...`);
     const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/api-call-cost.mjs')], { quiet: true });
     if (status !== 0) throw new Error(`API benchmark exited ${status}:\n${output}`);
     runs.push(parseLines(output));
@@ -107,13 +104,7 @@ const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b)
 
 async function main() {
   await build({ bench: true });
-  const builds = ['native', 'native-4lane', 'wasm-simd', 'wasm-scalar'];
-  const kernels = await runKernelBenchmarks(builds);
-  const results = {};
-  for (const name of builds) {
-    log(`running ${name} decoder benchmarks...`);
-    results[name] = [...kernels[name], ...await runBenchBinary(name, 'decoder')];
-  }
+  const results = await runBenchmarkBinaries(['native', 'native-4lane', 'wasm-simd', 'wasm-scalar']);
   Object.assign(results, {
     'plain-js': plainJsKernels(),
     api: await apiCallCost(),
@@ -135,13 +126,13 @@ async function main() {
   console.log('\nKernels (higher is better for GB/s and GFLOP/s, lower for ms)');
   console.log('native: g++ -O3 -march=native; native4: the same without -march (SSE2, 4 lanes as in WASM SIMD);');
   console.log('simd / scalar: the same source as WASM with and without -msimd128 (node); js: plain JavaScript.');
-  console.log(`Kernel figures: median of ${KERNEL_PROCESSES} processes per build.\n`);
+  console.log(`Every figure: the median of ${PROCESSES} processes per build.\n`);
   console.log(`${'kernel'.padEnd(22)} ${'size'.padStart(8)} ${'unit'.padEnd(7)} ${'native'.padStart(7)} ${'native4'.padStart(7)} ${'simd'.padStart(7)} ${'scalar'.padStart(7)} ${'js'.padStart(7)}   simd/scalar  simd/js  simd/native  native4/scalar`);
   for (const r of table) {
     const better = r.unit === 'ms' ? (a, b) => ratio(b, a) : ratio;  // for times, speed-up is old/new
     console.log(`${r.name.padEnd(22)} ${String(r.d).padStart(8)} ${r.unit.padEnd(7)} ${fmt(r.native).padStart(7)} ${fmt(r.native4).padStart(7)} ${fmt(r.simd).padStart(7)} ${fmt(r.scalar).padStart(7)} ${fmt(r.js).padStart(7)}   ${better(r.simd, r.scalar).padStart(11)}  ${better(r.simd, r.js).padStart(7)}  ${better(r.simd, r.native).padStart(11)}  ${better(r.native4, r.scalar).padStart(14)}`);
   }
-  console.log(`\nPublic API call, copies included (WASM SIMD, node): median of ${API_PROCESSES} processes (range)`);
+  console.log(`\nPublic API call, copies included (WASM SIMD, node): median of ${PROCESSES} processes (range)`);
   for (const r of results.api) console.log(`${r.name.padEnd(22)} d = ${String(r.d).padEnd(5)} ${fmt(r.value).padStart(8)} ns   (${fmt(r.min)}-${fmt(r.max)})`);
 }
 
