@@ -157,6 +157,22 @@ test('init scaling: the plain stream variance grows with depth, the 1/√(2L)-sc
   await rerun(widget, () => widget.getByLabel('Deepest model (layers)', { exact: true }).selectOption('16'));
   assert.match(await textOf(readout(widget, 'deepest').locator('..')), /^At 16 layers/);
   await eventually(() => view.page.url(), (url) => url.includes('init.maxDepth=16'), 'settings in the URL');
+
+  // The seed: a typo is reported under the field and runs nothing; another seed reruns, and the result holds.
+  const seed = widget.getByLabel('Random seed', { exact: true });
+  const before = await numbers(readout(widget, 'deepest'));
+  await seed.fill('1.5x');
+  assert.match(await textOf(widget.locator('#field-seed-error')), /not a number/i);
+  assert.equal(await seed.getAttribute('aria-invalid'), 'true');
+  assert.equal(await widget.getAttribute('data-status'), 'done', 'a bad seed starts no run');
+  await rerun(widget, () => widget.getByRole('button', { name: 'Another seed' }).click());
+  assert.equal(await seed.inputValue(), '1');
+  assert.equal(await textOf(widget.locator('#field-seed-error')), '');
+  const after = await numbers(readout(widget, 'deepest'));
+  assert.notDeepEqual(after, before, 'another seed draws other weights');
+  const [, growthScaledSeed1] = await numbers(readout(widget, 'growth'));
+  assert.ok(Math.abs(growthScaledSeed1 - 1) < 0.25, `scaled growth with seed 1: ${growthScaledSeed1}`);
+  await eventually(() => view.page.url(), (url) => url.includes('init.seed=1'), 'the seed in the URL');
   view.assertClean();
   await view.close();
 });

@@ -52,6 +52,44 @@ test('the language switch keeps the section being read and the widget settings',
   await view.close();
 });
 
+test('after a contents link, content growing above the section does not push it away', async () => {
+  const view = await openReady(lab, EN);
+  const { page } = view;
+  await page.getByRole('navigation').getByRole('link', { name: /^Soft-capping/ }).click();
+  await eventually(() => headingTop(page, 'softcap'), (top) => top >= 0 && top < 200, 'the contents link scrolls to the section');
+  await page.waitForTimeout(5000);  // later than any fixed grace period would last
+  // what a widget above does when its results arrive: it grows
+  await page.evaluate(() => {
+    const grown = document.createElement('div');
+    document.getElementById('qk-norm').after(grown);
+    grown.style.height = '600px';
+  });
+  await eventually(() => headingTop(page, 'softcap'), (top) => top >= 0 && top < 200, 'the section stays in view');
+  // once the reader scrolls, the page is theirs
+  await page.mouse.wheel(0, 400);
+  await eventually(() => headingTop(page, 'softcap'), (top) => top < -200, 'the reader scrolls on');
+  await page.evaluate(() => { document.getElementById('qk-norm').nextElementSibling.style.height = '900px'; });
+  await page.waitForTimeout(300);
+  assert.ok(await headingTop(page, 'softcap') < -100, 'no longer pulled back to the section');
+  view.assertClean();
+  await view.close();
+});
+
+test('focusing the header and the contents does not move the page', async () => {
+  const view = await openReady(lab, EN);
+  const { page } = view;
+  await page.evaluate(() => document.getElementById('qk-norm').scrollIntoView({ behavior: 'instant' }));
+  const scrolled = () => page.evaluate(() => scrollY);
+  const before = await scrolled();
+  for (const control of [page.getByRole('link', { name: '中文', exact: true }), page.getByRole('button', { name: 'Dark theme' }), page.getByRole('navigation').getByRole('link', { name: /^Soft-capping/ })]) {
+    await control.focus();
+    await page.waitForTimeout(400);  // a smooth scroll would be under way by now
+    assert.equal(await scrolled(), before, 'the page stays where the reader is');
+  }
+  view.assertClean();
+  await view.close();
+});
+
 test('the contents follow scrolling', async () => {
   const view = await openReady(lab, EN);
   const { page } = view;

@@ -56,7 +56,7 @@ export class RlGradientFlow extends ExperimentElement {
     this.remark = h('p', { class: 'remark' });
     this.body.append(
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('why-residuals', s.sectionLink))),
-      h('div', { class: 'inputs' }, this.layersSlider.root, h('div', { class: 'field' }, this.gainSlider.root, presets), variant.root, this.widthSelect.root),
+      h('div', { class: 'inputs' }, this.layersSlider.root, h('div', { class: 'field' }, this.gainSlider.root, presets), variant.root, this.widthSelect.root, this.experimentSeedControl((seed) => this.change({ seed }))),
       h('fieldset', { class: 'field radio-group' }, h('legend', {}, s.curves), h('div', { class: 'checks' }, this.plainBox.root, this.residualBox.root)),
       this.runner.root,
       h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),

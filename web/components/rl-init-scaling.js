@@ -44,7 +44,7 @@ export class RlInitScaling extends ExperimentElement {
     this.remark = h('p', { class: 'remark' });
     this.body.append(
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('init-and-depth', s.sectionLink))),
-      h('div', { class: 'inputs' }, maxDepth.root, std.root),
+      h('div', { class: 'inputs' }, maxDepth.root, std.root, this.experimentSeedControl((seed) => this.change({ seed }))),
       this.runner.root,
       h('div', { class: 'charts' },
         h('figure', {}, h('figcaption', {}, s.depthTitle), this.depthChart.root),

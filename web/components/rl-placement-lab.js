@@ -49,7 +49,7 @@ export class RlPlacementLab extends ExperimentElement {
     this.body.append(
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('placement', s.sectionLink))),
       h('fieldset', { class: 'field radio-group' }, h('legend', {}, s.placements), h('div', { class: 'checks' }, PLACEMENTS.map((p) => this.boxes[p].root))),
-      h('div', { class: 'inputs' }, layers.root, init.root, h('div', { class: 'field' }, zeroQK.root)),
+      h('div', { class: 'inputs' }, layers.root, init.root, h('div', { class: 'field' }, zeroQK.root), this.experimentSeedControl((seed) => this.change({ seed }))),
       this.runner.root,
       h('div', { class: 'charts' },
         h('figure', {}, h('figcaption', {}, s.layerTitle), this.layerChart.root),

@@ -7,7 +7,6 @@ import { formatScientific, formatTrimmed, powerOfTen } from './shared/format.js'
 import { widgetError } from './shared/i18n.js';
 import { LabElement } from './shared/lab-element.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { parseNumber } from './shared/parse-number.js';
 import { defineState } from './shared/state.js';
 import { uplotCssUrl } from './shared/styles.js';
 import { MAX_D, SWEEP_DIMS, compare, randomVector, sweep } from './precision-lab/compute.js';
@@ -57,10 +56,8 @@ export class RlPrecisionLab extends LabElement {
       valueText: (position) => s.dValue(fromSlider(position)),
       onInput: (position) => this.setState({ d: fromSlider(position) }),
     });
-    this.seedField = textField({ name: 'seed', label: s.seed, value: String(this.state.seed), onInput: (text) => this.typeSeed(text) });
-    const reroll = h('button', { type: 'button', class: 'reroll', onclick: () => this.reroll() }, s.reroll);
     this.typedField = textField({ name: 'typed', label: s.typedLabel, hint: s.typedHint, multiline: true, value: this.state.typed, onInput: () => this.update() });
-    this.randomControls = h('div', { class: 'inputs' }, this.dSlider.root, h('div', { class: 'seed-row' }, this.seedField.root, reroll));
+    this.randomControls = h('div', { class: 'inputs' }, this.dSlider.root, this.seedControl({ label: s.seed, anotherLabel: s.reroll, max: MAX_SEED, onChange: (seed) => this.setState({ seed }) }));
 
     this.resultsTitle = h('h4', { id: 'results-title' });
     this.cells = {};
@@ -80,18 +77,6 @@ export class RlPrecisionLab extends LabElement {
       h('p', { class: 'hint why' }, s.why),
       h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),
     );
-  }
-
-  typeSeed(text) {
-    const seed = this.attempt(this.seedField, () => parseNumber(text, { min: 0, max: MAX_SEED, integer: true }), text);
-    if (seed !== undefined) this.setState({ seed });
-  }
-
-  reroll() {
-    const seed = (this.state.seed + 1) % (MAX_SEED + 1);
-    this.seedField.input.value = String(seed);
-    this.seedField.setError(null);
-    this.setState({ seed });
   }
 
   /** The vector to measure, or undefined (with the message shown) when the typed one is unusable. */

@@ -47,7 +47,7 @@ export class RlQkNormLab extends ExperimentElement {
     this.remark = h('p', { class: 'remark' });
     this.body.append(
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('qk-norm', s.sectionLink))),
-      h('div', { class: 'inputs' }, dHead.root, maxGain.root, layers.root),
+      h('div', { class: 'inputs' }, dHead.root, maxGain.root, layers.root, this.experimentSeedControl((seed) => this.change({ seed }))),
       this.runner.root,
       h('div', { class: 'charts' },
         h('figure', {}, h('figcaption', {}, s.logitTitle), this.logits.root),

@@ -44,7 +44,7 @@ export class RlResidualGrowth extends ExperimentElement {
     this.remark = h('p', { class: 'remark' });
     this.body.append(
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('residual-stream', s.sectionLink))),
-      h('div', { class: 'inputs' }, layers.root, steps.root, lr.root, h('div', { class: 'field' }, this.runButton, this.pending)),
+      h('div', { class: 'inputs' }, layers.root, steps.root, lr.root, this.experimentSeedControl((seed) => this.change({ seed })), h('div', { class: 'field' }, this.runButton, this.pending)),
       this.runner.root,
       h('div', { class: 'charts' },
         h('figure', {}, h('figcaption', {}, s.normTitle), this.normChart.root),

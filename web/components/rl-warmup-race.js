@@ -48,7 +48,7 @@ export class RlWarmupRace extends ExperimentElement {
     this.remark = h('p', { class: 'remark', hidden: true });
     this.body.append(
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('placement', s.sectionLink))),
-      h('div', { class: 'inputs' }, layers.root, steps.root, lr.root, warmup.root),
+      h('div', { class: 'inputs' }, layers.root, steps.root, lr.root, warmup.root, this.experimentSeedControl((seed) => this.setState({ seed }))),
       h('button', { type: 'button', class: 'run', onclick: () => this.compute() }, s.run),
       this.idle, this.runner.root,
       h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),

@@ -80,24 +80,46 @@ function setupLanguageSwitch() {
     const place = readingPlace();
     link.href = `${target.pathname}${location.search}${place ? `#${place}` : ''}`;
   };
-  for (const type of ['pointerdown', 'focus', 'click']) link.addEventListener(type, refresh);
+  // Where the reader is when they reach for the link (mouse down, or keyboard focus), not on the click that
+  // follows: anything that moves the page in between (a widget growing) must not change the section.
+  for (const type of ['pointerdown', 'focus']) link.addEventListener(type, refresh);
 }
 
 /**
- * The widgets grow as they load, which would push a linked section (#id) out of view. Until the reader
- * scrolls, clicks or types (or 4 s pass), keep the linked heading at the top whenever the page resizes.
+ * The widgets grow as they load and as their first results arrive (their text readouts), which would push a
+ * linked section (#id) out of view, on opening a link and after a contents link alike. Until the reader scrolls,
+ * clicks or types, keep the linked heading at the top whenever the page resizes. The hold ends after
+ * HOLD_LIMIT_MS at the latest: a reader who drags the scroll bar sends none of those events. (A slow machine took
+ * more than 4 s to show the first results near a section, so the limit is generous.)
  */
+const HOLD_LIMIT_MS = 15000;
+
 function holdLinkedSection() {
-  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
-  if (!target) return;
-  const resizes = new ResizeObserver(() => target.scrollIntoView({ block: 'start', behavior: 'instant' }));
-  const release = () => {
-    resizes.disconnect();
-    for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) removeEventListener(type, release, true);
+  let releaseHeld = () => {};
+  const hold = () => {
+    releaseHeld();
+    const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (!target) return;
+    // Only a real change of height moves the page: observe() reports the current size at once, and jumping
+    // then would cut short the smooth scroll a contents link starts.
+    let height = null;
+    const resizes = new ResizeObserver(([entry]) => {
+      const previous = height;
+      height = entry.contentRect.height;
+      if (previous !== null && height !== previous) target.scrollIntoView({ block: 'start', behavior: 'instant' });
+    });
+    const release = () => {
+      resizes.disconnect();
+      clearTimeout(timer);
+      for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) removeEventListener(type, release, true);
+    };
+    resizes.observe(document.body);
+    for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) addEventListener(type, release, { capture: true, passive: true });
+    const timer = setTimeout(release, HOLD_LIMIT_MS);
+    releaseHeld = release;
   };
-  resizes.observe(document.body);
-  for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) addEventListener(type, release, { capture: true, passive: true });
-  setTimeout(release, 4000);
+  hold();
+  addEventListener('hashchange', hold);
 }
 
 setupTheme();

@@ -4,9 +4,10 @@
 // reruns once the settings have stood still, so dragging a slider starts one run, not one per step.
 import { LabElement } from '../shared/lab-element.js';
 import { uplotCssUrl } from '../shared/styles.js';
-import { experimentRunner } from './runner.js';
+import { RUN_STRINGS, experimentRunner } from './runner.js';
 
 const RECOMPUTE_DELAY_MS = 250;
+const MAX_SEED = 1e9;  // the bound of every experiment widget's `seed` state row
 
 /** Calls `start()` the first time `element` comes within a screen of the viewport. */
 function whenNearViewport(element, start) {
@@ -57,5 +58,11 @@ export class ExperimentElement extends LabElement {
 
   cancelRecompute() {
     clearTimeout(this.#recomputeTimer);
+  }
+
+  /** The seed control (LabElement.seedControl) with the experiment widgets' labels and bound. */
+  experimentSeedControl(onChange) {
+    const s = RUN_STRINGS[this.language] ?? RUN_STRINGS.en;
+    return this.seedControl({ label: s.seed, anotherLabel: s.anotherSeed, max: MAX_SEED, onChange });
   }
 }

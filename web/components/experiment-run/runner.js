@@ -17,6 +17,8 @@ export const RUN_STRINGS = {
     cancelledPartial: (done, total) => `Cancelled at step ${done} of ${total}: the curves so far stay on screen.`,
     failed: (message) => `The experiment failed: ${message}`,
     took: (ms) => `Computed in ${ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`}.`,
+    seed: 'Random seed',
+    anotherSeed: 'Another seed',
   },
   zh: {
     running: '正在后台线程中计算……',
@@ -26,6 +28,8 @@ export const RUN_STRINGS = {
     cancelledPartial: (done, total) => `已在第 ${done} / ${total} 步取消：屏幕上保留到此为止的曲线。`,
     failed: (message) => `实验出错：${message}`,
     took: (ms) => `用时 ${ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(1)} 秒`}。`,
+    seed: '随机种子',
+    anotherSeed: '换一个种子',
   },
 };
 

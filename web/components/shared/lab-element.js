@@ -5,8 +5,10 @@
 // this.state). Every failure ends up as a message in the widget, never as an uncaught error in the console.
 import { load } from '../../lib/residual-lab.js';
 import { h } from './dom.js';
+import { textField } from './fields.js';
 import { formulasReady } from './formula.js';
 import { common, describeError, languageOf } from './i18n.js';
+import { parseNumber } from './parse-number.js';
 import { readState, writeState } from './state.js';
 import { adoptStyles, stylesUrl } from './styles.js';
 
@@ -103,6 +105,28 @@ export class LabElement extends HTMLElement {
     }
     this.notice.textContent = message;
     this.notice.hidden = !message;
+  }
+
+  /**
+   * A field for `this.state.seed` (an integer, 0 to `max`) and a button that steps to the next seed: a reader can
+   * check that a result holds beyond one random draw. `onChange(seed)` gets every valid seed; a typo shows its
+   * problem under the field and changes nothing.
+   */
+  seedControl({ label, anotherLabel, max, onChange }) {
+    const field = textField({
+      name: 'seed', label, value: String(this.state.seed),
+      onInput: (text) => {
+        const seed = this.attempt(field, () => parseNumber(text, { min: 0, max, integer: true }), text);
+        if (seed !== undefined) onChange(seed);
+      },
+    });
+    const another = () => {
+      const seed = (this.state.seed + 1) % (max + 1);
+      field.input.value = String(seed);
+      field.setError(null);
+      onChange(seed);
+    };
+    return h('div', { class: 'seed-row' }, field.root, h('button', { type: 'button', class: 'reroll', onclick: another }, anotherLabel));
   }
 
   /** Runs `compute`; on an Error shows its translated message in `field` and returns undefined. */

@@ -15,17 +15,19 @@ const systemDark = matchMedia('(prefers-color-scheme: dark)');
 export function lineChart({ host, label, height = 240, build }) {
   const root = h('div', { class: 'line-chart', role: 'img', 'aria-label': label });
   let plot = null;
-  let data = null;
+  let data = null;  // null until the first setData: the chart is then drawn empty (axes, legend)
 
   const color = (name) => getComputedStyle(host).getPropertyValue(`--${name}`).trim() || '#777';
   const width = () => Math.max(240, Math.floor(root.clientWidth || 480));
 
+  // Drawn at once, empty, so the chart takes its final size before the first result arrives: the page does not
+  // jump when a widget's results come in.
   function create() {
     plot?.destroy();
-    plot = null;
-    if (!data) return;
-    plot = new uPlot({ ...build(color), width: width(), height }, data, root);
+    const options = build(color);
+    plot = new uPlot({ ...options, width: width(), height }, data ?? options.series.map(() => []), root);
   }
+  create();
 
   new ResizeObserver(() => {
     if (plot && Math.abs(plot.width - width()) > 1) plot.setSize({ width: width(), height });
@@ -36,7 +38,7 @@ export function lineChart({ host, label, height = 240, build }) {
   return {
     root,
     setData(next) {
-      const sameShape = plot && data && next.length === data.length;
+      const sameShape = data && next.length === data.length;
       data = next;
       if (sameShape) plot.setData(data);
       else create();
