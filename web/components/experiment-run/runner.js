@@ -35,8 +35,9 @@ export const RUN_STRINGS = {
 
 /**
  * `host` is the widget (its data-status is set), `language` 'en' | 'zh'.
- * Returns { root, run(calls, { onPartial }), cancel() }: `calls` is [[method, options], ...]; run resolves to the array of
- * results, or to null when the run was cancelled, replaced by a newer run, or failed (the message shows).
+ * Returns { root, run(calls, { onPartial }), cancel() }: `calls` is [[method, options], ...]; run resolves to
+ * the array of results, or to null when the run was cancelled, replaced by a newer run, or failed (the message
+ * shows).
  */
 export function experimentRunner({ host, language }) {
   const s = RUN_STRINGS[language] ?? RUN_STRINGS.en;
