@@ -190,6 +190,22 @@ test('residual growth: the stream lengthens layer by layer, the increment ratio 
   const [untrainedLoss] = await numbers(readout(widget, 'loss'));
   assert.match(await textOf(widget.locator('.remark')), /growth comes from training/);
 
+  // Post-Norm resets the trunk to √d = 8 after every addition; sandwich normalizes every increment instead, so
+  // even at initialization its trunk, a sum of 16 increments about 8 long, ends far above Pre-Norm's.
+  await rerun(widget, () => widget.getByLabel('Post-Norm', { exact: true }).check());
+  const [, postTop] = await numbers(readout(widget, 'norms'));
+  assert.ok(Math.abs(postTop - 8) < 0.5, `Post-Norm's trunk at the top: ${postTop}`);
+  const postRemark = await textOf(widget.locator('.remark'));
+  assert.match(postRemark, /Post-Norm normalizes the trunk after every addition/);
+  const [low, high] = postRemark.match(/between ([\d.]+) and ([\d.]+)/).slice(1).map(Number);
+  assert.ok(low > 7 && high < 9, `every stream point near 8: ${low} to ${high}`);
+  await rerun(widget, () => widget.getByLabel('sandwich', { exact: true }).check());
+  const [, sandwichTop] = await numbers(readout(widget, 'norms'));
+  assert.ok(sandwichTop > 10 * top, `sandwich ${sandwichTop} against Pre-Norm ${top}`);
+  assert.match(await textOf(widget.locator('.remark')), /sandwich normalizes every increment/);
+  await eventually(() => view.page.url(), (url) => url.includes('growth.placement=sandwich'), 'the placement in the URL');
+  await rerun(widget, () => widget.getByLabel('Pre-Norm', { exact: true }).check());
+
   await widget.getByLabel('Training steps before measuring', { exact: true }).selectOption('50');
   assert.match(await textOf(widget.locator('.widget-body .hint').last()), /Press “Train and measure” to train 50 steps/);
   await new Promise((resolve) => setTimeout(resolve, 500));  // past the recompute delay

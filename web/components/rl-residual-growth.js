@@ -1,12 +1,15 @@
 // <rl-residual-growth>: the residual stream's length and each increment's size relative to it, per sublayer of a
-// small Pre-Norm decoder, at initialization or after a short training run (lab.experiments.residualGrowth,
-// experiment 3, in a worker, with per-step progress). h <- h + F(Norm(h)): the trunk is a running sum of
-// increments whose scale is set by the weights alone, so |F| / |h| falls as |h| grows. Both curves are measured.
+// small decoder, at initialization or after a short training run (lab.experiments.residualGrowth, experiment 3,
+// in a worker, with per-step progress). Pre-Norm, h <- h + F(Norm(h)): the trunk is a running sum of increments
+// whose scale is set by the weights alone, so |F| / |h| falls as |h| grows. Post-Norm, h <- Norm(h + F(h)):
+// the trunk is normalized after every addition and cannot grow. Sandwich and OLMo 2 normalize each increment,
+// Norm(F(.)), so every one has length about sqrt(d) and the trunk grows like a sum of them. Both curves are
+// measured.
 import { shownScientific as shown } from './experiment-run/log-axis.js';
 import { ExperimentElement } from './experiment-run/experiment-element.js';
 import { numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
-import { rangeField } from './shared/fields.js';
+import { radioGroup, rangeField } from './shared/fields.js';
 import { formatFixed, formatTrimmed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { defineState } from './shared/state.js';
@@ -15,7 +18,11 @@ import { RESIDUAL_GROWTH_STRINGS } from './strings/rl-residual-growth.js';
 const STEP_CHOICES = [0, 50, 200, 500, 1000];
 const LEARNING_RATES = [0.001, 0.003];
 
+const PLACEMENTS = ['pre', 'post', 'sandwich', 'olmo2'];
+const NORMALIZED_LENGTH = 8;  // √d of the experiment's d = 64: the length of a normalized vector with g = 1
+
 const STATE = defineState([
+  { name: 'placement', type: 'enum', default: 'pre', options: PLACEMENTS },
   { name: 'layers', type: 'integer', default: 8, min: 1, max: 24 },
   { name: 'trainSteps', type: 'integer', default: 0, min: 0, max: 2000 },
   { name: 'lr', type: 'number', default: 0.001, min: 0.0001, max: 0.01 },
@@ -33,17 +40,19 @@ export class RlResidualGrowth extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
+    const placement = radioGroup({ name: 'placement', legend: s.placement, value: st.placement, options: PLACEMENTS.map((p) => ({ value: p, label: s.names[p] })), onChange: (v) => this.change({ placement: v }) });
     const layers = rangeField({ name: 'layers', label: s.layers, min: 1, max: 24, step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
     const steps = numberSelect({ name: 'train-steps', label: s.steps, options: STEP_CHOICES, value: st.trainSteps, onChange: (v) => this.change({ trainSteps: v }) });
     const lr = numberSelect({ name: 'lr', label: s.lr, options: LEARNING_RATES, value: st.lr, onChange: (v) => this.change({ lr: v }) });
     this.runButton = h('button', { type: 'button', class: 'run', onclick: () => this.recomputeNow() }, s.run);
     this.pending = h('p', { class: 'hint', hidden: true });
-    this.normChart = lineChart({ host: this, label: s.normLabel(st.layers), height: 240, build: (color) => this.normOptions(color) });
+    this.normChart = lineChart({ host: this, label: s.normLabel(st.layers, s.names[st.placement]), height: 240, build: (color) => this.normOptions(color) });
     this.ratioChart = lineChart({ host: this, label: s.ratioLabel(st.layers), height: 240, build: (color) => this.ratioOptions(color) });
     this.readouts = h('ul', { class: 'readouts' });
     this.remark = h('p', { class: 'remark' });
     this.body.append(
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('residual-stream', s.sectionLink))),
+      h('div', { class: 'placement-choice' }, placement.root),
       h('div', { class: 'inputs' }, layers.root, steps.root, lr.root, this.experimentSeedControl((seed) => this.change({ seed })), h('div', { class: 'field' }, this.runButton, this.pending)),
       this.runner.root,
       h('div', { class: 'charts' },
@@ -66,31 +75,45 @@ export class RlResidualGrowth extends ExperimentElement {
 
   async compute() {
     this.pending.hidden = true;
-    const { layers, trainSteps, lr, seed } = this.state;
-    const results = await this.runner.run([['experiments.residualGrowth', { layers, trainSteps, lr, seed }]]);
-    if (results) this.draw(layers, trainSteps, results[0]);
+    const { placement, layers, trainSteps, lr, seed } = this.state;
+    const results = await this.runner.run([['experiments.residualGrowth', { placement, layers, trainSteps, lr, seed }]]);
+    if (results) this.draw({ placement, layers, trainSteps }, results[0]);
   }
 
-  draw(layers, trainSteps, r) {
+  draw({ placement, layers, trainSteps }, r) {
     const s = this.strings;
     const points = Float64Array.from(r.streamNorm, (_, i) => i);
     const layerIndex = Float64Array.from({ length: layers }, (_, l) => l);
     const attention = layerIndex.map((l) => r.incrementRatio[2 * l]);  // sublayer 2l: attention, 2l+1: MLP
     const mlp = layerIndex.map((l) => r.incrementRatio[2 * l + 1]);
-    this.normChart.root.setAttribute('aria-label', s.normLabel(layers));
+    this.normChart.root.setAttribute('aria-label', s.normLabel(layers, s.names[placement]));
     this.ratioChart.root.setAttribute('aria-label', s.ratioLabel(layers));
     this.normChart.setData([points, r.streamNorm]);
     this.ratioChart.setData([layerIndex, attention, mlp]);
     const bottom = r.streamNorm[0];
     const top = r.streamNorm.at(-1);
-    const growth = formatTrimmed(top / bottom, 1);
     this.readouts.replaceChildren(
       h('li', { 'data-readout': 'norms' }, s.norms(trainSteps), shown(bottom), s.normsTo, shown(top), s.normsEnd, shown(top / bottom), s.close),
       h('li', { 'data-readout': 'ratios' }, s.ratios(layers - 1), shown(attention[0]), s.ratiosTo, shown(attention.at(-1)),
         s.ratiosMlp, shown(mlp[0]), s.ratiosTo, shown(mlp.at(-1)), s.ratiosEnd),
       h('li', { 'data-readout': 'loss' }, s.loss, shown(r.loss, 4)),
     );
-    this.remark.textContent = trainSteps ? s.trained(growth) : s.untrained(growth);
+    this.remark.textContent = this.remarkText(placement, trainSteps, r);
+  }
+
+  /** What the measured curves say, for the placement drawn; every figure in it comes from the result `r`. */
+  remarkText(placement, trainSteps, r) {
+    const s = this.strings;
+    const stream = r.streamNorm;
+    const growth = formatTrimmed(stream.at(-1) / stream[0], 1);
+    if (placement === 'pre') return trainSteps ? s.trained(growth) : s.untrained(growth);
+    if (placement === 'post') {
+      const afterAdditions = stream.slice(1);
+      return s.postFlat(formatFixed(Math.min(...afterAdditions), 2), formatFixed(Math.max(...afterAdditions), 2));
+    }
+    const shortest = Math.min(...r.incrementNorm);
+    return s.normalizedIncrements(s.names[placement], formatFixed(shortest, 2), formatFixed(Math.max(...r.incrementNorm), 2),
+      formatFixed(stream[0], 2), formatFixed(stream.at(-1), 2), shortest < NORMALIZED_LENGTH / 2);
   }
 
   normOptions(color) {
