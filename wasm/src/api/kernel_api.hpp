@@ -46,12 +46,10 @@ inline Status check_rms_defined(float sum_of_squares, float eps) {
   return Status::success();
 }
 
-// The standard deviation sqrt(var + eps) must not be 0; var is computed exactly as layernorm_forward does.
+// The standard deviation sqrt(var + eps) must not be 0; var is the one layernorm_forward computes.
 inline Status check_std_defined(Floats x, float eps) {
   if (eps != 0.0f) return Status::success();
-  const int d = static_cast<int>(x.size());
-  const float mean = simd::sum(x.data(), d) * (1.0f / static_cast<float>(d));
-  if (simd::sum_of_squared_deviations(x.data(), mean, d) == 0.0f)
+  if (rl::layernorm_stats(x.data(), static_cast<int>(x.size()), eps).variance == 0.0f)
     return Status::failure("the variance of x is 0 (all its values are equal in float32) and eps is 0, so "
                            "(x - mean) / std is undefined; use eps > 0");
   return Status::success();
@@ -119,8 +117,7 @@ inline Status rmsnorm_backward(OutFloats dx, OutFloats dg, Floats dy, Floats x, 
   RL_RETURN_IF_ERROR(check_output("dg", dg, x.size()));
   const int d = static_cast<int>(x.size());
   const float* gp = detail::data_or_null(g);
-  float rstd = 0.0f;
-  rl::rmsnorm_forward(dx.data(), &rstd, x.data(), gp, 1, d, eps, weight_offset);  // only rstd is kept
+  const float rstd = rl::rmsnorm_rstd(x.data(), d, eps);
   std::fill(dx.begin(), dx.end(), 0.0f);
   std::fill(dg.begin(), dg.end(), 0.0f);
   rl::rmsnorm_backward(dx.data(), dg.data(), dy.data(), x.data(), &rstd, gp, 1, d, weight_offset);
@@ -139,12 +136,12 @@ inline Status layernorm_backward(OutFloats dx, OutFloats dgamma, OutFloats dbeta
   RL_RETURN_IF_ERROR(check_output("dbeta", dbeta, x.size()));
   const int d = static_cast<int>(x.size());
   const float* gp = detail::data_or_null(gamma);
-  float mean = 0.0f, rstd = 0.0f;
-  rl::layernorm_forward(dx.data(), &mean, &rstd, x.data(), gp, nullptr, 1, d, eps);  // only mean and rstd are kept
+  const LayerNormStats stats = rl::layernorm_stats(x.data(), d, eps);
   std::fill(dx.begin(), dx.end(), 0.0f);
   std::fill(dgamma.begin(), dgamma.end(), 0.0f);
   std::fill(dbeta.begin(), dbeta.end(), 0.0f);
-  rl::layernorm_backward(dx.data(), dgamma.data(), dbeta.data(), dy.data(), x.data(), &mean, &rstd, gp, 1, d);
+  rl::layernorm_backward(dx.data(), dgamma.data(), dbeta.data(), dy.data(), x.data(), &stats.mean, &stats.rstd, gp,
+                         1, d);
   RL_RETURN_IF_ERROR(check_result("dx", dx));
   RL_RETURN_IF_ERROR(check_result("dgamma", dgamma));
   return check_result("dbeta", dbeta);

@@ -51,14 +51,26 @@ void scale_row(float* y, const float* x, const float* g, float scale, float offs
 
 }  // namespace
 
+float rmsnorm_rstd(const float* x, int d, float eps) {
+  // mean of squares, in float32
+  const float mean_square = simd::sum_of_squares(x, d) / static_cast<float>(d);
+  // reciprocal root mean square
+  return 1.0f / std::sqrt(mean_square + eps);
+}
+
+LayerNormStats layernorm_stats(const float* x, int d, float eps) {
+  const float inv_d = 1.0f / static_cast<float>(d);
+  const float mean = simd::sum(x, d) * inv_d;
+  // variance (biased), two-pass
+  const float variance = simd::sum_of_squared_deviations(x, mean, d) * inv_d;
+  return {mean, variance, 1.0f / std::sqrt(variance + eps)};
+}
+
 void rmsnorm_forward(float* y, float* rstd, const float* x, const float* g, int rows, int d, float eps,
                      float weight_offset) {
   for (int r = 0; r < rows; ++r) {
     const float* xr = x + row_offset(r, d);
-    // mean of squares, in float32
-    const float mean_square = simd::sum_of_squares(xr, d) / static_cast<float>(d);
-    // reciprocal root mean square
-    const float s = 1.0f / std::sqrt(mean_square + eps);
+    const float s = rmsnorm_rstd(xr, d, eps);
     // normalize and scale
     scale_row(y + row_offset(r, d), xr, g, s, weight_offset, d);
     if (rstd != nullptr) rstd[r] = s;
@@ -106,15 +118,11 @@ void rmsnorm_backward(float* dx, float* dg, const float* dy, const float* x, con
 
 void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const float* gamma, const float* beta,
                        int rows, int d, float eps) {
-  const float inv_d = 1.0f / static_cast<float>(d);
   for (int r = 0; r < rows; ++r) {
     const float* xr = x + row_offset(r, d);
     float* yr = y + row_offset(r, d);
-    // mean
-    const float m = simd::sum(xr, d) * inv_d;
-    // variance (biased), two-pass
-    const float var = simd::sum_of_squared_deviations(xr, m, d) * inv_d;
-    const float s = 1.0f / std::sqrt(var + eps);
+    const LayerNormStats stats = layernorm_stats(xr, d, eps);
+    const float m = stats.mean, s = stats.rstd;
     // normalize, then scale and shift
     const f32x4 mv = splat(m), sv = splat(s);
     int i = 0;

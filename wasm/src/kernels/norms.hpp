@@ -12,6 +12,14 @@
 
 namespace rl {
 
+// The statistics of one row of d floats, exactly as the forwards below compute them (the validated API's
+// backwards and checks use these instead of running a whole forward).
+float rmsnorm_rstd(const float* x, int d, float eps);  // 1 / sqrt(mean(x^2) + eps), the sum of squares in float32
+struct LayerNormStats {
+  float mean, variance, rstd;  // variance biased and two-pass; rstd = 1 / sqrt(variance + eps)
+};
+LayerNormStats layernorm_stats(const float* x, int d, float eps);
+
 // y = x * rstd * (weight_offset + g),  rstd = 1 / sqrt(mean(x^2) + eps); the sum of squares is in float32.
 // weight_offset 0 is the Llama convention (y = x / rms * g), 1 is Gemma 2/3 (y = x / rms * (1 + g)).
 void rmsnorm_forward(float* y, float* rstd, const float* x, const float* g, int rows, int d, float eps,
