@@ -40,7 +40,7 @@ export class RlResidualGrowth extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
-    const placement = radioGroup({ name: 'placement', legend: s.placement, value: st.placement, options: PLACEMENTS.map((p) => ({ value: p, label: s.names[p] })), onChange: (v) => this.change({ placement: v }) });
+    const placement = radioGroup({ name: 'placement', legend: s.placement, value: st.placement, options: PLACEMENTS.map((p) => ({ value: p, label: s.names[p] })), across: true, onChange: (v) => this.change({ placement: v }) });
     const layers = rangeField({ name: 'layers', label: s.layers, min: 1, max: 24, step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
     const steps = numberSelect({ name: 'train-steps', label: s.steps, options: STEP_CHOICES, value: st.trainSteps, onChange: (v) => this.change({ trainSteps: v }) });
     const lr = numberSelect({ name: 'lr', label: s.lr, options: LEARNING_RATES, value: st.lr, onChange: (v) => this.change({ lr: v }) });
@@ -52,7 +52,7 @@ export class RlResidualGrowth extends ExperimentElement {
     this.remark = h('p', { class: 'remark' });
     this.body.append(
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('residual-stream', s.sectionLink))),
-      h('div', { class: 'placement-choice' }, placement.root),
+      placement.root,
       h('div', { class: 'inputs' }, layers.root, steps.root, lr.root, this.experimentSeedControl((seed) => this.change({ seed })), h('div', { class: 'field' }, this.runButton, this.pending)),
       this.runner.root,
       h('div', { class: 'charts' },

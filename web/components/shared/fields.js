@@ -64,12 +64,15 @@ export function rangeField({ name, label, min, max, step, value, valueText = Str
   };
 }
 
-/** A group of radio buttons with a legend; `onChange(value)` fires on selection. */
-export function radioGroup({ name, legend, options, value, onChange }) {
+/**
+ * A group of radio buttons with a legend, one under another or (`across`) side by side; `onChange(value)` fires
+ * on selection.
+ */
+export function radioGroup({ name, legend, options, value, across = false, onChange }) {
   const inputs = options.map(({ value: optionValue, label }) => {
     const input = h('input', { type: 'radio', name, value: optionValue, id: `field-${name}-${optionValue}`, onchange: () => onChange?.(optionValue) });
     input.checked = optionValue === value;
     return h('label', { class: 'radio', for: input.id }, input, label);
   });
-  return { root: h('fieldset', { class: 'field radio-group' }, h('legend', {}, legend), inputs) };
+  return { root: h('fieldset', { class: across ? 'field radio-group across' : 'field radio-group' }, h('legend', {}, legend), inputs) };
 }
