@@ -9,7 +9,7 @@
 
 #include "bench.hpp"
 #include "decoder/model.hpp"
-#include "decoder/train_loop.hpp"
+#include "train/loop.hpp"
 #include "kernels/matmul.hpp"
 
 namespace rl::bench {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "decoder/model.hpp"
-#include "decoder/train_loop.hpp"
+#include "train/loop.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Embind bindings of the six experiments (wasm/src/decoder/experiment_*.hpp) for web/lib/experiments.js.
+// Embind bindings of the six experiments (wasm/src/experiments/*.hpp) for web/lib/experiments.js.
 // Embind, not raw exports: an experiment call runs for milliseconds to seconds, so marshalling costs nothing,
 // and option objects map onto the C++ option structs field by field. web/lib/experiments.js fills in every
 // default and validates every option before calling here; C++ validates again and any message comes back in
@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "decoder/experiment_gradient_decay.hpp"
-#include "decoder/experiment_init_gradients.hpp"
-#include "decoder/experiment_init_scaling.hpp"
-#include "decoder/experiment_qk_logit_growth.hpp"
-#include "decoder/experiment_residual_growth.hpp"
-#include "decoder/experiment_warmup.hpp"
+#include "experiments/gradient_decay.hpp"
+#include "experiments/init_gradients.hpp"
+#include "experiments/init_scaling.hpp"
+#include "experiments/qk_logit_growth.hpp"
+#include "experiments/residual_growth.hpp"
+#include "experiments/warmup.hpp"
 
 namespace {
 

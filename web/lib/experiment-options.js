@@ -1,7 +1,7 @@
 // The options of every experiment as tables: one row per option (kind, default, bounds). `resolveOptions` fills
 // the defaults, rejects unknown keys (a typo must not silently fall back to a default) and checks every value,
 // throwing a ResidualLabError that names the experiment, the option and the problem. The C++ validates again;
-// these bounds are the same as wasm/src/decoder/experiment_*.cpp.
+// these bounds are the same as wasm/src/experiments/*.cpp.
 import { ResidualLabError } from './errors.js';
 
 const PLACEMENTS = ['post', 'pre', 'sandwich', 'olmo2', 'deepnorm'];

@@ -1,4 +1,4 @@
-// The chapter's six experiments (wasm/src/decoder/experiment_*.hpp; what each shows is in docs/experiments.md).
+// The chapter's six experiments (wasm/src/experiments/*.hpp; what each shows is in docs/experiments.md).
 // Every function takes one options object (defaults and bounds: experiment-options.js), validates it, runs the
 // C++ experiment through the Embind functions of wasm/bindings/experiments_bindings.cpp, and returns plain
 // objects of Float64Arrays and numbers. Long runs report progress and can stop: warmup through a steppable run

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "decoder/ops.hpp"
-#include "decoder/vector_math.hpp"
+#include "kernels/vector_math.hpp"
 #include "kernels/matmul.hpp"
 
 namespace rl::decoder {

@@ -1,0 +1,54 @@
+// What the decoder experiments (2 to 6) share: the model options a reader can turn, the model built from them
+// over the shipped corpus's vocabulary, and the fixed text windows the init-time measurements read.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "decoder/config.hpp"
+#include "decoder/model.hpp"
+#include "train/corpus.hpp"
+
+namespace rl::experiments {
+
+struct ModelOptions {
+  int layers = 6;      // 1 .. 128
+  int d_model = 64;    // 4 .. 256
+  int n_heads = 4;     // divides d_model
+  int seq_len = 64;    // 2 .. 128 tokens per sequence (also the context length)
+  decoder::NormKind norm = decoder::NormKind::layernorm;
+  decoder::Placement placement = decoder::Placement::pre;
+  bool qk_norm = false;
+  decoder::InitConfig init;  // scheme, std, residual_scaling, embed_scale, zero_qk, qk_gain, seed
+};
+
+// A ModelOptions with some fields changed: the experiments' defaults (the same as web/lib/experiment-options.js).
+inline ModelOptions model_options(int layers, decoder::NormKind norm, decoder::InitScheme scheme) {
+  ModelOptions m;
+  m.layers = layers;
+  m.norm = norm;
+  m.init.scheme = scheme;
+  return m;
+}
+
+// Empty when the sizes fit the experiments' bounds (kept small enough to answer within seconds in a browser).
+std::string validate(const ModelOptions& options);
+
+// The decoder config: vocabulary of the shipped corpus, context length = seq_len, d_ff = 4 * d_model.
+decoder::Config to_config(const ModelOptions& options);
+
+// The model, or nullptr and *error set.
+std::unique_ptr<decoder::Model> build_model(const ModelOptions& options, std::string* error);
+
+// `count` consecutive windows of seq_len tokens from the start of the training split: the fixed input of every
+// measurement at initialisation (the same text for every placement and depth, so curves differ only by the model).
+std::vector<train::Sequence> probe_windows(int seq_len, int count);
+
+// Frobenius norm of one tensor's gradient, 0 if the model has no tensor of that name.
+double tensor_grad_norm(const decoder::Model& model, const std::string& name);
+
+// Mean over positions of ||h_t||^2 / d_model at each stream point of the last forward: the per-coordinate second
+// moment ("variance" of a zero-mean stream), [2L + 1].
+std::vector<double> stream_mean_square(const decoder::Model& model);
+
+}  // namespace rl::experiments

@@ -1,0 +1,40 @@
+#include "experiments/init_scaling.hpp"
+
+#include <algorithm>
+
+namespace rl::experiments {
+
+std::string validate(const InitScalingOptions& o) {
+  if (o.depths.empty() || o.depths.size() > 12) return "depths must list 1 to 12 depths";
+  for (int depth : o.depths)
+    if (depth < 1 || depth > 128) return "every depth must be an integer from 1 to 128";
+  ModelOptions deepest = o.model;
+  deepest.layers = *std::max_element(o.depths.begin(), o.depths.end());
+  return validate(deepest);
+}
+
+InitScalingResult init_scaling(const InitScalingOptions& o) {
+  InitScalingResult r;
+  r.error = validate(o);
+  if (!r.error.empty()) return r;
+  const train::Sequence window = probe_windows(o.model.seq_len, 1).at(0);
+  const int deepest = *std::max_element(o.depths.begin(), o.depths.end());
+  for (bool scaled : {false, true}) {
+    for (int depth : o.depths) {
+      ModelOptions mo = o.model;
+      mo.layers = depth;
+      mo.init.residual_scaling = scaled;
+      auto model = build_model(mo, &r.error);
+      if (!model) return r;
+      r.error = model->forward(window.tokens);
+      if (!r.error.empty()) return r;
+      const std::vector<double> profile = stream_mean_square(*model);
+      (scaled ? r.final_variance_scaled : r.final_variance_plain).push_back(profile.back());
+      if (depth == deepest && (scaled ? r.profile_scaled : r.profile_plain).empty())
+        (scaled ? r.profile_scaled : r.profile_plain) = profile;
+    }
+  }
+  return r;
+}
+
+}  // namespace rl::experiments
