@@ -42,8 +42,6 @@ inline void do_not_optimize(const void* p) { asm volatile("" : : "r"(p) : "memor
 
 // Each group registers itself here; bench_main.cpp runs those whose name matches argv[1] (or all).
 void run_kernel_benchmarks();   // bench/kernels_bench.cpp
-#ifdef RL_WITH_DECODER_BENCH
 void run_decoder_benchmarks();  // bench/decoder_bench.cpp
-#endif
 
 }  // namespace rl::bench

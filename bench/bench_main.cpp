@@ -7,8 +7,6 @@ int main(int argc, char** argv) {
   const char* only = argc > 1 ? argv[1] : "";
   auto wanted = [&](const char* group) { return !*only || std::strcmp(only, group) == 0; };
   if (wanted("kernels")) rl::bench::run_kernel_benchmarks();
-#ifdef RL_WITH_DECODER_BENCH
   if (wanted("decoder")) rl::bench::run_decoder_benchmarks();
-#endif
   return 0;
 }

@@ -36,13 +36,13 @@ TEST_CASE("api::rmsnorm rejects bad input with a clear message", "[api][rmsnorm]
   const std::vector<float> empty;
   check_fails(rl::api::rmsnorm(y, empty, std::nullopt, 1e-5f), "x is empty");
   check_fails(rl::api::rmsnorm(y, kX, std::vector<float>{1, 2, 3}, 1e-5f), "g has 3 values but x has 4");
-  check_fails(rl::api::rmsnorm(y, kX, kG, -1.0f), "eps must be a finite number >= 0 (got -1)");
-  check_fails(rl::api::rmsnorm(y, kX, kG, kNaN), "eps must be a finite number >= 0 (got NaN)");
-  check_fails(rl::api::rmsnorm(y, kX, kG, kInf), "eps must be a finite number >= 0 (got Infinity)");
+  check_fails(rl::api::rmsnorm(y, kX, kG, -1.0f), "eps must be a finite number of at least 0 (got -1)");
+  check_fails(rl::api::rmsnorm(y, kX, kG, kNaN), "eps must be a finite number of at least 0 (got NaN)");
+  check_fails(rl::api::rmsnorm(y, kX, kG, kInf), "eps must be a finite number of at least 0 (got Infinity)");
   check_fails(rl::api::rmsnorm(y, with(kX, 2, kNaN), kG, 1e-5f), "x[2] is NaN");
   check_fails(rl::api::rmsnorm(y, with(kX, 1, kInf), kG, 1e-5f), "x[1] is Infinity");
   check_fails(rl::api::rmsnorm(y, kX, with(kG, 0, -kInf), 1e-5f), "g[0] is -Infinity");
-  check_fails(rl::api::rmsnorm(y, kX, kG, 1e-5f, kNaN), "weight_offset must be a finite number (got NaN)");
+  check_fails(rl::api::rmsnorm(y, kX, kG, 1e-5f, kNaN), "weightOffset must be a finite number (got NaN)");
   check_fails(rl::api::rmsnorm(y, std::vector<float>(4, 0.0f), kG, 0.0f),
               "the RMS of x is 0 (x is all zeros in float32) and eps is 0, so x / RMS is undefined; use eps > 0");
   check_fails(rl::api::rmsnorm(y, std::vector<float>{1e20f, 1.0f, 0.0f, 0.0f}, kG, 1e-5f),
@@ -88,7 +88,7 @@ TEST_CASE("api::layernorm rejects bad input and computes the kernel's result", "
               "gamma has 5 values but x has 4");
   check_fails(rl::api::layernorm(y, kX, kG, std::vector<float>(2, 0.0f), 1e-5f), "beta has 2 values but x has 4");
   check_fails(rl::api::layernorm(y, kX, kG, with(beta, 3, kNaN), 1e-5f), "beta[3] is NaN");
-  check_fails(rl::api::layernorm(y, kX, kG, beta, -0.5f), "eps must be a finite number >= 0 (got -0.5)");
+  check_fails(rl::api::layernorm(y, kX, kG, beta, -0.5f), "eps must be a finite number of at least 0 (got -0.5)");
   check_fails(rl::api::layernorm(y, std::vector<float>(4, 7.0f), kG, beta, 0.0f),
               "the variance of x is 0 (all its values are equal in float32) and eps is 0, so (x - mean) / std is "
               "undefined; use eps > 0");
@@ -110,7 +110,7 @@ TEST_CASE("api backwards validate, write (not accumulate) and match the kernels"
   check_fails(rl::api::rmsnorm_backward(dx, dg, with(kDy, 1, kNaN), kX, kG, 1e-5f), "dy[1] is NaN");
   check_fails(rl::api::rmsnorm_backward(dx, dg, kDy, kX, std::vector<float>{1}, 1e-5f), "g has 1 value but x has 4");
   check_fails(rl::api::layernorm_backward(dx, dg, db, kDy, kX, kG, -1.0f),
-              "eps must be a finite number >= 0 (got -1)");
+              "eps must be a finite number of at least 0 (got -1)");
   check_fails(rl::api::layernorm_backward(dx, dg, db, std::vector<float>{}, kX, kG, 1e-5f),
               "dy has 0 values but x has 4");
   std::vector<float> short_out(2);
@@ -149,7 +149,7 @@ TEST_CASE("api steps validate like the forwards", "[api][steps]") {
   check_fails(rl::api::layernorm_steps(ln, kX, std::vector<float>{1}, std::nullopt, 1e-5f),
               "gamma has 1 value but x has 4");
   check_fails(rl::api::layernorm_steps(ln, kX, std::nullopt, std::nullopt, -2.0f),
-              "eps must be a finite number >= 0 (got -2)");
+              "eps must be a finite number of at least 0 (got -2)");
   REQUIRE(rl::api::layernorm_steps(ln, kX, std::nullopt, std::nullopt, 0.0f).ok);
   CHECK(ln.variance == 2.5f);
   REQUIRE(rl::api::rmsnorm_steps(rms, kX, kG, 0.0f, 1.0f).ok);
@@ -184,7 +184,7 @@ TEST_CASE("a good call after a bad one works", "[api]") {
   std::vector<float> y(4), first(4);
   REQUIRE(rl::api::rmsnorm(first, kX, kG, 1e-5f).ok);
   check_fails(rl::api::rmsnorm(y, with(kX, 0, kNaN), kG, 1e-5f), "x[0] is NaN");
-  check_fails(rl::api::rmsnorm(y, kX, kG, -1.0f), "eps must be a finite number >= 0 (got -1)");
+  check_fails(rl::api::rmsnorm(y, kX, kG, -1.0f), "eps must be a finite number of at least 0 (got -1)");
   const rl::Status again = rl::api::rmsnorm(y, kX, kG, 1e-5f);
   CHECK(again.ok);
   CHECK(again.message.empty());

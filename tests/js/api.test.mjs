@@ -119,7 +119,7 @@ for (const flavour of ['simd', 'scalar']) {
         [() => lab.rmsNorm(x, new Float32Array(3)), /g has 3 values but x has 4/],
         [() => lab.layerNorm(x, null, new Float32Array(5)), /beta has 5 values but x has 4/],
         [() => lab.rmsNormBackward(x, null, new Float32Array(2)), /dy has 2 values but x has 4/],
-        [() => lab.rmsNorm(x, null, { eps: -1 }), /eps must be a finite number >= 0/],
+        [() => lab.rmsNorm(x, null, { eps: -1 }), /eps must be a finite number of at least 0/],
         [() => lab.layerNorm(x, null, null, { eps: NaN }), /eps must be a finite number/],
         [() => lab.rmsNorm(new Float32Array([1, NaN])), /x\[1\] is NaN/],
         [() => lab.layerNorm(new Float32Array([1, Infinity])), /x\[1\]/],

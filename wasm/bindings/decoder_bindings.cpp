@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "decoder/model.hpp"
+#include "js_config.hpp"
 #include "train/loop.hpp"
 
 namespace {
@@ -51,41 +52,9 @@ val error_result(const std::string& message) {
 
 const char* kNoModel = "this decoder has been disposed";
 
-// config: every key present and of the right type (decoder.js fills defaults and checks types); names of
-// kinds that do not parse become out-of-range values, which validate_config reports.
-decoder::Config read_config(const val& o) {
-  decoder::Config c;
-  c.vocab_size = o["vocabSize"].as<int>();
-  c.d_model = o["dModel"].as<int>();
-  c.n_heads = o["nHeads"].as<int>();
-  c.d_ff = o["dFF"].as<int>();
-  c.n_layers = o["nLayers"].as<int>();
-  c.context_length = o["contextLength"].as<int>();
-  if (!decoder::parse_mlp_kind(o["mlp"].as<std::string>(), &c.mlp)) c.mlp = static_cast<decoder::MlpKind>(-1);
-  if (!decoder::parse_norm_kind(o["norm"].as<std::string>(), &c.norm)) c.norm = static_cast<decoder::NormKind>(-1);
-  if (!decoder::parse_placement(o["placement"].as<std::string>(), &c.placement))
-    c.placement = static_cast<decoder::Placement>(-1);
-  c.residual = o["residual"].as<bool>();
-  c.qk_norm = o["qkNorm"].as<bool>();
-  c.attn_softcap = o["attnSoftcap"].as<float>();
-  c.final_softcap = o["finalSoftcap"].as<float>();
-  c.pos_embed = o["posEmbed"].as<bool>();
-  c.eps = o["eps"].as<float>();
-  const val init = o["init"];
-  if (!decoder::parse_init_scheme(init["scheme"].as<std::string>(), &c.init.scheme))
-    c.init.scheme = static_cast<decoder::InitScheme>(-1);
-  c.init.std = init["std"].as<float>();
-  c.init.residual_scaling = init["residualScaling"].as<bool>();
-  c.init.embed_scale = init["embedScale"].as<float>();
-  c.init.zero_qk = init["zeroQK"].as<bool>();
-  c.init.qk_gain = init["qkGain"].as<float>();
-  c.init.seed = static_cast<std::uint64_t>(init["seed"].as<double>());
-  return c;
-}
-
 val decoder_create(val config) {
   std::string error;
-  auto model = decoder::Model::create(read_config(config), &error);
+  auto model = decoder::Model::create(rl::bindings::read_config(config), &error);
   if (!model) return error_result(error);
   auto handle = std::make_unique<Handle>();
   const int ctx = model->config().context_length;

@@ -17,6 +17,7 @@
 #include "experiments/qk_logit_growth.hpp"
 #include "experiments/residual_growth.hpp"
 #include "experiments/warmup.hpp"
+#include "js_config.hpp"
 
 namespace {
 
@@ -44,28 +45,23 @@ decoder::Placement placement(const val& name) {
   return p;
 }
 
-// The model keys every decoder experiment shares (web/lib/experiments.js, MODEL_OPTIONS).
-ModelOptions read_model(const val& o) {
-  ModelOptions m;
-  m.layers = o["layers"].as<int>();
-  m.d_model = o["dModel"].as<int>();
-  m.n_heads = o["nHeads"].as<int>();
-  m.seq_len = o["seqLen"].as<int>();
-  m.norm = static_cast<decoder::NormKind>(-1);
-  decoder::parse_norm_kind(o["norm"].as<std::string>(), &m.norm);
-  m.placement = placement(o["placement"]);
-  m.init.scheme = static_cast<decoder::InitScheme>(-1);
-  decoder::parse_init_scheme(o["init"].as<std::string>(), &m.init.scheme);
-  m.init.std = o["std"].as<float>();
-  m.init.embed_scale = o["embedScale"].as<float>();
-  m.init.zero_qk = o["zeroQK"].as<bool>();
-  m.init.seed = static_cast<uint64_t>(o["seed"].as<double>());
+// The decoder config's keys an experiment takes (its table may leave some out: they keep the defaults).
+ModelOptions read_model(const val& o, ModelOptions m) {
+  using rl::bindings::field;
+  m.layers = field(o, "nLayers", m.layers);
+  m.d_model = field(o, "dModel", m.d_model);
+  m.n_heads = field(o, "nHeads", m.n_heads);
+  m.seq_len = field(o, "contextLength", m.seq_len);
+  m.norm = rl::bindings::named(o, "norm", m.norm, decoder::parse_norm_kind);
+  m.placement = rl::bindings::named(o, "placement", m.placement, decoder::parse_placement);
+  m.qk_norm = field(o, "qkNorm", m.qk_norm);
+  m.init = rl::bindings::read_init(o["init"], m.init);
   return m;
 }
 
 val gradient_decay_js(val o) {
   GradientDecayOptions g;
-  g.layers = o["layers"].as<int>();
+  g.layers = o["nLayers"].as<int>();
   g.gain = o["gain"].as<double>();
   g.residual = o["residual"].as<bool>();
   g.variant = o["variant"].as<std::string>() == "mlp" ? GradientDecayVariant::mlp : GradientDecayVariant::linear;
@@ -80,7 +76,7 @@ val gradient_decay_js(val o) {
 
 val init_gradients_js(val o) {
   InitGradientsOptions g;
-  g.model = read_model(o);
+  g.model = read_model(o, g.model);
   g.placements.clear();
   for (const std::string& name : read_array<std::string>(o["placements"])) g.placements.push_back(placement(val(name)));
   g.depths = read_array<int>(o["depths"]);
@@ -99,7 +95,7 @@ val init_gradients_js(val o) {
 
 val residual_growth_js(val o, val on_progress) {
   ResidualGrowthOptions g;
-  g.model = read_model(o);
+  g.model = read_model(o, g.model);
   g.train_steps = o["trainSteps"].as<int>();
   g.lr = o["lr"].as<double>();
   Progress progress;
@@ -118,8 +114,7 @@ val residual_growth_js(val o, val on_progress) {
 
 val qk_logit_growth_js(val o) {
   QkLogitGrowthOptions g;
-  g.model = read_model(o);
-  g.model.qk_norm = false;
+  g.model = read_model(o, g.model);
   g.gains = read_array<double>(o["gains"]);
   const QkLogitGrowthResult r = qk_logit_growth(g);
   val out = val::object();
@@ -135,7 +130,7 @@ val qk_logit_growth_js(val o) {
 
 val init_scaling_js(val o) {
   InitScalingOptions g;
-  g.model = read_model(o);
+  g.model = read_model(o, g.model);
   g.depths = read_array<int>(o["depths"]);
   const InitScalingResult r = init_scaling(g);
   val out = val::object();
@@ -153,7 +148,7 @@ class WarmupHandle {
  public:
   explicit WarmupHandle(val o) {
     WarmupOptions w;
-    w.model = read_model(o);
+    w.model = read_model(o, w.model);
     w.steps = o["steps"].as<int>();
     w.lr = o["lr"].as<double>();
     w.warmup_steps = o["warmupSteps"].as<int>();

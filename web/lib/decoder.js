@@ -1,86 +1,13 @@
-// The toy decoder as a JS object (issue 4): `createDecoderApi(Module).createDecoder(config)`.
-// Every config key has a default; types are checked here, ranges and sizes in C++ (wasm/src/decoder/config.cpp),
-// whose messages come back through the bindings (wasm/bindings/decoder_bindings.cpp) and are thrown as Errors.
-// Tokens and parameters are written straight into model-owned WASM buffers; every array returned is a copy.
+// The toy decoder as a JS object: `createDecoderApi(Module, tables).createDecoder(config)`. The config and
+// trainStep's options are checked against the core's tables (lab.describe().decoder and .train, through
+// options.js); what involves several options at once (nHeads divides dModel, the memory budget) is checked in
+// C++, whose messages come back through the bindings and are thrown as Errors. Tokens and parameters are
+// written straight into model-owned WASM buffers; every array returned is a copy.
 import { ResidualLabError } from './errors.js';
-
-const ENUMS = {
-  mlp: ['gelu', 'swiglu'],
-  norm: ['layernorm', 'rmsnorm', 'rmsnorm_gemma', 'none'],
-  placement: ['pre', 'post', 'sandwich', 'olmo2', 'deepnorm'],
-  scheme: ['normal', 'xavier'],
-  decay: ['constant', 'cosine'],
-};
-
-export const DECODER_DEFAULTS = Object.freeze({
-  vocabSize: 64, dModel: 64, nHeads: 4, dFF: null /* 4 * dModel */, nLayers: 4, contextLength: 64,
-  mlp: 'gelu', norm: 'layernorm', placement: 'pre', residual: true, qkNorm: false,
-  attnSoftcap: null, finalSoftcap: null, posEmbed: true, eps: 1e-5,
-  init: Object.freeze({ scheme: 'normal', std: 0.02, residualScaling: false, embedScale: 1, zeroQK: false, qkGain: 1, seed: 0 }),
-});
-
-export const TRAIN_DEFAULTS = Object.freeze({
-  lr: 1e-3, warmupSteps: 0, decay: 'constant', totalSteps: 1000, finalRatio: 0.1, clipNorm: 1.0,
-  weightDecay: 0, beta1: 0.9, beta2: 0.999, adamEps: 1e-8, seqLen: null /* the model's context length */, dataSeed: 0,
-});
+import { resolveOptions, shown as show } from './options.js';
 
 const fail = (message, code = 'invalid_config') => { throw new ResidualLabError(message, { code }); };
-const show = (v) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
-
-// Copies `given` over `defaults`, refusing unknown keys and values of the wrong type.
-function withDefaults(given, defaults, where, check) {
-  if (given === undefined || given === null) given = {};
-  if (typeof given !== 'object' || Array.isArray(given)) fail(`${where} must be an object`);
-  for (const key of Object.keys(given)) {
-    if (!(key in defaults)) fail(`unknown ${where} key "${key}" (known: ${Object.keys(defaults).join(', ')})`);
-  }
-  const out = {};
-  for (const [key, fallback] of Object.entries(defaults)) out[key] = check(key, given[key] === undefined ? fallback : given[key]);
-  return out;
-}
-
-function checkValue(where, key, value, fallback) {
-  const name = where ? `${where}.${key}` : key;
-  const enumKey = key === 'scheme' ? 'scheme' : key;
-  if (ENUMS[enumKey] && typeof fallback === 'string') {
-    if (!ENUMS[enumKey].includes(value)) fail(`${name} must be one of ${ENUMS[enumKey].join(', ')} (got ${show(value)})`);
-    return value;
-  }
-  if (typeof fallback === 'boolean') {
-    if (typeof value !== 'boolean') fail(`${name} must be true or false (got ${show(value)})`);
-    return value;
-  }
-  if (typeof value !== 'number' || Number.isNaN(value)) fail(`${name} must be a number (got ${show(value)})`);
-  return value;
-}
-
-const INTEGER_KEYS = new Set(['vocabSize', 'dModel', 'nHeads', 'nLayers', 'contextLength', 'warmupSteps', 'totalSteps']);
 const INT32_MAX = 2147483647;
-function checkInteger(key, v) {
-  if (!Number.isInteger(v)) fail(`${key} must be an integer (got ${show(v)})`);
-  if (Math.abs(v) > INT32_MAX) fail(`${key} is out of range (got ${show(v)})`);
-  return v;
-}
-
-function normalizeConfig(config) {
-  const out = withDefaults(config, DECODER_DEFAULTS, 'config', (key, value) => {
-    if (key === 'init') return withDefaults(value, DECODER_DEFAULTS.init, 'init', (k, v) => checkValue('init', k, v, DECODER_DEFAULTS.init[k]));
-    if (key === 'attnSoftcap' || key === 'finalSoftcap') {
-      if (value === null || value === false) return null;
-      if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) fail(`${key} must be null (off) or a positive number (got ${show(value)})`);
-      return value;
-    }
-    if (key === 'dFF') return value === null ? null : checkInteger('dFF (null means 4 * dModel)', value);
-    const v = checkValue('', key, value, DECODER_DEFAULTS[key]);
-    return INTEGER_KEYS.has(key) ? checkInteger(key, v) : v;
-  });
-  const seed = out.init.seed;
-  if (!Number.isSafeInteger(seed) || seed < 0) fail(`init.seed must be a non-negative integer below 2^53 (got ${show(seed)})`);
-  return out;
-}
-
-// What the bindings read: numbers for the optional values (0 = off / automatic).
-const toNative = (c) => ({ ...c, dFF: c.dFF ?? 0, attnSoftcap: c.attnSoftcap ?? 0, finalSoftcap: c.finalSoftcap ?? 0 });
 
 function asTokens(values, name) {
   if (values instanceof Int32Array) return values;
@@ -93,10 +20,10 @@ function asTokens(values, name) {
   return out;
 }
 
-export function createDecoderApi(Module) {
+export function createDecoderApi(Module, tables) {
   function createDecoder(config = {}) {
-    const normalized = normalizeConfig(config);
-    const created = Module.decoderCreate(toNative(normalized));
+    const normalized = resolveOptions(tables.decoder, config, { where: 'config', code: 'invalid_config' });
+    const created = Module.decoderCreate(normalized);
     if (created.error) fail(created.error);
     const id = created.id;
     const layout = Module.decoderLayout(id).map((t) => Object.freeze({ ...t, shape: Object.freeze(t.shape) }));
@@ -176,16 +103,8 @@ export function createDecoderApi(Module) {
       /** One AdamW step on the shipped corpus. Options are fixed by the first call (resetTraining starts over). */
       trainStep(opts = {}) {
         live();
-        const o = withDefaults(opts, TRAIN_DEFAULTS, 'trainStep option', (key, value) => {
-          if (key === 'seqLen') return value === null ? normalized.contextLength : checkInteger('seqLen', value);
-          if (key === 'dataSeed') {
-            if (!Number.isSafeInteger(value) || value < 0) fail(`dataSeed must be a non-negative integer below 2^53 (got ${show(value)})`);
-            return value;
-          }
-          if (key === 'lr' && !Number.isFinite(value)) fail(`lr must be a finite number (got ${show(value)})`);
-          const v = checkValue('', key, value, TRAIN_DEFAULTS[key]);
-          return INTEGER_KEYS.has(key) ? checkInteger(key, v) : v;
-        });
+        const o = resolveOptions(tables.train, opts, { where: 'trainStep option', code: 'invalid_config' });
+        o.seqLen ??= normalized.contextLength;
         const key = JSON.stringify(o);
         if (trainOptions !== null && key !== trainOptions && Object.keys(opts ?? {}).length > 0) {
           fail('training options are fixed by the first trainStep; call resetTraining() to change them');

@@ -1,12 +1,13 @@
 // The chapter's six experiments (wasm/src/experiments/*.hpp; what each shows is in docs/experiments.md).
-// Every function takes one options object (defaults and bounds: experiment-options.js), validates it, runs the
+// Every function takes one options object (lab.describe().experiments: the decoder config's keys an experiment
+// takes, plus its own), validates it, runs the
 // C++ experiment through the Embind functions of wasm/bindings/experiments_bindings.cpp, and returns plain
 // objects of Float64Arrays and numbers. Long runs report progress and can stop: warmup through a steppable run
 // (createWarmupRun) or an onProgress callback, residualGrowth's training through onProgress; the callback may
 // also sit inside the options object, as web/lib/lab-worker.js passes it. All calls are synchronous, so a page
 // runs the long ones in the lab's Web Worker (worker-client.js), which posts the progress it receives.
 import { ResidualLabError } from './errors.js';
-import { resolveOptions } from './experiment-options.js';
+import { resolveOptions } from './options.js';
 
 function checked(result, experiment) {
   if (result.error === 'cancelled') return { ...result, cancelled: true };
@@ -35,7 +36,11 @@ function splitRows(flat, names, n) {
   return Object.fromEntries(names.map((name, i) => [name, flat.slice(i * n, (i + 1) * n)]));
 }
 
-export function createExperimentsApi(Module /* , decoderApi: not needed, the experiments build their own models */) {
+export function createExperimentsApi(Module, tables) {
+  /** Defaults filled in and every value checked against the experiment's table; C++ checks the relations. */
+  const resolve = (experiment, options) =>
+    resolveOptions(tables.experiments[experiment], options, { where: 'option', prefix: `${experiment}: ` });
+
   function requireBinding(name) {
     if (typeof Module[name] !== 'function' && typeof Module[name] !== 'object')
       throw new ResidualLabError(`this build of the lab has no experiments (${name} is missing)`, { code: 'unavailable' });
@@ -44,13 +49,13 @@ export function createExperimentsApi(Module /* , decoderApi: not needed, the exp
 
   /** Experiment 1: gradient norm at the input of each layer of a deep stack, with or without residuals. */
   function gradientDecay(options) {
-    const o = resolveOptions('gradientDecay', separateCallbacks(options)[0]);
+    const o = resolve('gradientDecay', separateCallbacks(options)[0]);
     return checked(requireBinding('experimentGradientDecay')(o), 'gradientDecay');
   }
 
   /** Experiment 2: per-layer parameter-gradient norms at init for each placement, and last layer vs depth. */
   function initGradients(options) {
-    const o = resolveOptions('initGradients', separateCallbacks(options)[0]);
+    const o = resolve('initGradients', separateCallbacks(options)[0]);
     const r = checked(requireBinding('experimentInitGradients')(o), 'initGradients');
     const perLayer = {};
     for (const [i, placement] of o.placements.entries()) {
@@ -73,7 +78,7 @@ export function createExperimentsApi(Module /* , decoderApi: not needed, the exp
    */
   function residualGrowth(options, callbacks) {
     const [rest, { onProgress }] = separateCallbacks(options, callbacks);
-    const o = resolveOptions('residualGrowth', rest);
+    const o = resolve('residualGrowth', rest);
     const callback = progressCallback(onProgress, 'residualGrowth');
     const relay = callback && ((stepsDone, stepsTotal) => callback({ stepsDone, stepsTotal }));
     return checked(requireBinding('experimentResidualGrowth')(o, relay ?? null), 'residualGrowth');
@@ -81,13 +86,13 @@ export function createExperimentsApi(Module /* , decoderApi: not needed, the exp
 
   /** Experiment 5: largest attention logit and softmax entropy against the q/k gain, without and with QK-Norm. */
   function qkLogitGrowth(options) {
-    const o = resolveOptions('qkLogitGrowth', separateCallbacks(options)[0]);
+    const o = resolve('qkLogitGrowth', separateCallbacks(options)[0]);
     return { gains: Float64Array.from(o.gains), ...checked(requireBinding('experimentQkLogitGrowth')(o), 'qkLogitGrowth') };
   }
 
   /** Experiment 6: the stream's variance against depth, without and with the 1/sqrt(2L) scaling. */
   function initScaling(options) {
-    const o = resolveOptions('initScaling', separateCallbacks(options)[0]);
+    const o = resolve('initScaling', separateCallbacks(options)[0]);
     return { depths: Int32Array.from(o.depths), ...checked(requireBinding('experimentInitScaling')(o), 'initScaling') };
   }
 
@@ -96,7 +101,7 @@ export function createExperimentsApi(Module /* , decoderApi: not needed, the exp
    * The C++ run is freed when the last step is taken or on dispose(); result() stays readable afterwards.
    */
   function createWarmupRun(options) {
-    const o = resolveOptions('warmup', separateCallbacks(options)[0]);
+    const o = resolve('warmup', separateCallbacks(options)[0]);
     const Handle = requireBinding('ExperimentWarmupRun');
     let handle = new Handle(o);
     const error = handle.error();

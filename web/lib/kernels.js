@@ -3,9 +3,9 @@
 // (no Embind, no allocation per call). Every check that can fail lives in C++ (wasm/src/api/), which
 // returns a status; here a non-zero status becomes a ResidualLabError carrying C++'s message.
 import { ResidualLabError } from './errors.js';
+import { defaultsOf, resolveOptions } from './options.js';
 
 const ABSENT = -1;  // length passed for an omitted optional weight (g, gamma, beta)
-const DEFAULT_EPS = 1e-5;
 
 function asFloat32(value, name, { optional = false } = {}) {
   if (value === null || value === undefined) {
@@ -17,13 +17,12 @@ function asFloat32(value, name, { optional = false } = {}) {
   throw new ResidualLabError(`${name} must be a Float32Array (got ${typeof value})`);
 }
 
-function numberOption(options, key, fallback) {
-  const value = options?.[key] ?? fallback;
-  if (typeof value !== 'number') throw new ResidualLabError(`${key} must be a number (got ${JSON.stringify(value)})`);
-  return value;
-}
+export function createKernelApi(Module, tables) {
+  const defaults = Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, Object.freeze(defaultsOf(table))]));
+  /** The options of kernel `fn` (lab.describe().kernels[fn]) checked, defaults filled in. */
+  const optionsOf = (fn, options) =>
+    (options === undefined || options === null ? defaults[fn] : resolveOptions(tables.kernels[fn], options, { where: `${fn} option`, code: 'invalid_input' }));
 
-export function createKernelApi(Module) {
   let scratchPtr = 0;
   let scratchFloats = 0;
 
@@ -78,55 +77,50 @@ export function createKernelApi(Module) {
 
   const len = (a) => (a ? a.length : ABSENT);
 
-  function rmsNorm(x, g = null, options = {}) {
+  function rmsNorm(x, g = null, options) {
     x = asFloat32(x, 'x'); g = asFloat32(g, 'g', { optional: true });
-    const eps = numberOption(options, 'eps', DEFAULT_EPS);
-    const weightOffset = numberOption(options, 'weightOffset', 0);
-    const precision = options?.precision ?? 'fp32';
-    if (precision !== 'fp32' && precision !== 'bf16') throw new ResidualLabError(`precision must be 'fp32' or 'bf16' (got ${JSON.stringify(precision)})`);
+    const { eps, weightOffset, precision } = optionsOf('rmsNorm', options);
     const [y] = withScratch([x, g], [x.length], ([px, pg], [py]) =>
       Module._rl_rmsnorm(py, px, x.length, pg, len(g), eps, weightOffset, precision === 'bf16' ? 1 : 0));
     return y;
   }
 
-  function layerNorm(x, gamma = null, beta = null, options = {}) {
+  function layerNorm(x, gamma = null, beta = null, options) {
     x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); beta = asFloat32(beta, 'beta', { optional: true });
-    const eps = numberOption(options, 'eps', DEFAULT_EPS);
+    const { eps } = optionsOf('layerNorm', options);
     const [y] = withScratch([x, gamma, beta], [x.length], ([px, pgamma, pbeta], [py]) =>
       Module._rl_layernorm(py, px, x.length, pgamma, len(gamma), pbeta, len(beta), eps));
     return y;
   }
 
-  function rmsNormBackward(x, g, dy, options = {}) {
+  function rmsNormBackward(x, g, dy, options) {
     x = asFloat32(x, 'x'); g = asFloat32(g, 'g', { optional: true }); dy = asFloat32(dy, 'dy');
-    const eps = numberOption(options, 'eps', DEFAULT_EPS);
-    const weightOffset = numberOption(options, 'weightOffset', 0);
+    const { eps, weightOffset } = optionsOf('rmsNormBackward', options);
     const [dx, dg] = withScratch([x, g, dy], [x.length, x.length], ([px, pg, pdy], [pdx, pdg]) =>
       Module._rl_rmsnorm_backward(pdx, pdg, px, x.length, pg, len(g), pdy, dy.length, eps, weightOffset));
     return { dx, dg };
   }
 
-  function layerNormBackward(x, gamma, dy, options = {}) {
+  function layerNormBackward(x, gamma, dy, options) {
     x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); dy = asFloat32(dy, 'dy');
-    const eps = numberOption(options, 'eps', DEFAULT_EPS);
+    const { eps } = optionsOf('layerNormBackward', options);
     const [dx, dgamma, dbeta] = withScratch([x, gamma, dy], [x.length, x.length, x.length], ([px, pgamma, pdy], [pdx, pdgamma, pdbeta]) =>
       Module._rl_layernorm_backward(pdx, pdgamma, pdbeta, px, x.length, pgamma, len(gamma), pdy, dy.length, eps));
     return { dx, dgamma, dbeta };
   }
 
-  function rmsNormSteps(x, g = null, options = {}) {
+  function rmsNormSteps(x, g = null, options) {
     x = asFloat32(x, 'x'); g = asFloat32(g, 'g', { optional: true });
-    const eps = numberOption(options, 'eps', DEFAULT_EPS);
-    const weightOffset = numberOption(options, 'weightOffset', 0);
+    const { eps, weightOffset } = optionsOf('rmsNormSteps', options);
     const d = x.length;
     const [squares, normalized, output, scalars] = withScratch([x, g], [d, d, d, 2], ([px, pg], [psq, pn, po, ps]) =>
       Module._rl_rmsnorm_steps(psq, pn, po, ps, px, d, pg, len(g), eps, weightOffset));
     return { squares, meanSquare: scalars[0], rms: scalars[1], normalized, output };
   }
 
-  function layerNormSteps(x, gamma = null, beta = null, options = {}) {
+  function layerNormSteps(x, gamma = null, beta = null, options) {
     x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); beta = asFloat32(beta, 'beta', { optional: true });
-    const eps = numberOption(options, 'eps', DEFAULT_EPS);
+    const { eps } = optionsOf('layerNormSteps', options);
     const d = x.length;
     const [centered, normalized, output, scalars] = withScratch([x, gamma, beta], [d, d, d, 3], ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
       Module._rl_layernorm_steps(pc, pn, po, ps, px, d, pgamma, len(gamma), pbeta, len(beta), eps));

@@ -5,6 +5,7 @@
 import { createKernelApi } from './kernels.js';
 import { createDecoderApi } from './decoder.js';
 import { createExperimentsApi } from './experiments.js';
+import { freezeTables } from './options.js';
 
 // (module (func (result v128) (f32x4.splat (f32.const 0)))): validates only where WASM SIMD is supported.
 const SIMD_PROBE = new Uint8Array([
@@ -36,11 +37,14 @@ async function instantiate(flavour) {
 
 async function createLab({ flavour }) {
   const Module = await instantiate(flavour);
+  const tables = freezeTables(Module.describeOptions());
   return Object.freeze({
     flavour,
-    ...createKernelApi(Module),
-    ...createDecoderApi(Module),
-    experiments: Object.freeze(createExperimentsApi(Module)),
+    /** Every option table: { decoder, train, experiments: { warmup, ... }, kernels: { rmsNorm, ... } }. */
+    describe: () => tables,
+    ...createKernelApi(Module, tables),
+    ...createDecoderApi(Module, tables),
+    experiments: Object.freeze(createExperimentsApi(Module, tables)),
   });
 }
 

@@ -23,43 +23,43 @@ std::string create_error(const decoder::Config& c) {
 TEST_CASE("bad decoder configs are rejected with a message naming the problem", "[decoder][config]") {
   decoder::Config c;
   c.n_layers = 0;
-  CHECK_THAT(create_error(c), Contains("n_layers must be at least 1"));
+  CHECK_THAT(create_error(c), Contains("nLayers must be an integer from 1 to 1024 (got 0)"));
   c = {};
   c.n_heads = 3;
-  CHECK_THAT(create_error(c), Contains("n_heads (3) must divide d_model (64)"));
+  CHECK_THAT(create_error(c), Contains("nHeads (3) must divide dModel (64)"));
   c = {};
   c.vocab_size = 1;
-  CHECK_THAT(create_error(c), Contains("vocab_size"));
+  CHECK_THAT(create_error(c), Contains("vocabSize must be an integer from 2 to 1048576"));
   c = {};
   c.d_model = 0;
-  CHECK_THAT(create_error(c), Contains("d_model"));
+  CHECK_THAT(create_error(c), Contains("dModel must be an integer from 1 to 8192"));
   c = {};
   c.context_length = 0;
-  CHECK_THAT(create_error(c), Contains("context_length"));
+  CHECK_THAT(create_error(c), Contains("contextLength must be"));
   c = {};
   c.d_ff = -5;
-  CHECK_THAT(create_error(c), Contains("d_ff"));
+  CHECK_THAT(create_error(c), Contains("dFF must be an integer from 1 to 65536 (got -5)"));
   c = {};
   c.attn_softcap = -1;
-  CHECK_THAT(create_error(c), Contains("attn_softcap"));
+  CHECK_THAT(create_error(c), Contains("attnSoftcap must be a finite number above 0 (got -1)"));
   c = {};
   c.final_softcap = NAN;
-  CHECK_THAT(create_error(c), Contains("final_softcap") && Contains("NaN"));
+  CHECK_THAT(create_error(c), Contains("finalSoftcap must be a finite number above 0 (got NaN)"));
   c = {};
   c.eps = 0;
   CHECK_THAT(create_error(c), Contains("eps"));
   c = {};
   c.init.std = INFINITY;
-  CHECK_THAT(create_error(c), Contains("init.std"));
+  CHECK_THAT(create_error(c), Contains("init.std must be a finite number from 0 to 100"));
   c = {};
   c.init.qk_gain = NAN;
-  CHECK_THAT(create_error(c), Contains("init.qk_gain"));
+  CHECK_THAT(create_error(c), Contains("init.qkGain must be a finite number from 0 to 1000 (got NaN)"));
   c = {};
   c.placement = static_cast<decoder::Placement>(42);
-  CHECK_THAT(create_error(c), Contains("unknown placement"));
+  CHECK_THAT(create_error(c), Contains("placement must be one of pre, post, sandwich, olmo2, deepnorm"));
   c = {};
   c.norm = static_cast<decoder::NormKind>(-1);
-  CHECK_THAT(create_error(c), Contains("unknown norm"));
+  CHECK_THAT(create_error(c), Contains("norm must be one of layernorm, rmsnorm"));
 }
 
 TEST_CASE("configs that would exhaust memory are refused before allocating", "[decoder][config]") {

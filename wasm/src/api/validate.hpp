@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "api/kernel_options.hpp"
 #include "api/parse_vector.hpp"  // kMaxVectorLength
 #include "api/status.hpp"
 #include "kernels/reductions.hpp"
@@ -120,17 +121,13 @@ inline Status check_norm_input_and_weight(Floats x, std::string_view w_name, con
   return check_finite_given(w_name, *w, sums.second, w_norm);
 }
 
-inline Status check_eps(float eps) {
-  if (!std::isfinite(eps) || eps < 0.0f)
-    return Status::failure("eps must be a finite number >= 0 (got " + format_number(eps) + ")");
-  return Status::success();
+// eps and weightOffset: the rows of api/kernel_options.cpp.
+inline Status check_option(const char* name, float value) {
+  std::string message = options::check_number(kernel_option(name), value);
+  return message.empty() ? Status::success() : Status::failure(std::move(message));
 }
-
-inline Status check_weight_offset(float weight_offset) {
-  if (!std::isfinite(weight_offset))
-    return Status::failure("weight_offset must be a finite number (got " + format_number(weight_offset) + ")");
-  return Status::success();
-}
+inline Status check_eps(float eps) { return check_option("eps", eps); }
+inline Status check_weight_offset(float weight_offset) { return check_option("weightOffset", weight_offset); }
 
 inline Status check_cap(float cap) {
   if (!(cap > 0.0f)) return Status::failure("cap must be > 0 (got " + format_number(cap) + ")");

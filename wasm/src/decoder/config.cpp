@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "decoder/config_options.hpp"
+
 namespace rl::decoder {
 
 bool Config::has_final_norm() const {
@@ -15,56 +17,35 @@ bool Config::has_final_norm() const {
 float Config::deepnorm_alpha() const { return static_cast<float>(std::sqrt(std::sqrt(2.0 * n_layers))); }
 float Config::deepnorm_beta() const { return static_cast<float>(1.0 / std::sqrt(std::sqrt(8.0 * n_layers))); }
 
-namespace {
-
-std::string range_error(const char* field, long value, long lo, long hi) {
-  return std::string(field) + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
-         std::to_string(value);
-}
-
-std::string number_error(const char* field, float value, const char* requirement) {
-  return std::string(field) + " must be " + requirement + ", got " +
-         (std::isnan(value) ? std::string("NaN") : std::to_string(value));
-}
-
-}  // namespace
-
+// Seeds are not checked: every 64-bit seed is valid here; the row's bound is what a JS number holds exactly.
 std::string validate_config(const Config& c) {
-  if (c.n_layers < 1) return "n_layers must be at least 1, got " + std::to_string(c.n_layers);
-  if (c.n_layers > 1024) return range_error("n_layers", c.n_layers, 1, 1024);
-  if (c.vocab_size < 2 || c.vocab_size > 1 << 20) return range_error("vocab_size", c.vocab_size, 2, 1 << 20);
-  if (c.d_model < 1 || c.d_model > 8192) return range_error("d_model", c.d_model, 1, 8192);
-  if (c.n_heads < 1 || c.n_heads > c.d_model) return range_error("n_heads", c.n_heads, 1, c.d_model);
-  if (c.d_model % c.n_heads != 0)
-    return "n_heads (" + std::to_string(c.n_heads) + ") must divide d_model (" + std::to_string(c.d_model) + ")";
-  if (c.d_ff < 0 || c.d_ff > 65536) return range_error("d_ff (0 means 4 * d_model)", c.d_ff, 0, 65536);
-  if (c.context_length < 1 || c.context_length > 4096) return range_error("context_length", c.context_length, 1, 4096);
-  if (!std::isfinite(c.attn_softcap) || c.attn_softcap < 0)
-    return number_error("attn_softcap", c.attn_softcap, "a positive number (or 0 / null for off)");
-  if (!std::isfinite(c.final_softcap) || c.final_softcap < 0)
-    return number_error("final_softcap", c.final_softcap, "a positive number (or 0 / null for off)");
-  if (!std::isfinite(c.eps) || c.eps <= 0) return number_error("eps", c.eps, "a positive finite number");
-  if (!std::isfinite(c.init.std) || c.init.std < 0) return number_error("init.std", c.init.std, "finite and >= 0");
-  if (!std::isfinite(c.init.embed_scale) || c.init.embed_scale < 0)
-    return number_error("init.embed_scale", c.init.embed_scale, "finite and >= 0");
-  if (!std::isfinite(c.init.qk_gain)) return number_error("init.qk_gain", c.init.qk_gain, "finite");
-  switch (c.norm) {
-    case NormKind::layernorm: case NormKind::rmsnorm: case NormKind::rmsnorm_gemma: case NormKind::none: break;
-    default: return "unknown norm kind (expected layernorm, rmsnorm, rmsnorm_gemma or none)";
-  }
-  switch (c.placement) {
-    case Placement::post: case Placement::pre: case Placement::sandwich: case Placement::olmo2:
-    case Placement::deepnorm: break;
-    default: return "unknown placement (expected post, pre, sandwich, olmo2 or deepnorm)";
-  }
-  if (c.mlp != MlpKind::gelu && c.mlp != MlpKind::swiglu) return "unknown mlp (expected gelu or swiglu)";
-  if (c.init.scheme != InitScheme::normal && c.init.scheme != InitScheme::xavier)
-    return "unknown init.scheme (expected normal or xavier)";
+  const options::Table& t = config_options();
+  for (const std::string& e : {
+           options::check(t, "nLayers", c.n_layers),
+           options::check(t, "vocabSize", c.vocab_size),
+           options::check(t, "dModel", c.d_model),
+           options::check(t, "nHeads", c.n_heads),
+           c.d_ff == 0 ? std::string() : options::check(t, "dFF", c.d_ff),
+           options::check(t, "contextLength", c.context_length),
+           options::check(t, "mlp", to_string(c.mlp)),
+           options::check(t, "norm", to_string(c.norm)),
+           options::check(t, "placement", to_string(c.placement)),
+           c.attn_softcap == 0 ? std::string() : options::check(t, "attnSoftcap", c.attn_softcap),
+           c.final_softcap == 0 ? std::string() : options::check(t, "finalSoftcap", c.final_softcap),
+           options::check(t, "eps", c.eps),
+           options::check(t, "init.scheme", to_string(c.init.scheme)),
+           options::check(t, "init.std", c.init.std),
+           options::check(t, "init.embedScale", c.init.embed_scale),
+           options::check(t, "init.qkGain", c.init.qk_gain),
+       })
+    if (!e.empty()) return e;
+  if (c.n_heads > c.d_model || c.d_model % c.n_heads != 0)
+    return "nHeads (" + std::to_string(c.n_heads) + ") must divide dModel (" + std::to_string(c.d_model) + ")";
   const std::uint64_t bytes = model_bytes(c);
   if (bytes > kMaxModelBytes)
     return "model too large: it would need " + std::to_string(bytes >> 20) + " MB (parameters, gradients and " +
            "activations), the limit is " + std::to_string(kMaxModelBytes >> 20) +
-           " MB; reduce d_model, d_ff, n_layers, context_length or vocab_size";
+           " MB; reduce dModel, dFF, nLayers, contextLength or vocabSize";
   return "";
 }
 
@@ -89,8 +70,21 @@ const char* to_string(Placement placement) {
   return "?";
 }
 
-const char* to_string(MlpKind kind) { return kind == MlpKind::gelu ? "gelu" : "swiglu"; }
-const char* to_string(InitScheme scheme) { return scheme == InitScheme::normal ? "normal" : "xavier"; }
+const char* to_string(MlpKind kind) {
+  switch (kind) {
+    case MlpKind::gelu: return "gelu";
+    case MlpKind::swiglu: return "swiglu";
+  }
+  return "?";
+}
+
+const char* to_string(InitScheme scheme) {
+  switch (scheme) {
+    case InitScheme::normal: return "normal";
+    case InitScheme::xavier: return "xavier";
+  }
+  return "?";
+}
 
 bool parse_norm_kind(std::string_view name, NormKind* out) {
   for (NormKind k : {NormKind::layernorm, NormKind::rmsnorm, NormKind::rmsnorm_gemma, NormKind::none})
@@ -99,19 +93,19 @@ bool parse_norm_kind(std::string_view name, NormKind* out) {
 }
 
 bool parse_placement(std::string_view name, Placement* out) {
-  for (Placement p : {Placement::post, Placement::pre, Placement::sandwich, Placement::olmo2, Placement::deepnorm})
+  for (Placement p : kPlacements)
     if (name == to_string(p)) return *out = p, true;
   return false;
 }
 
 bool parse_mlp_kind(std::string_view name, MlpKind* out) {
-  for (MlpKind k : {MlpKind::gelu, MlpKind::swiglu})
+  for (MlpKind k : kMlpKinds)
     if (name == to_string(k)) return *out = k, true;
   return false;
 }
 
 bool parse_init_scheme(std::string_view name, InitScheme* out) {
-  for (InitScheme s : {InitScheme::normal, InitScheme::xavier})
+  for (InitScheme s : kInitSchemes)
     if (name == to_string(s)) return *out = s, true;
   return false;
 }

@@ -1,5 +1,6 @@
-// The toy decoder's configuration: every switch the chapter's experiments turn, with the defaults of the public
-// JS API (issue 4). validate_config() is the one gate: a Model is only ever built from a config it accepted.
+// The toy decoder's configuration: every switch the chapter's experiments turn. Defaults, bounds and meanings
+// of the options live in config_options.cpp (the table the JS API is derived from); validate_config() is the one
+// gate: a Model is only ever built from a config it accepted.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +18,12 @@ enum class NormKind { layernorm, rmsnorm, rmsnorm_gemma, none };
 enum class Placement { post, pre, sandwich, olmo2, deepnorm };
 enum class MlpKind { gelu, swiglu };
 enum class InitScheme { normal, xavier };
+
+// Every value of each enum, in the order the API lists them; names come from to_string().
+inline constexpr Placement kPlacements[] = {Placement::pre, Placement::post, Placement::sandwich, Placement::olmo2,
+                                            Placement::deepnorm};
+inline constexpr MlpKind kMlpKinds[] = {MlpKind::gelu, MlpKind::swiglu};
+inline constexpr InitScheme kInitSchemes[] = {InitScheme::normal, InitScheme::xavier};
 
 struct InitConfig {
   InitScheme scheme = InitScheme::normal;

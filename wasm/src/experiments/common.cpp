@@ -2,14 +2,15 @@
 
 #include <cmath>
 
+#include "experiments/options.hpp"
+
 namespace rl::experiments {
 
 std::string validate(const ModelOptions& o) {
-  if (o.layers < 1 || o.layers > 128) return "layers must be an integer from 1 to 128";
-  if (o.d_model < 4 || o.d_model > 256) return "dModel must be an integer from 4 to 256";
-  if (o.n_heads < 1 || o.n_heads > 16 || o.d_model % o.n_heads != 0)
-    return "nHeads must be from 1 to 16 and divide dModel";
-  if (o.seq_len < 2 || o.seq_len > 128) return "seqLen must be an integer from 2 to 128";
+  const options::Table& t = model_rows();
+  for (const std::string& e : {options::check(t, "nLayers", o.layers), options::check(t, "dModel", o.d_model),
+                               options::check(t, "nHeads", o.n_heads), options::check(t, "contextLength", o.seq_len)})
+    if (!e.empty()) return e;
   return decoder::validate_config(to_config(o));
 }
 

@@ -11,18 +11,21 @@
 
 namespace rl::experiments {
 
+// The decoder config's options an experiment takes (JS: nLayers, dModel, nHeads, contextLength, norm, placement,
+// qkNorm, init); defaults, bounds and meanings are the rows of experiments/options.cpp, and a test holds the
+// defaults here to them.
 struct ModelOptions {
-  int layers = 6;      // 1 .. 128
-  int d_model = 64;    // 4 .. 256
-  int n_heads = 4;     // divides d_model
-  int seq_len = 64;    // 2 .. 128 tokens per sequence (also the context length)
+  int layers = 6;
+  int d_model = 64;
+  int n_heads = 4;
+  int seq_len = 64;  // tokens per sequence, also the context length
   decoder::NormKind norm = decoder::NormKind::layernorm;
   decoder::Placement placement = decoder::Placement::pre;
   bool qk_norm = false;
   decoder::InitConfig init;  // scheme, std, residual_scaling, embed_scale, zero_qk, qk_gain, seed
 };
 
-// A ModelOptions with some fields changed: the experiments' defaults (the same as web/lib/experiment-options.js).
+// A ModelOptions with the fields the experiments' defaults change.
 inline ModelOptions model_options(int layers, decoder::NormKind norm, decoder::InitScheme scheme) {
   ModelOptions m;
   m.layers = layers;

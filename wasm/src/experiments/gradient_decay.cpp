@@ -1,5 +1,7 @@
 #include "experiments/gradient_decay.hpp"
 
+#include "experiments/options.hpp"
+
 #include <cmath>
 
 #include "kernels/orthogonal.hpp"
@@ -134,11 +136,13 @@ Vec mlp_stack(const GradientDecayOptions& o) {
 }  // namespace
 
 std::string validate(const GradientDecayOptions& o) {
-  if (o.layers < 1 || o.layers > 256) return "layers must be an integer from 1 to 256";
-  if (!(o.gain >= 0.0 && o.gain <= 4.0)) return "gain must be a number from 0 to 4";
-  const int max_width = o.variant == GradientDecayVariant::mlp ? 512 : 1024;
-  if (o.width < 2 || o.width > max_width)
-    return "width must be an integer from 2 to " + std::to_string(max_width) + " for this variant";
+  const options::Table& t = option_table("gradientDecay");
+  for (const std::string& e : {options::check(t, "nLayers", o.layers), options::check(t, "gain", o.gain),
+                               options::check(t, "width", o.width)})
+    if (!e.empty()) return e;
+  if (o.variant == GradientDecayVariant::mlp && o.width > kMaxMlpWidth)
+    return "width must be at most " + std::to_string(kMaxMlpWidth) + " for the mlp variant (got " +
+           std::to_string(o.width) + ")";
   return {};
 }
 

@@ -25,12 +25,15 @@ namespace rl::experiments {
 
 enum class GradientDecayVariant { linear, mlp };
 
+// The mlp variant's hidden layer is 4 * width: past 512 a run takes seconds in a browser.
+inline constexpr int kMaxMlpWidth = 512;
+
 struct GradientDecayOptions {
-  int layers = 32;        // 1 .. 256
-  double gain = 0.8;      // the layer's scale, or the branch's scale when residual; 0 .. 4
+  int layers = 32;
+  double gain = 0.8;      // the layer's scale, or the branch's scale when residual
   bool residual = false;
   GradientDecayVariant variant = GradientDecayVariant::linear;
-  int width = 256;        // 2 .. 1024 (mlp: 2 .. 512)
+  int width = 256;
   uint64_t seed = 0;
 };
 

@@ -1,5 +1,7 @@
 #include "experiments/init_gradients.hpp"
 
+#include "experiments/options.hpp"
+
 #include <cmath>
 
 namespace rl::experiments {
@@ -23,11 +25,15 @@ double batch_gradient(decoder::Model& model, const std::vector<train::Sequence>&
 }  // namespace
 
 std::string validate(const InitGradientsOptions& o) {
-  if (o.placements.empty() || o.placements.size() > 5) return "placements must list 1 to 5 placements";
-  if (o.depths.empty() || o.depths.size() > 12) return "depths must list 1 to 12 depths";
-  for (int depth : o.depths)
-    if (depth < 1 || depth > 96) return "every depth must be an integer from 1 to 96";
-  if (o.samples < 1 || o.samples > 16) return "samples must be an integer from 1 to 16";
+  const options::Table& t = option_table("initGradients");
+  if (std::string e = check_length(t, "placements", o.placements.size()); !e.empty()) return e;
+  for (std::size_t i = 0; i < o.placements.size(); ++i)
+    if (std::string e = options::check_choice(*options::find(t, "placements"), decoder::to_string(o.placements[i]),
+                                              "placements[" + std::to_string(i) + "]");
+        !e.empty())
+      return e;
+  if (std::string e = check_items(t, "depths", o.depths); !e.empty()) return e;
+  if (std::string e = options::check(t, "samples", o.samples); !e.empty()) return e;
   return validate(o.model);
 }
 

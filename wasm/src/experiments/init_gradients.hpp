@@ -23,7 +23,7 @@ struct InitGradientsOptions {
   ModelOptions model = model_options(12, decoder::NormKind::layernorm, decoder::InitScheme::normal);
   std::vector<decoder::Placement> placements = {decoder::Placement::post, decoder::Placement::pre};
   std::vector<int> depths = {6, 12, 24, 48};  // for the last-layer-vs-depth curve
-  int samples = 2;                            // text windows in the batch, 1 .. 16
+  int samples = 2;                            // text windows in the batch
 };
 
 struct InitGradientsResult {

@@ -1,13 +1,13 @@
 #include "experiments/init_scaling.hpp"
 
+#include "experiments/options.hpp"
+
 #include <algorithm>
 
 namespace rl::experiments {
 
 std::string validate(const InitScalingOptions& o) {
-  if (o.depths.empty() || o.depths.size() > 12) return "depths must list 1 to 12 depths";
-  for (int depth : o.depths)
-    if (depth < 1 || depth > 128) return "every depth must be an integer from 1 to 128";
+  if (std::string e = check_items(option_table("initScaling"), "depths", o.depths); !e.empty()) return e;
   ModelOptions deepest = o.model;
   deepest.layers = *std::max_element(o.depths.begin(), o.depths.end());
   return validate(deepest);

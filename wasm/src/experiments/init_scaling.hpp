@@ -16,7 +16,7 @@ namespace rl::experiments {
 
 struct InitScalingOptions {
   ModelOptions model;  // layers is ignored (see depths); init.residual_scaling is set by the experiment
-  std::vector<int> depths = {1, 2, 4, 8, 16, 32, 64};  // each 1 .. 128
+  std::vector<int> depths = {1, 2, 4, 8, 16, 32, 64};
 };
 
 struct InitScalingResult {

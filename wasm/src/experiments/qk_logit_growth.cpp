@@ -1,14 +1,14 @@
 #include "experiments/qk_logit_growth.hpp"
 
+#include "experiments/options.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace rl::experiments {
 
 std::string validate(const QkLogitGrowthOptions& o) {
-  if (o.gains.empty() || o.gains.size() > 32) return "gains must list 1 to 32 values";
-  for (double g : o.gains)
-    if (!(g > 0.0 && g <= 1000.0)) return "every gain must be a number in (0, 1000]";
+  if (std::string e = check_items(option_table("qkLogitGrowth"), "gains", o.gains); !e.empty()) return e;
   if (o.model.init.zero_qk) return "zeroQK would make every gain the same: turn it off for this experiment";
   return validate(o.model);
 }

@@ -17,7 +17,7 @@ namespace rl::experiments {
 struct QkLogitGrowthOptions {
   // qk_norm and init.qk_gain are set by the experiment
   ModelOptions model = model_options(2, decoder::NormKind::rmsnorm, decoder::InitScheme::normal);
-  std::vector<double> gains = {1, 2, 4, 8, 16, 32, 64};  // each in (0, 1000]
+  std::vector<double> gains = {1, 2, 4, 8, 16, 32, 64};
 };
 
 struct QkLogitGrowthResult {

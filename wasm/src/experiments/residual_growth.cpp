@@ -1,5 +1,7 @@
 #include "experiments/residual_growth.hpp"
 
+#include "experiments/options.hpp"
+
 #include <cmath>
 
 #include "train/loop.hpp"
@@ -7,8 +9,9 @@
 namespace rl::experiments {
 
 std::string validate(const ResidualGrowthOptions& o) {
-  if (o.train_steps < 0 || o.train_steps > 2000) return "trainSteps must be an integer from 0 to 2000";
-  if (!(o.lr > 0.0 && o.lr <= 1.0)) return "lr must be a number in (0, 1]";
+  const options::Table& t = option_table("residualGrowth");
+  for (const std::string& e : {options::check(t, "trainSteps", o.train_steps), options::check(t, "lr", o.lr)})
+    if (!e.empty()) return e;
   return validate(o.model);
 }
 

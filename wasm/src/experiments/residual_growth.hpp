@@ -19,7 +19,7 @@ namespace rl::experiments {
 struct ResidualGrowthOptions {
   // placement defaults to pre; any placement is accepted and measured as it is
   ModelOptions model = model_options(8, decoder::NormKind::rmsnorm, decoder::InitScheme::normal);
-  int train_steps = 0;  // 0 .. 2000 AdamW steps (lr below, no warmup, clip 1) before measuring
+  int train_steps = 0;  // AdamW steps (lr below, no warmup, clip 1) before measuring
   double lr = 1e-3;
 };
 

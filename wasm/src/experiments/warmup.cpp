@@ -1,5 +1,7 @@
 #include "experiments/warmup.hpp"
 
+#include "experiments/options.hpp"
+
 #include <cmath>
 #include <span>
 
@@ -32,12 +34,14 @@ double prediction_similarity(const decoder::Model& model) {
 }  // namespace
 
 std::string validate(const WarmupOptions& o) {
-  if (o.steps < 10 || o.steps > 5000) return "steps must be an integer from 10 to 5000";
-  if (!(o.lr > 0.0 && o.lr <= 1.0)) return "lr must be a number in (0, 1]";
-  if (o.warmup_steps < 1 || o.warmup_steps > o.steps) return "warmupSteps must be an integer from 1 to steps";
-  if (!(o.clip_norm >= 0.0 && std::isfinite(o.clip_norm))) return "clipNorm must be finite and >= 0 (0 = off)";
-  if (!(o.beta2 >= 0.0 && o.beta2 < 1.0)) return "beta2 must be in [0, 1)";
-  if (o.eval_windows < 1 || o.eval_windows > 16) return "evalWindows must be an integer from 1 to 16";
+  const options::Table& t = option_table("warmup");
+  for (const std::string& e : {options::check(t, "steps", o.steps), options::check(t, "lr", o.lr),
+                               options::check(t, "warmupSteps", o.warmup_steps),
+                               options::check(t, "clipNorm", o.clip_norm), options::check(t, "beta2", o.beta2),
+                               options::check(t, "evalWindows", o.eval_windows)})
+    if (!e.empty()) return e;
+  if (o.warmup_steps > o.steps)
+    return "warmupSteps (" + std::to_string(o.warmup_steps) + ") must not exceed steps (" + std::to_string(o.steps) + ")";
   return validate(o.model);
 }
 

@@ -22,9 +22,9 @@ namespace rl::experiments {
 struct WarmupOptions {
   // placement is set per run; Xavier init is where post-norm without warmup fails (docs/experiments.md)
   ModelOptions model = model_options(6, decoder::NormKind::layernorm, decoder::InitScheme::xavier);
-  int steps = 200;         // 10 .. 5000 training steps per run
+  int steps = 200;         // training steps per run
   double lr = 3e-3;        // the peak learning rate of every run
-  int warmup_steps = 50;   // the warmed-up runs' ramp, 1 .. steps
+  int warmup_steps = 50;   // the warmed-up runs' ramp, at most steps
   double clip_norm = 0.0;  // 0 = off (clipping at 1 does not rescue post-norm here: docs/experiments.md)
   double beta2 = 0.999;
   int eval_windows = 8;    // validation windows for the final loss

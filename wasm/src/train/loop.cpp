@@ -2,17 +2,32 @@
 
 #include <cmath>
 
+#include "train/options.hpp"
+
 namespace rl::train {
 
 std::string validate(const TrainOptions& o, const decoder::Model& model) {
   const Corpus& corpus = shipped_corpus();
   if (model.config().vocab_size < corpus.tokenizer.vocab_size())
-    return "the model's vocab_size (" + std::to_string(model.config().vocab_size) + ") is smaller than the corpus's " +
+    return "the model's vocabSize (" + std::to_string(model.config().vocab_size) + ") is smaller than the corpus's " +
            std::to_string(corpus.tokenizer.vocab_size()) + " characters";
-  if (o.seq_len < 2 || o.seq_len > model.config().context_length)
-    return "seq_len must be between 2 and the model's context length (" +
-           std::to_string(model.config().context_length) + "), got " + std::to_string(o.seq_len);
-  if (!(o.clip_norm >= 0.0 && std::isfinite(o.clip_norm))) return "clip norm must be finite and >= 0 (0 = off)";
+  const options::Table& t = step_options();
+  for (const std::string& message : {
+           options::check(t, "lr", o.schedule.peak_lr),
+           options::check(t, "warmupSteps", o.schedule.warmup_steps),
+           options::check(t, "totalSteps", o.schedule.total_steps),
+           options::check(t, "finalRatio", o.schedule.final_ratio),
+           options::check(t, "clipNorm", o.clip_norm),
+           options::check(t, "weightDecay", o.adamw.weight_decay),
+           options::check(t, "beta1", o.adamw.beta1),
+           options::check(t, "beta2", o.adamw.beta2),
+           options::check(t, "adamEps", o.adamw.eps),
+           options::check(t, "seqLen", o.seq_len),
+       })
+    if (!message.empty()) return message;
+  if (o.seq_len > model.config().context_length)
+    return "seqLen must be at most the model's contextLength (" + std::to_string(model.config().context_length) +
+           "), got " + std::to_string(o.seq_len);
   for (const std::string& message : {validate(o.schedule), validate(o.adamw), validate(o.divergence)})
     if (!message.empty()) return message;
   return {};

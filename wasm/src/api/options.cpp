@@ -1,0 +1,178 @@
+#include "api/options.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace rl::options {
+
+const char* to_string(Type type) {
+  switch (type) {
+    case Type::integer: return "integer";
+    case Type::number: return "number";
+    case Type::boolean: return "boolean";
+    case Type::choice: return "choice";
+    case Type::list: return "list";
+    case Type::object: return "object";
+  }
+  return "?";
+}
+
+Option Option::with_default(double value) const {
+  Option o = *this;
+  o.number = value;
+  return o;
+}
+
+Option Option::with_default(std::string value) const {
+  Option o = *this;
+  o.text = std::move(value);
+  return o;
+}
+
+Option Option::within(double lo, double hi) const {
+  Option o = *this;
+  o.min = lo;
+  o.max = hi;
+  return o;
+}
+
+Option integer(std::string name, double def, double min, double max, std::string meaning) {
+  Option o;
+  o.name = std::move(name), o.type = Type::integer, o.meaning = std::move(meaning);
+  o.number = def, o.min = min, o.max = max;
+  return o;
+}
+
+Option number(std::string name, double def, double min, double max, std::string meaning) {
+  Option o = integer(std::move(name), def, min, max, std::move(meaning));
+  o.type = Type::number;
+  return o;
+}
+
+Option positive(std::string name, double def, double max, std::string meaning) {
+  Option o = number(std::move(name), def, 0, max, std::move(meaning));
+  o.min_exclusive = true;
+  return o;
+}
+
+Option boolean(std::string name, bool def, std::string meaning) {
+  Option o;
+  o.name = std::move(name), o.type = Type::boolean, o.meaning = std::move(meaning), o.number = def ? 1 : 0;
+  return o;
+}
+
+Option choice(std::string name, std::string def, std::vector<std::string> choices, std::string meaning) {
+  Option o;
+  o.name = std::move(name), o.type = Type::choice, o.meaning = std::move(meaning);
+  o.text = std::move(def), o.choices = std::move(choices);
+  return o;
+}
+
+Option object(std::string name, Table fields, std::string meaning) {
+  Option o;
+  o.name = std::move(name), o.type = Type::object, o.meaning = std::move(meaning), o.fields = std::move(fields);
+  return o;
+}
+
+Option number_list(std::string name, std::vector<double> def, Option item, int min_length, int max_length,
+                   std::string meaning) {
+  Option o = item;
+  o.name = std::move(name), o.type = Type::list, o.meaning = std::move(meaning), o.item = item.type;
+  o.numbers = std::move(def), o.min_length = min_length, o.max_length = max_length;
+  return o;
+}
+
+Option choice_list(std::string name, std::vector<std::string> def, std::vector<std::string> choices,
+                   int min_length, int max_length, std::string meaning) {
+  Option o = choice(std::move(name), "", std::move(choices), std::move(meaning));
+  o.type = Type::list, o.item = Type::choice;
+  o.texts = std::move(def), o.min_length = min_length, o.max_length = max_length;
+  return o;
+}
+
+const Option* find(const Table& table, std::string_view name) {
+  const std::size_t dot = name.find('.');
+  const std::string_view head = name.substr(0, dot);
+  for (const Option& o : table) {
+    if (o.name != head) continue;
+    if (dot == std::string_view::npos) return &o;
+    return o.type == Type::object ? find(o.fields, name.substr(dot + 1)) : nullptr;
+  }
+  return nullptr;
+}
+
+Option* find(Table& table, std::string_view name) {
+  return const_cast<Option*>(find(static_cast<const Table&>(table), name));
+}
+
+namespace {
+
+std::string shown(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  std::ostringstream s;
+  s.precision(10);
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+std::string check_number(const Option& row, double value, std::string_view label) {
+  const std::string name(label.empty() ? std::string_view(row.name) : label);
+  const Type type = row.type == Type::list ? row.item : row.type;
+  const bool integral = type == Type::integer;
+  const bool fits = std::isfinite(value) && (!integral || value == std::floor(value)) &&
+                    (row.min_exclusive ? value > row.min : value >= row.min) && value <= row.max;
+  if (fits) return "";
+  std::string bounds;
+  const bool bounded_below = std::isfinite(row.min), bounded_above = std::isfinite(row.max);
+  if (bounded_below && bounded_above)
+    bounds = row.min_exclusive ? " above " + shown(row.min) + " and at most " + shown(row.max)
+                               : " from " + shown(row.min) + " to " + shown(row.max);
+  else if (bounded_below)
+    bounds = (row.min_exclusive ? " above " : " of at least ") + shown(row.min);
+  else if (bounded_above)
+    bounds = " of at most " + shown(row.max);
+  return name + " must be " + (integral ? "an integer" : "a finite number") + bounds + " (got " + shown(value) + ")";
+}
+
+std::string check_choice(const Option& row, std::string_view value, std::string_view label) {
+  for (const std::string& c : row.choices)
+    if (c == value) return "";
+  std::string list;
+  for (const std::string& c : row.choices) list += (list.empty() ? "" : ", ") + c;
+  return std::string(label.empty() ? std::string_view(row.name) : label) + " must be one of " + list + " (got \"" +
+         std::string(value) + "\")";
+}
+
+std::string check(const Table& table, std::string_view name, double value) {
+  const Option* row = find(table, name);
+  return row ? check_number(*row, value, name) : "no option named " + std::string(name);
+}
+
+std::string check(const Table& table, std::string_view name, std::string_view value) {
+  const Option* row = find(table, name);
+  return row ? check_choice(*row, value, name) : "no option named " + std::string(name);
+}
+
+Table without(const Table& table, const std::vector<std::string>& names) {
+  Table out;
+  for (const Option& o : table) {
+    bool drop = false;
+    for (const std::string& n : names) drop = drop || n == o.name;
+    if (drop) continue;
+    Option kept = o;
+    if (o.type == Type::object) {
+      std::vector<std::string> inner;
+      const std::string prefix = o.name + ".";
+      for (const std::string& n : names)
+        if (n.rfind(prefix, 0) == 0) inner.push_back(n.substr(prefix.size()));
+      kept.fields = without(o.fields, inner);
+    }
+    out.push_back(std::move(kept));
+  }
+  return out;
+}
+
+}  // namespace rl::options

@@ -1,0 +1,78 @@
+// Option tables: the one home of every option the public API takes (the decoder config, its init, trainStep,
+// each experiment, each kernel). A row says the option's JS name, type, default, bounds or allowed values and
+// its meaning in one line. The C++ validators check values against these rows, the bindings export them
+// (lab.describe()), and the JS validation, the widgets' controls and the README's option reference are derived
+// from that export.
+#pragma once
+#include <limits>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace rl::options {
+
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+enum class Type { integer, number, boolean, choice, list, object };
+const char* to_string(Type type);
+
+struct Option {
+  std::string name;     // as the JS API spells it: "nLayers"
+  Type type = Type::number;
+  std::string meaning;  // one line
+  // Default: `number` for integer, number and boolean (0 / 1); `text` for choice; `numbers` or `texts` for lists.
+  double number = 0;
+  std::string text;
+  std::vector<double> numbers;
+  std::vector<std::string> texts;
+  bool nullable = false;  // null is accepted and means what `meaning` says (off, automatic); it is the default
+  // integer and number (and list items of those types): inclusive bounds, or an exclusive lower bound.
+  double min = -std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::infinity();
+  bool min_exclusive = false;
+  std::vector<std::string> choices;  // choice (and list items of type choice)
+  Type item = Type::number;          // list: the type of its entries
+  int min_length = 0, max_length = 0;
+  std::vector<Option> fields;        // object: its own table
+
+  // The same option with another default or narrower bounds (an experiment's model, a smaller budget).
+  Option with_default(double value) const;
+  Option with_default(std::string value) const;
+  Option within(double lo, double hi) const;
+};
+
+using Table = std::vector<Option>;
+
+Option integer(std::string name, double def, double min, double max, std::string meaning);
+Option number(std::string name, double def, double min, double max, std::string meaning);
+Option positive(std::string name, double def, double max, std::string meaning);  // min exclusive 0
+Option boolean(std::string name, bool def, std::string meaning);
+Option choice(std::string name, std::string def, std::vector<std::string> choices, std::string meaning);
+Option object(std::string name, Table fields, std::string meaning);
+Option number_list(std::string name, std::vector<double> def, Option item, int min_length, int max_length,
+                   std::string meaning);
+Option choice_list(std::string name, std::vector<std::string> def, std::vector<std::string> choices,
+                   int min_length, int max_length, std::string meaning);
+
+// The row named `name` (a dotted path reaches into objects: "init.std"); a missing row is a programming
+// error in the caller's table, reported by the tests that build every table.
+const Option* find(const Table& table, std::string_view name);
+Option* find(Table& table, std::string_view name);
+
+// "" when `value` fits the row, else one sentence: "nLayers must be an integer from 1 to 1024 (got 0)".
+// `label` replaces the row's name in the message (for list entries: "depths[3]").
+std::string check_number(const Option& row, double value, std::string_view label = {});
+std::string check_choice(const Option& row, std::string_view value, std::string_view label = {});
+// Looks the row up by name and checks; a name the table lacks gives a message saying so.
+std::string check(const Table& table, std::string_view name, double value);
+std::string check(const Table& table, std::string_view name, std::string_view value);
+
+// A table with some rows removed (the options an experiment sets itself) and some defaults changed.
+Table without(const Table& table, const std::vector<std::string>& names);
+
+// Every table, keyed the way lab.describe() returns them: "decoder", "train", "experiments.warmup",
+// "kernels.rmsNorm", ... (defined in api/option_tables.cpp).
+const std::vector<std::pair<std::string, Table>>& all_tables();
+
+}  // namespace rl::options
