@@ -126,7 +126,10 @@ for (const flavour of ['simd', 'scalar']) {
         [() => lab.rmsNorm(x, new Float32Array([1, 1, NaN, 1])), /g\[2\] is NaN/],
         [() => lab.softcap(x, 0), /cap must be > 0/],
         [() => lab.softcap(x, -3), /cap must be > 0/],
-        [() => lab.rmsNorm(x, null, { precision: 'fp8' }), /precision must be 'fp32' or 'bf16'/],
+        [() => lab.rmsNorm(x, null, { precision: 'fp8' }), /precision must be one of fp32, bf16 \(got "fp8"\)/],
+        [() => lab.rmsNorm(x, null, { epz: 5 }), /unknown rmsNorm options key "epz" \(known: eps, weightOffset, precision\)/],
+        [() => lab.rmsNorm(x, null, 'str'), /rmsNorm options must be an object \(got "str"\)/],
+        [() => lab.layerNorm(x, null, null, { constructor: 1 }), /unknown layerNorm options key "constructor"/],
         [() => lab.rmsNorm('2 -1 3 0'), /x must be a Float32Array/],
         [() => lab.parseVector(''), /no numbers/],
       ];

@@ -1,4 +1,4 @@
-// The decoder's public JS API (issue 4) under node's test runner: defaults, forward/backward against finite
+// The decoder's public JS API under node's test runner: defaults, forward/backward against finite
 // differences computed from JS, parameter round trips, bad configs and bad calls, dispose and the heap.
 //   node --test tests/js/decoder.test.mjs          after `node scripts/build.mjs` (uses dist/lib/residual-lab.js)
 // RL_DECODER_GLUE=/path/residual_lab.mjs runs the same tests against a module built elsewhere.
@@ -13,7 +13,7 @@ async function loadDecoderApi() {
     const { default: createModule } = await import(glue);
     const Module = await createModule({ wasmBinary: readFileSync(glue.replace(/\.mjs$/, '.wasm')) });
     const { createDecoderApi } = await import('../../web/lib/decoder.js');
-    return createDecoderApi(Module);
+    return createDecoderApi(Module, Module.describeOptions());
   }
   const dist = new URL('../../dist/lib/residual-lab.js', import.meta.url);
   assert.ok(existsSync(fileURLToPath(dist)), 'dist/lib/residual-lab.js is missing: run `node scripts/build.mjs` first');
@@ -117,15 +117,20 @@ test('params, setParams and grads round-trip in the PyTorch layout', () => {
 });
 
 test('bad configs and bad calls throw clear errors, and the module keeps working', () => {
-  assert.throws(() => lab.createDecoder({ nLayers: 0 }), /n_layers must be at least 1/);
-  assert.throws(() => lab.createDecoder({ dModel: 64, nHeads: 3 }), /n_heads \(3\) must divide d_model \(64\)/);
-  assert.throws(() => lab.createDecoder({ placement: 'peri' }), /placement must be one of pre, post, sandwich, olmo2, deepnorm/);
+  assert.throws(() => lab.createDecoder({ nLayers: 0 }), /nLayers must be an integer from 1 to 1024 \(got 0\)/);
+  assert.throws(() => lab.createDecoder({ dModel: 64, nHeads: 3 }), /nHeads \(3\) must divide dModel \(64\)/);
+  assert.throws(() => lab.createDecoder({ placement: 'peri' }), /placement must be one of pre, post, sandwich, olmo2, deepnorm \(got "peri"\)/);
   assert.throws(() => lab.createDecoder({ norm: 'batchnorm' }), /norm must be one of/);
   assert.throws(() => lab.createDecoder({ dmodel: 64 }), /unknown config key "dmodel"/);
   assert.throws(() => lab.createDecoder({ init: { sede: 1 } }), /unknown init key "sede"/);
-  assert.throws(() => lab.createDecoder({ nLayers: 2.5 }), /nLayers must be an integer/);
-  assert.throws(() => lab.createDecoder({ attnSoftcap: -1 }), /attnSoftcap must be null \(off\) or a positive number/);
-  assert.throws(() => lab.createDecoder({ eps: NaN }), /eps must be a number/);
+  // own keys only: inherited names and JSON's "__proto__" are unknown keys, not loopholes
+  for (const key of ['constructor', 'toString', '__proto__']) {
+    assert.throws(() => lab.createDecoder(JSON.parse(`{"${key}": 5}`)), new RegExp(`unknown config key "${key}"`));
+  }
+  assert.throws(() => lab.createDecoder({ init: JSON.parse('{"__proto__": {"std": 1}}') }), /unknown init key "__proto__"/);
+  assert.throws(() => lab.createDecoder({ nLayers: 2.5 }), /nLayers must be an integer from 1 to 1024 \(got 2.5\)/);
+  assert.throws(() => lab.createDecoder({ attnSoftcap: -1 }), /attnSoftcap must be a finite number above 0 \(got -1\)/);
+  assert.throws(() => lab.createDecoder({ eps: NaN }), /eps must be a finite number above 0 and at most 1 \(got NaN\)/);
   assert.throws(() => lab.createDecoder({ dModel: 512, nHeads: 16, nLayers: 64, contextLength: 128 }), /model too large/);
   const m = lab.createDecoder(TINY);
   assert.throws(() => m.forward([1, 11, 2]), /token 11 at position 1 is outside the vocabulary \[0, 11\)/);
@@ -133,8 +138,9 @@ test('bad configs and bad calls throw clear errors, and the module keeps working
   assert.throws(() => m.forward([1, 2], [3]), /targets has 1 entries/);
   assert.throws(() => m.forward([1, 2.5]), /tokens\[1\] must be an integer/);
   assert.throws(() => m.forward([2 ** 32 + 1]), /tokens\[0\] must be an integer token id/);
-  assert.throws(() => m.trainStep({ lr: NaN }), /lr must be a finite number/);
-  assert.throws(() => m.trainStep({ learningRate: 1 }), /unknown trainStep option key "learningRate"/);
+  assert.throws(() => m.trainStep({ lr: NaN }), /lr must be a finite number above 0 and at most 100 \(got NaN\)/);
+  assert.throws(() => m.trainStep({ learningRate: 1 }), /unknown trainStep options key "learningRate"/);
+  assert.throws(() => m.trainStep({ constructor: 1 }), /unknown trainStep options key "constructor"/);
   m.forward([1, 2, 3]);
   assert.throws(() => m.backward(), /with targets/);
   assert.ok(Number.isFinite(m.forward([1, 2, 3], [2, 3, 4]).loss));

@@ -7,24 +7,25 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+let lab = null;
 async function loadExperiments() {
   if (process.env.RL_EXPERIMENTS_GLUE) {
     const glue = process.env.RL_EXPERIMENTS_GLUE;
     const { default: createModule } = await import(glue);
     const Module = await createModule({ wasmBinary: readFileSync(glue.replace(/\.mjs$/, '.wasm')) });
     const { createExperimentsApi } = await import('../../web/lib/experiments.js');
-    return createExperimentsApi(Module);
+    return createExperimentsApi(Module, Module.describeOptions());
   }
   const dist = new URL('../../dist/lib/residual-lab.js', import.meta.url);
   assert.ok(existsSync(fileURLToPath(dist)), 'dist/lib/residual-lab.js is missing: run `node scripts/build.mjs` first');
   const { load } = await import(dist.href);
-  const lab = await load();
+  lab = await load();
   assert.equal(typeof lab.experiments?.gradientDecay, 'function', 'the lab object does not expose experiments');
   return lab.experiments;
 }
 
 const experiments = await loadExperiments();
-const TINY = { layers: 2, dModel: 16, nHeads: 2, seqLen: 16 };
+const TINY = { nLayers: 2, dModel: 16, nHeads: 2, contextLength: 16 };
 
 const rejects = (fn, pattern) => assert.throws(fn, (err) => err.name === 'ResidualLabError' && pattern.test(err.message));
 
@@ -37,7 +38,7 @@ test('gradientDecay: the chapter numbers 0.8^32 and 1.2^32, and a residual stack
   assert.ok(Math.abs(grown.gradNorms[0] - 341.82) < 0.05);
   const residual = experiments.gradientDecay({ residual: true, gain: 0.1 });
   for (const g of residual.gradNorms) assert.ok(g > 0.9 && g < 1.35, `residual gradient ${g}`);
-  const mlp = experiments.gradientDecay({ variant: 'mlp', width: 32, layers: 8, gain: 0.5 });
+  const mlp = experiments.gradientDecay({ variant: 'mlp', width: 32, nLayers: 8, gain: 0.5 });
   assert.ok(mlp.gradNorms[0] < mlp.gradNorms[8] * 0.5 ** 8);  // the GELU branch has gain below 1 too
 });
 
@@ -55,7 +56,7 @@ test('qkLogitGrowth: the QK-Norm bound sqrt(d_head) holds for every gain', () =>
 test('initScaling: 1/sqrt(2L) keeps the variance flat while it grows without', () => {
   // d 64: each increment's variance scales like d^2 std^4 (two std-0.02 matrices of fan-in ~d), so at d 16 the
   // increments are too small against the embedding to show the growth within 32 layers
-  const r = experiments.initScaling({ dModel: 64, nHeads: 2, seqLen: 16, depths: [1, 8, 32] });
+  const r = experiments.initScaling({ dModel: 64, nHeads: 2, contextLength: 16, depths: [1, 8, 32] });
   assert.deepEqual(Array.from(r.depths), [1, 8, 32]);
   assert.ok(r.finalVariancePlain[2] > 8 * r.finalVariancePlain[0]);
   assert.ok(r.finalVarianceScaled[2] < 1.3 * r.finalVarianceScaled[0]);
@@ -63,7 +64,7 @@ test('initScaling: 1/sqrt(2L) keeps the variance flat while it grows without', (
 });
 
 test('initGradients: results are grouped by placement and depth', () => {
-  const r = experiments.initGradients({ ...TINY, layers: 3, depths: [2, 8], placements: ['post', 'pre', 'sandwich'] });
+  const r = experiments.initGradients({ ...TINY, nLayers: 3, depths: [2, 8], placements: ['post', 'pre', 'sandwich'] });
   assert.deepEqual(r.placements, ['post', 'pre', 'sandwich']);
   assert.equal(r.perLayer.sandwich.mlpDown.length, 3);
   assert.equal(r.lastLayerMlpGradNorm.pre.length, 2);
@@ -114,25 +115,50 @@ test('warmup: a steppable run, progress, cancellation, and results per run', () 
 });
 
 test('bad options throw errors that name the option, and the API keeps working', () => {
-  rejects(() => experiments.gradientDecay({ layerz: 3 }), /unknown option 'layerz'/);
+  rejects(() => experiments.gradientDecay({ layerz: 3 }), /gradientDecay: unknown options key "layerz"/);
   rejects(() => experiments.gradientDecay({ gain: Number.NaN }), /gain must be a finite number/);
-  rejects(() => experiments.gradientDecay({ gain: '2' }), /gain must be a finite number \(got "2"\)/);
-  rejects(() => experiments.gradientDecay({ layers: 2.5 }), /layers must be an integer/);
-  rejects(() => experiments.gradientDecay({ width: 4096 }), /width must be at least 2 and at most 1024/);
+  rejects(() => experiments.gradientDecay({ gain: '2' }), /gain must be a finite number from 0 to 4 \(got "2"\)/);
+  rejects(() => experiments.gradientDecay({ nLayers: 2.5 }), /nLayers must be an integer/);
+  rejects(() => experiments.gradientDecay({ width: 4096 }), /width must be an integer from 2 to 1024 \(got 4096\)/);
   rejects(() => experiments.gradientDecay({ variant: 'mlp', width: 1024 }), /at most 512 for the mlp variant/);
-  rejects(() => experiments.gradientDecay({ variant: 'cnn' }), /variant must be one of 'linear', 'mlp'/);
+  rejects(() => experiments.gradientDecay({ variant: 'cnn' }), /variant must be one of linear, mlp \(got "cnn"\)/);
   rejects(() => experiments.gradientDecay({ residual: 1 }), /residual must be true or false/);
   rejects(() => experiments.gradientDecay(42), /options must be an object/);
   rejects(() => experiments.initGradients({ nHeads: 3 }), /nHeads \(3\) must divide dModel \(64\)/);
   rejects(() => experiments.initGradients({ placements: ['pre', 'middle'] }), /placements\[1\] must be one of/);
   rejects(() => experiments.initGradients({ depths: [] }), /depths must have 1 to 12 entries/);
-  rejects(() => experiments.initScaling({ depths: [4, 500] }), /depths\[1\] must be at least 1 and at most 128/);
-  rejects(() => experiments.qkLogitGrowth({ gains: [1, 0] }), /gains\[1\] must be above 0/);
-  rejects(() => experiments.qkLogitGrowth({ zeroQK: true }), /zeroQK/);
+  rejects(() => experiments.initScaling({ depths: [4, 500] }), /depths\[1\] must be an integer from 1 to 128 \(got 500\)/);
+  rejects(() => experiments.qkLogitGrowth({ gains: [1, 0] }), /gains\[1\] must be a finite number above 0 and at most 1000 \(got 0\)/);
+  rejects(() => experiments.qkLogitGrowth({ init: { zeroQK: true } }), /zeroQK/);
   rejects(() => experiments.warmup({ steps: 20, warmupSteps: 30 }), /warmupSteps \(30\) must not exceed steps \(20\)/);
-  rejects(() => experiments.warmup({ lr: 0 }), /lr must be above 0/);
+  rejects(() => experiments.warmup({ lr: 0 }), /lr must be a finite number above 0 and at most 1 \(got 0\)/);
   rejects(() => experiments.warmup(TINY, { chunk: 0 }), /chunk must be a positive integer/);
-  rejects(() => experiments.residualGrowth({ trainSteps: -1 }), /trainSteps must be at least 0/);
+  rejects(() => experiments.residualGrowth({ trainSteps: -1 }), /trainSteps must be an integer from 0 to 2000 \(got -1\)/);
   rejects(() => experiments.residualGrowth({}, { onProgress: 'yes' }), /onProgress must be a function/);
-  assert.equal(experiments.gradientDecay({ layers: 4 }).gradNorms.length, 5);
+  // own keys only: inherited names and JSON's "__proto__" are unknown options, not loopholes
+  rejects(() => experiments.gradientDecay({ constructor: 5 }), /unknown options key "constructor"/);
+  rejects(() => experiments.warmup(JSON.parse('{"__proto__": {"steps": 1}}')), /unknown options key "__proto__"/);
+  rejects(() => experiments.initScaling({ nLayers: 4 }), /unknown options key "nLayers"/);  // the depths set it
+  rejects(() => experiments.warmup({ placement: 'post' }), /unknown options key "placement"/);  // it runs both
+  rejects(() => experiments.warmup({ init: { sede: 1 } }), /unknown init key "sede"/);
+  assert.equal(experiments.gradientDecay({ nLayers: 4 }).gradNorms.length, 5);
+});
+
+test('the experiments take the decoder config\'s keys: one spelling of the model', () => {
+  const tables = lab.describe();
+  const decoderRows = new Map(tables.decoder.map((row) => [row.name, row]));
+  for (const [experiment, table] of Object.entries(tables.experiments)) {
+    if (experiment === 'gradientDecay') continue;  // a plain stack of matrices, no decoder
+    for (const row of table) {
+      const same = decoderRows.get(row.name);
+      if (!same) continue;
+      assert.equal(row.type, same.type, `${experiment}.${row.name}`);
+      assert.equal(row.meaning, same.meaning, `${experiment}.${row.name}`);
+      assert.ok(row.type !== 'integer' || (row.min >= same.min && row.max <= same.max), `${experiment}.${row.name} within the decoder's bounds`);
+    }
+    for (const key of ['dModel', 'nHeads', 'contextLength', 'norm', 'init']) assert.ok(table.some((r) => r.name === key), `${experiment} takes ${key}`);
+  }
+  const a = experiments.residualGrowth({ nLayers: 2, dModel: 16, nHeads: 2, contextLength: 16, init: { seed: 3 } });
+  const b = experiments.residualGrowth({ nLayers: 2, dModel: 16, nHeads: 2, contextLength: 16, init: { seed: 4 } });
+  assert.notDeepEqual(Array.from(a.streamNorm), Array.from(b.streamNorm));  // init.seed reaches the model
 });

@@ -103,7 +103,7 @@ export function createDecoderApi(Module, tables) {
       /** One AdamW step on the shipped corpus. Options are fixed by the first call (resetTraining starts over). */
       trainStep(opts = {}) {
         live();
-        const o = resolveOptions(tables.train, opts, { where: 'trainStep option', code: 'invalid_config' });
+        const o = resolveOptions(tables.train, opts, { where: 'trainStep options', code: 'invalid_config' });
         o.seqLen ??= normalized.contextLength;
         const key = JSON.stringify(o);
         if (trainOptions !== null && key !== trainOptions && Object.keys(opts ?? {}).length > 0) {

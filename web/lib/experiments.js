@@ -39,7 +39,7 @@ function splitRows(flat, names, n) {
 export function createExperimentsApi(Module, tables) {
   /** Defaults filled in and every value checked against the experiment's table; C++ checks the relations. */
   const resolve = (experiment, options) =>
-    resolveOptions(tables.experiments[experiment], options, { where: 'option', prefix: `${experiment}: ` });
+    resolveOptions(tables.experiments[experiment], options, { where: 'options', prefix: `${experiment}: ` });
 
   function requireBinding(name) {
     if (typeof Module[name] !== 'function' && typeof Module[name] !== 'object')

@@ -21,7 +21,7 @@ export function createKernelApi(Module, tables) {
   const defaults = Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, Object.freeze(defaultsOf(table))]));
   /** The options of kernel `fn` (lab.describe().kernels[fn]) checked, defaults filled in. */
   const optionsOf = (fn, options) =>
-    (options === undefined || options === null ? defaults[fn] : resolveOptions(tables.kernels[fn], options, { where: `${fn} option`, code: 'invalid_input' }));
+    (options === undefined || options === null ? defaults[fn] : resolveOptions(tables.kernels[fn], options, { where: `${fn} options`, code: 'invalid_input' }));
 
   let scratchPtr = 0;
   let scratchFloats = 0;
