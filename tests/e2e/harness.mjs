@@ -22,9 +22,13 @@ export async function startLab() {
   return {
     url,
     browser,
-    /** Opens `path` (relative to the site root) in a fresh context; resolves to { page, problems, assertClean }. */
-    async open(path = '', { colorScheme = 'light', viewport = { width: 1280, height: 900 } } = {}) {
+    /**
+     * Opens `path` (relative to the site root) in a fresh context; resolves to { page, problems, assertClean }.
+     * `initScript` (a function) runs in every page of the context before the page's own scripts.
+     */
+    async open(path = '', { colorScheme = 'light', viewport = { width: 1280, height: 900 }, initScript } = {}) {
       const context = await browser.newContext({ colorScheme, viewport });
+      if (initScript) await context.addInitScript(initScript);
       const page = await context.newPage();
       const problems = [];
       page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warning' && /Content.Security.Policy/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`); });

@@ -79,9 +79,11 @@ test('residualGrowth: progress, cancellation and the measured stream', () => {
   assert.equal(r.trainLoss.length, 5);
   assert.equal(r.streamNorm.length, 5);
   assert.equal(r.incrementRatio.length, 4);
-  // the callback may also arrive inside the options, as the lab's worker passes it
-  const stopped = experiments.residualGrowth({ ...TINY, trainSteps: 50, onProgress: (p) => p.stepsDone < 3 });
+  const stopped = experiments.residualGrowth({ ...TINY, trainSteps: 50 }, { onProgress: (p) => p.stepsDone < 3 });
   assert.equal(stopped.cancelled, true);
+  assert.equal(stopped.trainLoss.length, 3);
+  // callbacks belong in the second argument: inside the options they are an unknown option
+  rejects(() => experiments.residualGrowth({ ...TINY, onProgress: () => {} }), /unknown option 'onProgress'/);
 });
 
 test('warmup: a steppable run, progress, cancellation, and results per run', () => {

@@ -3,9 +3,9 @@
 // takes, plus its own), validates it, runs the
 // C++ experiment through the Embind functions of wasm/bindings/experiments_bindings.cpp, and returns plain
 // objects of Float64Arrays and numbers. Long runs report progress and can stop: warmup through a steppable run
-// (createWarmupRun) or an onProgress callback, residualGrowth's training through onProgress; the callback may
-// also sit inside the options object, as web/lib/lab-worker.js passes it. All calls are synchronous, so a page
-// runs the long ones in the lab's Web Worker (worker-client.js), which posts the progress it receives.
+// (createWarmupRun) or an onProgress callback, residualGrowth's training through onProgress; callbacks come in a
+// second argument, `{ onProgress }`, never in the options. All calls are synchronous, so a page runs the long
+// ones in the lab's Web Worker (worker-client.js), which posts the progress it receives.
 import { ResidualLabError } from './errors.js';
 import { resolveOptions } from './options.js';
 
@@ -14,15 +14,6 @@ function checked(result, experiment) {
   if (result.error) throw new ResidualLabError(`${experiment}: ${result.error}`);
   const { error, ...rest } = result;
   return rest;
-}
-
-// Callbacks may come in the second argument or inside the options object (web/lib/lab-worker.js adds its
-// onProgress there for every call): take them out before the options are validated.
-function separateCallbacks(options, second = {}) {
-  if (options === null || typeof options !== 'object' || Array.isArray(options) || !('onProgress' in options))
-    return [options, second ?? {}];
-  const { onProgress, ...rest } = options;
-  return [rest, { onProgress, ...(second ?? {}) }];
 }
 
 function progressCallback(onProgress, experiment) {
@@ -49,13 +40,13 @@ export function createExperimentsApi(Module, tables) {
 
   /** Experiment 1: gradient norm at the input of each layer of a deep stack, with or without residuals. */
   function gradientDecay(options) {
-    const o = resolve('gradientDecay', separateCallbacks(options)[0]);
+    const o = resolve('gradientDecay', options);
     return checked(requireBinding('experimentGradientDecay')(o), 'gradientDecay');
   }
 
   /** Experiment 2: per-layer parameter-gradient norms at init for each placement, and last layer vs depth. */
   function initGradients(options) {
-    const o = resolve('initGradients', separateCallbacks(options)[0]);
+    const o = resolve('initGradients', options);
     const r = checked(requireBinding('experimentInitGradients')(o), 'initGradients');
     const perLayer = {};
     for (const [i, placement] of o.placements.entries()) {
@@ -77,8 +68,8 @@ export function createExperimentsApi(Module, tables) {
    * onProgress({ stepsDone, stepsTotal }) after each training step; returning false stops (cancelled: true).
    */
   function residualGrowth(options, callbacks) {
-    const [rest, { onProgress }] = separateCallbacks(options, callbacks);
-    const o = resolve('residualGrowth', rest);
+    const { onProgress } = callbacks ?? {};
+    const o = resolve('residualGrowth', options);
     const callback = progressCallback(onProgress, 'residualGrowth');
     const relay = callback && ((stepsDone, stepsTotal) => callback({ stepsDone, stepsTotal }));
     return checked(requireBinding('experimentResidualGrowth')(o, relay ?? null), 'residualGrowth');
@@ -86,13 +77,13 @@ export function createExperimentsApi(Module, tables) {
 
   /** Experiment 5: largest attention logit and softmax entropy against the q/k gain, without and with QK-Norm. */
   function qkLogitGrowth(options) {
-    const o = resolve('qkLogitGrowth', separateCallbacks(options)[0]);
+    const o = resolve('qkLogitGrowth', options);
     return { gains: Float64Array.from(o.gains), ...checked(requireBinding('experimentQkLogitGrowth')(o), 'qkLogitGrowth') };
   }
 
   /** Experiment 6: the stream's variance against depth, without and with the 1/sqrt(2L) scaling. */
   function initScaling(options) {
-    const o = resolve('initScaling', separateCallbacks(options)[0]);
+    const o = resolve('initScaling', options);
     return { depths: Int32Array.from(o.depths), ...checked(requireBinding('experimentInitScaling')(o), 'initScaling') };
   }
 
@@ -101,7 +92,7 @@ export function createExperimentsApi(Module, tables) {
    * The C++ run is freed when the last step is taken or on dispose(); result() stays readable afterwards.
    */
   function createWarmupRun(options) {
-    const o = resolve('warmup', separateCallbacks(options)[0]);
+    const o = resolve('warmup', options);
     const Handle = requireBinding('ExperimentWarmupRun');
     let handle = new Handle(o);
     const error = handle.error();
@@ -137,10 +128,10 @@ export function createExperimentsApi(Module, tables) {
    * grow; returning false stops the runs and returns the curves so far with cancelled: true.
    */
   function warmup(options, callbacks) {
-    const [rest, { onProgress, chunk = 10 }] = separateCallbacks(options, callbacks);
+    const { onProgress, chunk = 10 } = callbacks ?? {};
     const callback = progressCallback(onProgress, 'warmup');
     if (!Number.isInteger(chunk) || chunk < 1) throw new ResidualLabError(`warmup: chunk must be a positive integer (got ${chunk})`);
-    const run = createWarmupRun(rest);
+    const run = createWarmupRun(options);
     try {
       while (!run.done) {
         const stepsDone = run.advance(chunk);

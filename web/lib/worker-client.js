@@ -1,15 +1,32 @@
 // Runs lab calls in a module Web Worker so long experiments never freeze the page.
 //   const worker = createLabWorker();
 //   const result = await worker.call('experiments.warmup', [{ steps: 300 }], { onProgress, signal });
+//   const model = await worker.call('createDecoder', [{ nLayers: 2 }]);   // a proxy: await model.forward(...)
+//   await model.dispose();
 //   worker.terminate();
-// A worker cannot be interrupted inside a synchronous WASM call, so `signal` aborts by terminating the worker
-// (every call in flight on it rejects with an AbortError) and the next call starts a fresh one.
+// Arguments go to the worker exactly as given (structured clone). `onProgress` is a call option: methods that
+// report progress (worker-methods.js) get it as their `{ onProgress }` argument in the worker. Objects that cannot
+// be copied (a decoder, a warmup run) stay in the worker; the page gets a proxy with the same methods, async,
+// their plain fields and dispose(). A worker cannot be interrupted inside a synchronous WASM call, so `signal`
+// aborts by terminating the worker: every call in flight on it rejects with an AbortError, the objects it held
+// are gone (their proxies reject with code 'disposed') and the next call starts a fresh worker.
 import { ResidualLabError } from './errors.js';
+import { HANDLE_KINDS } from './worker-methods.js';
+
+/** The page-side twin of an error thrown in the worker: same name, message, code and position. */
+function toError({ name, message, code, position }) {
+  const error = new ResidualLabError(message, { code, position });
+  if (name && name !== error.name) error.name = name;
+  return error;
+}
+
+const abortError = (message) => new DOMException(message, 'AbortError');
 
 export function createLabWorker() {
   let worker = null;
   let nextId = 1;
-  const pending = new Map();
+  const pending = new Map();  // id -> { resolve, reject, onProgress }
+  const held = new Set();     // records of the proxies whose objects live in the current worker
 
   function start() {
     worker = new Worker(new URL('./lab-worker.js', import.meta.url), { type: 'module' });
@@ -18,8 +35,8 @@ export function createLabWorker() {
       if (!entry) return;
       if ('progress' in data) { entry.onProgress?.(data.progress); return; }
       pending.delete(data.id);
-      if (data.error) entry.reject(new ResidualLabError(data.error.message, { code: data.error.code }));
-      else entry.resolve(data.result);
+      if (data.error) entry.reject(toError(data.error));
+      else entry.resolve(data);
     };
     worker.onerror = (event) => {
       event.preventDefault();
@@ -30,20 +47,60 @@ export function createLabWorker() {
   function failAll(error) {
     for (const entry of pending.values()) entry.reject(error);
     pending.clear();
+    for (const record of held) record.dropped = true;
+    held.clear();
     worker?.terminate();
     worker = null;
   }
 
-  function call(method, args = [], { onProgress, signal } = {}) {
-    if (signal?.aborted) return Promise.reject(new DOMException('cancelled', 'AbortError'));
+  /** Posts one request; resolves to the worker's reply message. */
+  function send(request, { onProgress, signal } = {}) {
+    if (signal?.aborted) return Promise.reject(abortError('cancelled'));
     if (!worker) start();
     const id = nextId++;
+    const onAbort = () => failAll(abortError('cancelled'));
+    signal?.addEventListener('abort', onAbort, { once: true });
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject, onProgress });
-      signal?.addEventListener('abort', () => failAll(new DOMException('cancelled', 'AbortError')), { once: true });
-      worker.postMessage({ id, method, args });
-    });
+      worker.postMessage({ id, ...request });
+    }).finally(() => signal?.removeEventListener('abort', onAbort));
   }
 
-  return { call, terminate: () => failAll(new DOMException('terminated', 'AbortError')) };
+  function proxy({ id, kind, data, state }) {
+    const record = { dropped: false, disposed: false, state: { ...state } };
+    held.add(record);
+    const gone = () => new ResidualLabError(record.disposed
+      ? `this ${kind} has been disposed`
+      : `this ${kind} is gone: the lab worker that held it was terminated`, { code: 'disposed' });
+    const invoke = async (method, args) => {
+      if (record.disposed || record.dropped) throw gone();
+      const reply = await send({ handle: id, method, args });
+      Object.assign(record.state, reply.state);
+      return reply.result;
+    };
+    const target = { ...data };
+    for (const key of Object.keys(state)) Object.defineProperty(target, key, { enumerable: true, get: () => record.state[key] });
+    for (const method of HANDLE_KINDS[kind]?.methods ?? []) target[method] = (...args) => invoke(method, args);
+    /** Frees the object in the worker; resolves once it is freed (or was already gone). */
+    target.dispose = async () => {
+      if (record.disposed) return;
+      record.disposed = true;
+      held.delete(record);
+      if (!record.dropped) await send({ handle: id, method: 'dispose', args: [] }).catch(() => {});
+    };
+    return Object.freeze(target);
+  }
+
+  /**
+   * Runs `lab[method](...args)` in the worker ('experiments.warmup' names lab.experiments.warmup). Resolves to the
+   * result (typed arrays transferred), or to a proxy for an object that stays in the worker.
+   */
+  async function call(method, args = [], { onProgress, signal } = {}) {
+    if (!Array.isArray(args)) throw new ResidualLabError(`args must be an array of the call's arguments (got ${typeof args})`, { code: 'invalid_request' });
+    if (onProgress !== undefined && typeof onProgress !== 'function') throw new ResidualLabError('onProgress must be a function', { code: 'invalid_request' });
+    const reply = await send({ method, args, progress: typeof onProgress === 'function' }, { onProgress, signal });
+    return reply.handle ? proxy(reply.handle) : reply.result;
+  }
+
+  return { call, terminate: () => failAll(abortError('terminated')) };
 }

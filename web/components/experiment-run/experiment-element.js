@@ -2,6 +2,8 @@
 // (each widget implements it), never from update(). computeWhenVisible() holds the first run until the widget
 // comes near the viewport, so opening the chapter does not start every experiment at once; recomputeSoon()
 // reruns once the settings have stood still, so dragging a slider starts one run, not one per step.
+// Removing the widget cancels its run, ends its worker and its timers; inserted again, a widget whose run was
+// cut short runs again when it next nears the viewport (its worker starts afresh with that run).
 import { LabElement } from '../shared/lab-element.js';
 import { uplotCssUrl } from '../shared/styles.js';
 import { RUN_STRINGS, experimentRunner } from './runner.js';
@@ -9,27 +11,34 @@ import { RUN_STRINGS, experimentRunner } from './runner.js';
 const RECOMPUTE_DELAY_MS = 250;
 const MAX_SEED = 1e9;  // the bound of every experiment widget's `seed` state row
 
-/** Calls `start()` the first time `element` comes within a screen of the viewport. */
-function whenNearViewport(element, start) {
-  const observer = new IntersectionObserver((entries) => {
-    if (!entries.some((entry) => entry.isIntersecting)) return;
-    observer.disconnect();
-    start();
-  }, { rootMargin: '100% 0px' });
-  observer.observe(element);
-}
-
 export class ExperimentElement extends LabElement {
   static styles = ['experiment.css', uplotCssUrl()];
 
   #runner = null;
   #nearViewport = false;
   #recomputeTimer = 0;
+  #autoCompute = false;  // computeWhenVisible was called: this widget computes by itself
+  #owesRun = false;      // a run is due the next time the widget nears the viewport
+  #viewport = null;      // the IntersectionObserver waiting for that
 
   /** The run state shown in the widget (runner.js): place runner.root in build(), call runner.run in compute(). */
   get runner() {
     this.#runner ??= experimentRunner({ host: this, language: this.language });
     return this.#runner;
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.#watchViewport();
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#viewport?.disconnect();
+    this.#viewport = null;
+    if (this.#recomputeTimer || this.#runner?.busy) this.#owesRun = true;
+    this.cancelRecompute();
+    this.#runner?.stop();
   }
 
   update() {}  // nothing to draw until a run finishes (compute)
@@ -39,25 +48,38 @@ export class ExperimentElement extends LabElement {
    * reads the latest settings.
    */
   computeWhenVisible() {
-    whenNearViewport(this, () => {
+    this.#autoCompute = true;
+    this.#owesRun = true;
+    this.#watchViewport();
+  }
+
+  #watchViewport() {
+    if (!this.#autoCompute || !this.#owesRun || this.#viewport || !this.isConnected) return;
+    this.#viewport = new IntersectionObserver((entries) => {
+      if (!entries.some((entry) => entry.isIntersecting)) return;
+      this.#viewport.disconnect();
+      this.#viewport = null;
       this.#nearViewport = true;
+      this.#owesRun = false;
       this.recomputeNow();
-    });
+    }, { rootMargin: '100% 0px' });
+    this.#viewport.observe(this);
   }
 
   recomputeNow() {
     this.cancelRecompute();
-    if (this.#nearViewport) this.compute();
+    if (this.#nearViewport && this.isConnected) this.compute();
   }
 
   /** Recomputes once the settings have stood still for `delayMs`. */
   recomputeSoon(delayMs = RECOMPUTE_DELAY_MS) {
     this.cancelRecompute();
-    this.#recomputeTimer = setTimeout(() => this.recomputeNow(), delayMs);
+    if (this.isConnected) this.#recomputeTimer = setTimeout(() => this.recomputeNow(), delayMs);
   }
 
   cancelRecompute() {
     clearTimeout(this.#recomputeTimer);
+    this.#recomputeTimer = 0;
   }
 
   /** The seed control (LabElement.seedControl) with the experiment widgets' labels and bound. */

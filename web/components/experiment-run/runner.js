@@ -35,9 +35,9 @@ export const RUN_STRINGS = {
 
 /**
  * `host` is the widget (its data-status is set), `language` 'en' | 'zh'.
- * Returns { root, run(calls, { onPartial }), cancel() }: `calls` is [[method, options], ...]; run resolves to
- * the array of results, or to null when the run was cancelled, replaced by a newer run, or failed (the message
- * shows).
+ * Returns { root, run(calls, { onPartial }), cancel(), stop(), busy }: `calls` is [[method, options], ...]; run
+ * resolves to the array of results, or to null when the run was cancelled, replaced by a newer run, or failed
+ * (the message shows). stop() is for a widget leaving the page: it also terminates the worker.
  */
 export function experimentRunner({ host, language }) {
   const s = RUN_STRINGS[language] ?? RUN_STRINGS.en;
@@ -123,7 +123,23 @@ export function experimentRunner({ host, language }) {
     }
   }
 
-  return { root, run, cancel: () => cancel(true) };
+  /** Ends everything the runner started (the run, its worker, the progress timer); the next run starts afresh. */
+  function stop() {
+    const wasBusy = controller !== null;
+    generation += 1;
+    controller?.abort();
+    controller = null;
+    worker?.terminate();
+    worker = null;
+    setBusy(false);
+    partialShown = null;
+    if (wasBusy) {
+      status.textContent = s.cancelled;
+      host.dataset.status = 'cancelled';
+    }
+  }
+
+  return { root, run, cancel: () => cancel(true), stop, get busy() { return controller !== null; } };
 }
 
 /** A labelled <select> of numbers; onChange gets the number. */

@@ -3,6 +3,8 @@
 //   static tag, static stateKey (URL prefix), static stateTable (defineState rows), static styles (CSS files)
 // and implements build() (make the controls once, in this.body) and update() (recompute and redraw from
 // this.state). Every failure ends up as a message in the widget, never as an uncaught error in the console.
+// Removing a widget ends everything it started (timers here, and whatever subclasses and helpers registered with
+// whileConnected); inserting it again resumes it: the shadow root, the controls and the drawn results are kept.
 import { load } from '../../lib/residual-lab.js';
 import { h } from './dom.js';
 import { textField } from './fields.js';
@@ -19,8 +21,12 @@ export class LabElement extends HTMLElement {
 
   #started = false;
   #urlTimer = 0;
+  #urlPending = false;
+  #whileConnected = [];  // { start, stop }: stop is set while connected
 
   connectedCallback() {
+    for (const entry of this.#whileConnected) entry.stop ??= entry.start() ?? (() => {});
+    if (this.#urlPending) this.scheduleUrlWrite();
     if (this.#started) return;
     this.#started = true;
     this.language = languageOf(this);  // not `lang`: that property reflects the element's attribute
@@ -31,6 +37,24 @@ export class LabElement extends HTMLElement {
       this.loading?.remove();
       this.showNotice(this.common.loadFailed(describeError(error, this.language)));
     });
+  }
+
+  disconnectedCallback() {
+    clearTimeout(this.#urlTimer);  // a pending write waits for the next connection (#urlPending)
+    for (const entry of this.#whileConnected) {
+      entry.stop?.();
+      entry.stop = null;
+    }
+  }
+
+  /**
+   * Runs `start()` now if the widget is in the document, and again each time it is inserted; the function
+   * `start` returns ends what it started when the widget is removed (observers, listeners, timers).
+   */
+  whileConnected(start) {
+    const entry = { start, stop: null };
+    this.#whileConnected.push(entry);
+    if (this.isConnected) entry.stop = start() ?? (() => {});
   }
 
   async start() {
@@ -84,10 +108,12 @@ export class LabElement extends HTMLElement {
   scheduleUrlWrite() {
     if (this.getAttribute('url-state') === 'off') return;
     clearTimeout(this.#urlTimer);
-    this.#urlTimer = setTimeout(() => this.writeUrl(), URL_WRITE_DELAY_MS);
+    this.#urlPending = true;
+    if (this.isConnected) this.#urlTimer = setTimeout(() => this.writeUrl(), URL_WRITE_DELAY_MS);
   }
 
   writeUrl() {
+    this.#urlPending = false;
     const url = new URL(location.href);
     writeState(this.constructor.stateTable, this.state, url.searchParams, this.statePrefix);
     if (url.href !== location.href) history.replaceState(history.state, '', url);

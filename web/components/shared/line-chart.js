@@ -9,7 +9,8 @@ import { h } from './dom.js';
 const systemDark = matchMedia('(prefers-color-scheme: dark)');
 
 /**
- * `build(color)` returns uPlot options without width and height; `color('blue')` reads the widget's --blue.
+ * `host` is the widget (a LabElement); `build(color)` returns uPlot options without width and height;
+ * `color('blue')` reads the widget's --blue.
  * Returns { root, setData(data) }: data is uPlot's [xs, ys1, ys2, ...].
  */
 export function lineChart({ host, label, height = 240, build }) {
@@ -27,19 +28,35 @@ export function lineChart({ host, label, height = 240, build }) {
     const options = build(color);
     plot = new uPlot({ ...options, width: width(), height }, data ?? options.series.map(() => []), root);
   }
-  create();
 
-  new ResizeObserver(() => {
-    if (plot && Math.abs(plot.width - width()) > 1) plot.setSize({ width: width(), height });
-  }).observe(root);
-  document.addEventListener('residual-lab:themechange', () => requestAnimationFrame(create));
-  systemDark.addEventListener('change', create);
+  // While the widget is in the document: the plot (uPlot listens on window), its resize observer and the theme
+  // listeners. A re-inserted widget draws again from the kept data, in the theme of that moment.
+  host.whileConnected(() => {
+    create();
+    const resizes = new ResizeObserver(() => {
+      if (plot && Math.abs(plot.width - width()) > 1) plot.setSize({ width: width(), height });
+    });
+    resizes.observe(root);
+    let frame = 0;
+    const onTheme = () => { cancelAnimationFrame(frame); frame = requestAnimationFrame(create); };
+    document.addEventListener('residual-lab:themechange', onTheme);
+    systemDark.addEventListener('change', create);
+    return () => {
+      resizes.disconnect();
+      cancelAnimationFrame(frame);
+      document.removeEventListener('residual-lab:themechange', onTheme);
+      systemDark.removeEventListener('change', create);
+      plot?.destroy();
+      plot = null;
+    };
+  });
 
   return {
     root,
     setData(next) {
       const sameShape = data && next.length === data.length;
       data = next;
+      if (!plot) return;  // drawn when the widget is inserted
       if (sameShape) plot.setData(data);
       else create();
     },
