@@ -6,6 +6,7 @@ import { ResidualLabError } from './errors.js';
 
 const ABSENT = -1;  // length passed for an omitted optional weight (g, gamma, beta)
 const DEFAULT_EPS = 1e-5;
+const DEFAULT_ALPHA = 0.5;  // DyT's initial alpha (Zhu et al. 2025)
 
 function asFloat32(value, name, { optional = false } = {}) {
   if (value === null || value === undefined) {
@@ -21,6 +22,15 @@ function numberOption(options, key, fallback) {
   const value = options?.[key] ?? fallback;
   if (typeof value !== 'number') throw new ResidualLabError(`${key} must be a number (got ${JSON.stringify(value)})`);
   return value;
+}
+
+/** Throws on an option key `allowed` does not list (a typo such as { alfa: 1 } would otherwise be ignored). */
+function checkOptionKeys(options, allowed, functionName) {
+  if (options === null || options === undefined) return;
+  if (typeof options !== 'object' || Array.isArray(options)) throw new ResidualLabError(`${functionName}'s options must be an object (got ${JSON.stringify(options)})`);
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) throw new ResidualLabError(`${functionName} has no option "${key}" (it takes ${allowed.join(', ')})`);
+  }
 }
 
 export function createKernelApi(Module) {
@@ -133,6 +143,36 @@ export function createKernelApi(Module) {
     return { mean: scalars[0], centered, variance: scalars[1], std: scalars[2], normalized, output };
   }
 
+  // DyT: y = gamma * tanh(alpha * x) + beta. The raw exports take outputs first, then inputs in the C++ kernel's order.
+  function dynamicTanh(x, gamma = null, beta = null, options = {}) {
+    checkOptionKeys(options, ['alpha'], 'dynamicTanh');
+    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); beta = asFloat32(beta, 'beta', { optional: true });
+    const alpha = numberOption(options, 'alpha', DEFAULT_ALPHA);
+    const [y] = withScratch([x, gamma, beta], [x.length], ([px, pgamma, pbeta], [py]) =>
+      Module._rl_dyt(py, px, x.length, alpha, pgamma, len(gamma), pbeta, len(beta)));
+    return y;
+  }
+
+  function dynamicTanhBackward(x, gamma, dy, options = {}) {
+    checkOptionKeys(options, ['alpha'], 'dynamicTanhBackward');
+    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); dy = asFloat32(dy, 'dy');
+    const alpha = numberOption(options, 'alpha', DEFAULT_ALPHA);
+    const d = x.length;
+    const [dx, dalpha, dgamma, dbeta] = withScratch([x, gamma, dy], [d, 1, d, d], ([px, pgamma, pdy], [pdx, pda, pdgamma, pdbeta]) =>
+      Module._rl_dyt_backward(pdx, pda, pdgamma, pdbeta, pdy, dy.length, px, d, alpha, pgamma, len(gamma)));
+    return { dx, dalpha: dalpha[0], dgamma, dbeta };
+  }
+
+  function dynamicTanhSteps(x, gamma = null, beta = null, options = {}) {
+    checkOptionKeys(options, ['alpha'], 'dynamicTanhSteps');
+    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); beta = asFloat32(beta, 'beta', { optional: true });
+    const alpha = numberOption(options, 'alpha', DEFAULT_ALPHA);
+    const d = x.length;
+    const [scaled, tanh, output] = withScratch([x, gamma, beta], [d, d, d], ([px, pgamma, pbeta], [ps, pt, po]) =>
+      Module._rl_dyt_steps(ps, pt, po, px, d, alpha, pgamma, len(gamma), pbeta, len(beta)));
+    return { scaled, tanh, output };
+  }
+
   function softcap(x, cap) {
     x = asFloat32(x, 'x');
     if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
@@ -166,5 +206,8 @@ export function createKernelApi(Module) {
     return Module.HEAPF32.slice(base >> 2, (base >> 2) + count);
   }
 
-  return { rmsNorm, layerNorm, rmsNormBackward, layerNormBackward, rmsNormSteps, layerNormSteps, softcap, softcapBackward, softmax, parseVector };
+  return {
+    rmsNorm, layerNorm, rmsNormBackward, layerNormBackward, rmsNormSteps, layerNormSteps,
+    dynamicTanh, dynamicTanhBackward, dynamicTanhSteps, softcap, softcapBackward, softmax, parseVector,
+  };
 }
