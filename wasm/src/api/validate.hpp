@@ -132,6 +132,12 @@ inline Status check_weight_offset(float weight_offset) {
   return Status::success();
 }
 
+inline Status check_alpha(float alpha) {
+  if (!std::isfinite(alpha))
+    return Status::failure("alpha must be a finite number (got " + format_number(alpha) + ")");
+  return Status::success();
+}
+
 inline Status check_cap(float cap) {
   if (!(cap > 0.0f)) return Status::failure("cap must be > 0 (got " + format_number(cap) + ")");
   if (std::isinf(cap)) return Status::failure("cap must be a finite number (got " + format_number(cap) + ")");
