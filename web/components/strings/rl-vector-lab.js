@@ -52,7 +52,7 @@ export const VECTOR_LAB_STRINGS = {
     scaleVerdict: {
       dytOnly: 'The two norms divide the scale out; DyT does not: it is not scale-invariant, because tanh sees the size of every value.',
       all: 'The norms move only through ε, which matters when x is small; DyT moves because tanh sees the size of every value.',
-      none: 'DyT’s output does not change either, to three decimals, for these values.',
+      none: 'DyT’s output does not change either, for these values.',
     },
     sentenceGap: ' ',
     saturated: 'tanh has saturated (|tanh(αx)| > 0.99 wherever x ≠ 0): the outputs sit at about ±γ + β.',
@@ -109,7 +109,7 @@ export const VECTOR_LAB_STRINGS = {
     scaleVerdict: {
       dytOnly: '两种归一化把缩放除掉了，DyT 却没有：它不具备缩放不变性，因为 tanh 直接作用在每个数的大小上。',
       all: '两种归一化的变化只来自 ε，x 很小时才显现；DyT 的变化则是因为 tanh 直接作用在每个数的大小上。',
-      none: '在这组数值下，DyT 的输出同样没有变化（精确到三位小数）。',
+      none: '在这组数值下，DyT 的输出同样没有变化。',
     },
     sentenceGap: '',
     saturated: 'tanh 已经饱和（凡 x ≠ 0 处都有 |tanh(αx)| > 0.99）：输出基本停在 ±γ + β 上。',

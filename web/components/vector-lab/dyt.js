@@ -2,13 +2,16 @@
 // that compares every output at the current scale with the output at x1, from the numbers the kernels returned.
 import { h } from '../shared/dom.js';
 import { textField } from '../shared/fields.js';
-import { formatFactor, formatFixed } from '../shared/format.js';
+import { formatFactor, formatScientific, powerOfTen } from '../shared/format.js';
 import { parseNumber } from '../shared/parse-number.js';
 
 export const ALPHA_RANGE = { min: -10, max: 10 };
 
-// A change the page shows: the outputs are printed to three decimals.
-const VISIBLE_CHANGE = 5e-4;
+// A real change, well above float32 rounding of outputs near 1 (a few times 1e-7), and small enough to catch
+// eps at work: at x0.1 the worked example's RMSNorm moves by 2.4e-4.
+const CHANGE_EXPONENT = -5;
+const CHANGE = 10 ** CHANGE_EXPONENT;
+const formatChange = (value) => (value < CHANGE ? `< ${powerOfTen(CHANGE_EXPONENT)}` : formatScientific(value, 2).text);
 // |tanh| above this is "saturated": the output is within 1% of |gamma| of +-gamma + beta.
 const SATURATED = 0.99;
 
@@ -51,12 +54,12 @@ export function maxChange(a, b) {
 export function scaleComparison({ strings, scale, now, atOne, tanh, x }) {
   if (scale === 1) return strings.scaleAtOne;
   const change = { rms: maxChange(now.rms, atOne.rms), ln: maxChange(now.ln, atOne.ln), dyt: maxChange(now.dyt, atOne.dyt) };
-  const dytMoved = change.dyt >= VISIBLE_CHANGE;
-  const normsMoved = change.rms >= VISIBLE_CHANGE || change.ln >= VISIBLE_CHANGE;
+  const dytMoved = change.dyt >= CHANGE;
+  const normsMoved = change.rms >= CHANGE || change.ln >= CHANGE;
   const verdict = !dytMoved ? 'none' : normsMoved ? 'all' : 'dytOnly';
   const saturated = Array.from(x).some((v) => v !== 0) && Array.from(tanh).every((t, i) => x[i] === 0 || Math.abs(t) > SATURATED);
   const parts = [
-    strings.scaleCompared(formatFactor(scale), formatFixed(change.rms), formatFixed(change.ln), formatFixed(change.dyt)),
+    strings.scaleCompared(formatFactor(scale), formatChange(change.rms), formatChange(change.ln), formatChange(change.dyt)),
     strings.scaleVerdict[verdict],
     saturated ? strings.saturated : null,
   ];
