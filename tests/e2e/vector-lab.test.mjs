@@ -213,6 +213,7 @@ test('DyT: shown by its checkbox, the worked numbers at alpha 0.5, alpha changes
   await widget.getByRole('group', { name: 'Step through the computation' }).focus();
   await view.page.keyboard.press('End');
   await expectText(widget.locator('.step-now'), `Step 14 of 14 · DyT, output y: ${dytText(WORKED, 0.25)}`, 'last step');
+  await screenshotWidget(view, widget, 'vector-lab-dyt-steps');
   await view.page.keyboard.press('ArrowLeft');
   await expectText(widget.locator('.step-now'), `Step 13 of 14 · DyT, tanh(αx): ${dytText(WORKED, 0.25)}`, 'tanh step');
   await view.page.keyboard.press('ArrowLeft');
