@@ -190,3 +190,51 @@ TEST_CASE("a good call after a bad one works", "[api]") {
   CHECK(again.message.empty());
   CHECK(y == first);
 }
+
+TEST_CASE("api::dyt validates, computes the kernel's result, and its backward writes the gradients", "[api][dyt]") {
+  std::vector<float> y(4), want(4);
+  const std::vector<float> beta = {0.1f, 0.2f, 0.3f, 0.4f};
+  check_fails(rl::api::dyt(y, std::vector<float>{}, 0.5f, std::nullopt, std::nullopt), "x is empty");
+  check_fails(rl::api::dyt(y, with(kX, 2, kNaN), 0.5f, std::nullopt, std::nullopt), "x[2] is NaN");
+  check_fails(rl::api::dyt(y, kX, kNaN, std::nullopt, std::nullopt), "alpha must be a finite number (got NaN)");
+  check_fails(rl::api::dyt(y, kX, -kInf, std::nullopt, std::nullopt), "alpha must be a finite number (got -Infinity)");
+  check_fails(rl::api::dyt(y, kX, 0.5f, std::vector<float>(3, 1.0f), std::nullopt), "gamma has 3 values but x has 4");
+  check_fails(rl::api::dyt(y, kX, 0.5f, kG, with(beta, 0, kInf)), "beta[0] is Infinity");
+  std::vector<float> y3(3);
+  check_fails(rl::api::dyt(y3, kX, 0.5f, kG, beta), "the output y has room for 3 values but x has 4");
+
+  // [2, -1, 3, 0] at alpha 0.5: tanh(1), tanh(-0.5), tanh(1.5), 0
+  REQUIRE(rl::api::dyt(y, kX, 0.5f, std::nullopt, std::nullopt).ok);
+  CHECK(y[0] == Approx(std::tanh(1.0)).epsilon(1e-6));
+  CHECK(y[1] == Approx(std::tanh(-0.5)).epsilon(1e-6));
+  CHECK(y[2] == Approx(std::tanh(1.5)).epsilon(1e-6));
+  CHECK(y[3] == 0.0f);
+  REQUIRE(rl::api::dyt(y, kX, 0.5f, kG, beta).ok);
+  rl::dyt_forward(want.data(), kX.data(), 0.5f, kG.data(), beta.data(), 1, 4);
+  CHECK(y == want);
+
+  rl::api::DytSteps steps;
+  check_fails(rl::api::dyt_steps(steps, kX, kInf, std::nullopt, std::nullopt), "alpha must be a finite number (got Infinity)");
+  REQUIRE(rl::api::dyt_steps(steps, kX, 0.5f, kG, beta).ok);
+  CHECK(steps.scaled == std::vector<float>{1.0f, -0.5f, 1.5f, 0.0f});
+  CHECK(steps.tanh[2] == Approx(std::tanh(1.5)).epsilon(1e-6));
+  CHECK(steps.output == want);
+
+  // the kernel accumulates into zeros; the API must give exactly that, twice in a row
+  std::vector<float> dx(4, 99.0f), dgamma(4, 99.0f), dbeta(4, 99.0f), want_dx(4, 0.0f), want_dgamma(4, 0.0f),
+      want_dbeta(4, 0.0f);
+  float dalpha = 99.0f, want_dalpha = 0.0f;
+  check_fails(rl::api::dyt_backward(dx, dalpha, dgamma, dbeta, std::vector<float>{1, 2}, kX, 0.5f, kG),
+              "dy has 2 values but x has 4");
+  check_fails(rl::api::dyt_backward(dx, dalpha, dgamma, dbeta, kDy, kX, kNaN, kG), "alpha must be a finite number (got NaN)");
+  rl::dyt_backward(want_dx.data(), &want_dalpha, want_dgamma.data(), want_dbeta.data(), kDy.data(), kX.data(), 0.7f,
+                   kG.data(), 1, 4);
+  for (int call = 0; call < 2; ++call) {
+    REQUIRE(rl::api::dyt_backward(dx, dalpha, dgamma, dbeta, kDy, kX, 0.7f, kG).ok);
+    CHECK(dx == want_dx);
+    CHECK(dalpha == want_dalpha);
+    CHECK(dgamma == want_dgamma);
+    CHECK(dbeta == kDy);
+  }
+  CHECK(want_dalpha != 0.0f);
+}

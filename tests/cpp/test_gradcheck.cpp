@@ -93,6 +93,38 @@ TEST_CASE("LayerNorm gradients match finite differences", "[gradcheck][layernorm
   check_close("kernel dbeta", dbeta, fd_dbeta, kF32Atol, kF32Rtol);
 }
 
+TEST_CASE("DyT gradients match finite differences", "[gradcheck][dyt]") {
+  const int d = GENERATE(1, 3, 4, 7, 33);
+  const double alpha = GENERATE(0.5, 1.7, -0.4);
+  CAPTURE(d, alpha);
+  Rng rng(8500 + d);
+  const std::vector<float> x = random_normal(rng, d, 0.3, 1.5), gamma = random_normal(rng, d, 1.0, 0.5),
+                           beta = random_normal(rng, d), dy = random_normal(rng, d);
+  const ArrayXd xd = to_double(x), gd = to_double(gamma), bd = to_double(beta), dyd = to_double(dy);
+  auto loss_x = [&](const ArrayXd& v) { return (dyd * rl::ref::dyt_forward(v, alpha, gd, bd)).sum(); };
+  auto loss_alpha = [&](const ArrayXd& v) { return (dyd * rl::ref::dyt_forward(xd, v[0], gd, bd)).sum(); };
+  auto loss_gamma = [&](const ArrayXd& v) { return (dyd * rl::ref::dyt_forward(xd, alpha, v, bd)).sum(); };
+  auto loss_beta = [&](const ArrayXd& v) { return (dyd * rl::ref::dyt_forward(xd, alpha, gd, v)).sum(); };
+  const ArrayXd fd_dx = numeric_gradient(loss_x, xd), fd_dalpha = numeric_gradient(loss_alpha, ArrayXd::Constant(1, alpha)),
+                fd_dgamma = numeric_gradient(loss_gamma, gd), fd_dbeta = numeric_gradient(loss_beta, bd);
+
+  const auto ref = rl::ref::dyt_backward(dyd, xd, alpha, gd);
+  check_close("reference dx", ref.dx, fd_dx, kRefAtol, kRefRtol);
+  check_close("reference dalpha", ArrayXd::Constant(1, ref.dalpha), fd_dalpha, kRefAtol, kRefRtol);
+  check_close("reference dgamma", ref.dgamma, fd_dgamma, kRefAtol, kRefRtol);
+  check_close("reference dbeta", ref.dbeta, fd_dbeta, kRefAtol, kRefRtol);
+
+  std::vector<float> dx(d, 0.0f), dgamma(d, 0.0f), dbeta(d, 0.0f);
+  float dalpha = 0.0f;
+  rl::dyt_backward(dx.data(), &dalpha, dgamma.data(), dbeta.data(), dy.data(), x.data(), static_cast<float>(alpha),
+                   gamma.data(), 1, d);
+  // alpha itself is rounded to float32 in the kernel: 1e-8 relative, far inside these bounds
+  check_close("kernel dx", dx, fd_dx, kF32Atol, kF32Rtol);
+  check_close("kernel dalpha", std::vector<float>{dalpha}, fd_dalpha, kF32Atol, kF32Rtol);
+  check_close("kernel dgamma", dgamma, fd_dgamma, kF32Atol, kF32Rtol);
+  check_close("kernel dbeta", dbeta, fd_dbeta, kF32Atol, kF32Rtol);
+}
+
 TEST_CASE("softcap and softmax gradients match finite differences", "[gradcheck][activations]") {
   const int n = GENERATE(1, 3, 4, 7, 33);
   CAPTURE(n);

@@ -138,3 +138,64 @@ TEST_CASE("layernorm_backward matches float64 reference and accumulates", "[norm
   rl::layernorm_backward(dx_only.data(), nullptr, nullptr, dy.data(), x.data(), mean.data(), rstd.data(), gp, rows, d);
   CHECK(dx_only == dx);
 }
+
+TEST_CASE("dyt_forward matches float64 reference", "[norms][dyt]") {
+  const int d = GENERATE(1, 3, 4, 7, 33, 4096, 5003);
+  const float alpha = GENERATE(0.5f, 2.0f, -0.3f);
+  const bool with_params = GENERATE(true, false);
+  CAPTURE(d, alpha, with_params);
+  Rng rng(5000 + d);
+  const int rows = 3;
+  const std::vector<float> x = random_normal(rng, std::size_t(rows) * d, 0.5, 2.0);
+  const std::vector<float> gamma = random_normal(rng, d, 1.0, 0.3), beta = random_normal(rng, d, 0.0, 0.5);
+  std::vector<float> y(x.size());
+  rl::dyt_forward(y.data(), x.data(), alpha, with_params ? gamma.data() : nullptr, with_params ? beta.data() : nullptr,
+                  rows, d);
+  const Eigen::ArrayXd gd = with_params ? to_double(gamma) : rl::test::ones(d);
+  const Eigen::ArrayXd bd = with_params ? to_double(beta) : rl::test::zeros(d);
+  for (int r = 0; r < rows; ++r) {
+    check_close("y row " + std::to_string(r), y.data() + r * d,
+                rl::ref::dyt_forward(to_double(x.data() + r * d, d), alpha, gd, bd), kAtol, kRtol);
+  }
+}
+
+TEST_CASE("dyt_backward matches float64 reference and accumulates", "[norms][dyt]") {
+  const int d = GENERATE(1, 3, 4, 7, 33, 4096, 5003);
+  const float alpha = GENERATE(0.5f, 2.0f, -0.3f);
+  const bool with_gamma = GENERATE(true, false);
+  CAPTURE(d, alpha, with_gamma);
+  Rng rng(6000 + d);
+  const int rows = 3;
+  const std::vector<float> x = random_normal(rng, std::size_t(rows) * d, -0.3, 1.5);
+  const std::vector<float> dy = random_normal(rng, x.size());
+  const std::vector<float> gamma = random_normal(rng, d, 1.0, 0.3);
+  const float* gp = with_gamma ? gamma.data() : nullptr;
+  // start from non-zero gradients: the kernel must add to them
+  const std::vector<float> dx0 = random_normal(rng, x.size()), dgamma0 = random_normal(rng, d),
+                           dbeta0 = random_normal(rng, d);
+  const float dalpha0 = 0.75f;
+  std::vector<float> dx = dx0, dgamma = dgamma0, dbeta = dbeta0;
+  float dalpha = dalpha0;
+  rl::dyt_backward(dx.data(), &dalpha, dgamma.data(), dbeta.data(), dy.data(), x.data(), alpha, gp, rows, d);
+  const Eigen::ArrayXd gd = with_gamma ? to_double(gamma) : rl::test::ones(d);
+  Eigen::ArrayXd want_dgamma = to_double(dgamma0), want_dbeta = to_double(dbeta0);
+  double want_dalpha = dalpha0, dalpha_scale = 0.0;
+  for (int r = 0; r < rows; ++r) {
+    const Eigen::ArrayXd xr = to_double(x.data() + r * d, d), dyr = to_double(dy.data() + r * d, d);
+    const auto grads = rl::ref::dyt_backward(dyr, xr, alpha, gd);
+    check_close("dx row " + std::to_string(r), dx.data() + r * d, to_double(dx0.data() + r * d, d) + grads.dx,
+                kGradAtol, kGradRtol);
+    want_dgamma += grads.dgamma;
+    want_dbeta += grads.dbeta;
+    want_dalpha += grads.dalpha;
+    dalpha_scale += (dyr * gd * xr).abs().sum();
+  }
+  check_close("dgamma (summed over rows)", dgamma, want_dgamma, kGradAtol, kGradRtol);
+  check_close("dbeta (summed over rows)", dbeta, want_dbeta, kGradAtol, kGradRtol);
+  // dalpha sums rows * d terms: a float32 rounding of each term, relative to the sum of their sizes
+  CHECK(std::fabs(dalpha - want_dalpha) <= kGradAtol + 1e-6 * dalpha_scale);
+  // the parameter gradients may be nullptr: dx must come out the same
+  std::vector<float> dx_only = dx0;
+  rl::dyt_backward(dx_only.data(), nullptr, nullptr, nullptr, dy.data(), x.data(), alpha, gp, rows, d);
+  CHECK(dx_only == dx);
+}

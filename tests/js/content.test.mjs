@@ -56,6 +56,9 @@ function workedExample() {
     variance: String(variance),
     std: round(std, 3),
     layerOut: centered.map((v) => round(v / std, 3)),
+    // DyT at alpha 0.5, at x1 and with x scaled by 100
+    dytOut: x.map((v) => round(Math.tanh(0.5 * v), 3)),
+    dytAt100: x.map((v) => String(Math.round(Math.tanh(0.5 * 100 * v)))),
   };
 }
 
@@ -70,7 +73,7 @@ const FACTS = {
   'why-residuals': [round(0.8 ** 32, 4), String(Math.round(1.2 ** 32)), "I + f'", 'ResNet', '2015'],
   normalization: ['[2, -1, 3, 0]', ex.meanSquare, ex.rms, fmtVector(ex.rmsOut), ex.centered,
     ex.variance, ex.std, fmtVector(ex.layerOut), '[20, -10, 30, 0]', '1e-5', '1e-6', 'rms_norm_eps',
-    'Zhang', 'Sennrich', '2019'],
+    'Zhang', 'Sennrich', '2019', 'DyT', 'Zhu', '2025', '0.5', '\\tanh(\\alpha x)', fmtVector(ex.dytOut), fmtVector(ex.dytAt100), '×100'],
   'precision-and-gemma': ['LlamaRMSNorm', 'torch.float32', 'modeling_gemma2.py', 'modeling_gemma3.py',
     '(1 + w)', 'Gemma 4'],
   placement: ['Xiong', '2020', 'GPT-2', 'Sun', '2025', 'DeepNet', '2022', '1000', 'OLMo 2',

@@ -94,6 +94,33 @@ EMSCRIPTEN_KEEPALIVE int rl_layernorm_steps(float* centered, float* normalized, 
   return 0;
 }
 
+// DyT's raw exports take their arguments in the order of the C++ kernels (dyt_forward, dyt_backward): outputs,
+// then inputs, each array followed by its length.
+EMSCRIPTEN_KEEPALIVE int rl_dyt(float* y, const float* x, int nx, float alpha, const float* gamma, int ngamma,
+                                const float* beta, int nbeta) {
+  return report(rl::api::dyt(out(y, nx), floats(x, nx), alpha, optional(gamma, ngamma), optional(beta, nbeta)));
+}
+
+// dalpha: one float
+EMSCRIPTEN_KEEPALIVE int rl_dyt_backward(float* dx, float* dalpha, float* dgamma, float* dbeta, const float* dy,
+                                         int ndy, const float* x, int nx, float alpha, const float* gamma,
+                                         int ngamma) {
+  return report(rl::api::dyt_backward(out(dx, nx), *dalpha, out(dgamma, nx), out(dbeta, nx), floats(dy, ndy),
+                                      floats(x, nx), alpha, optional(gamma, ngamma)));
+}
+
+EMSCRIPTEN_KEEPALIVE int rl_dyt_steps(float* scaled, float* tanh_of_scaled, float* output, const float* x, int nx,
+                                      float alpha,
+                                      const float* gamma, int ngamma, const float* beta, int nbeta) {
+  rl::api::DytSteps steps;
+  if (int failed = report(rl::api::dyt_steps(steps, floats(x, nx), alpha, optional(gamma, ngamma), optional(beta, nbeta))))
+    return failed;
+  std::copy(steps.scaled.begin(), steps.scaled.end(), scaled);
+  std::copy(steps.tanh.begin(), steps.tanh.end(), tanh_of_scaled);
+  std::copy(steps.output.begin(), steps.output.end(), output);
+  return 0;
+}
+
 EMSCRIPTEN_KEEPALIVE int rl_softcap(float* y, const float* x, int nx, float cap) {
   return report(rl::api::softcap(out(y, nx), floats(x, nx), cap));
 }

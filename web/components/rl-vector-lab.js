@@ -1,7 +1,8 @@
 // <rl-vector-lab>: RMSNorm and LayerNorm of a vector the reader edits, side by side as numbers and bars, with
-// the chapter's hand calculation to step through and a slider that scales x (RMSNorm's output stays put).
-// Every number comes from the WASM kernels (lab.rmsNormSteps / lab.layerNormSteps); the work is a few
-// microseconds, so it runs on the main thread.
+// the chapter's hand calculation to step through and a slider that scales x (RMSNorm's output stays put). On
+// request DyT, gamma * tanh(alpha x) + beta, joins them, and a sentence under the slider compares each output
+// with its value at x1 (DyT's moves). Every number comes from the WASM kernels (lab.rmsNormSteps,
+// lab.layerNormSteps, lab.dynamicTanhSteps); the work is a few microseconds, so it runs on the main thread.
 import { barChart, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
 import { rangeField, textField } from './shared/fields.js';
@@ -11,6 +12,7 @@ import { parseNumber } from './shared/parse-number.js';
 import { LabElement } from './shared/lab-element.js';
 import { defineState } from './shared/state.js';
 import { VECTOR_LAB_STRINGS } from './strings/rl-vector-lab.js';
+import { ALPHA_RANGE, dytControls, scaleComparison } from './vector-lab/dyt.js';
 import { STEPS, createStepper } from './vector-lab/stepper.js';
 
 const MAX_TEXT = 2000;
@@ -27,6 +29,8 @@ const STATE = defineState([
   { name: 'eps', type: 'number', default: 1e-5, min: 0, max: 1 },
   { name: 'scale', type: 'number', default: 1, min: 0.1, max: 100 },
   { name: 'step', type: 'integer', default: 0, min: 0, max: STEPS.length },
+  { name: 'dyt', type: 'boolean', default: false },
+  { name: 'alpha', type: 'number', default: 0.5, ...ALPHA_RANGE },
 ]);
 
 // The slider moves log10(scale) in tenths, so x1 and x10 and x100 are exact positions.
@@ -60,6 +64,11 @@ export class RlVectorLab extends LabElement {
       onInput: (position) => this.setState({ scale: fromSlider(position) }),
     });
     this.lengthNote = h('p', { class: 'length-note', 'aria-live': 'polite' });
+    this.scaleNote = h('p', { class: 'scale-note', id: 'scale-note', 'aria-live': 'polite', hidden: !this.state.dyt });
+    this.dyt = dytControls({
+      strings: s, shown: this.state.dyt, alpha: this.state.alpha, onInput: () => this.update(),
+      onToggle: (shown) => this.setState({ dyt: shown }),
+    });
 
     this.outputs = {};
     const resultRow = (key, label) => {
@@ -76,15 +85,16 @@ export class RlVectorLab extends LabElement {
 
     this.body.append(
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('worked-example', s.sectionLink))),
-      h('div', { class: 'inputs' }, Object.values(this.fields).map((f) => f.root), h('div', { class: 'scale-box' }, this.scale.root, this.lengthNote)),
+      h('div', { class: 'inputs' }, Object.values(this.fields).map((f) => f.root), this.dyt.root, h('div', { class: 'scale-box' }, this.scale.root, this.lengthNote)),
+      this.scaleNote,
       h('h4', {}, s.results),
       h('div', { class: 'table-scroll' }, h('table', { class: 'results' }, h('tbody', {},
-        resultRow('input', s.rowInput), resultRow('rms', s.rowRms), resultRow('ln', s.rowLn)))),
+        resultRow('input', s.rowInput), resultRow('rms', s.rowRms), resultRow('ln', s.rowLn), this.dytRow = resultRow('dyt', s.rowDyt)))),
       h('p', { class: 'invariants-title' }, s.invariants),
       h('ul', { class: 'invariants' }, invariantRow('rmsRms', s.rmsInvariant), invariantRow('lnMean', s.lnMeanInvariant), invariantRow('lnVariance', s.lnVarianceInvariant)),
       h('div', { class: 'charts' },
         h('figure', {}, h('figcaption', {}, s.inputTitle), this.inputChart.root),
-        h('figure', {}, h('figcaption', {}, s.outputsTitle, legend(s)), this.outputChart.root)),
+        h('figure', {}, h('figcaption', {}, s.outputsTitle, this.legend = legend(s)), this.outputChart.root)),
       this.stepper.root,
     );
   }
@@ -104,19 +114,25 @@ export class RlVectorLab extends LabElement {
     const gamma = weight('gamma');
     const beta = weight('beta');
     const eps = this.attempt(fields.eps, () => parseEps(text('eps')), text('eps'));
-    if ([x, g, gamma, beta, eps].includes(undefined)) return null;
-    this.commit({ x: text('x'), g: text('g'), gamma: text('gamma'), beta: text('beta'), eps });
-    return { x: x.map((v) => v * this.state.scale), g, gamma, beta, eps };
+    // alpha is read only while DyT is shown: a hidden field cannot hold the other results back.
+    const alphaField = this.dyt.alphaField;
+    const alpha = this.state.dyt ? this.attempt(alphaField, () => this.dyt.readAlpha(), alphaField.input.value) : this.state.alpha;
+    if ([x, g, gamma, beta, eps, alpha].includes(undefined)) return null;
+    this.commit({ x: text('x'), g: text('g'), gamma: text('gamma'), beta: text('beta'), eps, alpha });
+    return { x: x.map((v) => v * this.state.scale), unscaled: x, g, gamma, beta, eps, alpha };
   }
 
   update() {
     const inputs = this.readInputs();
-    if (!inputs) { this.stepper.show(this.state.step, this.lastStepValues ?? {}); return; }
+    const showDyt = this.state.dyt;
+    this.showDytParts(showDyt);
+    if (!inputs) { this.stepper.show(this.state.step, this.lastStepValues ?? {}, showDyt && Boolean(this.lastStepValues?.dytOutput)); return; }
     const { lab } = this;
-    const { x, g, gamma, beta, eps } = inputs;
+    const { x, g, gamma, beta, eps, alpha } = inputs;
     const rms = this.attempt(this.fields.x, () => lab.rmsNormSteps(x, g, { eps }));
     const ln = rms && this.attempt(this.fields.x, () => lab.layerNormSteps(x, gamma, beta, { eps }));
-    if (!rms || !ln) return;
+    const dyt = ln && showDyt ? this.attempt(this.dyt.alphaField, () => lab.dynamicTanhSteps(x, gamma, beta, { alpha })) : null;
+    if (!rms || !ln || dyt === undefined) return;
     // The invariants are measured by the kernels too: the mean square of x̂, and the mean and variance of x̂
     // (an all-zero x̂ has none to measure: eps 0 is then rejected, and the cells show a dash).
     const measure = (compute) => { try { return compute(); } catch { return null; } };
@@ -131,18 +147,40 @@ export class RlVectorLab extends LabElement {
     this.outputs.lnMean.textContent = lnCheck ? formatFixed(lnCheck.mean) : '–';
     this.outputs.lnVariance.textContent = lnCheck ? formatFixed(lnCheck.variance) : '–';
     this.lengthNote.textContent = this.strings.lengthNote(formatTrimmed(Math.sqrt(lengthSquared), 2), formatTrimmed(Math.sqrt(rms.meanSquare), 2));
-    this.drawCharts(x, rms.output, ln.output);
+    if (dyt) {
+      this.outputs.dyt.textContent = formatVector(dyt.output);
+      this.scaleNote.textContent = this.attempt(this.fields.x, () => this.compareWithScaleOne(inputs, { rms: rms.output, ln: ln.output, dyt: dyt.output }, dyt.tanh)) ?? '';
+    }
+    this.drawCharts(x, rms.output, ln.output, dyt?.output);
 
     this.lastStepValues = {
       rmsSquares: formatVector(rms.squares), rmsMeanSquare: formatTrimmed(rms.meanSquare), rmsRms: formatTrimmed(rms.rms),
       rmsNormalized: formatVector(rms.normalized), rmsOutput: formatVector(rms.output),
       lnMean: formatTrimmed(ln.mean), lnCentered: formatVector(ln.centered), lnVariance: formatTrimmed(ln.variance),
       lnStd: formatTrimmed(ln.std), lnNormalized: formatVector(ln.normalized), lnOutput: formatVector(ln.output),
+      ...(dyt && { dytScaled: formatVector(dyt.scaled), dytTanh: formatVector(dyt.tanh), dytOutput: formatVector(dyt.output) }),
     };
-    this.stepper.show(this.state.step, this.lastStepValues);
+    this.stepper.show(this.state.step, this.lastStepValues, showDyt);
   }
 
-  drawCharts(x, rmsOut, lnOut) {
+  /** DyT's row, series legend, alpha field and slider sentence are there only while DyT is shown. */
+  showDytParts(shown) {
+    this.dytRow.hidden = !shown;
+    this.legend.querySelector('.legend-dyt').hidden = !shown;
+    this.scaleNote.hidden = !shown;
+    this.dyt.setShown(shown);
+  }
+
+  /** The sentence under the slider: the three outputs at x1 come from the same kernels, on the unscaled x. */
+  compareWithScaleOne({ unscaled, g, gamma, beta, eps, alpha }, now, tanh) {
+    const { lab } = this;
+    const atOne = this.state.scale === 1 ? now : {
+      rms: lab.rmsNorm(unscaled, g, { eps }), ln: lab.layerNorm(unscaled, gamma, beta, { eps }), dyt: lab.dynamicTanh(unscaled, gamma, beta, { alpha }),
+    };
+    return scaleComparison({ strings: this.strings, scale: this.state.scale, now, atOne, tanh, x: unscaled });
+  }
+
+  drawCharts(x, rmsOut, lnOut, dytOut) {
     const s = this.strings;
     const categories = Array.from(x, (_, i) => s.dimension(i + 1));
     const maxAbs = (values) => Math.max(...Array.from(values, Math.abs));
@@ -151,8 +189,11 @@ export class RlVectorLab extends LabElement {
       series: [{ label: s.rowInput, className: 'series-input', values: x }],
     });
     this.outputChart.draw({
-      categories, limit: Math.max(2, niceLimit(Math.max(maxAbs(rmsOut), maxAbs(lnOut)))), format: (v) => formatTrimmed(v, 2),
-      series: [{ label: s.rowRms, className: 'series-rms', values: rmsOut }, { label: s.rowLn, className: 'series-ln', values: lnOut }],
+      categories, limit: Math.max(2, niceLimit(Math.max(maxAbs(rmsOut), maxAbs(lnOut), dytOut ? maxAbs(dytOut) : 0))), format: (v) => formatTrimmed(v, 2),
+      series: [
+        { label: s.rowRms, className: 'series-rms', values: rmsOut }, { label: s.rowLn, className: 'series-ln', values: lnOut },
+        ...(dytOut ? [{ label: s.rowDyt, className: 'series-dyt', values: dytOut }] : []),
+      ],
     });
   }
 }
@@ -164,5 +205,6 @@ function parseEps(text) {
 
 function legend(s) {
   return h('span', { class: 'legend' },
-    h('span', { class: 'swatch series-rms' }), s.rowRms, h('span', { class: 'swatch series-ln' }), s.rowLn);
+    h('span', { class: 'swatch series-rms' }), s.rowRms, h('span', { class: 'swatch series-ln' }), s.rowLn,
+    h('span', { class: 'legend-dyt' }, h('span', { class: 'swatch series-dyt' }, ''), s.rowDyt));
 }

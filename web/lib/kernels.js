@@ -127,6 +127,33 @@ export function createKernelApi(Module, tables) {
     return { mean: scalars[0], centered, variance: scalars[1], std: scalars[2], normalized, output };
   }
 
+  // DyT: y = gamma * tanh(alpha * x) + beta. The raw exports take outputs first, then inputs in the C++ kernel's order.
+  function dynamicTanh(x, gamma = null, beta = null, options) {
+    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); beta = asFloat32(beta, 'beta', { optional: true });
+    const { alpha } = optionsOf('dynamicTanh', options);
+    const [y] = withScratch([x, gamma, beta], [x.length], ([px, pgamma, pbeta], [py]) =>
+      Module._rl_dyt(py, px, x.length, alpha, pgamma, len(gamma), pbeta, len(beta)));
+    return y;
+  }
+
+  function dynamicTanhBackward(x, gamma, dy, options) {
+    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); dy = asFloat32(dy, 'dy');
+    const { alpha } = optionsOf('dynamicTanhBackward', options);
+    const d = x.length;
+    const [dx, dalpha, dgamma, dbeta] = withScratch([x, gamma, dy], [d, 1, d, d], ([px, pgamma, pdy], [pdx, pda, pdgamma, pdbeta]) =>
+      Module._rl_dyt_backward(pdx, pda, pdgamma, pdbeta, pdy, dy.length, px, d, alpha, pgamma, len(gamma)));
+    return { dx, dalpha: dalpha[0], dgamma, dbeta };
+  }
+
+  function dynamicTanhSteps(x, gamma = null, beta = null, options) {
+    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); beta = asFloat32(beta, 'beta', { optional: true });
+    const { alpha } = optionsOf('dynamicTanhSteps', options);
+    const d = x.length;
+    const [scaled, tanh, output] = withScratch([x, gamma, beta], [d, d, d], ([px, pgamma, pbeta], [ps, pt, po]) =>
+      Module._rl_dyt_steps(ps, pt, po, px, d, alpha, pgamma, len(gamma), pbeta, len(beta)));
+    return { scaled, tanh, output };
+  }
+
   function softcap(x, cap) {
     x = asFloat32(x, 'x');
     if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
@@ -160,5 +187,8 @@ export function createKernelApi(Module, tables) {
     return Module.HEAPF32.slice(base >> 2, (base >> 2) + count);
   }
 
-  return { rmsNorm, layerNorm, rmsNormBackward, layerNormBackward, rmsNormSteps, layerNormSteps, softcap, softcapBackward, softmax, parseVector };
+  return {
+    rmsNorm, layerNorm, rmsNormBackward, layerNormBackward, rmsNormSteps, layerNormSteps,
+    dynamicTanh, dynamicTanhBackward, dynamicTanhSteps, softcap, softcapBackward, softmax, parseVector,
+  };
 }

@@ -9,8 +9,10 @@
 // Header-only (the build compiles .cpp files from wasm/src/ and wasm/src/kernels/ only).
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api/validate.hpp"
 #include "kernels/activations.hpp"
@@ -69,6 +71,20 @@ inline Status check_rmsnorm_inputs(Floats x, const OptionalFloats& g, float eps,
 }
 
 // As above, for LayerNorm: |(x_i - mean) * rstd| <= sqrt(d), so |y_i| <= sqrt(d) * norm(gamma) + norm(beta).
+// DyT: x and the optional gamma and beta, finite and of x's length, and a finite alpha. `output_bound` receives a
+// bound on |y_i| = |gamma_i tanh(alpha x_i) + beta_i| <= norm(gamma) + norm(beta), since |tanh| <= 1.
+inline Status check_dyt_inputs(Floats x, float alpha, const OptionalFloats& gamma, const OptionalFloats& beta,
+                               double& output_bound) {
+  double gamma_norm = 1.0, beta_norm = 0.0;  // gamma = ones, beta = zeros
+  RL_RETURN_IF_ERROR(check_vector("x", x));
+  RL_RETURN_IF_ERROR(check_finite("x", x));
+  RL_RETURN_IF_ERROR(check_alpha(alpha));
+  RL_RETURN_IF_ERROR(check_matching("gamma", gamma, x.size(), gamma_norm));
+  RL_RETURN_IF_ERROR(check_matching("beta", beta, x.size(), beta_norm));
+  output_bound = gamma_norm + beta_norm;
+  return Status::success();
+}
+
 inline Status check_layernorm_inputs(Floats x, const OptionalFloats& gamma, const OptionalFloats& beta, float eps,
                                      double& output_bound) {
   float sum_of_squares = 0.0f;
@@ -162,6 +178,63 @@ inline Status layernorm_steps(LayerNormSteps& steps, Floats x, const OptionalFlo
   steps = rl::layernorm_steps(x.data(), detail::data_or_null(gamma), detail::data_or_null(beta),
                               static_cast<int>(x.size()), eps);
   return check_result("output", steps.output);
+}
+
+// y = gamma * tanh(alpha * x) + beta (Dynamic Tanh, Zhu et al. 2025); gamma, beta default to ones, zeros.
+inline Status dyt(OutFloats y, Floats x, float alpha, const OptionalFloats& gamma, const OptionalFloats& beta) {
+  double output_bound = 0.0;
+  RL_RETURN_IF_ERROR(detail::check_dyt_inputs(x, alpha, gamma, beta, output_bound));
+  RL_RETURN_IF_ERROR(check_output("y", y, x.size()));
+  rl::dyt_forward(y.data(), x.data(), alpha, detail::data_or_null(gamma), detail::data_or_null(beta), 1,
+                  static_cast<int>(x.size()));
+  return output_bound < kSafeOutputBound ? Status::success() : check_result("y", y);
+}
+
+// dx, dalpha, dgamma and dbeta of sum(dy * DyT(x)); beta does not enter the gradients. dalpha is one scalar.
+inline Status dyt_backward(OutFloats dx, float& dalpha, OutFloats dgamma, OutFloats dbeta, Floats dy, Floats x,
+                           float alpha, const OptionalFloats& gamma) {
+  double output_bound = 0.0;  // the backward's outputs are checked after it runs
+  RL_RETURN_IF_ERROR(detail::check_dyt_inputs(x, alpha, gamma, std::nullopt, output_bound));
+  RL_RETURN_IF_ERROR(check_matching("dy", dy, x.size()));
+  RL_RETURN_IF_ERROR(check_output("dx", dx, x.size()));
+  RL_RETURN_IF_ERROR(check_output("dgamma", dgamma, x.size()));
+  RL_RETURN_IF_ERROR(check_output("dbeta", dbeta, x.size()));
+  std::fill(dx.begin(), dx.end(), 0.0f);
+  std::fill(dgamma.begin(), dgamma.end(), 0.0f);
+  std::fill(dbeta.begin(), dbeta.end(), 0.0f);
+  dalpha = 0.0f;
+  rl::dyt_backward(dx.data(), &dalpha, dgamma.data(), dbeta.data(), dy.data(), x.data(), alpha,
+                   detail::data_or_null(gamma), 1, static_cast<int>(x.size()));
+  if (!std::isfinite(dalpha))
+    return Status::failure("the result dalpha overflows float32 (" + format_number(dalpha) +
+                           "): the weights or dy are too large");
+  RL_RETURN_IF_ERROR(check_result("dx", dx));
+  RL_RETURN_IF_ERROR(check_result("dgamma", dgamma));
+  return check_result("dbeta", dbeta);
+}
+
+// The step-by-step view of DyT: scaled = alpha * x, tanh(scaled), and the output from dyt_forward.
+struct DytSteps {
+  std::vector<float> scaled;
+  std::vector<float> tanh;
+  std::vector<float> output;
+};
+
+inline Status dyt_steps(DytSteps& steps, Floats x, float alpha, const OptionalFloats& gamma,
+                        const OptionalFloats& beta) {
+  double output_bound = 0.0;
+  RL_RETURN_IF_ERROR(detail::check_dyt_inputs(x, alpha, gamma, beta, output_bound));
+  const std::size_t d = x.size();
+  steps.scaled.resize(d);
+  steps.tanh.resize(d);
+  steps.output.resize(d);
+  for (std::size_t i = 0; i < d; ++i) {
+    steps.scaled[i] = alpha * x[i];
+    steps.tanh[i] = std::tanh(steps.scaled[i]);
+  }
+  rl::dyt_forward(steps.output.data(), x.data(), alpha, detail::data_or_null(gamma), detail::data_or_null(beta), 1,
+                  static_cast<int>(d));
+  return output_bound < kSafeOutputBound ? Status::success() : check_result("output", steps.output);
 }
 
 inline Status softcap(OutFloats y, Floats x, float cap) {

@@ -8,9 +8,10 @@
 
 namespace rl::api {
 
-// "rmsNorm", "rmsNormBackward", "rmsNormSteps", "layerNorm", "layerNormBackward", "layerNormSteps".
+// "rmsNorm", "rmsNormBackward", "rmsNormSteps", "layerNorm", "layerNormBackward", "layerNormSteps",
+// "dynamicTanh", "dynamicTanhBackward", "dynamicTanhSteps".
 const std::vector<std::pair<std::string, options::Table>>& kernel_option_tables();
-// The shared rows: "eps", "weightOffset", "precision".
+// The shared rows: "eps", "weightOffset", "precision", "alpha".
 const options::Option& kernel_option(const char* name);
 
 }  // namespace rl::api

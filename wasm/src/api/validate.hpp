@@ -121,13 +121,15 @@ inline Status check_norm_input_and_weight(Floats x, std::string_view w_name, con
   return check_finite_given(w_name, *w, sums.second, w_norm);
 }
 
-// eps and weightOffset: the rows of api/kernel_options.cpp.
+// eps, weightOffset and alpha: the rows of api/kernel_options.cpp.
 inline Status check_option(const char* name, float value) {
   std::string message = options::check_number(kernel_option(name), value);
   return message.empty() ? Status::success() : Status::failure(std::move(message));
 }
 inline Status check_eps(float eps) { return check_option("eps", eps); }
 inline Status check_weight_offset(float weight_offset) { return check_option("weightOffset", weight_offset); }
+
+inline Status check_alpha(float alpha) { return check_option("alpha", alpha); }
 
 inline Status check_cap(float cap) {
   if (!(cap > 0.0f)) return Status::failure("cap must be > 0 (got " + format_number(cap) + ")");

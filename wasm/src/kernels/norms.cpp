@@ -1,4 +1,4 @@
-// RMSNorm and LayerNorm, forward and backward (see norms.hpp for the contract and the residual rule).
+// RMSNorm, LayerNorm and Dynamic Tanh, forward and backward (see norms.hpp for the contract and the residual rule).
 // The hot loops use rl::simd::f32x4: reductions from reductions.hpp, elementwise passes below, each with a
 // scalar tail for d not a multiple of 4.
 #include "kernels/norms.hpp"
@@ -188,6 +188,41 @@ void layernorm_backward(float* dx, float* dgamma, float* dbeta, const float* dy,
       if (dbeta != nullptr) dbeta[i] += dyr[i];
     }
   }
+}
+
+// tanh is libm's, one element at a time: DyT has no reduction to vectorize, and a polynomial tanh would trade
+// accuracy near 0 (where tanh(z) ~ z) for speed the toy decoder does not need.
+void dyt_forward(float* y, const float* x, float alpha, const float* gamma, const float* beta, int rows, int d) {
+  for (int r = 0; r < rows; ++r) {
+    const std::size_t off = row_offset(r, d);
+    const float* xr = x + off;
+    float* yr = y + off;
+    for (int i = 0; i < d; ++i) {
+      const float t = std::tanh(alpha * xr[i]);
+      yr[i] = (gamma == nullptr ? t : gamma[i] * t) + (beta == nullptr ? 0.0f : beta[i]);
+    }
+  }
+}
+
+void dyt_backward(float* dx, float* dalpha, float* dgamma, float* dbeta, const float* dy, const float* x, float alpha,
+                  const float* gamma, int rows, int d) {
+  double sum_dalpha = 0.0;
+  for (int r = 0; r < rows; ++r) {
+    const std::size_t off = row_offset(r, d);
+    const float* xr = x + off;
+    const float* dyr = dy + off;
+    float* dxr = dx + off;
+    for (int i = 0; i < d; ++i) {
+      const float t = std::tanh(alpha * xr[i]);
+      // dy_i * gamma_i * (1 - t_i^2): the gradient reaching alpha * x_i
+      const float dz = (gamma == nullptr ? dyr[i] : dyr[i] * gamma[i]) * (1.0f - t * t);
+      dxr[i] += dz * alpha;
+      sum_dalpha += static_cast<double>(dz * xr[i]);
+      if (dgamma != nullptr) dgamma[i] += dyr[i] * t;
+      if (dbeta != nullptr) dbeta[i] += dyr[i];
+    }
+  }
+  if (dalpha != nullptr) *dalpha += static_cast<float>(sum_dalpha);
 }
 
 void rmsnorm_forward_bf16(float* y, const float* x, const float* g, int d, float eps, float weight_offset) {

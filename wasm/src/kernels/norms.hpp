@@ -1,4 +1,4 @@
-// Normalization kernels: RMSNorm (Llama and Gemma conventions) and LayerNorm, forward and backward.
+// Normalization kernels: RMSNorm (Llama and Gemma conventions), LayerNorm and Dynamic Tanh, forward and backward.
 //
 // Layout: row-major [rows, d]; each row is normalized on its own. Argument order as in llm.c: outputs, saved
 // statistics, inputs, parameters, sizes. Weight pointers may be nullptr (g / gamma = ones, beta = zeros);
@@ -37,6 +37,20 @@ void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const
 // (dgamma and dbeta may be nullptr). beta does not enter the gradients.
 void layernorm_backward(float* dx, float* dgamma, float* dbeta, const float* dy, const float* x, const float* mean,
                         const float* rstd, const float* gamma, int rows, int d);
+
+// Dynamic Tanh (Zhu et al. 2025, "Transformers without Normalization"), the elementwise stand-in for a norm:
+//   y = gamma * tanh(alpha * x) + beta,  alpha one learnable scalar per layer (initialised to 0.5).
+// No row statistics: every element is independent. gamma / beta may be nullptr (ones / zeros).
+void dyt_forward(float* y, const float* x, float alpha, const float* gamma, const float* beta, int rows, int d);
+
+// With t_i = tanh(alpha * x_i) and dtanh = 1 - t^2, ACCUMULATES:
+//   dx_i     += dy_i * gamma_i * (1 - t_i^2) * alpha
+//   dalpha   += sum over rows and i of dy_i * gamma_i * (1 - t_i^2) * x_i   (one float, summed in double)
+//   dgamma_i += sum over rows of dy_i * t_i
+//   dbeta_i  += sum over rows of dy_i
+// dalpha, dgamma and dbeta may be nullptr; gamma may be nullptr (ones). beta does not enter the gradients.
+void dyt_backward(float* dx, float* dalpha, float* dgamma, float* dbeta, const float* dy, const float* x, float alpha,
+                  const float* gamma, int rows, int d);
 
 // One RMSNorm row computed the way a pipeline without float32 upcasting would: every value is a bfloat16
 // (round to nearest even after each operation) and the squares are summed one by one in bfloat16:

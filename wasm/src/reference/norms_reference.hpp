@@ -45,4 +45,22 @@ inline LayerNormGrads layernorm_backward(const Vec& dy, const Vec& x, const Vec&
   return {rstd * (dn - dn.mean() - n * (dn * n).mean()), n * dy, dy};
 }
 
+// y = gamma * tanh(alpha * x) + beta
+inline Vec dyt_forward(const Vec& x, double alpha, const Vec& gamma, const Vec& beta) {
+  return gamma * (alpha * x).tanh() + beta;
+}
+
+struct DytGrads {
+  Vec dx;
+  double dalpha;
+  Vec dgamma, dbeta;
+};
+// t = tanh(alpha * x): dx = dy * gamma * (1 - t^2) * alpha, dalpha = sum(dy * gamma * (1 - t^2) * x),
+// dgamma = dy * t, dbeta = dy
+inline DytGrads dyt_backward(const Vec& dy, const Vec& x, double alpha, const Vec& gamma) {
+  const Vec t = (alpha * x).tanh();
+  const Vec dz = dy * gamma * (1.0 - t.square());
+  return {dz * alpha, (dz * x).sum(), dy * t, dy};
+}
+
 }  // namespace rl::ref

@@ -1,5 +1,6 @@
-// The step-through view of <rl-vector-lab>: RMSNorm's five steps, then LayerNorm's six, each a formula whose
-// value appears once the reader has stepped to it; the current step is highlighted and announced.
+// The step-through view of <rl-vector-lab>: RMSNorm's five steps, then LayerNorm's six, then (when the reader
+// shows DyT) DyT's three, each a formula whose value appears once the reader has stepped to it; the current step
+// is highlighted and announced.
 // Keys: ArrowRight / ArrowDown next, ArrowLeft / ArrowUp previous, Home first, End last.
 import { h } from '../shared/dom.js';
 import { formula } from '../shared/formula.js';
@@ -7,12 +8,17 @@ import { formula } from '../shared/formula.js';
 export const STEPS = [
   ...['rmsSquares', 'rmsMeanSquare', 'rmsRms', 'rmsNormalized', 'rmsOutput'].map((key) => ({ key, method: 'rms' })),
   ...['lnMean', 'lnCentered', 'lnVariance', 'lnStd', 'lnNormalized', 'lnOutput'].map((key) => ({ key, method: 'ln' })),
+  ...['dytScaled', 'dytTanh', 'dytOutput'].map((key) => ({ key, method: 'dyt' })),
 ];
+/** How many of STEPS there are to walk: DyT's come last, so without DyT the walk stops before them. */
+export const stepCount = (withDyt) => (withDyt ? STEPS.length : STEPS.filter((step) => step.method !== 'dyt').length);
+const METHOD_NAME = { rms: 'methodRms', ln: 'methodLn', dyt: 'methodDyt' };
 
-/** `onStep(index)` asks for a new step index (0 = nothing computed yet, STEPS.length = all). */
+/** `onStep(index)` asks for a new step index (0 = nothing computed yet, the step count = all). */
 export function createStepper({ strings, onStep }) {
   let current = 0;
-  const go = (index) => onStep(Math.max(0, Math.min(STEPS.length, index)));
+  let total = stepCount(false);
+  const go = (index) => onStep(Math.max(0, Math.min(total, index)));
   const previous = h('button', { type: 'button', class: 'step-button', onclick: () => go(current - 1) }, '◀ ', strings.previous);
   const next = h('button', { type: 'button', class: 'step-button', onclick: () => go(current + 1) }, strings.next, ' ▶');
   const now = h('p', { class: 'step-now', 'aria-live': 'polite', id: 'step-now' });
@@ -25,11 +31,13 @@ export function createStepper({ strings, onStep }) {
   const column = (method, title, full) => h('div', { class: `step-column step-${method}` },
     h('h4', {}, title), formula(full, { display: true }),
     h('ol', {}, items.filter((s) => s.method === method).map((s) => s.item)));
+  const dytColumn = column('dyt', strings.methodDyt, 'dytFull');
+  const columns = h('div', { class: 'step-columns' }, column('rms', strings.methodRms, 'rmsFull'), column('ln', strings.methodLn, 'lnFull'), dytColumn);
 
   const root = h('div', {
     class: 'stepper', role: 'group', tabindex: '0', 'aria-labelledby': 'steps-title', 'aria-describedby': 'steps-hint step-now',
     onkeydown: (event) => {
-      const moves = { ArrowRight: current + 1, ArrowDown: current + 1, ArrowLeft: current - 1, ArrowUp: current - 1, Home: 0, End: STEPS.length };
+      const moves = { ArrowRight: current + 1, ArrowDown: current + 1, ArrowLeft: current - 1, ArrowUp: current - 1, Home: 0, End: total };
       if (!(event.key in moves) || event.altKey || event.ctrlKey || event.metaKey) return;
       event.preventDefault();
       go(moves[event.key]);
@@ -39,11 +47,18 @@ export function createStepper({ strings, onStep }) {
   h('p', { class: 'hint', id: 'steps-hint' }, strings.stepsHint),
   h('div', { class: 'step-controls' }, previous, next),
   now,
-  h('div', { class: 'step-columns' }, column('rms', strings.methodRms, 'rmsFull'), column('ln', strings.methodLn, 'lnFull')));
+  columns);
 
-  /** Shows step `index` with `values` (key -> formatted text). */
-  function show(index, values) {
+  /**
+   * Shows step `index` (clamped to the walk) with `values` (key -> formatted text); `withDyt` adds DyT's column
+   * and steps to the walk.
+   */
+  function show(index, values, withDyt = false) {
+    total = stepCount(withDyt);
+    index = Math.min(index, total);
     current = index;
+    dytColumn.hidden = !withDyt;
+    columns.classList.toggle('with-dyt', withDyt);
     items.forEach((step, i) => {
       const reached = i < index;
       step.value.textContent = reached ? values[step.key] : strings.notYet;
@@ -54,13 +69,12 @@ export function createStepper({ strings, onStep }) {
     });
     // aria-disabled, not disabled: a disabled button drops keyboard focus at the ends of the walk.
     previous.setAttribute('aria-disabled', String(index === 0));
-    next.setAttribute('aria-disabled', String(index === STEPS.length));
+    next.setAttribute('aria-disabled', String(index === total));
     if (index === 0) {
       now.textContent = strings.stepNone;
     } else {
       const step = STEPS[index - 1];
-      const method = step.method === 'rms' ? strings.methodRms : strings.methodLn;
-      now.textContent = strings.stepNow(index, STEPS.length, method, strings.stepNames[step.key], values[step.key]);
+      now.textContent = strings.stepNow(index, total, strings[METHOD_NAME[step.method]], strings.stepNames[step.key], values[step.key]);
     }
   }
 
