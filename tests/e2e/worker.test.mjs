@@ -39,7 +39,7 @@ async function inPage(view, body, arg) {
 
 const X = [2, -1, 3, 0];
 const SEVEN = [0.3, -1.2, 2.5, 0.1, -0.7, 1.9, -2.2];
-const TINY = { layers: 2, dModel: 16, nHeads: 2, seqLen: 16 };
+const TINY = { nLayers: 2, dModel: 16, nHeads: 2, contextLength: 16 };
 const CASES = [
   ['rmsNorm', [X, null, { eps: 1e-5 }]],
   ['rmsNorm', [X.map((v) => v * 10), null, { eps: 1e-5 }]],
@@ -72,13 +72,13 @@ const CASES = [
   ['createDecoder', [{ nLayers: 0 }]],
   ['createDecoder', [{ dmodel: 64 }]],
   ['createDecoder', [{ placement: 'peri' }]],
-  ['experiments.gradientDecay', [{ layers: 8, width: 16, seed: 2 }]],
+  ['experiments.gradientDecay', [{ nLayers: 8, width: 16, seed: 2 }]],
   ['experiments.gradientDecay', [{ layerz: 3 }]],
   ['experiments.qkLogitGrowth', [{ ...TINY, gains: [1, 4] }]],
   ['experiments.residualGrowth', [{ ...TINY, trainSteps: 3 }]],
   ['experiments.warmup', [{ ...TINY, steps: 12, warmupSteps: 4 }, { chunk: 5 }]],
   ['experiments.warmup', [TINY, { chunk: 0 }]],
-  ['experiments.initScaling', [{ dModel: 16, nHeads: 2, seqLen: 8, depths: [1, 2] }]],
+  ['experiments.initScaling', [{ dModel: 16, nHeads: 2, contextLength: 8, depths: [1, 2] }]],
 ];
 
 test('the API\'s cases give exactly the same results (and errors) in the worker as on the main thread', async () => {
@@ -115,9 +115,9 @@ test('the API\'s cases give exactly the same results (and errors) in the worker 
   assert.match(error(21).message, /x must be a Float32Array/);
   const positions = [23, 24, 25, 26, 27].map((i) => [error(i).code, error(i).position]);
   assert.deepEqual(positions, [['unexpected_char', 5], ['not_finite', 4], ['missing_value', 3], ['unclosed_bracket', 5], ['out_of_range', 0]]);
-  assert.match(error(28).message, /n_layers must be at least 1/);
+  assert.match(error(28).message, /nLayers must be an integer from 1 to 1024 \(got 0\)/);
   assert.match(error(29).message, /unknown config key "dmodel"/);
-  assert.match(error(32).message, /unknown option 'layerz'/);
+  assert.match(error(32).message, /unknown options key "layerz"/);
   assert.equal(value(35).runs.length, 4);
   assert.equal(value(35).stepsDone, 12);
   assert.match(error(36).message, /chunk must be a positive integer/);
@@ -155,7 +155,7 @@ test('a decoder and a warmup run work through proxies, and dispose frees them in
     await defaults.dispose();
     const afterBoth = await worker.call('liveDecoders');
 
-    const options = { layers: 2, dModel: 16, nHeads: 2, seqLen: 16, steps: 12, warmupSteps: 4 };
+    const options = { nLayers: 2, dModel: 16, nHeads: 2, contextLength: 16, steps: 12, warmupSteps: 4 };
     const localRun = api.experiments.createWarmupRun(options);
     const run = await worker.call('experiments.createWarmupRun', [options]);
     const doneBefore = run.done;
@@ -184,7 +184,7 @@ test('a decoder and a warmup run work through proxies, and dispose frees them in
   assert.equal(r.workerSide.train[0].value.lr, 3e-3 / 2);
   assert.ok(r.workerSide.train[2].value.loss < r.workerSide.train[0].value.loss);
   assert.match(r.workerSide.badToken.error.message, /token 96 at position 1 is outside the vocabulary/);
-  assert.match(r.workerSide.badOption.error.message, /unknown trainStep option key "learningRate"/);
+  assert.match(r.workerSide.badOption.error.message, /unknown trainStep options key "learningRate"/);
   assert.equal(r.defaultsConfig.dModel, 64);
   assert.deepEqual(r.defaultsConfig, r.localDefaults);
   assert.deepEqual([r.liveWithTwo, r.afterOne, r.afterBoth], [r.startLive + 2, r.startLive + 1, r.startLive]);
@@ -205,24 +205,24 @@ test('progress arrives as a call option, an abort ends the call, and the next ca
   const view = await lab.open('embed-example.html');
   const r = await inPage(view, async () => {
     const { lab: api, worker, plain } = window.labTest;
-    const options = { layers: 2, dModel: 16, nHeads: 2, seqLen: 16, steps: 12, warmupSteps: 4 };
+    const options = { nLayers: 2, dModel: 16, nHeads: 2, contextLength: 16, steps: 12, warmupSteps: 4 };
     const local = [];
     api.experiments.warmup(options, { chunk: 5, onProgress: (p) => { local.push(plain(p)); } });
     const remote = [];
     await worker.call('experiments.warmup', [options, { chunk: 5 }], { onProgress: (p) => { remote.push(plain(p)); } });
     const growth = [];
-    await worker.call('experiments.residualGrowth', [{ layers: 2, dModel: 16, nHeads: 2, seqLen: 16, trainSteps: 3 }], { onProgress: (p) => growth.push(p.stepsDone) });
+    await worker.call('experiments.residualGrowth', [{ nLayers: 2, dModel: 16, nHeads: 2, contextLength: 16, trainSteps: 3 }], { onProgress: (p) => growth.push(p.stepsDone) });
     const silent = [];
-    await worker.call('experiments.gradientDecay', [{ layers: 4 }], { onProgress: (p) => silent.push(p) });
+    await worker.call('experiments.gradientDecay', [{ nLayers: 4 }], { onProgress: (p) => silent.push(p) });
 
-    const decay = await worker.call('experiments.gradientDecay', [{ layers: 32, gain: 0.8, residual: false, variant: 'linear', width: 64, seed: 3 }]);
+    const decay = await worker.call('experiments.gradientDecay', [{ nLayers: 32, gain: 0.8, residual: false, variant: 'linear', width: 64, seed: 3 }]);
     const steps = [];
     const controller = new AbortController();
     const aborted = await worker.call('experiments.warmup', [{ steps: 5000 }], {
       signal: controller.signal,
       onProgress: (p) => { steps.push(p.stepsDone); if (steps.length === 2) controller.abort(); },
     }).then(() => 'finished', (err) => err.name);
-    const again = await worker.call('experiments.gradientDecay', [{ layers: 4, gain: 1.2, residual: false, variant: 'linear', width: 16, seed: 1 }]);
+    const again = await worker.call('experiments.gradientDecay', [{ nLayers: 4, gain: 1.2, residual: false, variant: 'linear', width: 16, seed: 1 }]);
     return { local, remote, growth, silent, ratio: decay.gradNorms[0] / decay.gradNorms[32], isFloat64: decay.gradNorms instanceof Float64Array, steps, aborted, againRatio: again.gradNorms[0] / again.gradNorms[4] };
   });
   assert.deepEqual(r.remote, r.local);

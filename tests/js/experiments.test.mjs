@@ -83,7 +83,7 @@ test('residualGrowth: progress, cancellation and the measured stream', () => {
   assert.equal(stopped.cancelled, true);
   assert.equal(stopped.trainLoss.length, 3);
   // callbacks belong in the second argument: inside the options they are an unknown option
-  rejects(() => experiments.residualGrowth({ ...TINY, onProgress: () => {} }), /unknown option 'onProgress'/);
+  rejects(() => experiments.residualGrowth({ ...TINY, onProgress: () => {} }), /unknown options key "onProgress"/);
 });
 
 test('warmup: a steppable run, progress, cancellation, and results per run', () => {

@@ -8,7 +8,7 @@ const TABLE = defineState([
   { name: 'x', type: 'text', default: '2, -1, 3, 0', maxLength: 50, urlLimit: 20, validate: (text, { parseVector }) => parseVector(text) },
   { name: 'eps', type: 'number', default: 1e-5, min: 0, max: 1 },
   { name: 'step', type: 'integer', default: 0, min: 0, max: 11 },
-  { name: 'source', type: 'enum', options: ['random', 'typed'], default: 'random' },
+  { name: 'source', type: 'choice', choices: ['random', 'typed'], default: 'random' },
   { name: 'log', type: 'boolean', default: false },
 ]);
 
@@ -84,6 +84,32 @@ test('a wrong value in memory is never written (a string cannot land in a number
 test('a malformed table is a programming error and throws at definition', () => {
   assert.throws(() => defineState([{ name: 'a', type: 'float', default: 1 }]), /unknown type/);
   assert.throws(() => defineState([{ name: 'a', type: 'number', default: 5, max: 1 }]), /default/);
-  assert.throws(() => defineState([{ name: 'a', type: 'enum', default: 'x' }]), /options/);
+  assert.throws(() => defineState([{ name: 'a', type: 'choice', default: 'x' }]), /choices/);
   assert.throws(() => defineState([{ name: 'a', type: 'integer', default: 1 }, { name: 'a', type: 'integer', default: 1 }]), /twice/);
+});
+
+// A row that names an API option takes its type, default, bounds and choices from the option table, and may only
+// narrow them: a widget cannot offer what the API refuses.
+const TABLES = {
+  experiments: {
+    warmup: [
+      { name: 'nLayers', type: 'integer', default: 6, min: 1, max: 128, minExclusive: false },
+      { name: 'lr', type: 'number', default: 0.003, min: 0, max: 1, minExclusive: true },
+      { name: 'init', type: 'object', fields: [{ name: 'scheme', type: 'choice', default: 'xavier', choices: ['normal', 'xavier'] }] },
+    ],
+  },
+};
+
+test('rows naming an option derive from the option table and may only narrow it', () => {
+  const [layers, lr, scheme] = defineState([
+    { name: 'layers', option: 'experiments.warmup.nLayers', max: 12 },
+    { name: 'lr', option: 'experiments.warmup.lr' },
+    { name: 'init', option: 'experiments.warmup.init.scheme' },
+  ], TABLES);
+  assert.deepEqual([layers.type, layers.default, layers.min, layers.max], ['integer', 6, 1, 12]);
+  assert.deepEqual(readState([lr], new URLSearchParams('lr=0'), '').problems.map((p) => p.code), ['out_of_range']);  // lr > 0
+  assert.deepEqual([scheme.type, scheme.default, scheme.choices], ['choice', 'xavier', ['normal', 'xavier']]);
+  assert.throws(() => defineState([{ name: 'layers', option: 'experiments.warmup.nLayers', max: 500 }], TABLES), /leave the option's 1\.\.128/);
+  assert.throws(() => defineState([{ name: 'init', option: 'experiments.warmup.init.scheme', choices: ['orthogonal'] }], TABLES), /orthogonal is not one of/);
+  assert.throws(() => defineState([{ name: 'x', option: 'experiments.warmup.noSuch' }], TABLES), /no option table row/);
 });

@@ -25,7 +25,7 @@ test('the method table lists exactly the functions of the lab object', () => {
 
 test('each kept object kind lists exactly the methods and fields of the object the API returns', () => {
   const model = lab.createDecoder({ vocabSize: 11, dModel: 8, nHeads: 2, nLayers: 1, contextLength: 4 });
-  const run = lab.experiments.createWarmupRun({ layers: 1, dModel: 8, nHeads: 2, seqLen: 4, steps: 10, warmupSteps: 2 });
+  const run = lab.experiments.createWarmupRun({ nLayers: 1, dModel: 8, nHeads: 2, contextLength: 4, steps: 10, warmupSteps: 2 });
   try {
     for (const [kind, object] of [['decoder', model], ['warmupRun', run]]) {
       const table = HANDLE_KINDS[kind];
@@ -44,7 +44,7 @@ test('each kept object kind lists exactly the methods and fields of the object t
 test('the methods that report progress take { onProgress } where the table says', () => {
   const seen = [];
   const callbacks = { onProgress: (p) => { seen.push(p.stepsDone); } };
-  const args = [{ layers: 1, dModel: 8, nHeads: 2, seqLen: 4, trainSteps: 2 }];
+  const args = [{ nLayers: 1, dModel: 8, nHeads: 2, contextLength: 4, trainSteps: 2 }];
   args[METHODS['experiments.residualGrowth'].progressArg] = callbacks;
   resolveMethod(lab, 'experiments.residualGrowth')(...args);
   assert.deepEqual(seen, [1, 2]);

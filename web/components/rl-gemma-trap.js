@@ -8,7 +8,6 @@ import { formatFixed, formatTrimmed, formatVector } from './shared/format.js';
 import { formula } from './shared/formula.js';
 import { widgetError } from './shared/i18n.js';
 import { LabElement } from './shared/lab-element.js';
-import { defineState } from './shared/state.js';
 import { GEMMA_STRINGS } from './strings/rl-gemma-trap.js';
 
 const MAX_TEXT = 2000;
@@ -19,16 +18,16 @@ const EPS = 1e-6;  // Gemma's rms_norm_eps
 const vectorRow = (name, fallback) => ({
   name, type: 'text', default: fallback, maxLength: MAX_TEXT, validate: (text, { parseVector }) => parseVector(text),
 });
-const STATE = defineState([
-  { name: 'checkpoint', type: 'enum', options: ['gemma', 'llama'], default: 'gemma' },
+const STATE = [
+  { name: 'checkpoint', type: 'choice', choices: ['gemma', 'llama'], default: 'gemma' },
   vectorRow('x', '2, -1, 3, 0'),
   vectorRow('w', EXAMPLE_WEIGHTS.gemma),
-]);
+];
 
 export class RlGemmaTrap extends LabElement {
   static tag = 'rl-gemma-trap';
   static stateKey = 'gemma';
-  static stateTable = STATE;
+  static stateRows = STATE;
   static strings = GEMMA_STRINGS;
   static styles = ['gemma-trap.css'];
 

@@ -10,22 +10,21 @@ import { h } from './shared/dom.js';
 import { formatScientific } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { radioGroup, rangeField } from './shared/fields.js';
-import { defineState } from './shared/state.js';
 import { GRADIENT_FLOW_STRINGS } from './strings/rl-gradient-flow.js';
 
 const WIDTHS = [16, 64, 256, 512];
 const PRESETS = [{ gain: 0.8, layers: 32 }, { gain: 1.2, layers: 32 }, { gain: 0.1, layers: 32 }];
 const CHAPTER_FIGURES = { 0.8: '0.0008', 1.2: '342' };
 
-const STATE = defineState([
-  { name: 'layers', type: 'integer', default: 32, min: 1, max: 64 },
-  { name: 'gain', type: 'number', default: 0.8, min: 0.05, max: 2 },
-  { name: 'variant', type: 'enum', default: 'linear', options: ['linear', 'mlp'] },
-  { name: 'width', type: 'integer', default: 256, min: 16, max: 512 },
+const STATE = [
+  { name: 'layers', option: 'experiments.gradientDecay.nLayers', max: 64 },
+  { name: 'gain', option: 'experiments.gradientDecay.gain', min: 0.05, max: 2 },
+  { name: 'variant', option: 'experiments.gradientDecay.variant' },
+  { name: 'width', option: 'experiments.gradientDecay.width', min: 16, max: 512 },
   { name: 'plain', type: 'boolean', default: true },
   { name: 'residual', type: 'boolean', default: true },
-  { name: 'seed', type: 'integer', default: 0, min: 0, max: 1e9 },
-]);
+  { name: 'seed', option: 'experiments.gradientDecay.seed', max: 1e9 },
+];
 
 const scientific = (value) => formatScientific(value, 3);
 // The chart plots log10 of the norms on a linear axis labelled 10^k: uPlot's own log scale covers only about
@@ -35,14 +34,14 @@ const readout = (u, v) => (v == null ? '–' : scientific(10 ** v).text);
 export class RlGradientFlow extends ExperimentElement {
   static tag = 'rl-gradient-flow';
   static stateKey = 'grad';
-  static stateTable = STATE;
+  static stateRows = STATE;
   static strings = GRADIENT_FLOW_STRINGS;
 
   build() {
     const s = this.strings;
     const st = this.state;
-    this.layersSlider = rangeField({ name: 'layers', label: s.layers, min: 1, max: 64, step: 1, value: st.layers, onInput: (layers) => this.change({ layers }) });
-    this.gainSlider = rangeField({ name: 'gain', label: s.gain, min: 0.05, max: 2, step: 0.05, value: st.gain, valueText: (g) => g.toFixed(2), onInput: (gain) => this.change({ gain }) });
+    this.layersSlider = rangeField({ name: 'layers', label: s.layers, ...this.bounds('layers'), step: 1, value: st.layers, onInput: (layers) => this.change({ layers }) });
+    this.gainSlider = rangeField({ name: 'gain', label: s.gain, ...this.bounds('gain'), step: 0.05, value: st.gain, valueText: (g) => g.toFixed(2), onInput: (gain) => this.change({ gain }) });
     this.widthSelect = numberSelect({ name: 'width', label: s.width, options: WIDTHS, value: st.width, onChange: (width) => this.change({ width }) });
     const variant = radioGroup({ name: 'variant', legend: s.variant, value: st.variant,
       options: [{ value: 'linear', label: s.linear }, { value: 'mlp', label: s.mlp }], onChange: (v) => this.change({ variant: v }) });
@@ -84,7 +83,7 @@ export class RlGradientFlow extends ExperimentElement {
 
   async compute() {
     const { layers, gain, variant, width, plain, residual, seed } = this.state;
-    const base = { layers, gain, variant, width, seed };
+    const base = { nLayers: layers, gain, variant, width, seed };
     const calls = [];
     if (plain) calls.push(['experiments.gradientDecay', { ...base, residual: false }]);
     if (residual) calls.push(['experiments.gradientDecay', { ...base, residual: true }]);
@@ -92,7 +91,7 @@ export class RlGradientFlow extends ExperimentElement {
     if (!results) return;
     const plainNorms = plain ? results[0].gradNorms : null;
     const residualNorms = residual ? results.at(-1).gradNorms : null;
-    this.draw({ ...base, plainNorms, residualNorms });
+    this.draw({ layers, gain, variant, plainNorms, residualNorms });
   }
 
   draw({ layers, gain, variant, plainNorms, residualNorms }) {

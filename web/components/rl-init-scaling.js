@@ -9,18 +9,17 @@ import { numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { formatScientific, formatTrimmed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { defineState } from './shared/state.js';
 import { INIT_SCALING_STRINGS } from './strings/rl-init-scaling.js';
 
 const MAX_DEPTHS = [16, 32, 64, 128];
 const STDS = [0.01, 0.02, 0.05];
 const ESTIMATE_TOLERANCE = 0.2;  // within ±20% the measured growth "follows" the linear estimate
 
-const STATE = defineState([
+const STATE = [
   { name: 'maxDepth', type: 'integer', default: 64, min: 16, max: 128 },
-  { name: 'std', type: 'number', default: 0.02, min: 0.001, max: 0.2 },
-  { name: 'seed', type: 'integer', default: 0, min: 0, max: 1e9 },
-]);
+  { name: 'std', option: 'experiments.initScaling.init.std', min: 0.001, max: 0.2 },
+  { name: 'seed', option: 'experiments.initScaling.init.seed', max: 1e9 },
+];
 
 /** 1, 2, 4, ... up to maxDepth. */
 const depthsUpTo = (maxDepth) => Array.from({ length: Math.floor(Math.log2(maxDepth)) + 1 }, (_, k) => 2 ** k);
@@ -29,7 +28,7 @@ const sci = (u, v) => (v == null ? '–' : formatScientific(v, 3).text);
 export class RlInitScaling extends ExperimentElement {
   static tag = 'rl-init-scaling';
   static stateKey = 'init';
-  static stateTable = STATE;
+  static stateRows = STATE;
   static strings = INIT_SCALING_STRINGS;
 
   build() {
@@ -61,7 +60,7 @@ export class RlInitScaling extends ExperimentElement {
 
   async compute() {
     const { maxDepth, std, seed } = this.state;
-    const results = await this.runner.run([['experiments.initScaling', { depths: depthsUpTo(maxDepth), std, seed }]]);
+    const results = await this.runner.run([['experiments.initScaling', { depths: depthsUpTo(maxDepth), init: { std, seed } }]]);
     if (results) this.draw(results[0]);
   }
 

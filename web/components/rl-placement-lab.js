@@ -9,7 +9,6 @@ import { h } from './shared/dom.js';
 import { radioGroup, rangeField } from './shared/fields.js';
 import { formatScientific } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { defineState } from './shared/state.js';
 import { PLACEMENT_STRINGS } from './strings/rl-placement-lab.js';
 
 const PLACEMENTS = ['post', 'pre', 'sandwich', 'olmo2'];
@@ -19,27 +18,27 @@ const DEPTHS = [6, 12, 24, 48];
 const RECOMPUTE_DELAY_MS = 300;
 const FLAT_PROFILE = 1.5;  // top/bottom within ×1.5 counts as flat
 
-const STATE = defineState([
+const STATE = [
   ...PLACEMENTS.map((p) => ({ name: p, type: 'boolean', default: p === 'post' || p === 'pre' })),
-  { name: 'layers', type: 'integer', default: 12, min: 2, max: 24 },
-  { name: 'init', type: 'enum', default: 'normal', options: ['normal', 'xavier'] },
-  { name: 'zeroQK', type: 'boolean', default: false },
-  { name: 'seed', type: 'integer', default: 0, min: 0, max: 1e9 },
-]);
+  { name: 'layers', option: 'experiments.initGradients.nLayers', min: 2, max: 24 },
+  { name: 'init', option: 'experiments.initGradients.init.scheme' },
+  { name: 'zeroQK', option: 'experiments.initGradients.init.zeroQK' },
+  { name: 'seed', option: 'experiments.initGradients.init.seed', max: 1e9 },
+];
 
 const logValue = (u, v) => (v == null ? '–' : formatScientific(10 ** v, 3).text);
 
 export class RlPlacementLab extends ExperimentElement {
   static tag = 'rl-placement-lab';
   static stateKey = 'place';
-  static stateTable = STATE;
+  static stateRows = STATE;
   static strings = PLACEMENT_STRINGS;
 
   build() {
     const s = this.strings;
     const st = this.state;
     this.boxes = Object.fromEntries(PLACEMENTS.map((p) => [p, checkbox({ name: `placement-${p}`, label: s.names[p], checked: st[p], onChange: (on) => this.change({ [p]: on }) })]));
-    const layers = rangeField({ name: 'layers', label: s.layers, min: 2, max: 24, step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
+    const layers = rangeField({ name: 'layers', label: s.layers, ...this.bounds('layers'), step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
     const init = radioGroup({ name: 'init', legend: s.init, value: st.init, options: [{ value: 'normal', label: s.normal }, { value: 'xavier', label: s.xavier }], onChange: (v) => this.change({ init: v }) });
     const zeroQK = checkbox({ name: 'zero-qk', label: s.zeroQK, checked: st.zeroQK, onChange: (v) => this.change({ zeroQK: v }) });
     this.layerChart = lineChart({ host: this, label: s.layerLabel(st.layers), height: 240, build: (color) => this.chartOptions(color, s.layerAxis, {}) });
@@ -70,7 +69,7 @@ export class RlPlacementLab extends ExperimentElement {
   async compute() {
     const { layers, init, zeroQK, seed } = this.state;
     const placements = PLACEMENTS.filter((p) => this.state[p]);
-    const results = await this.runner.run([['experiments.initGradients', { placements, layers, init, zeroQK, seed, depths: DEPTHS }]]);
+    const results = await this.runner.run([['experiments.initGradients', { placements, nLayers: layers, init: { scheme: init, zeroQK, seed }, depths: DEPTHS }]]);
     if (results) this.draw(results[0]);
   }
 

@@ -7,18 +7,17 @@ import { formatScientific, formatTrimmed, powerOfTen } from './shared/format.js'
 import { widgetError } from './shared/i18n.js';
 import { LabElement } from './shared/lab-element.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { defineState } from './shared/state.js';
 import { uplotCssUrl } from './shared/styles.js';
 import { MAX_D, SWEEP_DIMS, compare, randomVector, sweep } from './precision-lab/compute.js';
 import { PRECISION_STRINGS } from './strings/rl-precision-lab.js';
 
 const MAX_SEED = 2 ** 31 - 1;
-const STATE = defineState([
-  { name: 'source', type: 'enum', options: ['random', 'typed'], default: 'random' },
+const STATE = [
+  { name: 'source', type: 'choice', choices: ['random', 'typed'], default: 'random' },
   { name: 'd', type: 'integer', default: 4096, min: 1, max: MAX_D },
   { name: 'seed', type: 'integer', default: 1, min: 0, max: MAX_SEED },
   { name: 'typed', type: 'text', default: '', maxLength: 200000, urlLimit: 2000 },
-]);
+];
 
 // The d slider moves log2(d) in quarters: 4, 5, 6, 7, 8, ... 4096, 4871, 5793, 6889, 8192.
 const toSlider = (d) => Math.log2(d);
@@ -40,7 +39,7 @@ const powerLabel = (v) => (v == null ? '' : powerOfTen(Math.round(Math.log10(v))
 export class RlPrecisionLab extends LabElement {
   static tag = 'rl-precision-lab';
   static stateKey = 'prec';
-  static stateTable = STATE;
+  static stateRows = STATE;
   static strings = PRECISION_STRINGS;
   static styles = ['precision-lab.css', uplotCssUrl()];
 

@@ -9,19 +9,18 @@ import { h } from './shared/dom.js';
 import { rangeField } from './shared/fields.js';
 import { formatFixed, formatScientific, formatTrimmed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { defineState } from './shared/state.js';
 import { QK_NORM_STRINGS } from './strings/rl-qk-norm-lab.js';
 
 const D_MODEL = 128;  // heads = D_MODEL / d_head
 const HEAD_DIMS = [16, 32, 64, 128];
 const MAX_GAINS = [16, 64, 256];
 
-const STATE = defineState([
+const STATE = [
   { name: 'dHead', type: 'integer', default: 128, min: 16, max: 128 },
   { name: 'maxGain', type: 'integer', default: 64, min: 16, max: 256 },
-  { name: 'layers', type: 'integer', default: 2, min: 1, max: 4 },
-  { name: 'seed', type: 'integer', default: 0, min: 0, max: 1e9 },
-]);
+  { name: 'layers', option: 'experiments.qkLogitGrowth.nLayers', max: 4 },
+  { name: 'seed', option: 'experiments.qkLogitGrowth.init.seed', max: 1e9 },
+];
 
 /** Gains 2^(k/2) from 0.5 to maxGain: half-octave steps, at most 19 points. */
 export function gainsUpTo(maxGain) {
@@ -32,7 +31,7 @@ export function gainsUpTo(maxGain) {
 export class RlQkNormLab extends ExperimentElement {
   static tag = 'rl-qk-norm-lab';
   static stateKey = 'qk';
-  static stateTable = STATE;
+  static stateRows = STATE;
   static strings = QK_NORM_STRINGS;
 
   build() {
@@ -40,7 +39,7 @@ export class RlQkNormLab extends ExperimentElement {
     const st = this.state;
     const dHead = numberSelect({ name: 'd-head', label: s.dHead, options: HEAD_DIMS, value: st.dHead, onChange: (v) => this.change({ dHead: v }) });
     const maxGain = numberSelect({ name: 'max-gain', label: s.maxGain, options: MAX_GAINS, value: st.maxGain, onChange: (v) => this.change({ maxGain: v }) });
-    const layers = rangeField({ name: 'layers', label: s.layers, min: 1, max: 4, step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
+    const layers = rangeField({ name: 'layers', label: s.layers, ...this.bounds('layers'), step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
     this.logits = lineChart({ host: this, label: s.logitLabel(st.dHead), height: 260, build: (color) => this.logitOptions(color) });
     this.entropy = lineChart({ host: this, label: s.entropyLabel, height: 200, build: (color) => this.entropyOptions(color) });
     this.readouts = h('ul', { class: 'readouts' });
@@ -66,7 +65,7 @@ export class RlQkNormLab extends ExperimentElement {
   async compute() {
     const { dHead, maxGain, layers, seed } = this.state;
     const nHeads = Math.max(1, Math.round(D_MODEL / dHead));
-    const options = { dModel: D_MODEL, nHeads, layers, seed, gains: gainsUpTo(maxGain) };
+    const options = { dModel: D_MODEL, nHeads, nLayers: layers, init: { seed }, gains: gainsUpTo(maxGain) };
     const results = await this.runner.run([['experiments.qkLogitGrowth', options]]);
     if (results) this.draw(D_MODEL / nHeads, results[0]);
   }

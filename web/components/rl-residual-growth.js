@@ -12,7 +12,6 @@ import { h } from './shared/dom.js';
 import { radioGroup, rangeField } from './shared/fields.js';
 import { formatFixed, formatTrimmed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { defineState } from './shared/state.js';
 import { RESIDUAL_GROWTH_STRINGS } from './strings/rl-residual-growth.js';
 
 const STEP_CHOICES = [0, 50, 200, 500, 1000];
@@ -21,27 +20,27 @@ const LEARNING_RATES = [0.001, 0.003];
 const PLACEMENTS = ['pre', 'post', 'sandwich', 'olmo2'];
 const NORMALIZED_LENGTH = 8;  // √d of the experiment's d = 64: the length of a normalized vector with g = 1
 
-const STATE = defineState([
-  { name: 'placement', type: 'enum', default: 'pre', options: PLACEMENTS },
-  { name: 'layers', type: 'integer', default: 8, min: 1, max: 24 },
-  { name: 'trainSteps', type: 'integer', default: 0, min: 0, max: 2000 },
-  { name: 'lr', type: 'number', default: 0.001, min: 0.0001, max: 0.01 },
-  { name: 'seed', type: 'integer', default: 0, min: 0, max: 1e9 },
-]);
+const STATE = [
+  { name: 'placement', option: 'experiments.residualGrowth.placement', choices: PLACEMENTS },
+  { name: 'layers', option: 'experiments.residualGrowth.nLayers', max: 24 },
+  { name: 'trainSteps', option: 'experiments.residualGrowth.trainSteps' },
+  { name: 'lr', option: 'experiments.residualGrowth.lr', min: 0.0001, max: 0.01 },
+  { name: 'seed', option: 'experiments.residualGrowth.init.seed', max: 1e9 },
+];
 
 const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
 
 export class RlResidualGrowth extends ExperimentElement {
   static tag = 'rl-residual-growth';
   static stateKey = 'growth';
-  static stateTable = STATE;
+  static stateRows = STATE;
   static strings = RESIDUAL_GROWTH_STRINGS;
 
   build() {
     const s = this.strings;
     const st = this.state;
     const placement = radioGroup({ name: 'placement', legend: s.placement, value: st.placement, options: PLACEMENTS.map((p) => ({ value: p, label: s.names[p] })), across: true, onChange: (v) => this.change({ placement: v }) });
-    const layers = rangeField({ name: 'layers', label: s.layers, min: 1, max: 24, step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
+    const layers = rangeField({ name: 'layers', label: s.layers, ...this.bounds('layers'), step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
     const steps = numberSelect({ name: 'train-steps', label: s.steps, options: STEP_CHOICES, value: st.trainSteps, onChange: (v) => this.change({ trainSteps: v }) });
     const lr = numberSelect({ name: 'lr', label: s.lr, options: LEARNING_RATES, value: st.lr, onChange: (v) => this.change({ lr: v }) });
     this.runButton = h('button', { type: 'button', class: 'run', onclick: () => this.recomputeNow() }, s.run);
@@ -76,7 +75,7 @@ export class RlResidualGrowth extends ExperimentElement {
   async compute() {
     this.pending.hidden = true;
     const { placement, layers, trainSteps, lr, seed } = this.state;
-    const results = await this.runner.run([['experiments.residualGrowth', { placement, layers, trainSteps, lr, seed }]]);
+    const results = await this.runner.run([['experiments.residualGrowth', { placement, nLayers: layers, trainSteps, lr, init: { seed } }]]);
     if (results) this.draw({ placement, layers, trainSteps }, results[0]);
   }
 

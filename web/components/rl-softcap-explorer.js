@@ -10,7 +10,6 @@ import { LabElement } from './shared/lab-element.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { formula } from './shared/formula.js';
 import { parseNumber } from './shared/parse-number.js';
-import { defineState } from './shared/state.js';
 import { uplotCssUrl } from './shared/styles.js';
 import { SOFTCAP_STRINGS } from './strings/rl-softcap-explorer.js';
 
@@ -20,7 +19,7 @@ const TABLE_X = Float32Array.of(10, 30, 60, 100, 200);
 const CHAPTER_CAPS = [30, 50];
 const MAX_CAP = 1000;
 
-const STATE = defineState([{ name: 'cap', type: 'number', default: 30, min: 0.01, max: MAX_CAP }]);
+const STATE = [{ name: 'cap', type: 'number', default: 30, min: 0.01, max: MAX_CAP }];
 
 /** uPlot legend readout (v is null while the cursor is off the chart). */
 const readout = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
@@ -34,7 +33,7 @@ function parseCap(text) {
 export class RlSoftcapExplorer extends LabElement {
   static tag = 'rl-softcap-explorer';
   static stateKey = 'cap';
-  static stateTable = STATE;
+  static stateRows = STATE;
   static strings = SOFTCAP_STRINGS;
   static styles = ['softcap-explorer.css', uplotCssUrl()];
 

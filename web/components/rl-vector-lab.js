@@ -10,9 +10,8 @@ import { formatFactor, formatFixed, formatTrimmed, formatVector } from './shared
 import { widgetError } from './shared/i18n.js';
 import { parseNumber } from './shared/parse-number.js';
 import { LabElement } from './shared/lab-element.js';
-import { defineState } from './shared/state.js';
 import { VECTOR_LAB_STRINGS } from './strings/rl-vector-lab.js';
-import { ALPHA_RANGE, dytControls, scaleComparison } from './vector-lab/dyt.js';
+import { dytControls, scaleComparison } from './vector-lab/dyt.js';
 import { STEPS, createStepper } from './vector-lab/stepper.js';
 
 const MAX_TEXT = 2000;
@@ -21,17 +20,17 @@ const vectorRow = (name, fallback, optional) => ({
   validate: (text, { parseVector }) => (optional && text.trim() === '' ? null : parseVector(text)),
 });
 
-const STATE = defineState([
+const STATE = [
   vectorRow('x', '2, -1, 3, 0', false),
   vectorRow('g', '', true),
   vectorRow('gamma', '', true),
   vectorRow('beta', '', true),
-  { name: 'eps', type: 'number', default: 1e-5, min: 0, max: 1 },
+  { name: 'eps', option: 'kernels.rmsNorm.eps', max: 1 },
   { name: 'scale', type: 'number', default: 1, min: 0.1, max: 100 },
   { name: 'step', type: 'integer', default: 0, min: 0, max: STEPS.length },
   { name: 'dyt', type: 'boolean', default: false },
-  { name: 'alpha', type: 'number', default: 0.5, ...ALPHA_RANGE },
-]);
+  { name: 'alpha', option: 'kernels.dynamicTanh.alpha', min: -10, max: 10 },
+];
 
 // The slider moves log10(scale) in tenths, so x1 and x10 and x100 are exact positions.
 const toSlider = (scale) => Math.log10(scale);
@@ -40,7 +39,7 @@ const fromSlider = (position) => Number((10 ** position).toPrecision(3));
 export class RlVectorLab extends LabElement {
   static tag = 'rl-vector-lab';
   static stateKey = 'vec';
-  static stateTable = STATE;
+  static stateRows = STATE;
   static strings = VECTOR_LAB_STRINGS;
   static styles = ['vector-lab.css'];
 
@@ -66,6 +65,7 @@ export class RlVectorLab extends LabElement {
     this.lengthNote = h('p', { class: 'length-note', 'aria-live': 'polite' });
     this.scaleNote = h('p', { class: 'scale-note', id: 'scale-note', 'aria-live': 'polite', hidden: !this.state.dyt });
     this.dyt = dytControls({
+      range: this.bounds('alpha'),
       strings: s, shown: this.state.dyt, alpha: this.state.alpha, onInput: () => this.update(),
       onToggle: (shown) => this.setState({ dyt: shown }),
     });
@@ -113,7 +113,7 @@ export class RlVectorLab extends LabElement {
     const g = weight('g');
     const gamma = weight('gamma');
     const beta = weight('beta');
-    const eps = this.attempt(fields.eps, () => parseEps(text('eps')), text('eps'));
+    const eps = this.attempt(fields.eps, () => parseEps(text('eps'), this.bounds('eps')), text('eps'));
     // alpha is read only while DyT is shown: a hidden field cannot hold the other results back.
     const alphaField = this.dyt.alphaField;
     const alpha = this.state.dyt ? this.attempt(alphaField, () => this.dyt.readAlpha(), alphaField.input.value) : this.state.alpha;
@@ -198,9 +198,9 @@ export class RlVectorLab extends LabElement {
   }
 }
 
-function parseEps(text) {
+function parseEps(text, bounds) {
   if (/^\s*[-−]/.test(text) && text.trim().length > 1) throw widgetError('negative_eps');
-  return parseNumber(text, { min: 0, max: 1 });
+  return parseNumber(text, bounds);
 }
 
 function legend(s) {

@@ -8,7 +8,6 @@ import { h } from './shared/dom.js';
 import { rangeField } from './shared/fields.js';
 import { formatFixed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { defineState } from './shared/state.js';
 import { WARMUP_STRINGS } from './strings/rl-warmup-race.js';
 
 const RUN_KEYS = ['post-false', 'post-true', 'pre-false', 'pre-true'];
@@ -18,13 +17,13 @@ const LR_CHOICES = [0.001, 0.003, 0.01];
 const WARMUP_CHOICES = [10, 25, 50, 100];
 const CLEAR_GAP = 0.1;  // a loss gap (nats) worth calling out
 
-const STATE = defineState([
-  { name: 'layers', type: 'integer', default: 6, min: 2, max: 12 },
-  { name: 'steps', type: 'integer', default: 200, min: 20, max: 500 },
-  { name: 'lr', type: 'number', default: 0.003, min: 0.0001, max: 0.05 },
-  { name: 'warmupSteps', type: 'integer', default: 50, min: 1, max: 500 },
-  { name: 'seed', type: 'integer', default: 0, min: 0, max: 1e9 },
-]);
+const STATE = [
+  { name: 'layers', option: 'experiments.warmup.nLayers', min: 2, max: 12 },
+  { name: 'steps', option: 'experiments.warmup.steps', min: 20, max: 500 },
+  { name: 'lr', option: 'experiments.warmup.lr', min: 0.0001, max: 0.05 },
+  { name: 'warmupSteps', option: 'experiments.warmup.warmupSteps', max: 500 },
+  { name: 'seed', option: 'experiments.warmup.init.seed', max: 1e9 },
+];
 
 const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
 const shown = (value) => h('data', { value: String(value) }, formatFixed(value, 3));
@@ -32,13 +31,13 @@ const shown = (value) => h('data', { value: String(value) }, formatFixed(value, 
 export class RlWarmupRace extends ExperimentElement {
   static tag = 'rl-warmup-race';
   static stateKey = 'warm';
-  static stateTable = STATE;
+  static stateRows = STATE;
   static strings = WARMUP_STRINGS;
 
   build() {
     const s = this.strings;
     const st = this.state;
-    const layers = rangeField({ name: 'layers', label: s.layers, min: 2, max: 12, step: 1, value: st.layers, onInput: (v) => this.setState({ layers: v }) });
+    const layers = rangeField({ name: 'layers', label: s.layers, ...this.bounds('layers'), step: 1, value: st.layers, onInput: (v) => this.setState({ layers: v }) });
     const steps = numberSelect({ name: 'steps', label: s.steps, options: STEP_CHOICES, value: st.steps, onChange: (v) => this.setState({ steps: v }) });
     const lr = numberSelect({ name: 'lr', label: s.lr, options: LR_CHOICES, value: st.lr, onChange: (v) => this.setState({ lr: v }) });
     const warmup = numberSelect({ name: 'warmup-steps', label: s.warmupSteps, options: WARMUP_CHOICES, value: st.warmupSteps, onChange: (v) => this.setState({ warmupSteps: v }) });
@@ -60,7 +59,7 @@ export class RlWarmupRace extends ExperimentElement {
     this.idle.hidden = true;
     const { layers, steps, lr, seed } = this.state;
     const warmupSteps = Math.min(this.state.warmupSteps, steps);
-    const results = await this.runner.run([['experiments.warmup', { layers, steps, lr, warmupSteps, seed }]],
+    const results = await this.runner.run([['experiments.warmup', { nLayers: layers, steps, lr, warmupSteps, init: { seed } }]],
       { onPartial: (partial) => this.drawPartial(partial, steps) });
     if (results) this.draw(results[0]);
   }

@@ -9,7 +9,6 @@ import { uplotCssUrl } from '../shared/styles.js';
 import { RUN_STRINGS, experimentRunner } from './runner.js';
 
 const RECOMPUTE_DELAY_MS = 250;
-const MAX_SEED = 1e9;  // the bound of every experiment widget's `seed` state row
 
 export class ExperimentElement extends LabElement {
   static styles = ['experiment.css', uplotCssUrl()];
@@ -85,6 +84,6 @@ export class ExperimentElement extends LabElement {
   /** The seed control (LabElement.seedControl) with the experiment widgets' labels and bound. */
   experimentSeedControl(onChange) {
     const s = RUN_STRINGS[this.language] ?? RUN_STRINGS.en;
-    return this.seedControl({ label: s.seed, anotherLabel: s.anotherSeed, max: MAX_SEED, onChange });
+    return this.seedControl({ label: s.seed, anotherLabel: s.anotherSeed, max: this.row('seed').max, onChange });
   }
 }

@@ -1,6 +1,6 @@
 // The base class of the widgets: shadow root and stylesheets, page language, loading the lab, and the state
 // table kept in sync with the URL query. A subclass declares
-//   static tag, static stateKey (URL prefix), static stateTable (defineState rows), static styles (CSS files)
+//   static tag, static stateKey (URL prefix), static stateRows (state.js rows), static styles (CSS files)
 // and implements build() (make the controls once, in this.body) and update() (recompute and redraw from
 // this.state). Every failure ends up as a message in the widget, never as an uncaught error in the console.
 // Removing a widget ends everything it started (timers here, and whatever subclasses and helpers registered with
@@ -11,10 +11,12 @@ import { textField } from './fields.js';
 import { formulasReady } from './formula.js';
 import { common, describeError, languageOf } from './i18n.js';
 import { parseNumber } from './parse-number.js';
-import { readState, writeState } from './state.js';
+import { defineState, readState, writeState } from './state.js';
 import { adoptStyles, stylesUrl } from './styles.js';
 
 const URL_WRITE_DELAY_MS = 200;
+
+const stateTables = new WeakMap();
 
 export class LabElement extends HTMLElement {
   static styles = [];
@@ -66,12 +68,30 @@ export class LabElement extends HTMLElement {
     this.shadowRoot.append(this.notice, this.loading, this.body);
     [this.lab] = await Promise.all([load(), formulasReady()]);
     this.loading.remove();
-    const { values, problems } = readState(this.constructor.stateTable, new URLSearchParams(location.search), this.statePrefix, this.stateContext());
+    const { values, problems } = readState(this.stateTable, new URLSearchParams(location.search), this.statePrefix, this.stateContext());
     this.state = values;
     if (problems.length) this.showNotice(problems.map((p) => this.common.urlProblem(p.key, p.raw)).join(' '));
     this.build();
     this.update();
     this.setAttribute('data-ready', '');  // for pages (and tests) that wait for the first drawing
+  }
+
+  /** The widget's state table, its option rows resolved against lab.describe() (once per widget class). */
+  get stateTable() {
+    let table = stateTables.get(this.constructor);
+    if (!table) stateTables.set(this.constructor, (table = defineState(this.constructor.stateRows, this.lab.describe())));
+    return table;
+  }
+
+  /** One row of the state table: the bounds and choices a control offers. */
+  row(name) {
+    return this.stateTable.find((row) => row.name === name);
+  }
+
+  /** { min, max } of a numeric setting, for its slider or field. */
+  bounds(name) {
+    const { min, max } = this.row(name);
+    return { min, max };
   }
 
   /** What row.validate gets when the state is read from the URL. */
@@ -115,7 +135,7 @@ export class LabElement extends HTMLElement {
   writeUrl() {
     this.#urlPending = false;
     const url = new URL(location.href);
-    writeState(this.constructor.stateTable, this.state, url.searchParams, this.statePrefix);
+    writeState(this.stateTable, this.state, url.searchParams, this.statePrefix);
     if (url.href !== location.href) history.replaceState(history.state, '', url);
   }
 

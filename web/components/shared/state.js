@@ -3,13 +3,18 @@
 // Keys are `<prefix>.<name>` (prefix per widget instance), defaults are left out of the URL, and a value that
 // does not parse is reported as a problem and replaced by the default: reading a URL never throws.
 //
-// Row types:
+// Row types (the option tables' vocabulary, lab.describe(), plus text):
 //   number   finite float, optional min / max (inclusive)
 //   integer  like number, and a whole number
-//   enum     one of `options` (strings)
+//   choice   one of `choices` (strings)
 //   boolean  'true' / 'false' in the URL
 //   text     a string of at most `maxLength` characters; `validate(text, context)` may throw to reject it
 //            (vectors are stored as the text the reader typed, and checked with the lab's parseVector).
+// A row that sets an option of the API names it: { name: 'layers', option: 'experiments.warmup.nLayers',
+// max: 12 } takes its type, default, bounds and choices from that option's row; the widget may narrow the bounds
+// or the choices and pick another default inside them, and defineState refuses a row that leaves the option's.
+
+import { findRow } from '../../lib/options.js';
 
 const TYPES = {
   number: {
@@ -28,9 +33,9 @@ const TYPES = {
     check: (value, row) => Number.isSafeInteger(value) && inRange(value, row),
     format: (value) => String(value),
   },
-  enum: {
-    parse: (raw, row) => (row.options.includes(raw) ? { value: raw } : problem('unknown_option')),
-    check: (value, row) => row.options.includes(value),
+  choice: {
+    parse: (raw, row) => (row.choices.includes(raw) ? { value: raw } : problem('unknown_option')),
+    check: (value, row) => row.choices.includes(value),
     format: (value) => value,
   },
   boolean: {
@@ -50,7 +55,8 @@ function problem(code) {
 }
 
 function inRange(value, row) {
-  return !(row.min !== undefined && value < row.min) && !(row.max !== undefined && value > row.max);
+  const below = row.minExclusive ? value <= row.min : value < row.min;
+  return !(row.min !== undefined && below) && !(row.max !== undefined && value > row.max);
 }
 
 function checkRange(value, row) {
@@ -58,15 +64,42 @@ function checkRange(value, row) {
   return inRange(value, row) ? { value } : problem('out_of_range');
 }
 
-/** Checks the table itself once (a wrong table is a programming error, so this one throws). */
-export function defineState(rows) {
+// The row with its option's type, default, bounds and choices filled in; throws when the widget's own values
+// leave the option's.
+function withOption(row, tables) {
+  if (!row.option) return row;
+  const option = findRow(tables, row.option);
+  const fail = (problem) => { throw new Error(`state row "${row.name}" (option ${row.option}): ${problem}`); };
+  if (!['integer', 'number', 'boolean', 'choice'].includes(option.type)) fail(`a ${option.type} option cannot be one setting`);
+  const merged = { default: option.default, ...row, type: option.type };
+  if (option.type === 'integer' || option.type === 'number') {
+    merged.min = row.min ?? option.min;
+    merged.max = row.max ?? option.max;
+    merged.minExclusive = row.min === undefined && option.minExclusive;
+    const below = option.minExclusive && !merged.minExclusive ? merged.min <= option.min : merged.min < option.min;
+    if (below || merged.max > option.max) fail(`bounds ${merged.min}..${merged.max} leave the option's ${option.min}..${option.max}`);
+  }
+  if (option.type === 'choice') {
+    merged.choices = row.choices ?? option.choices;
+    const foreign = merged.choices.filter((c) => !option.choices.includes(c));
+    if (foreign.length) fail(`${foreign.join(', ')} is not one of the option's choices`);
+  }
+  return merged;
+}
+
+/**
+ * Checks the table itself once (a wrong table is a programming error, so this one throws). `tables` is
+ * lab.describe(), needed when a row names an `option`.
+ */
+export function defineState(rows, tables = null) {
   const names = new Set();
+  rows = rows.map((row) => withOption(row, tables));
   for (const row of rows) {
     const type = TYPES[row.type];
     if (!type) throw new Error(`state row "${row.name}": unknown type "${row.type}"`);
     if (names.has(row.name)) throw new Error(`state row "${row.name}" appears twice`);
     if (!/^[a-z][a-zA-Z0-9]*$/.test(row.name)) throw new Error(`state row "${row.name}": use a short camelCase name`);
-    if (row.type === 'enum' && !Array.isArray(row.options)) throw new Error(`state row "${row.name}": enum needs options`);
+    if (row.type === 'choice' && !Array.isArray(row.choices)) throw new Error(`state row "${row.name}": choice needs choices`);
     if (row.type === 'text' && !(row.maxLength > 0)) throw new Error(`state row "${row.name}": text needs maxLength`);
     if (!type.check(row.default, row)) throw new Error(`state row "${row.name}": default ${JSON.stringify(row.default)} is not valid`);
     names.add(row.name);

@@ -5,8 +5,6 @@ import { textField } from '../shared/fields.js';
 import { formatFactor, formatScientific, powerOfTen } from '../shared/format.js';
 import { parseNumber } from '../shared/parse-number.js';
 
-export const ALPHA_RANGE = { min: -10, max: 10 };
-
 // A real change, well above float32 rounding of outputs near 1 (a few times 1e-7), and small enough to catch
 // eps at work: at x0.1 the worked example's RMSNorm moves by 2.4e-4.
 const CHANGE_EXPONENT = -5;
@@ -19,7 +17,7 @@ const SATURATED = 0.99;
  * The controls: a checkbox (`onToggle(checked)`) and the alpha field (`onInput()`), shown only with DyT.
  * `readAlpha()` returns alpha or throws a coded Error for the field's message.
  */
-export function dytControls({ strings, shown, alpha, onToggle, onInput }) {
+export function dytControls({ strings, range, shown, alpha, onToggle, onInput }) {
   const checkbox = h('input', {
     type: 'checkbox', id: 'field-dyt', name: 'dyt', 'aria-describedby': 'field-dyt-hint',
     onchange: () => onToggle(checkbox.checked),
@@ -35,7 +33,7 @@ export function dytControls({ strings, shown, alpha, onToggle, onInput }) {
   return {
     root,
     alphaField,
-    readAlpha: () => parseNumber(alphaField.input.value, ALPHA_RANGE),
+    readAlpha: () => parseNumber(alphaField.input.value, range),
     setShown(value) { alphaField.root.hidden = !value; },
   };
 }

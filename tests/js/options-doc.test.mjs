@@ -1,0 +1,21 @@
+// The README's option reference is generated from lab.describe(): it fails here when the two disagree
+// (run `node scripts/options-doc.mjs --write` after changing an option table).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { readmeBlock, renderFromBuild } from '../../scripts/options-doc.mjs';
+
+test("the README's option reference is the one lab.describe() renders", async () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = readmeBlock(readme);
+  assert.ok(block, 'README.md has no option reference block');
+  assert.equal(block, await renderFromBuild());
+});
+
+test('the reference shows the bounds and defaults of the tables, such as the decoder\'s nLayers', async () => {
+  const rendered = await renderFromBuild();
+  assert.match(rendered, /\| `nLayers` \| integer \| `4` \| integer ≥ 1, ≤ 1024 \| decoder layers \|/);
+  assert.match(rendered, /\| `init.scheme` \| choice \| `'normal'` \| `'normal'` `'xavier'` \|/);
+  assert.match(rendered, /\*\*experiments.warmup\(options\)\*\*/);
+  assert.match(rendered, /\| `dFF` \| integer \| `null` \| integer ≥ 1, ≤ 65536, or null \|/);
+});
