@@ -1,4 +1,4 @@
-// Decoder benchmarks (issue 4): the engine's matmul in GFLOP/s at 64x64 and 256x256 (forward y = x W^T, and the
+// Decoder benchmarks: the engine's matmul in GFLOP/s at 64x64 and 256x256 (forward y = x W^T, and the
 // two backward products together), then the decoder itself in milliseconds: forward and forward+backward of
 // L = 32, d = 64, 4 heads, 16 tokens, and one training step of a 4-layer d = 64 model on 64 tokens (sample,
 // forward, backward, clip, AdamW: train::Trainer::step).

@@ -1,7 +1,7 @@
 // Kernel throughput: RMSNorm and LayerNorm, forward and backward, one row of d = 64, 4096 and 1,048,576.
 // GB/s counts 4 bytes for every float array a kernel streams through, the same counts scripts/bench.mjs uses
 // for plain JS (BYTES_PER_ELEMENT), so the columns compare:
-//   rmsnorm_forward    16 = x, g, y, plus the second read of x (sum of squares, then scale): toolchain.md's count
+//   rmsnorm_forward    16 = x, g, y, plus the second read of x (sum of squares, then scale)
 //   layernorm_forward  20 = x, gamma, beta, y, plus a second read of x
 //   rmsnorm_backward   28 = x, dy, g read; dx and dg read and written (+=)
 //   layernorm_backward 32 = x, dy, gamma read; dx and dgamma read and written; dbeta written (its += read

@@ -82,12 +82,7 @@ function plainJsKernels() {
 
 // The API is timed in processes of its own, as the native and WASM binaries are, so no other benchmark's JIT or
 // heap state leaks into it; the figure is the median of PROCESSES processes, printed with their range.
-// Why the range is wide at d = 4096 (about 3-6 us in most processes, 50-75 us in about one in four): every call
-// returns new Float32Arrays, 16 KB each here, which node allocates with glibc's calloc. In the slow processes
-// glibc hands the freed memory back to the kernel (heap trimming) and the next calls page it back in, and a page
-// fault is expensive in this VM (the kernel side of a perf profile is mostly pvm_irq_enable). Evidence: with
-// trimming disabled (GLIBC_TUNABLES=glibc.malloc.trim_threshold=4000000000) none of 32 processes fell into the
-// 50-75 us mode, against 4 of 16 without; the raw kernel export at d = 4096 costs a steady 1.4 us in every process.
+// The range is wide at d = 4096 in some processes: docs/benchmarks.md says why.
 async function apiCallCost() {
   const runs = [];
   for (let k = 1; k <= PROCESSES; k++) {

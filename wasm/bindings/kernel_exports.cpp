@@ -1,6 +1,7 @@
 // Raw C exports of the validated kernels (wasm/src/api/) for web/lib/kernels.js. Raw exports, not Embind:
 // a call on a 4-vector must cost well under a microsecond, and Embind's argument marshalling alone costs
-// 85 to 205 ns here (../shared/toolchain.md). Inputs arrive as pointers into the WASM heap with their lengths;
+// 85 to 205 ns per call. Arguments follow the C++ order (outputs first, then dy, x, parameters, options), each
+// array as a pointer into the WASM heap followed by its length;
 // an optional weight that was not given arrives with length -1. Every function returns 0 on success or
 // non-zero after recording the error, which rl_error_message / rl_error_code / rl_error_position describe
 // (web/lib/kernels.js turns it into a thrown ResidualLabError). Nothing here aborts on bad input.
@@ -52,14 +53,14 @@ EMSCRIPTEN_KEEPALIVE int rl_layernorm(float* y, const float* x, int nx, const fl
   return report(rl::api::layernorm(out(y, nx), floats(x, nx), optional(gamma, ngamma), optional(beta, nbeta), eps));
 }
 
-EMSCRIPTEN_KEEPALIVE int rl_rmsnorm_backward(float* dx, float* dg, const float* x, int nx, const float* g, int ng,
-                                             const float* dy, int ndy, float eps, float weight_offset) {
+EMSCRIPTEN_KEEPALIVE int rl_rmsnorm_backward(float* dx, float* dg, const float* dy, int ndy, const float* x, int nx,
+                                             const float* g, int ng, float eps, float weight_offset) {
   return report(rl::api::rmsnorm_backward(out(dx, nx), out(dg, nx), floats(dy, ndy), floats(x, nx), optional(g, ng),
                                           eps, weight_offset));
 }
 
-EMSCRIPTEN_KEEPALIVE int rl_layernorm_backward(float* dx, float* dgamma, float* dbeta, const float* x, int nx,
-                                               const float* gamma, int ngamma, const float* dy, int ndy, float eps) {
+EMSCRIPTEN_KEEPALIVE int rl_layernorm_backward(float* dx, float* dgamma, float* dbeta, const float* dy, int ndy,
+                                               const float* x, int nx, const float* gamma, int ngamma, float eps) {
   return report(rl::api::layernorm_backward(out(dx, nx), out(dgamma, nx), out(dbeta, nx), floats(dy, ndy),
                                             floats(x, nx), optional(gamma, ngamma), eps));
 }
@@ -125,7 +126,7 @@ EMSCRIPTEN_KEEPALIVE int rl_softcap(float* y, const float* x, int nx, float cap)
   return report(rl::api::softcap(out(y, nx), floats(x, nx), cap));
 }
 
-EMSCRIPTEN_KEEPALIVE int rl_softcap_backward(float* dx, const float* x, int nx, const float* dy, int ndy, float cap) {
+EMSCRIPTEN_KEEPALIVE int rl_softcap_backward(float* dx, const float* dy, int ndy, const float* x, int nx, float cap) {
   return report(rl::api::softcap_backward(out(dx, nx), floats(dy, ndy), floats(x, nx), cap));
 }
 

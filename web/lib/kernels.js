@@ -97,7 +97,7 @@ export function createKernelApi(Module, tables) {
     x = asFloat32(x, 'x'); g = asFloat32(g, 'g', { optional: true }); dy = asFloat32(dy, 'dy');
     const { eps, weightOffset } = optionsOf('rmsNormBackward', options);
     const [dx, dg] = withScratch([x, g, dy], [x.length, x.length], ([px, pg, pdy], [pdx, pdg]) =>
-      Module._rl_rmsnorm_backward(pdx, pdg, px, x.length, pg, len(g), pdy, dy.length, eps, weightOffset));
+      Module._rl_rmsnorm_backward(pdx, pdg, pdy, dy.length, px, x.length, pg, len(g), eps, weightOffset));
     return { dx, dg };
   }
 
@@ -105,7 +105,7 @@ export function createKernelApi(Module, tables) {
     x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); dy = asFloat32(dy, 'dy');
     const { eps } = optionsOf('layerNormBackward', options);
     const [dx, dgamma, dbeta] = withScratch([x, gamma, dy], [x.length, x.length, x.length], ([px, pgamma, pdy], [pdx, pdgamma, pdbeta]) =>
-      Module._rl_layernorm_backward(pdx, pdgamma, pdbeta, px, x.length, pgamma, len(gamma), pdy, dy.length, eps));
+      Module._rl_layernorm_backward(pdx, pdgamma, pdbeta, pdy, dy.length, px, x.length, pgamma, len(gamma), eps));
     return { dx, dgamma, dbeta };
   }
 
@@ -165,7 +165,7 @@ export function createKernelApi(Module, tables) {
     x = asFloat32(x, 'x'); dy = asFloat32(dy, 'dy');
     if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
     const [dx] = withScratch([x, dy], [x.length], ([px, pdy], [pdx]) =>
-      Module._rl_softcap_backward(pdx, px, x.length, pdy, dy.length, cap));
+      Module._rl_softcap_backward(pdx, pdy, dy.length, px, x.length, cap));
     return { dx };
   }
 

@@ -2,6 +2,7 @@
 
 #include "decoder/config.hpp"
 #include "decoder/config_options.hpp"
+#include "experiments/gradient_decay.hpp"
 
 namespace rl::experiments {
 namespace {
@@ -49,7 +50,7 @@ std::vector<std::pair<std::string, Table>> build() {
            boolean("residual", false, "h + F(h) instead of F(h)"),
            choice("variant", "linear", {"linear", "mlp"},
                   "linear: random orthogonal matrices times gain; mlp: seeded GELU MLP layers"),
-           integer("width", 256, 2, 1024, "width of the stack (mlp: at most 512)"),
+           integer("width", 256, 2, 1024, "width of the stack (mlp: at most " + std::to_string(kMaxMlpWidth) + ")"),
            integer("seed", 0, 0, kMaxSeed, "the random seed"),
        }},
       {"initGradients",
