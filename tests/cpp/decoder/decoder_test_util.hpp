@@ -10,13 +10,18 @@
 #include <vector>
 
 #include "decoder/model.hpp"
+#include "decoder/norm_kinds.hpp"
 #include "reference_decoder.hpp"
 #include "test_util.hpp"
 
 namespace rl::test {
 
-inline const decoder::NormKind kAllNorms[] = {decoder::NormKind::layernorm, decoder::NormKind::rmsnorm,
-                                              decoder::NormKind::rmsnorm_gemma, decoder::NormKind::none};
+// Every kind of the table in decoder/norm_kinds.cpp: a new kind enters every decoder test.
+inline const std::vector<decoder::NormKind> kAllNorms = [] {
+  std::vector<decoder::NormKind> kinds;
+  for (const decoder::NormKindSpec& k : decoder::norm_kinds()) kinds.push_back(k.kind);
+  return kinds;
+}();
 inline const decoder::Placement kAllPlacements[] = {decoder::Placement::post, decoder::Placement::pre,
                                                     decoder::Placement::sandwich, decoder::Placement::olmo2,
                                                     decoder::Placement::deepnorm};

@@ -125,7 +125,7 @@ class ReferenceDecoder {
 
   Mat norm(const Mat& x, const decoder::NormOffsets& n, int T) const {
     if (c_.norm == decoder::NormKind::none) return x;
-    return norm_rows(x, T, c_.d_model, c_.norm, n.weight, n.bias);
+    return norm_rows(x, T, c_.d_model, c_.norm, n.find("weight"), n.find("bias"));
   }
 
   Mat attention(const Mat& x, const decoder::LayerOffsets& L, int T) const {

@@ -2,12 +2,14 @@
 
 #include <cmath>
 
+#include "decoder/norm_kinds.hpp"
+
 namespace rl::decoder {
 
 bool Config::has_final_norm() const {
   const bool placement_has_one =
       placement == Placement::pre || placement == Placement::sandwich || placement == Placement::olmo2;
-  return placement_has_one && norm != NormKind::none;
+  return placement_has_one && !norm_spec(norm).identity();
 }
 
 // Fourth roots through two square roots: sqrt is correctly rounded everywhere, pow is not (native and WASM
@@ -48,9 +50,12 @@ std::string validate_config(const Config& c) {
   if (!std::isfinite(c.init.embed_scale) || c.init.embed_scale < 0)
     return number_error("init.embed_scale", c.init.embed_scale, "finite and >= 0");
   if (!std::isfinite(c.init.qk_gain)) return number_error("init.qk_gain", c.init.qk_gain, "finite");
-  switch (c.norm) {
-    case NormKind::layernorm: case NormKind::rmsnorm: case NormKind::rmsnorm_gemma: case NormKind::none: break;
-    default: return "unknown norm kind (expected layernorm, rmsnorm, rmsnorm_gemma or none)";
+  if (find_norm_kind(c.norm) == nullptr) {
+    std::string names;
+    const auto kinds = norm_kinds();
+    for (std::size_t i = 0; i < kinds.size(); ++i)
+      names += (i == 0 ? "" : i + 1 == kinds.size() ? " or " : ", ") + std::string(kinds[i].name);
+    return "unknown norm kind (expected " + names + ")";
   }
   switch (c.placement) {
     case Placement::post: case Placement::pre: case Placement::sandwich: case Placement::olmo2:
@@ -68,14 +73,10 @@ std::string validate_config(const Config& c) {
   return "";
 }
 
+// The table's names are null-terminated literals.
 const char* to_string(NormKind kind) {
-  switch (kind) {
-    case NormKind::layernorm: return "layernorm";
-    case NormKind::rmsnorm: return "rmsnorm";
-    case NormKind::rmsnorm_gemma: return "rmsnorm_gemma";
-    case NormKind::none: return "none";
-  }
-  return "?";
+  const NormKindSpec* k = find_norm_kind(kind);
+  return k ? k->name.data() : "?";
 }
 
 const char* to_string(Placement placement) {
@@ -93,8 +94,8 @@ const char* to_string(MlpKind kind) { return kind == MlpKind::gelu ? "gelu" : "s
 const char* to_string(InitScheme scheme) { return scheme == InitScheme::normal ? "normal" : "xavier"; }
 
 bool parse_norm_kind(std::string_view name, NormKind* out) {
-  for (NormKind k : {NormKind::layernorm, NormKind::rmsnorm, NormKind::rmsnorm_gemma, NormKind::none})
-    if (name == to_string(k)) return *out = k, true;
+  for (const NormKindSpec& k : norm_kinds())
+    if (name == k.name) return *out = k.kind, true;
   return false;
 }
 

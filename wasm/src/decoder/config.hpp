@@ -1,5 +1,5 @@
 // The toy decoder's configuration: every switch the chapter's experiments turn, with the defaults of the public
-// JS API (issue 4). validate_config() is the one gate: a Model is only ever built from a config it accepted.
+// JS API. validate_config() is the one gate: a Model is only ever built from a config it accepted.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -8,6 +8,7 @@
 
 namespace rl::decoder {
 
+// What each kind is (name, parameters, statistics, forward and backward): norm_kinds.hpp.
 enum class NormKind { layernorm, rmsnorm, rmsnorm_gemma, none };
 // post:     h <- Norm(h + F(h))               (original Transformer, BERT; no final norm)
 // pre:      h <- h + F(Norm(h))               (GPT-2, Llama, Qwen; final norm)
@@ -63,7 +64,8 @@ std::string validate_config(const Config& config);
 // in 64 bits so that absurd sizes are reported, not wrapped around, in 32-bit WASM.
 std::uint64_t model_bytes(const Config& config);
 
-// String names as the JS API spells them; parse_* return false on an unknown name.
+// String names as the JS API spells them; parse_* return false on an unknown name. The norm kinds' names are
+// those of the table in norm_kinds.hpp ("?" for a value outside the enum).
 const char* to_string(NormKind kind);
 const char* to_string(Placement placement);
 const char* to_string(MlpKind kind);
