@@ -6,7 +6,7 @@ import { ResidualLabError } from './errors.js';
 
 const ENUMS = {
   mlp: ['gelu', 'swiglu'],
-  norm: ['layernorm', 'rmsnorm', 'rmsnorm_gemma', 'none'],
+  norm: ['layernorm', 'rmsnorm', 'rmsnorm_gemma', 'dyt', 'none'],
   placement: ['pre', 'post', 'sandwich', 'olmo2', 'deepnorm'],
   scheme: ['normal', 'xavier'],
   decay: ['constant', 'cosine'],

@@ -5,7 +5,7 @@
 import { ResidualLabError } from './errors.js';
 
 const PLACEMENTS = ['post', 'pre', 'sandwich', 'olmo2', 'deepnorm'];
-const NORMS = ['layernorm', 'rmsnorm', 'rmsnorm_gemma', 'none'];
+const NORMS = ['layernorm', 'rmsnorm', 'rmsnorm_gemma', 'dyt', 'none'];
 const MAX_SEED = 2 ** 53 - 1;
 
 const int = (def, min, max) => ({ kind: 'int', def, min, max });

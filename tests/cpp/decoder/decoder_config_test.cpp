@@ -156,6 +156,7 @@ TEST_CASE("parameter counts per norm kind: layout, count_params and the papers' 
       case decoder::NormKind::layernorm: return 2 * d;  // gamma, beta
       case decoder::NormKind::rmsnorm: return d;        // g
       case decoder::NormKind::rmsnorm_gemma: return d;  // w of (1 + w)
+      case decoder::NormKind::dyt: return 2 * d + 1;    // alpha (a scalar), gamma, beta
       case decoder::NormKind::none: return 0;
     }
     FAIL("a norm kind this test does not know: add its size above");

@@ -9,7 +9,7 @@
 namespace rl::decoder {
 
 // What each kind is (name, parameters, statistics, forward and backward): norm_kinds.hpp.
-enum class NormKind { layernorm, rmsnorm, rmsnorm_gemma, none };
+enum class NormKind { layernorm, rmsnorm, rmsnorm_gemma, dyt, none };
 // post:     h <- Norm(h + F(h))               (original Transformer, BERT; no final norm)
 // pre:      h <- h + F(Norm(h))               (GPT-2, Llama, Qwen; final norm)
 // sandwich: h <- h + Norm_out(F(Norm(h)))     (Gemma 2/3; final norm)

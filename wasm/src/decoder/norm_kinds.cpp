@@ -1,6 +1,5 @@
 #include "decoder/norm_kinds.hpp"
 
-
 #include "kernels/norms.hpp"
 
 namespace rl::decoder {
@@ -8,6 +7,7 @@ namespace {
 
 // Each kind's forward and backward read the tensors and statistics in the order its table entry lists them.
 
+// LayerNorm: y = (x - mean) * rstd * weight + bias, weight from 1, bias from 0.
 constexpr NormParamSpec kLayerNormParams[] = {{"weight", true, 1.0f}, {"bias", true, 0.0f}};
 constexpr std::string_view kLayerNormStats[] = {"mean", "rstd"};
 void layernorm_fwd(float* y, const NormStats& s, const float* x, const NormTensors& w, int rows, int d, float eps) {
@@ -32,11 +32,23 @@ void rmsnorm_bwd(float* dx, const NormTensors& dw, const float* dy, const float*
   rmsnorm_backward(dx, dw[0], dy, x, s[0], w[0], rows, d, static_cast<float>(Offset));
 }
 
+// Dynamic Tanh (Zhu et al. 2025): y = weight * tanh(alpha * x) + bias, alpha one scalar per norm from 0.5; no
+// statistics (eps unused). The tensors in the order of the paper's module: alpha, weight, bias.
+constexpr NormParamSpec kDytParams[] = {{"alpha", false, 0.5f}, {"weight", true, 1.0f}, {"bias", true, 0.0f}};
+void dyt_fwd(float* y, const NormStats&, const float* x, const NormTensors& w, int rows, int d, float) {
+  dyt_forward(y, x, *w[0], w[1], w[2], rows, d);
+}
+void dyt_bwd(float* dx, const NormTensors& dw, const float* dy, const float* x, const NormStats&, const NormTensors& w,
+             int rows, int d) {
+  dyt_backward(dx, dw[0], dw[1], dw[2], dy, x, *w[0], w[1], rows, d);
+}
+
 constexpr NormKindSpec kNormKinds[] = {
     {NormKind::layernorm, "layernorm", kLayerNormParams, kLayerNormStats, layernorm_fwd, layernorm_bwd},
     {NormKind::rmsnorm, "rmsnorm", kRmsNormParams, kRmsNormStats, rmsnorm_fwd<0>, rmsnorm_bwd<0>},
     {NormKind::rmsnorm_gemma, "rmsnorm_gemma", kRmsNormGemmaParams, kRmsNormStats, rmsnorm_fwd<1>, rmsnorm_bwd<1>},
-    {NormKind::none, "none", {}, {}, nullptr, nullptr},
+    {NormKind::dyt, "dyt", kDytParams, {}, dyt_fwd, dyt_bwd},
+    {NormKind::none, "none", {}, {}, nullptr, nullptr},  // the identity
 };
 
 }  // namespace

@@ -12,7 +12,7 @@
 
 namespace rl::decoder {
 
-inline constexpr int kMaxNormParams = 2;  // tensors of one norm instance
+inline constexpr int kMaxNormParams = 3;  // tensors of one norm instance
 inline constexpr int kMaxNormStats = 2;   // floats saved per row
 
 // One parameter tensor of a norm instance: <prefix>.<suffix>, of shape [d_model] or [1] (one scalar per
