@@ -5,8 +5,8 @@
 //   residual_scaling (GPT-2): attn.o and mlp.down times 1/sqrt(2L)
 //   deepnorm: attn.v, attn.o and the MLP weights times beta = (8L)^(-1/4) (DeepNet's decoder-only gain)
 //   zero_qk: attn.q and attn.k start at 0; qk_gain multiplies them otherwise
-//   norm parameters, QK-Norm's included: the constant of their kind's entry in norm_kinds.cpp (ParamTensor::
-//   init_value), the identity map: weight 1, bias 0 (Gemma's w 0, whose multiplier is 1 + w)
+//   norm parameters, QK-Norm's included: the constant their kind's entry in norm_kinds.cpp gives
+//   (ParamTensor::init_value), e.g. weight 1 and bias 0, Gemma's w 0 (multiplier 1 + w), DyT's alpha 0.5
 #include <algorithm>
 #include <cmath>
 #include <string_view>
