@@ -129,6 +129,59 @@ TEST_CASE("bad calls return messages and leave the model usable", "[decoder][con
   CHECK_THAT(model->backward(), Contains("forward pass first"));
 }
 
+TEST_CASE("the norm kind table: names parse back, unknown kinds are named in the message", "[decoder][config]") {
+  REQUIRE(decoder::norm_kinds().size() == kAllNorms.size());
+  for (const decoder::NormKindSpec& k : decoder::norm_kinds()) {
+    CHECK(decoder::to_string(k.kind) == k.name);
+    decoder::NormKind back{};
+    CHECK(decoder::parse_norm_kind(k.name, &back));
+    CHECK(back == k.kind);
+    CHECK(decoder::find_norm_kind(k.kind) == &k);
+    CHECK(k.params.size() <= std::size_t(decoder::kMaxNormParams));
+    CHECK(k.stats.size() <= std::size_t(decoder::kMaxNormStats));
+  }
+  CHECK(decoder::find_norm_kind(static_cast<decoder::NormKind>(-1)) == nullptr);
+  CHECK(std::string(decoder::to_string(static_cast<decoder::NormKind>(-1))) == "?");
+  decoder::Config c;
+  c.norm = static_cast<decoder::NormKind>(-1);
+  const std::string error = decoder::validate_config(c);
+  CHECK_THAT(error, Contains("norm must be one of"));
+  for (const decoder::NormKindSpec& k : decoder::norm_kinds()) CHECK_THAT(error, Contains(std::string(k.name)));
+}
+
+TEST_CASE("parameter counts per norm kind: layout, count_params and the papers' sizes agree", "[decoder][layout]") {
+  // parameters of one norm over d features, as the papers define each kind
+  auto norm_params = [](decoder::NormKind kind, std::uint64_t d) -> std::uint64_t {
+    switch (kind) {
+      case decoder::NormKind::layernorm: return 2 * d;  // gamma, beta
+      case decoder::NormKind::rmsnorm: return d;        // g
+      case decoder::NormKind::rmsnorm_gemma: return d;  // w of (1 + w)
+      case decoder::NormKind::dyt: return 2 * d + 1;    // alpha (a scalar), gamma, beta
+      case decoder::NormKind::none: return 0;
+    }
+    FAIL("a norm kind this test does not know: add its size above");
+    return 0;
+  };
+  for (decoder::NormKind norm : kAllNorms)
+    for (decoder::Placement placement : kAllPlacements)
+      for (bool qk : {false, true})
+        for (decoder::MlpKind mlp : {decoder::MlpKind::gelu, decoder::MlpKind::swiglu}) {
+          decoder::Config c = tiny_config(norm, placement, qk, false);
+          c.mlp = mlp;
+          INFO(describe(c));
+          const std::uint64_t d = c.d_model, f = c.ffn_width(), V = c.vocab_size, L = c.n_layers;
+          const std::uint64_t norms_per_layer = placement == decoder::Placement::sandwich ? 4 : 2;
+          std::uint64_t want = 2 * V * d + c.context_length * d + (c.has_final_norm() ? norm_params(norm, d) : 0);
+          want += L * (4 * d * d + (mlp == decoder::MlpKind::swiglu ? 3 : 2) * d * f +
+                       norms_per_layer * norm_params(norm, d) + (qk ? 2 * c.d_head() : 0));
+          CHECK(decoder::count_params(c) == want);
+          const decoder::ParamLayout layout = decoder::build_layout(c);
+          CHECK(layout.total == want);
+          // every norm tensor (1-D) starts at a constant, every other tensor is drawn at random
+          for (const auto& t : layout.tensors) CHECK(t.init_value.has_value() == (t.shape.size() == 1));
+        }
+}
+
 TEST_CASE("parameter layout uses PyTorch names, shapes and order", "[decoder][layout]") {
   decoder::Config c = tiny_config(decoder::NormKind::layernorm, decoder::Placement::sandwich, true, false);
   c.mlp = decoder::MlpKind::swiglu;

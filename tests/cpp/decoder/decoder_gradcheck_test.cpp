@@ -1,6 +1,6 @@
 // The analytic backward against finite differences of an independent float64 forward, and the float32 forward
-// against that same reference, for every norm kind x placement x QK-Norm x soft-cap (80 tiny models; MLP kind,
-// residual and position embeddings vary across them so each setting is covered both ways).
+// against that same reference, for every norm kind x placement x QK-Norm x soft-cap (20 tiny models per kind; MLP
+// kind, residual and position embeddings vary across them so each setting is covered both ways).
 #include <catch2/catch.hpp>
 
 #include "decoder_test_util.hpp"

@@ -76,6 +76,16 @@ TEST_CASE("normal init: std 0.02 everywhere, norms at their identity", "[decoder
   CHECK(moments(*gemma, "layers.2.mlp_norm.weight").max_abs == 0.0);        // (1 + w) with w = 0
   CHECK(moments(*gemma, "layers.2.attn.q_norm.weight").mean == 1.0);        // QK-Norm: Llama convention
   CHECK(moments(*gemma, "layers.2.attn.q_norm.weight").std == 0.0);
+  c.norm = decoder::NormKind::dyt;
+  auto dyt = make_model(c);
+  const auto& alpha = dyt->layout().tensors[std::size_t(dyt->layout().find("layers.2.mlp_norm.alpha"))];
+  CHECK(alpha.shape == std::vector<int>{1});
+  CHECK(dyt->params()[alpha.offset] == 0.5f);                               // Zhu et al. 2025's alpha_0
+  CHECK(moments(*dyt, "layers.2.mlp_norm.weight").mean == 1.0);
+  CHECK(moments(*dyt, "layers.2.mlp_norm.weight").std == 0.0);
+  CHECK(moments(*dyt, "layers.2.mlp_norm.bias").max_abs == 0.0);
+  CHECK(moments(*dyt, "layers.2.attn.k_norm.weight").mean == 1.0);          // QK-Norm stays RMSNorm
+  CHECK(dyt->layout().find("layers.2.attn.k_norm.alpha") == -1);
 }
 
 TEST_CASE("init options scale the tensors they name", "[decoder][init]") {

@@ -10,13 +10,18 @@
 #include <vector>
 
 #include "decoder/model.hpp"
+#include "decoder/norm_kinds.hpp"
 #include "reference_decoder.hpp"
 #include "test_util.hpp"
 
 namespace rl::test {
 
-inline const decoder::NormKind kAllNorms[] = {decoder::NormKind::layernorm, decoder::NormKind::rmsnorm,
-                                              decoder::NormKind::rmsnorm_gemma, decoder::NormKind::none};
+// Every kind of the table in decoder/norm_kinds.cpp: a new kind enters every decoder test.
+inline const std::vector<decoder::NormKind> kAllNorms = [] {
+  std::vector<decoder::NormKind> kinds;
+  for (const decoder::NormKindSpec& k : decoder::norm_kinds()) kinds.push_back(k.kind);
+  return kinds;
+}();
 inline const decoder::Placement kAllPlacements[] = {decoder::Placement::post, decoder::Placement::pre,
                                                     decoder::Placement::sandwich, decoder::Placement::olmo2,
                                                     decoder::Placement::deepnorm};
@@ -38,18 +43,24 @@ inline std::unique_ptr<decoder::Model> make_model(const decoder::Config& c) {
   return model;
 }
 
-// Every weight random: linear weights N(0, scale^2), norm gains 1 + 0.3 N (Gemma's w: 0.3 N), biases 0.2 N.
+// Every weight random: linear weights N(0, scale^2), norm gains 1 + 0.3 N (Gemma's w: 0.3 N), biases 0.2 N,
+// DyT's alpha 0.5 + 0.2 N.
 inline void randomize(decoder::Model& model, std::uint64_t seed, double scale = 0.5) {
   Rng rng(seed);
   std::vector<float> p(model.num_params());
   for (const decoder::ParamTensor& t : model.layout().tensors) {
     const bool is_vector = t.shape.size() == 1;
     const bool bias = t.name.size() > 5 && t.name.substr(t.name.size() - 5) == ".bias";
+    const bool alpha = t.name.size() > 6 && t.name.substr(t.name.size() - 6) == ".alpha";
     const bool gemma = model.config().norm == decoder::NormKind::rmsnorm_gemma &&
                        t.name.find("q_norm") == std::string::npos && t.name.find("k_norm") == std::string::npos;
     for (std::size_t i = 0; i < t.size; ++i) {
       const double z = rng.normal();
-      p[t.offset + i] = static_cast<float>(!is_vector ? scale * z : bias ? 0.2 * z : gemma ? 0.3 * z : 1.0 + 0.3 * z);
+      p[t.offset + i] = static_cast<float>(!is_vector ? scale * z
+                                           : bias      ? 0.2 * z
+                                           : alpha     ? 0.5 + 0.2 * z
+                                           : gemma     ? 0.3 * z
+                                                       : 1.0 + 0.3 * z);
     }
   }
   REQUIRE(model.set_params(p) == "");

@@ -123,9 +123,21 @@ class ReferenceDecoder {
     return y;
   }
 
+  // Dynamic Tanh (Zhu et al. 2025), elementwise: y = weight * tanh(alpha * x) + bias, alpha one scalar.
+  Mat dyt(const Mat& x, long alpha, long weight, long bias) const {
+    const int d = c_.d_model;
+    Mat y(x.size());
+    for (std::size_t j = 0; j < x.size(); ++j) {
+      const long i = static_cast<long>(j % d);
+      y[j] = param(weight, i) * std::tanh(param(alpha, 0) * x[j]) + param(bias, i);
+    }
+    return y;
+  }
+
   Mat norm(const Mat& x, const decoder::NormOffsets& n, int T) const {
     if (c_.norm == decoder::NormKind::none) return x;
-    return norm_rows(x, T, c_.d_model, c_.norm, n.weight, n.bias);
+    if (c_.norm == decoder::NormKind::dyt) return dyt(x, n.find("alpha"), n.find("weight"), n.find("bias"));
+    return norm_rows(x, T, c_.d_model, c_.norm, n.find("weight"), n.find("bias"));
   }
 
   Mat attention(const Mat& x, const decoder::LayerOffsets& L, int T) const {

@@ -3,13 +3,14 @@
 #include <cmath>
 
 #include "decoder/config_options.hpp"
+#include "decoder/norm_kinds.hpp"
 
 namespace rl::decoder {
 
 bool Config::has_final_norm() const {
   const bool placement_has_one =
       placement == Placement::pre || placement == Placement::sandwich || placement == Placement::olmo2;
-  return placement_has_one && norm != NormKind::none;
+  return placement_has_one && !norm_spec(norm).identity();
 }
 
 // Fourth roots through two square roots: sqrt is correctly rounded everywhere, pow is not (native and WASM
@@ -49,14 +50,10 @@ std::string validate_config(const Config& c) {
   return "";
 }
 
+// The table's names are null-terminated literals.
 const char* to_string(NormKind kind) {
-  switch (kind) {
-    case NormKind::layernorm: return "layernorm";
-    case NormKind::rmsnorm: return "rmsnorm";
-    case NormKind::rmsnorm_gemma: return "rmsnorm_gemma";
-    case NormKind::none: return "none";
-  }
-  return "?";
+  const NormKindSpec* k = find_norm_kind(kind);
+  return k ? k->name.data() : "?";
 }
 
 const char* to_string(Placement placement) {
@@ -87,8 +84,8 @@ const char* to_string(InitScheme scheme) {
 }
 
 bool parse_norm_kind(std::string_view name, NormKind* out) {
-  for (NormKind k : {NormKind::layernorm, NormKind::rmsnorm, NormKind::rmsnorm_gemma, NormKind::none})
-    if (name == to_string(k)) return *out = k, true;
+  for (const NormKindSpec& k : norm_kinds())
+    if (name == k.name) return *out = k.kind, true;
   return false;
 }
 

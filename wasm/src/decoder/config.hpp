@@ -9,7 +9,8 @@
 
 namespace rl::decoder {
 
-enum class NormKind { layernorm, rmsnorm, rmsnorm_gemma, none };
+// What each kind is (name, parameters, statistics, forward and backward): norm_kinds.hpp.
+enum class NormKind { layernorm, rmsnorm, rmsnorm_gemma, dyt, none };
 // post:     h <- Norm(h + F(h))               (original Transformer, BERT; no final norm)
 // pre:      h <- h + F(Norm(h))               (GPT-2, Llama, Qwen; final norm)
 // sandwich: h <- h + Norm_out(F(Norm(h)))     (Gemma 2/3; final norm)
@@ -70,7 +71,8 @@ std::string validate_config(const Config& config);
 // in 64 bits so that absurd sizes are reported, not wrapped around, in 32-bit WASM.
 std::uint64_t model_bytes(const Config& config);
 
-// String names as the JS API spells them; parse_* return false on an unknown name.
+// String names as the JS API spells them; parse_* return false on an unknown name. The norm kinds' names are
+// those of the table in norm_kinds.hpp ("?" for a value outside the enum).
 const char* to_string(NormKind kind);
 const char* to_string(Placement placement);
 const char* to_string(MlpKind kind);

@@ -3,6 +3,7 @@
 #include <iterator>
 
 #include "decoder/config.hpp"
+#include "decoder/norm_kinds.hpp"
 
 namespace rl::decoder {
 namespace {
@@ -18,8 +19,7 @@ std::vector<std::string> names(const Enum (&values)[N]) {
 
 std::vector<std::string> norm_names() {
   std::vector<std::string> out;
-  for (NormKind k : {NormKind::layernorm, NormKind::rmsnorm, NormKind::rmsnorm_gemma, NormKind::none})
-    out.emplace_back(to_string(k));
+  for (const NormKindSpec& k : norm_kinds()) out.emplace_back(k.name);
   return out;
 }
 

@@ -1,11 +1,13 @@
-// Seeded initialisation (issue 4):
+// Seeded initialisation:
 //   normal:  every linear weight ~ N(0, std^2)
 //   xavier:  every linear weight ~ U(-a, a), a = sqrt(6 / (fan_in + fan_out))   (Glorot and Bengio 2010)
 //   embed.weight, pos_embed.weight ~ N(0, (std * embed_scale)^2) under both schemes
 //   residual_scaling (GPT-2): attn.o and mlp.down times 1/sqrt(2L)
 //   deepnorm: attn.v, attn.o and the MLP weights times beta = (8L)^(-1/4) (DeepNet's decoder-only gain)
 //   zero_qk: attn.q and attn.k start at 0; qk_gain multiplies them otherwise
-//   norms: weight 1 (0 for rmsnorm_gemma, whose multiplier is 1 + w), bias 0; q_norm / k_norm weight 1
+//   norm parameters, QK-Norm's included: the constant their kind's entry in norm_kinds.cpp gives
+//   (ParamTensor::init_value), e.g. weight 1 and bias 0, Gemma's w 0 (multiplier 1 + w), DyT's alpha 0.5
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 
@@ -29,12 +31,8 @@ void init_weights(ModelState& st) {
   for (const ParamTensor& t : st.layout.tensors) {
     float* out = st.params.data() + t.offset;
     const std::string_view name = t.name;
-    const bool is_norm = t.shape.size() == 1;
-    if (is_norm) {
-      const bool gemma_weight = c.norm == NormKind::rmsnorm_gemma && !ends_with(name, "q_norm.weight") &&
-                                !ends_with(name, "k_norm.weight");
-      const float value = ends_with(name, ".bias") || gemma_weight ? 0.0f : 1.0f;
-      for (std::size_t i = 0; i < t.size; ++i) out[i] = value;
+    if (t.init_value) {
+      std::fill(out, out + t.size, *t.init_value);
       continue;
     }
     InitRng rng(tensor_seed(ini.seed, name));

@@ -3,79 +3,94 @@
 namespace rl::decoder {
 namespace {
 
+// Walks a config's tensors in layout order. With a layout it records them; without, it only counts (in 64 bits,
+// so that an absurd config is measured, not wrapped around, in 32-bit WASM).
 class LayoutBuilder {
  public:
-  explicit LayoutBuilder(ParamLayout& layout) : layout_(layout) {}
+  explicit LayoutBuilder(ParamLayout* layout) : layout_(layout) {}
 
-  long add(std::string name, std::vector<int> shape, int layer) {
+  std::uint64_t total() const { return total_; }
+
+  long add(std::string name, std::vector<int> shape, int layer, std::optional<float> init_value = {}) {
+    std::uint64_t size = 1;
+    for (int s : shape) size *= static_cast<std::uint64_t>(s);
+    const std::uint64_t offset = total_;
+    total_ += size;
+    if (!layout_) return static_cast<long>(offset);
     ParamTensor t;
     t.name = std::move(name);
-    t.offset = layout_.total;
-    t.size = 1;
-    for (int s : shape) t.size *= static_cast<std::size_t>(s);
+    t.offset = static_cast<std::size_t>(offset);
+    t.size = static_cast<std::size_t>(size);
     t.shape = std::move(shape);
     t.layer = layer;
-    layout_.total += t.size;
-    layout_.tensors.push_back(std::move(t));
-    return static_cast<long>(layout_.tensors.back().offset);
+    t.init_value = init_value;
+    layout_->total = static_cast<std::size_t>(total_);
+    layout_->tensors.push_back(std::move(t));
+    return static_cast<long>(offset);
   }
 
-  NormOffsets add_norm(const std::string& prefix, const Config& c, int layer) {
+  // The tensors of one norm of this kind over rows of `width`: <prefix>.<suffix> for each of its params.
+  NormOffsets add_norm(const std::string& prefix, const NormKindSpec& kind, int width, int layer) {
     NormOffsets n;
-    if (c.norm == NormKind::none) return n;
-    n.weight = add(prefix + ".weight", {c.d_model}, layer);
-    if (c.norm == NormKind::layernorm) n.bias = add(prefix + ".bias", {c.d_model}, layer);
+    if (kind.params.empty()) return n;
+    n.kind = &kind;
+    for (std::size_t i = 0; i < kind.params.size(); ++i) {
+      const NormParamSpec& p = kind.params[i];
+      n.param[i] = add(prefix + "." + std::string(p.suffix), {static_cast<int>(p.size(width))}, layer, p.init);
+    }
     return n;
   }
 
  private:
-  ParamLayout& layout_;
+  ParamLayout* layout_;
+  std::uint64_t total_ = 0;
 };
 
-}  // namespace
-
-ParamLayout build_layout(const Config& c) {
-  ParamLayout layout;
-  LayoutBuilder b(layout);
+void lay_out(const Config& c, LayoutBuilder& b, ParamLayout& layout) {
   const int d = c.d_model, f = c.ffn_width(), V = c.vocab_size;
   const bool sandwich = c.placement == Placement::sandwich;
+  const NormKindSpec& norm = norm_spec(c.norm);
+  const NormKindSpec& qk_norm = norm_spec(NormKind::rmsnorm);  // QK-Norm is Llama's RMSNorm whatever the kind
   layout.embed = b.add("embed.weight", {V, d}, -1);
   if (c.pos_embed) layout.pos_embed = b.add("pos_embed.weight", {c.context_length, d}, -1);
   for (int i = 0; i < c.n_layers; ++i) {
     const std::string p = "layers." + std::to_string(i) + ".";
     LayerOffsets L;
-    L.attn_norm = b.add_norm(p + "attn_norm", c, i);
+    L.attn_norm = b.add_norm(p + "attn_norm", norm, d, i);
     L.q = b.add(p + "attn.q.weight", {d, d}, i);
     L.k = b.add(p + "attn.k.weight", {d, d}, i);
     L.v = b.add(p + "attn.v.weight", {d, d}, i);
     L.o = b.add(p + "attn.o.weight", {d, d}, i);
     if (c.qk_norm) {
-      L.q_norm = b.add(p + "attn.q_norm.weight", {c.d_head()}, i);
-      L.k_norm = b.add(p + "attn.k_norm.weight", {c.d_head()}, i);
+      L.q_norm = b.add_norm(p + "attn.q_norm", qk_norm, c.d_head(), i).find("weight");
+      L.k_norm = b.add_norm(p + "attn.k_norm", qk_norm, c.d_head(), i).find("weight");
     }
-    if (sandwich) L.attn_out_norm = b.add_norm(p + "attn_out_norm", c, i);
-    L.mlp_norm = b.add_norm(p + "mlp_norm", c, i);
+    if (sandwich) L.attn_out_norm = b.add_norm(p + "attn_out_norm", norm, d, i);
+    L.mlp_norm = b.add_norm(p + "mlp_norm", norm, d, i);
     L.up = b.add(p + "mlp.up.weight", {f, d}, i);
     if (c.mlp == MlpKind::swiglu) L.gate = b.add(p + "mlp.gate.weight", {f, d}, i);
     L.down = b.add(p + "mlp.down.weight", {d, f}, i);
-    if (sandwich) L.mlp_out_norm = b.add_norm(p + "mlp_out_norm", c, i);
+    if (sandwich) L.mlp_out_norm = b.add_norm(p + "mlp_out_norm", norm, d, i);
     layout.layers.push_back(L);
   }
-  if (c.has_final_norm()) layout.final_norm = b.add_norm("final_norm", c, -1);
+  if (c.has_final_norm()) layout.final_norm = b.add_norm("final_norm", norm, d, -1);
   layout.lm_head = b.add("lm_head.weight", {V, d}, -1);
+}
+
+}  // namespace
+
+ParamLayout build_layout(const Config& c) {
+  ParamLayout layout;
+  LayoutBuilder b(&layout);
+  lay_out(c, b, layout);
   return layout;
 }
 
 std::uint64_t count_params(const Config& c) {
-  const std::uint64_t d = c.d_model, f = c.ffn_width(), V = c.vocab_size, L = c.n_layers;
-  const std::uint64_t norm_size = c.norm == NormKind::none ? 0 : c.norm == NormKind::layernorm ? 2 * d : d;
-  const std::uint64_t norms_per_layer = c.placement == Placement::sandwich ? 4 : 2;
-  std::uint64_t per_layer = 4 * d * d + (c.mlp == MlpKind::swiglu ? 3 : 2) * d * f + norms_per_layer * norm_size;
-  if (c.qk_norm) per_layer += 2 * (d / c.n_heads);
-  std::uint64_t total = 2 * V * d + L * per_layer;
-  if (c.pos_embed) total += static_cast<std::uint64_t>(c.context_length) * d;
-  if (c.has_final_norm()) total += norm_size;
-  return total;
+  ParamLayout offsets;  // filled but not kept
+  LayoutBuilder b(nullptr);
+  lay_out(c, b, offsets);
+  return b.total();
 }
 
 int ParamLayout::find(std::string_view name) const {

@@ -21,12 +21,13 @@ struct Arena {
   }
 };
 
+// A norm's output (y given: written there) and one [T] buffer per statistic its kind saves.
 NormActs take_norm(Arena& a, const Config& c, std::uint64_t T, float* y = nullptr) {
   NormActs n;
-  if (c.norm == NormKind::none) return n;
+  const NormKindSpec& kind = norm_spec(c.norm);
+  if (kind.identity()) return n;
   n.y = y ? y : a.take(T * c.d_model);
-  n.rstd = a.take(T);
-  if (c.norm == NormKind::layernorm) n.mean = a.take(T);
+  for (std::size_t i = 0; i < kind.stats.size(); ++i) n.stats[i] = a.take(T);
   return n;
 }
 
@@ -40,7 +41,7 @@ void assign_sublayer(Arena& a, const Config& c, std::uint64_t T, SublayerActs& s
   s.branch_out = a.take(Td);
   if (p == Placement::sandwich || p == Placement::olmo2) s.out_norm = take_norm(a, c, T);
   s.increment = s.out_norm.y ? s.out_norm.y : s.branch_out;
-  if ((p == Placement::post || p == Placement::deepnorm) && c.norm != NormKind::none) {
+  if ((p == Placement::post || p == Placement::deepnorm) && !norm_spec(c.norm).identity()) {
     s.sum = a.take(Td);
     s.post_norm = take_norm(a, c, T, x_out);
   } else {
@@ -49,7 +50,11 @@ void assign_sublayer(Arena& a, const Config& c, std::uint64_t T, SublayerActs& s
 }
 
 float* bind(std::vector<float>& v, long offset) { return offset == kAbsent ? nullptr : v.data() + offset; }
-NormWeights bind(std::vector<float>& v, const NormOffsets& n) { return {bind(v, n.weight), bind(v, n.bias)}; }
+NormWeights bind(std::vector<float>& v, const NormOffsets& n) {
+  NormWeights w{};
+  for (int i = 0; i < kMaxNormParams; ++i) w[i] = bind(v, n.param[i]);
+  return w;
+}
 
 ModelWeights bind_all(std::vector<float>& v, const ParamLayout& layout) {
   ModelWeights w;

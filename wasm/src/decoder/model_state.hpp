@@ -9,14 +9,12 @@
 
 #include "decoder/config.hpp"
 #include "decoder/layout.hpp"
+#include "decoder/norm_kinds.hpp"
 
 namespace rl::decoder {
 
-// Parameters (or their gradients) of one norm; nullptr when the tensor is absent.
-struct NormWeights {
-  float* weight = nullptr;
-  float* bias = nullptr;
-};
+// Parameters (or their gradients) of one norm, in the order of its kind's params; nullptr when absent.
+using NormWeights = NormTensors;
 
 struct LayerWeights {
   NormWeights attn_norm, attn_out_norm, mlp_norm, mlp_out_norm;
@@ -30,9 +28,10 @@ struct ModelWeights {
   std::vector<LayerWeights> layers;
 };
 
-// A norm's output and the statistics its backward needs (mean only for LayerNorm).
+// A norm's output and the per-row statistics its backward needs (its kind's stats, in order).
 struct NormActs {
-  float *y = nullptr, *mean = nullptr, *rstd = nullptr;
+  float* y = nullptr;
+  NormStats stats{};
 };
 
 struct AttentionActs {

@@ -111,14 +111,15 @@ LogitLens Model::logit_lens(int k) const {
   out.points = points, out.seq_len = T, out.k = k;
   out.top_tokens.resize(static_cast<std::size_t>(points) * T * k);
   out.top_probs.resize(out.top_tokens.size());
-  std::vector<float> normed(static_cast<std::size_t>(T) * d), mean(T), rstd(T);
+  std::vector<float> normed(static_cast<std::size_t>(T) * d), norm_stats(std::size_t(kMaxNormStats) * T);
   std::vector<float> logits(static_cast<std::size_t>(T) * V), probs(logits.size());
   std::vector<int> order(V);
   for (int p = 0; p < points; ++p) {
     // through the final norm (when there is one), the unembedding and the final soft-cap
     const float* x = st.streams[p];
     if (st.final_norm.y) {
-      NormActs lens_norm{normed.data(), mean.data(), rstd.data()};
+      NormActs lens_norm{normed.data()};
+      for (int i = 0; i < kMaxNormStats; ++i) lens_norm.stats[i] = norm_stats.data() + std::size_t(i) * T;
       norm_forward(c, lens_norm, x, st.w.final_norm, T);
       x = normed.data();
     }
