@@ -54,6 +54,7 @@ export function createDecoderApi(Module, tables) {
         const ids = asTokens(tokens, 'tokens');
         const n = ids.length;
         if (n === 0) fail('the token sequence is empty', 'invalid_input');
+        // Checked here as well as in C++: the tokens are written into a buffer of contextLength entries first.
         if (n > normalized.contextLength) fail(`sequence of ${n} tokens exceeds contextLength ${normalized.contextLength}`, 'invalid_input');
         const hasTargets = targets !== undefined && targets !== null;
         const tgt = hasTargets ? asTokens(targets, 'targets') : null;

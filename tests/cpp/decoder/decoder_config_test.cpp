@@ -105,7 +105,7 @@ TEST_CASE("bad calls return messages and leave the model usable", "[decoder][con
   CHECK_THAT(model->backward(), Contains("forward pass first"));
   CHECK_THAT(model->forward({}), Contains("empty"));
   const std::vector<std::int32_t> too_long(7, 1);
-  CHECK_THAT(model->forward(too_long), Contains("exceeds context_length 6"));
+  CHECK_THAT(model->forward(too_long), Contains("sequence of 7 tokens exceeds contextLength 6"));
   CHECK_THAT(model->forward(std::vector<std::int32_t>{1, 11, 2}),
              Contains("token 11 at position 1 is outside the vocabulary [0, 11)"));
   CHECK_THAT(model->forward(std::vector<std::int32_t>{-1}), Contains("token -1"));

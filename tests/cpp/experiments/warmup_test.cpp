@@ -19,7 +19,7 @@ double unigram_entropy() {  // what a model that ignores context reaches: 2.967 
   return h;
 }
 
-WarmupOptions found_setting() {  // the defaults of web/lib/experiment-options.js
+WarmupOptions found_setting() {  // the defaults of the warmup option table
   WarmupOptions o;
   o.model.layers = 6;
   o.model.d_model = 64;

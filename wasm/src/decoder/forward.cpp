@@ -53,7 +53,7 @@ std::string Model::forward(std::span<const std::int32_t> tokens, std::span<const
   const int T = static_cast<int>(tokens.size()), d = c.d_model, V = c.vocab_size;
   if (tokens.empty()) return "the token sequence is empty";
   if (T > c.context_length)
-    return "sequence of " + std::to_string(T) + " tokens exceeds context_length " + std::to_string(c.context_length);
+    return "sequence of " + std::to_string(T) + " tokens exceeds contextLength " + std::to_string(c.context_length);
   if (!targets.empty() && targets.size() != tokens.size())
     return "targets has " + std::to_string(targets.size()) + " entries but tokens has " + std::to_string(T);
   for (int t = 0; t < T; ++t) {

@@ -1,7 +1,7 @@
 // What a norm kind is, in one table: its name (as the JS API spells it), its parameter tensors, the per-row
 // statistics its backward reads, and its forward and backward (the kernels of kernels/norms.hpp). The layout,
 // the parameter count, the initialisation, the saved activations and the dispatch all read this table, so a new
-// kind is one entry here (docs/add-a-norm-kind.md). QK-Norm is not a norm kind: it is always Llama's RMSNorm.
+// kind is one entry here (the README's "Add a norm kind" lists the steps). QK-Norm is not a norm kind: it is always Llama's RMSNorm.
 #pragma once
 #include <array>
 #include <cstdint>
