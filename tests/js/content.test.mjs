@@ -19,7 +19,7 @@ const LANGS = {
 
 const SECTION_IDS = [
   'residual-stream', 'why-residuals', 'normalization', 'precision-and-gemma', 'placement',
-  'qk-norm', 'softcap', 'model-table', 'init-and-depth', 'summary',
+  'qk-norm', 'softcap', 'model-table', 'init-and-depth', 'summary', 'references',
 ];
 
 // widget tag -> the section it must sit in
@@ -74,18 +74,21 @@ const FACTS = {
   normalization: ['[2, -1, 3, 0]', ex.meanSquare, ex.rms, fmtVector(ex.rmsOut), ex.centered,
     ex.variance, ex.std, fmtVector(ex.layerOut), '[20, -10, 30, 0]', '1e-5', '1e-6', 'rms_norm_eps',
     'Zhang', 'Sennrich', '2019', 'DyT', 'Zhu', '2025', '0.5', '\\tanh(\\alpha x)', fmtVector(ex.dytOut), fmtVector(ex.dytAt100), '×100'],
-  'precision-and-gemma': ['LlamaRMSNorm', 'torch.float32', 'modeling_gemma2.py', 'modeling_gemma3.py',
+  'precision-and-gemma': ['LlamaRMSNorm', 'torch.float32', 'modeling_gemma2.py', 'modeling_gemma3.py', '`mean`', 'float32',
     '(1 + w)', 'Gemma 4'],
   placement: ['Xiong', '2020', 'GPT-2', 'Sun', '2025', 'DeepNet', '2022', '1000', 'OLMo 2',
     'input_layernorm', 'post_attention_layernorm', 'pre_feedforward_layernorm',
-    'post_feedforward_layernorm', 'self.mlp(self.post_attention_layernorm(h))'],
+    'post_feedforward_layernorm', 'self.mlp(self.post_attention_layernorm(h))',
+    '\\operatorname{LN}(\\alpha x + G(x))', '(2N)^{1/4}', '(8N)^{-1/4}', 'deepnorm', '0.02', 'Xavier'],
   'qk-norm': ['\\sqrt{128}', round(Math.sqrt(128), 1), 'ViT-22B', 'Dehghani', 'Wortsman', '2023',
     'Qwen3', 'Gemma 3', 'OLMo 2', 'q_norm', 'k_norm', 'modeling_qwen3.py', '.view(n, 32, 128)'],
-  softcap: ['attn_logit_softcapping: 50.0', 'final_logit_softcapping: 30.0', '_supports_sdpa = False',
+  softcap: ['attn_logit_softcapping: 50.0', 'final_logit_softcapping: 30.0', 'SDPA', 'eager',
     'Gemma 4 31B', 'null'],
   'model-table': ['Transformers 5.21', '2026', 'config.json'],
   'init-and-depth': ['1/\\sqrt{N}', 'initializer_range: 0.02', '64', 'o_proj', 'down_proj'],
   summary: ['09.', 'RoPE'],
+  references: ['Xiong', 'Zhang', 'Sennrich', 'DeepNet', 'Dehghani', 'Wortsman', 'Gemma 2', 'Gemma 3', 'Qwen3', 'OLMo 2',
+    'He', '2015', 'Zhu', '(2N)^{1/4}'],
 };
 
 // The soft-cap table: [cap, x], with the value recomputed rather than typed in.
@@ -263,6 +266,7 @@ for (const [lang, { tryIt }] of Object.entries(LANGS)) {
     assert.ok(rows[2][1].includes('1e-5') && rows[3][1].includes('1e-6'), 'Llama eps 1e-5, Qwen3 eps 1e-6');
     assert.ok(rows[6][1].includes('1 + w') && rows[7][1].includes('1 + w'), 'Gemma 2/3 use (1 + w)');
     assert.ok(!rows[8][1].includes('1 + w'), 'Gemma 4 multiplies by w');
+    assert.ok(rows[0][3].includes('3'), 'the original Transformer\'s decoder layers have 3 norms');
   });
 }
 
@@ -282,4 +286,33 @@ test('zh and en: same widget tags, sub-section ids, formulas and code blocks', (
   assert.deepEqual(en.subsections, zh.subsections);
   assert.equal(en.displayMath, zh.displayMath);
   assert.equal(en.codeFences, zh.codeFences);
+});
+
+// ---------- fidelity: both languages say the same, and only what is true ----------
+
+test('zh and en: the norms\' share of Llama-3.1-8B is about 0.003 %, not "less than"', () => {
+  const share = (266240 / 8.03e9) * 100;  // 0.0033 %
+  assert.equal(share.toFixed(3), '0.003');
+  assert.ok(share > 0.003, 'the share is above 0.003 %, so "less than 0.003 %" would be false');
+  assert.ok(chapters.zh.text.includes('约占总量（80.3 亿）的 0.003%') && !chapters.zh.text.includes('不到总量的 0.003%'));
+  assert.ok(chapters.en.text.includes('about 0.003% of the model'));
+});
+
+test('zh and en: the summary\'s residual-stream line passes through the final norm', () => {
+  assert.match(chapters.zh.sectionText('summary'), /64 个增量，再经过最后一个 Norm/);
+  assert.match(chapters.en.sectionText('summary'), /embedding straight to the output layer/);
+});
+
+test('zh and en: the warmup race is said to plateau at the unigram loss, not to diverge', async () => {
+  const { WARMUP_STRINGS } = await import('../../web/components/strings/rl-warmup-race.js');
+  for (const lang of ['zh', 'en']) assert.doesNotMatch(WARMUP_STRINGS[lang].hint, /diverge|发散/, `${lang} hint`);
+  assert.match(chapters.en.sectionText('placement'), /unigram entropy \(about 2\.99 nats\)/);
+  assert.match(chapters.zh.sectionText('placement'), /一元模型的熵（约 2\.99 nats）/);
+});
+
+test('zh and en: the placement lab comes after the sandwich and OLMo 2 are taught', () => {
+  for (const ch of Object.values(chapters)) {
+    const widget = ch.text.indexOf('<rl-placement-lab>');
+    assert.ok(widget > ch.text.indexOf('{#sandwich}') && widget > ch.text.indexOf('OLMo 2'), 'after the sandwich section starts');
+  }
 });

@@ -5,7 +5,7 @@ export const WARMUP_STRINGS = {
   en: {
     runs: RUNS,
     title: 'Warmup or not: Post-Norm and Pre-Norm twins',
-    hint: 'Four twins train at the same learning rate: watch whether Post-Norm without warmup falls behind (or diverges) while Pre-Norm barely cares.',
+    hint: 'Four twins train at the same learning rate: watch whether Post-Norm without warmup falls behind, stuck near the unigram loss, while Pre-Norm barely cares.',
     sectionLink: 'Read the section',
     layers: 'Layers',
     steps: 'Training steps',
@@ -26,7 +26,7 @@ export const WARMUP_STRINGS = {
   zh: {
     runs: { 'post-false': 'Post-Norm，无预热', 'post-true': 'Post-Norm，有预热', 'pre-false': 'Pre-Norm，无预热', 'pre-true': 'Pre-Norm，有预热' },
     title: '要不要学习率预热：Post-Norm 与 Pre-Norm',
-    hint: '四个同构模型用相同的学习率训练：看 Post-Norm 在不预热时是否落后（甚至发散），而 Pre-Norm 几乎不受影响。',
+    hint: '四个同构模型用相同的学习率训练：看 Post-Norm 在不预热时是否落后、卡在一元模型的损失附近，而 Pre-Norm 几乎不受影响。',
     sectionLink: '阅读这一节',
     layers: '层数',
     steps: '训练步数',
