@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import MarkdownIt from 'markdown-it';
 import texmath from 'markdown-it-texmath';
 import katex from 'katex';
+import { SECTION_IDS } from './chapter-sections.mjs';
 
 const CONTENT_DIR = new URL('../../content/', import.meta.url);
 const LANGS = {
@@ -17,10 +18,6 @@ const LANGS = {
   en: { tryIt: 'Try it' },
 };
 
-const SECTION_IDS = [
-  'residual-stream', 'why-residuals', 'normalization', 'precision-and-gemma', 'placement',
-  'qk-norm', 'softcap', 'model-table', 'init-and-depth', 'summary', 'references',
-];
 
 // widget tag -> the section it must sit in
 const WIDGET_SECTION = {

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderPages } from '../../scripts/pages.mjs';
+import { SECTION_IDS as SECTIONS } from './chapter-sections.mjs';
 
 const rootDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const SECTIONS = ['residual-stream', 'why-residuals', 'normalization', 'precision-and-gemma', 'placement', 'qk-norm', 'softcap', 'model-table', 'init-and-depth', 'summary'];
 const WIDGETS = ['rl-vector-lab', 'rl-precision-lab', 'rl-gemma-trap', 'rl-softcap-explorer', 'rl-residual-growth', 'rl-gradient-flow', 'rl-placement-lab', 'rl-warmup-race', 'rl-qk-norm-lab', 'rl-init-scaling'];
 
 let outDir;
