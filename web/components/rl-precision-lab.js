@@ -25,7 +25,7 @@ const fromSlider = (position) => Math.round(2 ** position);
 const scientific = (value) => formatScientific(value).text;
 const readout = (u, v) => (v == null ? '–' : scientific(v));
 // An RMS as a decimal while it reads well, in powers of ten beyond (a typed 1e20 has an RMS near 7 × 10¹⁹).
-const rmsText = (rms) => (rms === null ? '–' : rms === Infinity ? '∞' : rms >= 1e5 ? scientific(rms) : formatTrimmed(rms, 4));
+const rmsText = (rms) => (rms === null ? '–' : rms >= 1e5 ? scientific(rms) : formatTrimmed(rms, 4));
 
 /** Log-axis ticks at powers of ten only (uPlot's default also marks 2..9 times each), at most ~6 of them. */
 function powersOfTen(u, axisIndex, min, max) {
@@ -113,8 +113,8 @@ export class RlPrecisionLab extends LabElement {
     this.setCell('rms-exact', rmsText(result.exactRms));
     this.setCell('error-exact', result.zero ? '–' : '0');
     for (const key of ['fp32', 'bf16']) {
-      const { rms, error } = result[key];
-      this.setCell(`rms-${key}`, rmsText(rms));
+      const { rms = null, error = null } = result[key] ?? {};
+      this.setCell(`rms-${key}`, result.overflow ? s.overflowCell : rmsText(rms));
       const shown = error === null ? { text: '–', value: '' } : formatScientific(error);
       this.cells[`error-${key}`].replaceChildren(h('data', { value: shown.value }, shown.text));
     }
@@ -123,11 +123,10 @@ export class RlPrecisionLab extends LabElement {
   }
 
   /** The sentence under the table: how the errors compare, or why there is nothing to compare. */
-  verdictText({ zero, sumSquares, fp32, bf16 }) {
+  verdictText({ zero, overflow, sumSquares, fp32, bf16 }) {
     const s = this.strings;
     if (zero) return s.zeroVector(formatTrimmed(Math.sqrt(EPS), 4));
-    const overflowed = ['fp32', 'bf16'].filter((key) => ({ fp32, bf16 })[key].overflow).map((key) => s[key]);
-    if (overflowed.length) return s.overflow(scientific(sumSquares), scientific(FLOAT32_MAX), overflowed);
+    if (overflow) return s.overflow(scientific(sumSquares), scientific(FLOAT32_MAX));
     if (bf16.error === fp32.error) return s.verdictEqual;
     if (fp32.error === 0) return s.verdictFp32Exact(scientific(bf16.error));
     const ratio = bf16.error / fp32.error;
@@ -147,7 +146,7 @@ export class RlPrecisionLab extends LabElement {
     const xs = [...new Set([...dims, result.d])].sort((a, b) => a - b);
     const at = (values) => xs.map((d) => { const i = dims.indexOf(d); return i < 0 || !(values[i] > 0) ? null : values[i]; });
     const mark = (error) => xs.map((d) => (d === result.d && Number.isFinite(error) && error > 0 ? error : null));
-    this.chart.setData([xs, at(fp32), at(bf16), mark(result.fp32.error), mark(result.bf16.error)]);
+    this.chart.setData([xs, at(fp32), at(bf16), mark(result.fp32?.error), mark(result.bf16?.error)]);
   }
 
   chartOptions(color) {

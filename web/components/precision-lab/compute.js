@@ -49,10 +49,7 @@ export function relativeError(y, exact) {
   return diff === 0 ? null : Infinity;
 }
 
-/**
- * The RMS a kernel effectively divided by: ||x|| / ||y|| (eps is negligible next to it here). Infinity when a
- * nonzero x came out all zeros (the kernel divided by an infinite RMS), null for x all zeros (0 / 0).
- */
+/** The RMS a kernel effectively divided by: ||x|| / ||y|| (eps is negligible next to it here); null for x all zeros. */
 export function effectiveRms(x, y) {
   let xx = 0;
   let yy = 0;
@@ -60,26 +57,34 @@ export function effectiveRms(x, y) {
     xx += x[i] * x[i];
     yy += y[i] * y[i];
   }
-  if (yy > 0) return Math.sqrt(xx / yy);
-  return xx > 0 ? Infinity : null;
+  return yy > 0 ? Math.sqrt(xx / yy) : null;
 }
 
 /** The largest finite float32, 2^128 - 2^104; bfloat16's largest, 2^128 - 2^120, is barely smaller. */
 export const FLOAT32_MAX = 3.4028234663852886e38;
 
+/** The sum of squares as float32 adds it up, one rounding per step: Infinity once it passes FLOAT32_MAX. */
+export function float32SumOfSquares(x) {
+  let sum = 0;
+  for (const v of x) sum = Math.fround(sum + Math.fround(v * v));
+  return sum;
+}
+
 /**
  * One vector through both kernels, each against the float64 result. `zero` marks an all-zero x (every output is
- * 0 and the errors are undefined); a kernel's `overflow` marks a sum of squares beyond its range, which the
- * kernel turns into an infinite RMS and all-zero outputs.
+ * 0 and the errors are undefined). `overflow` marks a sum of squares beyond float32's (and bfloat16's) range:
+ * the kernels would divide by an infinite RMS and return zeros, so the lab refuses such an x with an error, and
+ * neither kernel runs. Another refusal of the kernels is thrown on.
  */
 export function compare(lab, x) {
   const exact = exactRmsNorm(x);
+  const result = { d: x.length, exactRms: exact.rms, sumSquares: exact.sumSquares, zero: exact.sumSquares === 0 };
+  if (!Number.isFinite(float32SumOfSquares(x))) return { ...result, overflow: true, fp32: null, bf16: null };
   const run = (precision) => {
     const y = lab.rmsNorm(x, null, { eps: EPS, precision });
-    const rms = effectiveRms(x, y);
-    return { error: relativeError(y, exact.y), rms, overflow: rms === Infinity };
+    return { error: relativeError(y, exact.y), rms: effectiveRms(x, y) };
   };
-  return { d: x.length, exactRms: exact.rms, sumSquares: exact.sumSquares, zero: exact.sumSquares === 0, fp32: run('fp32'), bf16: run('bf16') };
+  return { ...result, overflow: false, fp32: run('fp32'), bf16: run('bf16') };
 }
 
 /** The error of each kernel as d grows: prefixes of one random vector of MAX_D values. */
