@@ -184,13 +184,15 @@ export class LabElement extends HTMLElement {
    * undefined. Success clears the field's message and its part of the staleness.
    */
   attempt(field, compute, text = '') {
+    const reason = field ?? 'compute';
     try {
       const result = compute();
-      if (field) this.clearError(field);
+      field?.setError(null);
+      this.markStale(false, reason);
       return result;
     } catch (error) {
       field?.setError(describeError(error, this.language, text));
-      this.markStale(true, field ?? 'compute');
+      this.markStale(true, reason);
       return undefined;
     }
   }
