@@ -122,6 +122,36 @@ test('gradient flow: a bad seed marks the drawn curves as the last valid result 
   }
 });
 
+test('gradient flow: a failed run marks the curves on screen as the last valid result until a run succeeds', async () => {
+  const view = await openReady(lab, EN);
+  const { page } = view;
+  let failWorkers = false;
+  await page.route('**/lib/lab-worker.js', (route) => (failWorkers
+    ? route.fulfill({ status: 200, contentType: 'text/javascript', body: 'throw new Error("no lab here")' })
+    : route.continue()));
+  const widget = page.locator('rl-gradient-flow');
+  await widget.scrollIntoViewIfNeeded();
+  await eventually(() => widget.getAttribute('data-status'), (s) => s === 'done', 'first run', 20000);
+  const readout = () => widget.locator('[data-readout] data').first().getAttribute('value');
+  const before = await readout();
+  // Removed and inserted again, the widget starts its next run in a fresh worker, which cannot load.
+  failWorkers = true;
+  await widget.evaluate((element) => { const { parentNode, nextSibling } = element; element.remove(); parentNode.insertBefore(element, nextSibling); });
+  await widget.getByRole('button', { name: '1.2 × 32 layers' }).click();
+  await eventually(() => widget.getAttribute('data-status'), (s) => s === 'error', 'the run fails', 20000);
+  assert.match(await textOf(widget.getByRole('alert')), /The experiment failed/);
+  await eventually(() => staleState(widget), (s) => s.host && s.label === STALE.en && s.opacity < 0.6, 'stale after the failure');
+  assert.equal(await readout(), before, 'the earlier curves stay');
+  failWorkers = false;
+  await widget.getByRole('button', { name: '0.8 × 32 layers' }).click();
+  await eventually(() => widget.getAttribute('data-status'), (s) => s === 'done', 'the next run', 20000);
+  assert.deepEqual(await staleState(widget), NOT_STALE);
+  // The worker's own uncaught error is the failure this test provokes; nothing else may reach the console.
+  view.problems.splice(0, view.problems.length, ...view.problems.filter((problem) => !/no lab here/.test(problem)));
+  view.assertClean();
+  await view.close();
+});
+
 test('a link setting of 200 KB is quoted in the notice as its first 40 characters and its length (en, zh)', async () => {
   // A real server refuses a 200 KB request line (node's limit is 16 KB), so the address is set in the page and a
   // widget is inserted afterwards: it reads its state from that address as on a page load.
