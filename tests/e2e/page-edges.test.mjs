@@ -37,9 +37,8 @@ test('precision lab: an all-zero vector is explained, with no NaN, and the undef
   // RMSNorm of zeros divides by sqrt(0 + eps): eps = 1e-5, so 0.0032; every output is 0 and the error 0/0.
   assert.equal(await textOf(widget.locator('#rms-exact')), Math.sqrt(1e-5).toFixed(4));
   for (const cell of ['#error-exact', '#rms-fp32', '#rms-bf16', '#error-fp32', '#error-bf16']) assert.equal(await textOf(widget.locator(cell)), '–', cell);
-  const verdict = await textOf(widget.locator('.verdict'));
-  assert.match(verdict, /all zeros/);
-  assert.match(verdict, /0 \/ 0: undefined/);
+  assert.equal(await textOf(widget.locator('.verdict')), 'All zeros: every output is 0, and the relative error is undefined (0 / 0).');
+  assert.match(await textOf(widget.locator('.explain')), /every output is 0 \/ √\(0 \+ ε\) = 0.*√ε ≈ 0\.0032.*0 \/ 0: undefined/);
   assert.doesNotMatch(await textOf(widget), /NaN/);
   assert.deepEqual(await staleState(widget), NOT_STALE);
   view.assertClean();
@@ -48,8 +47,8 @@ test('precision lab: an all-zero vector is explained, with no NaN, and the undef
 
 test('precision lab: 1e20, 1 overflows the float32 sum of squares, said in the table and the verdict, in both languages', async () => {
   for (const [path, typed, label, overflow, words] of [
-    [EN, 'typed in', 'Your vector', 'overflow (∞)', /sum of squares, 1\.0 × 10⁴⁰, is beyond the largest float32 \(3\.4 × 10³⁸\)/],
-    [ZH, '手动输入', '你的向量', '溢出（∞）', /平方和是 1\.0 × 10⁴⁰，超过了 float32 能表示的最大值（3\.4 × 10³⁸）/],
+    [EN, 'typed in', 'Your vector', 'overflow (∞)', /sum of squares, 1\.0 × 10⁴⁰, overflows float32 and bfloat16.*That is beyond the largest float32 \(3\.4 × 10³⁸\)/],
+    [ZH, '手动输入', '你的向量', '溢出（∞）', /平方和 1\.0 × 10⁴⁰ 在 float32 和 bfloat16 里都会溢出.*它超过了 float32 能表示的最大值（3\.4 × 10³⁸）/],
   ]) {
     const view = await openReady(lab, path);
     const widget = view.page.locator('rl-precision-lab');
@@ -63,12 +62,13 @@ test('precision lab: 1e20, 1 overflows the float32 sum of squares, said in the t
     // float64 holds it: sqrt((1e40 + 1) / 2) = 7.07e19 (1e20 as float32 is 100000002004087734272).
     assert.equal(await textOf(widget.locator('#rms-exact')), '7.1 × 10¹⁹');
     assert.equal(await textOf(widget.locator('#error-fp32')), '–');
-    assert.match(await textOf(widget.locator('.verdict')), words);
+    assert.match(`${await textOf(widget.locator('.verdict'))} ${await textOf(widget.locator('.explain'))}`, words);
     assert.equal(await textOf(widget.locator('#field-typed-error')), '', 'not an input error: the vector is valid');
     assert.deepEqual(await staleState(widget), NOT_STALE, 'the shown result is this vector\'s');
     if (path === EN) await screenshotWidget(view, widget, 'precision-lab-overflow-en');
     await field.fill('1e19, 1');  // 1e38 fits: both kernels run again
     await eventually(() => textOf(widget.locator('#rms-fp32')), (text) => text === '7.1 × 10¹⁸', `${path}: 1e19 runs`);
+    assert.equal(await widget.locator('.explain').isHidden(), true, `${path}: no explanation needed`);
     view.assertClean();
     await view.close();
   }

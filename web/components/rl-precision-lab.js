@@ -65,6 +65,7 @@ export class RlPrecisionLab extends LabElement {
     const cell = (key) => (this.cells[key] = h('td', { class: 'number', id: key }));
     const row = (key, label) => h('tr', { class: `row-${key}` }, h('th', { scope: 'row' }, h('span', { class: `swatch series-${key}` }), label), cell(`rms-${key}`), cell(`error-${key}`));
     this.verdict = h('p', { class: 'verdict', 'aria-live': 'polite' });
+    this.explain = h('p', { class: 'hint explain', 'aria-live': 'polite', hidden: true });
     this.chart = lineChart({ host: this, label: s.chartLabel, height: 240, build: (color) => this.chartOptions(color) });
 
     this.body.append(
@@ -75,7 +76,7 @@ export class RlPrecisionLab extends LabElement {
         h('div', { class: 'table-scroll' }, h('table', { class: 'precision', 'aria-labelledby': 'results-title' },
           h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, s.method), h('th', { scope: 'col', class: 'number' }, s.rmsColumn), h('th', { scope: 'col', class: 'number' }, s.errorColumn))),
           h('tbody', {}, row('exact', s.exact), row('fp32', s.fp32), row('bf16', s.bf16)))),
-        this.verdict,
+        this.verdict, this.explain,
         h('p', { class: 'hint why' }, s.why),
         h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root)),
     );
@@ -118,19 +119,22 @@ export class RlPrecisionLab extends LabElement {
       const shown = error === null ? { text: '–', value: '' } : formatScientific(error);
       this.cells[`error-${key}`].replaceChildren(h('data', { value: shown.value }, shown.text));
     }
-    this.verdict.textContent = this.verdictText(result);
+    const [verdict, explain = ''] = this.verdictText(result);
+    this.verdict.textContent = verdict;
+    this.explain.textContent = explain;
+    this.explain.hidden = !explain;
     this.drawChart(result);
   }
 
-  /** The sentence under the table: how the errors compare, or why there is nothing to compare. */
+  /** The sentence under the table (how the errors compare, or why there is nothing to compare) and its detail. */
   verdictText({ zero, overflow, sumSquares, fp32, bf16 }) {
     const s = this.strings;
-    if (zero) return s.zeroVector(formatTrimmed(Math.sqrt(EPS), 4));
-    if (overflow) return s.overflow(scientific(sumSquares), scientific(FLOAT32_MAX));
-    if (bf16.error === fp32.error) return s.verdictEqual;
-    if (fp32.error === 0) return s.verdictFp32Exact(scientific(bf16.error));
+    if (zero) return [s.zeroVerdict, s.zeroVector(formatTrimmed(Math.sqrt(EPS), 4))];
+    if (overflow) return [s.overflowVerdict(scientific(sumSquares)), s.overflow(scientific(FLOAT32_MAX))];
+    if (bf16.error === fp32.error) return [s.verdictEqual];
+    if (fp32.error === 0) return [s.verdictFp32Exact(scientific(bf16.error))];
     const ratio = bf16.error / fp32.error;
-    return s.verdict(ratio >= 1000 ? formatScientific(ratio, 2).text : formatTrimmed(ratio, 1));
+    return [s.verdict(ratio >= 1000 ? formatScientific(ratio, 2).text : formatTrimmed(ratio, 1))];
   }
 
   setCell(key, text) {
