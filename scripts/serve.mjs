@@ -1,19 +1,17 @@
 #!/usr/bin/env node
-// Serves dist/ on 127.0.0.1 with the strict Content-Security-Policy the lab is built to run under.
+// Serves dist/ on 127.0.0.1 with the strict Content-Security-Policy the lab is built to run under (the policy
+// lives in scripts/lib/csp.mjs; the pages carry it as a meta element too). GET and HEAD only; others get 405.
 //   node scripts/serve.mjs [--port N]     (PORT in the environment works too; default 8080, next free one if taken)
 import { createServer } from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CONTENT_SECURITY_POLICY, FRAMING_POLICY } from './lib/csp.mjs';
+
+export { CONTENT_SECURITY_POLICY, FRAMING_POLICY };
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-// No 'unsafe-inline' and no 'unsafe-eval': Embind runs without new Function (-sDYNAMIC_EXECUTION=0) and
-// WebAssembly compiles under 'wasm-unsafe-eval'. Widgets style themselves with constructable stylesheets.
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self'", "img-src 'self' data:",
-  "font-src 'self'", "connect-src 'self'", "worker-src 'self'", "object-src 'none'", "base-uri 'self'",
-].join('; ');
+const ALLOWED_METHODS = 'GET, HEAD';
 
 const MIME = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -37,9 +35,16 @@ function resolveFile(siteRoot, urlPath) {
 /** Starts the static server; resolves to { server, url }. Port 0 picks any free port. */
 export function startServer({ siteRoot = join(root, 'dist'), port = 8080, host = '127.0.0.1', tries = 20 } = {}) {
   const server = createServer((req, res) => {
+    // Two policies, both enforced: the page policy (the same text as each page's meta) and the framing policy,
+    // which only a header can carry.
+    const headers = { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY, FRAMING_POLICY], 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...headers, Allow: ALLOWED_METHODS, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('method not allowed\n');
+      return;
+    }
     const file = resolveFile(siteRoot, req.url ?? '/');
-    const headers = { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' };
-    if (!file || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    if (!file) {
       res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('not found\n');
       return;

@@ -1,12 +1,15 @@
 // scripts/pages.mjs: the chapter pages render with every section, typeset math as MathML, widget tags kept,
-// and nothing the page CSP would block (no style attributes, no inline script or style elements).
+// and nothing the page CSP would block (no style attributes, no inline script or style elements); every page
+// carries the policy the server sends, and the server refuses other methods than GET and HEAD.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderPages } from '../../scripts/pages.mjs';
+import { renderPages, withCspMeta } from '../../scripts/pages.mjs';
+import { startServer } from '../../scripts/serve.mjs';
 import { SECTION_IDS as SECTIONS } from './chapter-sections.mjs';
 
 const rootDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -14,12 +17,92 @@ const WIDGETS = ['rl-vector-lab', 'rl-precision-lab', 'rl-gemma-trap', 'rl-softc
 
 let outDir;
 let pages;
+let embedPage;
 before(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'rl-pages-'));
+  copyFileSync(join(rootDir, 'web/embed-example.html'), join(outDir, 'embed-example.html'));  // as the build copies web/
   await renderPages({ rootDir, outDir });
   pages = { zh: readFileSync(join(outDir, 'index.html'), 'utf8'), en: readFileSync(join(outDir, 'en/index.html'), 'utf8') };
+  embedPage = readFileSync(join(outDir, 'embed-example.html'), 'utf8');
 });
 after(() => rmSync(outDir, { recursive: true, force: true }));
+
+/** One request to the server: { status, headers, rawHeaders, body }. */
+function send(url, method, path = '') {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, url), { method, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => { body += chunk; });
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, rawHeaders: res.rawHeaders, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The values of every header named `name` (a header may come more than once). */
+function allHeaderValues(rawHeaders, name) {
+  const values = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === name) values.push(rawHeaders[i + 1]);
+  return values;
+}
+
+const metaPolicies = (html) => [...html.matchAll(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/g)]
+  .map((m) => m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+
+test('every page carries, as its first head element after the charset, exactly the policy the server sends', async () => {
+  const { server, url } = await startServer({ siteRoot: outDir, port: 0 });
+  try {
+    const built = { ...pages, embed: embedPage };
+    for (const [name, path] of [['zh', 'index.html'], ['en', 'en/index.html'], ['embed', 'embed-example.html']]) {
+      const response = await send(url, 'GET', path);
+      assert.equal(response.status, 200, path);
+      const headerPolicies = allHeaderValues(response.rawHeaders, 'content-security-policy');
+      const pagePolicy = headerPolicies.find((policy) => policy.includes('script-src'));
+      assert.ok(pagePolicy, `${path}: the server sends the page policy`);
+      assert.deepEqual(metaPolicies(built[name]), [pagePolicy], `${name}: one meta, the server's policy word for word`);
+      assert.match(pagePolicy, /script-src 'self' 'wasm-unsafe-eval'/);
+      assert.doesNotMatch(pagePolicy, /'unsafe-inline'|'unsafe-eval'|frame-ancestors/, 'nothing a meta cannot carry, no inline code');
+      assert.match(built[name], /<head>\s*<meta charset="utf-8">\s*<meta http-equiv="Content-Security-Policy"/, `${name}: before any script or stylesheet`);
+      // Framing is allowed on purpose (the lab is meant to be embedded), by its own header policy.
+      assert.deepEqual(headerPolicies.filter((policy) => policy !== pagePolicy), ['frame-ancestors *']);
+      assert.equal(response.headers['x-frame-options'], undefined);
+    }
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('withCspMeta adds the meta once, keeps it on a second pass and refuses a foreign one', () => {
+  const page = '<!doctype html>\n<html>\n<head>\n  <meta charset="utf-8">\n  <title>t</title>\n</head>\n</html>\n';
+  const once = withCspMeta(page, 'page');
+  assert.equal(metaPolicies(once).length, 1);
+  assert.equal(withCspMeta(once, 'page'), once);
+  assert.throws(() => withCspMeta(page.replace('<title>', '<meta http-equiv="Content-Security-Policy" content="default-src *"><title>'), 'page'), /other than the lab's/);
+  assert.throws(() => withCspMeta('<html><head></head></html>', 'page'), /no <meta charset/);
+});
+
+test('the server answers 405 with Allow: GET, HEAD to other methods, and GET and HEAD as before', async () => {
+  const { server, url } = await startServer({ siteRoot: outDir, port: 0 });
+  try {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+      for (const path of ['index.html', 'no-such-file']) {
+        const response = await send(url, method, path);
+        assert.equal(response.status, 405, `${method} ${path}`);
+        assert.equal(response.headers.allow, 'GET, HEAD', `${method} ${path}`);
+      }
+    }
+    const head = await send(url, 'HEAD', 'index.html');
+    assert.equal(head.status, 200);
+    assert.equal(head.body, '');
+    assert.ok(Number(head.headers['content-length']) > 1000);
+    assert.equal((await send(url, 'GET', 'no-such-file')).status, 404);
+    assert.equal((await send(url, 'GET', 'en/')).status, 200);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
 
 test('each page has every section in order, as a heading with its id and a contents link', () => {
   for (const [lang, html] of Object.entries(pages)) {

@@ -57,13 +57,14 @@ export class RlGemmaTrap extends LabElement {
         h('div', { class: 'convention' }, h('span', {}, s.gemmaConvention), formula('gemmaConvention'))),
       checkpoint.root,
       h('div', { class: 'inputs' }, this.fields.x.root, this.fields.w.root),
-      h('div', { class: 'table-scroll' }, h('table', { class: 'readings' }, h('tbody', {},
-        h('tr', {}, h('th', { scope: 'row', id: 'label-normalized' }, s.normalized), h('td', {}, output('normalized'))),
-        h('tr', { class: 'right' }, labelCell('right'), h('td', {}, output('right'))),
-        h('tr', { class: 'wrong' }, labelCell('wrong'), h('td', {}, output('wrong')))))),
-      h('figure', {}, h('figcaption', {}, this.legend), this.chart.root),
-      h('table', { class: 'stats' }, h('tbody', {}, statRow('lengthRatio', s.lengthRatio), statRow('cosine', s.cosine), statRow('flipped', s.flipped))),
-      this.verdict,
+      this.resultsRegion(
+        h('div', { class: 'table-scroll' }, h('table', { class: 'readings' }, h('tbody', {},
+          h('tr', {}, h('th', { scope: 'row', id: 'label-normalized' }, s.normalized), h('td', {}, output('normalized'))),
+          h('tr', { class: 'right' }, labelCell('right'), h('td', {}, output('right'))),
+          h('tr', { class: 'wrong' }, labelCell('wrong'), h('td', {}, output('wrong')))))),
+        h('figure', {}, h('figcaption', {}, this.legend), this.chart.root),
+        h('table', { class: 'stats' }, h('tbody', {}, statRow('lengthRatio', s.lengthRatio), statRow('cosine', s.cosine), statRow('flipped', s.flipped))),
+        this.verdict),
     );
   }
 

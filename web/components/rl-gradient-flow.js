@@ -58,8 +58,7 @@ export class RlGradientFlow extends ExperimentElement {
       h('div', { class: 'inputs' }, this.layersSlider.root, h('div', { class: 'field' }, this.gainSlider.root, presets), variant.root, this.widthSelect.root, this.experimentSeedControl((seed) => this.change({ seed }))),
       h('fieldset', { class: 'field radio-group' }, h('legend', {}, s.curves), h('div', { class: 'checks' }, this.plainBox.root, this.residualBox.root)),
       this.runner.root,
-      h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),
-      this.readouts, this.remark,
+      this.resultsRegion(h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root), this.readouts, this.remark),
     );
     this.computeWhenVisible();
   }

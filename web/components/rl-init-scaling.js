@@ -45,10 +45,11 @@ export class RlInitScaling extends ExperimentElement {
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('init-and-depth', s.sectionLink))),
       h('div', { class: 'inputs' }, maxDepth.root, std.root, this.experimentSeedControl((seed) => this.change({ seed }))),
       this.runner.root,
-      h('div', { class: 'charts' },
-        h('figure', {}, h('figcaption', {}, s.depthTitle), this.depthChart.root),
-        h('figure', {}, this.profileCaption, this.profileChart.root)),
-      this.readouts, this.remark,
+      this.resultsRegion(
+        h('div', { class: 'charts' },
+          h('figure', {}, h('figcaption', {}, s.depthTitle), this.depthChart.root),
+          h('figure', {}, this.profileCaption, this.profileChart.root)),
+        this.readouts, this.remark),
     );
     this.computeWhenVisible();
   }

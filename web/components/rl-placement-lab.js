@@ -50,10 +50,11 @@ export class RlPlacementLab extends ExperimentElement {
       h('fieldset', { class: 'field radio-group' }, h('legend', {}, s.placements), h('div', { class: 'checks' }, PLACEMENTS.map((p) => this.boxes[p].root))),
       h('div', { class: 'inputs' }, layers.root, init.root, h('div', { class: 'field' }, zeroQK.root), this.experimentSeedControl((seed) => this.change({ seed }))),
       this.runner.root,
-      h('div', { class: 'charts' },
-        h('figure', {}, h('figcaption', {}, s.layerTitle), this.layerChart.root),
-        h('figure', {}, h('figcaption', {}, s.depthTitle), this.depthChart.root)),
-      this.readouts, this.remark,
+      this.resultsRegion(
+        h('div', { class: 'charts' },
+          h('figure', {}, h('figcaption', {}, s.layerTitle), this.layerChart.root),
+          h('figure', {}, h('figcaption', {}, s.depthTitle), this.depthChart.root)),
+        this.readouts, this.remark),
     );
     this.computeWhenVisible();
   }

@@ -8,7 +8,7 @@ import { widgetError } from './shared/i18n.js';
 import { LabElement } from './shared/lab-element.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { uplotCssUrl } from './shared/styles.js';
-import { MAX_D, SWEEP_DIMS, compare, randomVector, sweep } from './precision-lab/compute.js';
+import { EPS, FLOAT32_MAX, MAX_D, SWEEP_DIMS, compare, randomVector, sweep } from './precision-lab/compute.js';
 import { PRECISION_STRINGS } from './strings/rl-precision-lab.js';
 
 const MAX_SEED = 2 ** 31 - 1;
@@ -24,6 +24,8 @@ const toSlider = (d) => Math.log2(d);
 const fromSlider = (position) => Math.round(2 ** position);
 const scientific = (value) => formatScientific(value).text;
 const readout = (u, v) => (v == null ? '–' : scientific(v));
+// An RMS as a decimal while it reads well, in powers of ten beyond (a typed 1e20 has an RMS near 7 × 10¹⁹).
+const rmsText = (rms) => (rms === null ? '–' : rms >= 1e5 ? scientific(rms) : formatTrimmed(rms, 4));
 
 /** Log-axis ticks at powers of ten only (uPlot's default also marks 2..9 times each), at most ~6 of them. */
 function powersOfTen(u, axisIndex, min, max) {
@@ -63,25 +65,30 @@ export class RlPrecisionLab extends LabElement {
     const cell = (key) => (this.cells[key] = h('td', { class: 'number', id: key }));
     const row = (key, label) => h('tr', { class: `row-${key}` }, h('th', { scope: 'row' }, h('span', { class: `swatch series-${key}` }), label), cell(`rms-${key}`), cell(`error-${key}`));
     this.verdict = h('p', { class: 'verdict', 'aria-live': 'polite' });
+    this.explain = h('p', { class: 'hint explain', 'aria-live': 'polite', hidden: true });
     this.chart = lineChart({ host: this, label: s.chartLabel, height: 240, build: (color) => this.chartOptions(color) });
 
     this.body.append(
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('precision-and-gemma', s.sectionLink))),
       source.root, this.randomControls, this.typedField.root,
-      this.resultsTitle,
-      h('div', { class: 'table-scroll' }, h('table', { class: 'precision', 'aria-labelledby': 'results-title' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, s.method), h('th', { scope: 'col', class: 'number' }, s.rmsColumn), h('th', { scope: 'col', class: 'number' }, s.errorColumn))),
-        h('tbody', {}, row('exact', s.exact), row('fp32', s.fp32), row('bf16', s.bf16)))),
-      this.verdict,
-      h('p', { class: 'hint why' }, s.why),
-      h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),
+      this.resultsRegion(
+        this.resultsTitle,
+        h('div', { class: 'table-scroll' }, h('table', { class: 'precision', 'aria-labelledby': 'results-title' },
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, s.method), h('th', { scope: 'col', class: 'number' }, s.rmsColumn), h('th', { scope: 'col', class: 'number' }, s.errorColumn))),
+          h('tbody', {}, row('exact', s.exact), row('fp32', s.fp32), row('bf16', s.bf16)))),
+        this.verdict, this.explain,
+        h('p', { class: 'hint why' }, s.why),
+        h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root)),
     );
   }
 
   /** The vector to measure, or undefined (with the message shown) when the typed one is unusable. */
   currentVector() {
     const { state, lab } = this;
-    if (state.source === 'random') return randomVector(state.d, state.seed);
+    if (state.source === 'random') {
+      this.markStale(false, this.typedField);  // the hidden field's text does not hold a random vector back
+      return randomVector(state.d, state.seed);
+    }
     const text = this.typedField.input.value;
     const x = this.attempt(this.typedField, () => {
       const values = lab.parseVector(text);
@@ -98,20 +105,36 @@ export class RlPrecisionLab extends LabElement {
     this.randomControls.hidden = typed;
     this.typedField.root.hidden = !typed;
     const x = this.currentVector();
-    if (!x) return;  // the last good result stays
-    const result = compare(this.lab, x);
+    if (!x) return;  // the last good result stays, marked stale
+    // A typed vector may be anything parseVector accepts (1e20, all zeros): a kernel that refuses it shows its
+    // message under the field instead of throwing out of the input event.
+    const result = this.attempt(typed ? this.typedField : null, () => compare(this.lab, x), this.typedField.input.value);
+    if (!result) return;
     this.resultsTitle.textContent = s.resultsTitle(result.d);
-    this.setCell('rms-exact', formatTrimmed(result.exactRms, 4));
-    this.setCell('error-exact', '0');
+    this.setCell('rms-exact', rmsText(result.exactRms));
+    this.setCell('error-exact', result.zero ? '–' : '0');
     for (const key of ['fp32', 'bf16']) {
-      this.setCell(`rms-${key}`, formatTrimmed(result[key].rms, 4));
-      const { text, value } = formatScientific(result[key].error);
-      this.cells[`error-${key}`].replaceChildren(h('data', { value }, text));
+      const { rms = null, error = null } = result[key] ?? {};
+      this.setCell(`rms-${key}`, result.overflow ? s.overflowCell : rmsText(rms));
+      const shown = error === null ? { text: '–', value: '' } : formatScientific(error);
+      this.cells[`error-${key}`].replaceChildren(h('data', { value: shown.value }, shown.text));
     }
-    const ratio = result.bf16.error / result.fp32.error;
-    const ratioText = ratio >= 1000 ? formatScientific(ratio, 2).text : formatTrimmed(ratio, 1);
-    this.verdict.textContent = result.bf16.error === result.fp32.error ? s.verdictEqual : s.verdict(ratioText);
+    const [verdict, explain = ''] = this.verdictText(result);
+    this.verdict.textContent = verdict;
+    this.explain.textContent = explain;
+    this.explain.hidden = !explain;
     this.drawChart(result);
+  }
+
+  /** The sentence under the table (how the errors compare, or why there is nothing to compare) and its detail. */
+  verdictText({ zero, overflow, sumSquares, fp32, bf16 }) {
+    const s = this.strings;
+    if (zero) return [s.zeroVerdict, s.zeroVector(formatTrimmed(Math.sqrt(EPS), 4))];
+    if (overflow) return [s.overflowVerdict(scientific(sumSquares)), s.overflow(scientific(FLOAT32_MAX))];
+    if (bf16.error === fp32.error) return [s.verdictEqual];
+    if (fp32.error === 0) return [s.verdictFp32Exact(scientific(bf16.error))];
+    const ratio = bf16.error / fp32.error;
+    return [s.verdict(ratio >= 1000 ? formatScientific(ratio, 2).text : formatTrimmed(ratio, 1))];
   }
 
   setCell(key, text) {
@@ -126,8 +149,8 @@ export class RlPrecisionLab extends LabElement {
     const { dims, fp32, bf16 } = this.sweepResult;
     const xs = [...new Set([...dims, result.d])].sort((a, b) => a - b);
     const at = (values) => xs.map((d) => { const i = dims.indexOf(d); return i < 0 || !(values[i] > 0) ? null : values[i]; });
-    const mark = (error) => xs.map((d) => (d === result.d && error > 0 ? error : null));
-    this.chart.setData([xs, at(fp32), at(bf16), mark(result.fp32.error), mark(result.bf16.error)]);
+    const mark = (error) => xs.map((d) => (d === result.d && Number.isFinite(error) && error > 0 ? error : null));
+    this.chart.setData([xs, at(fp32), at(bf16), mark(result.fp32?.error), mark(result.bf16?.error)]);
   }
 
   chartOptions(color) {

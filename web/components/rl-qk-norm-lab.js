@@ -48,10 +48,11 @@ export class RlQkNormLab extends ExperimentElement {
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('qk-norm', s.sectionLink))),
       h('div', { class: 'inputs' }, dHead.root, maxGain.root, layers.root, this.experimentSeedControl((seed) => this.change({ seed }))),
       this.runner.root,
-      h('div', { class: 'charts' },
-        h('figure', {}, h('figcaption', {}, s.logitTitle), this.logits.root),
-        h('figure', {}, h('figcaption', {}, s.entropyTitle), this.entropy.root)),
-      this.readouts, this.remark,
+      this.resultsRegion(
+        h('div', { class: 'charts' },
+          h('figure', {}, h('figcaption', {}, s.logitTitle), this.logits.root),
+          h('figure', {}, h('figcaption', {}, s.entropyTitle), this.entropy.root)),
+        this.readouts, this.remark),
     );
     this.computeWhenVisible();
   }

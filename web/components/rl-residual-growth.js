@@ -54,10 +54,11 @@ export class RlResidualGrowth extends ExperimentElement {
       placement.root,
       h('div', { class: 'inputs' }, layers.root, steps.root, lr.root, this.experimentSeedControl((seed) => this.change({ seed })), h('div', { class: 'field' }, this.runButton, this.pending)),
       this.runner.root,
-      h('div', { class: 'charts' },
-        h('figure', {}, h('figcaption', {}, s.normTitle), this.normChart.root),
-        h('figure', {}, h('figcaption', {}, s.ratioTitle), this.ratioChart.root)),
-      this.readouts, this.remark,
+      this.resultsRegion(
+        h('div', { class: 'charts' },
+          h('figure', {}, h('figcaption', {}, s.normTitle), this.normChart.root),
+          h('figure', {}, h('figcaption', {}, s.ratioTitle), this.ratioChart.root)),
+        this.readouts, this.remark),
     );
     this.computeWhenVisible();
   }

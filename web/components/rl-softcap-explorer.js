@@ -42,7 +42,7 @@ export class RlSoftcapExplorer extends LabElement {
     this.capField = textField({ name: 'cap', label: s.cap, hint: s.capHint, value: String(this.state.cap), onInput: (text) => this.typeCap(text) });
     this.capSlider = rangeField({
       name: 'cap-slider', label: s.capSlider, min: 1, max: 100, step: 1, value: Math.min(100, Math.round(this.state.cap)),
-      onInput: (cap) => { this.capField.input.value = String(cap); this.capField.setError(null); this.setState({ cap }); },
+      onInput: (cap) => { this.capField.input.value = String(cap); this.clearError(this.capField); this.setState({ cap }); },
     });
     const presets = h('div', { class: 'presets', role: 'group', 'aria-label': s.presetsLabel },
       CHAPTER_CAPS.map((cap) => h('button', { type: 'button', onclick: () => this.pickCap(cap) }, s.preset(cap))));
@@ -56,10 +56,11 @@ export class RlSoftcapExplorer extends LabElement {
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('softcap', s.sectionLink))),
       h('div', { class: 'formulas' }, formula('softcap', { display: true }), formula('softcapGradient', { display: true })),
       h('div', { class: 'inputs' }, this.capField.root, h('div', { class: 'field' }, this.capSlider.root, presets)),
-      h('figure', {}, h('figcaption', {}, s.curveTitle), this.curve.root),
-      h('figure', {}, h('figcaption', {}, s.gradientTitle), this.gradient.root),
-      h('h4', { id: 'table-title' }, s.tableTitle),
-      h('div', { class: 'table-scroll' }, h('table', { class: 'values', 'aria-labelledby': 'table-title' }, h('thead', {}, this.tableHead), this.tableBody)),
+      this.resultsRegion(
+        h('figure', {}, h('figcaption', {}, s.curveTitle), this.curve.root),
+        h('figure', {}, h('figcaption', {}, s.gradientTitle), this.gradient.root),
+        h('h4', { id: 'table-title' }, s.tableTitle),
+        h('div', { class: 'table-scroll' }, h('table', { class: 'values', 'aria-labelledby': 'table-title' }, h('thead', {}, this.tableHead), this.tableBody))),
     );
   }
 
@@ -72,7 +73,7 @@ export class RlSoftcapExplorer extends LabElement {
 
   pickCap(cap) {
     this.capField.input.value = String(cap);
-    this.capField.setError(null);
+    this.clearError(this.capField);
     this.capSlider.set(cap);
     this.setState({ cap });
   }

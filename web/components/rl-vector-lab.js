@@ -86,16 +86,17 @@ export class RlVectorLab extends LabElement {
     this.body.append(
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('worked-example', s.sectionLink))),
       h('div', { class: 'inputs' }, Object.values(this.fields).map((f) => f.root), this.dyt.root, h('div', { class: 'scale-box' }, this.scale.root, this.lengthNote)),
-      this.scaleNote,
-      h('h4', {}, s.results),
-      h('div', { class: 'table-scroll' }, h('table', { class: 'results' }, h('tbody', {},
-        resultRow('input', s.rowInput), resultRow('rms', s.rowRms), resultRow('ln', s.rowLn), this.dytRow = resultRow('dyt', s.rowDyt)))),
-      h('p', { class: 'invariants-title' }, s.invariants),
-      h('ul', { class: 'invariants' }, invariantRow('rmsRms', s.rmsInvariant), invariantRow('lnMean', s.lnMeanInvariant), invariantRow('lnVariance', s.lnVarianceInvariant)),
-      h('div', { class: 'charts' },
-        h('figure', {}, h('figcaption', {}, s.inputTitle), this.inputChart.root),
-        h('figure', {}, h('figcaption', {}, s.outputsTitle, this.legend = legend(s)), this.outputChart.root)),
-      this.stepper.root,
+      this.resultsRegion(
+        this.scaleNote,
+        h('h4', {}, s.results),
+        h('div', { class: 'table-scroll' }, h('table', { class: 'results' }, h('tbody', {},
+          resultRow('input', s.rowInput), resultRow('rms', s.rowRms), resultRow('ln', s.rowLn), this.dytRow = resultRow('dyt', s.rowDyt)))),
+        h('p', { class: 'invariants-title' }, s.invariants),
+        h('ul', { class: 'invariants' }, invariantRow('rmsRms', s.rmsInvariant), invariantRow('lnMean', s.lnMeanInvariant), invariantRow('lnVariance', s.lnVarianceInvariant)),
+        h('div', { class: 'charts' },
+          h('figure', {}, h('figcaption', {}, s.inputTitle), this.inputChart.root),
+          h('figure', {}, h('figcaption', {}, s.outputsTitle, this.legend = legend(s)), this.outputChart.root)),
+        this.stepper.root),
     );
   }
 
@@ -117,6 +118,7 @@ export class RlVectorLab extends LabElement {
     // alpha is read only while DyT is shown: a hidden field cannot hold the other results back.
     const alphaField = this.dyt.alphaField;
     const alpha = this.state.dyt ? this.attempt(alphaField, () => this.dyt.readAlpha(), alphaField.input.value) : this.state.alpha;
+    if (!this.state.dyt) this.markStale(false, alphaField);
     if ([x, g, gamma, beta, eps, alpha].includes(undefined)) return null;
     this.commit({ x: text('x'), g: text('g'), gamma: text('gamma'), beta: text('beta'), eps, alpha });
     return { x: x.map((v) => v * this.state.scale), unscaled: x, g, gamma, beta, eps, alpha };

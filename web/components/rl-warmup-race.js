@@ -50,8 +50,7 @@ export class RlWarmupRace extends ExperimentElement {
       h('div', { class: 'inputs' }, layers.root, steps.root, lr.root, warmup.root, this.experimentSeedControl((seed) => this.setState({ seed }))),
       h('button', { type: 'button', class: 'run', onclick: () => this.compute() }, s.run),
       this.idle, this.runner.root,
-      h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),
-      this.readouts, this.remark,
+      this.resultsRegion(h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root), this.readouts, this.remark),
     );
   }
 

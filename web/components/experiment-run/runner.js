@@ -2,7 +2,8 @@
 // state: an indeterminate or step-counted <progress>, a status line, a Cancel button, and errors inline.
 // A new run cancels the one in flight (the worker is terminated and restarted, the only way to stop a
 // synchronous WASM call), so the result on screen always belongs to the latest settings.
-// The host element gets data-status = running | done | cancelled | error, for pages and tests to wait on.
+// The host element gets data-status = running | done | cancelled | error, for pages and tests to wait on; a
+// failed run marks the host's results stale (LabElement.markStale) until a run succeeds.
 import { createLabWorker } from '../../lib/worker-client.js';
 import { h } from '../shared/dom.js';
 
@@ -109,6 +110,7 @@ export function experimentRunner({ host, language }) {
       setBusy(false);
       status.textContent = s.took(performance.now() - started);
       host.dataset.status = 'done';
+      host.markStale?.(false, 'run');
       return results;
     } catch (failure) {
       if (mine !== generation) return null;
@@ -117,6 +119,7 @@ export function experimentRunner({ host, language }) {
       status.textContent = '';
       error.textContent = s.failed(failure?.message ?? String(failure));
       host.dataset.status = 'error';
+      host.markStale?.(true, 'run');  // what is on screen came from earlier settings
       return null;
     } finally {
       if (mine === generation) controller = null;

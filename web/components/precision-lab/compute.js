@@ -26,15 +26,18 @@ export function randomVector(d, seed) {
   return x;
 }
 
-/** RMSNorm in float64: y = x / sqrt(mean(x^2) + eps), and the RMS it divides by. */
+/** RMSNorm in float64: y = x / sqrt(mean(x^2) + eps), the RMS it divides by, and the sum of squares. */
 export function exactRmsNorm(x, eps = EPS) {
   let sum = 0;
   for (const v of x) sum += v * v;
   const rms = Math.sqrt(sum / x.length + eps);
-  return { y: Float64Array.from(x, (v) => v / rms), rms };
+  return { y: Float64Array.from(x, (v) => v / rms), rms, sumSquares: sum };
 }
 
-/** ||y - exact|| / ||exact||, in float64. */
+/**
+ * ||y - exact|| / ||exact||, in float64. Null where it is undefined: an all-zero exact result (0 / 0 when y is
+ * zero too; a nonzero y against it would be Infinity).
+ */
 export function relativeError(y, exact) {
   let diff = 0;
   let norm = 0;
@@ -42,10 +45,11 @@ export function relativeError(y, exact) {
     diff += (y[i] - exact[i]) ** 2;
     norm += exact[i] ** 2;
   }
-  return norm > 0 ? Math.sqrt(diff / norm) : 0;
+  if (norm > 0) return Math.sqrt(diff / norm);
+  return diff === 0 ? null : Infinity;
 }
 
-/** The RMS a kernel effectively divided by: ||x|| / ||y|| (eps is negligible next to it here). */
+/** The RMS a kernel effectively divided by: ||x|| / ||y|| (eps is negligible next to it here); null for x all zeros. */
 export function effectiveRms(x, y) {
   let xx = 0;
   let yy = 0;
@@ -53,17 +57,34 @@ export function effectiveRms(x, y) {
     xx += x[i] * x[i];
     yy += y[i] * y[i];
   }
-  return yy > 0 ? Math.sqrt(xx / yy) : NaN;
+  return yy > 0 ? Math.sqrt(xx / yy) : null;
 }
 
-/** One vector through both kernels, each against the float64 result. */
+/** The largest finite float32, 2^128 - 2^104; bfloat16's largest, 2^128 - 2^120, is barely smaller. */
+export const FLOAT32_MAX = 3.4028234663852886e38;
+
+/** The sum of squares as float32 adds it up, one rounding per step: Infinity once it passes FLOAT32_MAX. */
+export function float32SumOfSquares(x) {
+  let sum = 0;
+  for (const v of x) sum = Math.fround(sum + Math.fround(v * v));
+  return sum;
+}
+
+/**
+ * One vector through both kernels, each against the float64 result. `zero` marks an all-zero x (every output is
+ * 0 and the errors are undefined). `overflow` marks a sum of squares beyond float32's (and bfloat16's) range:
+ * the kernels would divide by an infinite RMS and return zeros, so the lab refuses such an x with an error, and
+ * neither kernel runs. Another refusal of the kernels is thrown on.
+ */
 export function compare(lab, x) {
   const exact = exactRmsNorm(x);
+  const result = { d: x.length, exactRms: exact.rms, sumSquares: exact.sumSquares, zero: exact.sumSquares === 0 };
+  if (!Number.isFinite(float32SumOfSquares(x))) return { ...result, overflow: true, fp32: null, bf16: null };
   const run = (precision) => {
     const y = lab.rmsNorm(x, null, { eps: EPS, precision });
     return { error: relativeError(y, exact.y), rms: effectiveRms(x, y) };
   };
-  return { d: x.length, exactRms: exact.rms, fp32: run('fp32'), bf16: run('bf16') };
+  return { ...result, overflow: false, fp32: run('fp32'), bf16: run('bf16') };
 }
 
 /** The error of each kernel as d grows: prefixes of one random vector of MAX_D values. */

@@ -7,11 +7,23 @@ export function languageOf(element) {
   return /^zh/i.test(lang ?? '') ? 'zh' : 'en';
 }
 
+// A value from the URL is quoted up to this many characters: a hostile link must not fill the page.
+export const QUOTE_LIMIT = 40;
+
+/** `raw` in quotes, cut to QUOTE_LIMIT characters (whole code points) with "…"; `long` says so and how long. */
+function quoted(raw, long) {
+  const length = raw.length - (raw.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+  if (length <= QUOTE_LIMIT) return JSON.stringify(raw);
+  const prefix = Array.from(raw.slice(0, 2 * QUOTE_LIMIT)).slice(0, QUOTE_LIMIT).join('');
+  return `${JSON.stringify(`${prefix}…`)}${long(length.toLocaleString('en-US'))}`;
+}
+
 const COMMON = {
   en: {
     loading: 'Loading the WASM kernels…',
     loadFailed: (detail) => `The lab could not be loaded (${detail}). Reload the page to try again.`,
-    urlProblem: (key, raw) => `The link's setting ${key}=${JSON.stringify(raw)} is not usable; the default is shown instead.`,
+    urlProblem: (key, raw) => `The link's setting ${key}=${quoted(raw, (n) => ` (${n} characters)`)} is not usable; the default is shown instead.`,
+    stale: 'Last valid result: it does not match the inputs until they are corrected.',
     at: (position) => ` (at character ${position + 1})`,
     unexplained: (message) => message,
     errors: {
@@ -41,7 +53,8 @@ const COMMON = {
   zh: {
     loading: '正在加载 WASM 内核……',
     loadFailed: (detail) => `实验室加载失败（${detail}），请刷新页面重试。`,
-    urlProblem: (key, raw) => `链接里的设置 ${key}=${JSON.stringify(raw)} 无法使用，已改用默认值。`,
+    urlProblem: (key, raw) => `链接里的设置 ${key}=${quoted(raw, (n) => `（共 ${n} 个字符）`)} 无法使用，已改用默认值。`,
+    stale: '上一次有效的结果：输入改正之前，它与当前输入不符。',
     at: (position) => `（第 ${position + 1} 个字符）`,
     unexplained: (message) => `输入有误：${message}`,
     errors: {

@@ -5,6 +5,8 @@
 // this.state). Every failure ends up as a message in the widget, never as an uncaught error in the console.
 // Removing a widget ends everything it started (timers here, and whatever subclasses and helpers registered with
 // whileConnected); inserting it again resumes it: the shadow root, the controls and the drawn results are kept.
+// While a field holds an error (attempt) or the last run failed (markStale), the results on screen belong to
+// older inputs: the parts wrapped by resultsRegion() are dimmed (data-stale) under a "last valid result" label.
 import { load } from '../../lib/residual-lab.js';
 import { h } from './dom.js';
 import { textField } from './fields.js';
@@ -25,6 +27,8 @@ export class LabElement extends HTMLElement {
   #urlTimer = 0;
   #urlPending = false;
   #whileConnected = [];  // { start, stop }: stop is set while connected
+  #staleReasons = new Set();  // fields showing an error, and names such as 'run' given to markStale
+  #regions = [];              // { region, label } from resultsRegion()
 
   connectedCallback() {
     for (const entry of this.#whileConnected) entry.stop ??= entry.start() ?? (() => {});
@@ -169,21 +173,65 @@ export class LabElement extends HTMLElement {
     const another = () => {
       const seed = (this.state.seed + 1) % (max + 1);
       field.input.value = String(seed);
-      field.setError(null);
+      this.clearError(field);
       onChange(seed);
     };
     return h('div', { class: 'seed-row' }, field.root, h('button', { type: 'button', class: 'reroll', onclick: another }, anotherLabel));
   }
 
-  /** Runs `compute`; on an Error shows its translated message in `field` and returns undefined. */
+  /**
+   * Runs `compute`; on an Error shows its translated message in `field`, marks the results stale and returns
+   * undefined. Success clears the field's message and its part of the staleness.
+   */
   attempt(field, compute, text = '') {
+    const reason = field ?? 'compute';
     try {
       const result = compute();
       field?.setError(null);
+      this.markStale(false, reason);
       return result;
     } catch (error) {
       field?.setError(describeError(error, this.language, text));
+      this.markStale(true, reason);
       return undefined;
+    }
+  }
+
+  /** Clears a field's message: its input no longer holds the results back. */
+  clearError(field) {
+    field.setError(null);
+    this.markStale(false, field);
+  }
+
+  /**
+   * Marks the results on screen as not matching the inputs (`stale` true) for `reason` (a field, or a name such
+   * as 'run'), or withdraws that reason. They stay marked while any reason remains.
+   */
+  markStale(stale, reason = 'result') {
+    if (stale) this.#staleReasons.add(reason);
+    else this.#staleReasons.delete(reason);
+    this.#showStale();
+  }
+
+  get stale() {
+    return this.#staleReasons.size > 0;
+  }
+
+  /** A container for the widget's results (tables, charts, readouts) that can be shown as stale. */
+  resultsRegion(...children) {
+    const label = h('p', { class: 'stale-label', role: 'status' }, this.common.stale);
+    const region = h('div', { class: 'results-region' }, label, ...children);
+    this.#regions.push({ region, label });
+    this.#showStale();
+    return region;
+  }
+
+  #showStale() {
+    const stale = this.stale;
+    this.toggleAttribute('data-stale', stale);
+    for (const { region, label } of this.#regions) {
+      region.toggleAttribute('data-stale', stale);
+      label.hidden = !stale;
     }
   }
 }

@@ -1,0 +1,22 @@
+// The lab's Content-Security-Policy, in one place: scripts/pages.mjs writes it into every page as
+// <meta http-equiv="Content-Security-Policy"> (so dist/ copied to any static host still runs under it), and
+// scripts/serve.mjs sends the same text as a header.
+//
+// No 'unsafe-inline' and no 'unsafe-eval': Embind runs without new Function (-sDYNAMIC_EXECUTION=0) and
+// WebAssembly compiles under 'wasm-unsafe-eval'. Widgets style themselves with constructable stylesheets.
+// Only directives a <meta> policy honours belong here: browsers ignore frame-ancestors, report-uri and sandbox
+// in a meta element, so framing is FRAMING_POLICY, a header of its own.
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self'", "img-src 'self' data:",
+  "font-src 'self'", "connect-src 'self'", "worker-src 'self'", "object-src 'none'", "base-uri 'self'",
+].join('; ');
+
+// Embedding the lab in an iframe is a feature (a course page, slides, a per-widget page): any origin may frame
+// it. The widgets hold no secrets and take no action on the reader's behalf, so clickjacking has nothing to win.
+// A separate header rather than a clause of the page policy, so that the page policy stays identical to the meta.
+export const FRAMING_POLICY = 'frame-ancestors *';
+
+const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+/** The meta element that carries CONTENT_SECURITY_POLICY inside a page. */
+export const CSP_META = `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(CONTENT_SECURITY_POLICY)}">`;
