@@ -182,9 +182,23 @@ TEST_CASE("api: a variance within rounding noise of a constant x is zero, in eve
   CHECK_FALSE(rl::api::layernorm(y, std::vector<float>{1.0f, 1.0f + 1e-6f, 1.0f}, std::nullopt, std::nullopt, 0.0f).ok);
   REQUIRE(rl::api::layernorm(y, std::vector<float>{1.0f, 1.0f + 1e-5f, 1.0f}, std::nullopt, std::nullopt, 0.0f).ok);
   CHECK(y[1] == Approx(std::sqrt(2.0f)).epsilon(0.01));
-  // with eps > 0 a constant x is rounding noise over sqrt(eps): 0 here
+  // with eps above the noise a constant x is its rounding noise over sqrt(eps): about 0 here
   REQUIRE(rl::api::layernorm(y, x, std::nullopt, std::nullopt, 1e-5f).ok);
   for (float v : y) CHECK(std::fabs(v) < 1e-2f);
+  // with eps below it, the output would be rounding error over its own size ([-0.9987, -0.9987, -0.9987] here)
+  const std::vector<float> million = {1000000.1f, 1000000.1f, 1000000.1f};
+  check_fails(rl::api::layernorm(y, million, std::nullopt, std::nullopt, 1e-5f),
+              "x is constant: its variance (" +
+                  rl::api::format_number(rl::layernorm_stats(million.data(), 3, 1e-5f).variance) +
+                  ") is rounding noise (at most 0.0625 for these values), and eps (9.99999975e-06) is smaller, so "
+                  "(x - mean) / std would be rounding error over its own size; use eps >= 0.0625");
+  REQUIRE(rl::api::layernorm(y, million, std::nullopt, std::nullopt, 0.0625f).ok);
+  // RMSNorm's backward has a term in 1 / RMS^3: for a tiny x it overflows, and the message says so
+  const rl::Status tiny_rms = rl::api::rmsnorm_backward(dx, dg, std::vector<float>{1, 0, 0},
+                                                        std::vector<float>{1e-20f, 2e-20f, 0.0f}, std::nullopt, 0.0f);
+  CHECK_FALSE(tiny_rms.ok);
+  CHECK_THAT(tiny_rms.message, Catch::Matchers::StartsWith("the result dx[0] overflows float32 (-Infinity): x is so "
+                                                           "small that 1 / RMS^3 overflows float32 (1 / RMS is 7.7459"));
 
   // RMSNorm: all zeros, and squares that underflow, are refused by the forward, the steps and the backward
   const std::string zeros = "x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0";

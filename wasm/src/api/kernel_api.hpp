@@ -10,6 +10,7 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,17 +74,22 @@ inline double variance_rounding_noise(Floats x) {
   return bound * bound;
 }
 
-// The standard deviation sqrt(var + eps) must not be 0, nor (with eps 0) the square root of rounding noise:
-// var is the one layernorm_forward computes, and the same decision serves the forward, the steps and the
-// backward. With eps > 0 a constant x gives (x_i - mean) / sqrt(var + eps), its rounding noise over sqrt(eps).
+// The standard deviation sqrt(var + eps) must stand above the rounding noise, var being the one layernorm_forward
+// computes (the same decision serves the forward, the steps and the backward). When var <= noise, the deviations
+// x_i - mean are rounding error of the mean, and (x_i - mean) / sqrt(var + eps) is that error over something of
+// its own size unless eps dominates: refused when eps < noise too (eps 0 included). With eps >= noise, a constant
+// x gives at most sqrt(noise / eps) <= 1 per value, near 0 once eps >> noise (eps 1e-5 and x = 0.1: 2e-6).
 inline Status check_std_defined(Floats x, float eps) {
-  if (eps != 0.0f) return Status::success();
   const float variance = rl::layernorm_stats(x.data(), static_cast<int>(x.size()), eps).variance;
   const double noise = variance_rounding_noise(x);
-  if (static_cast<double>(variance) > noise) return Status::success();
-  return Status::failure("x is constant: its variance (" + format_number(variance) +
-                         ") is rounding noise (at most " + format_number(noise) +
-                         " for these values), and eps is 0, so (x - mean) / std is undefined; use eps > 0");
+  if (static_cast<double>(variance) > noise || (static_cast<double>(eps) >= noise && eps != 0.0f))
+    return Status::success();
+  const std::string head = "x is constant: its variance (" + format_number(variance) +
+                           ") is rounding noise (at most " + format_number(noise) + " for these values), and ";
+  if (eps == 0.0f) return Status::failure(head + "eps is 0, so (x - mean) / std is undefined; use eps > 0");
+  return Status::failure(head + "eps (" + format_number(eps) +
+                         ") is smaller, so (x - mean) / std would be rounding error over its own size; use eps >= " +
+                         format_number(noise));
 }
 
 // Checks everything; `output_bound` receives an upper bound on |y_i|: |x_i * rstd| <= sqrt(d) (x_i^2 is at most
@@ -172,7 +178,12 @@ inline Status rmsnorm_backward(OutFloats dx, OutFloats dg, Floats dy, Floats x, 
   std::fill(dx.begin(), dx.end(), 0.0f);
   std::fill(dg.begin(), dg.end(), 0.0f);
   rl::rmsnorm_backward(dx.data(), dg.data(), dy.data(), x.data(), &rstd, gp, 1, d, weight_offset);
-  RL_RETURN_IF_ERROR(check_result("dx", dx));
+  // dx has a term in rstd^3 = 1 / RMS^3, which overflows float32 for an RMS below about 1.4e-13
+  const double rstd3 = static_cast<double>(rstd) * rstd * rstd;
+  RL_RETURN_IF_ERROR(check_result("dx", dx, rstd3 > std::numeric_limits<float>::max()
+                                                ? "x is so small that 1 / RMS^3 overflows float32 (1 / RMS is " +
+                                                      format_number(rstd) + "); scale x up or use a larger eps"
+                                                : "the weights or dy are too large"));
   return check_result("dg", dg);
 }
 
