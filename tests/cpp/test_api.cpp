@@ -222,6 +222,27 @@ TEST_CASE("api: a variance within rounding noise of a constant x is zero, in eve
               "up to 4.6e-41 to 0) and eps is 0, so x / RMS is undefined; scale x up or use eps > 0");
 }
 
+// The check decides on cheap bounds of the noise first; its decision must be the rule's, computed here directly.
+TEST_CASE("api: layernorm's constant-x decision is the rounding-noise rule for any scale, spread and eps",
+          "[api][edges]") {
+  for (int d : {1, 2, 3, 4, 33, 4096}) {
+    for (float scale : {1e-30f, 0.1f, 1.0f, 7.0f, 1e6f, 1e15f}) {
+      for (int ulps : {0, 1, 3, 40, 100000}) {
+        std::vector<float> v(static_cast<std::size_t>(d), scale);
+        for (int i = 0; i < d; i += 2) v[i] = scale * (1.0f + ulps * std::ldexp(1.0f, -23));
+        const double variance = rl::layernorm_stats(v.data(), d, 0.0f).variance;
+        const double noise = rl::api::detail::variance_rounding_noise(v);
+        for (float eps : {0.0f, 1e-30f, 1e-12f, 1e-5f, 1.0f}) {
+          const bool want = variance > noise || (eps != 0.0f && static_cast<double>(eps) >= noise);
+          std::vector<float> y(v.size());
+          INFO("d " << d << " scale " << scale << " ulps " << ulps << " eps " << eps);
+          CHECK(rl::api::layernorm(y, v, std::nullopt, std::nullopt, eps).ok == want);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("api softcap and softmax validate", "[api][activations]") {
   std::vector<float> y(4), dx(4, 5.0f);
   check_fails(rl::api::softcap(y, kX, 0.0f), "cap must be > 0 (got 0)");

@@ -74,16 +74,32 @@ inline double variance_rounding_noise(Floats x) {
   return bound * bound;
 }
 
+// An upper bound on that noise from an upper bound m on max|x_i|: ulp(m) <= max(2u * m, 2^-149).
+inline double variance_rounding_noise_bound(double m, std::size_t d) {
+  const double bound = (static_cast<double>(d) + 1.0) * std::max(std::ldexp(m, -23), std::ldexp(1.0, -149));
+  return bound * bound;
+}
+
 // The standard deviation sqrt(var + eps) must stand above the rounding noise, var being the one layernorm_forward
 // computes (the same decision serves the forward, the steps and the backward). When var <= noise, the deviations
 // x_i - mean are rounding error of the mean, and (x_i - mean) / sqrt(var + eps) is that error over something of
 // its own size unless eps dominates: refused when eps < noise too (eps 0 included). With eps >= noise, a constant
 // x gives at most sqrt(noise / eps) <= 1 per value, near 0 once eps >> noise (eps 1e-5 and x = 0.1: 2e-6).
-inline Status check_std_defined(Floats x, float eps) {
-  const float variance = rl::layernorm_stats(x.data(), static_cast<int>(x.size()), eps).variance;
+// The usual call decides on bounds of the noise without passes over x: max|x_i| <= sqrt(sum of squares), and
+// max|x_i| <= |mean| + sqrt(d * var) (no deviation exceeds the root of their sum of squares), doubled to cover
+// the rounding of mean and var.
+inline Status check_std_defined(Floats x, float sum_of_squares, float eps) {
+  const std::size_t d = x.size();
+  const bool eps_dominates_noise_bound =
+      eps != 0.0f && eps >= variance_rounding_noise_bound(std::sqrt(static_cast<double>(sum_of_squares)), d);
+  if (eps_dominates_noise_bound) return Status::success();
+  const LayerNormStats stats = rl::layernorm_stats(x.data(), static_cast<int>(d), eps);
+  const double variance = stats.variance;
+  const double largest_bound =
+      2.0 * (std::fabs(static_cast<double>(stats.mean)) + std::sqrt(static_cast<double>(d) * variance));
+  if (variance > variance_rounding_noise_bound(largest_bound, d)) return Status::success();
   const double noise = variance_rounding_noise(x);
-  if (static_cast<double>(variance) > noise || (static_cast<double>(eps) >= noise && eps != 0.0f))
-    return Status::success();
+  if (variance > noise || (static_cast<double>(eps) >= noise && eps != 0.0f)) return Status::success();
   const std::string head = "x is constant: its variance (" + format_number(variance) +
                            ") is rounding noise (at most " + format_number(noise) + " for these values), and ";
   if (eps == 0.0f) return Status::failure(head + "eps is 0, so (x - mean) / std is undefined; use eps > 0");
@@ -128,7 +144,7 @@ inline Status check_layernorm_inputs(Floats x, const OptionalFloats& gamma, cons
   RL_RETURN_IF_ERROR(check_matching("beta", beta, x.size(), beta_norm));
   RL_RETURN_IF_ERROR(check_eps(eps));
   output_bound = std::sqrt(static_cast<double>(x.size())) * gamma_norm + beta_norm;
-  return check_std_defined(x, eps);
+  return check_std_defined(x, sum_of_squares, eps);
 }
 }  // namespace detail
 
