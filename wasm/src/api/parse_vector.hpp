@@ -30,7 +30,8 @@ struct ParseError {
   std::string code;
   int position = 0;     // 0-based index in UTF-16 code units, as JavaScript indexes the string
   int column = 1;       // 1-based index in characters, as the message says it
-  std::string text;     // the offending character or number, as typed
+  std::string text;     // the offending character or number, as typed ("U+0000 (a control character)" for one
+                        // a message cannot quote)
   std::string message;  // plain English, e.g. "unexpected 'x' at character 7"
 };
 
