@@ -49,7 +49,7 @@ inline float largest_magnitude(Floats x) {
 
 // RMS = sqrt(mean(x^2) + eps) must not be 0: with eps 0, the mean square rmsnorm_rstd computes (the float32 sum
 // of squares divided by d) must not be 0. It is 0 when x is all zeros, and also when every square underflows
-// (|x_i| below about 3.7e-23, whose square is below half the smallest subnormal, 7e-46) or the sum is a
+// (|x_i| below about 2.6e-23, whose square is below half the smallest subnormal 1.4e-45) or the sum is a
 // subnormal that the division by d takes to 0.
 inline Status check_rms_defined(Floats x, float sum_of_squares, float eps) {
   if (eps != 0.0f || sum_of_squares / static_cast<float>(x.size()) != 0.0f) return Status::success();
