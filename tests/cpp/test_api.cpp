@@ -44,7 +44,7 @@ TEST_CASE("api::rmsnorm rejects bad input with a clear message", "[api][rmsnorm]
   check_fails(rl::api::rmsnorm(y, kX, with(kG, 0, -kInf), 1e-5f), "g[0] is -Infinity");
   check_fails(rl::api::rmsnorm(y, kX, kG, 1e-5f, kNaN), "weightOffset must be a finite number (got NaN)");
   check_fails(rl::api::rmsnorm(y, std::vector<float>(4, 0.0f), kG, 0.0f),
-              "the RMS of x is 0 (x is all zeros in float32) and eps is 0, so x / RMS is undefined; use eps > 0");
+              "x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0");
   check_fails(rl::api::rmsnorm(y, std::vector<float>{1e20f, 1.0f, 0.0f, 0.0f}, kG, 1e-5f),
               "the sum of squares of x overflows float32 (the largest |x_i| is 1.00000002e+20); scale x down");
   std::vector<float> y3(3);
@@ -90,11 +90,11 @@ TEST_CASE("api::layernorm rejects bad input and computes the kernel's result", "
   check_fails(rl::api::layernorm(y, kX, kG, with(beta, 3, kNaN), 1e-5f), "beta[3] is NaN");
   check_fails(rl::api::layernorm(y, kX, kG, beta, -0.5f), "eps must be a finite number of at least 0 (got -0.5)");
   check_fails(rl::api::layernorm(y, std::vector<float>(4, 7.0f), kG, beta, 0.0f),
-              "the variance of x is 0 (all its values are equal in float32) and eps is 0, so (x - mean) / std is "
-              "undefined; use eps > 0");
+              "x is constant: its variance (0) is rounding noise (at most 5.68434189e-12 for these values), and eps "
+              "is 0, so (x - mean) / std is undefined; use eps > 0");
   check_fails(rl::api::layernorm(y, std::vector<float>{5.0f}, std::nullopt, std::nullopt, 0.0f),
-              "the variance of x is 0 (all its values are equal in float32) and eps is 0, so (x - mean) / std is "
-              "undefined; use eps > 0");
+              "x is constant: its variance (0) is rounding noise (at most 9.09494702e-13 for these values), and eps "
+              "is 0, so (x - mean) / std is undefined; use eps > 0");
   REQUIRE(rl::api::layernorm(y, kX, kG, beta, 1e-5f).ok);
   rl::layernorm_forward(want.data(), nullptr, nullptr, kX.data(), kG.data(), beta.data(), 1, 4, 1e-5f);
   CHECK(y == want);
@@ -157,12 +157,105 @@ TEST_CASE("api steps validate like the forwards", "[api][steps]") {
   CHECK(rms.output[1] == Approx(rms.normalized[1] * 1.5f));
 }
 
+// A constant x whose two-pass variance is not exactly 0 (0.1 is not a float32: the mean rounds away from the
+// values) is still constant: forward, steps and backward refuse it alike with eps 0, naming x, not the weights.
+TEST_CASE("api: a variance within rounding noise of a constant x is zero, in every entry point", "[api][edges]") {
+  const std::vector<float> x = {0.1f, 0.1f, 0.1f};
+  const float variance = rl::layernorm_stats(x.data(), 3, 0.0f).variance;
+  CHECK(variance > 0.0f);  // the rounding leaves a tiny variance
+  const std::string constant_x =
+      "x is constant: its variance (" + rl::api::format_number(variance) +
+      ") is rounding noise (at most 8.8817842e-16 for these values), and eps is 0, so (x - mean) / std is "
+      "undefined; use eps > 0";
+  std::vector<float> y(3), dx(3), dg(3), db(3);
+  check_fails(rl::api::layernorm(y, x, std::nullopt, std::nullopt, 0.0f), constant_x);
+  rl::LayerNormSteps ln;
+  check_fails(rl::api::layernorm_steps(ln, x, std::nullopt, std::nullopt, 0.0f), constant_x);
+  check_fails(rl::api::layernorm_backward(dx, dg, db, std::vector<float>{1, 0, 0}, x, std::nullopt, 0.0f),
+              constant_x);
+  // large constant values: the noise scales with the magnitude
+  const std::vector<float> big = {3e18f, 3e18f, 3e18f, 3e18f, 3e18f};
+  std::vector<float> y5(5);
+  CHECK_THAT(rl::api::layernorm(y5, big, std::nullopt, std::nullopt, 0.0f).message,
+             Catch::Matchers::StartsWith("x is constant"));
+  // a spread of a few ulps is within the noise ((d + 1) ulps of 1 here); a spread of 80 ulps is kept
+  CHECK_FALSE(rl::api::layernorm(y, std::vector<float>{1.0f, 1.0f + 1e-6f, 1.0f}, std::nullopt, std::nullopt, 0.0f).ok);
+  REQUIRE(rl::api::layernorm(y, std::vector<float>{1.0f, 1.0f + 1e-5f, 1.0f}, std::nullopt, std::nullopt, 0.0f).ok);
+  CHECK(y[1] == Approx(std::sqrt(2.0f)).epsilon(0.01));
+  // with eps above the noise a constant x is its rounding noise over sqrt(eps): about 0 here
+  REQUIRE(rl::api::layernorm(y, x, std::nullopt, std::nullopt, 1e-5f).ok);
+  for (float v : y) CHECK(std::fabs(v) < 1e-2f);
+  // with eps below it, the output would be rounding error over its own size ([-0.9987, -0.9987, -0.9987] here)
+  const std::vector<float> million = {1000000.1f, 1000000.1f, 1000000.1f};
+  check_fails(rl::api::layernorm(y, million, std::nullopt, std::nullopt, 1e-5f),
+              "x is constant: its variance (" +
+                  rl::api::format_number(rl::layernorm_stats(million.data(), 3, 1e-5f).variance) +
+                  ") is rounding noise (at most 0.0625 for these values), and eps (9.99999975e-06) is smaller, so "
+                  "(x - mean) / std would be rounding error over its own size; use eps >= 0.0625");
+  REQUIRE(rl::api::layernorm(y, million, std::nullopt, std::nullopt, 0.0625f).ok);
+  // RMSNorm's backward has a term in 1 / RMS^3: for a tiny x it overflows, and the message says so
+  const rl::Status tiny_rms = rl::api::rmsnorm_backward(dx, dg, std::vector<float>{1, 0, 0},
+                                                        std::vector<float>{1e-20f, 2e-20f, 0.0f}, std::nullopt, 0.0f);
+  CHECK_FALSE(tiny_rms.ok);
+  CHECK_THAT(tiny_rms.message, Catch::Matchers::StartsWith("the result dx[0] overflows float32 (-Infinity): x is so "
+                                                           "small that 1 / RMS^3 overflows float32 (1 / RMS is 7.7459"));
+
+  // RMSNorm: all zeros, and squares that underflow, are refused by the forward, the steps and the backward
+  const std::string zeros = "x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0";
+  const std::vector<float> z(3, 0.0f);
+  rl::RmsNormSteps rms;
+  check_fails(rl::api::rmsnorm(y, z, std::nullopt, 0.0f), zeros);
+  check_fails(rl::api::rmsnorm_steps(rms, z, std::nullopt, 0.0f), zeros);
+  check_fails(rl::api::rmsnorm_backward(dx, dg, std::vector<float>{1, 0, 0}, z, std::nullopt, 0.0f), zeros);
+  const std::vector<float> tiny = {1e-30f, -1e-30f, 0.0f};
+  const std::string underflow =
+      "the mean square of x underflows float32 to 0 (the largest |x_i| is 1e-30) and eps is 0, so "
+      "x / RMS is undefined; scale x up or use eps > 0";
+  check_fails(rl::api::rmsnorm(y, tiny, std::nullopt, 0.0f), underflow);
+  check_fails(rl::api::rmsnorm_steps(rms, tiny, std::nullopt, 0.0f), underflow);
+  check_fails(rl::api::rmsnorm_backward(dx, dg, std::vector<float>{1, 0, 0}, tiny, std::nullopt, 0.0f), underflow);
+  // bf16: squares that float32 keeps (1e-21^2 = 1e-42) but bf16 rounds to 0
+  const std::vector<float> small = {1e-21f, 1e-21f, 1e-21f};
+  REQUIRE(rl::api::rmsnorm(y, small, std::nullopt, 0.0f).ok);
+  check_fails(rl::api::rmsnorm(y, small, std::nullopt, 0.0f, 0.0f, Precision::bf16),
+              "in bf16 the mean square of x rounds to 0 (the largest |x_i| is 9.99999968e-22; bf16 rounds squares "
+              "up to 4.6e-41 to 0) and eps is 0, so x / RMS is undefined; scale x up or use eps > 0");
+}
+
+// The check decides on cheap bounds of the noise first; its decision must be the rule's, computed here directly.
+TEST_CASE("api: layernorm's constant-x decision is the rounding-noise rule for any scale, spread and eps",
+          "[api][edges]") {
+  for (int d : {1, 2, 3, 4, 33, 4096}) {
+    for (float scale : {1e-30f, 0.1f, 1.0f, 7.0f, 1e6f, 1e15f}) {
+      for (int ulps : {0, 1, 3, 40, 100000}) {
+        std::vector<float> v(static_cast<std::size_t>(d), scale);
+        for (int i = 0; i < d; i += 2) v[i] = scale * (1.0f + ulps * std::ldexp(1.0f, -23));
+        const double variance = rl::layernorm_stats(v.data(), d, 0.0f).variance;
+        const double noise = rl::api::detail::variance_rounding_noise(v);
+        for (float eps : {0.0f, 1e-30f, 1e-12f, 1e-5f, 1.0f}) {
+          const bool want = variance > noise || (eps != 0.0f && static_cast<double>(eps) >= noise);
+          std::vector<float> y(v.size());
+          INFO("d " << d << " scale " << scale << " ulps " << ulps << " eps " << eps);
+          CHECK(rl::api::layernorm(y, v, std::nullopt, std::nullopt, eps).ok == want);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("api softcap and softmax validate", "[api][activations]") {
   std::vector<float> y(4), dx(4, 5.0f);
   check_fails(rl::api::softcap(y, kX, 0.0f), "cap must be > 0 (got 0)");
   check_fails(rl::api::softcap(y, kX, -30.0f), "cap must be > 0 (got -30)");
   check_fails(rl::api::softcap(y, kX, kNaN), "cap must be > 0 (got NaN)");
   check_fails(rl::api::softcap(y, kX, kInf), "cap must be a finite number (got Infinity)");
+  // a cap float32 cannot hold is refused as given (1e-50 would become 0, 1e39 Infinity)
+  check_fails(rl::api::softcap(y, kX, 1e-50),
+              "cap must be representable as a float32: 1e-50 would become 0 (nonzero magnitudes from 1.17549435e-38 "
+              "to 3.40282347e+38)");
+  check_fails(rl::api::softcap_backward(dx, kDy, kX, 1e39),
+              "cap must be representable as a float32: 1e+39 would become Infinity (nonzero magnitudes from "
+              "1.17549435e-38 to 3.40282347e+38)");
   check_fails(rl::api::softcap(y, with(kX, 0, kNaN), 30.0f), "x[0] is NaN");
   check_fails(rl::api::softcap(y, std::vector<float>{}, 30.0f), "x is empty");
   check_fails(rl::api::softcap_backward(dx, std::vector<float>{1}, kX, 30.0f), "dy has 1 value but x has 4");

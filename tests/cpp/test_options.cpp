@@ -3,6 +3,9 @@
 // disagree; every row's default must pass its own check, and every row is reachable by its name.
 #include <catch2/catch.hpp>
 
+#include <functional>
+#include <limits>
+
 #include <cmath>
 
 #include "api/kernel_options.hpp"
@@ -85,6 +88,41 @@ TEST_CASE("a row's check names the option, its bounds and the value", "[options]
         "placement must be one of pre, post, sandwich, olmo2, deepnorm (got \"middle\")");
   CHECK(options::check(t, "noSuchOption", 1) == "no option named noSuchOption");
   CHECK(options::check(t, "nLayers", 1) == "");
+}
+
+// The float32 rule is the one web/lib/options.js applies to rows with float32 set (tests/js/api.test.mjs
+// checks the same values and sentences).
+TEST_CASE("number rows refuse values float32 cannot hold, quoting them as given", "[options][edges]") {
+  const Table& t = decoder::config_options();
+  CHECK(options::check(t, "attnSoftcap", 1e-50) ==
+        "attnSoftcap must be representable as a float32: 1e-50 would become 0 (nonzero magnitudes from "
+        "1.17549435e-38 to 3.40282347e+38)");
+  CHECK(options::check(t, "finalSoftcap", 1e39) ==
+        "finalSoftcap must be representable as a float32: 1e+39 would become Infinity (nonzero magnitudes from "
+        "1.17549435e-38 to 3.40282347e+38)");
+  CHECK(options::check(t, "eps", 1e-40) ==
+        "eps must be representable as a float32: 1e-40 would become a subnormal float32 (imprecise) (nonzero "
+        "magnitudes from 1.17549435e-38 to 3.40282347e+38)");
+  CHECK(options::check(t, "attnSoftcap", std::numeric_limits<float>::min()) == "");
+  CHECK(options::check(t, "attnSoftcap", std::numeric_limits<float>::max()) == "");
+  const Table& k = api::kernel_option_tables().front().second;  // rmsNorm
+  CHECK(options::check(k, "eps", 1e39).find("1e+39 would become Infinity") != std::string::npos);
+  CHECK(options::check(k, "weightOffset", -1e39).find("-1e+39 would become -Infinity") != std::string::npos);
+  CHECK(options::check(k, "eps", 0) == "");
+  // every number row, at any depth, carries the flag; integer rows fit an int32 or are seeds (read as doubles)
+  std::function<void(const Table&, const std::string&)> walk = [&](const Table& table, const std::string& where) {
+    for (const options::Option& row : table) {
+      INFO(where << "." << row.name);
+      const options::Type kind = row.type == options::Type::list ? row.item : row.type;
+      if (kind == options::Type::number) CHECK(row.float32);
+      if (kind == options::Type::integer && row.name.find("eed") == std::string::npos) {
+        CHECK(row.min >= -2147483648.0);
+        CHECK(row.max <= 2147483647.0);
+      }
+      if (row.type == options::Type::object) walk(row.fields, where + "." + row.name);
+    }
+  };
+  for (const auto& [name, table] : options::all_tables()) walk(table, name);
 }
 
 TEST_CASE("the decoder's and trainStep's C++ defaults are the tables' defaults", "[options]") {

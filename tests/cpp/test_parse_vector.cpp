@@ -101,6 +101,41 @@ TEST_CASE("parse_vector errors name the code, the position and the problem", "[p
   }
 }
 
+TEST_CASE("parse_vector: control characters and lone surrogates are errors named by code point", "[parse][edges]") {
+  using namespace std::string_view_literals;
+  // NUL is a character like any other (the text is a string_view with its length, not a C string)
+  rl::ParsedVector r = rl::parse_vector("1 2\0 junk"sv);
+  REQUIRE_FALSE(r.ok);
+  CHECK(r.error.code == "unexpected_char");
+  CHECK(r.error.position == 3);
+  CHECK(r.error.text == "U+0000 (a control character)");
+  CHECK(r.error.message == "unexpected U+0000 (a control character) at character 4 after the number 2");
+  r = rl::parse_vector("1 \0"sv);
+  CHECK(r.error.message == "unexpected U+0000 (a control character) at character 3");
+  r = rl::parse_vector("1\x1b[2]");
+  CHECK(r.error.message == "unexpected U+001B (a control character) at character 2 after the number 1");
+  r = rl::parse_vector("1\v2");
+  CHECK(r.error.code == "unexpected_char");
+  CHECK(r.error.position == 1);
+  r = rl::parse_vector("1 \x7f");
+  CHECK(r.error.message == "unexpected U+007F (a control character) at character 3");
+  // tab, LF and CR separate numbers
+  r = rl::parse_vector("1\t2\r\n3\n");
+  REQUIRE(r.ok);
+  CHECK(r.values == std::vector<float>{1, 2, 3});
+  // a lone surrogate, as web/lib/kernels.js encodes one from a JavaScript string (3 bytes, 1 UTF-16 unit)
+  r = rl::parse_vector("1, \xED\xA0\x80 2");
+  REQUIRE_FALSE(r.ok);
+  CHECK(r.error.code == "unexpected_char");
+  CHECK(r.error.position == 3);
+  CHECK(r.error.text == "U+D800 (a lone surrogate)");
+  CHECK(r.error.message == "unexpected U+D800 (a lone surrogate) at character 4");
+  r = rl::parse_vector("\xE2\x88\x92" "1 \xED\xBF\xBF");  // "−1 ": the minus is 3 bytes, 1 character
+  CHECK(r.error.position == 3);
+  CHECK(r.error.column == 4);
+  CHECK(r.error.message == "unexpected U+DFFF (a lone surrogate) at character 4");
+}
+
 TEST_CASE("parse_vector positions count characters, not bytes", "[parse]") {
   // "，" and "−" are 3 bytes in UTF-8 but one character (one UTF-16 unit) in JavaScript
   rl::ParseError e = parse_error("1，−2，x");

@@ -4,6 +4,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load, ResidualLabError } from '../../dist/lib/residual-lab.js';
+import { problemWith } from '../../web/lib/options.js';
 
 // float64 references, written from the formulas
 function rmsRef(x, g, eps, offset = 0) {
@@ -211,6 +212,59 @@ for (const flavour of ['simd', 'scalar']) {
       for (const [call, message] of cases) {
         assert.throws(call, (err) => err instanceof ResidualLabError && err instanceof Error && message.test(err.message), String(message));
         assertClose(lab.rmsNorm(x, null, { eps: 1e-5 }), rmsRef(x, null, 1e-5));  // the module still works
+      }
+    });
+
+    test('at the edges: a constant x, an all-zero x, float32 range and control characters', () => {
+      const refused = (call, pattern, code) => assert.throws(call, (err) => err instanceof ResidualLabError &&
+        pattern.test(err.message) && (code === undefined || err.code === code), String(pattern));
+      // 0.1 is not a float32: the rounded mean leaves a variance of 5.6e-17, rounding noise, not a spread
+      const c = [0.1, 0.1, 0.1];
+      const constant = /^x is constant: its variance \(5\.55111512e-17\) is rounding noise .* and eps is 0/;
+      refused(() => lab.layerNorm(c, null, null, { eps: 0 }), constant);
+      refused(() => lab.layerNormSteps(c, null, null, { eps: 0 }), constant);
+      refused(() => lab.layerNormBackward(c, null, [1, 0, 0], { eps: 0 }), constant);
+      for (const v of lab.layerNorm(c, null, null, { eps: 1e-5 })) assert.ok(Math.abs(v) < 1e-2);
+      const zeros = /^x is all zeros and eps is 0/;
+      refused(() => lab.rmsNorm([0, 0, 0], null, { eps: 0 }), zeros);
+      refused(() => lab.rmsNormSteps([0, 0, 0], null, { eps: 0 }), zeros);
+      refused(() => lab.rmsNormBackward([0, 0, 0], null, [1, 0, 0], { eps: 0 }), zeros);
+      refused(() => lab.rmsNorm([1e-21, 1e-21], null, { eps: 0, precision: 'bf16' }), /^in bf16 the mean square of x rounds to 0/);
+      // values float32 cannot hold are refused as given, not after rounding
+      refused(() => lab.rmsNorm(x, null, { eps: 1e39 }), /^eps must be representable as a float32: 1e\+39 would become Infinity/);
+      refused(() => lab.layerNorm(x, null, null, { eps: 1e-50 }), /^eps must be representable as a float32: 1e-50 would become 0/);
+      refused(() => lab.dynamicTanh(x, null, null, { alpha: -1e39 }), /alpha must be representable as a float32: -1e\+39/);
+      refused(() => lab.softcap(x, 1e-50), /^cap must be representable as a float32: 1e-50 would become 0/);
+      refused(() => lab.softcapBackward(x, 1e39, x), /^cap must be representable as a float32: 1e\+39 would become Infinity/);
+      // NUL and other control characters are errors with their position; tab, LF and CR separate
+      refused(() => lab.parseVector('1 2\u0000 junk'), /^unexpected U\+0000 \(a control character\) at character 4/, 'unexpected_char');
+      assert.throws(() => lab.parseVector('1 2\u0000 junk'), (err) => err.position === 3);
+      refused(() => lab.parseVector('1\u001b2'), /U\+001B/, 'unexpected_char');
+      assertClose(lab.parseVector('1\t2\r\n3'), [1, 2, 3]);
+      // a lone surrogate is named, not echoed as a character the text does not contain
+      for (const [text, position] of [['1 \uD800 2', 2], ['1, \uDC00', 3], ['😀'.slice(0, 1), 0], ['1 \uD800', 2]]) {
+        assert.throws(() => lab.parseVector(text), (err) => err.code === 'unexpected_char' && err.position === position &&
+          /U\+D[89A-F][0-9A-F]{2} \(a lone surrogate\)/.test(err.message) && !/[\uD800-\uDFFF]|\u{10000}/u.test(err.message), text);
+      }
+    });
+
+    test('the float32 rule is the same sentence in C++ and in options.js, and every number row carries it', () => {
+      // softcap's cap has no option row: it reaches the C++ check as given, which says what options.js says
+      const capRow = { name: 'cap', type: 'number', min: 0, max: Infinity, minExclusive: true, float32: true };
+      for (const cap of [1e-50, 1e39, 1e-40, 3.5e38]) {
+        let cpp = '';
+        try { lab.softcap(x, cap); } catch (err) { cpp = err.message; }
+        assert.equal(problemWith(capRow, cap), cpp, String(cap));
+      }
+      assert.equal(problemWith(capRow, 2 ** -126), '');
+      const walk = (rows, where) => rows.forEach((row) => {
+        if ((row.type === 'list' ? row.item : row.type) === 'number') assert.equal(row.float32, true, `${where}.${row.name}`);
+        if (row.fields) walk(row.fields, `${where}.${row.name}`);
+      });
+      const tables = lab.describe();
+      for (const [key, value] of Object.entries(tables)) {
+        if (Array.isArray(value)) walk(value, key);
+        else for (const [name, rows] of Object.entries(value)) walk(rows, `${key}.${name}`);
       }
     });
 

@@ -148,6 +148,37 @@ test('bad configs and bad calls throw clear errors, and the module keeps working
   assert.throws(() => m.forward([1]), /disposed/);
 });
 
+test('at the edges: overflowing forwards say so, float32 and int32 ranges are refused, a loss jump is flagged at once', () => {
+  const m = lab.createDecoder(TINY);
+  assert.equal(m.forward([1, 2, 3], [2, 3, 4]).status, 'ok');
+  m.setParams(new Float32Array(m.numParams).fill(1e30));
+  const r = m.forward([1, 2, 3], [2, 3, 4]);
+  assert.equal(r.status, 'nonfinite_logits');
+  assert.ok(!Number.isFinite(r.loss));
+  assert.equal(m.forward([1, 2, 3]).status, 'nonfinite_logits');
+  // what float32 cannot hold is refused, quoted as given (1e-50 would have reached the C++ as 0, "off")
+  assert.throws(() => lab.createDecoder({ attnSoftcap: 1e-50 }), /attnSoftcap must be representable as a float32: 1e-50 would become 0/);
+  assert.throws(() => lab.createDecoder({ finalSoftcap: 1e39 }), /finalSoftcap must be representable as a float32: 1e\+39 would become Infinity/);
+  assert.throws(() => lab.createDecoder({ eps: 1e-45 }), /eps must be representable as a float32: 1e-45/);
+  // int32 arguments are refused past 2 ** 31 - 1, not wrapped (2 ** 32 + 3 would be 3)
+  m.forward([1, 2, 3]);
+  assert.throws(() => m.logitLens(2 ** 32 + 3), /k must be an integer from 1 to 2147483647 \(got 4294967299\)/);
+  assert.throws(() => m.forward([1, 2], null, { logitLens: 2 ** 32 + 3 }), /logitLens must be an integer from 0 to 2147483647/);
+  assert.throws(() => m.forward([2 ** 31]), /tokens\[0\] must be an integer token id/);
+  assert.equal(m.logitLens(3).k, 3);
+  m.dispose();
+  // lr 10: the step whose loss jumps tenfold is the first one flagged
+  const t = lab.createDecoder({ vocabSize: 96, dModel: 32, nHeads: 2, nLayers: 2, contextLength: 32, init: { seed: 1 } });
+  const steps = [t.trainStep({ lr: 10, seqLen: 32 })];
+  for (let i = 0; i < 5; i++) steps.push(t.trainStep());
+  const jump = steps.findIndex((s, i) => i > 0 && s.loss > 10 * steps[0].loss);
+  assert.ok(jump > 0, `losses ${steps.map((s) => s.loss).join(', ')}`);
+  assert.deepEqual(steps.slice(0, jump).map((s) => s.status), Array(jump).fill('ok'));
+  assert.equal(steps[jump].status, 'loss_exploded');
+  assert.equal(steps[jump].diverged, true);
+  t.dispose();
+});
+
 test('trainStep runs AdamW on the corpus and reports loss, gradient norm and the scheduled lr', () => {
   const m = lab.createDecoder({ vocabSize: 96, dModel: 32, nHeads: 2, nLayers: 2, contextLength: 32, init: { seed: 1 } });
   const first = m.trainStep({ lr: 3e-3, warmupSteps: 4, seqLen: 32 });

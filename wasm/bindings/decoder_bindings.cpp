@@ -173,6 +173,7 @@ val decoder_forward(int id, int length, bool with_targets, int lens_k) {
   if (!error.empty()) return error_result(error);
   val out = error_result("");
   out.set("loss", with_targets ? val(static_cast<double>(h->model->loss())) : val::null());
+  out.set("status", std::string(decoder::forward_status_name(h->model->forward_status())));
   const auto logits = h->model->logits();
   out.set("logits", copy_of("Float32Array", logits.data(), logits.size()));
   out.set("stats", forward_stats(h->model->forward_stats()));

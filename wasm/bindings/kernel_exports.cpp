@@ -122,11 +122,13 @@ EMSCRIPTEN_KEEPALIVE int rl_dyt_steps(float* scaled, float* tanh_of_scaled, floa
   return 0;
 }
 
-EMSCRIPTEN_KEEPALIVE int rl_softcap(float* y, const float* x, int nx, float cap) {
+// cap arrives as a double: a value float32 cannot hold is refused as given, not after rounding.
+EMSCRIPTEN_KEEPALIVE int rl_softcap(float* y, const float* x, int nx, double cap) {
   return report(rl::api::softcap(out(y, nx), floats(x, nx), cap));
 }
 
-EMSCRIPTEN_KEEPALIVE int rl_softcap_backward(float* dx, const float* dy, int ndy, const float* x, int nx, float cap) {
+EMSCRIPTEN_KEEPALIVE int rl_softcap_backward(float* dx, const float* dy, int ndy, const float* x, int nx,
+                                             double cap) {
   return report(rl::api::softcap_backward(out(dx, nx), floats(dy, ndy), floats(x, nx), cap));
 }
 
@@ -134,9 +136,10 @@ EMSCRIPTEN_KEEPALIVE int rl_softmax(float* y, const float* x, int nx) {
   return report(rl::api::softmax(out(y, nx), floats(x, nx)));
 }
 
-// Parses UTF-8 `text` into out[0..capacity); returns the count, or -1 with the error recorded.
-EMSCRIPTEN_KEEPALIVE int rl_parse_vector(float* values, int capacity, const char* text) {
-  const rl::ParsedVector parsed = rl::parse_vector(text);
+// Parses the `bytes` bytes of UTF-8 `text` (a NUL among them is a character, reported as such) into
+// out[0..capacity); returns the count, or -1 with the error recorded.
+EMSCRIPTEN_KEEPALIVE int rl_parse_vector(float* values, int capacity, const char* text, int bytes) {
+  const rl::ParsedVector parsed = rl::parse_vector(std::string_view(text, bytes < 0 ? 0 : bytes));
   if (!parsed.ok) {
     last_error = {parsed.error.message, parsed.error.code, parsed.error.position};
     return -1;

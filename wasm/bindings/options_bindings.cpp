@@ -54,6 +54,7 @@ val row_js(const Option& o) {
     row.set("min", o.min);
     row.set("max", o.max);
     row.set("minExclusive", o.min_exclusive);
+    row.set("float32", o.float32);
   }
   if (kind == Type::choice) row.set("choices", strings(o.choices));
   if (o.type == Type::list) {

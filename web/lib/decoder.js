@@ -59,11 +59,13 @@ export function createDecoderApi(Module, tables) {
         const hasTargets = targets !== undefined && targets !== null;
         const tgt = hasTargets ? asTokens(targets, 'targets') : null;
         if (hasTargets && tgt.length !== n) fail(`targets has ${tgt.length} entries but tokens has ${n}`, 'invalid_input');
-        if (!Number.isInteger(logitLens) || logitLens < 0) fail(`logitLens must be a non-negative integer (got ${show(logitLens)})`, 'invalid_input');
+        if (!Number.isInteger(logitLens) || logitLens < 0 || logitLens > INT32_MAX)
+          fail(`logitLens must be an integer from 0 to ${INT32_MAX} (got ${show(logitLens)})`, 'invalid_input');
         Module.decoderTokensView(id).set(ids);
         if (hasTargets) Module.decoderTargetsView(id).set(tgt);
         const r = check(Module.decoderForward(id, n, hasTargets, logitLens));
-        const out = { loss: r.loss, logits: r.logits, stats: r.stats };
+        // status: 'ok', or 'nonfinite_logits' / 'nonfinite_loss' when the pass overflowed float32
+        const out = { loss: r.loss, logits: r.logits, stats: r.stats, status: r.status };
         if (logitLens > 0) out.logitLens = r.logitLens;
         return out;
       },
@@ -83,7 +85,8 @@ export function createDecoderApi(Module, tables) {
 
       logitLens(k = 5) {
         live();
-        if (!Number.isInteger(k) || k < 1) fail(`k must be a positive integer (got ${show(k)})`, 'invalid_input');
+        // the binding takes an int32: a larger k would wrap (2 ** 32 + 3 to 3), so it is refused
+        if (!Number.isInteger(k) || k < 1 || k > INT32_MAX) fail(`k must be an integer from 1 to ${INT32_MAX} (got ${show(k)})`, 'invalid_input');
         const { error, ...lens } = check(Module.decoderLogitLens(id, k));
         return lens;
       },

@@ -111,7 +111,8 @@ export function createExperimentsApi(Module, tables) {
       options: o,
       advance(n = 10) {
         if (!handle) return last.stepsDone;
-        if (!Number.isInteger(n) || n < 1) throw new ResidualLabError(`warmup: advance(n) needs a positive integer (got ${n})`);
+        // the binding takes an int32: a larger n would wrap
+        if (!Number.isInteger(n) || n < 1 || n > 2147483647) throw new ResidualLabError(`warmup: advance(n) needs an integer from 1 to 2147483647 (got ${n})`);
         const done = handle.advance(n);
         if (handle.done()) release();
         return done;
@@ -130,7 +131,7 @@ export function createExperimentsApi(Module, tables) {
   function warmup(options, callbacks) {
     const { onProgress, chunk = 10 } = callbacks ?? {};
     const callback = progressCallback(onProgress, 'warmup');
-    if (!Number.isInteger(chunk) || chunk < 1) throw new ResidualLabError(`warmup: chunk must be a positive integer (got ${chunk})`);
+    if (!Number.isInteger(chunk) || chunk < 1 || chunk > 2147483647) throw new ResidualLabError(`warmup: chunk must be a positive integer up to 2147483647 (got ${chunk})`);
     const run = createWarmupRun(options);
     try {
       while (!run.done) {

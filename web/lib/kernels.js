@@ -17,6 +17,30 @@ function asFloat32(value, name, { optional = false } = {}) {
   throw new ResidualLabError(`${name} must be a Float32Array (got ${typeof value})`);
 }
 
+// The UTF-8 bytes of `text` for the C++ parser, with its length (so a NUL is a character, not the end). A lone
+// surrogate, which UTF-8 cannot encode, is written as the 3 bytes of its code point, for the parser to name by
+// position ("U+D800 (a lone surrogate)") instead of seeing a character that is not in the text.
+function encodeText(text) {
+  const bytes = new Uint8Array(text.length * 3);  // at most 3 bytes per UTF-16 unit (a pair takes 4 for 2)
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    let cp = text.charCodeAt(i);
+    if (cp >= 0xD800 && cp <= 0xDBFF && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xDC00 && low <= 0xDFFF) { cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00); i++; }
+    }
+    if (cp < 0x80) bytes[n++] = cp;
+    else if (cp < 0x800) { bytes[n++] = 0xC0 | (cp >> 6); bytes[n++] = 0x80 | (cp & 0x3F); }
+    else if (cp < 0x10000) {
+      bytes[n++] = 0xE0 | (cp >> 12); bytes[n++] = 0x80 | ((cp >> 6) & 0x3F); bytes[n++] = 0x80 | (cp & 0x3F);
+    } else {
+      bytes[n++] = 0xF0 | (cp >> 18); bytes[n++] = 0x80 | ((cp >> 12) & 0x3F);
+      bytes[n++] = 0x80 | ((cp >> 6) & 0x3F); bytes[n++] = 0x80 | (cp & 0x3F);
+    }
+  }
+  return bytes.subarray(0, n);
+}
+
 export function createKernelApi(Module, tables) {
   const defaults = Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, Object.freeze(defaultsOf(table))]));
   /** The options of kernel `fn` (lab.describe().kernels[fn]) checked, defaults filled in. */
@@ -177,12 +201,12 @@ export function createKernelApi(Module, tables) {
 
   function parseVector(text) {
     if (typeof text !== 'string') throw new ResidualLabError(`parseVector takes a string (got ${typeof text})`);
-    const bytes = Module.lengthBytesUTF8(text) + 1;
-    const capacity = bytes;  // never more numbers than bytes
-    const base = reserve(capacity + Math.ceil(bytes / 4));
+    const bytes = encodeText(text);
+    const capacity = bytes.length + 1;  // never more numbers than bytes
+    const base = reserve(capacity + Math.ceil(bytes.length / 4));
     const textPtr = base + capacity * 4;
-    Module.stringToUTF8(text, textPtr, bytes);
-    const count = Module._rl_parse_vector(base, capacity, textPtr);
+    Module.HEAPU8.set(bytes, textPtr);
+    const count = Module._rl_parse_vector(base, capacity, textPtr, bytes.length);
     if (count < 0) throwLastError();
     return Module.HEAPF32.slice(base >> 2, (base >> 2) + count);
   }

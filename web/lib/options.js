@@ -19,6 +19,18 @@ function bounds(row) {
   return above ? ` of at most ${row.max}` : '';
 }
 
+// The float32 range (api/options.hpp): a row with float32 set takes 0 or a magnitude from the smallest normal
+// float32 to the largest; the sentence is the C++ check_float32's.
+const FLOAT32_MIN = 1.1754943508222875e-38, FLOAT32_MAX = 3.4028234663852886e38;
+function float32Problem(value, label) {
+  const magnitude = Math.abs(value);
+  if (value === 0 || (magnitude >= FLOAT32_MIN && magnitude <= FLOAT32_MAX)) return '';
+  const becomes = magnitude > FLOAT32_MAX ? (value > 0 ? 'Infinity' : '-Infinity')
+    : Math.fround(value) === 0 ? '0' : 'a subnormal float32 (imprecise)';
+  return `${label} must be representable as a float32: ${shown(value)} would become ${becomes} ` +
+    '(nonzero magnitudes from 1.17549435e-38 to 3.40282347e+38)';
+}
+
 /** '' when `value` fits a scalar row (type integer, number, boolean or choice), else the problem. */
 export function problemWith(row, value, type = row.type, label = row.name) {
   switch (type) {
@@ -30,7 +42,8 @@ export function problemWith(row, value, type = row.type, label = row.name) {
       const integral = type === 'integer';
       const fits = typeof value === 'number' && Number.isFinite(value) && (!integral || Number.isInteger(value)) &&
         (row.minExclusive ? value > row.min : value >= row.min) && value <= row.max;
-      return fits ? '' : `${label} must be ${integral ? 'an integer' : 'a finite number'}${bounds(row)} (got ${shown(value)})`;
+      if (!fits) return `${label} must be ${integral ? 'an integer' : 'a finite number'}${bounds(row)} (got ${shown(value)})`;
+      return row.float32 ? float32Problem(value, label) : '';
     }
   }
 }

@@ -217,3 +217,43 @@ TEST_CASE("parameter layout uses PyTorch names, shapes and order", "[decoder][la
   CHECK(decoder::build_layout(c).find("layers.0.attn_norm.weight") == -1);
   CHECK(decoder::build_layout(c).find("layers.0.attn.q_norm.weight") >= 0);  // QK-Norm is its own switch
 }
+
+TEST_CASE("a forward whose logits or loss overflow says so in its status", "[decoder][config][edges]") {
+  decoder::Config c;
+  c.vocab_size = 16, c.d_model = 8, c.n_heads = 2, c.n_layers = 1, c.context_length = 4;
+  auto model = decoder::Model::create(c, nullptr);
+  REQUIRE(model);
+  const std::vector<std::int32_t> tokens = {1, 2, 3}, targets = {2, 3, 4};
+  CHECK(model->forward_status() == decoder::ForwardStatus::ok);  // before any forward
+  REQUIRE(model->forward(tokens, targets).empty());
+  CHECK(model->forward_status() == decoder::ForwardStatus::ok);
+  CHECK(std::string(decoder::forward_status_name(model->forward_status())) == "ok");
+  // every parameter 1e30: finite, accepted by set_params, but the matmuls overflow float32
+  REQUIRE(model->set_params(std::vector<float>(model->num_params(), 1e30f)).empty());
+  REQUIRE(model->forward(tokens, targets).empty());
+  CHECK(model->forward_status() == decoder::ForwardStatus::nonfinite_logits);
+  CHECK(std::string(decoder::forward_status_name(model->forward_status())) == "nonfinite_logits");
+  REQUIRE(model->forward(tokens).empty());  // without targets too
+  CHECK(model->forward_status() == decoder::ForwardStatus::nonfinite_logits);
+  // finite logits 6e38 apart overflow the loss: dModel 1 and zero layers leave the stream at embed + pos = 2,
+  // the final RMSNorm makes it 1 (to eps), and lm_head's rows +3e38 (token 0) and -3e38 (the others) give logits
+  // of +-3e38; the target 1 costs logsumexp - logit[1] = 3e38 + 3e38 = Infinity
+  c.d_model = 1, c.n_heads = 1, c.norm = decoder::NormKind::rmsnorm, c.placement = decoder::Placement::pre;
+  auto scalar = decoder::Model::create(c, nullptr);
+  REQUIRE(scalar);
+  const decoder::ParamLayout& layout = scalar->layout();
+  std::vector<float> p(scalar->num_params(), 0.0f);
+  for (const decoder::ParamTensor& t : layout.tensors) {
+    const float value = t.name == "embed.weight" || t.name == "pos_embed.weight" || t.name == "final_norm.weight"
+                            ? 1.0f : 0.0f;
+    std::fill(p.begin() + t.offset, p.begin() + t.offset + t.size, value);
+  }
+  const auto& head = layout.tensors[std::size_t(layout.find("lm_head.weight"))];
+  for (std::size_t v = 0; v < head.size; ++v) p[head.offset + v] = v == 0 ? 3e38f : -3e38f;
+  REQUIRE(scalar->set_params(p).empty());
+  REQUIRE(scalar->forward(tokens, std::vector<std::int32_t>{1, 1, 1}).empty());
+  for (float v : scalar->logits()) CHECK(std::isfinite(v));
+  CHECK(std::isinf(scalar->loss()));
+  CHECK(scalar->forward_status() == decoder::ForwardStatus::nonfinite_loss);
+  CHECK(std::string(decoder::forward_status_name(scalar->forward_status())) == "nonfinite_loss");
+}

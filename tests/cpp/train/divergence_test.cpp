@@ -52,3 +52,26 @@ TEST_CASE("divergence settings are validated", "[train][divergence]") {
   c.smoothing = 1.0;
   CHECK_FALSE(validate(c).empty());
 }
+
+TEST_CASE("a loss that jumps tenfold is flagged on that step", "[train][divergence]") {
+  DivergenceMonitor first;  // no history: compared with the first step's loss
+  CHECK(first.observe(4.24, 1.0) == TrainStatus::ok);
+  CHECK(first.observe(1599.0, 1.0) == TrainStatus::loss_exploded);
+  CHECK(first.first_divergent_step() == 1);
+  DivergenceConfig spikes_only;
+  spikes_only.warmup_observations = 1000;  // the smoothed-loss rule stays quiet
+  DivergenceMonitor later(spikes_only);    // with history: compared with the smoothed loss
+  for (int t = 0; t < 20; ++t) CHECK(later.observe(3.0, 1.0) == TrainStatus::ok);
+  CHECK(later.observe(29.0, 1.0) == TrainStatus::ok);  // 29 < 10 x 3
+  CHECK_FALSE(later.diverged());
+  CHECK(later.observe(57.0, 1.0) == TrainStatus::loss_exploded);  // 57 > 10 x (0.9 x 3 + 0.1 x 29) = 56
+  CHECK(later.first_divergent_step() == 21);
+  DivergenceMonitor after_nan;  // the level starts at the first finite loss, not at 0
+  CHECK(after_nan.observe(std::nan(""), 1.0) == TrainStatus::nonfinite_loss);
+  CHECK(after_nan.observe(4.0, 1.0) == TrainStatus::ok);
+  CHECK(after_nan.observe(4.1, 1.0) == TrainStatus::ok);
+  CHECK(after_nan.smoothed_loss() == Approx(4.01));
+  DivergenceConfig c;
+  c.spike_factor = 1.0;
+  CHECK(validate(c).find("spike factor") != std::string::npos);
+}

@@ -89,6 +89,28 @@ TEST_CASE("a learning rate of 1 is reported as divergence", "[train][loop]") {
   CHECK(trainer->monitor().smoothed_loss() > 2 * std::log(38.0));
 }
 
+TEST_CASE("with lr 10 the step whose loss jumps is the one flagged", "[train][loop]") {
+  std::string error;
+  auto model = decoder::Model::create(tiny_config(), &error);
+  auto trainer = train::Trainer::create(*model, tiny_options(10.0), &error);
+  const train::StepReport first = trainer->step();
+  CHECK(first.status == train::TrainStatus::ok);
+  int jump = -1;
+  double previous = first.loss;
+  for (int s = 1; s < 12 && jump < 0; ++s) {
+    const train::StepReport r = trainer->step();
+    if (r.loss > 10 * previous) {
+      jump = s;
+      CHECK(r.status == train::TrainStatus::loss_exploded);
+    } else {
+      CHECK(r.status == train::TrainStatus::ok);
+    }
+    previous = r.loss;
+  }
+  REQUIRE(jump >= 1);
+  CHECK(trainer->monitor().first_divergent_step() == jump);
+}
+
 TEST_CASE("a NaN parameter is reported and the update skipped", "[train][loop]") {
   std::string error;
   auto model = decoder::Model::create(tiny_config(), &error);

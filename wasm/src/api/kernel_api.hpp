@@ -10,6 +10,7 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,21 +41,71 @@ inline Status parse_precision(std::string_view name, Precision& precision) {
 namespace detail {
 inline const float* data_or_null(const OptionalFloats& v) { return v ? v->data() : nullptr; }
 
-// RMS = sqrt(mean(x^2) + eps) must not be 0.
-inline Status check_rms_defined(float sum_of_squares, float eps) {
-  if (sum_of_squares == 0.0f && eps == 0.0f)
-    return Status::failure("the RMS of x is 0 (x is all zeros in float32) and eps is 0, so x / RMS is undefined; "
-                           "use eps > 0");
-  return Status::success();
+inline float largest_magnitude(Floats x) {
+  float largest = 0.0f;
+  for (float v : x) largest = std::fmax(largest, std::fabs(v));
+  return largest;
 }
 
-// The standard deviation sqrt(var + eps) must not be 0; var is the one layernorm_forward computes.
-inline Status check_std_defined(Floats x, float eps) {
-  if (eps != 0.0f) return Status::success();
-  if (rl::layernorm_stats(x.data(), static_cast<int>(x.size()), eps).variance == 0.0f)
-    return Status::failure("the variance of x is 0 (all its values are equal in float32) and eps is 0, so "
-                           "(x - mean) / std is undefined; use eps > 0");
-  return Status::success();
+// RMS = sqrt(mean(x^2) + eps) must not be 0: with eps 0, the mean square rmsnorm_rstd computes (the float32 sum
+// of squares divided by d) must not be 0. It is 0 when x is all zeros, and also when every square underflows
+// (|x_i| below about 2.6e-23, whose square is below half the smallest subnormal 1.4e-45) or the sum is a
+// subnormal that the division by d takes to 0.
+inline Status check_rms_defined(Floats x, float sum_of_squares, float eps) {
+  if (eps != 0.0f || sum_of_squares / static_cast<float>(x.size()) != 0.0f) return Status::success();
+  const float largest = largest_magnitude(x);
+  if (largest == 0.0f)
+    return Status::failure("x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0");
+  return Status::failure("the mean square of x underflows float32 to 0 (the largest |x_i| is " +
+                         format_number(largest) + ") and eps is 0, so x / RMS is undefined; scale x up or use eps > 0");
+}
+
+// The rounding noise of LayerNorm's two-pass variance. The float32 mean of d values differs from the exact mean by
+// at most about (d + 1) * u * max|x_i| (d - 1 additions and one multiplication by 1/d, each rounding by at most
+// u = 2^-24 relative, on sums bounded by d * max|x_i|), and u * m < ulp(m). A constant vector's deviations
+// x_i - mean are then each at most (d + 1) * ulp(max|x_i|), so its computed variance is at most
+//   noise = ((d + 1) * ulp(max|x_i|))^2
+// and a variance at or below it cannot be told apart from that of a constant vector.
+inline double variance_rounding_noise(Floats x) {
+  const float largest = largest_magnitude(x);
+  if (largest == 0.0f) return 0.0;
+  const double ulp = std::ldexp(1.0, std::max(std::ilogb(largest), -126) - 23);  // 2^-149 for subnormals
+  const double bound = (static_cast<double>(x.size()) + 1.0) * ulp;
+  return bound * bound;
+}
+
+// An upper bound on that noise from an upper bound m on max|x_i|: ulp(m) <= max(2u * m, 2^-149).
+inline double variance_rounding_noise_bound(double m, std::size_t d) {
+  const double bound = (static_cast<double>(d) + 1.0) * std::max(std::ldexp(m, -23), std::ldexp(1.0, -149));
+  return bound * bound;
+}
+
+// The standard deviation sqrt(var + eps) must stand above the rounding noise, var being the one layernorm_forward
+// computes (the same decision serves the forward, the steps and the backward). When var <= noise, the deviations
+// x_i - mean are rounding error of the mean, and (x_i - mean) / sqrt(var + eps) is that error over something of
+// its own size unless eps dominates: refused when eps < noise too (eps 0 included). With eps >= noise, a constant
+// x gives at most sqrt(noise / eps) <= 1 per value, near 0 once eps >> noise (eps 1e-5 and x = 0.1: 2e-6).
+// The usual call decides on bounds of the noise without passes over x: max|x_i| <= sqrt(sum of squares), and
+// max|x_i| <= |mean| + sqrt(d * var) (no deviation exceeds the root of their sum of squares), doubled to cover
+// the rounding of mean and var.
+inline Status check_std_defined(Floats x, float sum_of_squares, float eps) {
+  const std::size_t d = x.size();
+  const bool eps_dominates_noise_bound =
+      eps != 0.0f && eps >= variance_rounding_noise_bound(std::sqrt(static_cast<double>(sum_of_squares)), d);
+  if (eps_dominates_noise_bound) return Status::success();
+  const LayerNormStats stats = rl::layernorm_stats(x.data(), static_cast<int>(d), eps);
+  const double variance = stats.variance;
+  const double largest_bound =
+      2.0 * (std::fabs(static_cast<double>(stats.mean)) + std::sqrt(static_cast<double>(d) * variance));
+  if (variance > variance_rounding_noise_bound(largest_bound, d)) return Status::success();
+  const double noise = variance_rounding_noise(x);
+  if (variance > noise || (static_cast<double>(eps) >= noise && eps != 0.0f)) return Status::success();
+  const std::string head = "x is constant: its variance (" + format_number(variance) +
+                           ") is rounding noise (at most " + format_number(noise) + " for these values), and ";
+  if (eps == 0.0f) return Status::failure(head + "eps is 0, so (x - mean) / std is undefined; use eps > 0");
+  return Status::failure(head + "eps (" + format_number(eps) +
+                         ") is smaller, so (x - mean) / std would be rounding error over its own size; use eps >= " +
+                         format_number(noise));
 }
 
 // Checks everything; `output_bound` receives an upper bound on |y_i|: |x_i * rstd| <= sqrt(d) (x_i^2 is at most
@@ -67,7 +118,7 @@ inline Status check_rmsnorm_inputs(Floats x, const OptionalFloats& g, float eps,
   RL_RETURN_IF_ERROR(check_eps(eps));
   RL_RETURN_IF_ERROR(check_weight_offset(weight_offset));
   output_bound = std::sqrt(static_cast<double>(x.size())) * (std::fabs(weight_offset) + g_norm);
-  return check_rms_defined(sum_of_squares, eps);
+  return check_rms_defined(x, sum_of_squares, eps);
 }
 
 // As above, for LayerNorm: |(x_i - mean) * rstd| <= sqrt(d), so |y_i| <= sqrt(d) * norm(gamma) + norm(beta).
@@ -93,7 +144,7 @@ inline Status check_layernorm_inputs(Floats x, const OptionalFloats& gamma, cons
   RL_RETURN_IF_ERROR(check_matching("beta", beta, x.size(), beta_norm));
   RL_RETURN_IF_ERROR(check_eps(eps));
   output_bound = std::sqrt(static_cast<double>(x.size())) * gamma_norm + beta_norm;
-  return check_std_defined(x, eps);
+  return check_std_defined(x, sum_of_squares, eps);
 }
 }  // namespace detail
 
@@ -106,9 +157,15 @@ inline Status rmsnorm(OutFloats y, Floats x, const OptionalFloats& g, float eps,
   const int d = static_cast<int>(x.size());
   const float* gp = detail::data_or_null(g);
   if (precision == Precision::bf16) {
-    // a bf16 sum of squares can round to 0 where the float32 one did not (squares below 9e-41)
+    // the bf16 mean square is 0 where float32's is not: bf16's smallest subnormal is 2^-133 = 9.2e-41, so squares
+    // up to half of it round to 0
+    if (eps == 0.0f && rl::rmsnorm_mean_square_bf16(x.data(), d) == 0.0f)
+      return Status::failure("in bf16 the mean square of x rounds to 0 (the largest |x_i| is " +
+                             format_number(detail::largest_magnitude(x)) +
+                             "; bf16 rounds squares up to 4.6e-41 to 0) and eps is 0, so x / RMS is undefined; "
+                             "scale x up or use eps > 0");
     rl::rmsnorm_forward_bf16(y.data(), x.data(), gp, d, eps, weight_offset);
-    return check_result("y", y);
+    return check_result("y", y, "x, g or weightOffset overflow bfloat16 (its largest finite value is 3.39e38)");
   }
   rl::rmsnorm_forward(y.data(), nullptr, x.data(), gp, 1, d, eps, weight_offset);
   return output_bound < kSafeOutputBound ? Status::success() : check_result("y", y);
@@ -137,7 +194,12 @@ inline Status rmsnorm_backward(OutFloats dx, OutFloats dg, Floats dy, Floats x, 
   std::fill(dx.begin(), dx.end(), 0.0f);
   std::fill(dg.begin(), dg.end(), 0.0f);
   rl::rmsnorm_backward(dx.data(), dg.data(), dy.data(), x.data(), &rstd, gp, 1, d, weight_offset);
-  RL_RETURN_IF_ERROR(check_result("dx", dx));
+  // dx has a term in rstd^3 = 1 / RMS^3, which overflows float32 for an RMS below about 1.4e-13
+  const double rstd3 = static_cast<double>(rstd) * rstd * rstd;
+  RL_RETURN_IF_ERROR(check_result("dx", dx, rstd3 > std::numeric_limits<float>::max()
+                                                ? "x is so small that 1 / RMS^3 overflows float32 (1 / RMS is " +
+                                                      format_number(rstd) + "); scale x up or use a larger eps"
+                                                : "the weights or dy are too large"));
   return check_result("dg", dg);
 }
 
@@ -237,23 +299,24 @@ inline Status dyt_steps(DytSteps& steps, Floats x, float alpha, const OptionalFl
   return output_bound < kSafeOutputBound ? Status::success() : check_result("output", steps.output);
 }
 
-inline Status softcap(OutFloats y, Floats x, float cap) {
+// cap is a double so that a value float32 cannot hold (1e-50 would become 0, 1e39 Infinity) is refused as given.
+inline Status softcap(OutFloats y, Floats x, double cap) {
   RL_RETURN_IF_ERROR(check_vector("x", x));
   RL_RETURN_IF_ERROR(check_finite("x", x));
   RL_RETURN_IF_ERROR(check_cap(cap));
   RL_RETURN_IF_ERROR(check_output("y", y, x.size()));
-  rl::softcap_forward(y.data(), x.data(), static_cast<int>(x.size()), cap);
+  rl::softcap_forward(y.data(), x.data(), static_cast<int>(x.size()), static_cast<float>(cap));
   return Status::success();
 }
 
-inline Status softcap_backward(OutFloats dx, Floats dy, Floats x, float cap) {
+inline Status softcap_backward(OutFloats dx, Floats dy, Floats x, double cap) {
   RL_RETURN_IF_ERROR(check_vector("x", x));
   RL_RETURN_IF_ERROR(check_finite("x", x));
   RL_RETURN_IF_ERROR(check_matching("dy", dy, x.size()));
   RL_RETURN_IF_ERROR(check_cap(cap));
   RL_RETURN_IF_ERROR(check_output("dx", dx, x.size()));
   std::fill(dx.begin(), dx.end(), 0.0f);
-  rl::softcap_backward(dx.data(), dy.data(), x.data(), static_cast<int>(x.size()), cap);
+  rl::softcap_backward(dx.data(), dy.data(), x.data(), static_cast<int>(x.size()), static_cast<float>(cap));
   return Status::success();
 }
 

@@ -46,6 +46,7 @@ Option integer(std::string name, double def, double min, double max, std::string
 Option number(std::string name, double def, double min, double max, std::string meaning) {
   Option o = integer(std::move(name), def, min, max, std::move(meaning));
   o.type = Type::number;
+  o.float32 = true;
   return o;
 }
 
@@ -124,7 +125,7 @@ std::string check_number(const Option& row, double value, std::string_view label
   const bool integral = type == Type::integer;
   const bool fits = std::isfinite(value) && (!integral || value == std::floor(value)) &&
                     (row.min_exclusive ? value > row.min : value >= row.min) && value <= row.max;
-  if (fits) return "";
+  if (fits) return row.float32 ? check_float32(value, name) : "";
   std::string bounds;
   const bool bounded_below = std::isfinite(row.min), bounded_above = std::isfinite(row.max);
   if (bounded_below && bounded_above)
@@ -135,6 +136,15 @@ std::string check_number(const Option& row, double value, std::string_view label
   else if (bounded_above)
     bounds = " of at most " + shown(row.max);
   return name + " must be " + (integral ? "an integer" : "a finite number") + bounds + " (got " + shown(value) + ")";
+}
+
+std::string check_float32(double value, std::string_view name) {
+  const double magnitude = std::fabs(value);
+  if (value == 0 || (magnitude >= kFloat32Min && magnitude <= kFloat32Max)) return "";
+  const std::string becomes = magnitude > kFloat32Max ? (value > 0 ? "Infinity" : "-Infinity")
+                              : static_cast<float>(value) == 0 ? "0" : "a subnormal float32 (imprecise)";
+  return std::string(name) + " must be representable as a float32: " + shown(value) + " would become " + becomes +
+         " (nonzero magnitudes from 1.17549435e-38 to 3.40282347e+38)";
 }
 
 std::string check_choice(const Option& row, std::string_view value, std::string_view label) {

@@ -13,6 +13,8 @@
 namespace rl::options {
 
 inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
+inline constexpr double kFloat32Max = std::numeric_limits<float>::max();  // 3.40282347e+38
+inline constexpr double kFloat32Min = std::numeric_limits<float>::min();  // 1.17549435e-38, the smallest normal
 
 enum class Type { integer, number, boolean, choice, list, object };
 const char* to_string(Type type);
@@ -31,6 +33,10 @@ struct Option {
   double min = -std::numeric_limits<double>::infinity();
   double max = std::numeric_limits<double>::infinity();
   bool min_exclusive = false;
+  // number (and lists of numbers): the value reaches the C++ as a float32, so it must be 0 or of a magnitude
+  // float32 holds at full precision, kFloat32Min to kFloat32Max; beyond, it would become Infinity, below, a
+  // subnormal or 0 (a softcap of 1e-50 would turn into 0, "off"). Set by number() and positive().
+  bool float32 = false;
   std::vector<std::string> choices;  // choice (and list items of type choice)
   Type item = Type::number;          // list: the type of its entries
   int min_length = 0, max_length = 0;
@@ -60,9 +66,12 @@ Option choice_list(std::string name, std::vector<std::string> def, std::vector<s
 const Option* find(const Table& table, std::string_view name);
 Option* find(Table& table, std::string_view name);
 
-// "" when `value` fits the row, else one sentence: "nLayers must be an integer from 1 to 1024 (got 0)".
+// "" when `value` fits the row, else one sentence: "nLayers must be an integer from 1 to 1024 (got 0)",
+// "eps must be representable as a float32: 1e+39 would become Infinity (...)".
 // `label` replaces the row's name in the message (for list entries: "depths[3]").
 std::string check_number(const Option& row, double value, std::string_view label = {});
+// "" when `value` is 0 or of a magnitude from kFloat32Min to kFloat32Max, else the sentence above.
+std::string check_float32(double value, std::string_view name);
 std::string check_choice(const Option& row, std::string_view value, std::string_view label = {});
 // Looks the row up by name and checks; a name the table lacks gives a message saying so.
 std::string check(const Table& table, std::string_view name, double value);

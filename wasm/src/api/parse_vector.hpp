@@ -4,13 +4,16 @@
 // is optional. Full-width digits, "．", "＋", "－" and "ｅ" from a Chinese IME read as their ASCII forms.
 //
 // Everything else is an error that names where and what (see ParseError); the caller can show `message` or
-// translate by `code`. Rejected: no numbers at all, NaN / infinity, values that overflow float32, and more than
+// translate by `code`. Control characters (U+0000 to U+001F other than the separators tab, LF and CR, and
+// U+007F) are unexpected_char, named by their code point; so is a lone surrogate (U+D800 to U+DFFF, which
+// JavaScript strings can hold and web/lib/kernels.js encodes as the 3 bytes UTF-8 would use), never echoed. Rejected: no numbers at all, NaN / infinity, values that overflow float32, and more than
 // kMaxVectorLength numbers. Numbers too small for float32 round to 0 or a subnormal, as float32 does.
 //
 // Header-only (the build compiles .cpp files from wasm/src/ and wasm/src/kernels/ only).
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
@@ -27,7 +30,8 @@ struct ParseError {
   std::string code;
   int position = 0;     // 0-based index in UTF-16 code units, as JavaScript indexes the string
   int column = 1;       // 1-based index in characters, as the message says it
-  std::string text;     // the offending character or number, as typed
+  std::string text;     // the offending character or number, as typed ("U+0000 (a control character)" for one
+                        // a message cannot quote)
   std::string message;  // plain English, e.g. "unexpected 'x' at character 7"
 };
 
@@ -39,12 +43,26 @@ struct ParsedVector {
 
 namespace parse_detail {
 
-// One decoded character: its ASCII reading (0 if none), where it starts, and its original bytes.
+// One decoded character: its code point, its ASCII reading (0 if none), where it starts, and its original bytes.
 struct Char {
+  std::uint32_t cp;
   char ascii;
   int position, column;
   std::string_view original;
 };
+
+inline bool is_surrogate(std::uint32_t cp) { return cp >= 0xD800 && cp <= 0xDFFF; }
+// A character a message cannot quote: a control character (tab, LF and CR are separators) or a lone surrogate.
+inline bool is_unprintable(std::uint32_t cp) {
+  return (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0x7F || is_surrogate(cp);
+}
+
+// "U+0000", "U+D800 (a lone surrogate)"
+inline std::string code_point_name(std::uint32_t cp) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(cp));
+  return std::string(buf) + (is_surrogate(cp) ? " (a lone surrogate)" : " (a control character)");
+}
 
 inline char ascii_reading(std::uint32_t cp) {
   if (cp < 0x80) return static_cast<char>(cp);
@@ -77,13 +95,13 @@ inline bool decode(std::string_view text, std::vector<Char>& out, int& bad_posit
       cp = (cp << 6) | (b & 0x3Fu);
     }
     const std::uint32_t min_cp[5] = {0, 0, 0x80, 0x800, 0x10000};
-    valid = valid && cp >= min_cp[len] && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
+    valid = valid && cp >= min_cp[len] && cp <= 0x10FFFF;  // surrogates decode; the parser reports them
     if (!valid) {
       bad_position = position;
       bad_column = column;
       return false;
     }
-    out.push_back({ascii_reading(cp), position, column, text.substr(i, len)});
+    out.push_back({cp, is_surrogate(cp) ? '\0' : ascii_reading(cp), position, column, text.substr(i, len)});
     position += cp >= 0x10000 ? 2 : 1;
     ++column;
     i += len;
@@ -94,7 +112,7 @@ inline bool decode(std::string_view text, std::vector<Char>& out, int& bad_posit
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 inline bool is_number_char(char c) { return is_digit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'; }
 inline bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // sign? (digits ('.' digits*)? | '.' digits) (('e' | 'E') sign? digits)?
 inline bool is_valid_number(const std::string& s) {
@@ -158,6 +176,9 @@ inline ParsedVector parse_vector(std::string_view text) {
   bool closed = false, after_comma = false;
   for (std::size_t i = 0; i < n;) {
     const Char& c = chars[i];
+    if (is_unprintable(c.cp))
+      return fail("unexpected_char", c.position, c.column, code_point_name(c.cp),
+                  cat({"unexpected ", code_point_name(c.cp), at(c.column)}));
     if (is_space(c.ascii)) {
       ++i;
       continue;
@@ -226,6 +247,11 @@ inline ParsedVector parse_vector(std::string_view text) {
       return fail("out_of_range", c.position, c.column, typed_token,
                   cat({"'", typed_token, "'", at(c.column),
                        " is too large for float32 (the largest is about 3.4e38)"}));
+    if (k < n && is_unprintable(chars[k].cp)) {
+      const std::string name = code_point_name(chars[k].cp);
+      return fail("unexpected_char", chars[k].position, chars[k].column, name,
+                  cat({"unexpected ", name, at(chars[k].column), " after the number ", typed_token}));
+    }
     if (k < n && !is_space(chars[k].ascii) && chars[k].ascii != ',' && chars[k].ascii != ']') {
       const std::string next = std::string(chars[k].original);
       return fail("unexpected_char", chars[k].position, chars[k].column, next,

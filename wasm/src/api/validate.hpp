@@ -131,19 +131,21 @@ inline Status check_weight_offset(float weight_offset) { return check_option("we
 
 inline Status check_alpha(float alpha) { return check_option("alpha", alpha); }
 
-inline Status check_cap(float cap) {
-  if (!(cap > 0.0f)) return Status::failure("cap must be > 0 (got " + format_number(cap) + ")");
+inline Status check_cap(double cap) {
+  if (!(cap > 0.0)) return Status::failure("cap must be > 0 (got " + format_number(cap) + ")");
   if (std::isinf(cap)) return Status::failure("cap must be a finite number (got " + format_number(cap) + ")");
-  return Status::success();
+  std::string message = options::check_float32(cap, "cap");
+  return message.empty() ? Status::success() : Status::failure(std::move(message));
 }
 
 // After a kernel whose output could not be bounded in advance: overflow is reported, not handed back as inf.
-inline Status check_result(std::string_view name, Floats v) {
+// `cause` says which inputs can make it overflow (the callers rule out the others beforehand).
+inline Status check_result(std::string_view name, Floats v, std::string_view cause = "the weights or dy are too large") {
   if (simd::all_finite(v.data(), static_cast<int>(v.size()))) return Status::success();
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (std::isfinite(v[i])) continue;
     return Status::failure("the result " + std::string(name) + "[" + std::to_string(i) + "] overflows float32 (" +
-                           format_number(v[i]) + "): the weights or dy are too large");
+                           format_number(v[i]) + "): " + std::string(cause));
   }
   return Status::success();
 }

@@ -8,6 +8,7 @@
 #include "decoder/ops.hpp"
 #include "kernels/activations.hpp"
 #include "kernels/matmul.hpp"
+#include "kernels/reductions.hpp"
 
 namespace rl::decoder {
 namespace {
@@ -110,6 +111,9 @@ std::string Model::forward(std::span<const std::int32_t> tokens, std::span<const
     }
     st.loss = static_cast<float>(total / T);
   }
+  st.forward_status = !simd::all_finite(st.logits, T * V)            ? ForwardStatus::nonfinite_logits
+                      : st.has_targets && !std::isfinite(st.loss) ? ForwardStatus::nonfinite_loss
+                                                                  : ForwardStatus::ok;
   return "";
 }
 

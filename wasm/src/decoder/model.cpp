@@ -176,6 +176,17 @@ void Model::init_params() {
 }
 int Model::seq_len() const { return state_->T; }
 
+const char* forward_status_name(ForwardStatus status) {
+  switch (status) {
+    case ForwardStatus::ok: return "ok";
+    case ForwardStatus::nonfinite_logits: return "nonfinite_logits";
+    case ForwardStatus::nonfinite_loss: return "nonfinite_loss";
+  }
+  return "unknown";
+}
+
+ForwardStatus Model::forward_status() const { return state_->T > 0 ? state_->forward_status : ForwardStatus::ok; }
+
 float Model::loss() const {
   return state_->has_targets ? state_->loss : std::numeric_limits<float>::quiet_NaN();
 }

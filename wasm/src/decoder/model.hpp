@@ -22,6 +22,11 @@ namespace rl::decoder {
 
 struct ModelState;  // buffers and saved activations (decoder/model_state.hpp, internal)
 
+// What a forward pass computed: finite logits and loss (ok), or an overflow reported rather than handed back as a
+// number (parameters or an init scale large enough that a matmul or the stream overflows float32).
+enum class ForwardStatus { ok = 0, nonfinite_logits = 1, nonfinite_loss = 2 };
+const char* forward_status_name(ForwardStatus status);  // "ok", "nonfinite_logits", "nonfinite_loss"
+
 class Model {
  public:
   // Validates the config and initialises the parameters from config.init (seeded, identical natively and in
@@ -52,6 +57,9 @@ class Model {
   std::string forward(std::span<const std::int32_t> tokens, std::span<const std::int32_t> targets = {});
   int seq_len() const;                    // T of the last successful forward (0 before any)
   float loss() const;                     // NaN unless the last forward had targets
+  // Of the last forward: nonfinite_logits if any logit is NaN or infinite, else nonfinite_loss if it had targets
+  // and the loss is not finite, else ok (also before any forward).
+  ForwardStatus forward_status() const;
   std::span<const float> logits() const;  // [T, vocab_size] of the last forward (after the final soft-cap)
 
   // Gradient of loss_scale * loss() for the last forward, ACCUMULATED (+=) into grads(): call zero_grad() first,

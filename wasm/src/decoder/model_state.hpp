@@ -9,6 +9,7 @@
 
 #include "decoder/config.hpp"
 #include "decoder/layout.hpp"
+#include "decoder/model.hpp"  // ForwardStatus
 #include "decoder/norm_kinds.hpp"
 
 namespace rl::decoder {
@@ -94,6 +95,7 @@ struct ModelState {
   bool has_targets = false;
   bool has_backward = false;
   float loss = 0;
+  ForwardStatus forward_status = ForwardStatus::ok;
 };
 
 // Carves the arena (base == nullptr: only counts) and sets every activation pointer; returns floats used.

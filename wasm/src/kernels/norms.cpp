@@ -225,15 +225,19 @@ void dyt_backward(float* dx, float* dalpha, float* dgamma, float* dbeta, const f
   if (dalpha != nullptr) *dalpha += static_cast<float>(sum_dalpha);
 }
 
-void rmsnorm_forward_bf16(float* y, const float* x, const float* g, int d, float eps, float weight_offset) {
+float rmsnorm_mean_square_bf16(const float* x, int d) {
   // the squares, summed one by one in bf16
   float acc = 0.0f;
   for (int i = 0; i < d; ++i) {
     const float xb = round_to_bf16(x[i]);
     acc = round_to_bf16(acc + round_to_bf16(xb * xb));
   }
+  return round_to_bf16(acc / static_cast<float>(d));
+}
+
+void rmsnorm_forward_bf16(float* y, const float* x, const float* g, int d, float eps, float weight_offset) {
   // mean of squares, then the reciprocal root mean square
-  const float mean_square = round_to_bf16(acc / static_cast<float>(d));
+  const float mean_square = rmsnorm_mean_square_bf16(x, d);
   const float s = round_to_bf16(1.0f / std::sqrt(round_to_bf16(mean_square + eps)));
   // normalize, then scale
   for (int i = 0; i < d; ++i) {

@@ -67,5 +67,7 @@ void dyt_backward(float* dx, float* dalpha, float* dgamma, float* dbeta, const f
 // square is less than half a bf16 step of acc and vanishes: the sum stalls (d ones sum to 256, not d), which
 // is why Llama's RMSNorm upcasts to float32 before squaring.
 void rmsnorm_forward_bf16(float* y, const float* x, const float* g, int d, float eps, float weight_offset);
+// ms above, as rmsnorm_forward_bf16 computes it.
+float rmsnorm_mean_square_bf16(const float* x, int d);
 
 }  // namespace rl

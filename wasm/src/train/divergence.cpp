@@ -19,6 +19,7 @@ std::string validate(const DivergenceConfig& c) {
   if (!(c.smoothing >= 0.0 && c.smoothing < 1.0)) return "divergence smoothing must be in [0, 1)";
   if (!(c.explode_factor > 1.0 && std::isfinite(c.explode_factor))) return "explode factor must be a finite number > 1";
   if (c.warmup_observations < 1) return "divergence warmup observations must be >= 1";
+  if (!(c.spike_factor > 1.0 && std::isfinite(c.spike_factor))) return "spike factor must be a finite number > 1";
   return {};
 }
 
@@ -28,11 +29,13 @@ TrainStatus DivergenceMonitor::observe(double loss, double grad_norm) {
   if (!std::isfinite(loss)) {
     status = TrainStatus::nonfinite_loss;
   } else {
-    smoothed_ = step == 0 ? loss : config_.smoothing * smoothed_ + (1.0 - config_.smoothing) * loss;
-    best_ = step == 0 ? smoothed_ : std::min(best_, smoothed_);
+    const bool first = finite_losses_++ == 0;
+    const bool spiked = !first && loss > config_.spike_factor * smoothed_;  // smoothed_ of the steps before
+    smoothed_ = first ? loss : config_.smoothing * smoothed_ + (1.0 - config_.smoothing) * loss;
+    best_ = first ? smoothed_ : std::min(best_, smoothed_);
     if (!std::isfinite(grad_norm)) {
       status = TrainStatus::nonfinite_gradient;
-    } else if (count_ >= config_.warmup_observations && smoothed_ > config_.explode_factor * best_) {
+    } else if (spiked || (count_ >= config_.warmup_observations && smoothed_ > config_.explode_factor * best_)) {
       status = TrainStatus::loss_exploded;
     }
   }
