@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "api/memory_budget.hpp"
+#include "api/parse_vector.hpp"
 #include "decoder/model.hpp"
 #include "train/loop.hpp"
 
@@ -73,4 +74,17 @@ TEST_CASE("models, their logit lens and their trainer reserve from the budget fi
   CHECK(memory_used_bytes() == before + decoder::model_bytes(c));
   model.reset();
   CHECK(memory_used_bytes() == before);
+}
+
+TEST_CASE("parse_vector refuses a text longer than kMaxVectorTextBytes before decoding it", "[memory][parse]") {
+  std::string text(kMaxVectorTextBytes, ' ');
+  text.back() = '1';
+  const ParsedVector longest = parse_vector(text);
+  REQUIRE(longest.ok);
+  CHECK(longest.values == std::vector<float>{1.0f});
+  text += ' ';
+  const ParsedVector refused = parse_vector(text);
+  CHECK_FALSE(refused.ok);
+  CHECK(refused.error.code == "too_long");
+  CHECK(refused.error.message == "the text has 16777217 bytes; at most 16,777,216 are read (16 per number)");
 }

@@ -1,11 +1,15 @@
 #include "api/memory_budget.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace rl {
 namespace {
 
 std::uint64_t used = 0;
+
+constexpr std::uint64_t kProbeBytes = std::uint64_t(1) << 20;  // smaller requests fit in the heap's slack
+constexpr std::uint64_t kProbeSlack = std::uint64_t(1) << 16;
 
 }  // namespace
 
@@ -36,6 +40,21 @@ std::string reserve_memory(std::uint64_t bytes, std::string_view what, MemoryRes
     return std::string(kOutOfMemoryPrefix) + std::string(what) + " needs " + megabytes(bytes) + ", " +
            megabytes(left) + " of the " + megabytes(kMemoryBudgetBytes) +
            " memory budget is left; dispose of decoders you no longer use or ask for less";
+  }
+  // The budget bounds what is live, not where it lies: after frees of different sizes the heap may hold no free
+  // block this large and be unable to grow (at its maximum), and a std::vector that then fails to allocate
+  // aborts. So a large request is first allocated as one block and freed: the caller's allocations, made right
+  // after on this single thread and together no larger (plus the slack for its small bookkeeping), fit where
+  // it was. Everything this costs is the heap growth those allocations would cause anyway.
+  if (bytes >= kProbeBytes) {
+    void* probe = std::malloc(static_cast<std::size_t>(bytes + kProbeSlack));
+    if (!probe) {
+      return std::string(kOutOfMemoryPrefix) + std::string(what) + " needs " + megabytes(bytes) +
+             ", and the WASM heap has no free block that large (" + megabytes(left) + " of the " +
+             megabytes(kMemoryBudgetBytes) + " memory budget is left, in pieces); dispose of decoders you no "
+             "longer use or ask for less";
+    }
+    std::free(probe);
   }
   used = used - out->bytes_ + bytes;
   out->bytes_ = bytes;

@@ -9,8 +9,9 @@
 //
 // kMemoryBudgetBytes = 768 MiB, three quarters of the module's 1 GiB maximum (-sMAXIMUM_MEMORY in
 // CMakeLists.txt): the other 256 MiB hold what is not budgeted (static data, the stack, Embind's result objects
-// and messages, the per-call statistics, the allocator's headers and fragmentation), so the budgeted
-// allocations cannot push the heap past 1 GiB. Single-threaded: the module runs on one thread.
+// and messages, the per-call statistics, the allocator's headers). Free memory may still lie in pieces too small
+// for a request, so a large one is also tried as one block (reserve_memory). Single-threaded: the module runs
+// on one thread.
 #pragma once
 #include <cstdint>
 #include <string>
