@@ -10,6 +10,8 @@ std::uint64_t used = 0;
 
 constexpr std::uint64_t kProbeBytes = std::uint64_t(1) << 20;  // smaller requests fit in the heap's slack
 constexpr std::uint64_t kProbeSlack = std::uint64_t(1) << 16;
+// volatile: the compiler may otherwise drop a malloc whose block is only freed, taking the result as non-null
+void* volatile probe = nullptr;
 
 }  // namespace
 
@@ -47,7 +49,7 @@ std::string reserve_memory(std::uint64_t bytes, std::string_view what, MemoryRes
   // after on this single thread and together no larger (plus the slack for its small bookkeeping), fit where
   // it was. Everything this costs is the heap growth those allocations would cause anyway.
   if (bytes >= kProbeBytes) {
-    void* probe = std::malloc(static_cast<std::size_t>(bytes + kProbeSlack));
+    probe = std::malloc(static_cast<std::size_t>(bytes + kProbeSlack));
     if (!probe) {
       return std::string(kOutOfMemoryPrefix) + std::string(what) + " needs " + megabytes(bytes) +
              ", and the WASM heap has no free block that large (" + megabytes(left) + " of the " +
@@ -55,6 +57,7 @@ std::string reserve_memory(std::uint64_t bytes, std::string_view what, MemoryRes
              "longer use or ask for less";
     }
     std::free(probe);
+    probe = nullptr;
   }
   used = used - out->bytes_ + bytes;
   out->bytes_ = bytes;
