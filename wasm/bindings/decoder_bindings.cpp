@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "api/memory_budget.hpp"
 #include "decoder/model.hpp"
 #include "js_config.hpp"
 #include "train/loop.hpp"
@@ -28,6 +29,7 @@ struct Handle {
   std::unique_ptr<decoder::Model> model;
   std::vector<std::int32_t> tokens, targets;  // capacity context_length, written by JS
   std::vector<float> staging;                 // setParams: written by JS, validated by Model::set_params
+  rl::MemoryReservation staging_memory;       // staging's share of the memory budget
   std::unique_ptr<train::Trainer> trainer;    // created by the first trainStep
 };
 
@@ -44,9 +46,11 @@ val copy_of(const char* type, const T* data, std::size_t n) {
 }
 val float32_copy(const std::vector<float>& v) { return copy_of("Float32Array", v.data(), v.size()); }
 
+// `code` is "out_of_memory" for a refusal of the memory budget, else empty (decoder.js picks the code).
 val error_result(const std::string& message) {
   val out = val::object();
   out.set("error", message);
+  if (rl::is_out_of_memory(message)) out.set("code", std::string(rl::kOutOfMemoryCode));
   return out;
 }
 
@@ -112,6 +116,9 @@ val decoder_targets_view(int id) {
 val decoder_staging_view(int id) {
   Handle* h = find(id);
   if (!h) return val::null();
+  const std::string refused = rl::reserve_memory(std::uint64_t(h->model->num_params()) * sizeof(float),
+                                                 "setParams's copy of the parameters", &h->staging_memory);
+  if (!refused.empty()) return error_result(refused);
   h->staging.resize(h->model->num_params());
   return val(emscripten::typed_memory_view(h->staging.size(), h->staging.data()));
 }
@@ -121,6 +128,7 @@ std::string decoder_commit_params(int id) {
   if (!h) return kNoModel;
   const std::string error = h->model->set_params(h->staging);
   h->staging = {};  // the copy is not kept
+  h->staging_memory.reset();
   return error;
 }
 
@@ -150,6 +158,7 @@ val forward_stats(const decoder::ForwardStats& s) {
 
 val logit_lens(const decoder::Model& m, int k) {
   const decoder::LogitLens lens = m.logit_lens(k);
+  if (!lens.error.empty()) return error_result(lens.error);
   val out = val::object();
   out.set("k", lens.k);
   out.set("points", lens.points);
@@ -177,7 +186,11 @@ val decoder_forward(int id, int length, bool with_targets, int lens_k) {
   const auto logits = h->model->logits();
   out.set("logits", copy_of("Float32Array", logits.data(), logits.size()));
   out.set("stats", forward_stats(h->model->forward_stats()));
-  if (lens_k > 0) out.set("logitLens", logit_lens(*h->model, lens_k));
+  if (lens_k > 0) {
+    val lens = logit_lens(*h->model, lens_k);
+    if (!lens["error"].isUndefined()) return lens;
+    out.set("logitLens", lens);
+  }
   return out;
 }
 
@@ -186,7 +199,7 @@ val decoder_logit_lens(int id, int k) {
   if (!h) return error_result(kNoModel);
   if (h->model->seq_len() == 0) return error_result("logitLens needs a forward pass first");
   val out = logit_lens(*h->model, k);
-  out.set("error", std::string());
+  if (out["error"].isUndefined()) out.set("error", std::string());
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "api/memory_budget.hpp"
 #include "experiments/gradient_decay.hpp"
 #include "experiments/init_gradients.hpp"
 #include "experiments/init_scaling.hpp"
@@ -27,6 +28,12 @@ namespace decoder = rl::decoder;
 
 val float64_array(const std::vector<double>& v) {
   return val::global("Float64Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
+}
+
+// The result's `error`, and `code` "out_of_memory" when the memory budget refused an allocation.
+void set_error(val& out, const std::string& error) {
+  out.set("error", error);
+  if (rl::is_out_of_memory(error)) out.set("code", std::string(rl::kOutOfMemoryCode));
 }
 
 template <class T>
@@ -69,7 +76,7 @@ val gradient_decay_js(val o) {
   g.seed = static_cast<uint64_t>(o["seed"].as<double>());
   const GradientDecayResult r = gradient_decay(g);
   val out = val::object();
-  out.set("error", r.error);
+  set_error(out, r.error);
   out.set("gradNorms", float64_array(r.grad_norms));
   return out;
 }
@@ -83,7 +90,7 @@ val init_gradients_js(val o) {
   g.samples = o["samples"].as<int>();
   const InitGradientsResult r = init_gradients(g);
   val out = val::object();
-  out.set("error", r.error);
+  set_error(out, r.error);
   out.set("layers", r.layers);
   out.set("attnGradNorm", float64_array(r.attn_grad_norm));
   out.set("mlpUpGradNorm", float64_array(r.mlp_up_grad_norm));
@@ -103,7 +110,7 @@ val residual_growth_js(val o, val on_progress) {
     progress = [&on_progress](int done, int total) { return !on_progress(done, total).strictlyEquals(val(false)); };
   const ResidualGrowthResult r = residual_growth(g, progress);
   val out = val::object();
-  out.set("error", r.error);
+  set_error(out, r.error);
   out.set("streamNorm", float64_array(r.stream_norm));
   out.set("incrementNorm", float64_array(r.increment_norm));
   out.set("incrementRatio", float64_array(r.increment_ratio));
@@ -118,7 +125,7 @@ val qk_logit_growth_js(val o) {
   g.gains = read_array<double>(o["gains"]);
   const QkLogitGrowthResult r = qk_logit_growth(g);
   val out = val::object();
-  out.set("error", r.error);
+  set_error(out, r.error);
   out.set("bound", r.bound);
   out.set("maxLogitPlain", float64_array(r.max_logit_plain));
   out.set("maxLogitQkNorm", float64_array(r.max_logit_qk_norm));
@@ -134,7 +141,7 @@ val init_scaling_js(val o) {
   g.depths = read_array<int>(o["depths"]);
   const InitScalingResult r = init_scaling(g);
   val out = val::object();
-  out.set("error", r.error);
+  set_error(out, r.error);
   out.set("finalVariancePlain", float64_array(r.final_variance_plain));
   out.set("finalVarianceScaled", float64_array(r.final_variance_scaled));
   out.set("profilePlain", float64_array(r.profile_plain));
@@ -158,12 +165,13 @@ class WarmupHandle {
     run_ = WarmupRun::create(w, &error_);
   }
   std::string error() const { return error_; }
+  std::string error_code() const { return rl::is_out_of_memory(error_) ? rl::kOutOfMemoryCode : ""; }
   int advance(int n) { return run_ ? run_->advance(n) : 0; }
   bool done() const { return !run_ || run_->done(); }
 
   val result() const {
     val out = val::object();
-    out.set("error", error_);
+    set_error(out, error_);
     if (!run_) return out;
     const WarmupResult r = run_->result();
     out.set("stepsDone", r.steps_done);
@@ -203,6 +211,7 @@ EMSCRIPTEN_BINDINGS(residual_lab_experiments) {
   emscripten::class_<WarmupHandle>("ExperimentWarmupRun")
       .constructor<val>()
       .function("error", &WarmupHandle::error)
+      .function("errorCode", &WarmupHandle::error_code)
       .function("advance", &WarmupHandle::advance)
       .function("done", &WarmupHandle::done)
       .function("result", &WarmupHandle::result);

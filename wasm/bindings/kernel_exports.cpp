@@ -7,10 +7,13 @@
 // (web/lib/kernels.js turns it into a thrown ResidualLabError). Nothing here aborts on bad input.
 #include <emscripten/emscripten.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <span>
 #include <string>
 
 #include "api/kernel_api.hpp"
+#include "api/memory_budget.hpp"
 #include "api/parse_vector.hpp"
 
 namespace {
@@ -27,6 +30,15 @@ int report(const rl::Status& status, const char* code = "invalid_input") {
   return 1;
 }
 
+int report_out_of_memory(const std::string& message) {
+  last_error = {message, rl::kOutOfMemoryCode, -1};
+  return 1;
+}
+
+// The kernels' scratch block (web/lib/kernels.js copies inputs in and reads outputs out), held against the budget.
+void* scratch = nullptr;
+rl::MemoryReservation scratch_memory;
+
 rl::api::Floats floats(const float* p, int n) { return {p, static_cast<std::size_t>(n < 0 ? 0 : n)}; }
 rl::api::OutFloats out(float* p, int n) { return {p, static_cast<std::size_t>(n < 0 ? 0 : n)}; }
 rl::api::OptionalFloats optional(const float* p, int n) {
@@ -41,6 +53,42 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE const char* rl_error_message() { return last_error.message.c_str(); }
 EMSCRIPTEN_KEEPALIVE const char* rl_error_code() { return last_error.code.c_str(); }
 EMSCRIPTEN_KEEPALIVE int rl_error_position() { return last_error.position; }
+
+// Limits web/lib/kernels.js checks before it converts or copies anything (the numbers are C++'s).
+EMSCRIPTEN_KEEPALIVE int rl_max_vector_length() { return rl::kMaxVectorLength; }
+EMSCRIPTEN_KEEPALIVE double rl_memory_budget_bytes() { return static_cast<double>(rl::memory_budget_bytes()); }
+EMSCRIPTEN_KEEPALIVE double rl_memory_used_bytes() { return static_cast<double>(rl::memory_used_bytes()); }
+
+// Replaces the scratch block by one of `bytes` bytes (0: none): the old one is freed first, the new one reserved
+// from the budget and allocated. Returns its address, or 0 with the error recorded. A double, so that any size JS
+// asks for arrives unwrapped.
+EMSCRIPTEN_KEEPALIVE void* rl_scratch_resize(double bytes) {
+  std::free(scratch);
+  scratch = nullptr;
+  scratch_memory.reset();
+  if (!(bytes > 0)) return nullptr;
+  const std::uint64_t size = bytes < 9007199254740992.0 ? static_cast<std::uint64_t>(bytes) : ~std::uint64_t(0);
+  if (const std::string refused = rl::reserve_memory(size, "the kernels' copy of their inputs and outputs", &scratch_memory);
+      !refused.empty()) {
+    report_out_of_memory(refused);
+    return nullptr;
+  }
+  scratch = std::malloc(static_cast<std::size_t>(size));  // -sABORTING_MALLOC=0: 0 when the heap cannot grow
+  if (!scratch) {
+    scratch_memory.reset();
+    report_out_of_memory(std::string(rl::kOutOfMemoryPrefix) + "the WASM heap could not grow by " + rl::megabytes(size));
+  }
+  return scratch;
+}
+
+// 0 when a text of `bytes` UTF-8 bytes may be parsed, else 1 with the too_long error recorded.
+EMSCRIPTEN_KEEPALIVE int rl_check_text_length(double bytes) {
+  const std::string problem =
+      rl::text_length_problem(bytes < 4294967295.0 ? static_cast<std::size_t>(bytes) : ~std::size_t(0));
+  if (problem.empty()) return 0;
+  last_error = {problem, "too_long", 0};
+  return 1;
+}
 
 EMSCRIPTEN_KEEPALIVE int rl_rmsnorm(float* y, const float* x, int nx, const float* g, int ng, float eps,
                                     float weight_offset, int bf16) {
@@ -139,7 +187,16 @@ EMSCRIPTEN_KEEPALIVE int rl_softmax(float* y, const float* x, int nx) {
 // Parses the `bytes` bytes of UTF-8 `text` (a NUL among them is a character, reported as such) into
 // out[0..capacity); returns the count, or -1 with the error recorded.
 EMSCRIPTEN_KEEPALIVE int rl_parse_vector(float* values, int capacity, const char* text, int bytes) {
-  const rl::ParsedVector parsed = rl::parse_vector(std::string_view(text, bytes < 0 ? 0 : bytes));
+  const std::string_view view(text, bytes < 0 ? 0 : bytes);
+  // one decoded character per byte, and the values (their vector's growth may hold twice its size)
+  const std::uint64_t needed = std::uint64_t(view.size()) * sizeof(rl::parse_detail::Char) +
+                               2 * std::min<std::uint64_t>(view.size(), rl::kMaxVectorLength) * sizeof(float);
+  rl::MemoryReservation memory;
+  if (const std::string refused = rl::reserve_memory(needed, "parsing the text", &memory); !refused.empty()) {
+    report_out_of_memory(refused);
+    return -1;
+  }
+  const rl::ParsedVector parsed = rl::parse_vector(view);
   if (!parsed.ok) {
     last_error = {parsed.error.message, parsed.error.code, parsed.error.position};
     return -1;

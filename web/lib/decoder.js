@@ -1,17 +1,22 @@
 // The toy decoder as a JS object: `createDecoderApi(Module, tables).createDecoder(config)`. The config and
 // trainStep's options are checked against the core's tables (lab.describe().decoder and .train, through
 // options.js); what involves several options at once (nHeads divides dModel, the memory budget) is checked in
-// C++, whose messages come back through the bindings and are thrown as Errors. Tokens and parameters are
-// written straight into model-owned WASM buffers; every array returned is a copy.
+// C++, whose messages come back through the bindings and are thrown as Errors (a refusal of the memory budget
+// with the code the binding gives, out_of_memory). Tokens and parameters are written straight into model-owned
+// WASM buffers; every array returned is a copy. A decoder that is never disposed is freed when its JS object is
+// garbage-collected, where the engine has FinalizationRegistry.
 import { ResidualLabError } from './errors.js';
 import { resolveOptions, shown as show } from './options.js';
 
 const fail = (message, code = 'invalid_config') => { throw new ResidualLabError(message, { code }); };
 const INT32_MAX = 2147483647;
 
-function asTokens(values, name) {
+// `values` as an Int32Array of at most maxLength tokens; the length is checked before anything is converted.
+function asTokens(values, name, maxLength) {
+  if (!Array.isArray(values) && !(ArrayBuffer.isView(values) && !(values instanceof DataView)))
+    fail(`${name} must be an Int32Array (got ${values instanceof DataView ? 'a DataView' : show(values)})`, 'invalid_input');
+  if (values.length > maxLength) fail(`sequence of ${values.length} tokens exceeds contextLength ${maxLength}`, 'invalid_input');
   if (values instanceof Int32Array) return values;
-  if (!Array.isArray(values) && !ArrayBuffer.isView(values)) fail(`${name} must be an Int32Array (got ${show(values)})`, 'invalid_input');
   const out = new Int32Array(values.length);
   for (let i = 0; i < values.length; i++) {
     if (!Number.isInteger(values[i]) || Math.abs(values[i]) > INT32_MAX) fail(`${name}[${i}] must be an integer token id (got ${show(values[i])})`, 'invalid_input');
@@ -21,17 +26,20 @@ function asTokens(values, name) {
 }
 
 export function createDecoderApi(Module, tables) {
+  // Frees the C++ model of a decoder object that was collected without dispose(); held value: the model's id.
+  const reclaim = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((id) => Module.decoderDispose(id)) : null;
+
   function createDecoder(config = {}) {
     const normalized = resolveOptions(tables.decoder, config, { where: 'config', code: 'invalid_config' });
     const created = Module.decoderCreate(normalized);
-    if (created.error) fail(created.error);
+    if (created.error) fail(created.error, created.code ?? 'invalid_config');
     const id = created.id;
     const layout = Module.decoderLayout(id).map((t) => Object.freeze({ ...t, shape: Object.freeze(t.shape) }));
     let disposed = false;
     let trainOptions = null;
 
     const live = () => { if (disposed) fail('this decoder has been disposed', 'disposed'); };
-    const check = (result) => { if (result.error) fail(result.error, 'invalid_input'); return result; };
+    const check = (result) => { if (result.error) fail(result.error, result.code ?? 'invalid_input'); return result; };
 
     // Per-layer gradient norms keyed by the tensor's name within its layer ("attn.q.weight").
     function groupNorms(tensorGradNorms) {
@@ -44,20 +52,19 @@ export function createDecoderApi(Module, tables) {
       return { layers, global };
     }
 
-    return Object.freeze({
+    const model = Object.freeze({
       config: Object.freeze({ ...normalized, init: Object.freeze({ ...normalized.init }) }),
       numParams: created.numParams,
 
       /** Runs one sequence; with targets also the mean cross-entropy. opts.logitLens = k adds a top-k lens. */
       forward(tokens, targets, { logitLens = 0 } = {}) {
         live();
-        const ids = asTokens(tokens, 'tokens');
+        // The length is checked here as well as in C++: the tokens are written into a buffer of contextLength entries first.
+        const ids = asTokens(tokens, 'tokens', normalized.contextLength);
         const n = ids.length;
         if (n === 0) fail('the token sequence is empty', 'invalid_input');
-        // Checked here as well as in C++: the tokens are written into a buffer of contextLength entries first.
-        if (n > normalized.contextLength) fail(`sequence of ${n} tokens exceeds contextLength ${normalized.contextLength}`, 'invalid_input');
         const hasTargets = targets !== undefined && targets !== null;
-        const tgt = hasTargets ? asTokens(targets, 'targets') : null;
+        const tgt = hasTargets ? asTokens(targets, 'targets', normalized.contextLength) : null;
         if (hasTargets && tgt.length !== n) fail(`targets has ${tgt.length} entries but tokens has ${n}`, 'invalid_input');
         if (!Number.isInteger(logitLens) || logitLens < 0 || logitLens > INT32_MAX)
           fail(`logitLens must be an integer from 0 to ${INT32_MAX} (got ${show(logitLens)})`, 'invalid_input');
@@ -99,7 +106,9 @@ export function createDecoderApi(Module, tables) {
         live();
         if (!(values instanceof Float32Array)) fail(`setParams expects a Float32Array (got ${show(values)})`, 'invalid_input');
         if (values.length !== created.numParams) fail(`expected ${created.numParams} parameters, got ${values.length}`, 'invalid_input');
-        Module.decoderStagingView(id).set(values);
+        const staging = Module.decoderStagingView(id);
+        if (staging.error) fail(staging.error, staging.code ?? 'invalid_input');
+        staging.set(values);
         const error = Module.decoderCommitParams(id);
         if (error) fail(error, 'invalid_input');
       },
@@ -122,14 +131,23 @@ export function createDecoderApi(Module, tables) {
       resetTraining() { live(); Module.decoderResetTraining(id); trainOptions = null; },
 
       /** Frees the model's WASM memory; any later call throws. */
-      dispose() { if (!disposed) { disposed = true; Module.decoderDispose(id); } },
+      dispose() {
+        if (disposed) return;
+        disposed = true;
+        reclaim?.unregister(model);
+        Module.decoderDispose(id);
+      },
     });
+    reclaim?.register(model, id, model);
+    return model;
   }
 
   return {
     createDecoder,
-    /** Models created and not yet disposed (for leak checks). */
+    /** C++ models alive: created, and neither disposed nor reclaimed after their JS object was collected. */
     liveDecoders: () => Module.decoderLiveModels(),
+    /** The module's memory budget: { budgetBytes, usedBytes } (every allocation a call can cause is reserved from it). */
+    memoryBudget: () => ({ budgetBytes: Module._rl_memory_budget_bytes(), usedBytes: Module._rl_memory_used_bytes() }),
     /** Current size of the WASM heap in bytes (it only grows; a leak shows as growth). */
     wasmHeapBytes: () => Module.HEAP8.buffer.byteLength,
   };

@@ -11,7 +11,7 @@ import { resolveOptions } from './options.js';
 
 function checked(result, experiment) {
   if (result.error === 'cancelled') return { ...result, cancelled: true };
-  if (result.error) throw new ResidualLabError(`${experiment}: ${result.error}`);
+  if (result.error) throw new ResidualLabError(`${experiment}: ${result.error}`, { code: result.code ?? 'invalid_input' });
   const { error, ...rest } = result;
   return rest;
 }
@@ -71,8 +71,20 @@ export function createExperimentsApi(Module, tables) {
     const { onProgress } = callbacks ?? {};
     const o = resolve('residualGrowth', options);
     const callback = progressCallback(onProgress, 'residualGrowth');
-    const relay = callback && ((stepsDone, stepsTotal) => callback({ stepsDone, stepsTotal }));
-    return checked(requireBinding('experimentResidualGrowth')(o, relay ?? null), 'residualGrowth');
+    // The callback runs inside the C++ call: an exception there would unwind past C++ without freeing its model.
+    // So it is caught, the run is stopped (false) and frees what it holds, and the exception is rethrown here.
+    let failure = null;
+    const relay = callback && ((stepsDone, stepsTotal) => {
+      try {
+        return callback({ stepsDone, stepsTotal });
+      } catch (err) {
+        failure = { err };
+        return false;
+      }
+    });
+    const result = requireBinding('experimentResidualGrowth')(o, relay ?? null);
+    if (failure) throw failure.err;
+    return checked(result, 'residualGrowth');
   }
 
   /** Experiment 5: largest attention logit and softmax entropy against the q/k gain, without and with QK-Norm. */
@@ -97,8 +109,9 @@ export function createExperimentsApi(Module, tables) {
     let handle = new Handle(o);
     const error = handle.error();
     if (error) {
+      const code = handle.errorCode() || 'invalid_input';
       handle.delete();
-      throw new ResidualLabError(`warmup: ${error}`);
+      throw new ResidualLabError(`warmup: ${error}`, { code });
     }
     let last = null;
     const release = () => {

@@ -6,15 +6,36 @@ import { ResidualLabError } from './errors.js';
 import { defaultsOf, resolveOptions } from './options.js';
 
 const ABSENT = -1;  // length passed for an omitted optional weight (g, gamma, beta)
+// A scratch block larger than this (in floats) is freed after the call, giving its budget back.
+const KEEP_SCRATCH_FLOATS = 1 << 18;
 
-function asFloat32(value, name, { optional = false } = {}) {
+// Typed arrays whose elements are numbers; BigInt64Array, BigUint64Array and DataView are not among them.
+const NUMERIC_ARRAYS = [Float64Array, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
+  Uint32Array, globalThis.Float16Array].filter(Boolean);
+
+const kindOf = (value) => (value === null ? 'null' : typeof value !== 'object' ? typeof value : value.constructor?.name ?? 'object');
+
+/**
+ * `value` as a Float32Array: itself, or an Array / numeric typed array converted. Its length is checked against
+ * the kernels' limit (maxLength, from C++) before anything is converted or copied.
+ */
+function asFloat32(value, name, maxLength, { optional = false } = {}) {
   if (value === null || value === undefined) {
     if (optional) return null;
     throw new ResidualLabError(`${name} is required (a Float32Array)`);
   }
+  const accepted = value instanceof Float32Array || Array.isArray(value) || NUMERIC_ARRAYS.some((T) => value instanceof T);
+  if (!accepted) throw new ResidualLabError(`${name} must be a Float32Array, a numeric typed array or an array of numbers (got ${kindOf(value)})`);
+  if (value.length > maxLength) {
+    throw new ResidualLabError(`${name} has ${value.length} values; at most ${maxLength.toLocaleString('en-US')} are supported`);
+  }
   if (value instanceof Float32Array) return value;
-  if (Array.isArray(value) || ArrayBuffer.isView(value)) return Float32Array.from(value);
-  throw new ResidualLabError(`${name} must be a Float32Array (got ${typeof value})`);
+  try {
+    return Float32Array.from(value);
+  } catch {  // a BigInt or a Symbol among the elements
+    const i = Array.prototype.findIndex.call(value, (v) => typeof v === 'bigint' || typeof v === 'symbol');
+    throw new ResidualLabError(`${name} must hold numbers (${name}[${i}] is a ${kindOf(value[i])})`);
+  }
 }
 
 // The UTF-8 bytes of `text` for the C++ parser, with its length (so a NUL is a character, not the end). A lone
@@ -47,18 +68,31 @@ export function createKernelApi(Module, tables) {
   const optionsOf = (fn, options) =>
     (options === undefined || options === null ? defaults[fn] : resolveOptions(tables.kernels[fn], options, { where: `${fn} options`, code: 'invalid_input' }));
 
+  const maxLength = Module._rl_max_vector_length();
+  const vector = (value, name, options) => asFloat32(value, name, maxLength, options);
   let scratchPtr = 0;
   let scratchFloats = 0;
 
-  /** Returns the 16-byte-aligned address of a scratch block of at least `floats` floats. */
+  /**
+   * Returns the 16-byte-aligned address of a scratch block of at least `floats` floats. The block is taken from
+   * the module's memory budget (rl_scratch_resize), which refuses it with out_of_memory rather than outgrow the heap.
+   */
   function reserve(floats) {
     if (floats > scratchFloats) {
-      if (scratchPtr) Module._free(scratchPtr);
-      scratchFloats = Math.max(floats, 2 * scratchFloats, 1024);
-      scratchPtr = Module._malloc(scratchFloats * 4 + 16);  // malloc aligns to 8; f32x4 loads prefer 16
-      if (!scratchPtr) { scratchFloats = 0; throw new ResidualLabError('out of WASM memory', { code: 'out_of_memory' }); }
+      scratchFloats = 0;
+      scratchPtr = Module._rl_scratch_resize(Math.max(floats, 1024) * 4 + 16);  // malloc aligns to 8; f32x4 loads prefer 16
+      if (!scratchPtr) throwLastError();
+      scratchFloats = Math.max(floats, 1024);
     }
     return (scratchPtr + 15) & ~15;
+  }
+
+  function releaseLargeScratch() {
+    if (scratchFloats > KEEP_SCRATCH_FLOATS) {
+      Module._rl_scratch_resize(0);
+      scratchPtr = 0;
+      scratchFloats = 0;
+    }
   }
 
   /**
@@ -71,7 +105,14 @@ export function createKernelApi(Module, tables) {
     let total = 0;
     for (const a of inputs) total += a ? padded(a.length) : 0;
     for (const n of outputLengths) total += padded(n);
-    const base = reserve(total);
+    try {
+      return copyInAndCall(reserve(total), inputs, outputLengths, padded, call);
+    } finally {
+      releaseLargeScratch();
+    }
+  }
+
+  function copyInAndCall(base, inputs, outputLengths, padded, call) {
     const heap = Module.HEAPF32;
     let offset = base >> 2;
     const inPtrs = inputs.map((a) => {
@@ -102,7 +143,7 @@ export function createKernelApi(Module, tables) {
   const len = (a) => (a ? a.length : ABSENT);
 
   function rmsNorm(x, g = null, options) {
-    x = asFloat32(x, 'x'); g = asFloat32(g, 'g', { optional: true });
+    x = vector(x, 'x'); g = vector(g, 'g', { optional: true });
     const { eps, weightOffset, precision } = optionsOf('rmsNorm', options);
     const [y] = withScratch([x, g], [x.length], ([px, pg], [py]) =>
       Module._rl_rmsnorm(py, px, x.length, pg, len(g), eps, weightOffset, precision === 'bf16' ? 1 : 0));
@@ -110,7 +151,7 @@ export function createKernelApi(Module, tables) {
   }
 
   function layerNorm(x, gamma = null, beta = null, options) {
-    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); beta = asFloat32(beta, 'beta', { optional: true });
+    x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
     const { eps } = optionsOf('layerNorm', options);
     const [y] = withScratch([x, gamma, beta], [x.length], ([px, pgamma, pbeta], [py]) =>
       Module._rl_layernorm(py, px, x.length, pgamma, len(gamma), pbeta, len(beta), eps));
@@ -118,7 +159,7 @@ export function createKernelApi(Module, tables) {
   }
 
   function rmsNormBackward(x, g, dy, options) {
-    x = asFloat32(x, 'x'); g = asFloat32(g, 'g', { optional: true }); dy = asFloat32(dy, 'dy');
+    x = vector(x, 'x'); g = vector(g, 'g', { optional: true }); dy = vector(dy, 'dy');
     const { eps, weightOffset } = optionsOf('rmsNormBackward', options);
     const [dx, dg] = withScratch([x, g, dy], [x.length, x.length], ([px, pg, pdy], [pdx, pdg]) =>
       Module._rl_rmsnorm_backward(pdx, pdg, pdy, dy.length, px, x.length, pg, len(g), eps, weightOffset));
@@ -126,7 +167,7 @@ export function createKernelApi(Module, tables) {
   }
 
   function layerNormBackward(x, gamma, dy, options) {
-    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); dy = asFloat32(dy, 'dy');
+    x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); dy = vector(dy, 'dy');
     const { eps } = optionsOf('layerNormBackward', options);
     const [dx, dgamma, dbeta] = withScratch([x, gamma, dy], [x.length, x.length, x.length], ([px, pgamma, pdy], [pdx, pdgamma, pdbeta]) =>
       Module._rl_layernorm_backward(pdx, pdgamma, pdbeta, pdy, dy.length, px, x.length, pgamma, len(gamma), eps));
@@ -134,7 +175,7 @@ export function createKernelApi(Module, tables) {
   }
 
   function rmsNormSteps(x, g = null, options) {
-    x = asFloat32(x, 'x'); g = asFloat32(g, 'g', { optional: true });
+    x = vector(x, 'x'); g = vector(g, 'g', { optional: true });
     const { eps, weightOffset } = optionsOf('rmsNormSteps', options);
     const d = x.length;
     const [squares, normalized, output, scalars] = withScratch([x, g], [d, d, d, 2], ([px, pg], [psq, pn, po, ps]) =>
@@ -143,7 +184,7 @@ export function createKernelApi(Module, tables) {
   }
 
   function layerNormSteps(x, gamma = null, beta = null, options) {
-    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); beta = asFloat32(beta, 'beta', { optional: true });
+    x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
     const { eps } = optionsOf('layerNormSteps', options);
     const d = x.length;
     const [centered, normalized, output, scalars] = withScratch([x, gamma, beta], [d, d, d, 3], ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
@@ -153,7 +194,7 @@ export function createKernelApi(Module, tables) {
 
   // DyT: y = gamma * tanh(alpha * x) + beta. The raw exports take outputs first, then inputs in the C++ kernel's order.
   function dynamicTanh(x, gamma = null, beta = null, options) {
-    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); beta = asFloat32(beta, 'beta', { optional: true });
+    x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
     const { alpha } = optionsOf('dynamicTanh', options);
     const [y] = withScratch([x, gamma, beta], [x.length], ([px, pgamma, pbeta], [py]) =>
       Module._rl_dyt(py, px, x.length, alpha, pgamma, len(gamma), pbeta, len(beta)));
@@ -161,7 +202,7 @@ export function createKernelApi(Module, tables) {
   }
 
   function dynamicTanhBackward(x, gamma, dy, options) {
-    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); dy = asFloat32(dy, 'dy');
+    x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); dy = vector(dy, 'dy');
     const { alpha } = optionsOf('dynamicTanhBackward', options);
     const d = x.length;
     const [dx, dalpha, dgamma, dbeta] = withScratch([x, gamma, dy], [d, 1, d, d], ([px, pgamma, pdy], [pdx, pda, pdgamma, pdbeta]) =>
@@ -170,7 +211,7 @@ export function createKernelApi(Module, tables) {
   }
 
   function dynamicTanhSteps(x, gamma = null, beta = null, options) {
-    x = asFloat32(x, 'x'); gamma = asFloat32(gamma, 'gamma', { optional: true }); beta = asFloat32(beta, 'beta', { optional: true });
+    x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
     const { alpha } = optionsOf('dynamicTanhSteps', options);
     const d = x.length;
     const [scaled, tanh, output] = withScratch([x, gamma, beta], [d, d, d], ([px, pgamma, pbeta], [ps, pt, po]) =>
@@ -179,14 +220,14 @@ export function createKernelApi(Module, tables) {
   }
 
   function softcap(x, cap) {
-    x = asFloat32(x, 'x');
+    x = vector(x, 'x');
     if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
     const [y] = withScratch([x], [x.length], ([px], [py]) => Module._rl_softcap(py, px, x.length, cap));
     return y;
   }
 
   function softcapBackward(x, cap, dy) {
-    x = asFloat32(x, 'x'); dy = asFloat32(dy, 'dy');
+    x = vector(x, 'x'); dy = vector(dy, 'dy');
     if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
     const [dx] = withScratch([x, dy], [x.length], ([px, pdy], [pdx]) =>
       Module._rl_softcap_backward(pdx, pdy, dy.length, px, x.length, cap));
@@ -194,21 +235,26 @@ export function createKernelApi(Module, tables) {
   }
 
   function softmax(x) {
-    x = asFloat32(x, 'x');
+    x = vector(x, 'x');
     const [y] = withScratch([x], [x.length], ([px], [py]) => Module._rl_softmax(py, px, x.length));
     return y;
   }
 
   function parseVector(text) {
     if (typeof text !== 'string') throw new ResidualLabError(`parseVector takes a string (got ${typeof text})`);
+    if (Module._rl_check_text_length(Module.lengthBytesUTF8(text))) throwLastError();  // before encoding
     const bytes = encodeText(text);
-    const capacity = bytes.length + 1;  // never more numbers than bytes
-    const base = reserve(capacity + Math.ceil(bytes.length / 4));
-    const textPtr = base + capacity * 4;
-    Module.HEAPU8.set(bytes, textPtr);
-    const count = Module._rl_parse_vector(base, capacity, textPtr, bytes.length);
-    if (count < 0) throwLastError();
-    return Module.HEAPF32.slice(base >> 2, (base >> 2) + count);
+    const capacity = Math.min(bytes.length + 1, maxLength);  // never more numbers than bytes, nor than the limit
+    try {
+      const base = reserve(capacity + Math.ceil(bytes.length / 4));
+      const textPtr = base + capacity * 4;
+      Module.HEAPU8.set(bytes, textPtr);
+      const count = Module._rl_parse_vector(base, capacity, textPtr, bytes.length);
+      if (count < 0) throwLastError();
+      return Module.HEAPF32.slice(base >> 2, (base >> 2) + count);
+    } finally {
+      releaseLargeScratch();
+    }
   }
 
   return {

@@ -26,6 +26,7 @@ export const METHODS = Object.freeze({
   createDecoder: { returns: 'decoder' },
   liveDecoders: {},
   wasmHeapBytes: {},
+  memoryBudget: {},
   'experiments.gradientDecay': {},
   'experiments.initGradients': {},
   'experiments.residualGrowth': { progressArg: 1 },

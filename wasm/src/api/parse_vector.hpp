@@ -23,9 +23,12 @@
 namespace rl {
 
 inline constexpr int kMaxVectorLength = 1 << 20;  // 1,048,576
+// Longest text read: 16 bytes for each of kMaxVectorLength numbers, room for float32's 9 significant digits with
+// sign, exponent and separator ("-1.23456789e-30,"). Decoding costs sizeof(parse_detail::Char) per byte.
+inline constexpr std::size_t kMaxVectorTextBytes = std::size_t(16) * kMaxVectorLength;
 
 struct ParseError {
-  // empty | unexpected_char | invalid_number | not_finite | out_of_range | missing_value | unclosed_bracket |
+  // empty | too_long | unexpected_char | invalid_number | not_finite | out_of_range | missing_value | unclosed_bracket |
   // unmatched_bracket | nested_bracket | trailing_text | too_many_values | invalid_utf8
   std::string code;
   int position = 0;     // 0-based index in UTF-16 code units, as JavaScript indexes the string
@@ -156,9 +159,18 @@ inline std::string at(int column) { return cat({" at character ", std::to_string
 
 }  // namespace parse_detail
 
+// "" when a text of `bytes` bytes may be parsed, else the too_long message.
+inline std::string text_length_problem(std::size_t bytes) {
+  if (bytes <= kMaxVectorTextBytes) return "";
+  return "the text has " + std::to_string(bytes) + " bytes; at most 16,777,216 are read (16 per number)";
+}
+
 inline ParsedVector parse_vector(std::string_view text) {
   using namespace parse_detail;
+  if (std::string problem = text_length_problem(text.size()); !problem.empty())
+    return fail("too_long", 0, 1, "", std::move(problem));
   std::vector<Char> chars;
+  chars.reserve(text.size());  // at most one per byte; no reallocation while decoding
   int bad_position = 0, bad_column = 1;
   if (!decode(text, chars, bad_position, bad_column))
     return fail("invalid_utf8", bad_position, bad_column, "", cat({"the text is not valid UTF-8", at(bad_column)}));

@@ -146,7 +146,15 @@ std::unique_ptr<Model> Model::create(const Config& config, std::string* error) {
     if (error) *error = message;
     return nullptr;
   }
+  MemoryReservation memory;
+  const std::string refused =
+      reserve_memory(model_bytes(config), "a decoder (parameters, gradients and activations)", &memory);
+  if (!refused.empty()) {
+    if (error) *error = refused;
+    return nullptr;
+  }
   auto st = std::make_unique<ModelState>();
+  st->memory = std::move(memory);
   st->config = config;
   st->layout = build_layout(config);
   st->params.assign(st->layout.total, 0.0f);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "api/memory_budget.hpp"
 #include "decoder/config.hpp"
 #include "decoder/layout.hpp"
 #include "decoder/model.hpp"  // ForwardStatus
@@ -77,6 +78,7 @@ struct Scratch {  // backward temporaries, reused by every layer
 };
 
 struct ModelState {
+  MemoryReservation memory;  // model_bytes(config) of the memory budget, held while the model lives
   Config config;
   ParamLayout layout;
   std::vector<float> params, grads, arena;

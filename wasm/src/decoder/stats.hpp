@@ -3,7 +3,10 @@
 // MLP sublayer (2L+1 points). Sublayers: 2l is layer l's attention, 2l+1 its MLP (2L sublayers).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "api/memory_budget.hpp"
 
 namespace rl::decoder {
 
@@ -34,6 +37,8 @@ struct LogitLens {
   int points = 0, seq_len = 0, k = 0;
   std::vector<std::int32_t> top_tokens;  // [points, T, k] most probable first
   std::vector<float> top_probs;          // [points, T, k] softmax probabilities
+  std::string error;                     // non-empty (out of memory) when the lens was refused; then empty
+  MemoryReservation memory;              // the lens's share of the memory budget, held while it lives
 };
 
 }  // namespace rl::decoder

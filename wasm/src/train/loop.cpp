@@ -37,7 +37,17 @@ std::unique_ptr<Trainer> Trainer::create(decoder::Model& model, const TrainOptio
   const std::string message = validate(options, model);
   if (error) *error = message;
   if (!message.empty()) return nullptr;
-  return std::unique_ptr<Trainer>(new Trainer(model, options));
+  // m and v (floats), the decay mask and its temporary (bytes), per parameter
+  MemoryReservation memory;
+  const std::string refused = reserve_memory(std::uint64_t(model.num_params()) * (2 * sizeof(float) + 2),
+                                             "the optimizer state (AdamW)", &memory);
+  if (!refused.empty()) {
+    if (error) *error = refused;
+    return nullptr;
+  }
+  std::unique_ptr<Trainer> trainer(new Trainer(model, options));
+  trainer->memory_ = std::move(memory);
+  return trainer;
 }
 
 Trainer::Trainer(decoder::Model& model, const TrainOptions& options)

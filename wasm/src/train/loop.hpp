@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "api/memory_budget.hpp"
 #include "decoder/model.hpp"
 #include "train/adamw.hpp"
 #include "train/corpus.hpp"
@@ -56,6 +57,7 @@ class Trainer {
 
  private:
   Trainer(decoder::Model& model, const TrainOptions& options);
+  MemoryReservation memory_;  // AdamW's moments and decay mask, and the mask's construction
   decoder::Model& model_;
   TrainOptions options_;
   AdamW adamw_;
