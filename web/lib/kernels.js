@@ -30,12 +30,11 @@ function asFloat32(value, name, maxLength, { optional = false } = {}) {
     throw new ResidualLabError(`${name} has ${value.length} values; at most ${maxLength.toLocaleString('en-US')} are supported`);
   }
   if (value instanceof Float32Array) return value;
-  try {
-    return Float32Array.from(value);
-  } catch {  // a BigInt or a Symbol among the elements
-    const i = Array.prototype.findIndex.call(value, (v) => typeof v === 'bigint' || typeof v === 'symbol');
-    throw new ResidualLabError(`${name} must hold numbers (${name}[${i}] is a ${kindOf(value[i])})`);
+  if (Array.isArray(value)) {  // Float32Array.from would turn '1' into 1 and a BigInt into a TypeError
+    const i = value.findIndex((v) => typeof v !== 'number');
+    if (i >= 0) throw new ResidualLabError(`${name} must hold numbers (${name}[${i}] is a ${kindOf(value[i])})`);
   }
+  return Float32Array.from(value);
 }
 
 // The UTF-8 bytes of `text` for the C++ parser, with its length (so a NUL is a character, not the end). A lone
