@@ -60,9 +60,10 @@ export async function fuzz({ seconds = 60, targets = FUZZ_TARGETS, build = true 
     if (ok) {
       console.log(`fuzz ${target}: ok, ${stats.runs} executions in ${stats.seconds} s${rate === null ? '' : ` (${rate}/s)`}`);
     } else {
-      // The report (sanitizer or FUZZ_CHECK) and libFuzzer's note on the saved input; the rest is progress noise.
-      const report = output.split('\n').filter((l) => !/^#\d+\s/.test(l)).slice(-60).join('\n');
-      console.log(report);
+      // The report (FUZZ_CHECK, sanitizer, libFuzzer) and the top of its stack; the rest is progress noise.
+      const lines = output.split('\n');
+      const first = lines.findIndex((l) => /FUZZ_CHECK failed|==\d+==\s*ERROR|runtime error:|ERROR: libFuzzer/.test(l));
+      console.log(lines.slice(first < 0 ? -40 : first, first < 0 ? undefined : first + 24).join('\n'));
       const crash = output.match(/Test unit written to (\S+)/);
       console.log(`fuzz ${target}: FAILED (exit ${status})` +
         (crash ? `; replay: ${relative(root, fuzzBinary(target))} ${relative(root, crash[1])}` : ''));
