@@ -42,8 +42,9 @@ struct Value {
 
 double some_number(FuzzedDataProvider& in, const Option& row) {
   const double lo = std::isfinite(row.min) ? row.min : -1e6, hi = std::isfinite(row.max) ? row.max : 1e6;
-  switch (in.ConsumeIntegralInRange(0, 3)) {
-    case 0: {  // small values keep the models cheap
+  // Mostly values inside the row (small ones keep the models cheap), so that most configs reach the model.
+  switch (std::max(in.ConsumeIntegralInRange(0, 7) - 4, 0)) {
+    case 0: {
       const int top = static_cast<int>(std::fmin(hi, lo + 16));
       return in.ConsumeIntegralInRange(static_cast<int>(lo) - 1, top + 1);
     }
@@ -71,7 +72,7 @@ bool pick(FuzzedDataProvider& in, const Option& row, const std::string& name, Va
   if (row.type == Type::boolean) return v.number = in.ConsumeBool(), true;
   std::string message;
   if (row.type == Type::choice) {
-    v.text = in.ConsumeBool() ? in.ConsumeRandomLengthString(12)
+    v.text = in.ConsumeIntegralInRange(0, 3) == 3 ? in.ConsumeRandomLengthString(12)
                               : row.choices[in.ConsumeIntegralInRange<std::size_t>(0, row.choices.size() - 1)];
     message = rl::options::check_choice(row, v.text, name);
   } else {
@@ -128,20 +129,35 @@ std::string first_row_failure(const dec::Config& c) {
   return "";
 }
 
-void run_model(FuzzedDataProvider& in, const dec::Config& c) {
+// How the forward goes wrong, read before the config (from the input's last bytes) so that every input length
+// reaches each choice: 0-11 not at all, 12 an empty sequence, 13 one token past contextLength, 14 a token id
+// outside [0, vocabSize), 15 a bad target (outside the vocabulary, or one too many).
+struct ForwardPlan {
+  int fault = 0;
+  bool with_targets = true;
+};
+
+void run_model(FuzzedDataProvider& in, const dec::Config& c, const ForwardPlan& plan) {
   std::string error;
   const auto model = dec::Model::create(c, &error);
   FUZZ_CHECK(model != nullptr && error.empty(), "an accepted config of %llu bytes did not build: %s",
              static_cast<unsigned long long>(dec::model_bytes(c)), error.c_str());
+  // An exhausted input reads as zeros: T = 1 and token 0.
   const int V = c.vocab_size;
-  const int T = in.ConsumeIntegralInRange(0, std::min(c.context_length, 6) + 1);
-  const bool bad_token_allowed = in.ConsumeIntegralInRange(0, 7) == 0;
+  const int fault = plan.fault;
+  int T = 1 + in.ConsumeIntegralInRange(0, std::min(c.context_length, 6) - 1);
+  if (fault == 12) T = 0;
+  if (fault == 13) T = c.context_length + 1;
   std::vector<std::int32_t> tokens(static_cast<std::size_t>(T)), targets;
-  for (auto& t : tokens) t = bad_token_allowed ? in.ConsumeIntegralInRange(-1, V) : in.ConsumeIntegralInRange(0, V - 1);
-  const int target_mode = in.ConsumeIntegralInRange(0, 3);  // 0: none, 3: wrong length, else one per token
-  if (target_mode > 0) {
-    targets.resize(static_cast<std::size_t>(target_mode == 3 ? T + 1 : T));
-    for (auto& t : targets) t = bad_token_allowed ? in.ConsumeIntegralInRange(-1, V) : in.ConsumeIntegralInRange(0, V - 1);
+  for (auto& t : tokens) t = in.ConsumeIntegralInRange(0, V - 1);
+  if (plan.with_targets || fault == 15) {
+    targets.resize(static_cast<std::size_t>(fault == 15 && in.ConsumeBool() ? T + 1 : T));
+    for (auto& t : targets) t = in.ConsumeIntegralInRange(0, V - 1);
+  }
+  if (fault >= 14 && T >= 1) {  // one id just outside [0, V)
+    auto& ids = fault == 14 || targets.empty() ? tokens : targets;
+    if (!ids.empty())
+      ids[in.ConsumeIntegralInRange<std::size_t>(0, ids.size() - 1)] = in.ConsumeBool() ? -1 : V;
   }
   bool valid = T >= 1 && T <= c.context_length && (targets.empty() || targets.size() == tokens.size());
   for (auto t : tokens) valid = valid && t >= 0 && t < V;
@@ -166,6 +182,9 @@ void run_model(FuzzedDataProvider& in, const dec::Config& c) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzedDataProvider in(data, size);
+  ForwardPlan plan;
+  plan.fault = in.ConsumeIntegralInRange(0, 15);
+  plan.with_targets = in.ConsumeIntegralInRange(0, 3) != 3;
   const rl::options::Table& table = dec::config_options();
   const Option& init_row = *rl::options::find(table, "init");
 
@@ -232,6 +251,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(c.n_heads >= 1 && c.d_model % c.n_heads == 0, "accepted nHeads %d for dModel %d", c.n_heads, c.d_model);
   const std::uint64_t bytes = dec::model_bytes(c);
   FUZZ_CHECK(bytes <= dec::kMaxModelBytes, "accepted a model of %llu bytes", static_cast<unsigned long long>(bytes));
-  if (bytes <= kCreateBytes) run_model(in, c);
+  if (bytes <= kCreateBytes) run_model(in, c, plan);
   return 0;
 }
