@@ -5,11 +5,13 @@
 //   node scripts/fuzz.mjs --seconds 5       5 seconds each (the suite npm test runs)
 //   node scripts/fuzz.mjs --target norms    one target (repeatable)
 //   node scripts/fuzz.mjs --no-build        skip the incremental build (test.mjs has just built)
+//   node scripts/fuzz.mjs --seeds-only      start from the committed seeds alone, keep nothing (npm test: the same
+//                                           work on every machine, however large the local corpus has grown)
 // Each run starts from the committed seeds (tests/fuzz/corpus/<target>/, read only) and the local corpus
 // (build/fuzz-corpus/<target>/, where new inputs go; copy a small, useful one into the seeds by hand). A crash or a
 // failed invariant stops the target, leaves the input in build/fuzz-artifacts/ and fails the run; the output names
 // the command that replays it. Ends with "fuzz targets: N passed | N failed".
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildFuzz, FUZZ_TARGETS, fuzzBinary } from './build.mjs';
@@ -34,13 +36,14 @@ export function countFuzz(output) {
   return m ? { passed: Number(m[1]), failed: Number(m[2]) } : null;
 }
 
-export async function fuzz({ seconds = 60, targets = FUZZ_TARGETS, build = true } = {}) {
+export async function fuzz({ seconds = 60, targets = FUZZ_TARGETS, build = true, seedsOnly = false } = {}) {
   if (build) buildFuzz();
   const artifacts = join(root, 'build/fuzz-artifacts');
   mkdirSync(artifacts, { recursive: true });
   const results = [];
   for (const target of targets) {
-    const corpus = join(root, 'build/fuzz-corpus', target);
+    const corpus = join(root, seedsOnly ? 'build/fuzz-scratch' : 'build/fuzz-corpus', target);
+    if (seedsOnly) rmSync(corpus, { recursive: true, force: true });
     mkdirSync(corpus, { recursive: true });
     const args = [
       `-max_total_time=${seconds}`,
@@ -80,14 +83,16 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   let seconds = 60;
   const targets = [];
   let build = true;
+  let seedsOnly = false;
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--minutes') seconds = Math.round(Number(argv[++i]) * 60);
     else if (a === '--seconds') seconds = Math.round(Number(argv[++i]));
     else if (a === '--target') targets.push(argv[++i]);
     else if (a === '--no-build') build = false;
+    else if (a === '--seeds-only') seedsOnly = true;
     else {
-      console.error(`fuzz: unknown argument ${a} (use --minutes N, --seconds N, --target NAME, --no-build)`);
+      console.error(`fuzz: unknown argument ${a} (use --minutes N, --seconds N, --target NAME, --no-build, --seeds-only)`);
       process.exit(2);
     }
   }
@@ -102,7 +107,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     process.exit(2);
   }
   try {
-    const results = await fuzz({ seconds, targets: targets.length ? targets : FUZZ_TARGETS, build });
+    const results = await fuzz({ seconds, targets: targets.length ? targets : FUZZ_TARGETS, build, seedsOnly });
     process.exit(results.every((r) => r.ok) ? 0 : 1);
   } catch (err) {
     console.error(`fuzz: ${err.message}`);
