@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds Residual Lab: the native library, the WASM module (SIMD and scalar), and the static site in dist/.
 //   node scripts/build.mjs            what the page needs
-//   node scripts/build.mjs --tests    also the Catch2 suite, natively and in both WASM builds
+//   node scripts/build.mjs --tests    also the Catch2 suite, natively (plain and with ASan + UBSan) and in both WASM
+//                                     builds, and the libFuzzer targets of tests/fuzz (clang++)
 //   node scripts/build.mjs --bench    also the benchmark binary in the three builds
 // Every step is incremental (CMake, and the copy into dist/ is cheap), so a second run takes seconds.
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -20,12 +21,22 @@ export const BUILDS = {
   // Benchmark only: g++ for plain x86-64 (SSE2, no -march=native), where f32x4 is one 4-lane SSE register as in
   // WASM SIMD: the speed 4-lane code reaches natively, the yardstick for the WASM SIMD build.
   'native-4lane': { dir: join(root, 'build/native-4lane'), wasm: false, simd: true, nativeArch: false },
+  // The Catch2 suite again under AddressSanitizer and UBSan (Release: the sanitizers' checks, the suite's speed).
+  'native-sanitize': { dir: join(root, 'build/native-sanitize'), wasm: false, simd: true, sanitize: true },
+  // libFuzzer needs clang; the main native build stays g++.
+  fuzz: { dir: join(root, 'build/fuzz'), wasm: false, simd: true, fuzz: true },
 };
+
+// tests/fuzz/<name>_fuzz.cpp builds build/fuzz/tests/fuzz/fuzz_<name>; seeds in tests/fuzz/corpus/<name>/.
+export const FUZZ_TARGETS = ['parse_vector', 'norms', 'decoder_config'];
+export const fuzzBinary = (name) => join(BUILDS.fuzz.dir, 'tests/fuzz', `fuzz_${name}`);
 
 function configure(build) {
   if (existsSync(join(build.dir, 'CMakeCache.txt'))) return;  // CMake re-runs itself when CMakeLists changes
   const args = ['-S', root, '-B', build.dir, '-DCMAKE_BUILD_TYPE=Release', `-DRL_SIMD=${build.simd ? 'ON' : 'OFF'}`];
   if (build.nativeArch === false) args.push('-DRL_NATIVE_ARCH=OFF');
+  if (build.sanitize) args.push('-DRL_SANITIZE=ON', '-DRL_BUILD_BENCH=OFF');
+  if (build.fuzz) args.push('-DCMAKE_CXX_COMPILER=clang++', '-DRL_FUZZ=ON', '-DRL_BUILD_TESTS=OFF', '-DRL_BUILD_BENCH=OFF');
   if (build.wasm) run('emcmake', ['cmake', ...args, `-DCMAKE_CROSSCOMPILING_EMULATOR=${NODE_EMULATOR}`], { env: EMSCRIPTEN_ENV });
   else run('cmake', args);
 }
@@ -55,12 +66,20 @@ async function renderPages() {
   await renderPages({ rootDir: root, outDir: dist });
 }
 
+export function buildFuzz() {
+  compile(BUILDS.fuzz, FUZZ_TARGETS.map((name) => `fuzz_${name}`));
+}
+
 export async function build({ tests = false, bench = false } = {}) {
   const extra = [...(tests ? ['residual_lab_tests'] : []), ...(bench ? ['residual_lab_bench'] : [])];
   compile(BUILDS.native, ['residual_lab', ...extra]);
   compile(BUILDS['wasm-simd'], ['residual_lab_module', ...extra]);
   compile(BUILDS['wasm-scalar'], ['residual_lab_module', ...extra]);
   if (bench) compile(BUILDS['native-4lane'], ['residual_lab_bench']);
+  if (tests) {
+    compile(BUILDS['native-sanitize'], ['residual_lab_tests']);
+    buildFuzz();
+  }
   assembleSite();
   await renderPages();
 }

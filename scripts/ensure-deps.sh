@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks, then the npm packages. Idempotent: a second run only checks.
 #   scripts/ensure-deps.sh            toolchain for building and serving
-#   scripts/ensure-deps.sh --browser  also Chromium, for the browser tests
+#   scripts/ensure-deps.sh --tests    also clang and its sanitizer/libFuzzer runtimes, for the fuzz targets
+#   scripts/ensure-deps.sh --browser  also Chromium, for the browser tests (npm test passes both)
 # On Debian (as root, or with sudo) it installs with apt-get; elsewhere it names the packages and stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-want_browser=0
-[[ "${1:-}" == "--browser" ]] && want_browser=1
+want_browser=0 want_tests=0
+for arg in "$@"; do
+  case "$arg" in
+    --browser) want_browser=1 ;;
+    --tests) want_tests=1 ;;
+    *) echo "ensure-deps.sh: unknown option $arg (use --tests, --browser)"; exit 2 ;;
+  esac
+done
 
 # package -> a file whose presence proves it is installed
 declare -A probe=(
@@ -19,6 +26,13 @@ declare -A probe=(
   [wabt]=/usr/bin/wasm-objdump
 )
 order=(emscripten libeigen3-dev catch2 cmake g++ wabt)
+if (( want_tests )); then
+  # libFuzzer needs clang (the main build uses g++). Bookworm's clang is 14; the fuzzer, ASan and UBSan runtimes
+  # are in libclang-rt-14-dev, which clang does not pull in.
+  probe[clang]=/usr/bin/clang++
+  probe[libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
+  order+=(clang libclang-rt-14-dev)
+fi
 if (( want_browser )); then
   probe[chromium]=/usr/bin/chromium
   probe[fonts-noto-cjk]=/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc  # the Chinese page in screenshots
@@ -41,7 +55,7 @@ if (( ${#missing[@]} )); then
     $sudo apt-get install -y -q "${missing[@]}"
   else
     echo "This is not a Debian system. Install these (Debian names; Emscripten 3.1.x, Eigen 3.4, Catch2 2.13,"
-    echo "WABT, Chromium) with your package manager, then run the command again:"
+    echo "WABT, clang with libFuzzer, Chromium) with your package manager, then run the command again:"
     echo "    ${missing[*]}"
     exit 1
   fi

@@ -5,6 +5,11 @@ export const EMSCRIPTEN_ENV = { ...process.env, NODE_PATH: '/usr/share/nodejs' }
 // emcmake's default emulator passes --experimental-wasm-threads, which node 20 rejects.
 export const NODE_EMULATOR = '/usr/bin/node;--no-experimental-fetch';
 
+// The sanitized test binary and the fuzz targets: any ASan or UBSan report stops the program with a stack trace
+// and a failing exit (abort), so it cannot scroll past inside a passing run.
+const SANITIZER_FLAGS = 'halt_on_error=1:abort_on_error=1:print_stacktrace=1';
+export const SANITIZER_ENV = { ...process.env, ASAN_OPTIONS: SANITIZER_FLAGS, UBSAN_OPTIONS: SANITIZER_FLAGS };
+
 /** Runs a command with inherited stdio; throws with the command line if it fails. */
 export function run(cmd, args, { env = process.env, cwd } = {}) {
   const result = spawnSync(cmd, args, { stdio: 'inherit', env, cwd });
