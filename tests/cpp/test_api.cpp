@@ -331,3 +331,16 @@ TEST_CASE("api::dyt validates, computes the kernel's result, and its backward wr
   }
   CHECK(want_dalpha != 0.0f);
 }
+
+TEST_CASE("api: without g, an overflowing multiplier 1/RMS * (weightOffset + 1) is an error, not inf", "[api][edges]") {
+  // x = [1e-20]: 1/RMS = 1e20, times weightOffset + 1 = 1e19 + 1 overflows float32 although x * that would not
+  std::vector<float> y(1);
+  const std::vector<float> x = {1e-20f};
+  const rl::Status s = rl::api::rmsnorm(y, x, std::nullopt, 0.0f, 1e19f);
+  CHECK_FALSE(s.ok);
+  CHECK_THAT(s.message, Catch::Matchers::Contains("1 / RMS times (weightOffset + 1) overflows"));
+  // with g given as zeros the kernel multiplies in another order and the finite answer comes back
+  const std::vector<float> g = {0.0f};
+  REQUIRE(rl::api::rmsnorm(y, x, g, 0.0f, 1e19f).ok);
+  CHECK(y[0] == Approx(1e19).epsilon(1e-5));  // x^2 = 1e-40 is subnormal: about 5 digits
+}

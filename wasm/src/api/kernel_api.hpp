@@ -118,6 +118,12 @@ inline Status check_rmsnorm_inputs(Floats x, const OptionalFloats& g, float eps,
   RL_RETURN_IF_ERROR(check_eps(eps));
   RL_RETURN_IF_ERROR(check_weight_offset(weight_offset));
   output_bound = std::sqrt(static_cast<double>(x.size())) * (std::fabs(weight_offset) + g_norm);
+  // Without g the kernel forms rstd * (weightOffset + 1) before it multiplies by x: that product must be bounded
+  // too (x = [1e-20] with weightOffset 1e19 has a finite output but an infinite multiplier).
+  if (!g) {
+    const double rstd = 1.0 / std::sqrt(static_cast<double>(sum_of_squares) / static_cast<double>(x.size()) + eps);
+    output_bound = std::max(output_bound, rstd * std::fabs(static_cast<double>(weight_offset) + 1.0));
+  }
   return check_rms_defined(x, sum_of_squares, eps);
 }
 
@@ -168,7 +174,9 @@ inline Status rmsnorm(OutFloats y, Floats x, const OptionalFloats& g, float eps,
     return check_result("y", y, "x, g or weightOffset overflow bfloat16 (its largest finite value is 3.39e38)");
   }
   rl::rmsnorm_forward(y.data(), nullptr, x.data(), gp, 1, d, eps, weight_offset);
-  return output_bound < kSafeOutputBound ? Status::success() : check_result("y", y);
+  return output_bound < kSafeOutputBound
+             ? Status::success()
+             : gp ? check_result("y", y) : check_result("y", y, "1 / RMS times (weightOffset + 1) overflows");
 }
 
 inline Status layernorm(OutFloats y, Floats x, const OptionalFloats& gamma, const OptionalFloats& beta, float eps) {
