@@ -344,3 +344,15 @@ TEST_CASE("api: without g, an overflowing multiplier 1/RMS * (weightOffset + 1) 
   REQUIRE(rl::api::rmsnorm(y, x, g, 0.0f, 1e19f).ok);
   CHECK(y[0] == Approx(1e19).epsilon(1e-5));  // x^2 = 1e-40 is subnormal: about 5 digits
 }
+
+TEST_CASE("api: eps so large that mean square + eps overflows is an error, not an output of zeros", "[api][edges]") {
+  std::vector<float> y(3);
+  const std::vector<float> x = {1.01e18f, 1.01e18f, 1.01e18f};  // mean square 1.02e36
+  const rl::Status rms = rl::api::rmsnorm(y, x, std::nullopt, 3.4009e38f);
+  CHECK_FALSE(rms.ok);
+  CHECK_THAT(rms.message, Catch::Matchers::Contains("plus the mean square of x overflows float32"));
+  const std::vector<float> spread = {1e18f, -2e18f, 1.01e18f};
+  CHECK_FALSE(rl::api::layernorm(y, spread, std::nullopt, std::nullopt, 3.4009e38f).ok);
+  REQUIRE(rl::api::rmsnorm(y, x, std::nullopt, 1e30f).ok);  // a large eps that fits still computes
+  CHECK(y[0] == Approx(1.01e18 / std::sqrt(1.0201e36 + 1e30)).epsilon(1e-5));
+}

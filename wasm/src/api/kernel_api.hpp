@@ -51,7 +51,16 @@ inline float largest_magnitude(Floats x) {
 // of squares divided by d) must not be 0. It is 0 when x is all zeros, and also when every square underflows
 // (|x_i| below about 2.6e-23, whose square is below half the smallest subnormal 1.4e-45) or the sum is a
 // subnormal that the division by d takes to 0.
+// The kernels add eps to the mean square (RMSNorm) or to the variance, which is at most the mean square (LayerNorm):
+// near float32's maximum that sum overflows and 1 / sqrt of it is 0, so every output would be 0 (or beta).
+inline Status check_eps_fits(Floats x, float sum_of_squares, float eps) {
+  if (std::isfinite(sum_of_squares / static_cast<float>(x.size()) + eps)) return Status::success();
+  return Status::failure("eps (" + format_number(eps) + ") plus the mean square of x overflows float32, so 1 / sqrt of "
+                         "it is 0 and every output would be 0; use a smaller eps");
+}
+
 inline Status check_rms_defined(Floats x, float sum_of_squares, float eps) {
+  RL_RETURN_IF_ERROR(check_eps_fits(x, sum_of_squares, eps));
   if (eps != 0.0f || sum_of_squares / static_cast<float>(x.size()) != 0.0f) return Status::success();
   const float largest = largest_magnitude(x);
   if (largest == 0.0f)
@@ -89,6 +98,7 @@ inline double variance_rounding_noise_bound(double m, std::size_t d) {
 // max|x_i| <= |mean| + sqrt(d * var) (no deviation exceeds the root of their sum of squares), doubled to cover
 // the rounding of mean and var.
 inline Status check_std_defined(Floats x, float sum_of_squares, float eps) {
+  RL_RETURN_IF_ERROR(check_eps_fits(x, sum_of_squares, eps));
   const std::size_t d = x.size();
   const bool eps_dominates_noise_bound =
       eps != 0.0f && eps >= variance_rounding_noise_bound(std::sqrt(static_cast<double>(sum_of_squares)), d);
