@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { DECODER_WIDGET_TAGS, EN, WIDGET_TAGS, eventually } from './widget-helpers.mjs';
+import { DECODER_WIDGET_TAGS, EN, WIDGET_TAGS, countWorkers, eventually } from './widget-helpers.mjs';
 
 const INTERACTIONS = Number(process.env.RL_SOAK ?? 2000);
 const LANGUAGE_SWITCHES = 3;
@@ -16,25 +16,6 @@ const BATCH = 25;                // interactions per round trip; a frame passes 
 const HEAP_TOLERANCE_BYTES = 0;
 // After the runs settle, each experiment widget may keep the worker of its last finished run, and no more.
 const MAX_LIVE_WORKERS = DECODER_WIDGET_TAGS.length;
-
-// Counts the page's workers (as widget-lifecycle.test.mjs does): every Worker made and every terminate().
-function countWorkers() {
-  const counts = { created: 0, terminated: 0 };
-  const NativeWorker = window.Worker;
-  const terminate = NativeWorker.prototype.terminate;
-  const ended = new WeakSet();
-  window.Worker = class extends NativeWorker {
-    constructor(...args) {
-      super(...args);
-      counts.created += 1;
-    }
-  };
-  NativeWorker.prototype.terminate = function countedTerminate() {
-    if (!ended.has(this)) { ended.add(this); counts.terminated += 1; }
-    return terminate.call(this);
-  };
-  window.workerCounts = counts;
-}
 
 // Installed in each page visited: window.soakFigures() and window.soakStep(i), one interaction chosen from i.
 async function installSoak(tags) {

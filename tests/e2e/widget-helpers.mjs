@@ -74,3 +74,23 @@ export async function eventually(read, check, message, timeout = 3000) {
 export function expectText(locator, expected, message = 'text') {
   return eventually(() => textOf(locator), (text) => text === expected, `${message} should be ${JSON.stringify(expected)}`);
 }
+
+// An init script (page.addInitScript) that counts the page's workers in window.workerCounts: every Worker made and
+// every terminate(), each worker once.
+export function countWorkers() {
+  const counts = { created: 0, terminated: 0 };
+  const NativeWorker = window.Worker;
+  const terminate = NativeWorker.prototype.terminate;
+  const ended = new WeakSet();
+  window.Worker = class extends NativeWorker {
+    constructor(...args) {
+      super(...args);
+      counts.created += 1;
+    }
+  };
+  NativeWorker.prototype.terminate = function countedTerminate() {
+    if (!ended.has(this)) { ended.add(this); counts.terminated += 1; }
+    return terminate.call(this);
+  };
+  window.workerCounts = counts;
+}

@@ -5,32 +5,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { DECODER_WIDGET_TAGS, WIDGET_TAGS, eventually } from './widget-helpers.mjs';
+import { DECODER_WIDGET_TAGS, WIDGET_TAGS, countWorkers, eventually } from './widget-helpers.mjs';
 
 const TAGS = [...WIDGET_TAGS, ...DECODER_WIDGET_TAGS];
 const CYCLES = 200;
 const STARTED_EVERY = 20;         // every 20th cycle the widgets sit in view and their runs start before removal
 const HEAP_TOLERANCE_BYTES = 0;   // the WASM heap only grows in 64 KiB pages: after the first cycle, not one more
 const RETAINED_TOLERANCE = 0.01;  // of the removed elements, at most 1% may survive a full garbage collection
-
-// Counts the page's workers: every Worker made and every terminate() (each worker once).
-function countWorkers() {
-  const counts = { created: 0, terminated: 0 };
-  const NativeWorker = window.Worker;
-  const terminate = NativeWorker.prototype.terminate;
-  const ended = new WeakSet();
-  window.Worker = class extends NativeWorker {
-    constructor(...args) {
-      super(...args);
-      counts.created += 1;
-    }
-  };
-  NativeWorker.prototype.terminate = function countedTerminate() {
-    if (!ended.has(this)) { ended.add(this); counts.terminated += 1; }
-    return terminate.call(this);
-  };
-  window.workerCounts = counts;
-}
 
 let lab;
 before(async () => { lab = await startLab(); });
