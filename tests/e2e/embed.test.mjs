@@ -112,7 +112,7 @@ test('every widget follows an attribute changed after its first drawing, without
   // tag: [row, its attribute, a value other than the default]
   const changes = {
     'rl-vector-lab': ['dyt', 'dyt', true], 'rl-precision-lab': ['d', 'd', 64], 'rl-gemma-trap': ['checkpoint', 'checkpoint', 'llama'],
-    'rl-softcap-explorer': ['cap', 'cap', 5], 'rl-gradient-flow': ['variant', 'variant', 'mlp'], 'rl-qk-norm-lab': ['layers', 'layers', 2],
+    'rl-softcap-explorer': ['cap', 'cap', 5], 'rl-gradient-flow': ['variant', 'variant', 'mlp'], 'rl-qk-norm-lab': ['layers', 'layers', 3],
     'rl-init-scaling': ['maxDepth', 'max-depth', 32], 'rl-residual-growth': ['placement', 'placement', 'post'],
     'rl-placement-lab': ['zeroQK', 'zero-qk', true], 'rl-warmup-race': ['warmupSteps', 'warmup-steps', 0],
   };

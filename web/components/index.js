@@ -32,3 +32,5 @@ for (const { tag, element } of ELEMENTS) {
 
 /** The tags this file registers, in the chapter's order (embed.html lists them). */
 export const WIDGET_TAGS = ELEMENTS.map(({ tag }) => tag);
+/** The element classes, in the same order (the README's attribute reference reads their state tables). */
+export const WIDGET_ELEMENTS = ELEMENTS.map(({ element }) => element);
