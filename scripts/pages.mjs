@@ -153,6 +153,31 @@ function tableAlignClasses(md) {
   });
 }
 
+/**
+ * A widget tag with its fallback sentence on one line (`<rl-vector-lab>Interactive figure: ...</rl-vector-lab>`)
+ * is inline HTML to markdown-it, so it would land in a <p>: the paragraph's own tags are dropped, the widget
+ * stands on its own in the section.
+ */
+function bareWidgetTags(md) {
+  const widgetLine = /^<(rl-[a-z0-9-]+)(\s[^>]*)?>[^<]*<\/\1>$/;
+  md.core.ruler.push('bare_widget_tags', (state) => {
+    state.tokens.forEach((token, i) => {
+      if (token.type !== 'paragraph_open' || !widgetLine.test(state.tokens[i + 1]?.content ?? '')) return;
+      token.hidden = true;
+      state.tokens[i + 2].hidden = true;
+    });
+  });
+}
+
+/**
+ * Code blocks scroll sideways on a narrow screen, so a keyboard reader must be able to focus them: tabindex 0,
+ * and a name for what the focus lands on.
+ */
+function focusableCode(md, codeLabel) {
+  const fence = md.renderer.rules.fence;
+  md.renderer.rules.fence = (...args) => fence(...args).replace(/^<pre>/, `<pre tabindex="0" role="group" aria-label="${codeLabel}">`);
+}
+
 function createMarkdown(headings, source) {
   const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
   md.use(texmath, { engine: katex, delimiters: 'dollars', katexOptions: { output: 'mathml' } });
@@ -169,6 +194,8 @@ function createMarkdown(headings, source) {
   headingIds(md, headings);
   sectionWrappers(md);
   tableAlignClasses(md);
+  bareWidgetTags(md);
+  focusableCode(md, /zh\.md$/.test(source) ? '代码' : 'Code');
   return md;
 }
 
