@@ -179,6 +179,9 @@ function focusableCode(md, codeLabel) {
 }
 
 function createMarkdown(headings, source) {
+  const zh = /zh\.md$/.test(source);
+  // A display formula or a table scrolls sideways on a narrow screen: focusable (and named) like the code blocks.
+  const formulaLabel = zh ? '公式' : 'Formula';
   const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
   md.use(texmath, { engine: katex, delimiters: 'dollars', katexOptions: { output: 'mathml' } });
   // Our own renderers for texmath's tokens: MathML only, a failed formula fails the build, and display
@@ -187,15 +190,15 @@ function createMarkdown(headings, source) {
     md.renderer.rules[name] = (tokens, idx) => typeset(tokens[idx].content, name === 'math_inline_double', source);
   }
   for (const name of ['math_block', 'math_block_eqno']) {
-    md.renderer.rules[name] = (tokens, idx) => `<div class="math-display">${typeset(tokens[idx].content, true, source)}</div>\n`;
+    md.renderer.rules[name] = (tokens, idx) => `<div class="math-display" tabindex="0" role="group" aria-label="${formulaLabel}">${typeset(tokens[idx].content, true, source)}</div>\n`;
   }
-  md.renderer.rules.table_open = () => '<div class="table-scroll"><table>\n';
+  md.renderer.rules.table_open = () => `<div class="table-scroll" tabindex="0" role="group" aria-label="${zh ? '表格' : 'Table'}"><table>\n`;
   md.renderer.rules.table_close = () => '</table></div>\n';
   headingIds(md, headings);
   sectionWrappers(md);
   tableAlignClasses(md);
   bareWidgetTags(md);
-  focusableCode(md, /zh\.md$/.test(source) ? '代码' : 'Code');
+  focusableCode(md, zh ? '代码' : 'Code');
   return md;
 }
 
