@@ -111,16 +111,26 @@ test('every widget follows an attribute changed after its first drawing, without
   const view = await lab.open('embed-example.html');
   // tag: [row, its attribute, a value other than the default]
   const changes = {
-    'rl-vector-lab': ['dyt', 'dyt', true], 'rl-precision-lab': ['d', 'd', 64], 'rl-gemma-trap': ['checkpoint', 'checkpoint', 'llama'],
+    'rl-vector-lab': ['dyt', 'dyt', true], 'rl-precision-lab': ['seed', 'seed', 7], 'rl-gemma-trap': ['checkpoint', 'checkpoint', 'llama'],
     'rl-softcap-explorer': ['cap', 'cap', 5], 'rl-gradient-flow': ['variant', 'variant', 'mlp'], 'rl-qk-norm-lab': ['layers', 'layers', 3],
     'rl-init-scaling': ['maxDepth', 'max-depth', 32], 'rl-residual-growth': ['placement', 'placement', 'post'],
-    'rl-placement-lab': ['zeroQK', 'zero-qk', true], 'rl-warmup-race': ['warmupSteps', 'warmup-steps', 25],
+    'rl-placement-lab': ['zeroQK', 'zero-qk', true], 'rl-warmup-race': ['warmupSteps', 'warmup-steps', 30],
   };
+  // What the control of that setting shows (a select, a text field, a radio group or a checkbox of that name).
+  const shownByControl = (widget, name) => widget.evaluate((el, name) => {
+    const controls = [...el.shadowRoot.querySelectorAll(`[name="${name}"]`)];
+    if (!controls.length) return undefined;
+    if (controls[0].type === 'radio') return controls.find((c) => c.checked)?.value;
+    if (controls[0].type === 'checkbox') return controls[0].checked;
+    return controls[0].value;
+  }, name);
   for (const [tag, [row, attribute, value]] of Object.entries(changes)) {
     const widget = await addWidget(view.page, tag, { 'url-state': 'off' });
     assert.notEqual(await widget.evaluate((el, name) => el.state[name], row), value, `${tag}: ${row} starts elsewhere`);
     await widget.evaluate((el, [attribute, value]) => el.setAttribute(attribute, String(value)), [attribute, value]);
     await eventually(() => widget.evaluate((el, name) => el.state[name], row), (shown) => shown === value, `${tag} ${attribute}`);
+    const control = await shownByControl(widget, attribute);
+    if (control !== undefined) assert.equal(control, typeof value === 'boolean' ? value : String(value), `${tag}: the ${attribute} control shows it`);
     assert.equal(await notice(widget), '', `${tag}: no notice`);
     await widget.evaluate((el) => el.remove());
   }
