@@ -187,6 +187,7 @@ test('a frame takes its widget\'s height through embed-resize.js; the documented
   const innerHeight = () => inner.locator('body').evaluate((body) => Math.ceil(body.getBoundingClientRect().height));
   await eventually(async () => [await frame.evaluate((el) => el.clientHeight), await innerHeight()],
     ([outer, content]) => outer === content && content > 300, 'the frame is as tall as its widget');
+  await view.screenshot('embed-frame-example', { screenshot: (options) => view.page.screenshot({ ...options, fullPage: true }) });
   view.assertClean();
   await view.close();
 
