@@ -2,6 +2,7 @@
 //   <script type="module" src=".../components/index.js"></script>
 // and the tags; each element finds the lab (../lib/residual-lab.js) and its CSS (../styles/) relative to
 // this folder, so the widgets work in any page that serves the built dist/ tree.
+import { RlForwardReader } from './rl-forward-reader.js';
 import { RlGemmaTrap } from './rl-gemma-trap.js';
 import { RlGradientFlow } from './rl-gradient-flow.js';
 import { RlInitScaling } from './rl-init-scaling.js';
@@ -24,6 +25,7 @@ const ELEMENTS = [
   { tag: RlResidualGrowth.tag, element: RlResidualGrowth },
   { tag: RlPlacementLab.tag, element: RlPlacementLab },
   { tag: RlWarmupRace.tag, element: RlWarmupRace },
+  { tag: RlForwardReader.tag, element: RlForwardReader },
 ];
 
 for (const { tag, element } of ELEMENTS) {
