@@ -67,8 +67,8 @@ test('placementFormulas reads the engine\'s meaning of each placement', () => {
 test('decisive lines are the norms, the adds and the scaled skip', () => {
   const gpt2 = SNIPPETS.find((s) => s.id === 'gpt2');
   assert.deepEqual(decisiveLines(gpt2).map((i) => gpt2.lines[i].code.trim()), [
-    'hidden_states = self.ln_1(hidden_states)', 'hidden_states = attn_output + residual',
-    'hidden_states = self.ln_2(hidden_states)', 'hidden_states = residual + feed_forward',
+    'h = self.ln_1(h)', 'h = attn_output + residual',
+    'h = self.ln_2(h)', 'h = residual + feed_forward',
   ]);
   assert.deepEqual(lineKeys(gpt2.lines[3]), ['attn:norm-in']);
   assert.deepEqual(lineKeys(gpt2.lines[0]), []);

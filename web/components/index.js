@@ -10,6 +10,7 @@ import { RlPlacementLab } from './rl-placement-lab.js';
 import { RlPrecisionLab } from './rl-precision-lab.js';
 import { RlQkNormLab } from './rl-qk-norm-lab.js';
 import { RlResidualGrowth } from './rl-residual-growth.js';
+import { RlSelfCheck } from './rl-self-check.js';
 import { RlSoftcapExplorer } from './rl-softcap-explorer.js';
 import { RlVectorLab } from './rl-vector-lab.js';
 import { RlWarmupRace } from './rl-warmup-race.js';
@@ -26,6 +27,7 @@ const ELEMENTS = [
   { tag: RlPlacementLab.tag, element: RlPlacementLab },
   { tag: RlWarmupRace.tag, element: RlWarmupRace },
   { tag: RlForwardReader.tag, element: RlForwardReader },
+  { tag: RlSelfCheck.tag, element: RlSelfCheck },
 ];
 
 for (const { tag, element } of ELEMENTS) {

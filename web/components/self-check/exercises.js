@@ -1,7 +1,8 @@
 // The chapter's self-check exercises, one table for both languages. Every right answer is computed when the
 // exercise is shown, through the public API or from the engine's own description (lab.describe(), the forward
 // reader's snippets, which tests hold to their decoder configs); none is only a stored value.
-//   kind 'number'  answer(lab) -> number; accepted within `tolerance` (absolute) or `relative` of it
+//   kind 'number'  answer(lab) -> number; accepted within `tolerance` (absolute) or `relative` of it; shown
+//                  with `digits` decimals, or in scientific notation (`scientific`)
 //   kind 'choice'  choices: [{ value, en, zh }]; answer(lab) -> one of the values
 //   en / zh        { question, hint, solution(answerText) }
 import { findRow } from '../../lib/options.js';
@@ -46,7 +47,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'gradient-decay', section: 'why-residuals', kind: 'number', relative: 0.02,
+    id: 'gradient-decay', section: 'why-residuals', kind: 'number', relative: 0.02, scientific: true,
     // The linear variant multiplies by gain times a random orthogonal matrix, which keeps lengths: the gradient
     // at the input is exactly gain^32 of the gradient at the output (gradNorms[0], normalized to the output).
     answer: (lab) => lab.experiments.gradientDecay({ nLayers: 32, gain: 0.8, residual: false, variant: 'linear' }).gradNorms[0],
@@ -82,7 +83,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'rmsnorm-by-hand', section: 'normalization', kind: 'number', tolerance: 0.002,
+    id: 'rmsnorm-by-hand', section: 'normalization', kind: 'number', tolerance: 0.002, digits: 3,
     answer: (lab) => lab.rmsNorm(WORKED_X, null, { eps: 0 })[0],
     en: {
       question: 'RMSNorm of x = [2, -1, 3, 0] with g all ones and ε ignored: what is the first component? (three decimals)',
@@ -96,7 +97,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'layernorm-by-hand', section: 'normalization', kind: 'number', tolerance: 0.002,
+    id: 'layernorm-by-hand', section: 'normalization', kind: 'number', tolerance: 0.002, digits: 3,
     answer: (lab) => lab.layerNorm(WORKED_X, null, null, { eps: 0 })[1],
     en: {
       question: 'LayerNorm of the same x = [2, -1, 3, 0] (γ ones, β zeros, ε ignored): what is the second component?',
@@ -133,7 +134,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'gemma-port', section: 'precision-and-gemma', kind: 'number', tolerance: 0.002,
+    id: 'gemma-port', section: 'precision-and-gemma', kind: 'number', tolerance: 0.002, digits: 3,
     // A fresh Gemma norm stores w = 0; a port with Llama's convention reads it as multiplier 0.
     answer: (lab) => lab.rmsNorm(WORKED_X, [0, 0, 0, 0], { eps: 0, weightOffset: 0 })[0],
     en: {
@@ -203,7 +204,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'softcap-50', section: 'softcap', kind: 'number', tolerance: 0.05,
+    id: 'softcap-50', section: 'softcap', kind: 'number', tolerance: 0.05, digits: 1,
     answer: (lab) => lab.softcap([100], 50)[0],
     en: {
       question: 'Gemma 2 caps attention scores at c = 50. What does a score of 100 become? (one decimal)',
@@ -217,7 +218,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'softcap-small', section: 'softcap', kind: 'number', tolerance: 0.01,
+    id: 'softcap-small', section: 'softcap', kind: 'number', tolerance: 0.01, digits: 2,
     answer: (lab) => lab.softcap([10], 30)[0],
     en: {
       question: 'With the final-logit cap c = 30, what does a logit of 10 become? (two decimals)',
@@ -231,7 +232,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'llama-norm-params', section: 'model-table', kind: 'number', tolerance: 0.5,
+    id: 'llama-norm-params', section: 'model-table', kind: 'number', tolerance: 0.5, digits: 0,
     // Llama-3.1-8B: 32 layers, d_model 4096, RMSNorm, Pre-Norm. The engine builds the same layout at a small
     // width; its norm weights are one [d_model] vector each, so their count times 4096 is the 8B model's total.
     answer: (lab) => {
@@ -255,7 +256,7 @@ export const EXERCISES = [
     },
   },
   {
-    id: 'gpt2-scaling', section: 'init-and-depth', kind: 'number', tolerance: 0.002,
+    id: 'gpt2-scaling', section: 'init-and-depth', kind: 'number', tolerance: 0.002, digits: 3,
     // The factor the engine applies: attn.o of the same seed with and without residualScaling, divided.
     answer: (lab) => {
       const config = (residualScaling) => ({ nLayers: 12, dModel: 8, nHeads: 1, vocabSize: 2, contextLength: 2, init: { residualScaling, seed: 3 } });
