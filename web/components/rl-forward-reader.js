@@ -68,11 +68,12 @@ export class RlForwardReader extends LabElement {
     this.lines = snippet.lines.map((line, index) => {
       const keys = lineKeys(line);
       const linked = keys.length > 0;
-      const role = h('span', { class: 'fr-role', hidden: true }, linked ? `# ${line.steps.map((step) => s.roles[step]).join('; ')}` : '');
+      const indent = line.code.match(/^ */)[0];
+      const role = h('span', { class: 'fr-role', hidden: true }, linked ? `${indent}# ${line.steps.map((step) => s.roles[step]).join('; ')}` : '');
       const element = h('span', {
         class: linked ? 'fr-line fr-link' : 'fr-line', 'data-index': index, 'data-keys': keys.join(' ') || null,
         tabindex: linked ? '0' : null,
-      }, h('span', { class: 'fr-text' }, line.code), role, '\n');
+      }, h('span', { class: 'fr-text' }, line.code), role);
       if (linked) this.linkEvents(element);
       return { element, role };
     });

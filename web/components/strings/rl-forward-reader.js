@@ -1,4 +1,7 @@
 // Text of <rl-forward-reader>, per page language.
+
+// A space between Chinese text and a Latin name, none before a Chinese one (是 Pre-Norm, 是三明治).
+const spaced = (name) => (/^[\x20-\x7e]/.test(name) ? ` ${name}` : name);
 export const FORWARD_READER_STRINGS = {
   en: {
     title: 'Read a forward()',
@@ -50,9 +53,9 @@ export const FORWARD_READER_STRINGS = {
     formulaIs: (formula) => `引擎：${formula}`,
     check: '检查',
     pickFirst: '请先选一种结构（方向键切换，回车检查）。',
-    right: (model, name, formula) => `答对了：${model} 是 ${name}，h ← ${formula}。`,
-    wrong: (name, formula) => `不是 ${name}：那种结构计算的是 h ← ${formula}。看高亮的几行：每个 Norm 作用在主干上、子层的输入上，还是子层的输出上？`,
-    revealed: (model, name, formula) => `${model} 是 ${name}，h ← ${formula}。对照下面每行的作用再读一遍。`,
+    right: (model, name, formula) => `答对了：${model} 是${spaced(name)}，h ← ${formula}。`,
+    wrong: (name, formula) => `不是${spaced(name)}：那种结构计算的是 h ← ${formula}。看高亮的几行：每个 Norm 作用在主干上、子层的输入上，还是子层的输出上？`,
+    revealed: (model, name, formula) => `${model} 是${spaced(name)}，h ← ${formula}。对照下面每行的作用再读一遍。`,
     roles: {
       skip: '把主干留给残差路径',
       'skip-scale': '残差路径乘以 α',
