@@ -42,7 +42,7 @@ export class RlForwardReader extends LabElement {
         return h('label', { class: 'radio', for: input.id }, input, h('span', {}, s.placementNames[choice] ?? choice), ' ',
           h('code', { class: 'fr-formula' }, s.formulaIs(this.formulas[choice] ?? choice)));
       }));
-    this.feedback = h('p', { class: 'fr-feedback', role: 'status', 'aria-live': 'polite' });
+    this.feedback = h('p', { class: 'fr-feedback', role: 'status', 'aria-live': 'polite' });  // verdict, then detail
     this.note = h('p', { class: 'fr-note', hidden: true });
     this.body.append(
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('read-forward', s.sectionLink))),
@@ -68,12 +68,14 @@ export class RlForwardReader extends LabElement {
     this.lines = snippet.lines.map((line, index) => {
       const keys = lineKeys(line);
       const linked = keys.length > 0;
-      const indent = line.code.match(/^ */)[0];
-      const role = h('span', { class: 'fr-role', hidden: true }, linked ? `${indent}# ${line.steps.map((step) => s.roles[step]).join('; ')}` : '');
+      // The indent becomes padding (fr-indent-4 in the CSS), so a long line or role comment wraps
+      // with a hanging indent instead of running out of the box.
+      const indent = line.code.match(/^ */)[0].length;
+      const role = h('span', { class: 'fr-role', hidden: true }, linked ? `# ${line.steps.map((step) => s.roles[step]).join('; ')}` : '');
       const element = h('span', {
-        class: linked ? 'fr-line fr-link' : 'fr-line', 'data-index': index, 'data-keys': keys.join(' ') || null,
+        class: `fr-line fr-indent-${indent}${linked ? ' fr-link' : ''}`, 'data-index': index, 'data-keys': keys.join(' ') || null,
         tabindex: linked ? '0' : null,
-      }, h('span', { class: 'fr-text' }, line.code), role);
+      }, h('span', { class: 'fr-text' }, line.code.slice(indent)), role);
       if (linked) this.linkEvents(element);
       return { element, role };
     });
@@ -85,8 +87,7 @@ export class RlForwardReader extends LabElement {
     for (const element of markDiagram(this.diagram, (key) => this.partLabel(key))) this.linkEvents(element);
     this.diagramHost.replaceChildren(this.diagram);
     for (const input of this.answerGroup.querySelectorAll('input')) input.checked = false;
-    this.feedback.textContent = '';
-    this.feedback.removeAttribute('data-verdict');
+    this.say(null, '');
     this.note.hidden = true;
   }
 
@@ -124,27 +125,27 @@ export class RlForwardReader extends LabElement {
     const snippet = this.snippet;
     const chosen = this.answerGroup.querySelector('input:checked')?.value;
     if (!chosen) {
-      this.feedback.textContent = s.pickFirst;
-      this.feedback.setAttribute('data-verdict', 'empty');
+      this.say('empty', s.pickFirst);
       return;
     }
     const { correct, expected } = checkPlacement(snippet, chosen, this.lab.describe());
     const name = (choice) => s.placementNames[choice] ?? choice;
     if (correct) {
-      this.feedback.textContent = s.right(snippet.model, name(expected), this.formulas[expected]);
-      this.feedback.setAttribute('data-verdict', 'right');
+      this.say('right', s.right(snippet.model, name(expected)), s.rightDetail(this.formulas[expected]));
       this.explain(true);
       return;
     }
     this.wrongAnswers += 1;
-    this.feedback.setAttribute('data-verdict', 'wrong');
-    if (this.wrongAnswers >= WRONG_BEFORE_REVEAL) {
-      this.feedback.textContent = `${s.wrong(name(chosen), this.formulas[chosen])} ${s.revealed(snippet.model, name(expected), this.formulas[expected])}`;
-      this.explain(true);
-    } else {
-      this.feedback.textContent = s.wrong(name(chosen), this.formulas[chosen]);
-      this.explain(false);
-    }
+    const reveal = this.wrongAnswers >= WRONG_BEFORE_REVEAL;
+    this.say('wrong', s.wrong(name(chosen)), s.wrongDetail(this.formulas[chosen]), reveal ? s.revealed(snippet.model, name(expected), this.formulas[expected]) : null);
+    this.explain(reveal);
+  }
+
+  /** The announced feedback: a verdict in bold, then its explanation. */
+  say(verdict, headline, ...details) {
+    this.feedback.replaceChildren(...(headline ? [h('strong', {}, headline)] : []), ...details.filter(Boolean).map((text) => ` ${text}`));
+    if (verdict) this.feedback.setAttribute('data-verdict', verdict);
+    else this.feedback.removeAttribute('data-verdict');
   }
 
   /** Marks the deciding lines; with `reveal`, also each line's role, the snippet's note and the diagram's name. */

@@ -88,7 +88,8 @@ export class RlSelfCheck extends LabElement {
         item.feedback.textContent = exercise.kind === 'number' ? s.emptyNumber : s.emptyChoice;
         return;
       case 'invalid':
-        item.feedback.textContent = s.invalid(describeError(result.error, this.language));
+        // With no bounds given, parseNumber's only range error is a number beyond float64 ("1e999").
+        item.feedback.textContent = s.invalid(result.error.code === 'not_in_range' ? s.tooLarge : describeError(result.error, this.language));
         return;
       case 'right':
         item.feedback.textContent = s.right;
