@@ -250,3 +250,14 @@ test('every size formula names fields the inspector reads', async () => {
     for (const word of formulas.join(' ').match(/[a-z_]+/g)) assert.ok(known.has(word), `${key}: ${word}`);
   }
 });
+
+test('the inspector widget\'s examples count like the full published files', async () => {
+  const { CONFIG_EXAMPLES } = await import('../../web/components/config-inspector/examples.js');
+  const full = { llama: 'meta-llama/Llama-3.1-8B', qwen3: 'Qwen/Qwen3-8B', gemma2: 'google/gemma-2-9b', gemma3: 'google/gemma-3-4b-it', olmo2: 'allenai/OLMo-2-1124-7B', deepseek: 'deepseek-ai/DeepSeek-V3', gpt2: 'openai-community/gpt2' };
+  assert.deepEqual(CONFIG_EXAMPLES.map((e) => e.id).sort(), Object.keys(full).sort());
+  for (const example of CONFIG_EXAMPLES) {
+    const short = inspect(example.config);
+    const long = inspect(CONFIGS[full[example.id]]);
+    assert.deepEqual([short.normParams, short.totalParams, short.layout], [long.normParams, long.totalParams, long.layout], example.id);
+  }
+});

@@ -189,10 +189,10 @@ export function inspectConfig(text) {
   if (text.length > MAX_CONFIG_CHARS) throw new ResidualLabError(`the text is ${text.length} characters long; a config.json of at most ${MAX_CONFIG_CHARS} is read`, { code: 'too_long' });
   if (!text.trim()) throw new ResidualLabError('the text is empty: paste a config.json', { code: 'empty' });
   const root = parseJson(text);
-  if (!isObject(root)) throw configError('the config must be a JSON object { ... }', '(root)');
+  if (!isObject(root)) throw configError('the config must be a JSON object { ... }', '(root)', { kind: 'not_object' });
   const modelType = readString(root, 'model_type', '');
   const nested = isObject(root.text_config) ? root.text_config : null;
-  if (Object.hasOwn(root, 'text_config') && root.text_config !== null && !nested) throw configError('text_config must be an object', 'text_config');
+  if (Object.hasOwn(root, 'text_config') && root.text_config !== null && !nested) throw configError('must be an object', 'text_config', { kind: 'not_object' });
   const textType = nested ? readString(nested, 'model_type', 'text_config.') : null;
   const archKey = byModelType.get(textType ?? '') ?? byModelType.get(modelType ?? '') ?? null;
   const arch = archKey ? ARCHITECTURES[archKey] : null;
@@ -258,33 +258,34 @@ function note(code, message, extra = {}) {
   return { code, message, ...extra };
 }
 
-function configError(message, field) {
-  return Object.assign(new ResidualLabError(`config.json: ${field}: ${message}`, { code: 'invalid_config' }), { field });
+/** An invalid_config error naming `field`; `reason` ({ kind, value, limit }) lets a page say it in its language. */
+function configError(message, field, reason = { kind: 'other' }) {
+  return Object.assign(new ResidualLabError(`config.json: ${field}: ${message}`, { code: 'invalid_config' }), { field, reason });
 }
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function readString(object, key, prefix) {
   if (!Object.hasOwn(object, key)) return null;
-  if (typeof object[key] !== 'string') throw configError(`must be a string, is ${JSON.stringify(object[key])}`, prefix + key);
+  if (typeof object[key] !== 'string') throw configError(`must be a string, is ${JSON.stringify(object[key])}`, prefix + key, { kind: 'not_string', value: JSON.stringify(object[key]) });
   return object[key];
 }
 
 function checkField(row, value, path) {
   if (value === null && row.nullable) return null;
   if (row.type === 'boolean') {
-    if (typeof value !== 'boolean') throw configError(`must be true or false, is ${JSON.stringify(value)}`, path);
+    if (typeof value !== 'boolean') throw configError(`must be true or false, is ${JSON.stringify(value)}`, path, { kind: 'not_boolean', value: JSON.stringify(value) });
     return value;
   }
-  if (typeof value !== 'number') throw configError(`must be a number, is ${JSON.stringify(value)}`, path);
+  if (typeof value !== 'number') throw configError(`must be a number, is ${JSON.stringify(value)}`, path, { kind: 'not_number', value: JSON.stringify(value) });
   if (row.type === 'integer') {
     const min = row.min ?? 1;
-    if (!Number.isInteger(value)) throw configError(`must be a whole number, is ${value}`, path);
-    if (value < min) throw configError(`must be at least ${min}, is ${value}`, path);
-    if (value > row.max) throw configError(`is ${value}; at most ${row.max} is plausible`, path);
+    if (!Number.isInteger(value)) throw configError(`must be a whole number, is ${value}`, path, { kind: 'not_integer', value });
+    if (value < min) throw configError(`must be at least ${min}, is ${value}`, path, { kind: 'too_small', value, limit: min });
+    if (value > row.max) throw configError(`is ${value}; at most ${row.max} is plausible`, path, { kind: 'too_large', value, limit: row.max });
     return value;
   }
-  if (!(value > 0) || !Number.isFinite(value)) throw configError(`must be a positive number, is ${value}`, path);
+  if (!(value > 0) || !Number.isFinite(value)) throw configError(`must be a positive number, is ${value}`, path, { kind: 'not_positive', value });
   return value;
 }
 
@@ -300,25 +301,25 @@ function evaluate(formula, values, what) {
         throw Object.assign(new ResidualLabError(`${what} needs ${factor}, which the config does not give`, { code: 'missing_field' }), { field: factor });
       } else value = values[factor];
       if (op === '/') {
-        if (product % value !== 0) throw configError(`${formula.split('/')[0].trim()} is not a multiple of ${factor} (${value})`, factor);
+        if (product % value !== 0) throw configError(`${formula.split('/')[0].trim()} is not a multiple of ${factor} (${value})`, factor, { kind: 'not_divisor', value });
         product /= value;
       } else product = checkedProduct([product, value], what);
     }
     total += sign === '-' ? -product : product;
   }
-  if (total < 0) throw configError(`${formula} is negative (${total})`, what);
+  if (total < 0) throw configError(`${formula} is negative (${total})`, what, { kind: 'negative', value: total });
   return total;
 }
 
 function checkedProduct(factors, what) {
   const product = factors.reduce((a, b) => a * b, 1);
-  if (!Number.isSafeInteger(product)) throw configError(`the parameter count overflows (${factors.join(' x ')})`, what);
+  if (!Number.isSafeInteger(product)) throw configError(`the parameter count overflows (${factors.join(' x ')})`, what, { kind: 'overflow' });
   return product;
 }
 
 function checkedSum(terms, what) {
   const sum = terms.reduce((a, b) => a + b, 0);
-  if (!Number.isSafeInteger(sum)) throw configError('the parameter count overflows', what);
+  if (!Number.isSafeInteger(sum)) throw configError('the parameter count overflows', what, { kind: 'overflow' });
   return sum;
 }
 
