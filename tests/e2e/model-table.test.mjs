@@ -18,11 +18,11 @@ const BLOCKS = {
   gpt2: { label: 'GPT-2', placement: 'pre', norms: ['attn-before', 'mlp-before'], final: true, qk: false, caps: [] },
   llama3: { label: 'Llama-3.1-8B', placement: 'pre', norms: ['attn-before', 'mlp-before'], final: true, qk: false, caps: [] },
   qwen3: { label: 'Qwen3-8B', placement: 'pre', norms: ['attn-before', 'mlp-before'], final: true, qk: true, caps: [] },
-  'deepseek-v3': { label: 'DeepSeek-V3', placement: 'pre', norms: ['attn-before', 'mlp-before'], final: true, qk: false, caps: [] },
+  'deepseek-v3': { label: 'DeepSeek-V3', placement: 'pre', norms: ['attn-before', 'mlp-before', 'extra', 'extra'], final: true, qk: false, caps: [] },
   olmo2: { label: 'OLMo 2', placement: 'olmo2', norms: ['attn-after', 'mlp-after'], final: true, qk: true, caps: [] },
   gemma2: { label: 'Gemma 2', placement: 'sandwich', norms: ['attn-before', 'attn-after', 'mlp-before', 'mlp-after'], final: true, qk: false, caps: ['attn', 'final'] },
   gemma3: { label: 'Gemma 3', placement: 'sandwich', norms: ['attn-before', 'attn-after', 'mlp-before', 'mlp-after'], final: true, qk: true, caps: [] },
-  gemma4: { label: 'Gemma 4 31B', placement: 'sandwich', norms: ['attn-before', 'attn-after', 'mlp-before', 'mlp-after'], final: true, qk: true, caps: ['final'] },
+  gemma4: { label: 'Gemma 4 31B', placement: 'sandwich', norms: ['attn-before', 'attn-after', 'mlp-before', 'mlp-after', 'extra'], final: true, qk: true, caps: ['final'] },
 };
 
 test('model table: each model\'s block is drawn with its norms where the chapter puts them', async () => {
@@ -34,7 +34,7 @@ test('model table: each model\'s block is drawn with its norms where the chapter
     const svg = widget.locator('.model-diagram svg');
     await eventually(() => svg.getAttribute('data-placement'), (p) => p === block.placement, `${id}: placement`);
     const norms = await svg.locator('[data-norm]').evaluateAll((els) => els.map((el) => el.getAttribute('data-norm')));
-    const expected = [...block.norms.filter((n) => n.startsWith('attn')), ...(block.qk ? ['qk'] : []), ...block.norms.filter((n) => n.startsWith('mlp')), ...(block.final ? ['final'] : [])];
+    const expected = [...block.norms, ...(block.qk ? ['qk'] : []), ...(block.final ? ['final'] : [])];
     assert.deepEqual(norms.sort(), expected.sort(), id);
     const caps = await svg.locator('[data-softcap]').evaluateAll((els) => els.map((el) => el.getAttribute('data-softcap')));
     assert.deepEqual(caps, block.caps, `${id}: soft-caps`);
@@ -159,6 +159,7 @@ test('zh: both widgets speak Chinese; screenshots', async () => {
   await expectText(inspector.locator('.field-error'), 'num_hidden_layers：至少应为 1，现在是 -1。', 'zh error');
   await inspector.getByRole('button', { name: 'DeepSeek-V3' }).click();
   await eventually(() => inspector.locator('[data-norm-params]').getAttribute('data-norm-params'), (v) => v === '1006592', 'DeepSeek-V3: 61 x (2 x 7168 + 1536 + 512) + 7168');
+  assert.deepEqual(await inspector.locator('.config-layout svg [data-norm="extra"] text').evaluateAll((els) => els.map((el) => el.textContent)), ['q_a_layernorm', 'kv_a_layernorm']);
   await screenshotWidget(view, inspector, 'config-inspector-zh');
   view.assertClean();
   await view.close();

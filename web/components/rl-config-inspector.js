@@ -5,6 +5,7 @@
 import { CONFIG_EXAMPLES, exampleText } from './config-inspector/examples.js';
 import { blockDiagram } from './shared/block-diagram.js';
 import { h } from './shared/dom.js';
+import { shownConfigValue as shownValue } from './shared/format.js';
 import { textField } from './shared/fields.js';
 import { LabElement } from './shared/lab-element.js';
 import { BLOCK_DIAGRAM_STRINGS } from './strings/block-diagram.js';
@@ -87,8 +88,8 @@ export class RlConfigInspector extends LabElement {
       r.textConfig ? s.multimodal(r.modelType, r.textConfig) : '');
     this.fieldsBody.replaceChildren(...r.fields.map((f) => h('tr', { 'data-field': f.name },
       h('td', {}, h('code', {}, f.path)),
-      h('td', {}, h('code', {}, shownValue(f.value))),
-      h('td', {}, s.groups[f.group], f.source === 'default' ? s.defaultValue : ''))));
+      h('td', { class: 'value' }, h('code', {}, shownValue(f.value))),
+      h('td', {}, s.fieldText[f.name] ?? s.groups[f.group], f.source === 'default' ? s.defaultValue : ''))));
     this.fieldsTable.hidden = !r.fields.length;
     this.noFields.hidden = r.fields.length > 0;
     this.qk.textContent = r.layout === null ? s.qkUnknown : r.layout.qkNorm ? s.qkYes : s.qkNo;
@@ -106,11 +107,9 @@ export class RlConfigInspector extends LabElement {
     if (r.layout) {
       const config = { ...r.layout, attnSoftcap: fieldValue(r, 'attn_logit_softcapping'), finalSoftcap: fieldValue(r, 'final_logit_softcapping') };
       const n = fieldValue(r, 'num_hidden_layers') ?? fieldValue(r, 'n_layer');
-      this.layout.replaceChildren(h('figcaption', {}, s.layoutTitle), blockDiagram(config, BLOCK_DIAGRAM_STRINGS[this.language], { nLayers: n }));
+      this.layout.replaceChildren(h('figcaption', {}, s.layoutTitle), blockDiagram(config, BLOCK_DIAGRAM_STRINGS[this.language], { nLayers: n, attnExtras: r.norms.filter((x) => x.slot === 'mla').map((x) => x.name.replace(/^self_attn\./, '')) }));
     }
   }
 }
 
-// eps values as a config writes them (1e-06 reads 1e-6, not 0.000001)
-const shownValue = (v) => (typeof v === 'number' && v !== 0 && Math.abs(v) < 1e-3 ? v.toExponential() : JSON.stringify(v));
 const fieldValue = (r, name) => r.fields.find((f) => f.name === name)?.value ?? null;

@@ -8,7 +8,7 @@ import { ExperimentElement } from './experiment-run/experiment-element.js';
 import { blockDiagram, blockLayout } from './shared/block-diagram.js';
 import { h } from './shared/dom.js';
 import { radioGroup } from './shared/fields.js';
-import { formatScientific } from './shared/format.js';
+import { formatScientific, shownConfigValue } from './shared/format.js';
 import { BLOCK_DIAGRAM_STRINGS } from './strings/block-diagram.js';
 import { MODEL_TABLE_STRINGS } from './strings/rl-model-table.js';
 
@@ -68,12 +68,12 @@ export class RlModelTable extends ExperimentElement {
     const row = (term, ...detail) => [h('dt', {}, term), h('dd', {}, ...detail)];
     this.facts.replaceChildren(
       ...row(s.norm, diagramStrings.norm[config.norm]),
-      ...row(s.eps, model.eps === null ? s.noEps : h('code', {}, String(model.eps))),
+      ...row(s.eps, model.eps === null ? s.noEps : h('code', {}, shownConfigValue(model.eps))),
       ...row(s.placement, s.placements[config.placement]),
       ...row(s.normsPerLayer, s.normCount(layout.normsPerLayer - (qk ? 2 : 0), qk, model.extraNorms)),
       ...row(s.features, model.features.length ? h('ul', {}, model.features.map((f) => h('li', {}, s.featureText[f]))) : s.none),
     );
-    this.diagram.replaceChildren(h('figcaption', {}, `${s.diagram}: ${s.modelNames[model.id] ?? model.name}`), blockDiagram(config, diagramStrings));
+    this.diagram.replaceChildren(h('figcaption', {}, `${s.diagram}: ${s.modelNames[model.id] ?? model.name}`), blockDiagram(config, diagramStrings, { attnExtras: model.extraNormNames }));
     this.diagram.dataset.model = model.id;
     this.runButton.textContent = this.placementLab ? s.runInLab : s.runHere;
     this.handover.textContent = '';

@@ -56,4 +56,6 @@ export const CONFIG_EXAMPLES = [
   },
 ];
 
-export const exampleText = (id) => JSON.stringify(CONFIG_EXAMPLES.find((e) => e.id === id).config, null, 2);
+// eps values written as transformers writes them (1e-06), not as JSON.stringify does (0.000001)
+export const exampleText = (id) => JSON.stringify(CONFIG_EXAMPLES.find((e) => e.id === id).config, null, 2)
+  .replace(/: (0\.0000\d+)/g, (_, v) => `: ${Number(v).toExponential().replace(/e-(\d)$/, 'e-0$1')}`);
