@@ -46,6 +46,19 @@ test('model table: each model\'s block is drawn with its norms where the chapter
   await widget.getByLabel('Gemma 2', { exact: true }).focus();
   await view.page.keyboard.press('ArrowRight');
   await eventually(() => widget.locator('.model-diagram').getAttribute('data-model'), (m) => m === 'gemma3', 'arrow key picks the next model');
+  // the choice travels in the link
+  await eventually(() => view.page.url(), (url) => /models\.model=gemma3/.test(url), 'the model in the link');
+  const again = await lab.open(`${EN}?models.model=olmo2`);
+  await again.page.waitForFunction(() => document.querySelector('rl-model-table')?.hasAttribute('data-ready'));
+  assert.equal(await again.page.locator('rl-model-table .model-diagram svg').getAttribute('data-placement'), 'olmo2');
+  assert.ok(await again.page.locator('rl-model-table').getByLabel('OLMo 2', { exact: true }).isChecked());
+  again.assertClean();
+  await again.close();
+  for (const id of ['transformer', 'deepseek-v3']) {
+    await widget.getByLabel(BLOCKS[id].label, { exact: true }).check();
+    await screenshotWidget(view, widget, `model-table-${id}-en`);
+  }
+  await widget.getByLabel('Gemma 3', { exact: true }).check();
   await screenshotWidget(view, widget, 'model-table-en');
   view.assertClean();
   await view.close();
@@ -95,9 +108,13 @@ test('model table embedded alone runs the block at toy size in its own worker', 
   const direct = await view.page.evaluate(async () => {
     const { load } = await import('./lib/residual-lab.js');
     const api = await load();
-    return Array.from(api.experiments.initGradients({ placements: ['sandwich'], norm: 'rmsnorm_gemma', qkNorm: true, nLayers: 8, depths: [8] }).perLayer.sandwich.mlpDown);
+    return Array.from(api.experiments.initGradients({ placements: ['sandwich'], norm: 'rmsnorm_gemma', qkNorm: true, nLayers: 8, dModel: 64, depths: [8] }).perLayer.sandwich.mlpDown);
   });
   direct.forEach((v, i) => assert.ok(Math.abs(values[i] - v) <= 1e-6 * v, `layer ${i + 1}: ${values[i]} vs ${v}`));
+  await screenshotWidget(view, widget, 'model-table-alone-en');
+  // another model: the run of Gemma 3's block leaves the screen
+  await widget.getByLabel('Llama-3.1-8B', { exact: true }).check();
+  assert.equal(await widget.locator('.toy-result').isHidden(), true);
   view.assertClean();
   await view.close();
 });
@@ -140,6 +157,7 @@ test('config inspector: a pasted config is counted, a broken one named, an empty
   assert.equal(await widget.locator('tr[data-field]').count(), 2);
   await widget.getByRole('button', { name: 'Gemma-3-4B' }).click();
   await eventually(normParams, (v) => v === '368128', 'Gemma-3-4B: 34 x (4 x 2560 + 2 x 256) + 2560');
+  await eventually(() => new URL(view.page.url()).searchParams.get('cfg.config'), (c) => c !== null && JSON.parse(c).text_config?.num_hidden_layers === 34, 'the pasted config in the link');
   await screenshotWidget(view, widget, 'config-inspector-en');
   view.assertClean();
   await view.close();

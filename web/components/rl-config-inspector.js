@@ -57,9 +57,10 @@ export class RlConfigInspector extends LabElement {
     this.field.input.focus();
   }
 
+  /** Draws `text` and records it for the link (a text too long for a link records the default). */
   inspect(text) {
-    this.setState({ config: text.length <= MAX_URL_CHARS ? text : this.row('config').default });
     this.draw(text);
+    this.commit({ config: text.length <= MAX_URL_CHARS ? text : this.row('config').default });
   }
 
   update() {

@@ -13,6 +13,7 @@ import { BLOCK_DIAGRAM_STRINGS } from './strings/block-diagram.js';
 import { MODEL_TABLE_STRINGS } from './strings/rl-model-table.js';
 
 const TOY_LAYERS = 8;
+const TOY_WIDTH = 64;
 const PLACEMENT_LAB = 'rl-placement-lab';
 
 export class RlModelTable extends ExperimentElement {
@@ -45,7 +46,7 @@ export class RlModelTable extends ExperimentElement {
       h('div', { class: 'model-view' }, this.facts, this.diagram),
       h('div', { class: 'run-row' }, this.runButton, this.handover),
       this.runner.root,
-      this.resultsRegion(this.toyResult),
+      (this.toyRegion = this.resultsRegion(this.toyResult)),
     );
   }
 
@@ -75,7 +76,11 @@ export class RlModelTable extends ExperimentElement {
     );
     this.diagram.replaceChildren(h('figcaption', {}, `${s.diagram}: ${s.modelNames[model.id] ?? model.name}`), blockDiagram(config, diagramStrings, { attnExtras: model.extraNormNames }));
     this.diagram.dataset.model = model.id;
-    this.runButton.textContent = this.placementLab ? s.runInLab : s.runHere;
+    const handsOver = Boolean(this.placementLab);
+    this.runButton.textContent = handsOver ? s.runInLab : s.runHere;
+    this.runner.root.hidden = handsOver;  // the toy run happens here only without a placement lab on the page
+    this.toyRegion.hidden = handsOver;
+    this.toyResult.hidden = this.toyResult.dataset.model !== model.id;  // a run of another model's block goes
     this.handover.textContent = '';
   }
 
@@ -91,14 +96,15 @@ export class RlModelTable extends ExperimentElement {
       return;
     }
     const { placement, norm, qkNorm } = model.layout;
-    const results = await this.runner.run([['experiments.initGradients', { placements: [placement], norm, qkNorm, nLayers: TOY_LAYERS, depths: [TOY_LAYERS] }]]);
+    const results = await this.runner.run([['experiments.initGradients', { placements: [placement], norm, qkNorm, nLayers: TOY_LAYERS, dModel: TOY_WIDTH, depths: [TOY_LAYERS] }]]);
     if (!results) return;
     const [r] = results;
-    this.toyCaption.textContent = this.strings.toyTitle(r.layers);
+    this.toyCaption.textContent = this.strings.toyTitle(r.layers, this.strings.modelNames[model.id] ?? model.name, TOY_WIDTH);
     this.toyTable.replaceChildren(...Array.from(r.perLayer[placement].mlpDown, (value, layer) => h('tr', {},
       h('td', { class: 'number' }, String(layer + 1)), h('td', { class: 'number' }, h('data', { value }, formatScientific(value, 3).text)))));
-    this.toyResult.hidden = false;
     this.toyResult.dataset.placement = placement;
+    this.toyResult.dataset.model = model.id;
+    this.toyResult.hidden = this.state.model !== model.id;
   }
 }
 
