@@ -238,7 +238,8 @@ test('broken input: a ResidualLabError with a stable code and the position or th
   fails(JSON.stringify({ model_type: 'llama', hidden_size: 4095, num_attention_heads: 32, num_hidden_layers: 2, vocab_size: 10, intermediate_size: 8 }), 'invalid_config', { field: 'num_attention_heads' });
   fails('['.repeat(100), 'invalid_json');
   fails(' '.repeat((1 << 20) + 1), 'too_long');
-  // "__proto__" is an ordinary key
+  // a byte-order mark is not an error; "__proto__" is an ordinary key
+  assert.equal(inspect(`\uFEFF${JSON.stringify(CONFIGS['openai-community/gpt2'])}`).normParams, 38400);
   assert.equal(inspect('{"__proto__": {"hidden_size": 1}, "model_type": "gpt9"}').fields.length, 0);
 });
 

@@ -328,7 +328,7 @@ function checkedSum(terms, what) {
  * engine. Objects are made without prototype lookups: "__proto__" is an ordinary key.
  */
 export function parseJson(text) {
-  let i = 0;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;  // a file saved with a byte-order mark
   const fail = (what, at = i) => { throw new ResidualLabError(`config.json is not valid JSON: ${what} at character ${at + 1}`, { code: 'invalid_json', position: at }); };
   const space = () => { while (i < text.length && ' \t\n\r'.includes(text[i])) i += 1; };
   const expect = (word) => { if (text.startsWith(word, i)) { i += word.length; return true; } return false; };
