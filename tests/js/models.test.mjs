@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from '../../dist/lib/residual-lab.js';
-import { resolveOptions } from '../../dist/lib/options.js';
+import { findRow, resolveOptions } from '../../dist/lib/options.js';
 import { MODELS, toyDecoderConfig } from '../../dist/lib/models.js';
 import { blockLayout } from '../../web/components/shared/block-diagram.js';
 
@@ -62,5 +62,17 @@ test('every model\'s block is a toy decoder the engine validates and builds, wit
     } finally {
       decoder.dispose();
     }
+  }
+});
+
+test('the new widgets\' strings: the same keys in both languages, and a text for every model feature', async () => {
+  const { MODEL_TABLE_STRINGS } = await import('../../web/components/strings/rl-model-table.js');
+  const { CONFIG_INSPECTOR_STRINGS } = await import('../../web/components/strings/rl-config-inspector.js');
+  const { BLOCK_DIAGRAM_STRINGS } = await import('../../web/components/strings/block-diagram.js');
+  const keys = (o, prefix = '') => Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`])).sort();
+  for (const table of [MODEL_TABLE_STRINGS, CONFIG_INSPECTOR_STRINGS, BLOCK_DIAGRAM_STRINGS]) assert.deepEqual(keys(table.zh), keys(table.en));
+  for (const lang of ['en', 'zh']) {
+    for (const model of MODELS) for (const f of model.features) assert.equal(typeof MODEL_TABLE_STRINGS[lang].featureText[f], 'string', `${lang} ${model.id} ${f}`);
+    for (const norm of findRow(lab.describe(), 'decoder.norm').choices) assert.equal(typeof BLOCK_DIAGRAM_STRINGS[lang].norm[norm], 'string', `${lang} ${norm}`);
   }
 });

@@ -135,7 +135,8 @@ export const ARCHITECTURES = Object.freeze({
   // RMSNorm(q_lora_rank) on the compressed query, kv_a_layernorm = RMSNorm(kv_lora_rank) on the compressed
   // key-value; no q/k norm over heads. The first first_k_dense_replace layers have a dense MLP, the rest routed
   // experts (DeepseekV3MoE: n_routed_experts + n_shared_experts experts of moe_intermediate_size, a router weight
-  // [n_routed_experts, hidden_size]). The multi-token-prediction layer of the checkpoint is not part of the model.
+  // [n_routed_experts, hidden_size]; its e_score_correction_bias is a buffer, not a parameter). The checkpoint's
+  // multi-token-prediction layer is not part of the model.
   deepseek_v3: {
     modelTypes: ['deepseek_v3'], source: 'models/deepseek_v3/modeling_deepseek_v3.py (DeepseekV3DecoderLayer, DeepseekV3Attention, DeepseekV3MoE)',
     toy: { placement: 'pre', norm: 'rmsnorm', qkNorm: false },

@@ -16,7 +16,7 @@ const ENTRIES = [
   { id: 'llama3', name: 'Llama-3.1-8B', architecture: 'llama', eps: 1e-5, features: [] },
   { id: 'qwen3', name: 'Qwen3-8B', architecture: 'qwen3', eps: 1e-6, features: ['qkNorm', 'noQkvBias'] },
   { id: 'deepseek-v3', name: 'DeepSeek-V3', architecture: 'deepseek_v3', eps: 1e-6, extraNorms: 2, extraNormNames: ['q_a_layernorm', 'kv_a_layernorm'], features: ['mlaNorms'] },
-  { id: 'olmo2', name: 'OLMo 2', architecture: 'olmo2', eps: 1e-6, features: ['qkNorm'] },
+  { id: 'olmo2', name: 'OLMo 2', architecture: 'olmo2', eps: 1e-6, features: ['qkNormWhole'] },
   { id: 'gemma2', name: 'Gemma 2', architecture: 'gemma2', eps: 1e-6, attnSoftcap: 50, finalSoftcap: 30, features: ['softcaps'] },
   { id: 'gemma3', name: 'Gemma 3', architecture: 'gemma3', eps: 1e-6, features: ['qkNorm', 'noSoftcap'] },
   { id: 'gemma4', name: 'Gemma 4 31B', architecture: null, layout: { placement: 'sandwich', norm: 'rmsnorm', qkNorm: true }, eps: null, finalSoftcap: 30, extraNorms: 1, extraNormNames: ['v_norm'], features: ['qkvNorm', 'finalSoftcapOnly'] },
