@@ -31,6 +31,8 @@ const WIDGET_SECTION = {
   'rl-warmup-race': 'placement',
   'rl-qk-norm-lab': 'qk-norm',
   'rl-softcap-explorer': 'softcap',
+  'rl-model-table': 'model-table',
+  'rl-config-inspector': 'model-table',
   'rl-init-scaling': 'init-and-depth',
   'rl-forward-reader': 'summary',
 };

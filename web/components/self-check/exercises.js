@@ -6,6 +6,7 @@
 //   kind 'choice'  choices: [{ value, en, zh }]; answer(lab) -> one of the values
 //   en / zh        { question, hint, solution(answerText) }
 import { findRow } from '../../lib/options.js';
+import { exampleText } from '../config-inspector/examples.js';
 import { placementFormulas, stepName } from '../forward-reader/logic.js';
 import { SNIPPETS } from '../forward-reader/snippets.js';
 
@@ -233,17 +234,8 @@ export const EXERCISES = [
   },
   {
     id: 'llama-norm-params', section: 'model-table', kind: 'number', tolerance: 0.5, digits: 0,
-    // Llama-3.1-8B: 32 layers, d_model 4096, RMSNorm, Pre-Norm. The engine builds the same layout at a small
-    // width; its norm weights are one [d_model] vector each, so their count times 4096 is the 8B model's total.
-    answer: (lab) => {
-      const model = lab.createDecoder({ nLayers: 32, dModel: 8, nHeads: 1, vocabSize: 2, contextLength: 2, norm: 'rmsnorm', placement: 'pre' });
-      try {
-        const norms = model.paramLayout().filter((p) => /^(layers\.\d+\.[a-z_]+norm|final_norm)\.weight$/.test(p.name));
-        return norms.reduce((total, p) => total + (p.size / 8) * 4096, 0);
-      } finally {
-        model.dispose();
-      }
-    },
+    // lab.inspectConfig counts every norm of Llama-3.1-8B's published config.json (the config inspector's example).
+    answer: (lab) => lab.inspectConfig(exampleText('llama')).normParams,
     en: {
       question: 'How many norm parameters does Llama-3.1-8B have? (32 layers, d_model = 4096, RMSNorm, Pre-Norm, a final norm)',
       hint: 'Count the norms: two per layer plus the final one. Each RMSNorm has one weight per dimension.',

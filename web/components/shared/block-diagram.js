@@ -47,22 +47,24 @@ export function blockLayout({ placement = 'pre', norm = 'layernorm', qkNorm = fa
   };
 }
 
-const W = 460;
+const W = 472;
 const TRUNK_X = 90;      // centre of the trunk column
 const BRANCH_X = 280;    // centre of the branch column
 const BOX_W = 140;
 const BOX_H = 30;
 const GAP = 16;
 const CHIP_X = 362;
-const CHIP_W = 92;
+const CHIP_W = 100;
 const CHIP_H = 22;
 
 /**
+ * attnExtras: names of norms inside attention that the toy decoder has no place for (MLA's q_a_layernorm and
+ * kv_a_layernorm, a v_norm), drawn as chips on the attention box.
  * labels: { norm: { layernorm: 'LayerNorm', ... }, attn, mlp, qkNorm, softcap(cap), input, lmHead, finalNorm,
  *   layers(n), skipScaled, noSkip, summary(layout) } (the strings of web/components/strings/block-diagram.js).
  * nLayers (optional) labels the repeat count.
  */
-export function blockDiagram(config, labels, { nLayers } = {}) {
+export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) {
   const layout = blockLayout(config);
   const normName = labels.norm[layout.norm] ?? layout.norm;
   const parts = [];
@@ -93,9 +95,14 @@ export function blockDiagram(config, labels, { nLayers } = {}) {
     if (sub.norms.includes('before')) branchBox(normName, 'bd-norm', { 'data-norm': `${sub.name}-before` });
     const fTop = by;
     branchBox(labels[sub.name], `bd-sublayer bd-${sub.name}`, { 'data-sublayer': sub.name });
-    if (sub.qkNorm) parts.push(chip(fTop - 14, labels.qkNorm, { 'data-norm': 'qk', 'data-qk-norm': '' }));
-    if (sub.softcap !== null) parts.push(chip(fTop + (sub.qkNorm ? 12 : 4), labels.softcap(sub.softcap), { 'data-softcap': 'attn' }));
-    if (sub.qkNorm || sub.softcap !== null) parts.push(line(BRANCH_X + BOX_W / 2, fTop + BOX_H / 2, CHIP_X, fTop + BOX_H / 2, 'bd-line bd-dashed'));
+    const chips = [
+      sub.qkNorm && [labels.qkNorm, { 'data-norm': 'qk', 'data-qk-norm': '' }],
+      sub.softcap !== null && [labels.softcap(sub.softcap), { 'data-softcap': 'attn' }],
+      ...(sub.name === 'attn' ? attnExtras : []).map((text) => [text, { 'data-norm': 'extra', 'data-qk-norm': '' }]),
+    ].filter(Boolean);
+    const chipsTop = fTop + BOX_H / 2 - (chips.length * (CHIP_H + 4) - 4) / 2;
+    chips.forEach(([content, data], k) => parts.push(chip(chipsTop + k * (CHIP_H + 4), content, data)));
+    if (chips.length) parts.push(line(BRANCH_X + BOX_W / 2, fTop + BOX_H / 2, CHIP_X, fTop + BOX_H / 2, 'bd-line bd-dashed'));
     if (sub.norms.includes('after')) branchBox(normName, 'bd-norm', { 'data-norm': `${sub.name}-after` });
     const add = by;
     parts.push(line(BRANCH_X, add, TRUNK_X + 9, add));
