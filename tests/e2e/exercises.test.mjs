@@ -21,6 +21,16 @@ async function openChapter(path, query = '') {
   return view;
 }
 
+/** Screenshot once the page has stopped growing (widgets above may still be drawing, which moves the target). */
+async function shoot(view, locator, name) {
+  await eventually(async () => {
+    const before = await view.page.evaluate(() => document.documentElement.scrollHeight);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return before === await view.page.evaluate(() => document.documentElement.scrollHeight);
+  }, Boolean, 'the page height settles', 10000);
+  await screenshotWidget(view, locator, name);
+}
+
 /** In the page: every exercise's right answer and a wrong one, from the exercise table and the lab. */
 function answersInPage(page) {
   return page.evaluate(async () => {
@@ -114,7 +124,7 @@ test('self-check in Chinese, announced politely, and a tag naming no set says so
   await input.press('Enter');
   await expectText(item.locator('.sc-feedback'), s.right);
   assert.match(await textOf(item.locator('.sc-solution')), /50 · tanh\(2\) = 48\.2：/);
-  await screenshotWidget(view, widget, 'self-check-zh');
+  await shoot(view, widget, 'self-check-zh');
 
   const notice = await page.evaluate(async () => {
     const element = document.createElement('rl-self-check');
@@ -138,7 +148,7 @@ test('self-check screenshot in English', async () => {
     await input.press('Enter');
   }
   await expectText(item.locator('.sc-feedback'), SELF_CHECK_STRINGS.en.wrongAgain);
-  await screenshotWidget(view, widget, 'self-check-en');
+  await shoot(view, widget, 'self-check-en');
   view.assertClean();
   await view.close();
 });
@@ -227,7 +237,7 @@ test('forward reader: a line and its diagram element light up together, by hover
   await widget.getByLabel('Gemma 2', { exact: true }).check();
   await widget.locator('.fr-line', { hasText: 'post_attention_layernorm' }).hover();
   assert.equal(await widget.locator('[data-norm="attn-after"]').evaluate((el) => el.classList.contains('fr-lit')), true);
-  await screenshotWidget(view, widget, 'forward-reader-en');
+  await shoot(view, widget, 'forward-reader-en');
   view.assertClean();
   await view.close();
 });
@@ -245,7 +255,7 @@ test('forward reader in Chinese; a link with an unknown snippet falls back with 
   await radio.check();
   await radio.press('Enter');
   await expectText(widget.locator('.fr-feedback'), '答对了：Gemma 2 是三明治。 引擎计算的是 h ← h + Norm(F(Norm(h)))。');
-  await screenshotWidget(view, widget, 'forward-reader-zh');
+  await shoot(view, widget, 'forward-reader-zh');
   view.assertClean();
   await view.close();
 });
