@@ -50,7 +50,7 @@ export class RlSelfCheck extends LabElement {
     let control;
     if (exercise.kind === 'number') {
       const input = h('input', {
-        id: `${id}-input`, type: 'text', inputmode: 'decimal', spellcheck: 'false', autocomplete: 'off',
+        id: `${id}-input`, type: 'text', spellcheck: 'false', autocomplete: 'off',
         'aria-describedby': `${id}-feedback`, 'aria-invalid': 'false', onkeydown: onEnter,
       });
       item.read = () => input.value;
@@ -80,7 +80,8 @@ export class RlSelfCheck extends LabElement {
   check(item) {
     const s = this.strings;
     const { exercise } = item;
-    const result = judge(exercise, item.read(), this.lab);
+    item.expected ??= exercise.answer(this.lab);  // computed on the first check, through the API
+    const result = judge(exercise, item.read(), this.lab, item.expected);
     item.input?.setAttribute('aria-invalid', String(result.verdict === 'invalid'));
     item.root.setAttribute('data-verdict', result.verdict);
     switch (result.verdict) {

@@ -50,8 +50,9 @@ export const EXERCISES = [
   {
     id: 'gradient-decay', section: 'why-residuals', kind: 'number', relative: 0.02, scientific: true,
     // The linear variant multiplies by gain times a random orthogonal matrix, which keeps lengths: the gradient
-    // at the input is exactly gain^32 of the gradient at the output (gradNorms[0], normalized to the output).
-    answer: (lab) => lab.experiments.gradientDecay({ nLayers: 32, gain: 0.8, residual: false, variant: 'linear' }).gradNorms[0],
+    // at the input is exactly gain^32 of the gradient at the output (gradNorms[0], normalized to the output) at
+    // any width; width 16 keeps the check instant on the page's thread.
+    answer: (lab) => lab.experiments.gradientDecay({ nLayers: 32, gain: 0.8, residual: false, variant: 'linear', width: 16 }).gradNorms[0],
     en: {
       question: 'A stack of 32 layers without residuals; each layer scales the gradient by 0.8. What fraction of the output\'s gradient reaches the first layer? (e.g. 0.05 or 5e-2)',
       hint: 'The factors multiply: 0.8 × 0.8 × … 32 times.',
@@ -71,7 +72,7 @@ export const EXERCISES = [
       { value: 'identity', en: 'I', zh: 'I' },
     ],
     // The residual-on experiment keeps the input gradient from vanishing: the identity term survives any f′.
-    answer: (lab) => (lab.experiments.gradientDecay({ nLayers: 32, gain: 0.8, residual: true }).gradNorms[0] > 1 ? 'identity-plus' : 'f-only'),
+    answer: (lab) => (lab.experiments.gradientDecay({ nLayers: 32, gain: 0.8, residual: true, width: 16 }).gradNorms[0] > 1 ? 'identity-plus' : 'f-only'),
     en: {
       question: 'With a residual, a layer computes h + f(h). What is its Jacobian?',
       hint: 'Differentiate each term: the derivative of h with respect to h is the identity.',
@@ -190,7 +191,7 @@ export const EXERCISES = [
     // experiment reports that bound and shows it holding: at a q/k gain of 64 the plain logits pass it, the
     // QK-Norm ones stay under it.
     answer: (lab) => {
-      const run = lab.experiments.qkLogitGrowth({ gains: [64], nLayers: 1 });
+      const run = lab.experiments.qkLogitGrowth({ gains: [64], nLayers: 1, dModel: 16, nHeads: 1, contextLength: 16 });  // d_head 16: bound 4
       return run.maxLogitQkNorm[0] <= run.bound && run.maxLogitPlain[0] > run.bound ? 'sqrt-d' : 'none';
     },
     en: {

@@ -10,10 +10,10 @@ export function allowedError(exercise, expected) {
 
 /**
  * { verdict: 'right' | 'wrong' | 'invalid' | 'empty', expected, error? } for the reader's `given` answer
- * (typed text for a number, a choice's value for a choice). `expected` is computed by the exercise.
+ * (typed text for a number, a choice's value for a choice). `expected` is the exercise's computed answer (a
+ * widget computes it once and passes it back).
  */
-export function judge(exercise, given, lab) {
-  const expected = exercise.answer(lab);
+export function judge(exercise, given, lab, expected = exercise.answer(lab)) {
   if (given === null || given === undefined || String(given).trim() === '') return { verdict: 'empty', expected };
   if (exercise.kind === 'choice') return { verdict: given === expected ? 'right' : 'wrong', expected };
   let value;
