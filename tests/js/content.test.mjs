@@ -248,6 +248,10 @@ for (const [lang, { tryIt }] of Object.entries(LANGS)) {
       const rest = ch.lines.slice(i + 1).findIndex((l, k) => l.trim() !== '' || ch.sectionOf[i + 1 + k] !== section);
       assert.notEqual(ch.sectionOf[i + 1 + rest], section, `#${section}: the self-check is the section's last element`);
     }
+    const html = markdown().render(ch.text);
+    for (const section of EXERCISE_SECTIONS) {
+      assert.ok(html.includes(`<${SELF_CHECK} set="${section}"></${SELF_CHECK}>`), `#${section}: the set attribute survives rendering`);
+    }
   });
 
   test(`${lang}: widget tags survive Markdown rendering`, () => {
