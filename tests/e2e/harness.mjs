@@ -15,6 +15,33 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
+/**
+ * Records the page's failed requests in `problems`, except those the browser aborted because the document (or
+ * one of its workers) that issued them was being left: a language switch or a link can leave while a widget's
+ * worker is still loading its modules, and no reader sees that. A request counts as the old document's when it
+ * was issued before the latest main-frame navigation started, or it fails while that navigation is under way
+ * (the old document may still issue requests until the new one commits, and they are aborted then).
+ */
+export function watchFailedRequests(page, problems) {
+  let documents = 0;        // main-frame navigations started so far
+  let navigating = false;   // from a main-frame navigation request until its document's DOMContentLoaded
+  const issuedIn = new WeakMap();
+  page.on('request', (req) => {
+    if (req.isNavigationRequest() && req.frame() === page.mainFrame()) {
+      documents += 1;
+      navigating = true;
+    }
+    issuedIn.set(req, documents);
+  });
+  page.on('domcontentloaded', () => { navigating = false; });
+  page.on('requestfailed', (req) => {
+    const error = req.failure()?.errorText;
+    if (req.isNavigationRequest()) navigating = false;
+    else if (error === 'net::ERR_ABORTED' && (issuedIn.get(req) < documents || navigating)) return;
+    problems.push(`request failed: ${req.url()} (${error})`);
+  });
+}
+
 /** Starts server and browser once per test file: `const lab = await startLab(); ... await lab.close()`. */
 export async function startLab() {
   const { server, url } = await startServer({ siteRoot: join(root, 'dist'), port: 0 });
@@ -33,7 +60,7 @@ export async function startLab() {
       const problems = [];
       page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warning' && /Content.Security.Policy/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`); });
       page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-      page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`));
+      watchFailedRequests(page, problems);
       page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
       await page.goto(new URL(path, url).href);
       return {

@@ -1,5 +1,6 @@
 // Helpers for the chapter and widget browser tests (the server and Chromium come from harness.mjs).
 import assert from 'node:assert/strict';
+import { watchFailedRequests } from './harness.mjs';
 
 export const EN = 'en/index.html';
 export const ZH = 'index.html';
@@ -23,7 +24,7 @@ export async function reopen(view, url) {
   const page = await view.page.context().newPage();
   page.on('console', (msg) => { if (msg.type() === 'error' || (msg.type() === 'warning' && /Content.Security.Policy/i.test(msg.text()))) view.problems.push(`console ${msg.type()}: ${msg.text()}`); });
   page.on('pageerror', (err) => view.problems.push(`uncaught: ${err.message}`));
-  page.on('requestfailed', (req) => view.problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`));
+  watchFailedRequests(page, view.problems);
   page.on('response', (res) => { if (res.status() >= 400) view.problems.push(`HTTP ${res.status()}: ${res.url()}`); });
   await page.goto(url);
   await page.waitForFunction((tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))), WIDGET_TAGS);

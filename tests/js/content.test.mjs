@@ -11,6 +11,7 @@ import MarkdownIt from 'markdown-it';
 import texmath from 'markdown-it-texmath';
 import katex from 'katex';
 import { SECTION_IDS } from './chapter-sections.mjs';
+import { EXERCISE_SECTIONS } from '../../web/components/self-check/exercises.js';
 
 const CONTENT_DIR = new URL('../../content/', import.meta.url);
 const LANGS = {
@@ -30,8 +31,13 @@ const WIDGET_SECTION = {
   'rl-warmup-race': 'placement',
   'rl-qk-norm-lab': 'qk-norm',
   'rl-softcap-explorer': 'softcap',
+  'rl-model-table': 'model-table',
+  'rl-config-inspector': 'model-table',
   'rl-init-scaling': 'init-and-depth',
+  'rl-forward-reader': 'summary',
 };
+// <rl-self-check set="<section>">: one per section that has exercises, the section's last element.
+const SELF_CHECK = 'rl-self-check';
 
 const round = (v, digits) => v.toFixed(digits);
 const softcap = (x, cap) => cap * Math.tanh(x / cap);
@@ -215,7 +221,7 @@ for (const [lang, { tryIt }] of Object.entries(LANGS)) {
       if (ch.inCode[i]) return;
       for (const m of line.matchAll(/<(rl-[a-z0-9-]+)/g)) found.push({ tag: m[1], i });
     });
-    const unknown = found.filter((f) => !(f.tag in WIDGET_SECTION)).map((f) => f.tag);
+    const unknown = found.filter((f) => !(f.tag in WIDGET_SECTION) && f.tag !== SELF_CHECK).map((f) => f.tag);
     assert.deepEqual(unknown, [], `unknown widget tags: ${unknown.join(', ')}`);
     for (const [tag, section] of Object.entries(WIDGET_SECTION)) {
       const hits = found.filter((f) => f.tag === tag);
@@ -227,6 +233,25 @@ for (const [lang, { tryIt }] of Object.entries(LANGS)) {
       assert.equal(ch.lines[i + 1], '', `<${tag}> needs a blank line after it`);
       assert.equal(ch.sectionOf[i], section, `<${tag}> belongs in #${section}`);
       assert.ok(ch.lines[i - 2].startsWith(tryIt), `<${tag}>: the line before it should start with "${tryIt}"`);
+    }
+  });
+
+  test(`${lang}: each section with exercises ends with its <rl-self-check set>, alone on its line`, () => {
+    const checks = [];
+    ch.lines.forEach((line, i) => {
+      if (!ch.inCode[i] && line.includes(`<${SELF_CHECK}`)) checks.push({ line, i });
+    });
+    assert.deepEqual(checks.map(({ i }) => ch.sectionOf[i]), EXERCISE_SECTIONS, 'one self-check per section, in chapter order');
+    for (const { line, i } of checks) {
+      const section = ch.sectionOf[i];
+      assert.equal(line, `<${SELF_CHECK} set="${section}"></${SELF_CHECK}>`, `#${section}: the self-check names its own section`);
+      assert.equal(ch.lines[i - 1], '', `#${section}: a blank line before the self-check`);
+      const rest = ch.lines.slice(i + 1).findIndex((l, k) => l.trim() !== '' || ch.sectionOf[i + 1 + k] !== section);
+      assert.notEqual(ch.sectionOf[i + 1 + rest], section, `#${section}: the self-check is the section's last element`);
+    }
+    const html = markdown().render(ch.text);
+    for (const section of EXERCISE_SECTIONS) {
+      assert.ok(html.includes(`<${SELF_CHECK} set="${section}"></${SELF_CHECK}>`), `#${section}: the set attribute survives rendering`);
     }
   });
 

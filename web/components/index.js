@@ -2,13 +2,17 @@
 //   <script type="module" src=".../components/index.js"></script>
 // and the tags; each element finds the lab (../lib/residual-lab.js) and its CSS (../styles/) relative to
 // this folder, so the widgets work in any page that serves the built dist/ tree.
+import { RlConfigInspector } from './rl-config-inspector.js';
+import { RlForwardReader } from './rl-forward-reader.js';
 import { RlGemmaTrap } from './rl-gemma-trap.js';
 import { RlGradientFlow } from './rl-gradient-flow.js';
 import { RlInitScaling } from './rl-init-scaling.js';
+import { RlModelTable } from './rl-model-table.js';
 import { RlPlacementLab } from './rl-placement-lab.js';
 import { RlPrecisionLab } from './rl-precision-lab.js';
 import { RlQkNormLab } from './rl-qk-norm-lab.js';
 import { RlResidualGrowth } from './rl-residual-growth.js';
+import { RlSelfCheck } from './rl-self-check.js';
 import { RlSoftcapExplorer } from './rl-softcap-explorer.js';
 import { RlVectorLab } from './rl-vector-lab.js';
 import { RlWarmupRace } from './rl-warmup-race.js';
@@ -24,6 +28,10 @@ const ELEMENTS = [
   { tag: RlResidualGrowth.tag, element: RlResidualGrowth },
   { tag: RlPlacementLab.tag, element: RlPlacementLab },
   { tag: RlWarmupRace.tag, element: RlWarmupRace },
+  { tag: RlModelTable.tag, element: RlModelTable },
+  { tag: RlConfigInspector.tag, element: RlConfigInspector },
+  { tag: RlForwardReader.tag, element: RlForwardReader },
+  { tag: RlSelfCheck.tag, element: RlSelfCheck },
 ];
 
 for (const { tag, element } of ELEMENTS) {

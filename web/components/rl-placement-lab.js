@@ -66,6 +66,18 @@ export class RlPlacementLab extends ExperimentElement {
     this.recomputeSoon(RECOMPUTE_DELAY_MS);
   }
 
+  /**
+   * Shows exactly `placements` (names among post, pre, sandwich, olmo2) and runs them: how another widget (the
+   * model table's "Run this block") hands a block over. Call it once the widget is drawn (data-ready).
+   */
+  selectPlacements(placements) {
+    if (!placements.length || placements.some((p) => !PLACEMENTS.includes(p))) throw new Error(`selectPlacements: ${placements.join(', ')} is not among ${PLACEMENTS.join(', ')}`);
+    const patch = Object.fromEntries(PLACEMENTS.map((p) => [p, placements.includes(p)]));
+    for (const p of PLACEMENTS) this.boxes[p].input.checked = patch[p];
+    this.setState(patch);
+    this.recomputeNow();
+  }
+
   /** Every placement is always a chart series (uPlot keeps its series fixed); unchecked ones are gaps. */
   async compute() {
     const { layers, init, zeroQK, seed } = this.state;

@@ -6,6 +6,7 @@ import { createKernelApi } from './kernels.js';
 import { createDecoderApi } from './decoder.js';
 import { createExperimentsApi } from './experiments.js';
 import { freezeTables } from './options.js';
+import { inspectConfig } from './inspect-config.js';
 
 // (module (func (result v128) (f32x4.splat (f32.const 0)))): validates only where WASM SIMD is supported.
 const SIMD_PROBE = new Uint8Array([
@@ -45,6 +46,7 @@ async function createLab({ flavour }) {
     ...createKernelApi(Module, tables),
     ...createDecoderApi(Module, tables),
     experiments: Object.freeze(createExperimentsApi(Module, tables)),
+    inspectConfig,
   });
 }
 

@@ -27,6 +27,7 @@ export const METHODS = Object.freeze({
   liveDecoders: {},
   wasmHeapBytes: {},
   memoryBudget: {},
+  inspectConfig: {},
   'experiments.gradientDecay': {},
   'experiments.initGradients': {},
   'experiments.residualGrowth': { progressArg: 1 },

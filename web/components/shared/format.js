@@ -49,3 +49,8 @@ export function formatFactor(factor) {
   const rounded = factor >= 10 ? Math.round(factor) : Number(factor.toPrecision(2));
   return `×${rounded}`;
 }
+
+/** A config.json value as such a file writes it: small eps values in exponent form (1e-6, not 0.000001). */
+export function shownConfigValue(value) {
+  return typeof value === 'number' && value !== 0 && Math.abs(value) < 1e-3 ? value.toExponential() : JSON.stringify(value);
+}

@@ -1,0 +1,122 @@
+// <rl-model-table>: the chapter's "What the models chose", live. Choose a model and its decoder layer is drawn
+// (shared/block-diagram.js) from its toy decoder config (lib/models.js), validated against the engine's option
+// table. "Run this block" hands the placement to the page's <rl-placement-lab> (selectPlacements) and scrolls to
+// it; embedded without one, it runs the block's stack at toy size here (experiments.initGradients in a worker).
+import { resolveOptions } from '../lib/options.js';
+import { MODELS, modelById, toyDecoderConfig } from '../lib/models.js';
+import { ExperimentElement } from './experiment-run/experiment-element.js';
+import { blockDiagram, blockLayout } from './shared/block-diagram.js';
+import { h } from './shared/dom.js';
+import { radioGroup } from './shared/fields.js';
+import { formatScientific, shownConfigValue } from './shared/format.js';
+import { BLOCK_DIAGRAM_STRINGS } from './strings/block-diagram.js';
+import { MODEL_TABLE_STRINGS } from './strings/rl-model-table.js';
+
+const TOY_LAYERS = 8;
+const TOY_WIDTH = 64;
+const PLACEMENT_LAB = 'rl-placement-lab';
+
+export class RlModelTable extends ExperimentElement {
+  static tag = 'rl-model-table';
+  static stateKey = 'models';
+  static stateRows = [{ name: 'model', type: 'choice', choices: MODELS.map((m) => m.id), default: 'llama3' }];
+  static strings = MODEL_TABLE_STRINGS;
+  static styles = [...ExperimentElement.styles, 'block-diagram.css', 'model-table.css'];
+
+  build() {
+    const s = this.strings;
+    const picker = radioGroup({
+      name: 'model', legend: s.models, across: true, value: this.state.model,
+      options: MODELS.map((m) => ({ value: m.id, label: s.modelNames[m.id] ?? m.name })),
+      onChange: (id) => this.setState({ model: id }),
+    });
+    this.facts = h('dl', { class: 'model-facts' });
+    this.diagram = h('figure', { class: 'model-diagram' });
+    this.runButton = h('button', { type: 'button', class: 'run-block', onclick: () => this.runBlock() }, s.runHere);
+    this.handover = h('p', { class: 'handover', role: 'status' });
+    this.toyCaption = h('h4', { id: 'toy-title' });
+    this.toyTable = h('tbody', {});
+    this.toyResult = h('div', { class: 'toy-result', hidden: true }, this.toyCaption,
+      h('table', { class: 'values', 'aria-labelledby': 'toy-title' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'number' }, s.layer), h('th', { scope: 'col', class: 'number' }, s.gradNorm))), this.toyTable),
+      h('p', { class: 'hint' }, s.toyNote));
+    this.body.append(
+      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('model-table', s.sectionLink))),
+      picker.root,
+      h('div', { class: 'model-view' }, this.facts, this.diagram),
+      h('div', { class: 'run-row' }, this.runButton, this.handover),
+      this.runner.root,
+      (this.toyRegion = this.resultsRegion(this.toyResult)),
+    );
+  }
+
+  /** The page's placement lab, if there is one (a widget embedded alone has none). */
+  get placementLab() {
+    return document.querySelector(PLACEMENT_LAB);
+  }
+
+  get model() {
+    return modelById(this.state.model);
+  }
+
+  update() {
+    const s = this.strings;
+    const model = this.model;
+    const config = resolveOptions(this.lab.describe().decoder, { ...toyDecoderConfig(model), nLayers: TOY_LAYERS }, { where: 'config' });
+    const layout = blockLayout(config);
+    const qk = layout.sublayers[0].qkNorm;
+    const diagramStrings = BLOCK_DIAGRAM_STRINGS[this.language];
+    const row = (term, ...detail) => [h('dt', {}, term), h('dd', {}, ...detail)];
+    this.facts.replaceChildren(
+      ...row(s.norm, diagramStrings.norm[config.norm]),
+      ...row(s.eps, model.eps === null ? s.noEps : h('code', {}, shownConfigValue(model.eps))),
+      ...row(s.placement, s.placements[config.placement]),
+      ...row(s.normsPerLayer, s.normCount(layout.normsPerLayer - (qk ? 2 : 0), qk, model.extraNorms)),
+      ...row(s.features, model.features.length ? h('ul', {}, model.features.map((f) => h('li', {}, s.featureText[f]))) : s.none),
+    );
+    this.diagram.replaceChildren(h('figcaption', {}, `${s.diagram}: ${s.modelNames[model.id] ?? model.name}`), blockDiagram(config, diagramStrings, { attnExtras: model.extraNormNames }));
+    this.diagram.dataset.model = model.id;
+    const handsOver = Boolean(this.placementLab);
+    this.runButton.textContent = handsOver ? s.runInLab : s.runHere;
+    this.runner.root.hidden = handsOver;  // the toy run happens here only without a placement lab on the page
+    this.toyRegion.hidden = handsOver;
+    this.toyResult.hidden = this.toyResult.dataset.model !== model.id;  // a run of another model's block goes
+    this.handover.textContent = '';
+  }
+
+  async runBlock() {
+    const model = this.model;
+    const lab = this.placementLab;
+    if (lab) {
+      await customElements.whenDefined(PLACEMENT_LAB);
+      await whenReady(lab);
+      lab.selectPlacements([model.layout.placement]);
+      lab.scrollIntoView({ block: 'start' });
+      this.handover.textContent = this.strings.handedOver(this.strings.handoverPlacement[model.layout.placement]);
+      return;
+    }
+    const { placement, norm, qkNorm } = model.layout;
+    const results = await this.runner.run([['experiments.initGradients', { placements: [placement], norm, qkNorm, nLayers: TOY_LAYERS, dModel: TOY_WIDTH, depths: [TOY_LAYERS] }]]);
+    if (!results) return;
+    const [r] = results;
+    this.toyCaption.textContent = this.strings.toyTitle(r.layers, this.strings.modelNames[model.id] ?? model.name, TOY_WIDTH);
+    this.toyTable.replaceChildren(...Array.from(r.perLayer[placement].mlpDown, (value, layer) => h('tr', {},
+      h('td', { class: 'number' }, String(layer + 1)), h('td', { class: 'number' }, h('data', { value }, formatScientific(value, 3).text)))));
+    this.toyResult.dataset.placement = placement;
+    this.toyResult.dataset.model = model.id;
+    this.toyResult.hidden = this.state.model !== model.id;
+  }
+}
+
+/** Resolves once `element` (a LabElement) has drawn for the first time. */
+function whenReady(element) {
+  if (element.hasAttribute('data-ready')) return Promise.resolve();
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (!element.hasAttribute('data-ready')) return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe(element, { attributes: true, attributeFilter: ['data-ready'] });
+  });
+}

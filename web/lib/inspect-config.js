@@ -1,0 +1,407 @@
+// lab.inspectConfig(text): reads a Hugging Face config.json and says what it tells about normalization and
+// numerical stability: the fields that matter, which norms the architecture has and where, how many parameters
+// those norms hold (exactly, for the architectures of ARCHITECTURES), and what a config cannot tell. JSON reading
+// and integer arithmetic only; nothing here calls the WASM module.
+import { ResidualLabError } from './errors.js';
+
+export const MAX_CONFIG_CHARS = 1 << 20;  // 1 MiB: published configs are a few kB
+const MAX_DEPTH = 64;
+
+// The fields a reader should pick out, by what they are for. Integers are sizes (checked: positive, whole, at
+// most `max`); numbers are eps values and caps (checked: positive and finite, or null where null means off).
+export const CONFIG_FIELDS = Object.freeze([
+  { name: 'rms_norm_eps', group: 'eps', type: 'number' },
+  { name: 'layer_norm_eps', group: 'eps', type: 'number' },
+  { name: 'layer_norm_epsilon', group: 'eps', type: 'number' },
+  { name: 'norm_epsilon', group: 'eps', type: 'number' },
+  { name: 'attn_logit_softcapping', group: 'softcap', type: 'number', nullable: true },
+  { name: 'final_logit_softcapping', group: 'softcap', type: 'number', nullable: true },
+  { name: 'query_pre_attn_scalar', group: 'softcap', type: 'number', nullable: true },
+  { name: 'initializer_range', group: 'init', type: 'number' },
+  { name: 'hidden_size', group: 'size', type: 'integer', max: 1 << 20 },
+  { name: 'n_embd', group: 'size', type: 'integer', max: 1 << 20 },
+  { name: 'num_hidden_layers', group: 'size', type: 'integer', max: 10000 },
+  { name: 'n_layer', group: 'size', type: 'integer', max: 10000 },
+  { name: 'num_attention_heads', group: 'size', type: 'integer', max: 1 << 16 },
+  { name: 'n_head', group: 'size', type: 'integer', max: 1 << 16 },
+  { name: 'num_key_value_heads', group: 'size', type: 'integer', max: 1 << 16, nullable: true },
+  { name: 'head_dim', group: 'size', type: 'integer', max: 1 << 16, nullable: true },
+  { name: 'intermediate_size', group: 'size', type: 'integer', max: 1 << 22 },
+  { name: 'n_inner', group: 'size', type: 'integer', max: 1 << 22, nullable: true },
+  { name: 'vocab_size', group: 'size', type: 'integer', max: 1 << 24 },
+  { name: 'n_positions', group: 'size', type: 'integer', max: 1 << 24 },
+  { name: 'q_lora_rank', group: 'size', type: 'integer', max: 1 << 20, nullable: true },
+  { name: 'kv_lora_rank', group: 'size', type: 'integer', max: 1 << 20 },
+  { name: 'qk_nope_head_dim', group: 'size', type: 'integer', max: 1 << 16 },
+  { name: 'qk_rope_head_dim', group: 'size', type: 'integer', max: 1 << 16 },
+  { name: 'v_head_dim', group: 'size', type: 'integer', max: 1 << 16 },
+  { name: 'moe_intermediate_size', group: 'size', type: 'integer', max: 1 << 22 },
+  { name: 'n_routed_experts', group: 'size', type: 'integer', max: 1 << 16 },
+  { name: 'n_shared_experts', group: 'size', type: 'integer', max: 1 << 16, min: 0 },
+  { name: 'first_k_dense_replace', group: 'size', type: 'integer', max: 10000, min: 0 },
+  { name: 'tie_word_embeddings', group: 'embeddings', type: 'boolean' },
+  { name: 'attention_bias', group: 'embeddings', type: 'boolean' },
+]);
+
+// Every architecture the inspector counts, as data: the norms (name, where, how many, size as a formula of
+// config fields, tensors per norm: 1 for a weight, 2 for LayerNorm's weight and bias), the toy decoder's name for
+// the layout (placement, norm kind, QK-Norm), and the parameter count of the whole model as formulas (`count`
+// copies of `size`). Formulas are sums and differences of products and exact quotients of fields and integers.
+// Facts from the Transformers modeling files named in `source` (the classes cited there).
+// `defaults`: fields the config class fills in when config.json leaves them out; `derived`: the modeling code's
+// fallbacks (head_dim = hidden_size / num_attention_heads, num_key_value_heads = num_attention_heads).
+const LLAMA_LIKE_DERIVED = { head_dim: 'hidden_size / num_attention_heads', num_key_value_heads: 'num_attention_heads' };
+const GQA_ATTENTION = '2 * hidden_size * num_attention_heads * head_dim + 2 * hidden_size * num_key_value_heads * head_dim';  // q, o; k, v
+const GATED_MLP = '3 * hidden_size * intermediate_size';  // gate, up, down
+const PRE_NORMS = [
+  { name: 'input_layernorm', slot: 'attn-before', count: 'num_hidden_layers', size: 'hidden_size' },
+  { name: 'post_attention_layernorm', slot: 'mlp-before', count: 'num_hidden_layers', size: 'hidden_size' },
+];
+const FINAL_NORM = { name: 'norm', slot: 'final', count: '1', size: 'hidden_size' };
+const EMBED = { name: 'embed_tokens', count: '1', size: 'vocab_size * hidden_size' };
+const LM_HEAD = { name: 'lm_head', count: '1', size: 'vocab_size * hidden_size', unlessTied: true };
+const llamaLike = (extra = {}) => ({
+  toy: { placement: 'pre', norm: 'rmsnorm', qkNorm: false },
+  eps: 'rms_norm_eps',
+  derived: LLAMA_LIKE_DERIVED,
+  norms: [...PRE_NORMS, FINAL_NORM],
+  params: [EMBED, { name: 'self_attn', count: 'num_hidden_layers', size: GQA_ATTENTION }, { name: 'mlp', count: 'num_hidden_layers', size: GATED_MLP }, LM_HEAD],
+  ...extra,
+});
+
+export const ARCHITECTURES = Object.freeze({
+  // LlamaDecoderLayer: input_layernorm, post_attention_layernorm (before the MLP); LlamaModel.norm; no q/k norm.
+  llama: llamaLike({ modelTypes: ['llama'], source: 'models/llama/modeling_llama.py (LlamaDecoderLayer, LlamaAttention)' }),
+  // MistralDecoderLayer: Llama's layout.
+  mistral: llamaLike({ modelTypes: ['mistral'], source: 'models/mistral/modeling_mistral.py (MistralDecoderLayer, MistralAttention)' }),
+  // Qwen2Attention: q_proj, k_proj, v_proj with bias=True, o_proj without; no q/k norm.
+  qwen2: llamaLike({
+    modelTypes: ['qwen2'], source: 'models/qwen2/modeling_qwen2.py (Qwen2DecoderLayer, Qwen2Attention)',
+    params: [EMBED, { name: 'self_attn', count: 'num_hidden_layers', size: `${GQA_ATTENTION} + num_attention_heads * head_dim + 2 * num_key_value_heads * head_dim` },
+      { name: 'mlp', count: 'num_hidden_layers', size: GATED_MLP }, LM_HEAD],
+  }),
+  // Qwen3Attention: q_norm = Qwen3RMSNorm(head_dim), k_norm = Qwen3RMSNorm(head_dim), applied per head.
+  qwen3: llamaLike({
+    modelTypes: ['qwen3'], source: 'models/qwen3/modeling_qwen3.py (Qwen3DecoderLayer, Qwen3Attention)',
+    toy: { placement: 'pre', norm: 'rmsnorm', qkNorm: true },
+    norms: [...PRE_NORMS,
+      { name: 'self_attn.q_norm', slot: 'qk', count: 'num_hidden_layers', size: 'head_dim' },
+      { name: 'self_attn.k_norm', slot: 'qk', count: 'num_hidden_layers', size: 'head_dim' }, FINAL_NORM],
+  }),
+  // Gemma2DecoderLayer: input_layernorm, post_attention_layernorm (on the attention output), pre_feedforward_
+  // layernorm, post_feedforward_layernorm; Gemma2RMSNorm multiplies by (1 + weight); no q/k norm; soft-caps.
+  gemma2: llamaLike({
+    modelTypes: ['gemma2'], source: 'models/gemma2/modeling_gemma2.py (Gemma2DecoderLayer, Gemma2Attention, Gemma2RMSNorm)',
+    toy: { placement: 'sandwich', norm: 'rmsnorm_gemma', qkNorm: false },
+    softcaps: true,
+    defaults: { tie_word_embeddings: true },  // Gemma2Config
+    norms: [
+      { name: 'input_layernorm', slot: 'attn-before', count: 'num_hidden_layers', size: 'hidden_size' },
+      { name: 'post_attention_layernorm', slot: 'attn-after', count: 'num_hidden_layers', size: 'hidden_size' },
+      { name: 'pre_feedforward_layernorm', slot: 'mlp-before', count: 'num_hidden_layers', size: 'hidden_size' },
+      { name: 'post_feedforward_layernorm', slot: 'mlp-after', count: 'num_hidden_layers', size: 'hidden_size' }, FINAL_NORM],
+  }),
+  // Gemma3DecoderLayer: Gemma 2's four norms; Gemma3Attention adds q_norm, k_norm = Gemma3RMSNorm(head_dim).
+  // Gemma3TextConfig's defaults fill what the multimodal checkpoints' text_config leaves out.
+  gemma3: llamaLike({
+    modelTypes: ['gemma3_text', 'gemma3'], source: 'models/gemma3/modeling_gemma3.py (Gemma3DecoderLayer, Gemma3Attention, Gemma3RMSNorm)',
+    toy: { placement: 'sandwich', norm: 'rmsnorm_gemma', qkNorm: true },
+    softcaps: true,
+    defaults: {
+      vocab_size: 262208, num_attention_heads: 8, num_key_value_heads: 4, head_dim: 256, rms_norm_eps: 1e-6, tie_word_embeddings: true,
+      attn_logit_softcapping: null, final_logit_softcapping: null, query_pre_attn_scalar: 256,
+    },
+    norms: [
+      { name: 'input_layernorm', slot: 'attn-before', count: 'num_hidden_layers', size: 'hidden_size' },
+      { name: 'post_attention_layernorm', slot: 'attn-after', count: 'num_hidden_layers', size: 'hidden_size' },
+      { name: 'pre_feedforward_layernorm', slot: 'mlp-before', count: 'num_hidden_layers', size: 'hidden_size' },
+      { name: 'post_feedforward_layernorm', slot: 'mlp-after', count: 'num_hidden_layers', size: 'hidden_size' },
+      { name: 'self_attn.q_norm', slot: 'qk', count: 'num_hidden_layers', size: 'head_dim' },
+      { name: 'self_attn.k_norm', slot: 'qk', count: 'num_hidden_layers', size: 'head_dim' }, FINAL_NORM],
+  }),
+  // Olmo2DecoderLayer: post_attention_layernorm and post_feedforward_layernorm on the sublayer outputs, no input
+  // norm; Olmo2Attention: q_norm = Olmo2RMSNorm(num_attention_heads * head_dim), k_norm = Olmo2RMSNorm(
+  // num_key_value_heads * head_dim), over the whole projection, not per head.
+  olmo2: llamaLike({
+    modelTypes: ['olmo2'], source: 'models/olmo2/modeling_olmo2.py (Olmo2DecoderLayer, Olmo2Attention)',
+    toy: { placement: 'olmo2', norm: 'rmsnorm', qkNorm: true },
+    norms: [
+      { name: 'post_attention_layernorm', slot: 'attn-after', count: 'num_hidden_layers', size: 'hidden_size' },
+      { name: 'post_feedforward_layernorm', slot: 'mlp-after', count: 'num_hidden_layers', size: 'hidden_size' },
+      { name: 'self_attn.q_norm', slot: 'qk', count: 'num_hidden_layers', size: 'num_attention_heads * head_dim' },
+      { name: 'self_attn.k_norm', slot: 'qk', count: 'num_hidden_layers', size: 'num_key_value_heads * head_dim' }, FINAL_NORM],
+  }),
+  // DeepseekV3DecoderLayer: input_layernorm, post_attention_layernorm; DeepseekV3Attention (MLA): q_a_layernorm =
+  // RMSNorm(q_lora_rank) on the compressed query, kv_a_layernorm = RMSNorm(kv_lora_rank) on the compressed
+  // key-value; no q/k norm over heads. The first first_k_dense_replace layers have a dense MLP, the rest routed
+  // experts (DeepseekV3MoE: n_routed_experts + n_shared_experts experts of moe_intermediate_size, a router weight
+  // [n_routed_experts, hidden_size]; its e_score_correction_bias is a buffer, not a parameter). The checkpoint's
+  // multi-token-prediction layer is not part of the model.
+  deepseek_v3: {
+    modelTypes: ['deepseek_v3'], source: 'models/deepseek_v3/modeling_deepseek_v3.py (DeepseekV3DecoderLayer, DeepseekV3Attention, DeepseekV3MoE)',
+    toy: { placement: 'pre', norm: 'rmsnorm', qkNorm: false },
+    eps: 'rms_norm_eps',
+    derived: {},
+    norms: [...PRE_NORMS,
+      { name: 'self_attn.q_a_layernorm', slot: 'mla', count: 'num_hidden_layers', size: 'q_lora_rank' },
+      { name: 'self_attn.kv_a_layernorm', slot: 'mla', count: 'num_hidden_layers', size: 'kv_lora_rank' }, FINAL_NORM],
+    params: [EMBED,
+      { name: 'self_attn', count: 'num_hidden_layers', size: 'hidden_size * q_lora_rank + q_lora_rank * num_attention_heads * qk_nope_head_dim + q_lora_rank * num_attention_heads * qk_rope_head_dim + hidden_size * kv_lora_rank + hidden_size * qk_rope_head_dim + kv_lora_rank * num_attention_heads * qk_nope_head_dim + kv_lora_rank * num_attention_heads * v_head_dim + num_attention_heads * v_head_dim * hidden_size' },
+      { name: 'mlp (dense)', count: 'first_k_dense_replace', size: GATED_MLP },
+      { name: 'mlp (experts and router)', count: 'num_hidden_layers - first_k_dense_replace', size: '3 * hidden_size * moe_intermediate_size * n_routed_experts + 3 * hidden_size * moe_intermediate_size * n_shared_experts + n_routed_experts * hidden_size' },
+      LM_HEAD],
+  },
+  // GPT2Block: ln_1 before attention, ln_2 before the MLP, GPT2Model.ln_f; nn.LayerNorm, weight and bias;
+  // Conv1D layers with biases; lm_head tied to wte.
+  gpt2: {
+    modelTypes: ['gpt2'], source: 'models/gpt2/modeling_gpt2.py (GPT2Block, GPT2Attention, GPT2MLP, GPT2Model)',
+    toy: { placement: 'pre', norm: 'layernorm', qkNorm: false },
+    eps: 'layer_norm_epsilon',
+    derived: { n_inner: '4 * n_embd' },
+    defaults: { tie_word_embeddings: true },
+    norms: [
+      { name: 'ln_1', slot: 'attn-before', count: 'n_layer', size: 'n_embd', tensors: 2 },
+      { name: 'ln_2', slot: 'mlp-before', count: 'n_layer', size: 'n_embd', tensors: 2 },
+      { name: 'ln_f', slot: 'final', count: '1', size: 'n_embd', tensors: 2 }],
+    params: [
+      { name: 'wte', count: '1', size: 'vocab_size * n_embd' },
+      { name: 'wpe', count: '1', size: 'n_positions * n_embd' },
+      { name: 'attn', count: 'n_layer', size: '3 * n_embd * n_embd + 3 * n_embd + n_embd * n_embd + n_embd' },
+      { name: 'mlp', count: 'n_layer', size: '2 * n_embd * n_inner + n_inner + n_embd' },
+      { name: 'lm_head', count: '1', size: 'vocab_size * n_embd', unlessTied: true }],
+  },
+});
+
+const fieldRow = new Map(CONFIG_FIELDS.map((row) => [row.name, row]));
+const byModelType = new Map(Object.entries(ARCHITECTURES).flatMap(([key, arch]) => arch.modelTypes.map((t) => [t, key])));
+
+/**
+ * Reads `text` (a config.json) and returns
+ *   { architecture, modelType, textConfig, fields: [{ name, path, value, group, source: 'config' | 'default' }],
+ *     layout: { placement, norm, qkNorm } | null, norms: [{ name, slot, count, size, tensors, params }],
+ *     normParams, normCount, totalParams, normShare, notes: [{ code, message }], source }
+ * normParams, totalParams and normShare are null for an architecture the table does not hold. Bad JSON throws a
+ * ResidualLabError with code `invalid_json` and the `position` of the problem; a usable JSON whose fields are not
+ * (a size that is not a positive whole number, an absurd one, a string where a number belongs) throws code
+ * `invalid_config` naming the `field`.
+ */
+export function inspectConfig(text) {
+  if (typeof text !== 'string') throw new ResidualLabError(`inspectConfig takes the text of a config.json, got ${text === null ? 'null' : typeof text}`, { code: 'invalid_input' });
+  if (text.length > MAX_CONFIG_CHARS) throw new ResidualLabError(`the text is ${text.length} characters long; a config.json of at most ${MAX_CONFIG_CHARS} is read`, { code: 'too_long' });
+  if (!text.trim()) throw new ResidualLabError('the text is empty: paste a config.json', { code: 'empty' });
+  const root = parseJson(text);
+  if (!isObject(root)) throw configError('the config must be a JSON object { ... }', '(root)', { kind: 'not_object' });
+  const modelType = readString(root, 'model_type', '');
+  const nested = isObject(root.text_config) ? root.text_config : null;
+  if (Object.hasOwn(root, 'text_config') && root.text_config !== null && !nested) throw configError('must be an object', 'text_config', { kind: 'not_object' });
+  const textType = nested ? readString(nested, 'model_type', 'text_config.') : null;
+  const archKey = byModelType.get(textType ?? '') ?? byModelType.get(modelType ?? '') ?? null;
+  const arch = archKey ? ARCHITECTURES[archKey] : null;
+  const scope = nested ?? root;
+  const prefix = nested ? 'text_config.' : '';
+
+  const values = {};
+  const fields = [];
+  for (const row of CONFIG_FIELDS) {
+    if (Object.hasOwn(scope, row.name)) {
+      values[row.name] = checkField(row, scope[row.name], prefix + row.name);
+      fields.push({ name: row.name, path: prefix + row.name, value: values[row.name], group: row.group, source: 'config' });
+    } else if (nested && Object.hasOwn(root, row.name)) {
+      values[row.name] = checkField(row, root[row.name], row.name);
+      fields.push({ name: row.name, path: row.name, value: values[row.name], group: row.group, source: 'config' });
+    } else if (arch?.defaults && Object.hasOwn(arch.defaults, row.name)) {
+      values[row.name] = arch.defaults[row.name];
+      fields.push({ name: row.name, path: prefix + row.name, value: values[row.name], group: row.group, source: 'default' });
+    }
+  }
+
+  const notes = [];
+  const result = {
+    architecture: archKey, modelType, textConfig: nested ? textType : null,
+    fields, layout: arch ? { ...arch.toy } : null, norms: [], normParams: null, normCount: null,
+    totalParams: null, normShare: null, notes, source: arch?.source ?? null,
+  };
+  if (nested) notes.push(note('text_config', 'The language model\'s settings are read from text_config; the vision tower\'s norms are not counted.'));
+  notes.push(note('qk_norm_from_code', 'Whether a model has QK-Norm is a property of its modeling code (q_norm, k_norm in the attention class), not of config.json.'));
+  if (!arch) {
+    notes.push(note('unknown_architecture', `model_type ${modelType === null ? '(missing)' : JSON.stringify(modelType)} is not one the inspector knows (${[...byModelType.keys()].join(', ')}): the fields above are read, the norms cannot be counted.`));
+    return result;
+  }
+  for (const [name, formula] of Object.entries(arch.derived ?? {})) {
+    if (values[name] === undefined || values[name] === null) values[name] = evaluate(formula, values, name);
+  }
+  try {
+    result.norms = arch.norms.map((norm) => {
+      const count = evaluate(norm.count, values, norm.name);
+      const size = evaluate(norm.size, values, norm.name);
+      const tensors = norm.tensors ?? 1;
+      return { name: norm.name, slot: norm.slot, count, size, tensors, params: checkedProduct([count, size, tensors], norm.name) };
+    });
+    result.normParams = checkedSum(result.norms.map((n) => n.params), 'normParams');
+    result.normCount = checkedSum(result.norms.map((n) => n.count), 'normCount');
+    const tied = values.tie_word_embeddings ?? false;
+    const parts = arch.params.filter((part) => !(part.unlessTied && tied));
+    const other = parts.map((part) => checkedProduct([evaluate(part.count, values, part.name), evaluate(part.size, values, part.name)], part.name));
+    result.totalParams = checkedSum([...other, result.normParams], 'totalParams');
+    result.normShare = result.normParams / result.totalParams;
+  } catch (error) {
+    if (error.code !== 'missing_field') throw error;
+    result.norms = [];
+    notes.push(note('cannot_count', `The norms cannot be counted: ${error.message}.`, { field: error.field }));
+  }
+  if (arch.softcaps && values.attn_logit_softcapping == null && values.final_logit_softcapping == null && fields.some((f) => f.group === 'softcap')) {
+    notes.push(note('softcap_off', 'Both soft-caps are null: this model relies on QK-Norm instead.'));
+  }
+  return result;
+}
+
+function note(code, message, extra = {}) {
+  return { code, message, ...extra };
+}
+
+/** An invalid_config error naming `field`; `reason` ({ kind, value, limit }) lets a page say it in its language. */
+function configError(message, field, reason = { kind: 'other' }) {
+  return Object.assign(new ResidualLabError(`config.json: ${field}: ${message}`, { code: 'invalid_config' }), { field, reason });
+}
+
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function readString(object, key, prefix) {
+  if (!Object.hasOwn(object, key)) return null;
+  if (typeof object[key] !== 'string') throw configError(`must be a string, is ${JSON.stringify(object[key])}`, prefix + key, { kind: 'not_string', value: JSON.stringify(object[key]) });
+  return object[key];
+}
+
+function checkField(row, value, path) {
+  if (value === null && row.nullable) return null;
+  if (row.type === 'boolean') {
+    if (typeof value !== 'boolean') throw configError(`must be true or false, is ${JSON.stringify(value)}`, path, { kind: 'not_boolean', value: JSON.stringify(value) });
+    return value;
+  }
+  if (typeof value !== 'number') throw configError(`must be a number, is ${JSON.stringify(value)}`, path, { kind: 'not_number', value: JSON.stringify(value) });
+  if (row.type === 'integer') {
+    const min = row.min ?? 1;
+    if (!Number.isInteger(value)) throw configError(`must be a whole number, is ${value}`, path, { kind: 'not_integer', value });
+    if (value < min) throw configError(`must be at least ${min}, is ${value}`, path, { kind: 'too_small', value, limit: min });
+    if (value > row.max) throw configError(`is ${value}; at most ${row.max} is plausible`, path, { kind: 'too_large', value, limit: row.max });
+    return value;
+  }
+  if (!(value > 0) || !Number.isFinite(value)) throw configError(`must be a positive number, is ${value}`, path, { kind: 'not_positive', value });
+  return value;
+}
+
+/** A formula of fields: terms joined by + and -, each a product of fields and integers joined by * and /. */
+function evaluate(formula, values, what) {
+  let total = 0;
+  for (const [, sign, term] of formula.replace(/\s+/g, '').matchAll(/([+-]?)([^+-]+)/g)) {
+    let product = 1;
+    for (const [, op, factor] of term.matchAll(/([*/]?)([^*/]+)/g)) {
+      let value;
+      if (/^\d+$/.test(factor)) value = Number(factor);
+      else if (values[factor] === undefined || values[factor] === null) {
+        throw Object.assign(new ResidualLabError(`${what} needs ${factor}, which the config does not give`, { code: 'missing_field' }), { field: factor });
+      } else value = values[factor];
+      if (op === '/') {
+        if (product % value !== 0) throw configError(`${formula.split('/')[0].trim()} is not a multiple of ${factor} (${value})`, factor, { kind: 'not_divisor', value });
+        product /= value;
+      } else product = checkedProduct([product, value], what);
+    }
+    total += sign === '-' ? -product : product;
+  }
+  if (total < 0) throw configError(`${formula} is negative (${total})`, what, { kind: 'negative', value: total });
+  return total;
+}
+
+function checkedProduct(factors, what) {
+  const product = factors.reduce((a, b) => a * b, 1);
+  if (!Number.isSafeInteger(product)) throw configError(`the parameter count overflows (${factors.join(' x ')})`, what, { kind: 'overflow' });
+  return product;
+}
+
+function checkedSum(terms, what) {
+  const sum = terms.reduce((a, b) => a + b, 0);
+  if (!Number.isSafeInteger(sum)) throw configError('the parameter count overflows', what, { kind: 'overflow' });
+  return sum;
+}
+
+/**
+ * JSON.parse with the position of the first problem (character index), which JSON.parse does not give in every
+ * engine. Objects are made without prototype lookups: "__proto__" is an ordinary key.
+ */
+export function parseJson(text) {
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;  // a file saved with a byte-order mark
+  const fail = (what, at = i) => { throw new ResidualLabError(`config.json is not valid JSON: ${what} at character ${at + 1}`, { code: 'invalid_json', position: at }); };
+  const space = () => { while (i < text.length && ' \t\n\r'.includes(text[i])) i += 1; };
+  const expect = (word) => { if (text.startsWith(word, i)) { i += word.length; return true; } return false; };
+  const value = (depth) => {
+    if (depth > MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH}`);
+    space();
+    const c = text[i];
+    if (c === undefined) fail('the text ends where a value should be');
+    if (c === '{') return object(depth);
+    if (c === '[') return array(depth);
+    if (c === '"') return string();
+    if (c === '-' || (c >= '0' && c <= '9')) return number();
+    if (expect('true')) return true;
+    if (expect('false')) return false;
+    if (expect('null')) return null;
+    if (expect('NaN') || expect('Infinity')) fail('NaN and Infinity are not JSON', i - 3);
+    return fail(`unexpected ${JSON.stringify(Array.from(text.slice(i))[0])}`);
+  };
+  const object = (depth) => {
+    i += 1;
+    const out = {};
+    space();
+    if (text[i] === '}') { i += 1; return out; }
+    for (;;) {
+      space();
+      if (text[i] !== '"') fail('a key in double quotes is expected');
+      const keyAt = i;
+      const key = string();
+      if (Object.hasOwn(out, key)) fail(`the key ${JSON.stringify(key)} appears twice`, keyAt);
+      space();
+      if (text[i] !== ':') fail('":" is expected after a key');
+      i += 1;
+      Object.defineProperty(out, key, { value: value(depth + 1), enumerable: true, writable: true, configurable: true });
+      space();
+      if (text[i] === ',') { i += 1; continue; }
+      if (text[i] === '}') { i += 1; return out; }
+      fail(text[i] === undefined ? 'the object is never closed' : '"," or "}" is expected');
+    }
+  };
+  const array = (depth) => {
+    i += 1;
+    const out = [];
+    space();
+    if (text[i] === ']') { i += 1; return out; }
+    for (;;) {
+      out.push(value(depth + 1));
+      space();
+      if (text[i] === ',') { i += 1; continue; }
+      if (text[i] === ']') { i += 1; return out; }
+      fail(text[i] === undefined ? 'the array is never closed' : '"," or "]" is expected');
+    }
+  };
+  const string = () => {
+    const start = i;
+    i += 1;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] === '\\') i += text[i + 1] === 'u' ? 6 : 2;
+      else if (text.charCodeAt(i) < 0x20) fail('a control character inside a string');
+      else i += 1;
+    }
+    if (i >= text.length) fail('the string is never closed', start);
+    i += 1;
+    try { return JSON.parse(text.slice(start, i)); } catch { return fail('an invalid escape in a string', start); }
+  };
+  const number = () => {
+    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!match) fail('an invalid number');
+    i += match[0].length;
+    return Number(match[0]);
+  };
+  const result = value(0);
+  space();
+  if (i < text.length) fail('text after the end of the JSON value');
+  return result;
+}
