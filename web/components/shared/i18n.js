@@ -46,7 +46,11 @@ const COMMON = {
       bad_cap: 'the cap must be a number greater than 0',
       too_many_numbers: 'too many numbers: at most 8192',
       not_a_number: 'not a number',
-      not_in_range: (min, max) => `must be between ${min} and ${max}`,
+      not_in_range: (min, max) => {
+        if (min === -Infinity || min == null) return `must be at most ${max}`;
+        if (max === Infinity || max == null) return `must be at least ${min}`;
+        return `must be between ${min} and ${max}`;
+      },
       too_long: 'too long',
     },
   },
@@ -75,7 +79,11 @@ const COMMON = {
       bad_cap: '上限 c 必须是大于 0 的数',
       too_many_numbers: '数字太多：最多 8192 个',
       not_a_number: '不是数字',
-      not_in_range: (min, max) => `应在 ${min} 到 ${max} 之间`,
+      not_in_range: (min, max) => {
+        if (min === -Infinity || min == null) return `不能大于 ${max}`;
+        if (max === Infinity || max == null) return `不能小于 ${min}`;
+        return `应在 ${min} 到 ${max} 之间`;
+      },
       too_long: '太长了',
     },
   },
