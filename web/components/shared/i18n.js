@@ -26,6 +26,7 @@ const COMMON = {
     stale: 'Last valid result: it does not match the inputs until they are corrected.',
     at: (position) => ` (at character ${position + 1})`,
     unexplained: (message) => message,
+    chartNotComputed: 'Not computed yet: on the web page this chart fills in when the widget runs.',
     errors: {
       // codes of the lab's parseVector (wasm/src/api/parse_vector.hpp)
       empty: 'the field is empty: type numbers such as 2, -1, 3, 0',
@@ -61,6 +62,7 @@ const COMMON = {
     stale: '上一次有效的结果：输入改正之前，它与当前输入不符。',
     at: (position) => `（第 ${position + 1} 个字符）`,
     unexplained: (message) => `输入有误：${message}`,
+    chartNotComputed: '尚未计算：在网页上运行这个组件后，图表才会画出来。',
     errors: {
       empty: '输入为空：请输入数字，例如 2, -1, 3, 0',
       unexpected_char: (ch) => `“${ch}”不是数字的一部分`,
