@@ -16,10 +16,13 @@ const tags = wanted.length ? TAGS.filter((t) => wanted.includes(t)) : TAGS;
 const outDir = join(SCREENSHOT_DIR, 'widgets');
 mkdirSync(outDir, { recursive: true });
 
+const DECODER_TAGS = new Set(['rl-gradient-flow', 'rl-qk-norm-lab', 'rl-init-scaling', 'rl-residual-growth', 'rl-placement-lab']);
+
 /** Waits until a widget has drawn: data-ready (interactive widgets) or a finished run (decoder widgets). */
-async function settle(widget) {
+async function settle(widget, tag) {
   await widget.scrollIntoViewIfNeeded();
-  await widget.page().waitForFunction((el) => el.hasAttribute('data-ready') || ['done', 'error', 'cancelled'].includes(el.dataset.status), await widget.elementHandle(), { timeout: 60000 });
+  await widget.page().waitForFunction(([el, decoder]) => (decoder ? ['done', 'error'].includes(el.dataset.status) : el.hasAttribute('data-ready')),
+    [await widget.elementHandle(), DECODER_TAGS.has(tag)], { timeout: 120000 });
 }
 
 const lab = await startLab();
@@ -35,7 +38,7 @@ try {
           await widget.locator('button.run').click();
           await page.waitForFunction((el) => el.dataset.status === 'done', await widget.elementHandle(), { timeout: 180000 });
         } else {
-          await settle(widget);
+          await settle(widget, tag);
         }
         await page.waitForTimeout(200);
         if (scheme === 'print') await page.emulateMedia({ media: 'print' });
