@@ -334,6 +334,6 @@ test('zh and en: the gradient-flow widget is introduced with the numbers it show
 test('zh and en: the precision lab says which operations its bfloat16 path rounds, and what PyTorch\'s bf16 mean does', async () => {
   const { PRECISION_STRINGS } = await import('../../web/components/strings/rl-precision-lab.js');
   assert.match(PRECISION_STRINGS.en.models, /every square, the running sum after every addition, the mean, mean \+ ε, the reciprocal square root and every product/);
-  assert.match(PRECISION_STRINGS.en.models, /`mean` accumulates in float32/);
+  assert.match(PRECISION_STRINGS.en.models, /torch.mean accumulates in float32/);
   assert.match(PRECISION_STRINGS.zh.models, /内部用 float32 累加/);
 });
