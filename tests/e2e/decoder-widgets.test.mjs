@@ -49,7 +49,7 @@ test('gradient flow: without residuals layer 0 gets gain^L of the top gradient; 
   await rerun(widget, () => widget.getByRole('button', { name: /^0\.1 × 32 layers/ }).click());
   const [small] = await numbers(readout(widget, 'residual'));
   assert.ok(small > 0.9 && small < 1.3, `small branches keep the gradient near 1: ${small}`);
-  assert.match(await textOf(widget.locator('.remark')), /identity path carries it down/);
+  assert.match(await textOf(widget.locator('.remark')), /identity path carries the gradient down/);
 
   await rerun(widget, () => widget.getByLabel('Layers L', { exact: true }).fill('8'));
   const [eight] = await numbers(readout(widget, 'plain'));
