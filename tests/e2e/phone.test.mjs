@@ -1,6 +1,6 @@
 // On a phone (390 × 844 CSS px) the chapter never scrolls sideways, nothing inside a widget spills out of it, and
 // every control a finger uses is at least 24 × 24 CSS px (WCAG 2.2, 2.5.8 Target Size, Minimum). Links inside a
-// sentence are the criterion's inline exception.
+// sentence are the criterion's inline exception. Bar-chart labels appear at 11 px or more.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
@@ -59,6 +59,14 @@ for (const [lang, path] of [['en', EN], ['zh', ZH]]) {
           if ((r.right > box.right + 0.5 || r.left < box.left - 0.5) && !scrolledBy(el, host)) found.push(`${host.localName}: ${el.localName}.${el.getAttribute('class') ?? ''} spans ${r.left.toFixed(0)}-${r.right.toFixed(0)}, the widget ${box.left.toFixed(0)}-${box.right.toFixed(0)}`);
         }
         checkTargets(host.shadowRoot, host.localName);
+        // Bar-chart text as it appears: its CSS size times the SVG's scale on screen.
+        for (const chart of host.shadowRoot.querySelectorAll('svg.bar-chart')) {
+          const scale = chart.getBoundingClientRect().width / chart.viewBox.baseVal.width;
+          for (const text of chart.querySelectorAll('text')) {
+            const shown = parseFloat(getComputedStyle(text).fontSize) * scale;
+            if (shown < 11) found.push(`${host.localName}: bar-chart text "${text.textContent}" is ${shown.toFixed(1)} px`);
+          }
+        }
       }
       return found;
     }, TARGET);
