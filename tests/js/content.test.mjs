@@ -339,3 +339,27 @@ test('zh and en: the placement lab comes after the sandwich and OLMo 2 are taugh
     assert.ok(widget > ch.text.indexOf('{#sandwich}') && widget > ch.text.indexOf('OLMo 2'), 'after the sandwich section starts');
   }
 });
+
+test('zh and en: the gradient-flow widget is introduced with the numbers it shows as it opens (gain 0.1, 32 layers)', async () => {
+  const { load } = await import('../../dist/lib/residual-lab.js');
+  const lab = await load();
+  const ratio = async (residual) => {
+    const { gradNorms } = await lab.experiments.gradientDecay({ nLayers: 32, gain: 0.1, residual });
+    return gradNorms[0] / gradNorms[32];
+  };
+  const plain = await ratio(false);
+  const residual = await ratio(true);
+  assert.equal(Math.round(Math.log10(plain)), -32);
+  for (const ch of Object.values(chapters)) {
+    const text = ch.sectionText('why-residuals');
+    assert.ok(text.includes('0.1') && text.includes('10⁻³²'), 'gain 0.1 and 10^-32');
+    assert.ok(text.includes(residual.toFixed(2)), `the residual ratio ${residual.toFixed(2)}`);
+  }
+});
+
+test('zh and en: the precision lab says which operations its bfloat16 path rounds, and what PyTorch\'s bf16 mean does', async () => {
+  const { PRECISION_STRINGS } = await import('../../web/components/strings/rl-precision-lab.js');
+  assert.match(PRECISION_STRINGS.en.models, /every square, the running sum after every addition, the mean, mean \+ ε, the reciprocal square root and every product/);
+  assert.match(PRECISION_STRINGS.en.models, /torch.mean accumulates in float32/);
+  assert.match(PRECISION_STRINGS.zh.models, /内部用 float32 累加/);
+});

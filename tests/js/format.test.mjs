@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatFactor, formatFixed, formatScientific, formatTrimmed, formatVector, powerOfTen } from '../../web/components/shared/format.js';
 import { parseNumber } from '../../web/components/shared/parse-number.js';
+import { describeError } from '../../web/components/shared/i18n.js';
 
 test('vectors print as the chapter writes them', () => {
   assert.equal(formatVector([1 / 0.935414346693485 * 1, -0.5345224838248488, 1.6035674514745464, 0]), '[1.069, -0.535, 1.604, 0]');
@@ -38,6 +39,10 @@ test('slider factors', () => {
   assert.equal(formatFactor(10 ** 1), '×10');
   assert.equal(formatFactor(10 ** -1), '×0.1');
   assert.equal(formatFactor(10 ** 2), '×100');
+  assert.equal(formatFactor(Number((10 ** 0.2).toPrecision(3))), '×1.58', 'the factor used, not a rounder one');
+  assert.equal(formatFactor(65540.2), '×65,540', 'one form: grouped digits, no "×6.554 × 10⁴"');
+  assert.equal(formatFactor(2.048e6), '×2.05 × 10⁶');
+  assert.equal(formatFactor(1.1297), '×1.13');
 });
 
 test('parseNumber accepts plain and exponent notation and names the problem otherwise', () => {
@@ -48,4 +53,16 @@ test('parseNumber accepts plain and exponent notation and names the problem othe
   assert.throws(() => parseNumber('0x10'), { code: 'not_a_number' });
   assert.throws(() => parseNumber('2', { max: 1 }), { code: 'not_in_range', max: 1 });
   assert.throws(() => parseNumber('2.5', { integer: true }), { code: 'not_in_range' });
+});
+
+test('a one-sided range is said as one bound, never "between -Infinity and 1000"', () => {
+  const message = (text, range, lang = 'en') => {
+    try { parseNumber(text, range); } catch (error) { return describeError(error, lang, text); }
+    return null;
+  };
+  assert.equal(message('2000', { max: 1000 }), 'must be at most 1000');
+  assert.equal(message('-1', { min: 0 }), 'must be at least 0');
+  assert.equal(message('5', { min: 0, max: 1 }), 'must be between 0 and 1');
+  assert.equal(message('2000', { max: 1000 }, 'zh'), '不能大于 1000');
+  assert.equal(message('-1', { min: 0 }, 'zh'), '不能小于 0');
 });

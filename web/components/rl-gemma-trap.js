@@ -14,6 +14,10 @@ const MAX_TEXT = 2000;
 // The same trained multipliers stored both ways: Gemma 2/3 keep (multiplier - 1), Llama the multiplier.
 const EXAMPLE_WEIGHTS = { gemma: '0.2, -0.3, 0.5, 0.1', llama: '1.2, 0.7, 1.5, 1.1' };
 const EPS = 1e-6;  // Gemma's rms_norm_eps
+// Cosine between the trained and the misread output: at least SAME_DIRECTION the direction is kept, below
+// LOST_DIRECTION it is lost (the verdict's wording follows).
+const SAME_DIRECTION = 0.99;
+const LOST_DIRECTION = 0.9;
 
 const vectorRow = (name, fallback) => ({
   name, type: 'text', default: fallback, maxLength: MAX_TEXT, validate: (text, { parseVector }) => parseVector(text),
@@ -101,12 +105,14 @@ export class RlGemmaTrap extends LabElement {
     this.outputs.right.textContent = formatVector(right);
     this.outputs.wrong.textContent = formatVector(wrong);
 
-    const { lengthRatio, cosine, flipped } = compareReadings(right, wrong);
+    const readings = compareReadings(right, wrong);
+    const { lengthRatio, cosine, flipped } = readings;
     const ratioText = Number.isFinite(lengthRatio) ? `${formatTrimmed(lengthRatio, 2)}×` : '–';
     this.outputs.lengthRatio.textContent = ratioText;
     this.outputs.cosine.textContent = Number.isFinite(cosine) ? formatFixed(cosine, 3) : '–';
     this.outputs.flipped.textContent = s.flippedOf(flipped, x.length);
-    this.verdict.textContent = s.verdict(ratioText);
+    this.verdict.textContent = verdict(s, readings);
+    this.verdict.dataset.verdict = verdictKind(readings);
 
     this.legend.replaceChildren(h('span', { class: 'swatch series-right' }), s.right, h('span', { class: 'swatch series-wrong' }), s.wrong);
     const maxAbs = Math.max(...Array.from(right, Math.abs), ...Array.from(wrong, Math.abs));
@@ -114,6 +120,28 @@ export class RlGemmaTrap extends LabElement {
       categories: Array.from(x, (_, i) => `y${i + 1}`), limit: niceLimit(maxAbs), format: (v) => formatTrimmed(v, 2),
       series: [{ label: s.right, className: 'series-right', values: right }, { label: s.wrong, className: 'series-wrong', values: wrong }],
     });
+  }
+}
+
+/** Which sentence the numbers call for: the zero cases, then the cosine bands. */
+function verdictKind({ rightZero, wrongZero, cosine }) {
+  if (rightZero && wrongZero) return 'both-zero';
+  if (rightZero) return 'trained-zero';
+  if (wrongZero) return 'misread-zero';
+  if (cosine >= SAME_DIRECTION) return 'same';
+  return cosine >= LOST_DIRECTION ? 'turned' : 'far';
+}
+
+function verdict(s, readings) {
+  const cosine = formatFixed(readings.cosine, 3);
+  const ratio = `${formatTrimmed(readings.lengthRatio, 2)}×`;
+  switch (verdictKind(readings)) {
+    case 'both-zero': return s.verdictBothZero;
+    case 'trained-zero': return s.verdictTrainedZero;
+    case 'misread-zero': return s.verdictMisreadZero;
+    case 'same': return s.verdictSame(cosine, ratio, SAME_DIRECTION);
+    case 'turned': return s.verdictTurned(cosine, ratio, LOST_DIRECTION, SAME_DIRECTION);
+    default: return s.verdictFar(cosine, ratio, LOST_DIRECTION);
   }
 }
 
@@ -129,5 +157,5 @@ function compareReadings(right, wrong) {
     rw += right[i] * wrong[i];
     if (right[i] * wrong[i] < 0) flipped += 1;
   }
-  return { lengthRatio: Math.sqrt(ww / rr), cosine: rw / Math.sqrt(rr * ww), flipped };
+  return { lengthRatio: Math.sqrt(ww / rr), cosine: rw / Math.sqrt(rr * ww), flipped, rightZero: rr === 0, wrongZero: ww === 0 };
 }

@@ -7,18 +7,26 @@ import { log10OrGap, logSplits, logValues, shownScientific as shown } from './ex
 import { ExperimentElement } from './experiment-run/experiment-element.js';
 import { checkbox, numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
-import { formatScientific } from './shared/format.js';
+import { formatFactor, formatScientific } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { radioGroup, rangeField } from './shared/fields.js';
 import { GRADIENT_FLOW_STRINGS } from './strings/rl-gradient-flow.js';
 
 const WIDTHS = [16, 64, 256, 512];
-const PRESETS = [{ gain: 0.8, layers: 32 }, { gain: 1.2, layers: 32 }, { gain: 0.1, layers: 32 }];
+// Opening with small branches (gain 0.1) shows the section's claim as it stands: without residuals layer 0 gets
+// 0.1^32 = 10^-32 of the top gradient, with them about 1.13 of it. The chapter's 0.8 and 1.2 follow, then large
+// branches (gain 1: a plain stack of rotations keeps the gradient exactly, the residual one multiplies it ~2^16).
+const PRESETS = [
+  { gain: 0.1, layers: 32, kind: 'small' }, { gain: 0.8, layers: 32, kind: 'chapter' },
+  { gain: 1.2, layers: 32, kind: 'chapter' }, { gain: 1, layers: 32, kind: 'large' },
+];
+// With residuals, a layer-0 gradient within this factor of the top's counts as "stays near 1".
+const NEAR_ONE = 2;
 const CHAPTER_FIGURES = { 0.8: '0.0008', 1.2: '342' };
 
 const STATE = [
   { name: 'layers', option: 'experiments.gradientDecay.nLayers', max: 64 },
-  { name: 'gain', option: 'experiments.gradientDecay.gain', min: 0.05, max: 2 },
+  { name: 'gain', option: 'experiments.gradientDecay.gain', min: 0.05, max: 2, default: 0.1 },
   { name: 'variant', option: 'experiments.gradientDecay.variant' },
   { name: 'width', option: 'experiments.gradientDecay.width', min: 16, max: 512 },
   { name: 'plain', type: 'boolean', default: true },
@@ -48,7 +56,7 @@ export class RlGradientFlow extends ExperimentElement {
     this.plainBox = checkbox({ name: 'plain', label: s.plain, checked: st.plain, onChange: (plain) => this.change({ plain }) });
     this.residualBox = checkbox({ name: 'residual', label: s.residual, checked: st.residual, onChange: (residual) => this.change({ residual }) });
     const presets = h('div', { class: 'presets', role: 'group', 'aria-label': s.presetsLabel },
-      PRESETS.map(({ gain, layers }) => h('button', { type: 'button', onclick: () => this.pick(gain, layers) }, s.preset(gain, layers))));
+      PRESETS.map(({ gain, layers, kind }) => h('button', { type: 'button', 'data-preset': kind, onclick: () => this.pick(gain, layers) }, s.preset(gain, layers, kind))));
 
     this.chart = lineChart({ host: this, label: s.chartLabel(st.layers, st.gain), height: 280, build: (color) => this.chartOptions(color) });
     this.readouts = h('ul', { class: 'readouts' });
@@ -117,8 +125,9 @@ export class RlGradientFlow extends ExperimentElement {
     if (plainNorms && variant === 'linear') remarks.push(chapterGain && layers === 32 ? s.chapterMatch(gain, chapterGain) : s.chapterOther);
     if (variant === 'mlp') remarks.push(s.mlpNote);
     if (residualNorms) {
-      const perLayer = (residualNorms[0] / residualNorms[layers]) ** (1 / layers);
-      remarks.push(perLayer > 1.05 ? s.residualLarge(perLayer.toFixed(2)) : s.residualFlat);
+      const ratio = residualNorms[0] / residualNorms[layers];
+      const near = ratio <= NEAR_ONE && ratio >= 1 / NEAR_ONE;
+      remarks.push(near ? s.residualFlat(formatFactor(ratio), NEAR_ONE) : s.residualLarge(formatFactor(ratio ** (1 / layers)), formatFactor(ratio)));
     }
     this.remark.textContent = remarks.join(this.language === 'zh' ? '' : ' ');
   }

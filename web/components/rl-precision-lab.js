@@ -78,6 +78,7 @@ export class RlPrecisionLab extends LabElement {
           h('tbody', {}, row('exact', s.exact), row('fp32', s.fp32), row('bf16', s.bf16)))),
         this.verdict, this.explain,
         h('p', { class: 'hint why' }, s.why),
+        h('p', { class: 'hint models' }, s.models),
         h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root)),
     );
   }

@@ -7,10 +7,12 @@ import { ExperimentElement } from './experiment-run/experiment-element.js';
 import { numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { rangeField } from './shared/fields.js';
-import { formatFixed, formatScientific, formatTrimmed } from './shared/format.js';
+import { formatFactor, formatFixed, formatScientific, formatTrimmed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { QK_NORM_STRINGS } from './strings/rl-qk-norm-lab.js';
 
+/** A growth factor in a <data> element carrying the exact value: ×4,096, never ×4.096 × 10³. */
+const factor = (value) => h('data', { value: String(value) }, formatFactor(value));
 const D_MODEL = 128;  // heads = D_MODEL / d_head
 const HEAD_DIMS = [16, 32, 64, 128];
 const MAX_GAINS = [16, 64, 256];
@@ -85,8 +87,8 @@ export class RlQkNormLab extends ExperimentElement {
       h('li', { 'data-readout': 'bound' }, s.boundReadout(dHead), shown(r.bound), s.qkMax, shown(qkMax), s.end),
       h('li', { 'data-readout': 'top-gain' }, s.plainAt(gainText), shown(r.maxLogitPlain[last]), s.entropyAt,
         shown(r.entropyPlain[last]), s.entropyQk, shown(r.entropyQkNorm[last]), s.nats, s.end),
-      h('li', { 'data-readout': 'layer0' }, s.layer0, shown(r.layer0MaxLogitPlain[last] / r.layer0MaxLogitPlain[first], 4),
-        s.layer0Gain, shown((r.gains[last] / r.gains[first]) ** 2, 4), s.end),
+      h('li', { 'data-readout': 'layer0' }, s.layer0, factor(r.layer0MaxLogitPlain[last] / r.layer0MaxLogitPlain[first]),
+        s.layer0Gain, factor((r.gains[last] / r.gains[first]) ** 2), s.end),
     );
     const remarks = [s.belowBound(formatFixed((100 * qkMax) / r.bound, 0))];
     if (dHead === 128) remarks.unshift(s.chapterBound);

@@ -7,11 +7,14 @@ import { numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { rangeField } from './shared/fields.js';
 import { formatFixed } from './shared/format.js';
-import { axis, lineChart } from './shared/line-chart.js';
+import { axis, faint, lineChart } from './shared/line-chart.js';
+import { movingAverage } from './shared/smoothing.js';
 import { WARMUP_STRINGS } from './strings/rl-warmup-race.js';
 
 const RUN_KEYS = ['post-false', 'post-true', 'pre-false', 'pre-true'];
-const STYLE = { 'post-false': ['vermillion', undefined], 'post-true': ['vermillion', [8, 4]], 'pre-false': ['blue', undefined], 'pre-true': ['blue', [8, 4]] };
+// Colour tells the placement apart, the dash pattern each of the four runs (shown in the legend swatches too):
+// Post-Norm solid / long dashes, Pre-Norm dots / dash-dot.
+const STYLE = { 'post-false': ['vermillion', undefined], 'post-true': ['vermillion', [10, 5]], 'pre-false': ['blue', [2, 4]], 'pre-true': ['blue', [10, 4, 2, 4]] };
 const STEP_CHOICES = [100, 200, 500];
 const LR_CHOICES = [0.001, 0.003, 0.01];
 const WARMUP_CHOICES = [10, 25, 50, 100];
@@ -78,7 +81,8 @@ export class RlWarmupRace extends ExperimentElement {
     const steps = Float64Array.from({ length: Math.max(totalSteps, r.stepsDone) }, (_, i) => i + 1);
     const curve = (run) => Array.from(steps, (_, i) => (run && i < r.stepsDone && Number.isFinite(run.loss[i]) ? run.loss[i] : null));
     const byKey = Object.fromEntries(r.runs.map((run) => [`${run.placement}-${run.warmup}`, run]));
-    this.chart.setData([steps, ...RUN_KEYS.map((key) => curve(byKey[key]))]);
+    const raw = RUN_KEYS.map((key) => curve(byKey[key]));
+    this.chart.setData([steps, ...raw, ...raw.map((values) => movingAverage(values))]);
     this.dataset.stepsDrawn = String(r.stepsDone);  // for pages and tests that follow the race
     return byKey;
   }
@@ -101,10 +105,12 @@ export class RlWarmupRace extends ExperimentElement {
     const s = this.strings;
     return {
       scales: { x: { time: false } },
-      axes: [axis(color, { label: s.stepAxis }), axis(color, { size: 48 })],
+      axes: [axis(color, { label: s.stepAxis }), axis(color, { size: 56, label: s.lossAxis })],
+      // The measured losses, faint and out of the legend; over them their moving averages, which the legend names.
       series: [
         { label: s.stepAxis, value: fixed(0) },
-        ...RUN_KEYS.map((key) => ({ label: s.runs[key], stroke: color(STYLE[key][0]), dash: STYLE[key][1], width: 2, value: fixed(3), points: { show: false } })),
+        ...RUN_KEYS.map((key) => ({ label: s.rawRun(s.runs[key]), class: 'raw-series', stroke: faint(color(STYLE[key][0]), 0.22), width: 1, value: fixed(3), points: { show: false } })),
+        ...RUN_KEYS.map((key) => ({ label: s.runs[key], stroke: color(STYLE[key][0]), dash: STYLE[key][1], width: 2.5, value: fixed(3), points: { show: false } })),
       ],
       cursor: { drag: { x: false, y: false } },
     };

@@ -122,8 +122,36 @@ function holdLinkedSection() {
   addEventListener('hashchange', hold);
 }
 
+/**
+ * A formula or code block wider than the column scrolls sideways, and a scroll box is a tab stop (so keyboard
+ * users can scroll it): such a block gets a name saying what it is; one that fits is no tab stop and has none.
+ * Checked again when the column's width changes.
+ */
+function labelScrollingBlocks() {
+  const zh = document.documentElement.lang.startsWith('zh');
+  const names = zh ? { formula: '公式（可横向滚动）', code: '代码（可横向滚动）' } : { formula: 'Formula (scrolls sideways)', code: 'Code (scrolls sideways)' };
+  const blocks = [...document.querySelectorAll('article .math-display, article pre')];
+  const label = () => {
+    for (const block of blocks) {
+      if (block.scrollWidth > block.clientWidth + 1) {
+        block.tabIndex = 0;
+        block.setAttribute('role', 'group');
+        block.setAttribute('aria-label', block.localName === 'pre' ? names.code : names.formula);
+      } else {
+        block.removeAttribute('tabindex');
+        block.removeAttribute('role');
+        block.removeAttribute('aria-label');
+      }
+    }
+  };
+  label();
+  const article = document.querySelector('article');
+  if (article) new ResizeObserver(label).observe(article);
+}
+
 setupTheme();
 foldContentsOnNarrowScreens();
+labelScrollingBlocks();
 setupTableOfContents();
 setupLanguageSwitch();
 holdLinkedSection();

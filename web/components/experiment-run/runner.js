@@ -53,9 +53,23 @@ export function experimentRunner({ host, language }) {
   let generation = 0;
   let showTimer = 0;
   let partialShown = null;  // { stepsDone, stepsTotal } of the partial result on screen, while a run is going
+  let starter = null;  // the control that had focus when the run started (a Run button, a slider)
+
+  // The Cancel button hides when the run ends: if it had focus, focus goes back to the control that started the
+  // run (or to the status line), never to <body>.
+  function handBackFocus() {
+    if (cancelButton.getRootNode().activeElement !== cancelButton) return;
+    const usable = starter?.isConnected && !starter.disabled && !starter.closest('[hidden]');
+    if (usable) starter.focus();
+    else {
+      status.tabIndex = -1;
+      status.focus();
+    }
+  }
 
   function setBusy(busy) {
     clearTimeout(showTimer);
+    if (!busy) handBackFocus();
     if (busy) {
       // Quick runs never flash a progress bar.
       showTimer = setTimeout(() => { progress.hidden = false; cancelButton.hidden = false; status.textContent = s.running; }, SHOW_PROGRESS_AFTER_MS);
@@ -83,6 +97,8 @@ export function experimentRunner({ host, language }) {
   async function run(calls, { onPartial } = {}) {
     cancel();
     partialShown = null;
+    const focused = host.shadowRoot?.activeElement;
+    if (focused && focused !== cancelButton) starter = focused;
     const mine = ++generation;
     controller = new AbortController();
     const { signal } = controller;

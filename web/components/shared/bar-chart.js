@@ -4,7 +4,8 @@
 // the stylesheet), and carry a <title> each for hover and screen readers.
 import { svg, replaceChildren } from './dom.js';
 
-const WIDTH = 480;
+const DEFAULT_WIDTH = 480;  // until the chart has a size of its own
+const MIN_WIDTH = 240;
 const HEIGHT = 200;
 const MARGIN = { left: 46, right: 8, top: 14, bottom: 22 };
 
@@ -13,9 +14,21 @@ const MARGIN = { left: 46, right: 8, top: 14, bottom: 22 };
  * draws series side by side per category on an axis from the most negative value's nice bound (or 0) to `limit`.
  */
 export function barChart({ label }) {
-  const root = svg('svg', { class: 'bar-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': label });
+  const root = svg('svg', { class: 'bar-chart', viewBox: `0 0 ${DEFAULT_WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': label });
+  // The drawing is as wide in user units as the chart is on screen, so its text keeps its CSS size (11-12 px) on
+  // a phone instead of shrinking with a fixed viewBox; it is drawn again when the width changes.
+  let last = null;
+  let drawnWidth = DEFAULT_WIDTH;
+  const shownWidth = () => Math.max(MIN_WIDTH, Math.round(root.getBoundingClientRect().width) || DEFAULT_WIDTH);
+  new ResizeObserver(() => {
+    if (last && Math.abs(shownWidth() - drawnWidth) > 1) draw(last);
+  }).observe(root);
 
-  function draw({ categories, series, limit, format = String }) {
+  function draw(args) {
+    last = args;
+    const { categories, series, limit, format = String } = args;
+    const WIDTH = (drawnWidth = shownWidth());
+    root.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
     const showValues = categories.length * series.length <= 16;
     // The negative side only reaches as far as the values need (a nice number, at most `limit`), with room
     // under the deepest bar for its value label.
@@ -43,10 +56,10 @@ export function barChart({ label }) {
         return [
           svg('rect', { class: `bar ${s.className}${overflow ? ' overflow' : ''}`, x, y: top, width: Math.max(1, barWidth - 2), height: Math.max(0.5, Math.abs(y(value) - y(0))) },
             svg('title', {}, `${s.label}, ${category}: ${format(value)}`)),
-          showValues ? svg('text', { class: 'bar-value', x: x + barWidth / 2 - 1, y: value < 0 ? y(value) + 11 : y(value) - 3, 'text-anchor': 'middle' }, format(value)) : null,
+          showValues ? svg('text', { class: 'bar-value', x: x + barWidth / 2 - 1, y: value < 0 ? y(value) + 13 : y(value) - 4, 'text-anchor': 'middle' }, format(value)) : null,
         ];
       });
-      const name = i % labelEvery === 0 ? svg('text', { class: 'category', x: groupLeft + groupWidth * 0.4, y: HEIGHT - 6, 'text-anchor': 'middle' }, category) : null;
+      const name = i % labelEvery === 0 ? svg('text', { class: 'category', x: groupLeft + groupWidth * 0.4, y: HEIGHT - 5, 'text-anchor': 'middle' }, category) : null;
       return [rects, name];
     });
     replaceChildren(root, axis, bars);

@@ -44,10 +44,16 @@ export function powerOfTen(e) {
   return e === 0 ? '1' : `10${String(e).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c])}`;
 }
 
-/** The slider's scale factor as text: ×0.1, ×2.5, ×10, ×100. */
+/**
+ * A factor as text, in one form for every size: ×0.1, ×1.58 (three significant digits, what is used), ×65,540
+ * (whole, grouped, up to a million), ×2.05 × 10⁶ beyond.
+ */
 export function formatFactor(factor) {
-  const rounded = factor >= 10 ? Math.round(factor) : Number(factor.toPrecision(2));
-  return `×${rounded}`;
+  if (!Number.isFinite(factor)) return `×${formatFixed(factor)}`;
+  const size = Math.abs(factor);
+  if (size >= 1e6) return `×${formatScientific(factor, 3).text}`;
+  if (size >= 1000) return `×${Math.round(factor).toLocaleString('en-US')}`;
+  return `×${Number(factor.toPrecision(3))}`;
 }
 
 /** A config.json value as such a file writes it: small eps values in exponent form (1e-6, not 0.000001). */

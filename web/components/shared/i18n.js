@@ -36,6 +36,7 @@ const COMMON = {
     stale: 'Last valid result: it does not match the inputs until they are corrected.',
     at: (position) => ` (at character ${position + 1})`,
     unexplained: (message) => message,
+    chartNotComputed: 'Not computed yet: on the web page this chart fills in when the widget runs.',
     errors: {
       // codes of the lab's parseVector (wasm/src/api/parse_vector.hpp)
       empty: 'the field is empty: type numbers such as 2, -1, 3, 0',
@@ -56,7 +57,11 @@ const COMMON = {
       bad_cap: 'the cap must be a number greater than 0',
       too_many_numbers: 'too many numbers: at most 8192',
       not_a_number: 'not a number',
-      not_in_range: (min, max) => `must be between ${min} and ${max}`,
+      not_in_range: (min, max) => {
+        if (min === -Infinity || min == null) return `must be at most ${max}`;
+        if (max === Infinity || max == null) return `must be at least ${min}`;
+        return `must be between ${min} and ${max}`;
+      },
       too_long: 'too long',
     },
   },
@@ -77,6 +82,7 @@ const COMMON = {
     stale: '上一次有效的结果：输入改正之前，它与当前输入不符。',
     at: (position) => `（第 ${position + 1} 个字符）`,
     unexplained: (message) => `输入有误：${message}`,
+    chartNotComputed: '尚未计算：在网页上运行这个组件后，图表才会画出来。',
     errors: {
       empty: '输入为空：请输入数字，例如 2, -1, 3, 0',
       unexpected_char: (ch) => `“${ch}”不是数字的一部分`,
@@ -95,7 +101,11 @@ const COMMON = {
       bad_cap: '上限 c 必须是大于 0 的数',
       too_many_numbers: '数字太多：最多 8192 个',
       not_a_number: '不是数字',
-      not_in_range: (min, max) => `应在 ${min} 到 ${max} 之间`,
+      not_in_range: (min, max) => {
+        if (min === -Infinity || min == null) return `不能大于 ${max}`;
+        if (max === Infinity || max == null) return `不能小于 ${min}`;
+        return `应在 ${min} 到 ${max} 之间`;
+      },
       too_long: '太长了',
     },
   },

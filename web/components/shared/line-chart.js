@@ -5,8 +5,10 @@
 // Canvas colours cannot follow CSS variables by themselves, so the chart is rebuilt when the theme changes.
 import uPlot from '../../vendor/uplot/uPlot.esm.js';
 import { h } from './dom.js';
+import { common } from './i18n.js';
 
 const systemDark = matchMedia('(prefers-color-scheme: dark)');
+const printing = matchMedia('print');
 
 /**
  * `host` is the widget (a LabElement); `build(color)` returns uPlot options without width and height;
@@ -22,7 +24,9 @@ function colorProbe(host) {
 }
 
 export function lineChart({ host, label, height = 240, build }) {
-  const root = h('div', { class: 'line-chart', role: 'img', 'aria-label': label });
+  // Until the first data the chart is an empty frame; on paper a short note stands in for it (widget.css).
+  const root = h('div', { class: 'line-chart', role: 'img', 'aria-label': label, 'data-empty': '' },
+    h('p', { class: 'chart-empty-note' }, common(host.language).chartNotComputed));
   let plot = null;
   let data = null;  // null until the first setData: the chart is then drawn empty (axes, legend)
 
@@ -40,7 +44,10 @@ export function lineChart({ host, label, height = 240, build }) {
   function create() {
     plot?.destroy();
     const options = build(color);
-    plot = new uPlot({ ...options, width: width(), height }, data ?? options.series.map(() => []), root);
+    const legend = { ...options.legend, markers: { width: markerBorder, fill: legendSwatch, ...options.legend?.markers } };
+    // Points-only series (width 0) keep a round marker in the legend (widget.css), lines get a line.
+    const series = options.series.map((one, i) => (i > 0 && one.width === 0 ? { ...one, class: one.class ?? 'points-series' } : one));
+    plot = new uPlot({ ...options, series, legend, width: width(), height }, data ?? options.series.map(() => []), root);
   }
 
   // While the widget is in the document: the plot (uPlot listens on window), its resize observer and the theme
@@ -55,11 +62,18 @@ export function lineChart({ host, label, height = 240, build }) {
     const onTheme = () => { cancelAnimationFrame(frame); frame = requestAnimationFrame(create); };
     document.addEventListener('residual-lab:themechange', onTheme);
     systemDark.addEventListener('change', create);
+    // Printing switches the page to its print palette (page.css): the canvas is redrawn in it, and back after.
+    printing.addEventListener('change', create);
+    addEventListener('beforeprint', create);
+    addEventListener('afterprint', create);
     return () => {
       resizes.disconnect();
       cancelAnimationFrame(frame);
       document.removeEventListener('residual-lab:themechange', onTheme);
       systemDark.removeEventListener('change', create);
+      printing.removeEventListener('change', create);
+      removeEventListener('beforeprint', create);
+      removeEventListener('afterprint', create);
       plot?.destroy();
       plot = null;
     };
@@ -70,11 +84,49 @@ export function lineChart({ host, label, height = 240, build }) {
     setData(next) {
       const sameShape = data && next.length === data.length;
       data = next;
+      root.removeAttribute('data-empty');
       if (!plot) return;  // drawn when the widget is inserted
       if (sameShape) plot.setData(data);
       else create();
     },
   };
+}
+
+/**
+ * A legend swatch that looks like the line: the series' colour in its dash pattern (a CSS background on uPlot's
+ * marker, shaped as a short thick line by the widget stylesheet), so dashed and solid series differ in the legend
+ * as they do on the chart, not by colour alone.
+ */
+function legendSwatch(u, seriesIndex) {
+  const series = u.series[seriesIndex];
+  if (series.width === 0) return series.points?.fill?.(u, seriesIndex) ?? 'transparent';
+  const colour = typeof series.stroke === 'function' ? series.stroke(u, seriesIndex) : series.stroke;
+  if (!colour) return 'transparent';
+  const dash = series.dash ?? [];
+  if (dash.length < 2) return colour;
+  let at = 0;
+  const stops = [];
+  const pattern = dash.length % 2 ? [...dash, ...dash] : dash;
+  pattern.forEach((length, i) => {
+    const paint = i % 2 === 0 ? colour : 'transparent';
+    stops.push(`${paint} ${at}px ${at + length}px`);
+    at += length;
+  });
+  return `repeating-linear-gradient(90deg, ${stops.join(', ')})`;
+}
+
+/** The legend marker's border: none for a line's swatch, the point's outline for a points-only series. */
+function markerBorder(u, seriesIndex) {
+  return u.series[seriesIndex].width === 0 ? 2 : 0;
+}
+
+/** A colour (#rgb or #rrggbb, as the stylesheets write them) made translucent, for faint background curves. */
+export function faint(colour, alpha = 0.3) {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour.trim());
+  if (!hex) return colour;
+  const digits = hex[1].length === 3 ? [...hex[1]].map((d) => d + d) : hex[1].match(/../g);
+  const [r, g, b] = digits.map((d) => parseInt(d, 16));
+  return `rgba(${r}, ${g}, ${b}, ${alpha})`;
 }
 
 /** Axis options in the widget's colours. */

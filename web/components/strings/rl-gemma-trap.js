@@ -25,7 +25,13 @@ export const GEMMA_STRINGS = {
     cosine: 'cosine between them (1 = same direction)',
     flipped: 'signs flipped',
     flippedOf: (n, d) => `${n} of ${d}`,
-    verdict: (ratio) => `Every norm in the model makes this mistake, layer after layer: the misread output is ${ratio} as long as the one the model was trained to expect, so the model produces gibberish.`,
+    // The verdict follows the cosine: at least `high` (0.99) the direction is kept, below `low` (0.9) it is lost.
+    verdictSame: (cosine, ratio, high) => `The misread output points the same way as the trained one (cosine ${cosine}, at least ${high}) but is ${ratio} as long: for this input the mistake changes the scale, not the direction. Every norm in the model makes it, layer after layer, so every sublayer sees inputs of a size it was not trained on.`,
+    verdictTurned: (cosine, ratio, low, high) => `The misread output has turned away from the trained one (cosine ${cosine}, between ${low} and ${high}) and is ${ratio} as long. Every norm in the model makes this mistake, layer after layer, and the errors compound.`,
+    verdictFar: (cosine, ratio, low) => `The misread output points elsewhere (cosine ${cosine}, below ${low}) and is ${ratio} as long. Every norm in the model makes this mistake, layer after layer: the model produces gibberish.`,
+    verdictTrainedZero: 'As trained, this norm outputs all zeros (every multiplier is 0), while the misread one passes a signal on: there is no length ratio or angle between them, and the port feeds the next layer something the model never saw.',
+    verdictMisreadZero: 'The misread norm outputs all zeros (every multiplier it uses is 0) where the trained one passes a signal on: the port silences this layer entirely.',
+    verdictBothZero: 'Both readings output all zeros here: there is nothing to compare.',
   },
   zh: {
     title: 'Gemma 的 (1 + w) 陷阱',
@@ -52,6 +58,11 @@ export const GEMMA_STRINGS = {
     cosine: '两者夹角的余弦（1 表示方向相同）',
     flipped: '符号翻转',
     flippedOf: (n, d) => `${d} 个中有 ${n} 个`,
-    verdict: (ratio) => `模型里的每一个 Norm 都会犯同样的错，一层接一层：读错后的输出长度是模型训练时所预期的 ${ratio}，于是模型输出乱码。`,
+    verdictSame: (cosine, ratio, high) => `读错后的输出与训练时的方向相同（余弦 ${cosine}，不小于 ${high}），长度却是它的 ${ratio}：对这个输入，错误改变的是尺度而不是方向。模型里的每一个 Norm 都会犯这个错，一层接一层，于是每个子层看到的输入大小都不是训练时的样子。`,
+    verdictTurned: (cosine, ratio, low, high) => `读错后的输出偏离了训练时的方向（余弦 ${cosine}，在 ${low} 与 ${high} 之间），长度是它的 ${ratio}。模型里的每一个 Norm 都会犯这个错，一层接一层，误差不断累积。`,
+    verdictFar: (cosine, ratio, low) => `读错后的输出指向了别处（余弦 ${cosine}，小于 ${low}），长度是训练时的 ${ratio}。模型里的每一个 Norm 都会犯这个错，一层接一层：模型输出乱码。`,
+    verdictTrainedZero: '按训练时的写法，这个 Norm 输出全为零（每个乘数都是 0），读错的一方却传出了信号：两者之间没有长度比或夹角可言，移植后的模型把从未见过的东西交给了下一层。',
+    verdictMisreadZero: '读错后这个 Norm 输出全为零（它用的每个乘数都是 0），而训练时这里是有信号的：移植让这一层完全静默了。',
+    verdictBothZero: '这里两种读法的输出都全为零：没有可比较的东西。',
   },
 };

@@ -1,0 +1,56 @@
+// Screenshots of every widget in both languages, light, dark and print (the print palette and print layout,
+// emulated): test-results/screenshots/widgets/<tag>-<lang>-<scheme>.png. For looking at, not for comparing
+// pixels. Runs the built dist/ (node scripts/build.mjs first): node scripts/widget-screenshots.mjs [tag ...]
+// The warmup race runs its shortest race (100 steps) so that its chart has curves.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { SCREENSHOT_DIR, startLab } from '../tests/e2e/harness.mjs';
+import { screenshotWidget } from '../tests/e2e/widget-helpers.mjs';
+
+const TAGS = ['rl-vector-lab', 'rl-precision-lab', 'rl-gemma-trap', 'rl-softcap-explorer', 'rl-gradient-flow',
+  'rl-qk-norm-lab', 'rl-init-scaling', 'rl-residual-growth', 'rl-placement-lab', 'rl-warmup-race'];
+const PAGES = { zh: 'index.html?warm.steps=100', en: 'en/index.html?warm.steps=100' };
+const SCHEMES = ['light', 'dark', 'print'];
+const wanted = process.argv.slice(2);
+const tags = wanted.length ? TAGS.filter((t) => wanted.includes(t)) : TAGS;
+const outDir = join(SCREENSHOT_DIR, 'widgets');
+mkdirSync(outDir, { recursive: true });
+
+const DECODER_TAGS = new Set(['rl-gradient-flow', 'rl-qk-norm-lab', 'rl-init-scaling', 'rl-residual-growth', 'rl-placement-lab']);
+
+/** Waits until a widget has drawn: data-ready (interactive widgets) or a finished run (decoder widgets). */
+async function settle(widget, tag) {
+  await widget.scrollIntoViewIfNeeded();
+  await widget.page().waitForFunction(([el, decoder]) => (decoder ? ['done', 'error'].includes(el.dataset.status) : el.hasAttribute('data-ready')),
+    [await widget.elementHandle(), DECODER_TAGS.has(tag)], { timeout: 120000 });
+}
+
+const lab = await startLab();
+try {
+  for (const [lang, path] of Object.entries(PAGES)) {
+    for (const scheme of SCHEMES) {
+      const view = await lab.open(path, { colorScheme: scheme === 'dark' ? 'dark' : 'light', viewport: { width: 900, height: 900 } });
+      const { page } = view;
+      for (const tag of tags) {
+        const widget = page.locator(tag);
+        if (tag === 'rl-warmup-race') {
+          await widget.scrollIntoViewIfNeeded();
+          await widget.locator('button.run').click();
+          await page.waitForFunction((el) => el.dataset.status === 'done', await widget.elementHandle(), { timeout: 180000 });
+        } else {
+          await settle(widget, tag);
+        }
+        await page.waitForTimeout(200);
+        if (scheme === 'print') await page.emulateMedia({ media: 'print' });
+        await page.waitForTimeout(200);
+        await screenshotWidget(view, widget, `widgets/${tag}-${lang}-${scheme}`);
+        if (scheme === 'print') await page.emulateMedia({ media: 'screen' });
+        console.log(`${tag}-${lang}-${scheme}`);
+      }
+      view.assertClean();
+      await view.close();
+    }
+  }
+} finally {
+  await lab.close();
+}

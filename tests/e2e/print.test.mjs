@@ -1,0 +1,84 @@
+// The chapter printed (a teacher's handout): the widgets in the print palette, their canvases redrawn in it,
+// hints kept, controls that do nothing on paper hidden, a chart that was never computed replaced by a note, and
+// an A4 PDF of a bounded length.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startLab } from './harness.mjs';
+import { EN, ZH, openReady } from './widget-helpers.mjs';
+
+// The A4 PDF with every widget computed, measured as here: 12 pages (en and zh) before the print styles were
+// reworked, 14 (en) and 13 (zh) after: the hints now print, each widget stays whole on a page (break-inside:
+// avoid leaves the rest of a page blank), and buttons, sliders and run states are gone. The bound leaves two pages
+// for text or a widget more, not for widgets split across pages or controls printed again.
+const MAX_PAGES = 16;
+
+let lab;
+before(async () => { lab = await startLab(); });
+after(async () => { await lab?.close(); });
+
+async function computeAll(page) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let y = 0; y < height; y += 700) {
+    await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
+    await page.waitForTimeout(50);
+  }
+  await page.waitForFunction(() => [...document.querySelectorAll('rl-gradient-flow, rl-qk-norm-lab, rl-init-scaling, rl-residual-growth, rl-placement-lab')]
+    .every((el) => ['done', 'error'].includes(el.dataset.status)), null, { timeout: 90000 });
+}
+
+/** Opaque pixels of a canvas lighter than a print palette ever draws (light text and lines of the dark theme). */
+const lightPixels = (widget) => widget.evaluate((el) => {
+  const canvas = el.shadowRoot.querySelector('.uplot canvas');
+  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  let light = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i + 3] > 200 && 0.299 * data[i] + 0.587 * data[i + 1] + 0.114 * data[i + 2] > 160) light += 1;
+  }
+  return light;
+});
+
+for (const [lang, path] of [['en', EN], ['zh', ZH]]) {
+  test(`${lang}: printed from the dark theme, widgets use the print palette, keep their hints, and the PDF is at most ${MAX_PAGES} A4 pages`, async () => {
+    const view = await openReady(lab, path, { colorScheme: 'dark' });
+    const { page } = view;
+    await computeAll(page);
+    const gradient = page.locator('rl-gradient-flow');
+    assert.ok(await lightPixels(gradient) > 100, 'on screen, the dark theme draws light lines and text');
+
+    await page.emulateMedia({ media: 'print' });
+    await page.waitForTimeout(300);
+    assert.equal(await lightPixels(gradient), 0, 'printed, the chart is redrawn in print colours');
+    const looks = await page.evaluate(() => [...document.querySelectorAll('rl-vector-lab, rl-precision-lab, rl-gemma-trap, rl-softcap-explorer, rl-gradient-flow, rl-qk-norm-lab, rl-init-scaling, rl-residual-growth, rl-placement-lab, rl-warmup-race')].map((el) => {
+      const style = getComputedStyle(el);
+      const hints = [...el.shadowRoot.querySelectorAll('.hint')].filter((h) => !h.closest('[hidden]'));
+      return {
+        tag: el.localName,
+        fg: style.getPropertyValue('--fg').trim(),
+        background: style.backgroundColor,
+        hintsShown: hints.length > 0 && hints.every((h) => getComputedStyle(h).display !== 'none'),
+        buttonsShown: [...el.shadowRoot.querySelectorAll('button')].filter((b) => getComputedStyle(b).display !== 'none').length,
+      };
+    }));
+    for (const look of looks) {
+      assert.equal(look.fg, '#000', `${look.tag}: print text colour`);
+      assert.equal(look.background, 'rgb(255, 255, 255)', `${look.tag}: white background`);
+      assert.ok(look.hintsShown, `${look.tag}: the "what to notice" hints print`);
+      assert.equal(look.buttonsShown, 0, `${look.tag}: no buttons on paper`);
+    }
+    // The warmup race was never run: a note instead of an empty frame.
+    const warmup = await page.locator('rl-warmup-race').evaluate((el) => {
+      const chart = el.shadowRoot.querySelector('.line-chart');
+      return { note: getComputedStyle(chart.querySelector('.chart-empty-note')).display, plot: getComputedStyle(chart.querySelector('.uplot')).display, text: chart.querySelector('.chart-empty-note').textContent };
+    });
+    assert.equal(warmup.note, 'block');
+    assert.equal(warmup.plot, 'none');
+    assert.match(warmup.text, lang === 'en' ? /Not computed yet/ : /尚未计算/);
+
+    const pdf = (await page.pdf({ format: 'A4' })).toString('latin1');
+    const pages = (pdf.match(/\/Type\s*\/Page\b/g) ?? []).length;
+    console.log(`${lang}: ${pages} A4 pages`);
+    assert.ok(pages >= 8 && pages <= MAX_PAGES, `${pages} pages`);
+    view.assertClean();
+    await view.close();
+  });
+}

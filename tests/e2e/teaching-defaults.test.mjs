@@ -1,0 +1,164 @@
+// The page teaches at its defaults and says only what its numbers show: the gradient-flow widget opens on the
+// section's claim (with residuals the gradient reaching layer 0 stays near the top's, without them it vanishes)
+// and a preset leads to the growth with large branches; the Gemma verdict follows the measured cosine; the
+// warmup chart's smoothed curves are the experiment's own moving average; factors read as the value used.
+// Expected values are closed forms (0.1^32, (1 + g²)^(L/2)), the float64 cosine, or the run's own reported
+// finalSmoothedLoss, never the widget's code.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startLab } from './harness.mjs';
+import { EN, ZH, eventually, openReady, textOf } from './widget-helpers.mjs';
+
+let lab;
+before(async () => { lab = await startLab(); });
+after(async () => { await lab?.close(); });
+
+async function finished(widget, timeout = 20000) {
+  await widget.scrollIntoViewIfNeeded();
+  await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', 'the run finishes', timeout);
+}
+
+async function rerun(widget, action, timeout = 20000) {
+  await widget.evaluate((el) => { el.dataset.status = 'stale'; });
+  await action();
+  await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', 'the widget recomputes', timeout);
+}
+
+const readout = async (widget, name) => widget.locator(`[data-readout="${name}"] data`).evaluateAll((els) => els.map((el) => Number(el.getAttribute('value'))));
+
+for (const [lang, path, large] of [['en', EN, 'large branches'], ['zh', ZH, '大分支']]) {
+  test(`${lang}: gradient flow as it opens shows the section's claim; the large-branch preset shows growth`, async () => {
+    const view = await openReady(lab, path);
+    const widget = view.page.locator('rl-gradient-flow');
+    await finished(widget);
+    const [plain] = await readout(widget, 'plain');
+    const [residual] = await readout(widget, 'residual');
+    assert.ok(plain < 1e-30 && Math.abs(plain / 0.1 ** 32 - 1) < 1e-3, `without residuals it vanishes: 0.1^32, shown ${plain}`);
+    assert.ok(residual > 0.9 && residual < 1.3, `with residuals it stays near 1: ${residual}`);
+    const remark = await textOf(widget.locator('.remark'));
+    assert.match(remark, lang === 'en' ? /identity path carries the gradient down/ : /恒等路径把梯度传了下去/);
+    assert.ok(remark.includes(`×${Number(residual.toPrecision(3))}`), `the remark gives the measured ratio: ${remark}`);
+
+    await rerun(widget, () => widget.getByRole('button', { name: new RegExp(large) }).click());
+    const [grown] = await readout(widget, 'residual');
+    const [, expected] = await readout(widget, 'residual');
+    assert.equal(expected, 2 ** 16, '(1 + 1²)^(32/2)');
+    assert.ok(grown > 2 ** 15 && grown < 2 ** 18, `large branches: the residual gradient grows, ${grown}`);
+    const [rotations] = await readout(widget, 'plain');
+    assert.ok(Math.abs(rotations - 1) < 1e-9, `gain 1 without residuals: rotations keep the norm, ${rotations}`);
+    const grownRemark = await textOf(widget.locator('.remark'));
+    assert.ok(grownRemark.includes(`×${Math.round(grown).toLocaleString('en-US')}`), `the remark gives the measured growth: ${grownRemark}`);
+    assert.match(grownRemark, lang === 'en' ? /grows instead/ : /反而会增长/);
+    view.assertClean();
+    await view.close();
+  });
+}
+
+/** The float64 cosine and length ratio of the two readings y = x̂·(w + offset), x̂ = x / rms(x). */
+function readings(x, w, trainedOffset, eps = 1e-6) {
+  const rms = Math.sqrt(x.reduce((a, v) => a + v * v, 0) / x.length + eps);
+  const read = (offset) => x.map((v, i) => (v / rms) * (w[i] + offset));
+  const [r, m] = [read(trainedOffset), read(1 - trainedOffset)];
+  const dot = (a, b) => a.reduce((t, v, i) => t + v * b[i], 0);
+  return { cosine: dot(r, m) / Math.sqrt(dot(r, r) * dot(m, m)), ratio: Math.sqrt(dot(m, m) / dot(r, r)) };
+}
+
+test('Gemma trap: the verdict follows the cosine (bands 0.99 and 0.9), and w = -1 is said in words', async () => {
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-gemma-trap');
+  await widget.scrollIntoViewIfNeeded();
+  const verdict = widget.locator('.verdict');
+  const w = widget.getByLabel('Stored norm weights w', { exact: true });
+  const kind = () => verdict.getAttribute('data-verdict');
+
+  // The opening Gemma example: cosine 0.921, between the bands.
+  const opening = readings([2, -1, 3, 0], [0.2, -0.3, 0.5, 0.1], 1);
+  assert.ok(opening.cosine > 0.9 && opening.cosine < 0.99);
+  await eventually(kind, (k) => k === 'turned', 'the opening verdict');
+  assert.match(await textOf(verdict), new RegExp(`cosine ${opening.cosine.toFixed(3)}, between 0.9 and 0.99`));
+  assert.doesNotMatch(await textOf(verdict), /gibberish/);
+
+  // A Llama checkpoint read as Gemma: cosine 0.998, the same direction, no "gibberish".
+  await widget.getByLabel(/Llama or Gemma 4 checkpoint/).check();
+  const llama = readings([2, -1, 3, 0], [1.2, 0.7, 1.5, 1.1], 0);
+  assert.ok(llama.cosine >= 0.99);
+  await eventually(kind, (k) => k === 'same', 'the Llama verdict');
+  const same = await textOf(verdict);
+  assert.match(same, new RegExp(`cosine ${llama.cosine.toFixed(3)}, at least 0.99`));
+  assert.ok(same.includes(`${Number(llama.ratio.toFixed(2))}× as long`), same);
+  assert.doesNotMatch(same, /gibberish/);
+
+  // Far apart: below 0.9, and only then "gibberish".
+  await widget.getByLabel(/Gemma 2\/3 checkpoint/).check();
+  await w.fill('-0.9, 0.8, -0.5, 0.3');
+  const far = readings([2, -1, 3, 0], [-0.9, 0.8, -0.5, 0.3], 1);
+  assert.ok(far.cosine < 0.9);
+  await eventually(kind, (k) => k === 'far', 'the far verdict');
+  assert.match(await textOf(verdict), /below 0\.9.*gibberish/);
+
+  // w = -1 in a Gemma checkpoint: the trained output is all zeros; no "is – as long as".
+  await w.fill('-1, -1, -1, -1');
+  await eventually(kind, (k) => k === 'trained-zero', 'the all-zero verdict');
+  const zero = await textOf(verdict);
+  assert.match(zero, /outputs all zeros/);
+  assert.doesNotMatch(zero, /–|NaN|Infinity/);
+  view.assertClean();
+  await view.close();
+});
+
+test('Gemma trap in Chinese: the verdict states its band', async () => {
+  const view = await openReady(lab, ZH);
+  const widget = view.page.locator('rl-gemma-trap');
+  await widget.scrollIntoViewIfNeeded();
+  await eventually(() => widget.locator('.verdict').getAttribute('data-verdict'), (k) => k === 'turned', 'the opening verdict');
+  assert.match(await textOf(widget.locator('.verdict')), /余弦 0\.921，在 0\.9 与 0\.99 之间/);
+  view.assertClean();
+  await view.close();
+});
+
+test('the vector lab\'s scale slider shows the factor it uses', async () => {
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-vector-lab');
+  const slider = widget.locator('input[name="scale"]');
+  await slider.fill('0.2');
+  await eventually(() => slider.getAttribute('aria-valuetext'), (text) => text === '×1.58', 'the shown factor is 10^0.2 to three digits');
+  view.assertClean();
+  await view.close();
+});
+
+test('warmup race: smoothed curves end at the reported final smoothed loss, legend swatches show the dashes, y axis named', async () => {
+  const view = await openReady(lab, `${EN}?warm.steps=100`);
+  const widget = view.page.locator('rl-warmup-race');
+  await widget.scrollIntoViewIfNeeded();
+  await widget.locator('button.run').click();
+  await finished(widget, 180000);
+  const chart = await widget.evaluate((el) => {
+    const legend = [...el.shadowRoot.querySelectorAll('.u-legend .u-series')].filter((row) => getComputedStyle(row).display !== 'none');
+    return {
+      legend: legend.map((row) => ({ label: row.querySelector('.u-label')?.textContent, swatch: getComputedStyle(row.querySelector('.u-marker')).backgroundImage })),
+      // uPlot draws axis titles on the canvas: read them from the chart's options.
+      axes: el.chartOptions(() => '#000').axes.map((a) => a.label),
+    };
+  });
+  assert.deepEqual(chart.legend.slice(1).map((row) => row.label), ['Post-Norm, no warmup', 'Post-Norm, warmup', 'Pre-Norm, no warmup', 'Pre-Norm, warmup'], 'raw curves stay out of the legend');
+  const patterns = chart.legend.slice(1).map((row) => row.swatch);
+  assert.equal(patterns[0], 'none', 'solid line');
+  for (const dashed of patterns.slice(1)) assert.match(dashed, /repeating-linear-gradient/);
+  assert.equal(new Set(patterns).size, 4, 'four runs, four patterns');
+  assert.ok(chart.axes.includes('loss (nats)'), `axis titles: ${chart.axes}`);
+  // The legend's hover readout at the last step gives the bold (smoothed) curves' values there: each is the run's
+  // reported finalSmoothedLoss (the same moving average as the training loop's monitor).
+  const over = widget.locator('.u-over');
+  const box = await over.boundingBox();
+  await view.page.mouse.move(box.x + box.width - 1, box.y + box.height / 2);
+  const shownAtEnd = await eventually(() => widget.evaluate((el) => [...el.shadowRoot.querySelectorAll('.u-legend .u-series')]
+    .filter((row) => getComputedStyle(row).display !== 'none').map((row) => row.querySelector('.u-value')?.textContent)),
+  (values) => values[0] === '100', 'the cursor at step 100');
+  const keys = ['post-false', 'post-true', 'pre-false', 'pre-true'];
+  for (const [i, key] of keys.entries()) {
+    const [finalSmoothed] = await readout(widget, key);
+    assert.equal(shownAtEnd[i + 1], finalSmoothed.toFixed(3), `${key}: the smoothed curve ends at the final smoothed loss`);
+  }
+  view.assertClean();
+  await view.close();
+});
