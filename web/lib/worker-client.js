@@ -22,6 +22,21 @@ function toError({ name, message, code, position }) {
 
 const abortError = (message) => new DOMException(message, 'AbortError');
 
+/**
+ * A module worker running `url`. A page may not start a worker from another origin (new Worker throws), so when
+ * the lab is served from elsewhere than the page (one script tag on a course site) the worker is a same-origin
+ * Blob module that imports the lab's worker module; the host page's CSP must then allow `worker-src blob:`.
+ */
+export function createWorkerFor(url) {
+  if (url.origin === location.origin) return new Worker(url, { type: 'module' });
+  const bootstrap = URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};`], { type: 'text/javascript' }));
+  try {
+    return new Worker(bootstrap, { type: 'module' });
+  } finally {
+    URL.revokeObjectURL(bootstrap);  // the worker has the script once it starts loading
+  }
+}
+
 export function createLabWorker() {
   let worker = null;
   let nextId = 1;
@@ -29,7 +44,7 @@ export function createLabWorker() {
   const held = new Set();     // records of the proxies whose objects live in the current worker
 
   function start() {
-    worker = new Worker(new URL('./lab-worker.js', import.meta.url), { type: 'module' });
+    worker = createWorkerFor(new URL('./lab-worker.js', import.meta.url));
     worker.onmessage = ({ data }) => {
       const entry = pending.get(data.id);
       if (!entry) return;

@@ -3,6 +3,7 @@
 // which stay crisp at any zoom, print well, take their colours from CSS classes (theme and palette live in
 // the stylesheet), and carry a <title> each for hover and screen readers.
 import { svg, replaceChildren } from './dom.js';
+import { barChartExport } from './chart-export.js';
 
 const WIDTH = 480;
 const HEIGHT = 200;
@@ -14,8 +15,11 @@ const MARGIN = { left: 46, right: 8, top: 14, bottom: 22 };
  */
 export function barChart({ label }) {
   const root = svg('svg', { class: 'bar-chart', viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': label });
+  let drawn = null;  // the last draw() argument, for the share menu's CSV
+  root.chartExport = barChartExport({ label, root, getDrawn: () => drawn, background: () => getComputedStyle(root).getPropertyValue('--bg').trim() || '#ffffff' });
 
   function draw({ categories, series, limit, format = String }) {
+    drawn = { categories, series };
     const showValues = categories.length * series.length <= 16;
     // The negative side only reaches as far as the values need (a nice number, at most `limit`), with room
     // under the deepest bar for its value label.

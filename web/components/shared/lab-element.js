@@ -13,6 +13,7 @@ import { textField } from './fields.js';
 import { formulasReady } from './formula.js';
 import { common, describeError, languageOf } from './i18n.js';
 import { parseNumber } from './parse-number.js';
+import { shareMenu } from './share-menu.js';
 import { defineState, readState, writeState } from './state.js';
 import { adoptStyles, stylesUrl } from './styles.js';
 
@@ -77,6 +78,7 @@ export class LabElement extends HTMLElement {
     if (problems.length) this.showNotice(problems.map((p) => this.common.urlProblem(p.key, p.raw)).join(' '));
     this.build();
     this.update();
+    this.shadowRoot.append(shareMenu(this));
     this.setAttribute('data-ready', '');  // for pages (and tests) that wait for the first drawing
   }
 

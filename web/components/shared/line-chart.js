@@ -5,6 +5,7 @@
 // Canvas colours cannot follow CSS variables by themselves, so the chart is rebuilt when the theme changes.
 import uPlot from '../../vendor/uplot/uPlot.esm.js';
 import { h } from './dom.js';
+import { lineChartExport } from './chart-export.js';
 
 const systemDark = matchMedia('(prefers-color-scheme: dark)');
 
@@ -31,6 +32,9 @@ export function lineChart({ host, label, height = 240, build }) {
 
   // While the widget is in the document: the plot (uPlot listens on window), its resize observer and the theme
   // listeners. A re-inserted widget draws again from the kept data, in the theme of that moment.
+  // PNG, SVG and CSV for the share menu
+  root.chartExport = lineChartExport({ label, getPlot: () => plot, getData: () => data, background: () => color('bg') });
+
   host.whileConnected(() => {
     create();
     const resizes = new ResizeObserver(() => {
