@@ -27,7 +27,7 @@ export function lineChart({ host, label, height = 240, build }) {
   function create() {
     plot?.destroy();
     const options = build(color);
-    plot = new uPlot({ ...options, width: width(), height }, data ?? options.series.map(() => []), root);
+    plot = new uPlot({ ...options, cursor: followTransforms(options.cursor), width: width(), height }, data ?? options.series.map(() => []), root);
   }
 
   // While the widget is in the document: the plot (uPlot listens on window), its resize observer and the theme
@@ -63,6 +63,21 @@ export function lineChart({ host, label, height = 240, build }) {
       if (!plot) return;  // drawn when the widget is inserted
       if (sameShape) plot.setData(data);
       else create();
+    },
+  };
+}
+
+// uPlot reads the pointer as clientX minus the plot's getBoundingClientRect(): screen pixels. Inside a CSS transform
+// (a slide that reveal.js scales to the window) the chart's own pixels differ from those by the scale, so the
+// hover readout would show another point than the one under the pointer: divide by the scale.
+function followTransforms(cursor = {}) {
+  const { move } = cursor;
+  return {
+    ...cursor,
+    move(self, left, top) {
+      const scale = self.over.getBoundingClientRect().width / (self.over.offsetWidth || 1);
+      const position = scale > 0 && Math.abs(scale - 1) > 1e-3 ? [left / scale, top / scale] : [left, top];
+      return move ? move(self, ...position) : position;
     },
   };
 }
