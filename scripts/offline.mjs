@@ -1,6 +1,8 @@
 // The chapter as one self-contained file per language, dist/offline/residual-lab-<en|zh>.html: text, styles,
 // widgets, worker and WebAssembly inlined, so it works opened from disk (file://) or uploaded to an LMS as a file.
-// Called by scripts/build.mjs once dist/ is assembled: `await buildOffline({ dist })`.
+// Called by scripts/build.mjs once the site is assembled: `await buildOffline({ siteDir, outDir })`, where siteDir
+// is the site as a plain tree of ES modules (web/ with the WASM builds, uPlot and the rendered pages) and the
+// files are written to outDir/offline/.
 //
 // How: esbuild bundles the page's modules (shell/page.js, components/index.js) into one classic inline script and
 // the worker (lib/lab-worker.js) into a second bundle kept as a string. The modules find their files through
@@ -30,14 +32,14 @@ const REWRITES = {
 };
 
 /** esbuild plugin: virtual import.meta.url per file, the checked rewrites, and the rl-offline: modules. */
-function offlinePlugin(dist, virtualModules) {
+function offlinePlugin(site, virtualModules) {
   return {
     name: 'residual-lab-offline',
     setup(builder) {
       builder.onResolve({ filter: /^rl-offline:/ }, (args) => ({ path: args.path, namespace: 'rl-offline' }));
-      builder.onLoad({ filter: /.*/, namespace: 'rl-offline' }, (args) => ({ contents: virtualModules[args.path], resolveDir: dist, loader: 'js' }));
+      builder.onLoad({ filter: /.*/, namespace: 'rl-offline' }, (args) => ({ contents: virtualModules[args.path], resolveDir: site, loader: 'js' }));
       builder.onLoad({ filter: /\.(m?js)$/ }, (args) => {
-        const path = relative(dist, args.path).split('\\').join('/');
+        const path = relative(site, args.path).split('\\').join('/');
         if (path.startsWith('..')) return undefined;
         let contents = readFileSync(args.path, 'utf8');
         for (const [from, to] of REWRITES[path] ?? []) {
@@ -67,24 +69,24 @@ export function serveOfflineFiles(files) {
 }
 `;
 
-function inlinedFiles(dist) {
+function inlinedFiles(site) {
   const files = {};
-  for (const name of readdirSync(join(dist, 'styles'))) {
-    if (name.endsWith('.css')) files[`styles/${name}`] = { type: 'text/css', text: readFileSync(join(dist, 'styles', name), 'utf8') };
+  for (const name of readdirSync(join(site, 'styles'))) {
+    if (name.endsWith('.css')) files[`styles/${name}`] = { type: 'text/css', text: readFileSync(join(site, 'styles', name), 'utf8') };
   }
-  files['vendor/uplot/uPlot.min.css'] = { type: 'text/css', text: readFileSync(join(dist, 'vendor/uplot/uPlot.min.css'), 'utf8') };
+  files['vendor/uplot/uPlot.min.css'] = { type: 'text/css', text: readFileSync(join(site, 'vendor/uplot/uPlot.min.css'), 'utf8') };
   for (const flavour of ['simd', 'scalar']) {
-    files[`lib/wasm/residual_lab_${flavour}.wasm`] = { type: 'application/wasm', base64: readFileSync(join(dist, `lib/wasm/residual_lab_${flavour}.wasm`)).toString('base64') };
+    files[`lib/wasm/residual_lab_${flavour}.wasm`] = { type: 'application/wasm', base64: readFileSync(join(site, `lib/wasm/residual_lab_${flavour}.wasm`)).toString('base64') };
   }
   return files;
 }
 
-async function bundle(dist, entry, virtualModules) {
+async function bundle(site, entry, virtualModules) {
   const result = await build({
-    stdin: { contents: entry, resolveDir: dist, loader: 'js' },
+    stdin: { contents: entry, resolveDir: site, loader: 'js' },
     bundle: true, format: 'iife', target: 'es2022', minify: true, write: false, legalComments: 'none',
     external: ['node:*'],  // residual-lab.js reads files with node:fs only under node
-    plugins: [offlinePlugin(dist, virtualModules)], logLevel: 'silent',
+    plugins: [offlinePlugin(site, virtualModules)], logLevel: 'silent',
   });
   // A literal "</script" would end the inline script early.
   return result.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
@@ -100,14 +102,14 @@ export function offlinePolicy({ scripts, styles }) {
   ].join('; ');
 }
 
-export async function buildOffline({ dist }) {
+export async function buildOffline({ siteDir: site, outDir = site }) {
   const glue = `import simd from './lib/wasm/residual_lab_simd.mjs';\nimport scalar from './lib/wasm/residual_lab_scalar.mjs';\n`
     + "export const glue = (flavour) => ({ default: flavour === 'simd' ? simd : scalar });\n";
   // Module bodies run after their imports, in order: the install modules come first so the files are served
   // before any lab module looks for one.
   const workerInstall = "import { serveOfflineFiles } from 'rl-offline:runtime';\nserveOfflineFiles(self.residualLabOfflineFiles);\n";
-  const workerCode = await bundle(dist, "import 'rl-offline:install';\nimport './lib/lab-worker.js';\n", { 'rl-offline:runtime': RUNTIME, 'rl-offline:install': workerInstall, 'rl-offline:glue': glue });
-  const files = inlinedFiles(dist);
+  const workerCode = await bundle(site, "import 'rl-offline:install';\nimport './lib/lab-worker.js';\n", { 'rl-offline:runtime': RUNTIME, 'rl-offline:install': workerInstall, 'rl-offline:glue': glue });
+  const files = inlinedFiles(site);
   const pageInstall = `
 import { serveOfflineFiles } from 'rl-offline:runtime';
 import { FILES, WORKER_CODE } from 'rl-offline:files';
@@ -124,16 +126,16 @@ globalThis.residualLabOffline = {
 `;
   const pageEntry = "import 'rl-offline:install';\nimport './shell/page.js';\nimport './components/index.js';\n";
   const filesModule = `export const FILES = ${JSON.stringify(files)};\nexport const WORKER_CODE = ${JSON.stringify(workerCode)};\n`;
-  const pageCode = await bundle(dist, pageEntry, { 'rl-offline:runtime': RUNTIME, 'rl-offline:install': pageInstall, 'rl-offline:files': filesModule, 'rl-offline:glue': glue });
+  const pageCode = await bundle(site, pageEntry, { 'rl-offline:runtime': RUNTIME, 'rl-offline:install': pageInstall, 'rl-offline:files': filesModule, 'rl-offline:glue': glue });
 
-  const outDir = join(dist, 'offline');
-  mkdirSync(outDir, { recursive: true });
-  const pageCss = readFileSync(join(dist, 'styles/page.css'), 'utf8');
-  const themeInit = readFileSync(join(dist, 'shell/theme-init.js'), 'utf8');
-  const favicon = `data:image/svg+xml;base64,${readFileSync(join(dist, 'favicon.svg')).toString('base64')}`;
+  const offlineDir = join(outDir, 'offline');
+  mkdirSync(offlineDir, { recursive: true });
+  const pageCss = readFileSync(join(site, 'styles/page.css'), 'utf8');
+  const themeInit = readFileSync(join(site, 'shell/theme-init.js'), 'utf8');
+  const favicon = `data:image/svg+xml;base64,${readFileSync(join(site, 'favicon.svg')).toString('base64')}`;
   const written = [];
   for (const { lang, source, other } of PAGES) {
-    let html = readFileSync(join(dist, source), 'utf8');
+    let html = readFileSync(join(site, source), 'utf8');
     const replaceOnce = (pattern, replacement) => {
       const before = html;
       html = html.replace(pattern, replacement);
@@ -150,7 +152,7 @@ globalThis.residualLabOffline = {
     replaceOnce(/(class="header-button lang-switch" href=")[^"]*"/, `$1${offlineName(other)}"`);
     html = html.replace(/\s*<p class="file-note"[\s\S]*?<\/p>/, '');  // the note that points here
     if (/<(script|link)[^>]+(src|href)="(?!data:|#|residual-lab-)/.test(html)) throw new Error(`offline build: ${source} still refers to a file`);
-    const target = join(outDir, offlineName(lang));
+    const target = join(offlineDir, offlineName(lang));
     writeFileSync(target, html);
     written.push(target);
   }
