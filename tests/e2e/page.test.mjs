@@ -196,12 +196,14 @@ test('a phone shows the text without sideways scrolling, and print hides the con
 test('a widget embedded alone in another page works with one script and one tag', async () => {
   const view = await openReady(lab, 'embed-example.html');
   const widget = view.page.locator('rl-vector-lab');
-  await expectText(widget.getByLabel('RMSNorm output', { exact: true }), '[1.069, -0.535, 1.604, 0]', 'embedded lab computes');
+  // x="3, 4" eps="1e-6": x / sqrt(12.5 + 1e-6)
+  await expectText(widget.getByLabel('RMSNorm output', { exact: true }), '[0.849, 1.131]', 'embedded lab computes its attributes\' example');
   await view.screenshot('embed-example', { screenshot: (options) => view.page.screenshot({ ...options, fullPage: true }) });
-  await widget.getByLabel('Input vector x', { exact: true }).fill('3, 4');
-  await eventually(() => view.page.url(), (url) => url.includes('demo.x=3%2C+4'), 'state-key names the URL prefix');
+  await widget.getByLabel('Input vector x', { exact: true }).fill('2, -1, 3, 0');
+  await eventually(() => view.page.url(), (url) => url.includes('demo.x=2%2C+-1%2C+3%2C+0'), 'state-key names the URL prefix');
+  await expectText(widget.getByLabel('RMSNorm output', { exact: true }), '[1.069, -0.535, 1.604, 0]', 'the worked example');
   const zh = view.page.locator('rl-softcap-explorer');
-  assert.equal(await zh.getByLabel('上限 c', { exact: true }).inputValue(), '30', 'lang from the wrapper');
+  assert.equal(await zh.getByLabel('上限 c', { exact: true }).inputValue(), '20', 'lang from the wrapper, cap from the attribute');
   await zh.getByRole('button', { name: 'c = 50' }).click();
   await view.page.waitForTimeout(500);  // URL writes are debounced by 200 ms
   assert.ok(!view.page.url().includes('cap.'), 'url-state="off" leaves the address alone');

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { readmeBlock, renderFromBuild } from '../../scripts/options-doc.mjs';
+import { ATTRIBUTES_BEGIN, ATTRIBUTES_END, readmeBlock, renderAttributesFromBuild, renderFromBuild } from '../../scripts/options-doc.mjs';
 
 test("the README's option reference is the one lab.describe() renders", async () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -18,4 +18,21 @@ test('the reference shows the bounds and defaults of the tables, such as the dec
   assert.match(rendered, /\| `init.scheme` \| choice \| `'normal'` \| `'normal'` `'xavier'` \|/);
   assert.match(rendered, /\*\*experiments.warmup\(options\)\*\*/);
   assert.match(rendered, /\| `dFF` \| integer \| `null` \| integer ≥ 1, ≤ 65536, or null \|/);
+});
+
+test("the README's attribute reference is the one the widgets' state tables render", async () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = readmeBlock(readme, ATTRIBUTES_BEGIN, ATTRIBUTES_END);
+  assert.ok(block, 'README.md has no attribute reference block');
+  assert.equal(block, await renderAttributesFromBuild());
+});
+
+test('the attribute reference names each row by its attribute, with the bounds the widget narrowed', async () => {
+  const rendered = await renderAttributesFromBuild();
+  assert.match(rendered, /\*\*`<rl-gradient-flow>`\*\*\n\n\| attribute .*\n.*\n\| `layers` \| integer \| `32` \| integer ≥ 1, ≤ 64 \|/);
+  assert.match(rendered, /\| `zero-qk` \| boolean \| `false` \| true, false \|/);
+  assert.match(rendered, /\| `max-depth` \| integer \| `64` \| integer ≥ 16, ≤ 128 \|/);
+  for (const tag of ['rl-vector-lab', 'rl-precision-lab', 'rl-gemma-trap', 'rl-softcap-explorer', 'rl-gradient-flow', 'rl-qk-norm-lab', 'rl-init-scaling', 'rl-residual-growth', 'rl-placement-lab', 'rl-warmup-race']) {
+    assert.ok(rendered.includes(`**\`<${tag}>\`**`), tag);
+  }
 });

@@ -29,3 +29,8 @@ const ELEMENTS = [
 for (const { tag, element } of ELEMENTS) {
   if (!customElements.get(tag)) customElements.define(tag, element);
 }
+
+/** The tags this file registers, in the chapter's order (embed.html lists them). */
+export const WIDGET_TAGS = ELEMENTS.map(({ tag }) => tag);
+/** The element classes, in the same order (the README's attribute reference reads their state tables). */
+export const WIDGET_ELEMENTS = ELEMENTS.map(({ element }) => element);

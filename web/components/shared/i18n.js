@@ -23,6 +23,16 @@ const COMMON = {
     loading: 'Loading the WASM kernels…',
     loadFailed: (detail) => `The lab could not be loaded (${detail}). Reload the page to try again.`,
     urlProblem: (key, raw) => `The link's setting ${key}=${quoted(raw, (n) => ` (${n} characters)`)} is not usable; the default is shown instead.`,
+    attributeProblem: (name, raw, why) => `The attribute ${name}=${quoted(raw, (n) => ` (${n} characters)`)} is not usable (${why}); it is ignored.`,
+    expected: {
+      number: (min, max) => `expected a number from ${min} to ${max}`,
+      integer: (min, max) => `expected a whole number from ${min} to ${max}`,
+      choice: (choices) => `expected one of ${choices.join(', ')}`,
+      boolean: 'expected true or false',
+      text: (max) => `expected at most ${max} characters`,
+    },
+    noSimd: 'Running without WebAssembly SIMD (this browser lacks it): the same results, computed more slowly.',
+    noWasm: 'This interactive figure needs WebAssembly, which this browser does not provide or has turned off. The text around it explains what the figure shows.',
     stale: 'Last valid result: it does not match the inputs until they are corrected.',
     share: {
       title: 'Share and export',
@@ -69,6 +79,16 @@ const COMMON = {
     loading: '正在加载 WASM 内核……',
     loadFailed: (detail) => `实验室加载失败（${detail}），请刷新页面重试。`,
     urlProblem: (key, raw) => `链接里的设置 ${key}=${quoted(raw, (n) => `（共 ${n} 个字符）`)} 无法使用，已改用默认值。`,
+    attributeProblem: (name, raw, why) => `属性 ${name}=${quoted(raw, (n) => `（共 ${n} 个字符）`)} 无法使用（${why}），已忽略。`,
+    expected: {
+      number: (min, max) => `应为 ${min} 到 ${max} 之间的数`,
+      integer: (min, max) => `应为 ${min} 到 ${max} 之间的整数`,
+      choice: (choices) => `应为 ${choices.join('、')} 之一`,
+      boolean: '应为 true 或 false',
+      text: (max) => `最多 ${max} 个字符`,
+    },
+    noSimd: '当前浏览器不支持 WebAssembly SIMD，正在使用不带 SIMD 的版本：结果相同，只是计算较慢。',
+    noWasm: '这个交互图需要 WebAssembly，但当前浏览器不支持或已将其关闭。周围的正文说明了这个图展示的内容。',
     stale: '上一次有效的结果：输入改正之前，它与当前输入不符。',
     share: {
       title: '分享与导出',

@@ -1,5 +1,5 @@
 // The base class of the widgets: shadow root and stylesheets, page language, loading the lab, and the state
-// table kept in sync with the URL query. A subclass declares
+// table kept in sync with the element's attributes and the URL query. A subclass declares
 //   static tag, static stateKey (URL prefix), static stateRows (state.js rows), static styles (CSS files)
 // and implements build() (make the controls once, in this.body) and update() (recompute and redraw from
 // this.state). Every failure ends up as a message in the widget, never as an uncaught error in the console.
@@ -7,14 +7,21 @@
 // whileConnected); inserting it again resumes it: the shadow root, the controls and the drawn results are kept.
 // While a field holds an error (attempt) or the last run failed (markStale), the results on screen belong to
 // older inputs: the parts wrapped by resultsRegion() are dimmed (data-stale) under a "last valid result" label.
-import { load } from '../../lib/residual-lab.js';
+//
+// Attributes and the address: every state row is also an attribute (state.js attributeName: `zeroQK` is
+// `zero-qk`), parsed like the URL. The attributes set the starting example; the page address holds what the
+// reader changed from it, so where both name a setting the address wins (a link reproduces what the reader saw),
+// and only settings that differ from the attributes are written to it. An attribute changed later (a slide's
+// script, a host page) is followed at once: that setting takes the new value whatever the address said, and the
+// controls are built again to show it. An unusable attribute is named in the notice and ignored.
+import { load, simdSupported } from '../../lib/residual-lab.js';
 import { h } from './dom.js';
 import { textField } from './fields.js';
 import { formulasReady } from './formula.js';
 import { common, describeError, languageOf } from './i18n.js';
 import { parseNumber } from './parse-number.js';
 import { shareMenu } from './share-menu.js';
-import { defineState, readState, writeState } from './state.js';
+import { attributeName, defineState, readAttributes, readState, writeState } from './state.js';
 import { adoptStyles, stylesUrl } from './styles.js';
 
 const URL_WRITE_DELAY_MS = 200;
@@ -30,6 +37,17 @@ export class LabElement extends HTMLElement {
   #whileConnected = [];  // { start, stop }: stop is set while connected
   #staleReasons = new Set();  // fields showing an error, and names such as 'run' given to markStale
   #regions = [];              // { region, label } from resultsRegion()
+  #base = null;               // the starting example: the rows' defaults overlaid by the attributes
+  #urlNotice = '';
+  #attributeNotices = new Map();  // attribute name -> why its value is ignored
+  #building = false;
+  #buildEntries = [];         // whileConnected entries registered by the current build()
+  #rebuildQueued = false;
+
+  /** One attribute per state row (names derived from the static rows: the lab is not loaded at definition). */
+  static get observedAttributes() {
+    return (this.stateRows ?? []).map((row) => attributeName(row.name));
+  }
 
   connectedCallback() {
     for (const entry of this.#whileConnected) entry.stop ??= entry.start() ?? (() => {});
@@ -61,6 +79,7 @@ export class LabElement extends HTMLElement {
   whileConnected(start) {
     const entry = { start, stop: null };
     this.#whileConnected.push(entry);
+    if (this.#building) this.#buildEntries.push(entry);
     if (this.isConnected) entry.stop = start() ?? (() => {});
   }
 
@@ -71,15 +90,97 @@ export class LabElement extends HTMLElement {
     this.body = h('div', { class: 'widget-body' });
     this.loading = h('p', { class: 'loading' }, this.common.loading);
     this.shadowRoot.append(this.notice, this.loading, this.body);
+    if (typeof WebAssembly !== 'object' || WebAssembly === null) {
+      // Nothing can compute: the message, and under it the tag's own fallback text (its light-DOM children).
+      this.loading.remove();
+      this.showNotice(this.common.noWasm);
+      this.shadowRoot.append(h('div', { class: 'fallback' }, h('slot')));
+      this.setAttribute('data-unavailable', 'webassembly');
+      return;
+    }
     [this.lab] = await Promise.all([load(), formulasReady()]);
     this.loading.remove();
-    const { values, problems } = readState(this.stateTable, new URLSearchParams(location.search), this.statePrefix, this.stateContext());
-    this.state = values;
-    if (problems.length) this.showNotice(problems.map((p) => this.common.urlProblem(p.key, p.raw)).join(' '));
-    this.build();
+    if (this.lab.flavour !== 'simd' && !simdSupported()) {
+      this.shadowRoot.append(h('p', { class: 'flavour-note' }, this.common.noSimd));
+    }
+    const context = this.stateContext();
+    const fromAttributes = readAttributes(this.stateTable, this, context);
+    this.#base = fromAttributes.values;
+    const fromUrl = readState(this.stateTable, new URLSearchParams(location.search), this.statePrefix, context, this.#base);
+    this.state = fromUrl.values;
+    for (const problem of fromAttributes.problems) this.#attributeNotices.set(problem.key, this.#attributeProblem(problem));
+    this.#urlNotice = fromUrl.problems.map((p) => this.common.urlProblem(p.key, p.raw)).join(' ');
+    this.#showNotices();
+    this.#build();
     this.update();
     this.shadowRoot.append(shareMenu(this));
     this.setAttribute('data-ready', '');  // for pages (and tests) that wait for the first drawing
+  }
+
+  attributeChangedCallback(name, oldValue, value) {
+    if (!this.state || oldValue === value) return;  // before the first drawing, start() reads every attribute
+    const row = this.stateTable.find((r) => attributeName(r.name) === name);
+    if (!row) return;
+    const { values, problems } = readAttributes([row], this, this.stateContext());
+    if (problems.length) this.#attributeNotices.set(name, this.#attributeProblem(problems[0]));
+    else this.#attributeNotices.delete(name);
+    this.#showNotices();
+    if (problems.length) return;  // the widget keeps what it shows
+    this.#base[row.name] = values[row.name];
+    this.state[row.name] = values[row.name];
+    if (this.#rebuildQueued) return;
+    this.#rebuildQueued = true;  // several attributes set by one script: one rebuild
+    queueMicrotask(() => {
+      this.#rebuildQueued = false;
+      this.#rebuild();
+      this.scheduleUrlWrite();
+    });
+  }
+
+  /** The notice for an attribute value that cannot be used, with what the setting expects. */
+  #attributeProblem({ name, key, raw, code, error }) {
+    const row = this.row(name);
+    const expected = this.common.expected;
+    let why;
+    if (code === 'invalid') why = describeError(error, this.language, raw);
+    else if (row.type === 'number' || row.type === 'integer') why = expected[row.type](row.min, row.max);
+    else if (row.type === 'choice') why = expected.choice(row.choices);
+    else if (row.type === 'boolean') why = expected.boolean;
+    else why = expected.text(row.maxLength);
+    return this.common.attributeProblem(key, raw, why);
+  }
+
+  #showNotices() {
+    this.showNotice([this.#urlNotice, ...this.#attributeNotices.values()].filter(Boolean).join(' '));
+  }
+
+  #build() {
+    this.#buildEntries = [];
+    this.#building = true;
+    try {
+      this.build();
+    } finally {
+      this.#building = false;
+    }
+  }
+
+  /**
+   * Builds the controls again from this.state (an attribute changed them) and redraws: what the old build
+   * registered (chart observers, field errors, result regions) goes with it.
+   */
+  #rebuild() {
+    for (const entry of this.#buildEntries) {
+      entry.stop?.();
+      this.#whileConnected.splice(this.#whileConnected.indexOf(entry), 1);
+    }
+    this.#regions = [];
+    for (const reason of this.#staleReasons) if (typeof reason !== 'string') this.#staleReasons.delete(reason);
+    const body = h('div', { class: 'widget-body' });
+    this.body.replaceWith(body);
+    this.body = body;
+    this.#build();
+    this.#showStale();
+    this.update();
   }
 
   /** The widget's state table, its option rows resolved against lab.describe() (once per widget class). */
@@ -106,13 +207,14 @@ export class LabElement extends HTMLElement {
   }
 
   /**
-   * The URL prefix of this instance: the `state-key` attribute, else the element id, else the tag's key with
-   * its position among the same tags on the page (vec, vec2, ...). Both language pages hold the widgets in the
-   * same order, so a link carries its state across the language switch.
+   * The URL prefix of this instance: the `state-key` attribute (empty: the query's own keys, for a page that
+   * holds one widget such as embed.html), else the element id, else the tag's key with its position among the
+   * same tags on the page (vec, vec2, ...). Both language pages hold the widgets in the same order, so a link
+   * carries its state across the language switch.
    */
   get statePrefix() {
-    const explicit = this.getAttribute('state-key') || this.id;
-    if (explicit) return explicit;
+    if (this.hasAttribute('state-key')) return this.getAttribute('state-key');
+    if (this.id) return this.id;
     const index = [...document.querySelectorAll(this.localName)].indexOf(this);
     return index > 0 ? `${this.constructor.stateKey}${index + 1}` : this.constructor.stateKey;
   }
@@ -138,10 +240,16 @@ export class LabElement extends HTMLElement {
     if (this.isConnected) this.#urlTimer = setTimeout(() => this.writeUrl(), URL_WRITE_DELAY_MS);
   }
 
+  /** The page address with this widget's settings in it, as writeUrl puts them there (the share menu's link). */
+  addressWithState() {
+    const url = new URL(location.href);
+    writeState(this.stateTable, this.state, url.searchParams, this.statePrefix, this.#base ?? undefined);
+    return url;
+  }
+
   writeUrl() {
     this.#urlPending = false;
-    const url = new URL(location.href);
-    writeState(this.stateTable, this.state, url.searchParams, this.statePrefix);
+    const url = this.addressWithState();
     if (url.href !== location.href) history.replaceState(history.state, '', url);
   }
 

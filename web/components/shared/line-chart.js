@@ -14,12 +14,26 @@ const systemDark = matchMedia('(prefers-color-scheme: dark)');
  * `color('blue')` reads the widget's --blue.
  * Returns { root, setData(data) }: data is uPlot's [xs, ys1, ys2, ...].
  */
+const probes = new WeakMap();
+function colorProbe(host) {
+  let probe = probes.get(host);
+  if (!probe) host.shadowRoot.append((probe = h('span', { class: 'color-probe', hidden: true })));
+  probes.set(host, probe);
+  return probe;
+}
+
 export function lineChart({ host, label, height = 240, build }) {
   const root = h('div', { class: 'line-chart', role: 'img', 'aria-label': label });
   let plot = null;
   let data = null;  // null until the first setData: the chart is then drawn empty (axes, legend)
 
-  const color = (name) => getComputedStyle(host).getPropertyValue(`--${name}`).trim() || '#777';
+  // The widget's colours are light-dark() pairs (widget.css): a hidden probe in its shadow root resolves one to
+  // the rgb() of the current scheme, which a canvas understands.
+  const color = (name) => {
+    const probe = colorProbe(host);
+    probe.style.color = `var(--${name}, #777)`;
+    return getComputedStyle(probe).color;
+  };
   const width = () => Math.max(240, Math.floor(root.clientWidth || 480));
 
   // Drawn at once, empty, so the chart takes its final size before the first result arrives: the page does not

@@ -12,17 +12,13 @@ const embedPage = () => new URL('../../embed.html', import.meta.url);
 const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** The widget's non-default settings, as written to a URL (state.js's writeState), without prefix. */
+/** The widget's settings that differ from the rows' defaults, as written to a URL (state.js's writeState), unprefixed. */
 function settings(host) {
   return [...writeState(host.stateTable, host.state, new URLSearchParams(), '')];
 }
 
 /** The current page's address with this widget's settings in it (what the widget writes to the address bar). */
-export function pageLink(host) {
-  const url = new URL(location.href);
-  writeState(host.stateTable, host.state, url.searchParams, host.statePrefix);
-  return url.href;
-}
+export const pageLink = (host) => host.addressWithState().href;
 
 /** embed.html?widget=<tag without rl->&<setting>=<value>...&lang=<zh|en> */
 export function embedUrl(host) {

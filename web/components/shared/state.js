@@ -13,6 +13,9 @@
 // A row that sets an option of the API names it: { name: 'layers', option: 'experiments.warmup.nLayers',
 // max: 12 } takes its type, default, bounds and choices from that option's row; the widget may narrow the bounds
 // or the choices and pick another default inside them, and defineState refuses a row that leaves the option's.
+//
+// The same rows are the element's attributes: row `maxGain` is attribute `max-gain` (attributeName: a run of
+// capitals starts a lower-case word, `zeroQK` is `zero-qk`), read with the same parsers as the URL.
 
 import { findRow } from '../../lib/options.js';
 
@@ -113,13 +116,18 @@ export function defaultValues(table) {
 
 const keyOf = (prefix, name) => (prefix ? `${prefix}.${name}` : name);
 
+/** The attribute that holds row `name`: kebab-case, a run of capitals one word (maxGain max-gain, zeroQK zero-qk). */
+export function attributeName(name) {
+  return name.replace(/[A-Z]+/g, (capitals) => `-${capitals.toLowerCase()}`);
+}
+
 /**
- * Reads the rows from URLSearchParams. Returns { values, problems }: values holds every row (the default where
- * the URL has nothing or something unusable); each problem is { name, key, raw, code, error? }.
- * `context` is passed to row.validate (e.g. { parseVector }).
+ * Reads the rows from URLSearchParams (anything with get(key)). Returns { values, problems }: values holds every
+ * row (from `base`, default the rows' defaults, where the URL has nothing or something unusable); each problem
+ * is { name, key, raw, code, error? }. `context` is passed to row.validate (e.g. { parseVector }).
  */
-export function readState(table, params, prefix, context = {}) {
-  const values = defaultValues(table);
+export function readState(table, params, prefix, context = {}, base = defaultValues(table)) {
+  const values = { ...base };
   const problems = [];
   for (const row of table) {
     const key = keyOf(prefix, row.name);
@@ -144,16 +152,27 @@ export function readState(table, params, prefix, context = {}) {
 }
 
 /**
- * Writes the rows into `params` (a URLSearchParams, changed in place): a default value removes its key,
- * a text longer than row.urlLimit (when set) is not put in the URL (a typed 8192-d vector would not fit).
+ * Reads the rows from the attributes of `element` (attributeName of each row). Same result as readState; a
+ * problem's `key` is the attribute's name.
  */
-export function writeState(table, values, params, prefix) {
+export function readAttributes(table, element, context = {}) {
+  const attributes = { get: (name) => element.getAttribute(attributeName(name)) };
+  const { values, problems } = readState(table, attributes, '', context);
+  return { values, problems: problems.map((p) => ({ ...p, key: attributeName(p.name) })) };
+}
+
+/**
+ * Writes the rows into `params` (a URLSearchParams, changed in place): a value equal to its `base` (default the
+ * row's default) removes its key, a text longer than row.urlLimit (when set) is not put in the URL (a typed
+ * 8192-d vector would not fit).
+ */
+export function writeState(table, values, params, prefix, base = defaultValues(table)) {
   for (const row of table) {
     const key = keyOf(prefix, row.name);
     const value = values[row.name];
     const type = TYPES[row.type];
     const tooLong = row.urlLimit !== undefined && typeof value === 'string' && value.length > row.urlLimit;
-    if (value === row.default || !type.check(value, row) || tooLong) params.delete(key);
+    if (value === base[row.name] || !type.check(value, row) || tooLong) params.delete(key);
     else params.set(key, type.format(value));
   }
   return params;

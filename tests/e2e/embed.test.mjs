@@ -1,0 +1,197 @@
+// Embedding: attributes set a widget's example (read at start, followed when changed, refused with a message when
+// unusable, the page address winning for the reader's own changes), and embed.html shows one widget alone in a
+// frame, sized by embed-resize.js on the host page.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startLab } from './harness.mjs';
+import { eventually, expectText, textOf } from './widget-helpers.mjs';
+
+let lab;
+before(async () => { lab = await startLab(); });
+after(async () => { await lab?.close(); });
+
+// The widgets that compute by themselves in a worker (the warmup race waits for its Run button).
+const EXPERIMENTS = ['gradient-flow', 'qk-norm-lab', 'init-scaling', 'residual-growth', 'placement-lab'];
+const ALL_WIDGETS = ['vector-lab', 'precision-lab', 'gemma-trap', 'softcap-explorer', 'gradient-flow', 'qk-norm-lab', 'init-scaling', 'residual-growth', 'placement-lab', 'warmup-race'];
+
+/** Adds `<tag ...attributes>` to the page (inside a `lang` wrapper when given) and waits for its first drawing. */
+async function addWidget(page, tag, attributes, lang = null) {
+  await page.evaluate(({ tag, attributes, lang }) => {
+    const element = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+    element.dataset.test = 'added';
+    const parent = lang ? document.body.appendChild(Object.assign(document.createElement('div'), { lang })) : document.body;
+    parent.append(element);
+    element.scrollIntoView();
+  }, { tag, attributes, lang });
+  const widget = page.locator(`${tag}[data-test="added"]`);
+  await eventually(() => widget.getAttribute('data-ready'), (ready) => ready !== null, `${tag} draws`, 10000);
+  await widget.scrollIntoViewIfNeeded();  // experiment widgets compute near the viewport
+  return widget;
+}
+
+/** Waits for a finished run of an experiment widget after `action` (the status passes through running). */
+async function rerun(widget, action, timeout = 20000) {
+  await widget.evaluate((el) => { el.dataset.status = 'stale'; });
+  await action();
+  await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', 'the widget computes', timeout);
+}
+
+const plainRatio = async (widget) => Number(await widget.locator('[data-readout="plain"] data').first().getAttribute('value'));
+const notice = (widget) => textOf(widget.locator('.notice'));
+
+test('vector lab: x and eps from attributes are the example, computed by the kernels', async () => {
+  const view = await lab.open('embed-example.html');
+  const widget = await addWidget(view.page, 'rl-vector-lab', { x: '3, 4', eps: '0.001', 'url-state': 'off' });
+  const $ = (label) => widget.getByLabel(label, { exact: true });
+  assert.equal(await $('Input vector x').inputValue(), '3, 4');
+  assert.equal(await $('Epsilon ε').inputValue(), '0.001');
+  const rms = Math.sqrt((9 + 16) / 2 + 0.001);  // RMSNorm: x / sqrt(mean(x^2) + eps)
+  await expectText($('RMSNorm output'), `[${(3 / rms).toFixed(3)}, ${(4 / rms).toFixed(3)}]`, 'RMSNorm of [3, 4]');
+  assert.equal(await notice(widget), '', 'no notice');
+  view.assertClean();
+  await view.close();
+});
+
+test('gradient flow: layers and gain attributes, then changed by a script: the widget follows and its controls show it', async () => {
+  const view = await lab.open('embed-example.html');
+  const widget = await addWidget(view.page, 'rl-gradient-flow', { layers: '16', gain: '0.9', 'url-state': 'off' });
+  await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', 'first run', 20000);
+  assert.equal(await widget.getByLabel('Layers L', { exact: true }).inputValue(), '16');
+  assert.ok(Math.abs(await plainRatio(widget) / 0.9 ** 16 - 1) < 1e-3, 'gain^L = 0.9^16 without residuals');
+
+  await rerun(widget, () => widget.evaluate((el) => { el.setAttribute('layers', '8'); el.setAttribute('gain', '0.5'); }));
+  assert.equal(await widget.getByLabel('Layers L', { exact: true }).inputValue(), '8', 'the slider shows the new value');
+  assert.ok(Math.abs(await plainRatio(widget) / 0.5 ** 8 - 1) < 1e-3, `0.5^8 after the change: ${await plainRatio(widget)}`);
+
+  await rerun(widget, () => widget.evaluate((el) => el.removeAttribute('gain')));  // back to the table's default, 0.8
+  assert.ok(Math.abs(await plainRatio(widget) / 0.8 ** 8 - 1) < 1e-3, 'a removed attribute gives the default back');
+  view.assertClean();
+  await view.close();
+});
+
+test('an unusable attribute is named in the notice, in both languages, and changes nothing', async () => {
+  const view = await lab.open('embed-example.html');
+  const en = await addWidget(view.page, 'rl-softcap-explorer', { cap: 'abc', 'url-state': 'off' });
+  assert.equal(await notice(en), 'The attribute cap="abc" is not usable (expected a number from 0.01 to 1000); it is ignored.');
+  assert.equal(await en.getByLabel('Cap c', { exact: true }).inputValue(), '30', 'the default stays');
+  await en.evaluate((el) => el.setAttribute('cap', '50'));
+  await eventually(() => en.getByLabel('Cap c', { exact: true }).inputValue(), (value) => value === '50', 'a good value is followed');
+  assert.equal(await notice(en), '', 'and the notice goes');
+
+  const zh = await addWidget(view.page, 'rl-vector-lab', { x: '1, oops', 'url-state': 'off' }, 'zh-CN');
+  assert.match(await notice(zh), /^属性 x="1, oops" 无法使用（“o”不是数字的一部分（第 4 个字符））.*已忽略。$/);
+  assert.equal(await zh.getByLabel('输入向量 x', { exact: true }).inputValue(), '2, -1, 3, 0');
+  await zh.evaluate((el) => el.setAttribute('eps', '-1'));
+  await eventually(() => notice(zh), (text) => text.includes('属性 eps="-1" 无法使用'), 'a bad change after start is named');
+  assert.equal(await zh.getByLabel('小常数 ε', { exact: true }).inputValue(), '0.00001', 'and the widget keeps its value');
+  view.assertClean();
+  await view.close();
+});
+
+test('the page address wins over the attributes for what the reader changed; only changes are written to it', async () => {
+  const view = await lab.open('embed-example.html?att.x=5%2C12');
+  const widget = await addWidget(view.page, 'rl-vector-lab', { 'state-key': 'att', x: '3, 4', eps: '0.001' });
+  const $ = (label) => widget.getByLabel(label, { exact: true });
+  assert.equal(await $('Input vector x').inputValue(), '5,12', 'the link holds what the reader saw');
+  assert.equal(await $('Epsilon ε').inputValue(), '0.001', 'the attribute sets what the link does not');
+  await $('Input vector x').fill('3, 4');  // back to the attribute's example: nothing to keep in the address
+  await eventually(() => new URL(view.page.url()).searchParams.has('att.x'), (has) => !has, 'the example is not written to the address');
+  await $('Epsilon ε').fill('0.00001');  // the table's default, but not this example's: it is the reader's change
+  await eventually(() => new URL(view.page.url()).searchParams.get('att.eps'), (eps) => eps === '0.00001', 'a change from the example is');
+  await widget.evaluate((el) => el.setAttribute('eps', '0.01'));  // a script sets the example again: it applies
+  await eventually(() => $('Epsilon ε').inputValue(), (value) => value === '0.01', 'the field follows the attribute');
+  await eventually(() => new URL(view.page.url()).searchParams.has('att.eps'), (has) => !has, 'and the address drops the key');
+  view.assertClean();
+  await view.close();
+});
+
+test('every widget follows an attribute changed after its first drawing, without an error', async () => {
+  const view = await lab.open('embed-example.html');
+  // tag: [row, its attribute, a value other than the default]
+  const changes = {
+    'rl-vector-lab': ['dyt', 'dyt', true], 'rl-precision-lab': ['d', 'd', 64], 'rl-gemma-trap': ['checkpoint', 'checkpoint', 'llama'],
+    'rl-softcap-explorer': ['cap', 'cap', 5], 'rl-gradient-flow': ['variant', 'variant', 'mlp'], 'rl-qk-norm-lab': ['layers', 'layers', 3],
+    'rl-init-scaling': ['maxDepth', 'max-depth', 32], 'rl-residual-growth': ['placement', 'placement', 'post'],
+    'rl-placement-lab': ['zeroQK', 'zero-qk', true], 'rl-warmup-race': ['warmupSteps', 'warmup-steps', 0],
+  };
+  for (const [tag, [row, attribute, value]] of Object.entries(changes)) {
+    const widget = await addWidget(view.page, tag, { 'url-state': 'off' });
+    assert.notEqual(await widget.evaluate((el, name) => el.state[name], row), value, `${tag}: ${row} starts elsewhere`);
+    await widget.evaluate((el, [attribute, value]) => el.setAttribute(attribute, String(value)), [attribute, value]);
+    await eventually(() => widget.evaluate((el, name) => el.state[name], row), (shown) => shown === value, `${tag} ${attribute}`);
+    assert.equal(await notice(widget), '', `${tag}: no notice`);
+    await widget.evaluate((el) => el.remove());
+  }
+  view.assertClean();
+  await view.close();
+});
+
+test('embed.html shows one widget with its settings from the address, in either language', async () => {
+  const view = await lab.open('embed.html?widget=vector-lab&x=3,4&eps=0');
+  const widget = view.page.locator('rl-vector-lab');
+  await eventually(() => widget.getAttribute('data-ready'), (ready) => ready !== null, 'drawn');
+  assert.equal(await widget.getByLabel('Input vector x', { exact: true }).inputValue(), '3,4');
+  await expectText(widget.getByLabel('RMSNorm output', { exact: true }), '[0.849, 1.131]', 'RMSNorm of [3, 4]');  // x / sqrt(12.5)
+  await widget.getByLabel('Input vector x', { exact: true }).fill('6, 8');
+  await eventually(() => new URL(view.page.url()).searchParams.get('x'), (x) => x === '6, 8', 'the reader\'s change in the frame\'s own address');
+  assert.equal(await view.page.title(), 'Residual Lab: vector-lab');
+  await view.screenshot('embed-vector-lab', view.page);
+  view.assertClean();
+  await view.close();
+
+  const zh = await lab.open('embed.html?widget=gradient-flow&layers=8&gain=0.5&lang=zh');
+  const flow = zh.page.locator('rl-gradient-flow');
+  await eventually(() => flow.getAttribute('data-status'), (status) => status === 'done', 'computed', 20000);
+  assert.equal(await zh.page.locator('html').getAttribute('lang'), 'zh-CN');
+  assert.equal(await flow.getByLabel('层数 L', { exact: true }).inputValue(), '8');
+  assert.ok(Math.abs(await plainRatio(flow) / 0.5 ** 8 - 1) < 1e-3, '0.5^8');
+  zh.assertClean();
+  await zh.close();
+});
+
+test('embed.html with an unknown widget lists the widgets', async () => {
+  const view = await lab.open('embed.html?widget=vector-labb');
+  const message = view.page.getByRole('alert');
+  assert.match(await textOf(message), /^There is no widget called "vector-labb"\. The widgets:/);
+  assert.deepEqual(await message.getByRole('listitem').allInnerTexts(), ALL_WIDGETS);
+  await message.getByRole('link', { name: 'gemma-trap' }).click();
+  await eventually(() => view.page.locator('rl-gemma-trap').getAttribute('data-ready'), (ready) => ready !== null, 'the link opens that widget');
+  view.assertClean();
+  await view.close();
+});
+
+/** The heights documented in the README's table of frame heights ({ 'vector-lab': 1234, ... }). */
+function documentedHeights() {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  return Object.fromEntries([...readme.matchAll(/^\| `([a-z-]+)` \| (\d+) \|/gm)].map((m) => [m[1], Number(m[2])]));
+}
+
+test('a frame takes its widget\'s height through embed-resize.js; the documented default height holds each widget at 800 px', async () => {
+  const view = await lab.open('embed-frame-example.html');
+  const frame = view.page.locator('iframe.lab-frame').first();
+  await frame.scrollIntoViewIfNeeded();
+  const inner = view.page.frameLocator('iframe.lab-frame').first();
+  await eventually(() => inner.locator('[data-ready]').count(), (n) => n === 1, 'the framed widget draws', 20000);
+  const innerHeight = () => inner.locator('body').evaluate((body) => Math.ceil(body.getBoundingClientRect().height));
+  await eventually(async () => [await frame.evaluate((el) => el.clientHeight), await innerHeight()],
+    ([outer, content]) => outer === content && content > 300, 'the frame is as tall as its widget');
+  view.assertClean();
+  await view.close();
+
+  const heights = documentedHeights();
+  assert.deepEqual(Object.keys(heights).sort(), [...ALL_WIDGETS].sort(), 'the README gives a height for each widget');
+  for (const name of ALL_WIDGETS) {
+    const page = await lab.open(`embed.html?widget=${name}`, { viewport: { width: 800, height: heights[name] } });
+    const widget = page.page.locator(`rl-${name}`);
+    await eventually(() => widget.getAttribute('data-ready'), (ready) => ready !== null, `${name} draws`, 20000);
+    if (EXPERIMENTS.includes(name)) await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', `${name} computes`, 30000);
+    await page.page.waitForTimeout(200);
+    const height = await page.page.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
+    console.log(`# ${name}: ${height} px at 800 px`);
+    assert.ok(height <= heights[name], `${name}: ${height} px is more than the documented ${heights[name]}`);
+    page.assertClean();
+    await page.close();
+  }
+});
