@@ -151,9 +151,8 @@ test('LMS page (script-src none) frames the embed page; the framed widgets compu
   await ready(vector);
   const rms = Math.sqrt(12.5 + 1e-5);
   assert.ok(near(await vectorOf(vector.locator('output[aria-labelledby="row-rms"]')), [3 / rms, 4 / rms], 1e-3), 'x=3, 4 from the embed address');
-  const flowFrame = page.frameLocator('iframe').nth(1);
-  const flow = flowFrame.locator('rl-gradient-flow');
-  await flow.scrollIntoViewIfNeeded();
+  await page.locator('iframe').nth(1).scrollIntoViewIfNeeded();  // the framed widget computes once its frame is in view
+  const flow = page.frameLocator('iframe').nth(1).locator('rl-gradient-flow');
   await eventually(() => flow.getAttribute('data-status'), (s) => s === 'done', 'framed gradient flow finishes', 30000);
   const plain = Number(await flow.locator('[data-readout="plain"] data').first().getAttribute('value'));
   assert.ok(Math.abs(plain / 0.8 ** 8 - 1) < 1e-3, `layers=8: shown ${plain}`);
