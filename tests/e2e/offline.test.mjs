@@ -50,6 +50,10 @@ test('offline, English: the vector lab shows its numbers and the gradient-flow w
   const shown = (await textOf(vector.locator('output[aria-labelledby="row-rms"]'))).replace(/[[\]]/g, '').split(',').map(Number);
   assert.deepEqual(shown.map((v, i) => Math.abs(v - [2, -1, 3, 0][i] / rms) < 1e-3), [true, true, true, true], `RMSNorm output ${shown}`);
 
+  // Offline there is no embed page to frame: the share menu offers the link and the tag only.
+  await vector.locator('details.share-menu summary').click();
+  assert.deepEqual(await vector.locator('.share-actions button').allInnerTexts(), ['Copy link', 'Copy tag code']);
+
   const flow = page.locator('rl-gradient-flow');
   await flow.scrollIntoViewIfNeeded();
   await eventually(() => flow.getAttribute('data-status'), (s) => s === 'done', 'gradient flow finishes in its worker', 30000);

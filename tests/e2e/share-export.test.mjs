@@ -45,6 +45,13 @@ test('vector lab: link, iframe and tag snippets carry the current settings; the 
   assert.equal(src.pathname, '/embed.html');
   assert.deepEqual([...src.searchParams], [['widget', 'vector-lab'], ['x', '3, 4'], ['lang', 'en']]);
 
+  // The iframe's address opens the embed page with those settings: RMSNorm of (3, 4)
+  const framed = await page.context().newPage();
+  await framed.goto(src.href);
+  await framed.waitForSelector('rl-vector-lab[data-ready]');
+  assert.equal(await framed.locator('rl-vector-lab output[aria-labelledby="row-rms"]').innerText(), '[0.849, 1.131]');
+  await framed.close();
+
   await menu.getByRole('button', { name: 'Copy tag code' }).click();
   assert.equal(await eventually(() => clipboard(page), (text) => text.startsWith('<rl-'), 'copied tag'), '<rl-vector-lab x="3, 4"></rl-vector-lab>');
 

@@ -108,7 +108,8 @@ export function shareMenu(host) {
     h('summary', {}, t.title),
     h('div', { class: 'share-actions' },
       h('button', { type: 'button', onclick: () => copy(pageLink(host), t.copiedLink) }, t.copyLink),
-      h('button', { type: 'button', onclick: () => copy(iframeSnippet(host), t.copiedIframe) }, t.copyIframe),
+      // The single-file chapter (scripts/offline.mjs) has no embed page beside it to frame.
+      globalThis.residualLabOffline ? null : h('button', { type: 'button', onclick: () => copy(iframeSnippet(host), t.copiedIframe) }, t.copyIframe),
       h('button', { type: 'button', onclick: () => copy(tagSnippet(host), t.copiedTag) }, t.copyTag)),
     exports, fallback, status);
   return menu;
