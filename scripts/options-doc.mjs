@@ -98,6 +98,12 @@ export function renderAttributes(widgets) {
  * needs only a stand-in HTMLElement and matchMedia (nothing is constructed).
  */
 export async function renderAttributesFromBuild() {
+  const { elements, tables, state, findRow } = await widgetsFromBuild();
+  return renderAttributes(elements.map((element) => widgetAttributes(element, tables, { ...state, findRow })));
+}
+
+/** The built widget classes, lab.describe(), state.js and findRow, loaded in node. */
+export async function widgetsFromBuild() {
   globalThis.HTMLElement ??= class {};
   globalThis.matchMedia ??= () => ({ matches: false, addEventListener() {} });
   globalThis.customElements ??= { get: () => undefined, define() {} };
@@ -105,8 +111,7 @@ export async function renderAttributesFromBuild() {
   const [{ load }, { WIDGET_ELEMENTS }, state, { findRow }] = await Promise.all([
     dist('lib/residual-lab.js'), dist('components/index.js'), dist('components/shared/state.js'), dist('lib/options.js'),
   ]);
-  const tables = (await load()).describe();
-  return renderAttributes(WIDGET_ELEMENTS.map((element) => widgetAttributes(element, tables, { ...state, findRow })));
+  return { elements: WIDGET_ELEMENTS, tables: (await load()).describe(), state, findRow };
 }
 
 /** The README's current block between `begin` and `end` (default the option reference), markers included, or null. */

@@ -156,7 +156,35 @@ function tableAlignClasses(md) {
   });
 }
 
+/**
+ * A widget tag with its fallback sentence on one line (`<rl-vector-lab>Interactive figure: ...</rl-vector-lab>`)
+ * is inline HTML to markdown-it, so it would land in a <p>: the paragraph's own tags are dropped, the widget
+ * stands on its own in the section.
+ */
+function bareWidgetTags(md) {
+  const widgetLine = /^<(rl-[a-z0-9-]+)(\s[^>]*)?>[^<]*<\/\1>$/;
+  md.core.ruler.push('bare_widget_tags', (state) => {
+    state.tokens.forEach((token, i) => {
+      if (token.type !== 'paragraph_open' || !widgetLine.test(state.tokens[i + 1]?.content ?? '')) return;
+      token.hidden = true;
+      state.tokens[i + 2].hidden = true;
+    });
+  });
+}
+
+/**
+ * Code blocks scroll sideways on a narrow screen, so a keyboard reader must be able to focus them: tabindex 0,
+ * and a name for what the focus lands on.
+ */
+function focusableCode(md, codeLabel) {
+  const fence = md.renderer.rules.fence;
+  md.renderer.rules.fence = (...args) => fence(...args).replace(/^<pre>/, `<pre tabindex="0" role="group" aria-label="${codeLabel}">`);
+}
+
 function createMarkdown(headings, source) {
+  const zh = /zh\.md$/.test(source);
+  // A display formula or a table scrolls sideways on a narrow screen: focusable (and named) like the code blocks.
+  const formulaLabel = zh ? '公式' : 'Formula';
   const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
   md.use(texmath, { engine: katex, delimiters: 'dollars', katexOptions: { output: 'mathml' } });
   // Our own renderers for texmath's tokens: MathML only, a failed formula fails the build, and display
@@ -165,13 +193,15 @@ function createMarkdown(headings, source) {
     md.renderer.rules[name] = (tokens, idx) => typeset(tokens[idx].content, name === 'math_inline_double', source);
   }
   for (const name of ['math_block', 'math_block_eqno']) {
-    md.renderer.rules[name] = (tokens, idx) => `<div class="math-display">${typeset(tokens[idx].content, true, source)}</div>\n`;
+    md.renderer.rules[name] = (tokens, idx) => `<div class="math-display" tabindex="0" role="group" aria-label="${formulaLabel}">${typeset(tokens[idx].content, true, source)}</div>\n`;
   }
-  md.renderer.rules.table_open = () => '<div class="table-scroll"><table>\n';
+  md.renderer.rules.table_open = () => `<div class="table-scroll" tabindex="0" role="group" aria-label="${zh ? '表格' : 'Table'}"><table>\n`;
   md.renderer.rules.table_close = () => '</table></div>\n';
   headingIds(md, headings);
   sectionWrappers(md);
   tableAlignClasses(md);
+  bareWidgetTags(md);
+  focusableCode(md, zh ? '代码' : 'Code');
   return md;
 }
 

@@ -111,16 +111,26 @@ test('every widget follows an attribute changed after its first drawing, without
   const view = await lab.open('embed-example.html');
   // tag: [row, its attribute, a value other than the default]
   const changes = {
-    'rl-vector-lab': ['dyt', 'dyt', true], 'rl-precision-lab': ['d', 'd', 64], 'rl-gemma-trap': ['checkpoint', 'checkpoint', 'llama'],
+    'rl-vector-lab': ['dyt', 'dyt', true], 'rl-precision-lab': ['seed', 'seed', 7], 'rl-gemma-trap': ['checkpoint', 'checkpoint', 'llama'],
     'rl-softcap-explorer': ['cap', 'cap', 5], 'rl-gradient-flow': ['variant', 'variant', 'mlp'], 'rl-qk-norm-lab': ['layers', 'layers', 3],
     'rl-init-scaling': ['maxDepth', 'max-depth', 32], 'rl-residual-growth': ['placement', 'placement', 'post'],
-    'rl-placement-lab': ['zeroQK', 'zero-qk', true], 'rl-warmup-race': ['warmupSteps', 'warmup-steps', 0],
+    'rl-placement-lab': ['zeroQK', 'zero-qk', true], 'rl-warmup-race': ['warmupSteps', 'warmup-steps', 30],
   };
+  // What the control of that setting shows (a select, a text field, a radio group or a checkbox of that name).
+  const shownByControl = (widget, name) => widget.evaluate((el, name) => {
+    const controls = [...el.shadowRoot.querySelectorAll(`[name="${name}"]`)];
+    if (!controls.length) return undefined;
+    if (controls[0].type === 'radio') return controls.find((c) => c.checked)?.value;
+    if (controls[0].type === 'checkbox') return controls[0].checked;
+    return controls[0].value;
+  }, name);
   for (const [tag, [row, attribute, value]] of Object.entries(changes)) {
     const widget = await addWidget(view.page, tag, { 'url-state': 'off' });
     assert.notEqual(await widget.evaluate((el, name) => el.state[name], row), value, `${tag}: ${row} starts elsewhere`);
     await widget.evaluate((el, [attribute, value]) => el.setAttribute(attribute, String(value)), [attribute, value]);
     await eventually(() => widget.evaluate((el, name) => el.state[name], row), (shown) => shown === value, `${tag} ${attribute}`);
+    const control = await shownByControl(widget, attribute);
+    if (control !== undefined) assert.equal(control, typeof value === 'boolean' ? value : String(value), `${tag}: the ${attribute} control shows it`);
     assert.equal(await notice(widget), '', `${tag}: no notice`);
     await widget.evaluate((el) => el.remove());
   }
@@ -177,6 +187,7 @@ test('a frame takes its widget\'s height through embed-resize.js; the documented
   const innerHeight = () => inner.locator('body').evaluate((body) => Math.ceil(body.getBoundingClientRect().height));
   await eventually(async () => [await frame.evaluate((el) => el.clientHeight), await innerHeight()],
     ([outer, content]) => outer === content && content > 300, 'the frame is as tall as its widget');
+  await view.screenshot('embed-frame-example', { screenshot: (options) => view.page.screenshot({ ...options, fullPage: true }) });
   view.assertClean();
   await view.close();
 
@@ -194,4 +205,41 @@ test('a frame takes its widget\'s height through embed-resize.js; the documented
     page.assertClean();
     await page.close();
   }
+});
+
+test('fallbacks: the tag\'s sentence without JavaScript, a note without WASM SIMD, a message without WebAssembly', async () => {
+  const context = await lab.browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(new URL('en/index.html', lab.url).href);
+  assert.equal(await textOf(page.locator('rl-gradient-flow')), 'Interactive figure: the gradient norm at every layer of a deep stack, with and without residual connections (the chapter\'s 0.8^32 ≈ 0.0008).');
+  await page.goto(new URL('index.html', lab.url).href);
+  assert.match(await textOf(page.locator('rl-vector-lab')), /^交互图：对你编辑的向量做 RMSNorm 和 LayerNorm/);
+  await context.close();
+
+  // The engine refuses the SIMD probe: the scalar build computes the same worked example, and says so.
+  const scalar = await lab.open('embed-example.html', { initScript: () => { WebAssembly.validate = () => false; } });
+  const widget = scalar.page.locator('rl-vector-lab');
+  await eventually(() => widget.getAttribute('data-ready'), (ready) => ready !== null, 'drawn');
+  await widget.getByLabel('Input vector x', { exact: true }).fill('2, -1, 3, 0');
+  await expectText(widget.getByLabel('RMSNorm output', { exact: true }), '[1.069, -0.535, 1.604, 0]', 'scalar build');
+  assert.equal(await textOf(widget.locator('.flavour-note')), 'Running without WebAssembly SIMD (this browser lacks it): the same results, computed more slowly.');
+  assert.equal(await scalar.page.evaluate(async () => (await import('./lib/residual-lab.js').then((m) => m.load())).flavour), 'scalar');
+  assert.match(await textOf(scalar.page.locator('rl-softcap-explorer').locator('.flavour-note')), /^当前浏览器不支持 WebAssembly SIMD/);
+  scalar.assertClean();
+  await scalar.close();
+
+  const simd = await lab.open('embed-example.html');
+  await eventually(() => simd.page.locator('rl-vector-lab').getAttribute('data-ready'), (ready) => ready !== null, 'drawn');
+  assert.equal(await simd.page.locator('rl-vector-lab').locator('.flavour-note').count(), 0, 'no note where SIMD runs');
+  await simd.close();
+
+  const none = await lab.open('embed-example.html', { initScript: () => { delete globalThis.WebAssembly; } });
+  const stranded = none.page.locator('rl-vector-lab');
+  await eventually(() => stranded.getAttribute('data-unavailable'), (value) => value === 'webassembly', 'the widget gives up');
+  assert.equal(await textOf(stranded.locator('.notice')), 'This interactive figure needs WebAssembly, which this browser does not provide or has turned off. The text around it explains what the figure shows.');
+  assert.equal(await stranded.locator('.fallback slot').evaluate((slot) => slot.assignedNodes().map((n) => n.textContent).join('')), 'RMSNorm and LayerNorm of a vector you edit.', 'the tag\'s own sentence shows under it');
+  assert.match(await textOf(none.page.locator('rl-softcap-explorer').locator('.notice')), /^这个交互图需要 WebAssembly/);
+  await none.screenshot('embed-example-no-webassembly', none.page);
+  none.assertClean();
+  await none.close();
 });

@@ -57,6 +57,8 @@ test('hostile page styles change nothing inside a widget', async () => {
   await adoptSheet(view.page, HOSTILE);
   assert.equal(await view.page.evaluate(() => getComputedStyle(document.body).color), 'rgb(255, 0, 0)', 'the hostile sheet applies to the page');
   assert.deepEqual(await styles(widget), neutral);
+  // The page's own text above the widget (red, 30 px serif, spaced) and the widget, unchanged, below it.
+  await view.page.evaluate(() => window.scrollTo({ top: document.querySelector('rl-vector-lab').getBoundingClientRect().top + window.scrollY - 450, behavior: 'instant' }));
   await view.screenshot('isolation-hostile', view.page);
   await widget.screenshot({ path: 'test-results/screenshots/isolation-hostile-widget.png' });
   view.assertClean();

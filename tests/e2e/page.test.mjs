@@ -153,8 +153,15 @@ test('the theme toggle switches, is remembered, and the system preference applie
   await systemPage.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   assert.equal(await theme(), 'dark', 'the reader\'s choice outlasts a change of the system preference');
   assert.ok(await systemLuminance() < 150, 'still dark');
-  const widgetSurface = await systemPage.locator('rl-vector-lab').evaluate((el) => getComputedStyle(el).getPropertyValue('--surface').trim());
-  const pageSurface = await systemPage.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--rl-surface').trim());
+  // The widget follows the page's color-scheme; its dark surface is the page's --rl-surface, both resolved to rgb.
+  const widgetSurface = await systemPage.locator('rl-vector-lab').evaluate((el) => getComputedStyle(el).backgroundColor);
+  const pageSurface = await systemPage.evaluate(() => {
+    const probe = document.body.appendChild(document.createElement('div'));
+    probe.style.backgroundColor = 'var(--rl-surface)';
+    const color = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    return color;
+  });
   assert.equal(widgetSurface, pageSurface, 'the widgets take the page\'s theme, not the system\'s');
   system.assertClean();
   await system.close();

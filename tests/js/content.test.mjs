@@ -221,7 +221,8 @@ for (const [lang, { tryIt }] of Object.entries(LANGS)) {
       const hits = found.filter((f) => f.tag === tag);
       assert.equal(hits.length, 1, `<${tag}> must appear exactly once, found ${hits.length}`);
       const { i } = hits[0];
-      assert.match(ch.lines[i], new RegExp(`^<${tag}(\\s[^>]*)?></${tag}>$`), `<${tag}> must be alone on its line`);
+      // the tag holds one sentence, shown before the script runs (or without it): what the figure is
+      assert.match(ch.lines[i], new RegExp(`^<${tag}(\\s[^>]*)?>${lang === 'en' ? 'Interactive figure: ' : '交互图：'}[^<]{20,300}</${tag}>$`), `<${tag}> must be alone on its line, with its fallback sentence`);
       assert.equal(ch.lines[i - 1], '', `<${tag}> needs a blank line before it`);
       assert.equal(ch.lines[i + 1], '', `<${tag}> needs a blank line after it`);
       assert.equal(ch.sectionOf[i], section, `<${tag}> belongs in #${section}`);
@@ -231,7 +232,7 @@ for (const [lang, { tryIt }] of Object.entries(LANGS)) {
 
   test(`${lang}: widget tags survive Markdown rendering`, () => {
     const html = markdown().render(ch.text);
-    for (const tag of Object.keys(WIDGET_SECTION)) assert.ok(html.includes(`<${tag}></${tag}>`), `<${tag}> lost`);
+    for (const tag of Object.keys(WIDGET_SECTION)) assert.match(html, new RegExp(`<${tag}>[^<]+</${tag}>`), `<${tag}> lost`);
   });
 
   test(`${lang}: the chapter's facts and worked numbers sit in their sections`, () => {

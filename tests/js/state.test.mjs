@@ -2,7 +2,7 @@
 // URL values reported and replaced by the default instead of thrown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defaultValues, defineState, readState, writeState } from '../../web/components/shared/state.js';
+import { attributeName, defaultValues, defineState, readAttributes, readState, writeState } from '../../web/components/shared/state.js';
 
 const TABLE = defineState([
   { name: 'x', type: 'text', default: '2, -1, 3, 0', maxLength: 50, urlLimit: 20, validate: (text, { parseVector }) => parseVector(text) },
@@ -112,4 +112,47 @@ test('rows naming an option derive from the option table and may only narrow it'
   assert.throws(() => defineState([{ name: 'layers', option: 'experiments.warmup.nLayers', max: 500 }], TABLES), /leave the option's 1\.\.128/);
   assert.throws(() => defineState([{ name: 'init', option: 'experiments.warmup.init.scheme', choices: ['orthogonal'] }], TABLES), /orthogonal is not one of/);
   assert.throws(() => defineState([{ name: 'x', option: 'experiments.warmup.noSuch' }], TABLES), /no option table row/);
+});
+
+test('attribute names: kebab-case of the row, a run of capitals one word', () => {
+  assert.deepEqual(['x', 'maxGain', 'zeroQK', 'dHead', 'warmupSteps', 'trainSteps'].map(attributeName),
+    ['x', 'max-gain', 'zero-qk', 'd-head', 'warmup-steps', 'train-steps']);
+});
+
+/** A stand-in element: its attributes from a plain object. */
+const element = (attributes) => ({ getAttribute: (name) => attributes[name] ?? null });
+
+test('attributes read like the URL: the same parsers, problems named by the attribute', () => {
+  const { values, problems } = readAttributes(TABLE, element({ x: '3, 4', eps: '1e-3', step: '12', source: 'typed', log: 'yes' }), { parseVector });
+  assert.deepEqual(values, { x: '3, 4', eps: 0.001, step: 0, source: 'typed', log: false });
+  assert.deepEqual(problems.map(({ key, raw, code }) => ({ key, raw, code })), [
+    { key: 'step', raw: '12', code: 'out_of_range' }, { key: 'log', raw: 'yes', code: 'not_a_boolean' },
+  ]);
+  const bad = readAttributes(TABLE, element({ x: '1, oops' }), { parseVector });
+  assert.equal(bad.problems[0].code, 'invalid');
+  assert.equal(bad.values.x, '2, -1, 3, 0', 'the default stays');
+});
+
+test('with a base (the attributes\' example), the URL overrides it and only changes from it are written', () => {
+  const base = { ...defaultValues(TABLE), x: '3, 4', step: 2 };
+  const read = readState(TABLE, new URLSearchParams('vec.step=5'), 'vec', { parseVector }, base);
+  assert.deepEqual(read.values, { ...base, step: 5 }, 'the URL wins where it has a key, the base elsewhere');
+  const params = new URLSearchParams('vec.x=9');
+  writeState(TABLE, { ...base, step: 0 }, params, 'vec', base);
+  assert.equal(params.toString(), 'vec.step=0', 'the example is left out, the table default that differs from it is kept');
+});
+
+test('no widget setting is named like a global HTML attribute, our own attributes, or the keys embed.html reserves', async () => {
+  const { widgetsFromBuild } = await import('../../scripts/options-doc.mjs');
+  const { elements } = await widgetsFromBuild();
+  const reserved = new Set(['id', 'class', 'style', 'lang', 'dir', 'title', 'hidden', 'slot', 'part', 'is', 'tabindex', 'accesskey', 'autofocus',
+    'contenteditable', 'draggable', 'enterkeyhint', 'inert', 'inputmode', 'nonce', 'popover', 'spellcheck', 'translate', 'autocapitalize',
+    'exportparts', 'role', 'state-key', 'url-state', 'widget', 'theme']);
+  assert.equal(elements.length, 10);
+  for (const element of elements) {
+    for (const row of element.stateRows) {
+      const name = attributeName(row.name);
+      assert.ok(!reserved.has(name) && !name.startsWith('data-') && !name.startsWith('aria-') && !name.startsWith('on'), `${element.tag}: ${name}`);
+    }
+  }
 });

@@ -148,8 +148,10 @@ export function experimentRunner({ host, language }) {
 /** A labelled <select> of numbers; onChange gets the number. */
 export function numberSelect({ name, label, options, value, format = String, onChange }) {
   const id = `field-${name}`;
+  // A value set by a link or an attribute may lie between the offered choices: it joins them, in order.
+  const shown = options.includes(value) ? options : [...options, value].sort((a, b) => a - b);
   const select = h('select', { id, name, onchange: () => onChange(Number(select.value)) },
-    options.map((option) => h('option', { value: String(option) }, format(option))));
+    shown.map((option) => h('option', { value: String(option) }, format(option))));
   select.value = String(value);
   return { root: h('div', { class: 'field' }, h('label', { for: id }, label), select), select };
 }
