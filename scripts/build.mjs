@@ -82,6 +82,7 @@ export async function build({ tests = false, bench = false } = {}) {
   }
   assembleSite();
   await renderPages();
+  await (await import('./offline.mjs')).buildOffline({ siteDir: dist, outDir: dist });  // dist/offline/residual-lab-<lang>.html
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -25,6 +25,7 @@ const PAGE_LANGUAGES = [
     other: { href: 'en/index.html', label: 'English', htmlLang: 'en' },
     ui: {
       skip: '跳到正文', contents: '目录', contentsLabel: '本章目录', theme: '深色主题', switchLabel: '切换到英文版',
+      fileNote: (offline) => `这个页面是直接从文件打开的，浏览器不会这样运行其中的交互组件。请打开单文件版 <a href="${offline}">${offline}</a>（从磁盘打开也能用），或用 npm run serve 启动本地服务器。`,
       footer: '代码以 MIT 许可发布，正文以 CC BY 4.0 许可发布。所有数字都由你的浏览器里的 WebAssembly 现场计算。',
     },
   },
@@ -33,6 +34,7 @@ const PAGE_LANGUAGES = [
     other: { href: '../index.html', label: '中文', htmlLang: 'zh-CN' },
     ui: {
       skip: 'Skip to the text', contents: 'Contents', contentsLabel: 'Chapter contents', theme: 'Dark theme', switchLabel: 'Switch to the Chinese version',
+      fileNote: (offline) => `This page was opened from a file, and browsers do not run its widgets that way. Open the single-file version <a href="${offline}">${offline}</a> (it works from disk), or serve the folder with npm run serve.`,
       footer: 'Code under the MIT licence, text under CC BY 4.0. Every number is computed live by WebAssembly in your browser.',
     },
   },
@@ -40,7 +42,7 @@ const PAGE_LANGUAGES = [
 
 const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
-function pageHtml({ language: { htmlLang, base, other, ui }, body, title, headings }) {
+function pageHtml({ language: { code, htmlLang, base, other, ui }, body, title, headings }) {
   const toc = headings.map((h) => `        <li><a href="#${h.id}" data-toc-link="${h.id}">${escapeHtml(h.text)}</a></li>`).join('\n');
   return `<!doctype html>
 <html lang="${htmlLang}">
@@ -74,6 +76,7 @@ ${toc}
       </details>
     </nav>
     <main id="main" tabindex="-1">
+      <p class="file-note" role="note">${ui.fileNote(`${base}offline/residual-lab-${code}.html`)}</p>
       <article>
 ${body}
       </article>

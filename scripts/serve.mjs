@@ -13,6 +13,11 @@ export { CONTENT_SECURITY_POLICY, FRAMING_POLICY };
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ALLOWED_METHODS = 'GET, HEAD';
 
+// Cross-origin use: a course page on another origin loads components/index.js from here as a module script, and
+// the widgets then fetch the CSS, the glue and the .wasm and import the worker's modules, all in CORS mode. The
+// lab's files are public and need no credentials, so any origin may read them.
+const CROSS_ORIGIN_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
+
 const MIME = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json; charset=utf-8',
@@ -37,7 +42,7 @@ export function startServer({ siteRoot = join(root, 'dist'), port = 8080, host =
   const server = createServer((req, res) => {
     // Two policies, both enforced: the page policy (the same text as each page's meta) and the framing policy,
     // which only a header can carry.
-    const headers = { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY, FRAMING_POLICY], 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' };
+    const headers = { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY, FRAMING_POLICY], 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache', ...CROSS_ORIGIN_HEADERS };
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...headers, Allow: ALLOWED_METHODS, 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('method not allowed\n');

@@ -22,6 +22,31 @@ function toError({ name, message, code, position }) {
 
 const abortError = (message) => new DOMException(message, 'AbortError');
 
+/**
+ * A module worker running `url`. A page may not start a worker from another origin (new Worker throws), so when
+ * the lab is served from elsewhere than the page (one script tag on a course site) the worker is a same-origin
+ * Blob module that loads the lab's worker module with import(): a dynamic import is fetched as a script (the
+ * host page's script-src already allows the lab), where a static one would be fetched as a worker and need the
+ * lab's origin in worker-src as well. The host page's CSP must allow `worker-src blob:`. Messages that arrive
+ * while the module loads are held and replayed; a module that fails to load is thrown again, so it reaches
+ * the page's worker.onerror.
+ */
+export function createWorkerFor(url) {
+  if (url.origin === location.origin) return new Worker(url, { type: 'module' });
+  const bootstrap = `const held = [];
+const hold = (event) => held.push(event.data);
+addEventListener('message', hold);
+import(${JSON.stringify(url.href)}).then(() => {
+  removeEventListener('message', hold);
+  for (const data of held) dispatchEvent(new MessageEvent('message', { data }));
+}, (error) => setTimeout(() => { throw error; }));
+`;
+  const blobUrl = URL.createObjectURL(new Blob([bootstrap], { type: 'text/javascript' }));
+  const worker = new Worker(blobUrl, { type: 'module' });
+  setTimeout(() => URL.revokeObjectURL(blobUrl), 60_000);  // long after the worker has read it
+  return worker;
+}
+
 export function createLabWorker() {
   let worker = null;
   let nextId = 1;
@@ -29,7 +54,7 @@ export function createLabWorker() {
   const held = new Set();     // records of the proxies whose objects live in the current worker
 
   function start() {
-    worker = new Worker(new URL('./lab-worker.js', import.meta.url), { type: 'module' });
+    worker = createWorkerFor(new URL('./lab-worker.js', import.meta.url));
     worker.onmessage = ({ data }) => {
       const entry = pending.get(data.id);
       if (!entry) return;

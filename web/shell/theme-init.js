@@ -13,3 +13,7 @@
   var theme = saved === 'light' || saved === 'dark' ? saved : (systemDark ? 'dark' : 'light');
   document.documentElement.setAttribute('data-theme', theme);
 })();
+
+// Opened from disk (file://), the page's modules cannot run: <html data-file-protocol> shows the note
+// (.file-note, page.css) that points to the single-file version in offline/.
+if (location.protocol === 'file:') document.documentElement.setAttribute('data-file-protocol', '');

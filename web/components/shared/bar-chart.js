@@ -3,6 +3,7 @@
 // which stay crisp at any zoom, print well, take their colours from CSS classes (theme and palette live in
 // the stylesheet), and carry a <title> each for hover and screen readers.
 import { svg, replaceChildren } from './dom.js';
+import { barChartExport } from './chart-export.js';
 
 const DEFAULT_WIDTH = 480;  // until the chart has a size of its own
 const MIN_WIDTH = 240;
@@ -17,9 +18,10 @@ export function barChart({ label }) {
   const root = svg('svg', { class: 'bar-chart', viewBox: `0 0 ${DEFAULT_WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': label });
   // The drawing is as wide in user units as the chart is on screen, so its text keeps its CSS size (11-12 px) on
   // a phone instead of shrinking with a fixed viewBox; it is drawn again when the width changes.
-  let last = null;
+  let last = null;  // the last draw() argument: redrawn on resize, read by the share menu's CSV
   let drawnWidth = DEFAULT_WIDTH;
   const shownWidth = () => Math.max(MIN_WIDTH, Math.round(root.getBoundingClientRect().width) || DEFAULT_WIDTH);
+  root.chartExport = barChartExport({ label, root, getDrawn: () => last && { categories: last.categories, series: last.series }, background: () => getComputedStyle(root).getPropertyValue('--bg').trim() || '#ffffff' });
   new ResizeObserver(() => {
     if (last && Math.abs(shownWidth() - drawnWidth) > 1) draw(last);
   }).observe(root);

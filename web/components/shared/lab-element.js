@@ -20,6 +20,7 @@ import { textField } from './fields.js';
 import { formulasReady } from './formula.js';
 import { common, describeError, languageOf } from './i18n.js';
 import { parseNumber } from './parse-number.js';
+import { shareMenu } from './share-menu.js';
 import { attributeName, defineState, readAttributes, readState, writeState } from './state.js';
 import { adoptStyles, stylesUrl } from './styles.js';
 
@@ -112,6 +113,7 @@ export class LabElement extends HTMLElement {
     this.#showNotices();
     this.#build();
     this.update();
+    this.shadowRoot.append(shareMenu(this));
     this.setAttribute('data-ready', '');  // for pages (and tests) that wait for the first drawing
   }
 
@@ -238,10 +240,16 @@ export class LabElement extends HTMLElement {
     if (this.isConnected) this.#urlTimer = setTimeout(() => this.writeUrl(), URL_WRITE_DELAY_MS);
   }
 
-  writeUrl() {
-    this.#urlPending = false;
+  /** The page address with this widget's settings in it, as writeUrl puts them there (the share menu's link). */
+  addressWithState() {
     const url = new URL(location.href);
     writeState(this.stateTable, this.state, url.searchParams, this.statePrefix, this.#base ?? undefined);
+    return url;
+  }
+
+  writeUrl() {
+    this.#urlPending = false;
+    const url = this.addressWithState();
     if (url.href !== location.href) history.replaceState(history.state, '', url);
   }
 

@@ -6,6 +6,7 @@
 import uPlot from '../../vendor/uplot/uPlot.esm.js';
 import { h } from './dom.js';
 import { common } from './i18n.js';
+import { lineChartExport } from './chart-export.js';
 
 const systemDark = matchMedia('(prefers-color-scheme: dark)');
 const printing = matchMedia('print');
@@ -47,11 +48,14 @@ export function lineChart({ host, label, height = 240, build }) {
     const legend = { ...options.legend, markers: { width: markerBorder, fill: legendSwatch, ...options.legend?.markers } };
     // Points-only series (width 0) keep a round marker in the legend (widget.css), lines get a line.
     const series = options.series.map((one, i) => (i > 0 && one.width === 0 ? { ...one, class: one.class ?? 'points-series' } : one));
-    plot = new uPlot({ ...options, series, legend, width: width(), height }, data ?? options.series.map(() => []), root);
+    plot = new uPlot({ ...options, series, legend, cursor: followTransforms(options.cursor), width: width(), height }, data ?? options.series.map(() => []), root);
   }
 
   // While the widget is in the document: the plot (uPlot listens on window), its resize observer and the theme
   // listeners. A re-inserted widget draws again from the kept data, in the theme of that moment.
+  // PNG, SVG and CSV for the share menu
+  root.chartExport = lineChartExport({ label, getPlot: () => plot, getData: () => data, background: () => color('bg') });
+
   host.whileConnected(() => {
     create();
     const resizes = new ResizeObserver(() => {
@@ -120,13 +124,31 @@ function markerBorder(u, seriesIndex) {
   return u.series[seriesIndex].width === 0 ? 2 : 0;
 }
 
-/** A colour (#rgb or #rrggbb, as the stylesheets write them) made translucent, for faint background curves. */
+/** A colour (#rgb, #rrggbb or rgb(r, g, b), as the stylesheets and the colour probe give them) made translucent. */
 export function faint(colour, alpha = 0.3) {
-  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour.trim());
-  if (!hex) return colour;
-  const digits = hex[1].length === 3 ? [...hex[1]].map((d) => d + d) : hex[1].match(/../g);
-  const [r, g, b] = digits.map((d) => parseInt(d, 16));
+  const text = colour.trim();
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(text);
+  const rgb = /^rgba?\(\s*(\d+)[\s,]+(\d+)[\s,]+(\d+)/i.exec(text);
+  if (!hex && !rgb) return colour;
+  const [r, g, b] = hex
+    ? (hex[1].length === 3 ? [...hex[1]].map((d) => d + d) : hex[1].match(/../g)).map((d) => parseInt(d, 16))
+    : rgb.slice(1, 4).map(Number);
   return `rgba(${r}, ${g}, ${b}, ${alpha})`;
+}
+
+// uPlot reads the pointer as clientX minus the plot's getBoundingClientRect(): screen pixels. Inside a CSS transform
+// (a slide that reveal.js scales to the window) the chart's own pixels differ from those by the scale, so the
+// hover readout would show another point than the one under the pointer: divide by the scale.
+function followTransforms(cursor = {}) {
+  const { move } = cursor;
+  return {
+    ...cursor,
+    move(self, left, top) {
+      const scale = self.over.getBoundingClientRect().width / (self.over.offsetWidth || 1);
+      const position = scale > 0 && Math.abs(scale - 1) > 1e-3 ? [left / scale, top / scale] : [left, top];
+      return move ? move(self, ...position) : position;
+    },
+  };
 }
 
 /** Axis options in the widget's colours. */

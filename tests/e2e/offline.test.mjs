@@ -1,0 +1,86 @@
+// The single-file chapter, dist/offline/residual-lab-<lang>.html, opened from disk (file://) with no server: the
+// widgets compute (the vector lab on the page, a decoder widget in its Blob worker) under the file's strict CSP,
+// with no console error and no CSP violation. And dist/index.html opened from disk points the reader to it.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, SCREENSHOT_DIR } from './harness.mjs';
+import { eventually, textOf } from './widget-helpers.mjs';
+
+const dist = join(import.meta.dirname, '../../dist');
+let browser;
+before(async () => { browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS }); });
+after(async () => { await browser?.close(); });
+
+/** Opens a file:// page, recording console errors, uncaught errors, CSP violations and failed requests. */
+async function openFile(path) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
+  page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+  page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`));
+  page.on('worker', (worker) => worker.on('console', (msg) => { if (msg.type() === 'error') problems.push(`worker console: ${msg.text()}`); }));
+  await page.goto(pathToFileURL(join(dist, path)).href);
+  return { page, problems, context };
+}
+
+test('the offline file carries a strict policy: hashes for its inline code, no unsafe-eval, no file it would fetch', () => {
+  const html = readFileSync(join(dist, 'offline/residual-lab-en.html'), 'utf8');
+  const policy = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/)[1];
+  assert.match(policy, /script-src 'sha256-[^']+' 'sha256-[^']+' 'wasm-unsafe-eval'/);
+  assert.match(policy, /worker-src blob:/);
+  assert.doesNotMatch(policy, /'unsafe-eval'|'unsafe-inline'|'self'/);
+  assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+rel="stylesheet"/);
+  assert.equal((html.match(/<script>/g) ?? []).length, 2, 'the theme script and the bundle');
+});
+
+test('offline, English: the vector lab shows its numbers and the gradient-flow widget computes in its worker', async () => {
+  const { page, problems, context } = await openFile('offline/residual-lab-en.html');
+  const vector = page.locator('rl-vector-lab').first();
+  await eventually(() => vector.getAttribute('data-ready'), (v) => v !== null, 'vector lab ready', 15000);
+  // RMSNorm of (2, -1, 3, 0): rms = sqrt(14 / 4 + 1e-5) = 1.8708
+  const rms = Math.sqrt(3.5 + 1e-5);
+  const shown = (await textOf(vector.locator('output[aria-labelledby="row-rms"]'))).replace(/[[\]]/g, '').split(',').map(Number);
+  assert.deepEqual(shown.map((v, i) => Math.abs(v - [2, -1, 3, 0][i] / rms) < 1e-3), [true, true, true, true], `RMSNorm output ${shown}`);
+
+  // Offline there is no embed page to frame: the share menu offers the link and the tag only.
+  await vector.locator('details.share-menu summary').click();
+  assert.deepEqual(await vector.locator('.share-actions button').allInnerTexts(), ['Copy link', 'Copy tag code']);
+
+  const flow = page.locator('rl-gradient-flow');
+  await flow.scrollIntoViewIfNeeded();
+  await eventually(() => flow.getAttribute('data-status'), (s) => s === 'done', 'gradient flow finishes in its worker', 30000);
+  const plain = Number(await flow.locator('[data-readout="plain"] data').first().getAttribute('value'));
+  assert.ok(Math.abs(plain / 0.8 ** 32 - 1) < 1e-3, `0.8^32: shown ${plain}`);
+  assert.ok(page.workers().length >= 1 && page.workers().every((w) => w.url().startsWith('blob:')), 'the worker runs from a Blob URL');
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, 'offline-en.png') });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('offline, Chinese: the page is the Chinese chapter and its switch leads to the English file', async () => {
+  const { page, problems, context } = await openFile('offline/residual-lab-zh.html');
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  await eventually(() => page.locator('rl-vector-lab').getAttribute('data-ready'), (v) => v !== null, 'vector lab ready', 15000);
+  assert.match(await page.locator('[data-lang-switch]').getAttribute('href'), /residual-lab-en\.html/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('dist/index.html opened from disk says to use the offline file', async () => {
+  const { page, context } = await openFile('en/index.html');
+  const note = page.locator('.file-note');
+  assert.equal(await note.isVisible(), true);
+  assert.match(await note.innerText(), /offline/);
+  assert.match(await note.locator('a').getAttribute('href'), /offline\/residual-lab-en\.html$/);
+  await page.screenshot({ path: join(SCREENSHOT_DIR, 'file-protocol-note-en.png') });
+  await context.close();
+});

@@ -1,0 +1,146 @@
+// The share menu at the foot of every widget: links and snippets copied to the clipboard (and the fallback field
+// when the browser refuses), charts saved as PNG, SVG and CSV, tables as CSV. The saved data are checked against
+// values computed here (RMSNorm of the typed vector, c * tanh(x / c)), the SVG is parsed, the PNG's size read from
+// its header.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { startLab } from './harness.mjs';
+import { EN, ZH, eventually, openReady, screenshotWidget } from './widget-helpers.mjs';
+
+let lab;
+before(async () => { lab = await startLab(); });
+after(async () => { await lab?.close(); });
+
+const parseCsv = (text) => text.trim().split(/\r\n/).map((line) => line.split(','));
+
+async function saved(page, button) {
+  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  return { name: download.suggestedFilename(), bytes: await readFile(await download.path()) };
+}
+
+async function clipboard(page) {
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+test('vector lab: link, iframe and tag snippets carry the current settings; the bars save as CSV, SVG and PNG', async () => {
+  const view = await openReady(lab, EN);
+  const { page } = view;
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(lab.url).origin });
+  const widget = page.locator('rl-vector-lab').first();
+  await widget.getByLabel('Input vector x', { exact: true }).fill('3, 4');
+  const menu = widget.locator('details.share-menu');
+  await menu.locator('summary').focus();
+  await page.keyboard.press('Enter');  // a <details> opens from the keyboard
+  assert.equal(await menu.evaluate((d) => d.open), true);
+
+  await menu.getByRole('button', { name: 'Copy link' }).click();
+  const link = new URL(await eventually(() => clipboard(page), (text) => text.startsWith('http'), 'copied link'));
+  assert.equal(link.pathname, '/en/index.html');
+  assert.equal(link.searchParams.get('vec.x'), '3, 4');
+
+  await menu.getByRole('button', { name: 'Copy iframe code' }).click();
+  const iframe = await eventually(() => clipboard(page), (text) => text.startsWith('<iframe'), 'copied iframe');
+  const src = new URL(iframe.match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&'));
+  assert.equal(src.pathname, '/embed.html');
+  assert.deepEqual([...src.searchParams], [['widget', 'vector-lab'], ['x', '3, 4'], ['lang', 'en']]);
+
+  // The iframe's address opens the embed page with those settings: RMSNorm of (3, 4)
+  const framed = await page.context().newPage();
+  await framed.goto(src.href);
+  await framed.waitForSelector('rl-vector-lab[data-ready]');
+  assert.equal(await framed.locator('rl-vector-lab output[aria-labelledby="row-rms"]').innerText(), '[0.849, 1.131]');
+  await framed.close();
+
+  await menu.getByRole('button', { name: 'Copy tag code' }).click();
+  assert.equal(await eventually(() => clipboard(page), (text) => text.startsWith('<rl-'), 'copied tag'), '<rl-vector-lab x="3, 4"></rl-vector-lab>');
+
+  // Outputs: RMSNorm of (3, 4) is x / sqrt(12.5 + eps); LayerNorm is (x - 3.5) / sqrt(0.25 + eps) = -1, 1.
+  const outputs = await saved(page, menu.getByRole('button', { name: 'Save Bar chart of the outputs as CSV' }));
+  assert.equal(outputs.name, 'rl-vector-lab-chart-2.csv');
+  const rows = parseCsv(outputs.bytes.toString('utf8'));
+  assert.deepEqual(rows.map((r) => r[0]), ['', 'x1', 'x2']);
+  assert.deepEqual(rows[0].slice(1), ['RMSNorm output', 'LayerNorm output']);
+  assert.equal(rows.length, 3);
+  const rms = Math.sqrt(12.5 + 1e-5);
+  assert.ok(Math.abs(Number(rows[1][1]) - 3 / rms) < 1e-6 && Math.abs(Number(rows[2][1]) - 4 / rms) < 1e-6, `RMSNorm column ${rows.map((r) => r[1])}`);
+  assert.ok(Math.abs(Number(rows[1][2]) + 1) < 1e-4 && Math.abs(Number(rows[2][2]) - 1) < 1e-4, `LayerNorm column ${rows.map((r) => r[2])}`);
+
+  const svg = await saved(page, menu.getByRole('button', { name: 'Save Bar chart of the outputs as SVG' }));
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return { error: doc.querySelector('parsererror')?.textContent ?? null, bars: doc.querySelectorAll('rect.bar').length, fill: doc.querySelector('rect.bar')?.getAttribute('fill') };
+  }, svg.bytes.toString('utf8'));
+  assert.equal(parsed.error, null);
+  assert.equal(parsed.bars, 4);  // two outputs (RMSNorm, LayerNorm) for each of two dimensions
+  assert.match(parsed.fill, /^rgb/);
+
+  const png = await saved(page, menu.getByRole('button', { name: 'Save Bar chart of the outputs as PNG' }));
+  assert.equal(png.bytes.subarray(1, 4).toString('latin1'), 'PNG');
+  // the chart's viewBox (as wide as the chart is on screen, 200 high), twice
+  const [, , boxWidth, boxHeight] = (await page.locator('rl-vector-lab svg.bar-chart[aria-label="Bar chart of the outputs"]').getAttribute('viewBox')).split(/\s+/).map(Number);
+  assert.deepEqual([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)], [boxWidth * 2, boxHeight * 2]);
+
+  const table = await saved(page, menu.getByRole('button', { name: 'Save Table 1 as CSV' }));
+  assert.match(table.bytes.toString('utf8'), /^x × s,"\[3, 4\]"/);
+  await screenshotWidget(view, widget, 'share-menu-vector-lab-en');
+  view.assertClean();
+  await view.close();
+});
+
+test('soft-cap explorer: the uPlot curve saves its series as CSV, a parsable SVG and a PNG of the canvas size', async () => {
+  const view = await openReady(lab, EN);
+  const { page } = view;
+  const widget = page.locator('rl-softcap-explorer');
+  const cap = Number(await widget.getByLabel(/cap c/i).first().inputValue());
+  const menu = widget.locator('details.share-menu');
+  await menu.locator('summary').click();
+  const buttons = menu.getByRole('button', { name: /as CSV/ });
+  const csv = parseCsv((await saved(page, buttons.first())).bytes.toString('utf8'));
+  const header = csv[0];
+  const softcapColumn = header.length - 1;
+  assert.equal(header[0], 'x');
+  assert.ok(csv.length > 50, `${csv.length} rows`);
+  for (const row of csv.slice(1)) {
+    const x = Number(row[0]);
+    const expected = cap * Math.tanh(x / cap);
+    assert.ok(Math.abs(Number(row[softcapColumn]) - expected) <= 1e-5 * Math.max(1, Math.abs(expected)), `x = ${x}: ${row[softcapColumn]} vs ${expected}`);
+  }
+  const svgButton = menu.getByRole('button', { name: /as SVG/ }).first();
+  const svgText = (await saved(page, svgButton)).bytes.toString('utf8');
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return { error: doc.querySelector('parsererror')?.textContent ?? null, lines: doc.querySelectorAll('polyline').length, texts: [...doc.querySelectorAll('text')].map((t) => t.textContent) };
+  }, svgText);
+  assert.equal(parsed.error, null);
+  assert.equal(parsed.lines, header.length - 1);
+  assert.ok(parsed.texts.includes(header[softcapColumn]), 'the legend names the soft-cap series');
+
+  const png = (await saved(page, menu.getByRole('button', { name: /as PNG/ }).first())).bytes;
+  const canvas = await widget.evaluate((el) => {
+    const c = el.shadowRoot.querySelector('.line-chart canvas');
+    return { width: c.width, height: c.height, ratio: c.width / c.getBoundingClientRect().width };
+  });
+  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [canvas.width, canvas.height + Math.round(24 * canvas.ratio)]);
+  view.assertClean();
+  await view.close();
+});
+
+test('a refused clipboard shows the text selected in a field; the menu speaks Chinese on the Chinese page', async () => {
+  const view = await openReady(lab, ZH, {
+    initScript: () => { navigator.clipboard.writeText = () => Promise.reject(new DOMException('denied', 'NotAllowedError')); },
+  });
+  const widget = view.page.locator('rl-gemma-trap');
+  const menu = widget.locator('details.share-menu');
+  assert.equal((await menu.locator('summary').innerText()).trim(), '分享与导出');
+  await menu.locator('summary').click();
+  await menu.getByRole('button', { name: '复制标签代码' }).click();
+  const field = menu.getByLabel('要复制的文字');
+  await eventually(() => field.isVisible(), Boolean, 'fallback field shown');
+  assert.equal(await field.inputValue(), '<rl-gemma-trap lang="zh"></rl-gemma-trap>');
+  const selected = await widget.evaluate((el) => { const f = el.shadowRoot.querySelector('.share-fallback'); return f.value.slice(f.selectionStart, f.selectionEnd); });
+  assert.equal(selected, '<rl-gemma-trap lang="zh"></rl-gemma-trap>');
+  assert.match(await menu.locator('.share-status').innerText(), /Ctrl\+C/);
+  view.assertClean();
+  await view.close();
+});
