@@ -3,7 +3,7 @@
 // frame, sized by embed-resize.js on the host page.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { startLab } from './harness.mjs';
 import { eventually, expectText, textOf } from './widget-helpers.mjs';
 
@@ -13,7 +13,8 @@ after(async () => { await lab?.close(); });
 
 // The widgets that compute by themselves in a worker (the warmup race waits for its Run button).
 const EXPERIMENTS = ['gradient-flow', 'qk-norm-lab', 'init-scaling', 'residual-growth', 'placement-lab'];
-const ALL_WIDGETS = ['vector-lab', 'precision-lab', 'gemma-trap', 'softcap-explorer', 'gradient-flow', 'qk-norm-lab', 'init-scaling', 'residual-growth', 'placement-lab', 'warmup-race'];
+// Every widget of web/components (rl-<name>.js), by the name embed.html takes.
+const ALL_WIDGETS = readdirSync(new URL('../../web/components/', import.meta.url)).filter((f) => /^rl-.*\.js$/.test(f)).map((f) => f.slice(3, -3));
 
 /** Adds `<tag ...attributes>` to the page (inside a `lang` wrapper when given) and waits for its first drawing. */
 async function addWidget(page, tag, attributes, lang = null) {

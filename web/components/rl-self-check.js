@@ -21,19 +21,15 @@ export function formatAnswer(exercise, value) {
 export class RlSelfCheck extends LabElement {
   static tag = 'rl-self-check';
   static stateKey = 'check';
-  static stateRows = [];
+  // The section whose exercises it holds: the `set` attribute (or embed.html's ?set=), checked like any setting.
+  static stateRows = [{ name: 'set', type: 'choice', choices: EXERCISE_SECTIONS, default: EXERCISE_SECTIONS[0] }];
   static strings = SELF_CHECK_STRINGS;
   static styles = ['self-check.css'];
 
   build() {
     const s = this.strings;
-    const set = this.getAttribute('set') ?? '';
-    const exercises = exercisesOf(set);
+    const exercises = exercisesOf(this.state.set);
     this.body.append(h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint)));
-    if (!exercises.length) {
-      this.showNotice(s.unknownSet(set.slice(0, 40), EXERCISE_SECTIONS.join(', ')));
-      return;
-    }
     this.items = exercises.map((exercise, i) => this.buildExercise(exercise, i + 1, exercises.length));
     this.body.append(h('ol', { class: 'sc-list' }, this.items.map((item) => item.root)));
   }

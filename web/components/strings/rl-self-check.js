@@ -15,7 +15,6 @@ export const SELF_CHECK_STRINGS = {
     tooLarge: 'the number is beyond what a 64-bit float can hold',
     hintLabel: 'Hint:',
     solutionLabel: 'Solution:',
-    unknownSet: (name, known) => `There are no exercises called "${name}". Known sets: ${known}.`,
   },
   zh: {
     title: '自我检测',
@@ -32,6 +31,5 @@ export const SELF_CHECK_STRINGS = {
     tooLarge: '这个数超出了 64 位浮点数能表示的范围',
     hintLabel: '提示：',
     solutionLabel: '解答：',
-    unknownSet: (name, known) => `没有名为“${name}”的练习。已有的练习：${known}。`,
   },
 };
