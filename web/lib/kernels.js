@@ -68,30 +68,25 @@ function encodeText(text) {
 const SCALAR_ROW_TYPES = new Set(['integer', 'number', 'boolean', 'choice']);
 
 /**
- * A reader of kernel `fn`'s options: a plain object whose keys are all rows and whose values all fit is read
- * in one loop; anything else goes through resolveOptions, which names the problem (the same checks, in the same
- * order: a fast read accepts exactly what resolveOptions accepts).
+ * A reader of kernel `fn`'s options. A plain object whose keys are all rows and whose values all fit is returned
+ * as it is (no copy: a kernel reads a missing value's default as it destructures, `{ eps = D.eps }`); anything else
+ * goes through resolveOptions, which names the problem or returns the completed copy. The fast read accepts
+ * exactly what resolveOptions accepts (C++ checks the numbers again in any case).
  */
-function optionsReader(fn, table) {
-  const defaults = Object.freeze(defaultsOf(table));
+function optionsReader(fn, table, defaults) {
   const full = (options) => resolveOptions(table, options, { where: `${fn} options`, code: 'invalid_input' });
   if (!table.every((row) => SCALAR_ROW_TYPES.has(row.type))) return (options) => (options === undefined || options === null ? defaults : full(options));
   const rows = new Map(table.map((row) => [row.name, row]));
-  const template = { ...defaults };  // never handed out; copying an unfrozen object is several times faster
   return (options) => {
     if (options === undefined || options === null) return defaults;
     if (typeof options !== 'object' || Object.getPrototypeOf(options) !== Object.prototype) return full(options);
-    let resolved = defaults;
     for (const key in options) {
       const row = rows.get(key);
       if (row === undefined) return full(options);
       const value = options[key];
-      if (value === undefined) continue;
-      if (value === null || problemWith(row, value) !== '') return full(options);
-      if (resolved === defaults) resolved = { ...template };
-      resolved[key] = value;
+      if (value !== undefined && (value === null || problemWith(row, value) !== '')) return full(options);
     }
-    return resolved;
+    return options;
   };
 }
 
@@ -106,8 +101,10 @@ function outputArray(out, d) {
 const LOOP_COPY_BELOW = 32;
 
 export function createKernelApi(Module, tables) {
-  const readers = Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, optionsReader(fn, table)]));
-  /** The options of kernel `fn` (lab.describe().kernels[fn]) checked, defaults filled in. */
+  /** The defaults of every kernel's options: D.rmsNorm.eps. */
+  const D = Object.freeze(Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, Object.freeze(defaultsOf(table))])));
+  const readers = Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, optionsReader(fn, table, D[fn])]));
+  /** The options of kernel `fn` (lab.describe().kernels[fn]) checked; a missing value is read as D[fn]'s. */
   const optionsOf = (fn, options) => readers[fn](options);
 
   const maxLength = Module._rl_max_vector_length();
@@ -222,21 +219,21 @@ export function createKernelApi(Module, tables) {
   // Slot addresses for the one-output kernels: x at p, the weights at p + slot and p + 2 slot, y at p + 3 slot.
   function rmsNorm(x, g = null, options, out) {
     x = vector(x, 'x'); g = vector(g, 'g', { optional: true });
-    const { eps, weightOffset, precision } = optionsOf('rmsNorm', options);
+    const { eps = D.rmsNorm.eps, weightOffset = D.rmsNorm.weightOffset, precision = D.rmsNorm.precision } = optionsOf('rmsNorm', options);
     return forward(x, g, null, out, (p, slot) =>
       Module._rl_rmsnorm(p + 3 * slot, p, x.length, g ? p + slot : 0, len(g), eps, weightOffset, precision === 'bf16' ? 1 : 0));
   }
 
   function layerNorm(x, gamma = null, beta = null, options, out) {
     x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
-    const { eps } = optionsOf('layerNorm', options);
+    const { eps = D.layerNorm.eps } = optionsOf('layerNorm', options);
     return forward(x, gamma, beta, out, (p, slot) =>
       Module._rl_layernorm(p + 3 * slot, p, x.length, gamma ? p + slot : 0, len(gamma), beta ? p + 2 * slot : 0, len(beta), eps));
   }
 
   function rmsNormBackward(x, g, dy, options) {
     x = vector(x, 'x'); g = vector(g, 'g', { optional: true }); dy = vector(dy, 'dy');
-    const { eps, weightOffset } = optionsOf('rmsNormBackward', options);
+    const { eps = D.rmsNormBackward.eps, weightOffset = D.rmsNormBackward.weightOffset } = optionsOf('rmsNormBackward', options);
     const [dx, dg] = withScratch([x, g, dy], [x.length, x.length], ([px, pg, pdy], [pdx, pdg]) =>
       Module._rl_rmsnorm_backward(pdx, pdg, pdy, dy.length, px, x.length, pg, len(g), eps, weightOffset));
     return { dx, dg };
@@ -244,7 +241,7 @@ export function createKernelApi(Module, tables) {
 
   function layerNormBackward(x, gamma, dy, options) {
     x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); dy = vector(dy, 'dy');
-    const { eps } = optionsOf('layerNormBackward', options);
+    const { eps = D.layerNormBackward.eps } = optionsOf('layerNormBackward', options);
     const [dx, dgamma, dbeta] = withScratch([x, gamma, dy], [x.length, x.length, x.length], ([px, pgamma, pdy], [pdx, pdgamma, pdbeta]) =>
       Module._rl_layernorm_backward(pdx, pdgamma, pdbeta, pdy, dy.length, px, x.length, pgamma, len(gamma), eps));
     return { dx, dgamma, dbeta };
@@ -252,7 +249,7 @@ export function createKernelApi(Module, tables) {
 
   function rmsNormSteps(x, g = null, options) {
     x = vector(x, 'x'); g = vector(g, 'g', { optional: true });
-    const { eps, weightOffset } = optionsOf('rmsNormSteps', options);
+    const { eps = D.rmsNormSteps.eps, weightOffset = D.rmsNormSteps.weightOffset } = optionsOf('rmsNormSteps', options);
     const d = x.length;
     const [squares, normalized, output, scalars] = withScratch([x, g], [d, d, d, 2], ([px, pg], [psq, pn, po, ps]) =>
       Module._rl_rmsnorm_steps(psq, pn, po, ps, px, d, pg, len(g), eps, weightOffset));
@@ -261,7 +258,7 @@ export function createKernelApi(Module, tables) {
 
   function layerNormSteps(x, gamma = null, beta = null, options) {
     x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
-    const { eps } = optionsOf('layerNormSteps', options);
+    const { eps = D.layerNormSteps.eps } = optionsOf('layerNormSteps', options);
     const d = x.length;
     const [centered, normalized, output, scalars] = withScratch([x, gamma, beta], [d, d, d, 3], ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
       Module._rl_layernorm_steps(pc, pn, po, ps, px, d, pgamma, len(gamma), pbeta, len(beta), eps));
@@ -271,14 +268,14 @@ export function createKernelApi(Module, tables) {
   // DyT: y = gamma * tanh(alpha * x) + beta. The raw exports take outputs first, then inputs in the C++ kernel's order.
   function dynamicTanh(x, gamma = null, beta = null, options, out) {
     x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
-    const { alpha } = optionsOf('dynamicTanh', options);
+    const { alpha = D.dynamicTanh.alpha } = optionsOf('dynamicTanh', options);
     return forward(x, gamma, beta, out, (p, slot) =>
       Module._rl_dyt(p + 3 * slot, p, x.length, alpha, gamma ? p + slot : 0, len(gamma), beta ? p + 2 * slot : 0, len(beta)));
   }
 
   function dynamicTanhBackward(x, gamma, dy, options) {
     x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); dy = vector(dy, 'dy');
-    const { alpha } = optionsOf('dynamicTanhBackward', options);
+    const { alpha = D.dynamicTanhBackward.alpha } = optionsOf('dynamicTanhBackward', options);
     const d = x.length;
     const [dx, dalpha, dgamma, dbeta] = withScratch([x, gamma, dy], [d, 1, d, d], ([px, pgamma, pdy], [pdx, pda, pdgamma, pdbeta]) =>
       Module._rl_dyt_backward(pdx, pda, pdgamma, pdbeta, pdy, dy.length, px, d, alpha, pgamma, len(gamma)));
@@ -287,7 +284,7 @@ export function createKernelApi(Module, tables) {
 
   function dynamicTanhSteps(x, gamma = null, beta = null, options) {
     x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
-    const { alpha } = optionsOf('dynamicTanhSteps', options);
+    const { alpha = D.dynamicTanhSteps.alpha } = optionsOf('dynamicTanhSteps', options);
     const d = x.length;
     const [scaled, tanh, output] = withScratch([x, gamma, beta], [d, d, d], ([px, pgamma, pbeta], [ps, pt, po]) =>
       Module._rl_dyt_steps(ps, pt, po, px, d, alpha, pgamma, len(gamma), pbeta, len(beta)));
