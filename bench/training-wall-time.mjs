@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { compileWasm, load } from '../dist/lib/residual-lab.js';
 import { mergeWarmupResults, splitWarmupOptions } from '../dist/lib/experiments.js';
 
-const ROUNDS = Number(process.argv[2] ?? 5);
+const ROUNDS = Number(process.argv[2] ?? 3);
 const WORKERS = Math.max(1, Math.min(4, availableParallelism()));
 
 const module = await compileWasm('simd');
@@ -22,7 +22,14 @@ const workers = await Promise.all(Array.from({ length: WORKERS }, () => new Prom
 })));
 const ask = (worker, options) => new Promise((resolve) => { worker.once('message', resolve); worker.postMessage(options); });
 
-const seconds = async (fn) => { const t0 = performance.now(); const result = await fn(); return [(performance.now() - t0) / 1e3, result]; };
+// Wall seconds, and the CPU seconds of the whole process (its worker threads included): on a machine shared with
+// other work the wall time also counts the waits for a core, the CPU time only the work.
+const cpuSeconds = () => { const { user, system } = process.cpuUsage(); return (user + system) / 1e6; };
+const seconds = async (fn) => {
+  const t0 = performance.now(), c0 = cpuSeconds();
+  const result = await fn();
+  return [(performance.now() - t0) / 1e3, cpuSeconds() - c0, result];
+};
 const warmupOptions = {};
 const cases = {
   warmup_race_sequential: () => lab.experiments.warmup(warmupOptions),
@@ -33,11 +40,13 @@ const cases = {
   residual_growth_200_steps: () => lab.experiments.residualGrowth({ trainSteps: 200 }),
 };
 const times = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+const cpu = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
 const last = {};
 for (let round = 0; round < ROUNDS; round++) {
   for (const [name, run] of Object.entries(cases)) {
-    const [s, result] = await seconds(run);
+    const [s, c, result] = await seconds(run);
     times[name].push(s);
+    cpu[name].push(c);
     last[name] = result;
   }
 }
@@ -47,7 +56,8 @@ for (const worker of workers) await worker.terminate();
 const same = isDeepStrictEqual(last.warmup_race_parallel, last.warmup_race_sequential);
 for (const [name, values] of Object.entries(times)) {
   const sorted = values.slice().sort((a, b) => a - b);
-  const row = { name, d: 0, unit: 's', value: sorted[sorted.length >> 1], min: sorted[0], max: sorted.at(-1), rounds: ROUNDS };
+  const cpuSorted = cpu[name].slice().sort((a, b) => a - b);
+  const row = { name, d: 0, unit: 's', value: sorted[sorted.length >> 1], min: sorted[0], max: sorted.at(-1), rounds: ROUNDS, cpu: cpuSorted[cpuSorted.length >> 1] };
   if (name === 'warmup_race_parallel') Object.assign(row, { workers: WORKERS, sameAsSequential: same });
   console.log(JSON.stringify(row));
 }

@@ -113,7 +113,7 @@ const fmt = (v) => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 
 const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}x`);
 
 async function main() {
-  await build({ bench: true });
+  await build({ bench: wanted('kernels') });  // the API and training parts need only dist/
   const results = wanted('kernels') ? await runBenchmarkBinaries(['native', 'native-4lane', 'wasm-simd', 'wasm-scalar']) : { native: [] };
   Object.assign(results, {
     'plain-js': wanted('kernels') ? plainJsKernels() : [],
@@ -159,10 +159,11 @@ function printApi(rows) {
 }
 
 function printTraining(rows) {
-  console.log('\nTraining wall time (WASM SIMD, node), seconds: median over interleaved rounds (range)');
+  console.log('\nTraining wall time (WASM SIMD, node), seconds: median over interleaved rounds (range), and the median CPU');
+  console.log('seconds of the process, worker threads included (a wall time far above it: the machine was busy).');
   for (const r of rows) {
     const extra = r.workers ? `   ${r.workers} workers, same result as one thread: ${r.sameAsSequential ? 'yes' : 'NO'}` : '';
-    console.log(`${r.name.padEnd(26)} ${fmt(r.value).padStart(7)} s   (${fmt(r.min)}-${fmt(r.max)}, ${r.rounds} rounds)${extra}`);
+    console.log(`${r.name.padEnd(26)} ${fmt(r.value).padStart(7)} s   (${fmt(r.min)}-${fmt(r.max)}, ${r.rounds} rounds; CPU ${fmt(r.cpu)} s)${extra}`);
   }
 }
 
