@@ -3,10 +3,15 @@
 //   kernels  RMSNorm / LayerNorm forward and backward, GB/s at d = 64, 4096, 1M:
 //            native g++ -O3 -march=native | native 4-lane (SSE2) | WASM SIMD | WASM scalar (same source) |
 //            plain JS, and the ratios
-//   api      the cost of one public-API call (copies included) at d = 4 and d = 4096
+//   api      the cost of one public-API call (copies included) at d = 4, 64 and 4096, with and without `out`,
+//            beside plain JS (bench/api-call-cost.mjs)
 //   decoder  matmul GFLOP/s, decoder forward / forward+backward / train step (when the engine is built)
-// Every figure is the median over 3 processes (PROCESSES); the API figures are printed with their range.
-// `npm run bench -- --json` prints the same figures as one JSON object.
+//   training wall time of the warmup race (default options; one thread, and split over worker_threads) and of
+//            residual growth's 200 training steps (bench/training-wall-time.mjs)
+// Every kernel figure is the median over 3 processes (PROCESSES); the API and training figures are medians over
+// interleaved samples, printed with their range.
+// `npm run bench -- --json` prints the same figures as one JSON object; `--only=api,training` runs just those parts
+// (the others: kernels, which includes decoder).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, BUILDS } from './build.mjs';
@@ -16,6 +21,8 @@ import { secondsPerCall } from '../bench/seconds-per-call.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const asJson = process.argv.includes('--json');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const wanted = (part) => !only || only.includes(part);
 const log = (...a) => { if (!asJson) console.log(...a); };
 
 function parseLines(output) {
@@ -94,15 +101,24 @@ async function apiCallCost() {
   return medianRows(runs);
 }
 
+// One process of its own: the race's runs are long (seconds), so the rounds interleave inside it.
+async function trainingWallTime() {
+  log('running training wall-time benchmarks (several rounds of about a minute)...');
+  const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/training-wall-time.mjs')], { quiet: true });
+  if (status !== 0) throw new Error(`training benchmark exited ${status}:\n${output}`);
+  return parseLines(output);
+}
+
 const fmt = (v) => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}x`);
 
 async function main() {
-  await build({ bench: true });
-  const results = await runBenchmarkBinaries(['native', 'native-4lane', 'wasm-simd', 'wasm-scalar']);
+  await build({ bench: wanted('kernels') });  // the API and training parts need only dist/
+  const results = wanted('kernels') ? await runBenchmarkBinaries(['native', 'native-4lane', 'wasm-simd', 'wasm-scalar']) : { native: [] };
   Object.assign(results, {
-    'plain-js': plainJsKernels(),
-    api: await apiCallCost(),
+    'plain-js': wanted('kernels') ? plainJsKernels() : [],
+    api: wanted('api') ? await apiCallCost() : [],
+    training: wanted('training') ? await trainingWallTime() : [],
   });
   const lookup = (source, name, d) => results[source].find((r) => r.name === name && r.d === d)?.value;
   const table = [];
@@ -115,9 +131,15 @@ async function main() {
     table.push(row);
   }
   if (asJson) {
-    console.log(JSON.stringify({ date: new Date().toISOString(), node: process.version, table, api: results.api }, null, 1));
+    console.log(JSON.stringify({ date: new Date().toISOString(), node: process.version, table, api: results.api, training: results.training }, null, 1));
     return;
   }
+  if (wanted('kernels')) printKernels(table);
+  if (wanted('api')) printApi(results.api);
+  if (wanted('training')) printTraining(results.training);
+}
+
+function printKernels(table) {
   console.log('\nKernels (higher is better for GB/s and GFLOP/s, lower for ms)');
   console.log('native: g++ -O3 -march=native; native4: the same without -march (SSE2, 4 lanes as in WASM SIMD);');
   console.log('simd / scalar: the same source as WASM with and without -msimd128 (node); js: plain JavaScript.');
@@ -127,8 +149,22 @@ async function main() {
     const better = r.unit === 'ms' ? (a, b) => ratio(b, a) : ratio;  // for times, speed-up is old/new
     console.log(`${r.name.padEnd(22)} ${String(r.d).padStart(8)} ${r.unit.padEnd(7)} ${fmt(r.native).padStart(7)} ${fmt(r.native4).padStart(7)} ${fmt(r.simd).padStart(7)} ${fmt(r.scalar).padStart(7)} ${fmt(r.js).padStart(7)}   ${better(r.simd, r.scalar).padStart(11)}  ${better(r.simd, r.js).padStart(7)}  ${better(r.simd, r.native).padStart(11)}  ${better(r.native4, r.scalar).padStart(14)}`);
   }
-  console.log(`\nPublic API call, copies included (WASM SIMD, node): median of ${PROCESSES} processes (range)`);
-  for (const r of results.api) console.log(`${r.name.padEnd(22)} d = ${String(r.d).padEnd(5)} ${fmt(r.value).padStart(8)} ns   (${fmt(r.min)}-${fmt(r.max)})`);
+}
+
+function printApi(rows) {
+  console.log(`\nPublic API call, copies included (WASM SIMD, node), ns per call: median of ${PROCESSES} processes (range)`);
+  console.log('api_*: lab.rmsNorm / lab.layerNorm returning a new array, *_out_*: into a reused `out`;');
+  console.log('js_rmsNorm_*: plain JS into a reused array (out) or a new one.');
+  for (const r of rows) console.log(`${r.name.padEnd(24)} d = ${String(r.d).padEnd(5)} ${fmt(r.value).padStart(8)} ns   (${fmt(r.min)}-${fmt(r.max)})`);
+}
+
+function printTraining(rows) {
+  console.log('\nTraining wall time (WASM SIMD, node), seconds: median over interleaved rounds (range), and the median CPU');
+  console.log('seconds of the process, worker threads included (a wall time far above it: the machine was busy).');
+  for (const r of rows) {
+    const extra = r.workers ? `   ${r.workers} workers, same result as one thread: ${r.sameAsSequential ? 'yes' : 'NO'}` : '';
+    console.log(`${r.name.padEnd(26)} ${fmt(r.value).padStart(7)} s   (${fmt(r.min)}-${fmt(r.max)}, ${r.rounds} rounds; CPU ${fmt(r.cpu)} s)${extra}`);
+  }
 }
 
 await main();

@@ -238,3 +238,24 @@ test('progress arrives as a call option, an abort ends the call, and the next ca
   view.assertClean();
   await view.close();
 });
+
+test('the page fetches and compiles the wasm once: its lab workers instantiate the compiled module', async () => {
+  const view = await lab.open('embed-example.html');
+  const wasmRequests = [];
+  view.page.on('request', (request) => { if (request.url().endsWith('.wasm')) wasmRequests.push(request.url()); });
+  const results = await view.page.evaluate(async () => {
+    const { createLabWorker } = await import('./lib/worker-client.js');
+    const workers = [createLabWorker(), createLabWorker(), createLabWorker()];
+    const ys = await Promise.all(workers.map((worker) => worker.call('rmsNorm', [[3, 4], null, { eps: 0 }])));
+    for (const worker of workers) worker.terminate();
+    return ys.map((y) => Array.from(y));
+  });
+  // [3, 4] / RMS, RMS = sqrt(12.5): every worker computed with the page's module
+  for (const y of results) {
+    assert.ok(Math.abs(y[0] - 3 / Math.sqrt(12.5)) < 1e-6 && Math.abs(y[1] - 4 / Math.sqrt(12.5)) < 1e-6);
+  }
+  // The page's own compile (when its lab was not loaded yet) is the only request; each worker used to make its own.
+  assert.ok(wasmRequests.length <= 1, `the .wasm was requested ${wasmRequests.length} times: ${wasmRequests.join(', ')}`);
+  view.assertClean();
+  await view.close();
+});

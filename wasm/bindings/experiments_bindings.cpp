@@ -162,6 +162,7 @@ class WarmupHandle {
     w.clip_norm = o["clipNorm"].as<double>();
     w.beta2 = o["beta2"].as<double>();
     w.eval_windows = o["evalWindows"].as<int>();
+    w.runs = read_array<std::string>(o["runs"]);
     run_ = WarmupRun::create(w, &error_);
   }
   std::string error() const { return error_; }

@@ -27,6 +27,34 @@ function splitRows(flat, names, n) {
   return Object.fromEntries(names.map((name, i) => [name, flat.slice(i * n, (i + 1) * n)]));
 }
 
+const WARMUP_RUNS = ['post', 'post+warmup', 'pre', 'pre+warmup'];  // the race's order (the option table's choices)
+const warmupRunName = (run) => `${run.placement}${run.warmup ? '+warmup' : ''}`;
+
+/**
+ * The race of experiments.warmup split into at most `parts` independent races (option `runs`), for as many
+ * workers: each part trains one post-norm and one pre-norm run where it can, so the parts take about as long.
+ * mergeWarmupResults puts their results back together; every run's curves are the same as in the full race.
+ */
+export function splitWarmupOptions(options, parts) {
+  const runs = options?.runs ?? WARMUP_RUNS;
+  const balanced = ['post', 'pre', 'post+warmup', 'pre+warmup'].filter((name) => runs.includes(name));
+  const groups = Array.from({ length: Math.max(1, Math.min(parts, balanced.length)) }, () => []);
+  balanced.forEach((name, i) => groups[i % groups.length].push(name));
+  return groups.map((group) => ({ ...options, runs: group }));
+}
+
+/** One result of the shape experiments.warmup returns, from the results of the parts of a split race. */
+export function mergeWarmupResults(results) {
+  const order = (run) => WARMUP_RUNS.indexOf(warmupRunName(run));
+  const merged = {
+    stepsDone: Math.min(...results.map((r) => r.stepsDone)),
+    stepsTotal: results[0].stepsTotal,
+    runs: results.flatMap((r) => r.runs).sort((a, b) => order(a) - order(b)),
+  };
+  if (results.some((r) => r.cancelled)) merged.cancelled = true;
+  return merged;
+}
+
 export function createExperimentsApi(Module, tables) {
   /** Defaults filled in and every value checked against the experiment's table; C++ checks the relations. */
   const resolve = (experiment, options) =>

@@ -1,9 +1,13 @@
 // The norm kernels as plain functions over Float32Arrays. Hot path: the raw C exports of
 // wasm/bindings/kernel_exports.cpp with inputs copied into one reusable scratch block of the WASM heap
-// (no Embind, no allocation per call). Every check that can fail lives in C++ (wasm/src/api/), which
-// returns a status; here a non-zero status becomes a ResidualLabError carrying C++'s message.
+// (no Embind, no allocation per call but the result). Every check that can fail lives in C++ (wasm/src/api/),
+// which returns a status; here a non-zero status becomes a ResidualLabError carrying C++'s message. JS makes no
+// pass over the data itself: non-finite values are found by the C++ checks' own sums of squares.
+// The forward kernels with one output (rmsNorm, layerNorm, dynamicTanh, softcap, softmax) take a last argument
+// `out`, a Float32Array of x's length that receives the result and is returned, so a caller can reuse one array
+// across calls. It may be x itself (or alias any input): inputs are copied into the heap before the kernel runs.
 import { ResidualLabError } from './errors.js';
-import { defaultsOf, resolveOptions } from './options.js';
+import { defaultsOf, problemWith, resolveOptions } from './options.js';
 
 const ABSENT = -1;  // length passed for an omitted optional weight (g, gamma, beta)
 // A scratch block larger than this (in floats) is freed after the call, giving its budget back.
@@ -61,11 +65,47 @@ function encodeText(text) {
   return bytes.subarray(0, n);
 }
 
+const SCALAR_ROW_TYPES = new Set(['integer', 'number', 'boolean', 'choice']);
+
+/**
+ * A reader of kernel `fn`'s options. A plain object whose keys are all rows and whose values all fit is returned
+ * as it is (no copy: a kernel reads a missing value's default as it destructures, `{ eps = D.eps }`); anything else
+ * goes through resolveOptions, which names the problem or returns the completed copy. The fast read accepts
+ * exactly what resolveOptions accepts (C++ checks the numbers again in any case).
+ */
+function optionsReader(fn, table, defaults) {
+  const full = (options) => resolveOptions(table, options, { where: `${fn} options`, code: 'invalid_input' });
+  if (!table.every((row) => SCALAR_ROW_TYPES.has(row.type))) return (options) => (options === undefined || options === null ? defaults : full(options));
+  const rows = new Map(table.map((row) => [row.name, row]));
+  return (options) => {
+    if (options === undefined || options === null) return defaults;
+    if (typeof options !== 'object' || Object.getPrototypeOf(options) !== Object.prototype) return full(options);
+    for (const key in options) {
+      const row = rows.get(key);
+      if (row === undefined) return full(options);
+      const value = options[key];
+      if (value !== undefined && (value === null || problemWith(row, value) !== '')) return full(options);
+    }
+    return options;
+  };
+}
+
+/** The caller's output array: a Float32Array of length d. */
+function outputArray(out, d) {
+  if (!(out instanceof Float32Array)) throw new ResidualLabError(`out must be a Float32Array (got ${kindOf(out)})`);
+  if (out.length !== d) throw new ResidualLabError(`out has room for ${out.length} value${out.length === 1 ? '' : 's'} but x has ${d}`);
+  return out;
+}
+
+// Below this length a loop copies faster than TypedArray.prototype.set (which has a fixed cost of its own).
+const LOOP_COPY_BELOW = 32;
+
 export function createKernelApi(Module, tables) {
-  const defaults = Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, Object.freeze(defaultsOf(table))]));
-  /** The options of kernel `fn` (lab.describe().kernels[fn]) checked, defaults filled in. */
-  const optionsOf = (fn, options) =>
-    (options === undefined || options === null ? defaults[fn] : resolveOptions(tables.kernels[fn], options, { where: `${fn} options`, code: 'invalid_input' }));
+  /** The defaults of every kernel's options: D.rmsNorm.eps. */
+  const D = Object.freeze(Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, Object.freeze(defaultsOf(table))])));
+  const readers = Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, optionsReader(fn, table, D[fn])]));
+  /** The options of kernel `fn` (lab.describe().kernels[fn]) checked; a missing value is read as D[fn]'s. */
+  const optionsOf = (fn, options) => readers[fn](options);
 
   const maxLength = Module._rl_max_vector_length();
   const vector = (value, name, options) => asFloat32(value, name, maxLength, options);
@@ -111,6 +151,41 @@ export function createKernelApi(Module, tables) {
     }
   }
 
+  // The one-output forward kernels: x and up to two weights in scratch slots of `slot` floats each (x, the
+  // weights, then y), copied without allocating. A weight longer than x gets room too: C++ names the mismatch.
+  function copyIn(heap, a, at) {
+    const n = a.length;
+    if (n < LOOP_COPY_BELOW) for (let i = 0; i < n; i++) heap[at + i] = a[i];
+    else heap.set(a, at);
+  }
+
+  function copyOut(y, heap, at) {
+    const d = y.length;
+    if (d < LOOP_COPY_BELOW) for (let i = 0; i < d; i++) y[i] = heap[at + i];
+    else y.set(heap.subarray(at, at + d));
+    return y;
+  }
+
+  // `kernel(p, slot)` gets byte addresses: x at p, the weights at p + slot and p + 2 slot, y at p + 3 slot. Returns
+  // y copied into `out` (when given) or into a new array.
+  function forward(x, a, b, out, kernel) {
+    const d = x.length;
+    if (out !== undefined && out !== null) outputArray(out, d);
+    const slot = (Math.max(d, a ? a.length : 0, b ? b.length : 0) + 3) & ~3;
+    try {
+      const base = reserve(4 * slot) >> 2;
+      let heap = Module.HEAPF32;
+      copyIn(heap, x, base);
+      if (a) copyIn(heap, a, base + slot);
+      if (b) copyIn(heap, b, base + 2 * slot);
+      if (kernel(base << 2, slot << 2) !== 0) throwLastError();
+      heap = Module.HEAPF32;  // re-read: the call may have grown memory
+      return copyOut(out ?? new Float32Array(d), heap, base + 3 * slot);
+    } finally {
+      releaseLargeScratch();
+    }
+  }
+
   function copyInAndCall(base, inputs, outputLengths, padded, call) {
     const heap = Module.HEAPF32;
     let offset = base >> 2;
@@ -141,25 +216,24 @@ export function createKernelApi(Module, tables) {
 
   const len = (a) => (a ? a.length : ABSENT);
 
-  function rmsNorm(x, g = null, options) {
+  // Slot addresses for the one-output kernels: x at p, the weights at p + slot and p + 2 slot, y at p + 3 slot.
+  function rmsNorm(x, g = null, options, out) {
     x = vector(x, 'x'); g = vector(g, 'g', { optional: true });
-    const { eps, weightOffset, precision } = optionsOf('rmsNorm', options);
-    const [y] = withScratch([x, g], [x.length], ([px, pg], [py]) =>
-      Module._rl_rmsnorm(py, px, x.length, pg, len(g), eps, weightOffset, precision === 'bf16' ? 1 : 0));
-    return y;
+    const { eps = D.rmsNorm.eps, weightOffset = D.rmsNorm.weightOffset, precision = D.rmsNorm.precision } = optionsOf('rmsNorm', options);
+    return forward(x, g, null, out, (p, slot) =>
+      Module._rl_rmsnorm(p + 3 * slot, p, x.length, g ? p + slot : 0, len(g), eps, weightOffset, precision === 'bf16' ? 1 : 0));
   }
 
-  function layerNorm(x, gamma = null, beta = null, options) {
+  function layerNorm(x, gamma = null, beta = null, options, out) {
     x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
-    const { eps } = optionsOf('layerNorm', options);
-    const [y] = withScratch([x, gamma, beta], [x.length], ([px, pgamma, pbeta], [py]) =>
-      Module._rl_layernorm(py, px, x.length, pgamma, len(gamma), pbeta, len(beta), eps));
-    return y;
+    const { eps = D.layerNorm.eps } = optionsOf('layerNorm', options);
+    return forward(x, gamma, beta, out, (p, slot) =>
+      Module._rl_layernorm(p + 3 * slot, p, x.length, gamma ? p + slot : 0, len(gamma), beta ? p + 2 * slot : 0, len(beta), eps));
   }
 
   function rmsNormBackward(x, g, dy, options) {
     x = vector(x, 'x'); g = vector(g, 'g', { optional: true }); dy = vector(dy, 'dy');
-    const { eps, weightOffset } = optionsOf('rmsNormBackward', options);
+    const { eps = D.rmsNormBackward.eps, weightOffset = D.rmsNormBackward.weightOffset } = optionsOf('rmsNormBackward', options);
     const [dx, dg] = withScratch([x, g, dy], [x.length, x.length], ([px, pg, pdy], [pdx, pdg]) =>
       Module._rl_rmsnorm_backward(pdx, pdg, pdy, dy.length, px, x.length, pg, len(g), eps, weightOffset));
     return { dx, dg };
@@ -167,7 +241,7 @@ export function createKernelApi(Module, tables) {
 
   function layerNormBackward(x, gamma, dy, options) {
     x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); dy = vector(dy, 'dy');
-    const { eps } = optionsOf('layerNormBackward', options);
+    const { eps = D.layerNormBackward.eps } = optionsOf('layerNormBackward', options);
     const [dx, dgamma, dbeta] = withScratch([x, gamma, dy], [x.length, x.length, x.length], ([px, pgamma, pdy], [pdx, pdgamma, pdbeta]) =>
       Module._rl_layernorm_backward(pdx, pdgamma, pdbeta, pdy, dy.length, px, x.length, pgamma, len(gamma), eps));
     return { dx, dgamma, dbeta };
@@ -175,7 +249,7 @@ export function createKernelApi(Module, tables) {
 
   function rmsNormSteps(x, g = null, options) {
     x = vector(x, 'x'); g = vector(g, 'g', { optional: true });
-    const { eps, weightOffset } = optionsOf('rmsNormSteps', options);
+    const { eps = D.rmsNormSteps.eps, weightOffset = D.rmsNormSteps.weightOffset } = optionsOf('rmsNormSteps', options);
     const d = x.length;
     const [squares, normalized, output, scalars] = withScratch([x, g], [d, d, d, 2], ([px, pg], [psq, pn, po, ps]) =>
       Module._rl_rmsnorm_steps(psq, pn, po, ps, px, d, pg, len(g), eps, weightOffset));
@@ -184,7 +258,7 @@ export function createKernelApi(Module, tables) {
 
   function layerNormSteps(x, gamma = null, beta = null, options) {
     x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
-    const { eps } = optionsOf('layerNormSteps', options);
+    const { eps = D.layerNormSteps.eps } = optionsOf('layerNormSteps', options);
     const d = x.length;
     const [centered, normalized, output, scalars] = withScratch([x, gamma, beta], [d, d, d, 3], ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
       Module._rl_layernorm_steps(pc, pn, po, ps, px, d, pgamma, len(gamma), pbeta, len(beta), eps));
@@ -192,17 +266,16 @@ export function createKernelApi(Module, tables) {
   }
 
   // DyT: y = gamma * tanh(alpha * x) + beta. The raw exports take outputs first, then inputs in the C++ kernel's order.
-  function dynamicTanh(x, gamma = null, beta = null, options) {
+  function dynamicTanh(x, gamma = null, beta = null, options, out) {
     x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
-    const { alpha } = optionsOf('dynamicTanh', options);
-    const [y] = withScratch([x, gamma, beta], [x.length], ([px, pgamma, pbeta], [py]) =>
-      Module._rl_dyt(py, px, x.length, alpha, pgamma, len(gamma), pbeta, len(beta)));
-    return y;
+    const { alpha = D.dynamicTanh.alpha } = optionsOf('dynamicTanh', options);
+    return forward(x, gamma, beta, out, (p, slot) =>
+      Module._rl_dyt(p + 3 * slot, p, x.length, alpha, gamma ? p + slot : 0, len(gamma), beta ? p + 2 * slot : 0, len(beta)));
   }
 
   function dynamicTanhBackward(x, gamma, dy, options) {
     x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); dy = vector(dy, 'dy');
-    const { alpha } = optionsOf('dynamicTanhBackward', options);
+    const { alpha = D.dynamicTanhBackward.alpha } = optionsOf('dynamicTanhBackward', options);
     const d = x.length;
     const [dx, dalpha, dgamma, dbeta] = withScratch([x, gamma, dy], [d, 1, d, d], ([px, pgamma, pdy], [pdx, pda, pdgamma, pdbeta]) =>
       Module._rl_dyt_backward(pdx, pda, pdgamma, pdbeta, pdy, dy.length, px, d, alpha, pgamma, len(gamma)));
@@ -211,18 +284,17 @@ export function createKernelApi(Module, tables) {
 
   function dynamicTanhSteps(x, gamma = null, beta = null, options) {
     x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
-    const { alpha } = optionsOf('dynamicTanhSteps', options);
+    const { alpha = D.dynamicTanhSteps.alpha } = optionsOf('dynamicTanhSteps', options);
     const d = x.length;
     const [scaled, tanh, output] = withScratch([x, gamma, beta], [d, d, d], ([px, pgamma, pbeta], [ps, pt, po]) =>
       Module._rl_dyt_steps(ps, pt, po, px, d, alpha, pgamma, len(gamma), pbeta, len(beta)));
     return { scaled, tanh, output };
   }
 
-  function softcap(x, cap) {
+  function softcap(x, cap, out) {
     x = vector(x, 'x');
     if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
-    const [y] = withScratch([x], [x.length], ([px], [py]) => Module._rl_softcap(py, px, x.length, cap));
-    return y;
+    return forward(x, null, null, out, (p, slot) => Module._rl_softcap(p + 3 * slot, p, x.length, cap));
   }
 
   function softcapBackward(x, cap, dy) {
@@ -233,10 +305,9 @@ export function createKernelApi(Module, tables) {
     return { dx };
   }
 
-  function softmax(x) {
+  function softmax(x, out) {
     x = vector(x, 'x');
-    const [y] = withScratch([x], [x.length], ([px], [py]) => Module._rl_softmax(py, px, x.length));
-    return y;
+    return forward(x, null, null, out, (p, slot) => Module._rl_softmax(p + 3 * slot, p, x.length));
   }
 
   function parseVector(text) {

@@ -1,5 +1,7 @@
 // Module worker that runs lab calls off the main thread (worker-client.js is the other end).
 // Requests:
+//   { init: { flavour, module } }     the page's compiled WebAssembly.Module (or init: null: compile here); the
+//                                     lab calls that arrive before it wait for it
 //   { id, method: 'experiments.warmup', args: [options], progress: true }   a lab call (names: worker-methods.js)
 //   { id, handle: 7, method: 'forward', args: [tokens] }                   a call on an object kept here
 // Replies, by id:
@@ -14,7 +16,9 @@
 import { load } from './residual-lab.js';
 import { HANDLE_KINDS, METHODS, errorFields, isHandleMethod, methodEntry, resolveMethod, transferables } from './worker-methods.js';
 
-const labReady = load();
+let startLab;
+const labReady = new Promise((resolve) => { startLab = resolve; });
+labReady.catch(() => {});  // a failed load is reported to each call that needs the lab
 const handles = new Map();  // id -> { kind, object }
 let nextHandle = 1;
 
@@ -86,6 +90,10 @@ function reply(id, { transfer = true, ...message }) {
 }
 
 self.onmessage = async ({ data }) => {
+  if (data && 'init' in data && data.id === undefined) {
+    startLab(data.init ? load({ flavour: data.init.flavour, module: data.init.module }) : load());
+    return;
+  }
   const { id } = data ?? {};
   try {
     if (!Array.isArray(data.args)) throw new ProtocolError('args must be an array of the call\'s arguments', 'invalid_request');

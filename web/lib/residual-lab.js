@@ -1,6 +1,7 @@
 // Residual Lab's public JS API: `const lab = await load()`. The same module runs in browsers, workers and node 20.
 // It picks the WASM SIMD build where the engine supports it and the scalar build of the same C++ elsewhere,
-// reads the .wasm bytes itself (so the Emscripten glue never fetches and never needs node's __dirname),
+// fetches and compiles the .wasm itself, once per page (so the Emscripten glue never fetches and never needs
+// node's __dirname, and lab workers instantiate the page's compiled module instead of compiling their own),
 // and wraps the raw exports in functions that take and return Float32Arrays and throw readable Errors.
 import { createKernelApi } from './kernels.js';
 import { createDecoderApi } from './decoder.js';
@@ -19,25 +20,68 @@ export function simdSupported() {
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
-async function readBytes(url) {
+const FLAVOURS = ['simd', 'scalar'];
+// The one place that names the files of a build (a build step that renames them maps these URLs).
+const glueUrl = (flavour) => (flavour === 'simd'
+  ? new URL('./wasm/residual_lab_simd.mjs', import.meta.url)
+  : new URL('./wasm/residual_lab_scalar.mjs', import.meta.url));
+const wasmUrl = (flavour) => (flavour === 'simd'
+  ? new URL('./wasm/residual_lab_simd.wasm', import.meta.url)
+  : new URL('./wasm/residual_lab_scalar.wasm', import.meta.url));
+
+/** 'simd' or 'scalar' for a flavour option ('auto' picks SIMD when the engine validates it). */
+export function chooseFlavour(flavour = 'auto') {
+  if (flavour !== 'auto' && !FLAVOURS.includes(flavour)) throw new Error(`Residual Lab: unknown flavour "${flavour}" (auto, simd or scalar)`);
+  return flavour === 'auto' ? (simdSupported() ? 'simd' : 'scalar') : flavour;
+}
+
+async function compileFrom(url) {
   if (isNode && url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
-    return readFile(url);
+    return WebAssembly.compile(await readFile(url));
   }
   const response = await fetch(url);
   if (!response.ok) throw new Error(`Residual Lab: could not fetch ${url.href} (HTTP ${response.status})`);
-  return new Uint8Array(await response.arrayBuffer());
+  // Streaming compilation overlaps the download; it needs the application/wasm type, else the bytes are compiled.
+  if (typeof WebAssembly.compileStreaming === 'function' && response.headers.get('content-type')?.split(';')[0].trim() === 'application/wasm') {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
 }
 
-async function instantiate(flavour) {
-  const glueUrl = new URL(`./wasm/residual_lab_${flavour}.mjs`, import.meta.url);
-  const wasmUrl = new URL(`./wasm/residual_lab_${flavour}.wasm`, import.meta.url);
-  const [{ default: createModule }, wasmBinary] = await Promise.all([import(glueUrl.href), readBytes(wasmUrl)]);
-  return createModule({ wasmBinary });
+const compiled = new Map();  // flavour -> Promise<WebAssembly.Module>
+
+/**
+ * The lab's WebAssembly.Module of `flavour`, fetched and compiled once per page (or worker, or node process).
+ * A WebAssembly.Module can be posted to workers, which then instantiate it without fetching or compiling again:
+ * worker-client.js hands this one to every lab worker it starts (`load({ flavour, module })` there).
+ */
+export function compileWasm(flavour = 'auto') {
+  const chosen = chooseFlavour(flavour);
+  if (!compiled.has(chosen)) {
+    const pending = compileFrom(wasmUrl(chosen));
+    pending.catch(() => compiled.delete(chosen));  // a failed fetch may be retried
+    compiled.set(chosen, pending);
+  }
+  return compiled.get(chosen);
 }
 
-async function createLab({ flavour }) {
-  const Module = await instantiate(flavour);
+async function instantiate(flavour, givenModule) {
+  const [{ default: createModule }, module] = await Promise.all([import(glueUrl(flavour).href), givenModule ?? compileWasm(flavour)]);
+  // Emscripten's instantiateWasm hook: the glue uses this instance of the given module instead of fetching.
+  let instantiationFailed;
+  const failure = new Promise((resolve, reject) => { instantiationFailed = reject; });
+  const ready = createModule({
+    instantiateWasm(imports, receiveInstance) {
+      WebAssembly.instantiate(module, imports).then((instance) => receiveInstance(instance, module), instantiationFailed);
+      return {};
+    },
+  });
+  return Promise.race([ready, failure]);
+}
+
+async function createLab({ flavour, module }) {
+  const Module = await instantiate(flavour, module);
   const tables = freezeTables(Module.describeOptions());
   return Object.freeze({
     flavour,
@@ -54,13 +98,18 @@ const cache = new Map();
 
 /**
  * Loads the lab once per flavour and caches it.
- * @param {{ flavour?: 'auto' | 'simd' | 'scalar' }} [options]  'auto' picks SIMD when the engine validates it.
+ * @param {{ flavour?: 'auto' | 'simd' | 'scalar', module?: WebAssembly.Module }} [options]
+ *   flavour 'auto' picks SIMD when the engine validates it. module: the build's WebAssembly.Module, already
+ *   compiled (compileWasm(flavour) elsewhere, posted here); it needs its flavour named, 'simd' or 'scalar'.
  */
-export function load({ flavour = 'auto' } = {}) {
-  if (!['auto', 'simd', 'scalar'].includes(flavour)) throw new Error(`Residual Lab: unknown flavour "${flavour}" (auto, simd or scalar)`);
-  const chosen = flavour === 'auto' ? (simdSupported() ? 'simd' : 'scalar') : flavour;
+export function load({ flavour = 'auto', module } = {}) {
+  const chosen = chooseFlavour(flavour);
+  if (module !== undefined) {
+    if (!(module instanceof WebAssembly.Module)) throw new Error('Residual Lab: module must be a WebAssembly.Module (from compileWasm)');
+    if (flavour === 'auto') throw new Error('Residual Lab: a precompiled module needs its flavour, "simd" or "scalar"');
+  }
   if (!cache.has(chosen)) {
-    const pending = createLab({ flavour: chosen });
+    const pending = createLab({ flavour: chosen, module });
     pending.catch(() => cache.delete(chosen));  // a failed load may be retried
     cache.set(chosen, pending);
   }

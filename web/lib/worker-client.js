@@ -10,7 +10,10 @@
 // their plain fields and dispose(). A worker cannot be interrupted inside a synchronous WASM call, so `signal`
 // aborts by terminating the worker: every call in flight on it rejects with an AbortError, the objects it held
 // are gone (their proxies reject with code 'disposed') and the next call starts a fresh worker.
+// The WebAssembly is compiled once per page (residual-lab.js compileWasm) and the compiled module is posted to
+// every worker started here: a worker instantiates it without fetching or compiling the .wasm again.
 import { ResidualLabError } from './errors.js';
+import { chooseFlavour, compileWasm } from './residual-lab.js';
 import { HANDLE_KINDS } from './worker-methods.js';
 
 /** The page-side twin of an error thrown in the worker: same name, message, code and position. */
@@ -55,6 +58,13 @@ export function createLabWorker() {
 
   function start() {
     worker = createWorkerFor(new URL('./lab-worker.js', import.meta.url));
+    const started = worker;
+    // Requests posted meanwhile wait in the worker for this message (a failed compile: the worker loads by itself).
+    const flavour = chooseFlavour();
+    compileWasm(flavour).then(
+      (module) => started.postMessage({ init: { flavour, module } }),
+      () => started.postMessage({ init: null }),
+    );
     worker.onmessage = ({ data }) => {
       const entry = pending.get(data.id);
       if (!entry) return;

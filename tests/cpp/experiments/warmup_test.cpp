@@ -120,3 +120,38 @@ TEST_CASE("the warmup run advances in chunks and reports progress", "[experiment
   CHECK(error.find("warmupSteps") != std::string::npos);
   CHECK(warmup(o).error == error);
 }
+
+TEST_CASE("a subset of the four runs gives the same curves as in the full race", "[experiments][warmup]") {
+  WarmupOptions o = found_setting();
+  o.model.layers = 1;
+  o.model.d_model = 16;
+  o.model.seq_len = 16;
+  o.steps = 20;
+  o.warmup_steps = 5;
+  const WarmupResult full = warmup(o);
+  REQUIRE(full.runs.size() == 4);
+  // the halves a race split over two workers trains: one post and one pre run each
+  o.runs = {"pre", "post"};  // listed in any order, returned in the race's
+  const WarmupResult cold = warmup(o);
+  REQUIRE(cold.error.empty());
+  REQUIRE(cold.runs.size() == 2);
+  CHECK(cold.runs[0].placement == rl::decoder::Placement::post);
+  CHECK_FALSE(cold.runs[0].warmup);
+  CHECK(cold.runs[0].loss == full.runs[0].loss);
+  CHECK(cold.runs[1].loss == full.runs[2].loss);
+  CHECK(cold.runs[1].grad_norm == full.runs[2].grad_norm);
+  CHECK(cold.runs[1].eval_loss == full.runs[2].eval_loss);
+  o.runs = {"pre+warmup"};
+  const WarmupResult one = warmup(o);
+  REQUIRE(one.runs.size() == 1);
+  CHECK(one.runs[0].warmup);
+  CHECK(one.runs[0].loss == full.runs[3].loss);
+  CHECK(one.runs[0].prediction_similarity == full.runs[3].prediction_similarity);
+
+  o.runs = {"pre", "pre"};
+  CHECK(warmup(o).error == "runs lists \"pre\" more than once");
+  o.runs = {"sideways"};
+  CHECK(warmup(o).error.find("runs[0] must be one of post, post+warmup, pre, pre+warmup") != std::string::npos);
+  o.runs = {};
+  CHECK(warmup(o).error.find("runs") != std::string::npos);
+}

@@ -121,7 +121,7 @@ inline Status check_std_defined(Floats x, float sum_of_squares, float eps) {
 // Checks everything; `output_bound` receives an upper bound on |y_i|: |x_i * rstd| <= sqrt(d) (x_i^2 is at most
 // the sum of squares), and |offset + g_i| <= |offset| + norm(g).
 inline Status check_rmsnorm_inputs(Floats x, const OptionalFloats& g, float eps, float weight_offset,
-                                   double& output_bound) {
+                                   double& output_bound, float* x_sum_of_squares = nullptr) {
   float sum_of_squares = 0.0f;
   double g_norm = 1.0;  // g = ones
   RL_RETURN_IF_ERROR(check_norm_input_and_weight(x, "g", g, sum_of_squares, g_norm));
@@ -134,6 +134,7 @@ inline Status check_rmsnorm_inputs(Floats x, const OptionalFloats& g, float eps,
     const double rstd = 1.0 / std::sqrt(static_cast<double>(sum_of_squares) / static_cast<double>(x.size()) + eps);
     output_bound = std::max(output_bound, rstd * std::fabs(static_cast<double>(weight_offset) + 1.0));
   }
+  if (x_sum_of_squares) *x_sum_of_squares = sum_of_squares;  // simd::sum_of_squares(x)'s value, bit for bit
   return check_rms_defined(x, sum_of_squares, eps);
 }
 
@@ -168,7 +169,8 @@ inline Status check_layernorm_inputs(Floats x, const OptionalFloats& gamma, cons
 inline Status rmsnorm(OutFloats y, Floats x, const OptionalFloats& g, float eps, float weight_offset = 0.0f,
                       Precision precision = Precision::fp32) {
   double output_bound = 0.0;
-  RL_RETURN_IF_ERROR(detail::check_rmsnorm_inputs(x, g, eps, weight_offset, output_bound));
+  float sum_of_squares = 0.0f;
+  RL_RETURN_IF_ERROR(detail::check_rmsnorm_inputs(x, g, eps, weight_offset, output_bound, &sum_of_squares));
   RL_RETURN_IF_ERROR(check_output("y", y, x.size()));
   const int d = static_cast<int>(x.size());
   const float* gp = detail::data_or_null(g);
@@ -183,7 +185,8 @@ inline Status rmsnorm(OutFloats y, Floats x, const OptionalFloats& g, float eps,
     rl::rmsnorm_forward_bf16(y.data(), x.data(), gp, d, eps, weight_offset);
     return check_result("y", y, "x, g or weightOffset overflow bfloat16 (its largest finite value is 3.39e38)");
   }
-  rl::rmsnorm_forward(y.data(), nullptr, x.data(), gp, 1, d, eps, weight_offset);
+  // the checks' sum of squares is the kernel's: one pass over x fewer
+  rl::rmsnorm_forward_row(y.data(), x.data(), gp, d, rl::rmsnorm_rstd_given(sum_of_squares, d, eps), weight_offset);
   return output_bound < kSafeOutputBound
              ? Status::success()
              : gp ? check_result("y", y) : check_result("y", y, "1 / RMS times (weightOffset + 1) overflows");

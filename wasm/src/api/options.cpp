@@ -120,12 +120,13 @@ std::string shown(double v) {
 }  // namespace
 
 std::string check_number(const Option& row, double value, std::string_view label) {
-  const std::string name(label.empty() ? std::string_view(row.name) : label);
+  const std::string_view name_view = label.empty() ? std::string_view(row.name) : label;
   const Type type = row.type == Type::list ? row.item : row.type;
   const bool integral = type == Type::integer;
   const bool fits = std::isfinite(value) && (!integral || value == std::floor(value)) &&
                     (row.min_exclusive ? value > row.min : value >= row.min) && value <= row.max;
-  if (fits) return row.float32 ? check_float32(value, name) : "";
+  if (fits) return row.float32 ? check_float32(value, name_view) : "";  // no string built on the way that passes
+  const std::string name(name_view);
   std::string bounds;
   const bool bounded_below = std::isfinite(row.min), bounded_above = std::isfinite(row.max);
   if (bounded_below && bounded_above)

@@ -122,14 +122,24 @@ inline Status check_norm_input_and_weight(Floats x, std::string_view w_name, con
 }
 
 // eps, weightOffset and alpha: the rows of api/kernel_options.cpp.
-inline Status check_option(const char* name, float value) {
-  std::string message = options::check_number(kernel_option(name), value);
+inline Status check_option(const options::Option& row, float value) {
+  std::string message = options::check_number(row, value);
   return message.empty() ? Status::success() : Status::failure(std::move(message));
 }
-inline Status check_eps(float eps) { return check_option("eps", eps); }
-inline Status check_weight_offset(float weight_offset) { return check_option("weightOffset", weight_offset); }
+// Each row found once (every kernel call checks its options).
+inline Status check_eps(float eps) {
+  static const options::Option& row = kernel_option("eps");
+  return check_option(row, eps);
+}
+inline Status check_weight_offset(float weight_offset) {
+  static const options::Option& row = kernel_option("weightOffset");
+  return check_option(row, weight_offset);
+}
 
-inline Status check_alpha(float alpha) { return check_option("alpha", alpha); }
+inline Status check_alpha(float alpha) {
+  static const options::Option& row = kernel_option("alpha");
+  return check_option(row, alpha);
+}
 
 inline Status check_cap(double cap) {
   if (!(cap > 0.0)) return Status::failure("cap must be > 0 (got " + format_number(cap) + ")");

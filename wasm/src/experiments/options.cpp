@@ -3,6 +3,7 @@
 #include "decoder/config.hpp"
 #include "decoder/config_options.hpp"
 #include "experiments/gradient_decay.hpp"
+#include "experiments/warmup.hpp"
 
 namespace rl::experiments {
 namespace {
@@ -76,6 +77,9 @@ std::vector<std::pair<std::string, Table>> build() {
                 number("clipNorm", 0, 0, 1e6, "gradient clipping; 0 is off"),
                 number("beta2", 0.999, 0, 0.999999, "AdamW's second-moment decay"),
                 integer("evalWindows", 8, 1, 16, "validation windows for the final loss"),
+                choice_list("runs", warmup_run_names(), warmup_run_names(), 1, 4,
+                            "which of the four runs to train; each gives the same curves alone as in the race, so "
+                            "the race can be split across workers"),
             })},
       {"qkLogitGrowth",
        with(model({{"nLayers", 2}}, {{"norm", "rmsnorm"}}, {"qkNorm", "init.qkGain"}),

@@ -2,6 +2,7 @@
 
 #include "experiments/options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <span>
 
@@ -40,6 +41,15 @@ std::string validate(const WarmupOptions& o) {
                                options::check(t, "clipNorm", o.clip_norm), options::check(t, "beta2", o.beta2),
                                options::check(t, "evalWindows", o.eval_windows)})
     if (!e.empty()) return e;
+  if (std::string e = check_length(t, "runs", o.runs.size()); !e.empty()) return e;
+  const std::vector<std::string> names = warmup_run_names();
+  for (std::size_t i = 0; i < o.runs.size(); ++i) {
+    if (std::string e = options::check_choice(*options::find(t, "runs"), o.runs[i], "runs[" + std::to_string(i) + "]");
+        !e.empty())
+      return e;
+    if (std::count(o.runs.begin(), o.runs.begin() + long(i), o.runs[i]))
+      return "runs lists \"" + o.runs[i] + "\" more than once";
+  }
   if (o.warmup_steps > o.steps)
     return "warmupSteps (" + std::to_string(o.warmup_steps) + ") must not exceed steps (" + std::to_string(o.steps) + ")";
   return validate(o.model);
@@ -48,8 +58,11 @@ std::string validate(const WarmupOptions& o) {
 std::unique_ptr<WarmupRun> WarmupRun::create(const WarmupOptions& o, std::string* error) {
   std::string message = validate(o);
   std::unique_ptr<WarmupRun> run(new WarmupRun(o));
-  // post without, post with, pre without, pre with warmup; same init seed and same batches for all four
+  // post without, post with, pre without, pre with warmup; same init seed and same batches for all four, so a
+  // run's curves do not depend on which others train beside it
+  const std::vector<std::string> names = warmup_run_names();
   for (int i = 0; i < 4 && message.empty(); ++i) {
+    if (std::find(o.runs.begin(), o.runs.end(), names[size_t(i)]) == o.runs.end()) continue;
     Run r;
     ModelOptions mo = o.model;
     mo.placement = i < 2 ? decoder::Placement::post : decoder::Placement::pre;

@@ -19,6 +19,9 @@
 
 namespace rl::experiments {
 
+// The four runs, in the race's order: post-norm without and with warmup, pre-norm without and with warmup.
+inline std::vector<std::string> warmup_run_names() { return {"post", "post+warmup", "pre", "pre+warmup"}; }
+
 struct WarmupOptions {
   // placement is set per run; Xavier init is where post-norm without warmup fails (docs/experiments.md)
   ModelOptions model = model_options(6, decoder::NormKind::layernorm, decoder::InitScheme::xavier);
@@ -28,6 +31,8 @@ struct WarmupOptions {
   double clip_norm = 0.0;  // 0 = off (clipping at 1 does not rescue post-norm here: docs/experiments.md)
   double beta2 = 0.999;
   int eval_windows = 8;    // validation windows for the final loss
+  // Which of the four runs to train (names of warmup_run_names()); the result lists those, in the race's order.
+  std::vector<std::string> runs = warmup_run_names();
 };
 
 struct WarmupCurve {

@@ -51,11 +51,17 @@ void scale_row(float* y, const float* x, const float* g, float scale, float offs
 
 }  // namespace
 
-float rmsnorm_rstd(const float* x, int d, float eps) {
+float rmsnorm_rstd(const float* x, int d, float eps) { return rmsnorm_rstd_given(simd::sum_of_squares(x, d), d, eps); }
+
+float rmsnorm_rstd_given(float sum_of_squares, int d, float eps) {
   // mean of squares, in float32
-  const float mean_square = simd::sum_of_squares(x, d) / static_cast<float>(d);
+  const float mean_square = sum_of_squares / static_cast<float>(d);
   // reciprocal root mean square
   return 1.0f / std::sqrt(mean_square + eps);
+}
+
+void rmsnorm_forward_row(float* y, const float* x, const float* g, int d, float rstd, float weight_offset) {
+  scale_row(y, x, g, rstd, weight_offset, d);
 }
 
 LayerNormStats layernorm_stats(const float* x, int d, float eps) {

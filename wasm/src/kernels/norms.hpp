@@ -15,6 +15,8 @@ namespace rl {
 // The statistics of one row of d floats, exactly as the forwards below compute them (the validated API's
 // backwards and checks use these instead of running a whole forward).
 float rmsnorm_rstd(const float* x, int d, float eps);  // 1 / sqrt(mean(x^2) + eps), the sum of squares in float32
+// The same from the sum of squares the caller already took with simd::sum_of_squares(x, d): bit for bit equal.
+float rmsnorm_rstd_given(float sum_of_squares, int d, float eps);
 struct LayerNormStats {
   float mean, variance, rstd;  // variance biased and two-pass; rstd = 1 / sqrt(variance + eps)
 };
@@ -24,6 +26,8 @@ LayerNormStats layernorm_stats(const float* x, int d, float eps);
 // weight_offset 0 is the Llama convention (y = x / rms * g), 1 is Gemma 2/3 (y = x / rms * (1 + g)).
 void rmsnorm_forward(float* y, float* rstd, const float* x, const float* g, int rows, int d, float eps,
                      float weight_offset);
+// One row of rmsnorm_forward given its rstd (from rmsnorm_rstd_given): the pass over x for the statistics saved.
+void rmsnorm_forward_row(float* y, const float* x, const float* g, int d, float rstd, float weight_offset);
 
 // rstd as saved by the forward (must not be nullptr). ACCUMULATES into dx and dg (dg may be nullptr).
 void rmsnorm_backward(float* dx, float* dg, const float* dy, const float* x, const float* rstd, const float* g,

@@ -4,7 +4,14 @@
 //   g++ -march=native   -> SSE/AVX on the host, for native tests and benchmarks
 // Eigen 3.4 has no WebAssembly packet code, so hot loops use this type instead.
 #pragma once
+#include <cmath>
 #include <cstring>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#elif defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 namespace rl::simd {
 
@@ -21,5 +28,16 @@ inline f32x4 load(const float* p) {
 inline void store(float* p, f32x4 v) { std::memcpy(p, &v, sizeof v); }
 inline f32x4 splat(float s) { return f32x4{s, s, s, s}; }
 inline float horizontal_sum(f32x4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+
+// Lane-wise square root, correctly rounded like std::sqrt (one f32x4.sqrt / sqrtps where the target has it).
+inline f32x4 sqrt(f32x4 v) {
+#if defined(__wasm_simd128__)
+  return f32x4(wasm_f32x4_sqrt(v128_t(v)));
+#elif defined(__SSE__)
+  return f32x4(_mm_sqrt_ps(__m128(v)));
+#else
+  return f32x4{std::sqrt(v[0]), std::sqrt(v[1]), std::sqrt(v[2]), std::sqrt(v[3])};
+#endif
+}
 
 }  // namespace rl::simd

@@ -7,6 +7,8 @@
 //   m <- beta1 m + (1 - beta1) g                   // first moment
 //   v <- beta2 v + (1 - beta2) g^2                 // second moment
 //   p <- p - lr / (1 - beta1^t) * m / (sqrt(v) / sqrt(1 - beta2^t) + eps)   // bias-corrected update
+// The per-step factors are computed in double, the per-parameter update in float32 four lanes at a time (as
+// PyTorch's float32 AdamW does), in one pass over p, g, m and v.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -43,7 +45,12 @@ class AdamW {
  private:
   AdamWConfig config_;
   std::vector<float> m_, v_;
-  std::vector<uint8_t> decay_mask_;  // empty: every parameter decays
+  // The decay mask as runs of equal bytes, so the update loop applies one decay factor per run.
+  struct DecayRun {
+    size_t begin, end;
+    bool decays;
+  };
+  std::vector<DecayRun> decay_runs_;  // empty mask: one run over every parameter, decaying
   long long t_ = 0;
 };
 

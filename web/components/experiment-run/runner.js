@@ -4,8 +4,20 @@
 // synchronous WASM call), so the result on screen always belongs to the latest settings.
 // The host element gets data-status = running | done | cancelled | error, for pages and tests to wait on; a
 // failed run marks the host's results stale (LabElement.markStale) until a run succeeds.
+// The warmup race's four training runs are independent: where the machine has the cores, they are split over
+// several workers of this widget (splitWarmupOptions) and merged into the one result (and partial results) the
+// widget would have had from one worker.
+import { mergeWarmupResults, splitWarmupOptions } from '../../lib/experiments.js';
 import { createLabWorker } from '../../lib/worker-client.js';
 import { h } from '../shared/dom.js';
+
+/** Workers a splittable call may use: the cores the browser reports, at most the race's four runs. */
+const parallelWorkers = () => Math.max(1, Math.min(4, Number(globalThis.navigator?.hardwareConcurrency) || 1));
+
+// Calls that split into independent parts, and how their results merge.
+const SPLITTABLE = {
+  'experiments.warmup': { split: splitWarmupOptions, merge: mergeWarmupResults },
+};
 
 const SHOW_PROGRESS_AFTER_MS = 100;
 
@@ -48,7 +60,7 @@ export function experimentRunner({ host, language }) {
   const cancelButton = h('button', { type: 'button', class: 'run-cancel', hidden: true, onclick: () => cancel(true) }, s.cancel);
   const root = h('div', { class: 'run-state' }, h('div', { class: 'run-row' }, progress, status, cancelButton), error);
 
-  let worker = null;
+  let workers = [];  // workers[0] runs every call; the others, parts of a split one
   let controller = null;
   let generation = 0;
   let showTimer = 0;
@@ -102,7 +114,6 @@ export function experimentRunner({ host, language }) {
     const mine = ++generation;
     controller = new AbortController();
     const { signal } = controller;
-    worker ??= createLabWorker();
     host.dataset.status = 'running';
     error.textContent = '';
     progress.removeAttribute('value');
@@ -120,7 +131,7 @@ export function experimentRunner({ host, language }) {
     };
     try {
       const results = [];
-      for (const [method, options] of calls) results.push(await worker.call(method, [options], { onProgress, signal }));
+      for (const [method, options] of calls) results.push(await dispatch(method, options, { onProgress, signal }));
       if (mine !== generation) return null;
       partialShown = null;
       setBusy(false);
@@ -142,14 +153,55 @@ export function experimentRunner({ host, language }) {
     }
   }
 
+  const workerAt = (i) => (workers[i] ??= createLabWorker());
+
+  /** One call on the first worker, or its parts over several with their progress and results merged. */
+  async function dispatch(method, options, { onProgress, signal }) {
+    const splittable = SPLITTABLE[method];
+    const parts = splittable && parallelWorkers() > 1 ? splittable.split(options, parallelWorkers()) : [options];
+    if (parts.length === 1) return workerAt(0).call(method, [parts[0]], { onProgress, signal });
+    // One part failing stops the others (their workers are terminated, like a cancelled run's).
+    const partsController = new AbortController();
+    const stopParts = () => partsController.abort();
+    signal.addEventListener('abort', stopParts, { once: true });
+    const used = parts.map((_, i) => workerAt(i));
+    const latest = parts.map(() => null);
+    const partProgress = (i) => (report) => {
+      latest[i] = report;
+      if (latest.some((r) => r === null)) return;
+      const partials = latest.map((r) => r.partial);
+      onProgress({
+        stepsDone: Math.min(...latest.map((r) => r.stepsDone)),
+        stepsTotal: latest[0].stepsTotal,
+        partial: partials.every(Boolean) ? splittable.merge(partials) : undefined,
+      });
+    };
+    try {
+      const results = await Promise.all(used.map((worker, i) =>
+        worker.call(method, [parts[i]], { onProgress: partProgress(i), signal: partsController.signal })));
+      return splittable.merge(results);
+    } catch (failure) {
+      stopParts();
+      throw failure;
+    } finally {
+      signal.removeEventListener('abort', stopParts);
+      // Between runs a widget keeps one worker (a newer run may have started helpers of its own meanwhile).
+      for (const helper of used.slice(1)) {
+        helper.terminate();
+        const at = workers.indexOf(helper);
+        if (at > 0) workers[at] = null;
+      }
+    }
+  }
+
   /** Ends everything the runner started (the run, its worker, the progress timer); the next run starts afresh. */
   function stop() {
     const wasBusy = controller !== null;
     generation += 1;
     controller?.abort();
     controller = null;
-    worker?.terminate();
-    worker = null;
+    for (const worker of workers) worker?.terminate();  // null where a helper was ended
+    workers = [];
     setBusy(false);
     partialShown = null;
     if (wasBusy) {
