@@ -27,7 +27,7 @@ const PAGES = [
 const offlineName = (lang) => `residual-lab-${lang}.html`;
 
 const REWRITES = {
-  'lib/residual-lab.js': [["import(glueUrl.href)", "import('rl-offline:glue').then(({ glue }) => glue(flavour))"]],
+  'lib/residual-lab.js': [["import(glueUrl(flavour).href)", "import('rl-offline:glue').then(({ glue }) => glue(flavour))"]],
   'lib/worker-client.js': [["createWorkerFor(new URL('./lab-worker.js', import.meta.url))", "globalThis.residualLabOffline.createWorker()"]],
 };
 

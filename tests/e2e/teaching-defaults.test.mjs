@@ -140,8 +140,9 @@ test('warmup race: smoothed curves end at the reported final smoothed loss, lege
       axes: el.chartOptions(() => '#000').axes.map((a) => a.label),
     };
   });
-  assert.deepEqual(chart.legend.slice(1).map((row) => row.label), ['Post-Norm, no warmup', 'Post-Norm, warmup', 'Pre-Norm, no warmup', 'Pre-Norm, warmup'], 'raw curves stay out of the legend');
-  const patterns = chart.legend.slice(1).map((row) => row.swatch);
+  assert.deepEqual(chart.legend.slice(1).map((row) => row.label), ['Post-Norm, no warmup', 'Post-Norm, warmup', 'Pre-Norm, no warmup', 'Pre-Norm, warmup',
+    'unigram entropy: the best loss without context'], 'raw curves stay out of the legend; the reference line is named');
+  const patterns = chart.legend.slice(1, 5).map((row) => row.swatch);
   assert.equal(patterns[0], 'none', 'solid line');
   for (const dashed of patterns.slice(1)) assert.match(dashed, /repeating-linear-gradient/);
   assert.equal(new Set(patterns).size, 4, 'four runs, four patterns');
@@ -159,6 +160,8 @@ test('warmup race: smoothed curves end at the reported final smoothed loss, lege
     const [finalSmoothed] = await readout(widget, key);
     assert.equal(shownAtEnd[i + 1], finalSmoothed.toFixed(3), `${key}: the smoothed curve ends at the final smoothed loss`);
   }
+  // The reference line sits at the training text's unigram entropy, 2.967 nats (-sum p ln p of its characters).
+  assert.equal(shownAtEnd[5], '2.967', 'the unigram entropy line');
   view.assertClean();
   await view.close();
 });

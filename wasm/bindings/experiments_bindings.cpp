@@ -177,6 +177,7 @@ class WarmupHandle {
     const WarmupResult r = run_->result();
     out.set("stepsDone", r.steps_done);
     out.set("stepsTotal", r.steps_total);
+    out.set("unigramEntropy", r.unigram_entropy);
     val runs = val::array();
     for (const WarmupCurve& c : r.runs) {
       val run = val::object();

@@ -82,7 +82,9 @@ export class RlWarmupRace extends ExperimentElement {
     const curve = (run) => Array.from(steps, (_, i) => (run && i < r.stepsDone && Number.isFinite(run.loss[i]) ? run.loss[i] : null));
     const byKey = Object.fromEntries(r.runs.map((run) => [`${run.placement}-${run.warmup}`, run]));
     const raw = RUN_KEYS.map((key) => curve(byKey[key]));
-    this.chart.setData([steps, ...raw, ...raw.map((values) => movingAverage(values))]);
+    // The unigram entropy of the training text: where a run that learns nothing from context levels off.
+    const plateau = Array.from(steps, () => (Number.isFinite(r.unigramEntropy) ? r.unigramEntropy : null));
+    this.chart.setData([steps, ...raw, ...raw.map((values) => movingAverage(values)), plateau]);
     this.dataset.stepsDrawn = String(r.stepsDone);  // for pages and tests that follow the race
     return byKey;
   }
@@ -111,6 +113,7 @@ export class RlWarmupRace extends ExperimentElement {
         { label: s.stepAxis, value: fixed(0) },
         ...RUN_KEYS.map((key) => ({ label: s.rawRun(s.runs[key]), class: 'raw-series', stroke: faint(color(STYLE[key][0]), 0.22), width: 1, value: fixed(3), points: { show: false } })),
         ...RUN_KEYS.map((key) => ({ label: s.runs[key], stroke: color(STYLE[key][0]), dash: STYLE[key][1], width: 2.5, value: fixed(3), points: { show: false } })),
+        { label: s.unigramEntropy, class: 'reference-series', stroke: color('muted'), dash: [2, 5], width: 1.5, value: fixed(3), points: { show: false } },
       ],
       cursor: { drag: { x: false, y: false } },
     };

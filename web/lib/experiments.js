@@ -49,6 +49,7 @@ export function mergeWarmupResults(results) {
   const merged = {
     stepsDone: Math.min(...results.map((r) => r.stepsDone)),
     stepsTotal: results[0].stepsTotal,
+    unigramEntropy: results[0].unigramEntropy,
     runs: results.flatMap((r) => r.runs).sort((a, b) => order(a) - order(b)),
   };
   if (results.some((r) => r.cancelled)) merged.cancelled = true;

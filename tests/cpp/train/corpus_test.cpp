@@ -1,6 +1,7 @@
 // The shipped corpus, its tokenizer and the seeded window sampler.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <regex>
 #include <set>
 
@@ -75,4 +76,16 @@ TEST_CASE("the sampler draws reproducible windows with shifted targets", "[train
   REQUIRE(windows.size() == 4);
   CHECK(windows[1].tokens[0] == c.validation[64]);
   CHECK(windows[3].targets[63] == c.validation[4 * 64]);
+}
+
+TEST_CASE("the unigram entropy is -sum p ln p over token frequencies", "[train][corpus]") {
+  CHECK(unigram_entropy({}) == 0.0);
+  CHECK(unigram_entropy({5, 5, 5}) == 0.0);
+  CHECK(unigram_entropy({0, 1, 0, 1}) == Approx(std::log(2.0)).epsilon(1e-15));
+  // p = (3/4, 1/4): -(0.75 ln 0.75 + 0.25 ln 0.25) = 0.5623351446
+  CHECK(unigram_entropy({2, 2, 7, 2}) == Approx(0.5623351446).epsilon(1e-9));
+  // The shipped corpus's training text: 2.967 nats (docs/experiments.md), below ln 38 = 3.638 (uniform).
+  const double h = unigram_entropy(shipped_corpus().train);
+  CHECK(h == Approx(2.967).margin(0.0005));
+  CHECK(h < std::log(double(shipped_corpus().tokenizer.vocab_size())));
 }

@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <limits>
-#include <map>
 
 #include "train/loop.hpp"
 
@@ -28,15 +27,6 @@ train::TrainOptions tiny_options(double lr) {
   return o;
 }
 
-// Entropy (nats) of the corpus's character frequencies: what a model that ignores context can reach at best.
-double unigram_entropy() {
-  const auto& data = train::shipped_corpus().train;
-  std::map<int32_t, double> counts;
-  for (int32_t t : data) counts[t] += 1;
-  double h = 0;
-  for (const auto& [token, n] : counts) h -= n / double(data.size()) * std::log(n / double(data.size()));
-  return h;
-}
 
 }  // namespace
 
@@ -54,7 +44,7 @@ TEST_CASE("training learns more than character frequencies", "[train][loop]") {
     REQUIRE(r.updated);
     REQUIRE(r.lr == 3e-3);
   }
-  const double h1 = unigram_entropy();  // 2.97 nats for the shipped corpus
+  const double h1 = train::unigram_entropy(train::shipped_corpus().train);  // 2.97 nats for the shipped corpus
   CHECK(h1 == Approx(2.97).margin(0.01));
   CHECK(trainer->evaluate(8) < h1 - 0.3);  // it uses context (the bigram entropy is 1.78)
   CHECK_FALSE(trainer->monitor().diverged());

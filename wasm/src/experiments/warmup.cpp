@@ -114,6 +114,7 @@ WarmupResult WarmupRun::result() const {
   WarmupResult out;
   out.steps_done = steps_done_;
   out.steps_total = options_.steps;
+  out.unigram_entropy = train::unigram_entropy(train::shipped_corpus().train);
   for (const Run& r : runs_) out.runs.push_back(r.curve);
   return out;
 }

@@ -53,6 +53,7 @@ struct WarmupResult {
   std::string error;
   int steps_done = 0, steps_total = 0;
   std::vector<WarmupCurve> runs;  // post without, post with, pre without, pre with warmup
+  double unigram_entropy = 0;     // of the training text (nats): the plateau of a run that learns no context
 };
 
 std::string validate(const WarmupOptions& options);

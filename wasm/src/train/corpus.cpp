@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <map>
 
 namespace rl::train {
 namespace {
@@ -116,6 +118,17 @@ const Corpus& shipped_corpus() {
                   std::vector<int32_t>(ids.begin() + long(split), ids.end())};
   }();
   return corpus;
+}
+
+double unigram_entropy(const std::vector<int32_t>& tokens) {
+  std::map<int32_t, size_t> counts;
+  for (int32_t t : tokens) ++counts[t];
+  double h = 0;
+  for (const auto& [token, n] : counts) {
+    const double p = double(n) / double(tokens.size());
+    h -= p * std::log(p);
+  }
+  return h;
 }
 
 Sequence BatchSampler::next() {

@@ -45,6 +45,10 @@ constexpr size_t kCorpusChars = 12000;
 
 const Corpus& shipped_corpus();  // built once, on first use
 
+// H = -sum_c p_c ln p_c over the tokens' frequencies p_c (nats): the lowest loss a model that ignores context can
+// reach on this text, where a training run that learns nothing from context plateaus. 0 for no tokens.
+double unigram_entropy(const std::vector<int32_t>& tokens);
+
 // Draws windows of seq_len + 1 consecutive tokens at uniformly random offsets.
 class BatchSampler {
  public:
