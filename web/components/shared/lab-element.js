@@ -18,6 +18,16 @@ import { adoptStyles, stylesUrl } from './styles.js';
 
 const URL_WRITE_DELAY_MS = 200;
 
+// The widgets' first drawings take turns, one per task: they all wait for the same load(), and drawn in one go
+// they held the main thread for a second (each chart reads its colours and width: a style and layout pass of the
+// page). Between two turns the browser paints and answers input.
+let lastTurn = Promise.resolve();
+const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+function drawingTurn() {
+  lastTurn = lastTurn.then(nextTask);
+  return lastTurn;
+}
+
 const stateTables = new WeakMap();
 
 export class LabElement extends HTMLElement {
@@ -71,6 +81,7 @@ export class LabElement extends HTMLElement {
     this.loading = h('p', { class: 'loading' }, this.common.loading);
     this.shadowRoot.append(this.notice, this.loading, this.body);
     [this.lab] = await Promise.all([load(), formulasReady()]);
+    await drawingTurn();
     this.loading.remove();
     const { values, problems } = readState(this.stateTable, new URLSearchParams(location.search), this.statePrefix, this.stateContext());
     this.state = values;

@@ -18,13 +18,16 @@ export function lineChart({ host, label, height = 240, build }) {
   let plot = null;
   let data = null;  // null until the first setData: the chart is then drawn empty (axes, legend)
 
-  const color = (name) => getComputedStyle(host).getPropertyValue(`--${name}`).trim() || '#777';
+  // One style read per drawing (each getComputedStyle() after a change is a style pass of the page).
+  let style = null;
+  const color = (name) => (style ??= getComputedStyle(host)).getPropertyValue(`--${name}`).trim() || '#777';
   const width = () => Math.max(240, Math.floor(root.clientWidth || 480));
 
   // Drawn at once, empty, so the chart takes its final size before the first result arrives: the page does not
   // jump when a widget's results come in.
   function create() {
     plot?.destroy();
+    style = null;
     const options = build(color);
     plot = new uPlot({ ...options, width: width(), height }, data ?? options.series.map(() => []), root);
   }
