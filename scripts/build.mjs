@@ -5,8 +5,7 @@
 //                                     builds, and the libFuzzer targets of tests/fuzz (clang++)
 //   node scripts/build.mjs --bench    also the benchmark binary in the three builds
 // Every step is incremental (CMake, and the copy into dist/ is cheap), so a second run takes seconds.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EMSCRIPTEN_ENV, NODE_EMULATOR, run } from './lib/run.mjs';
@@ -49,12 +48,14 @@ function compile(build, targets) {
 }
 
 /**
- * The site: web/ with the two WASM builds, uPlot and the rendered pages is assembled in a temporary tree (a plain
- * tree of ES modules, as the source reads), then bundled, minified, content-hashed and precompressed into dist/
- * (scripts/lib/site-assets.mjs).
+ * The site: web/ with the two WASM builds, uPlot and the rendered pages is assembled in .dist-site/ (a plain tree
+ * of ES modules, as the source reads), then bundled, minified, content-hashed and precompressed into dist/
+ * (scripts/lib/site-assets.mjs). Always the same place beside dist/: esbuild's hashes depend on the path from the
+ * output to the sources, so the same sources then get the same names in every build.
  */
 async function assembleSite() {
-  const site = mkdtempSync(join(tmpdir(), 'residual-lab-site-'));
+  const site = join(root, '.dist-site');
+  rmSync(site, { recursive: true, force: true });
   try {
     cpSync(join(root, 'web'), site, { recursive: true });
     const wasmOut = join(site, 'lib/wasm');

@@ -17,7 +17,7 @@
 //   - Every compressible file gets .gz and .br siblings (zlib's gzip level 9 and brotli quality 11), which
 //     scripts/serve.mjs sends by Accept-Encoding.
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, posix, relative, sep } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -150,12 +150,15 @@ export function precompress(dir) {
   }
 }
 
-/** Builds the served site into `outDir` from the assembled tree `siteDir`. Resolves to the manifest. */
-export async function buildSiteAssets({ siteDir, outDir }) {
+/**
+ * Builds the served site into `outDir` from the assembled tree `siteDir`. Resolves to the manifest (site path ->
+ * served path). The lists default to the lab's; tests build small sites of their own.
+ */
+export async function buildSiteAssets({ siteDir, outDir, stableEntries = STABLE_ENTRIES, pageEntries = PAGE_ENTRIES, copiedAsIs = COPIED_AS_IS }) {
   const siteFiles = filesUnder(siteDir);
   const served = new Map();  // site path -> served path
-  for (const entry of STABLE_ENTRIES) served.set(entry, entry);
-  for (const [sitePath, transform] of hashedAssets(siteFiles)) {
+  for (const entry of stableEntries) served.set(entry, entry);
+  for (const [sitePath, transform] of hashedAssets(siteFiles).filter(([path]) => siteFiles.includes(path))) {
     const bytes = transform(readFileSync(join(siteDir, sitePath)), sitePath);
     const target = hashedName(sitePath, bytes);
     mkdirSync(dirname(join(outDir, target)), { recursive: true });
@@ -165,7 +168,7 @@ export async function buildSiteAssets({ siteDir, outDir }) {
 
   const result = await esbuild.build({
     absWorkingDir: siteDir,
-    entryPoints: [...STABLE_ENTRIES, ...PAGE_ENTRIES],
+    entryPoints: [...stableEntries, ...pageEntries],
     outdir: join(outDir, BUNDLE_DIR),
     entryNames: '[name]-[hash]',
     chunkNames: 'chunk-[hash]',
@@ -175,7 +178,9 @@ export async function buildSiteAssets({ siteDir, outDir }) {
     platform: 'browser',
     target: 'es2022',
     minify: true,
-    sourcemap: 'linked',
+    // 'external', and the link added below: esbuild's [hash] then covers only the code, not the source map's
+    // paths to the temporary tree the site was assembled in.
+    sourcemap: 'external',
     sourcesContent: true,
     external: ['node:*'],  // residual-lab.js reads files itself under node only
     metafile: true,
@@ -186,9 +191,9 @@ export async function buildSiteAssets({ siteDir, outDir }) {
   // Each stable entry re-exports its bundle; the pages load the page-only entries under their hashed names.
   for (const [output, meta] of Object.entries(result.metafile.outputs)) {
     const sitePath = meta.entryPoint;
-    if (!STABLE_ENTRIES.includes(sitePath) && !PAGE_ENTRIES.includes(sitePath)) continue;  // chunks, and modules imported dynamically
+    if (!stableEntries.includes(sitePath) && !pageEntries.includes(sitePath)) continue;  // chunks, and modules imported dynamically
     const outputPath = toPosix(relative(outDir, join(siteDir, output)));  // metafile paths are relative to absWorkingDir
-    if (PAGE_ENTRIES.includes(sitePath)) {
+    if (pageEntries.includes(sitePath)) {
       served.set(sitePath, outputPath);
       continue;
     }
@@ -201,8 +206,9 @@ export async function buildSiteAssets({ siteDir, outDir }) {
     writeFileSync(join(outDir, sitePath), `${lines.join('\n')}\n`);
   }
   rewriteSourceMaps(join(outDir, BUNDLE_DIR), siteDir);
+  linkSourceMaps(join(outDir, BUNDLE_DIR));
 
-  for (const path of COPIED_AS_IS) copyFileSync(join(siteDir, path), join(outDir, path));
+  for (const path of copiedAsIs) copyFileSync(join(siteDir, path), join(outDir, path));
   for (const page of siteFiles.filter((p) => p.endsWith('.html'))) {
     mkdirSync(dirname(join(outDir, page)), { recursive: true });
     writeFileSync(join(outDir, page), rewritePage(readFileSync(join(siteDir, page), 'utf8'), page, served));
@@ -211,6 +217,13 @@ export async function buildSiteAssets({ siteDir, outDir }) {
   writeFileSync(join(outDir, 'asset-manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
   precompress(outDir);
   return manifest;
+}
+
+function linkSourceMaps(bundleDir) {
+  for (const name of readdirSync(bundleDir).filter((n) => n.endsWith('.js'))) {
+    if (!existsSync(join(bundleDir, `${name}.map`))) continue;
+    writeFileSync(join(bundleDir, name), `${readFileSync(join(bundleDir, name), 'utf8')}//# sourceMappingURL=${name}.map\n`);
+  }
 }
 
 /** Source maps name the sources by their site path (lib/kernels.js), not by the temporary tree they were built from. */
