@@ -13,6 +13,7 @@
 // the V8 compile events of a Chromium trace (category v8.wasm) in every thread. Every figure is the median of
 // REPEATS visits, printed with its range; the two languages' pages alternate, visit by visit.
 //   node scripts/bench-page.mjs [--repeats N] [--json]
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -185,6 +186,8 @@ export async function benchPage({ repeats = 5, log = console.log, siteRoot = joi
 export function printPageFigures(figures, log = console.log) {
   const fmt = (v, unit) => (unit === 'KB' ? v.toFixed(0) : unit === 'ms' ? v.toFixed(0) : String(Math.round(v)));
   log(`\nThe page in headless Chromium (scripts/bench-page.mjs): median of ${figures[0]?.runs ?? 0} visits (range)`);
+  // Task lengths are wall-clock time: on a busy machine a task also counts the time its thread waited for a core.
+  log(`(load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores as the visits ended)`);
   for (const f of figures) log(`${f.label.padEnd(46)} ${fmt(f.value, f.unit).padStart(7)} ${f.unit.padEnd(3)} (${fmt(f.min, f.unit)}-${fmt(f.max, f.unit)})`);
 }
 

@@ -5,17 +5,22 @@
 //            plain JS, and the ratios
 //   api      the cost of one public-API call (copies included) at d = 4 and d = 4096
 //   decoder  matmul GFLOP/s, decoder forward / forward+backward / train step (when the engine is built)
+//   page     the chapter in headless Chromium: bytes on the wire, responses, WebAssembly fetches and
+//            compilations, long main-thread tasks, time to the first numbers (scripts/bench-page.mjs)
+// `npm run bench -- --page-only` builds the site and measures the page only.
 // Every figure is the median over 3 processes (PROCESSES); the API figures are printed with their range.
 // `npm run bench -- --json` prints the same figures as one JSON object.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, BUILDS } from './build.mjs';
 import { runCaptured } from './lib/run.mjs';
+import { benchPage, printPageFigures } from './bench-page.mjs';
 import * as plain from '../bench/plain-js-kernels.mjs';
 import { secondsPerCall } from '../bench/seconds-per-call.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const asJson = process.argv.includes('--json');
+const pageOnly = process.argv.includes('--page-only');
 const log = (...a) => { if (!asJson) console.log(...a); };
 
 function parseLines(output) {
@@ -97,6 +102,13 @@ async function apiCallCost() {
 const fmt = (v) => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}x`);
 
+async function pageMain() {
+  await build();
+  const page = await benchPage({ log });
+  if (asJson) console.log(JSON.stringify({ date: new Date().toISOString(), node: process.version, page }, null, 1));
+  else printPageFigures(page);
+}
+
 async function main() {
   await build({ bench: true });
   const results = await runBenchmarkBinaries(['native', 'native-4lane', 'wasm-simd', 'wasm-scalar']);
@@ -104,6 +116,7 @@ async function main() {
     'plain-js': plainJsKernels(),
     api: await apiCallCost(),
   });
+  const page = await benchPage({ log });
   const lookup = (source, name, d) => results[source].find((r) => r.name === name && r.d === d)?.value;
   const table = [];
   const keys = new Set();
@@ -115,7 +128,7 @@ async function main() {
     table.push(row);
   }
   if (asJson) {
-    console.log(JSON.stringify({ date: new Date().toISOString(), node: process.version, table, api: results.api }, null, 1));
+    console.log(JSON.stringify({ date: new Date().toISOString(), node: process.version, table, api: results.api, page }, null, 1));
     return;
   }
   console.log('\nKernels (higher is better for GB/s and GFLOP/s, lower for ms)');
@@ -129,6 +142,7 @@ async function main() {
   }
   console.log(`\nPublic API call, copies included (WASM SIMD, node): median of ${PROCESSES} processes (range)`);
   for (const r of results.api) console.log(`${r.name.padEnd(22)} d = ${String(r.d).padEnd(5)} ${fmt(r.value).padStart(8)} ns   (${fmt(r.min)}-${fmt(r.max)})`);
+  printPageFigures(page);
 }
 
-await main();
+await (pageOnly ? pageMain() : main());

@@ -71,6 +71,9 @@ test('the manifest names every source file under a file dist/ holds, and every r
   const zh = readFileSync(join(dist, 'index.html'), 'utf8');
   assert.match(zh, /href="styles\/page-[A-Z2-7]{8}\.css"/, 'the page loads its stylesheet under the hashed name');
   assert.match(zh, /src="components\/index\.js"/, 'and the widgets through the documented entry point');
+  assert.ok(zh.includes(`<link rel="preload" href="${manifest['lib/wasm/residual_lab_simd.wasm']}" as="fetch" crossorigin>`), 'the page asks for the WASM module at once');
+  const indexBundle = readFileSync(join(dist, 'components/index.js'), 'utf8').match(/assets\/[\w-]+\.js/)[0];
+  assert.ok(zh.includes(`<link rel="modulepreload" href="${indexBundle}">`), 'and for the widgets\' bundle');
 });
 
 test('every .gz and .br file decompresses to the file beside it, and the text and WASM files all have both', () => {

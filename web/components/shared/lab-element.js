@@ -74,13 +74,15 @@ export class LabElement extends HTMLElement {
   }
 
   async start() {
+    const labReady = Promise.all([load(), formulasReady()]);  // fetched while the stylesheets are
+    labReady.catch(() => {});  // awaited below, where a failure is shown
     const styleUrls = ['widget.css', ...this.constructor.styles].map((name) => (name instanceof URL ? name : stylesUrl(name)));
     await adoptStyles(this.shadowRoot, styleUrls);
     this.notice = h('p', { class: 'notice', role: 'status', hidden: true });
     this.body = h('div', { class: 'widget-body' });
     this.loading = h('p', { class: 'loading' }, this.common.loading);
     this.shadowRoot.append(this.notice, this.loading, this.body);
-    [this.lab] = await Promise.all([load(), formulasReady()]);
+    [this.lab] = await labReady;
     await drawingTurn();
     this.loading.remove();
     const { values, problems } = readState(this.stateTable, new URLSearchParams(location.search), this.statePrefix, this.stateContext());
