@@ -21,7 +21,10 @@ export function lineChart({ host, label, height = 240, build }) {
   // One style read per drawing (each getComputedStyle() after a change is a style pass of the page).
   let style = null;
   const color = (name) => (style ??= getComputedStyle(host)).getPropertyValue(`--${name}`).trim() || '#777';
-  const width = () => Math.max(240, Math.floor(root.clientWidth || 480));
+  // The width the resize observer last reported: reading clientWidth here would force a layout of the page in the
+  // middle of the widget's drawing. The first report comes before the first paint and sizes the chart.
+  let measuredWidth = 0;
+  const width = () => Math.max(240, Math.floor(measuredWidth || 480));
 
   // Drawn at once, empty, so the chart takes its final size before the first result arrives: the page does not
   // jump when a widget's results come in.
@@ -36,7 +39,8 @@ export function lineChart({ host, label, height = 240, build }) {
   // listeners. A re-inserted widget draws again from the kept data, in the theme of that moment.
   host.whileConnected(() => {
     create();
-    const resizes = new ResizeObserver(() => {
+    const resizes = new ResizeObserver(([entry]) => {
+      measuredWidth = entry.contentRect.width;
       if (plot && Math.abs(plot.width - width()) > 1) plot.setSize({ width: width(), height });
     });
     resizes.observe(root);
@@ -57,7 +61,7 @@ export function lineChart({ host, label, height = 240, build }) {
   return {
     root,
     setData(next) {
-      const sameShape = data && next.length === data.length;
+      const sameShape = plot && next.length === plot.series.length;  // the empty first drawing included
       data = next;
       if (!plot) return;  // drawn when the widget is inserted
       if (sameShape) plot.setData(data);
