@@ -95,7 +95,9 @@ function assetUrlPlugin({ siteDir, served }) {
         const file = toPosix(relative(siteDir, args.path));
         const source = readFileSync(args.path, 'utf8');
         const here = posix.dirname(file);
+        let rewritten = 0;
         const contents = source.replace(URL_EXPRESSION, (whole, quote, path) => {
+          rewritten += 1;
           const parts = path.split(/\$\{([^}]*)\}/);
           if (parts.length === 1) {
             const target = posix.normalize(posix.join(here, path));
@@ -116,6 +118,10 @@ function assetUrlPlugin({ siteDir, served }) {
           const lookup = `((key, names) => (Object.hasOwn(names, key) ? names[key] : ${JSON.stringify(fromBundle(prefix))} + key + ${JSON.stringify(after)}))`;
           return `new URL(${lookup}(${expression}, ${JSON.stringify(choices)}), import.meta.url)`;
         });
+        // Bundled, the code runs from assets/: any other use of import.meta.url would point elsewhere than written.
+        if ((source.match(/import\.meta\.url/g) ?? []).length !== rewritten) {
+          throw new Error(`${file}: import.meta.url only in new URL('<path>', import.meta.url), with a literal or a template of one \${...}`);
+        }
         return { contents, loader: 'js' };
       });
     },

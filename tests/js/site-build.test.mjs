@@ -170,8 +170,9 @@ test('a changed asset changes the name of every file that leads to it, and a nam
   assert.ok(page.includes('src="lib/api.js"'), 'and a stable entry under its own');
 });
 
-test('a new URL the build cannot resolve fails the build', async () => {
+test('a new URL the build cannot resolve, or import.meta.url used otherwise, fails the build', async () => {
   await assert.rejects(buildFixture('broken', { 'lib/assets.js': "export const asset = () => new URL('./wasm/missing.wasm', import.meta.url);\n" }), /missing\.wasm/);
+  await assert.rejects(buildFixture('computed', { 'lib/assets.js': "export const asset = (name) => new URL(name, import.meta.url);\n" }), /lib\/assets\.js: import\.meta\.url only in new URL/);
 });
 
 /** One request to the server: { status, headers, body (Buffer) }. */

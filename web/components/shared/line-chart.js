@@ -21,10 +21,10 @@ export function lineChart({ host, label, height = 240, build }) {
   // One style read per drawing (each getComputedStyle() after a change is a style pass of the page).
   let style = null;
   const color = (name) => (style ??= getComputedStyle(host)).getPropertyValue(`--${name}`).trim() || '#777';
-  // The width the resize observer last reported: reading clientWidth here would force a layout of the page in the
-  // middle of the widget's drawing. The first report comes before the first paint and sizes the chart.
+  // The width the resize observer last reported; only the first drawing reads clientWidth (a forced layout), so
+  // that the chart never starts wider than its place (a phone would scroll sideways until the first report).
   let measuredWidth = 0;
-  const width = () => Math.max(240, Math.floor(measuredWidth || 480));
+  const width = () => Math.max(240, Math.floor(measuredWidth || root.clientWidth || 480));
 
   // Drawn at once, empty, so the chart takes its final size before the first result arrives: the page does not
   // jump when a widget's results come in.
