@@ -21,10 +21,7 @@ export function lineChart({ host, label, height = 240, build }) {
   // One style read per drawing (each getComputedStyle() after a change is a style pass of the page).
   let style = null;
   const color = (name) => (style ??= getComputedStyle(host)).getPropertyValue(`--${name}`).trim() || '#777';
-  // The width the resize observer last reported; only the first drawing reads clientWidth (a forced layout), so
-  // that the chart never starts wider than its place (a phone would scroll sideways until the first report).
-  let measuredWidth = 0;
-  const width = () => Math.max(240, Math.floor(measuredWidth || root.clientWidth || 480));
+  const width = () => Math.max(240, Math.floor(root.clientWidth || 480));
 
   // Drawn at once, empty, so the chart takes its final size before the first result arrives: the page does not
   // jump when a widget's results come in.
@@ -38,9 +35,11 @@ export function lineChart({ host, label, height = 240, build }) {
   // While the widget is in the document: the plot (uPlot listens on window), its resize observer and the theme
   // listeners. A re-inserted widget draws again from the kept data, in the theme of that moment.
   host.whileConnected(() => {
-    create();
-    const resizes = new ResizeObserver(([entry]) => {
-      measuredWidth = entry.contentRect.width;
+    // Drawn once the widget's build() has placed the chart in the page (a microtask later), where it can take
+    // its real width; the first data then only fills it in.
+    if (root.isConnected) create();
+    else queueMicrotask(() => { if (!plot && host.isConnected) create(); });
+    const resizes = new ResizeObserver(() => {
       if (plot && Math.abs(plot.width - width()) > 1) plot.setSize({ width: width(), height });
     });
     resizes.observe(root);
