@@ -9,9 +9,11 @@
 //             main-thread task while the widgets computed and trained)
 //   revisit   a second tab in the same browser context (warm cache): bytes and responses of the top of the page
 // Bytes on the wire are Playwright's request sizes (headers and encoded body as received) of every request of
-// the browser context (the page and its workers); long tasks are PerformanceObserver 'longtask' entries; WebAssembly compilations are
-// the V8 compile events of a Chromium trace (category v8.wasm) in every thread. Every figure is the median of
-// REPEATS visits, printed with its range; the two languages' pages alternate, visit by visit.
+// the browser context (the page and its workers); long tasks are PerformanceObserver 'longtask' entries
+// (wall-clock), and the CPU time of the longest main-thread task comes from a Chromium trace's RunTask events
+// (their thread time); WebAssembly compilations are the V8 compile events of the same trace (category v8.wasm)
+// in every thread. Every figure is the median of the visits (5 unless --repeats), printed with its range; the two
+// languages' pages alternate, visit by visit.
 //   node scripts/bench-page.mjs [--repeats N] [--json]
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
