@@ -10,18 +10,21 @@
 //            residual growth's 200 training steps (bench/training-wall-time.mjs)
 // Every kernel figure is the median over 3 processes (PROCESSES); the API and training figures are medians over
 // interleaved samples, printed with their range.
+//   page     the chapter in headless Chromium: bytes on the wire, responses, WebAssembly fetches and
+//            compilations, long main-thread tasks, time to the first numbers (scripts/bench-page.mjs)
 // `npm run bench -- --json` prints the same figures as one JSON object; `--only=api,training` runs just those parts
-// (the others: kernels, which includes decoder).
+// (the parts: kernels, which includes decoder, api, training, page); `--page-only` is `--only=page`.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, BUILDS } from './build.mjs';
 import { runCaptured } from './lib/run.mjs';
+import { benchPage, printPageFigures } from './bench-page.mjs';
 import * as plain from '../bench/plain-js-kernels.mjs';
 import { secondsPerCall } from '../bench/seconds-per-call.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const asJson = process.argv.includes('--json');
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = process.argv.includes('--page-only') ? ['page'] : process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 const wanted = (part) => !only || only.includes(part);
 const log = (...a) => { if (!asJson) console.log(...a); };
 
@@ -120,6 +123,7 @@ async function main() {
     api: wanted('api') ? await apiCallCost() : [],
     training: wanted('training') ? await trainingWallTime() : [],
   });
+  const page = wanted('page') ? await benchPage({ log }) : null;
   const lookup = (source, name, d) => results[source].find((r) => r.name === name && r.d === d)?.value;
   const table = [];
   const keys = new Set();
@@ -131,12 +135,13 @@ async function main() {
     table.push(row);
   }
   if (asJson) {
-    console.log(JSON.stringify({ date: new Date().toISOString(), node: process.version, table, api: results.api, training: results.training }, null, 1));
+    console.log(JSON.stringify({ date: new Date().toISOString(), node: process.version, table, api: results.api, training: results.training, page }, null, 1));
     return;
   }
   if (wanted('kernels')) printKernels(table);
   if (wanted('api')) printApi(results.api);
   if (wanted('training')) printTraining(results.training);
+  if (page) printPageFigures(page);
 }
 
 function printKernels(table) {

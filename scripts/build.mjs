@@ -9,6 +9,8 @@ import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EMSCRIPTEN_ENV, NODE_EMULATOR, run } from './lib/run.mjs';
+import { buildSiteAssets } from './lib/site-assets.mjs';
+import { buildOffline } from './offline.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -46,24 +48,35 @@ function compile(build, targets) {
   run('cmake', ['--build', build.dir, '-j', jobs, '--target', ...targets], { env: EMSCRIPTEN_ENV });
 }
 
-function assembleSite() {
-  rmSync(dist, { recursive: true, force: true });  // dist/ is all generated: no stale file survives a build
-  mkdirSync(dist, { recursive: true });
-  cpSync(join(root, 'web'), dist, { recursive: true });
-  const wasmOut = join(dist, 'lib/wasm');
-  mkdirSync(wasmOut, { recursive: true });
-  for (const flavour of ['simd', 'scalar']) {
-    const dir = BUILDS[`wasm-${flavour}`].dir;
-    cpSync(join(dir, 'residual_lab.mjs'), join(wasmOut, `residual_lab_${flavour}.mjs`));
-    cpSync(join(dir, 'residual_lab.wasm'), join(wasmOut, `residual_lab_${flavour}.wasm`));
+/**
+ * The site: web/ with the two WASM builds, uPlot and the rendered pages is assembled in .dist-site/ (a plain tree
+ * of ES modules, as the source reads), then bundled, minified, content-hashed and precompressed into dist/
+ * (scripts/lib/site-assets.mjs). Always the same place beside dist/: esbuild's hashes depend on the path from the
+ * output to the sources, so the same sources then get the same names in every build.
+ */
+async function assembleSite() {
+  const site = join(root, '.dist-site');
+  rmSync(site, { recursive: true, force: true });
+  try {
+    cpSync(join(root, 'web'), site, { recursive: true });
+    const wasmOut = join(site, 'lib/wasm');
+    mkdirSync(wasmOut, { recursive: true });
+    for (const flavour of ['simd', 'scalar']) {
+      const dir = BUILDS[`wasm-${flavour}`].dir;
+      cpSync(join(dir, 'residual_lab.mjs'), join(wasmOut, `residual_lab_${flavour}.mjs`));
+      cpSync(join(dir, 'residual_lab.wasm'), join(wasmOut, `residual_lab_${flavour}.wasm`));
+    }
+    // Formulas are typeset to MathML at build time (scripts/pages.mjs): the page needs no KaTeX at run time.
+    cpSync(join(root, 'node_modules/uplot/dist'), join(site, 'vendor/uplot'), { recursive: true });
+    const { renderPages } = await import(pathToFileURL(join(root, 'scripts/pages.mjs')));
+    await renderPages({ rootDir: root, outDir: site });
+    rmSync(dist, { recursive: true, force: true });  // dist/ is all generated: no stale file survives a build
+    mkdirSync(dist, { recursive: true });
+    await buildSiteAssets({ siteDir: site, outDir: dist });
+    await buildOffline({ siteDir: site, outDir: dist });  // dist/offline/residual-lab-<lang>.html
+  } finally {
+    rmSync(site, { recursive: true, force: true });
   }
-  // Formulas are typeset to MathML at build time (scripts/pages.mjs): the page needs no KaTeX at run time.
-  cpSync(join(root, 'node_modules/uplot/dist'), join(dist, 'vendor/uplot'), { recursive: true });
-}
-
-async function renderPages() {
-  const { renderPages } = await import(pathToFileURL(join(root, 'scripts/pages.mjs')));
-  await renderPages({ rootDir: root, outDir: dist });
 }
 
 export function buildFuzz() {
@@ -80,9 +93,7 @@ export async function build({ tests = false, bench = false } = {}) {
     compile(BUILDS['native-sanitize'], ['residual_lab_tests']);
     buildFuzz();
   }
-  assembleSite();
-  await renderPages();
-  await (await import('./offline.mjs')).buildOffline({ siteDir: dist, outDir: dist });  // dist/offline/residual-lab-<lang>.html
+  await assembleSite();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,6 +1,7 @@
-// Renders the chapter (content/zh.md, content/en.md) into static pages: dist/index.html (Chinese) and
-// dist/en/index.html (English), and typesets the widgets' formulas into dist/components/shared/formulas.js.
-// Called by scripts/build.mjs after web/ is copied into dist/: `await renderPages({ rootDir, outDir })`.
+// Renders the chapter (content/zh.md, content/en.md) into static pages: index.html (Chinese) and en/index.html
+// (English), and typesets the widgets' formulas into components/shared/formulas.js, under outDir.
+// Called by scripts/build.mjs after web/ is copied into the site tree, .dist-site/ (scripts/lib/site-assets.mjs
+// then makes dist/ from it and points the pages at the hashed files): `await renderPages({ rootDir, outDir })`.
 //
 // Markdown: markdown-it with raw HTML on (widgets are custom-element tags on their own lines), headings carry
 // their ids as `## Title {#section-id}`, formulas are `$...$` and `$$...$$` typeset by KaTeX as MathML only

@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // Serves dist/ on 127.0.0.1 with the strict Content-Security-Policy the lab is built to run under (the policy
 // lives in scripts/lib/csp.mjs; the pages carry it as a meta element too). GET and HEAD only; others get 405.
+// Sends the build's precompressed .br / .gz files by Accept-Encoding, content-hashed names as immutable, and the
+// rest (pages, stable entry points) as no-cache with an ETag, answering If-None-Match with 304.
 //   node scripts/serve.mjs [--port N]     (PORT in the environment works too; default 8080, next free one if taken)
 import { createServer } from 'node:http';
-import { createReadStream, statSync } from 'node:fs';
-import { dirname, extname, join, normalize, sep } from 'node:path';
+import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CONTENT_SECURITY_POLICY, FRAMING_POLICY } from './lib/csp.mjs';
+import { HASHED_NAME } from './lib/hashed-name.mjs';
 
 export { CONTENT_SECURITY_POLICY, FRAMING_POLICY };
 
@@ -33,30 +37,102 @@ function resolveFile(siteRoot, urlPath) {
   try {
     const st = statSync(full);
     if (st.isDirectory()) return resolveFile(siteRoot, join(path, 'index.html'));
-    return st.isFile() ? { full, size: st.size } : null;
+    return st.isFile() ? { full, stat: st } : null;
   } catch { return null; }
+}
+
+// The build writes <file>.br and <file>.gz beside every compressible file (scripts/lib/site-assets.mjs).
+const ENCODINGS = [{ name: 'br', suffix: '.br' }, { name: 'gzip', suffix: '.gz' }];
+
+/** The encodings the request accepts (q > 0), from its Accept-Encoding header. */
+function acceptedEncodings(header = '') {
+  const accepted = new Set();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name);
+  }
+  return accepted;
+}
+
+/** The file to send for `file` under the request's Accept-Encoding: a precompressed sibling where one fits. */
+function chooseRepresentation(file, acceptEncoding) {
+  const accepted = acceptedEncodings(acceptEncoding);
+  for (const { name, suffix } of ENCODINGS) {
+    if (!accepted.has(name) && !accepted.has('*')) continue;
+    try {
+      const stat = statSync(file.full + suffix);
+      if (stat.isFile()) return { full: file.full + suffix, stat, encoding: name };
+    } catch { /* none of this encoding */ }
+  }
+  return { ...file, encoding: null };
+}
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+// A strong ETag per representation: the SHA-256 of the bytes sent, remembered while the file is unchanged.
+const etags = new Map();
+function etagOf({ full, stat }) {
+  const known = etags.get(full);
+  if (known && known.mtimeMs === stat.mtimeMs && known.size === stat.size) return known.etag;
+  const etag = `"${createHash('sha256').update(readFileSync(full)).digest('base64url').slice(0, 27)}"`;
+  etags.set(full, { mtimeMs: stat.mtimeMs, size: stat.size, etag });
+  return etag;
+}
+
+/**
+ * Every header a response carries, decided in one place. `file` is the resolved file (null for a 404),
+ * `representation` what is sent for it (its encoding, its ETag).
+ *   - the two policies, both enforced: the page policy (the same text as each page's meta) and the framing
+ *     policy, which only a header can carry;
+ *   - content-hashed names (HASHED_NAME, as the build writes them) are cached for good: their bytes never change;
+ *     everything else (the pages, the stable entry points, the favicon) is revalidated: no-cache with an ETag;
+ *   - Vary: Accept-Encoding wherever the bytes depend on it;
+ *   - CORS on everything (CROSS_ORIGIN_HEADERS), for pages on other origins that embed the widgets.
+ */
+export function responseHeaders({ file = null, representation = null, status = 200 } = {}) {
+  const headers = { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY, FRAMING_POLICY], 'X-Content-Type-Options': 'nosniff', ...CROSS_ORIGIN_HEADERS };
+  if (!file || status >= 400) return { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' };
+  headers['Content-Type'] = MIME[extname(file.full)] ?? 'application/octet-stream';
+  headers['Cache-Control'] = HASHED_NAME.test(basename(file.full)) ? IMMUTABLE : 'no-cache';
+  headers.ETag = representation.etag;
+  headers.Vary = 'Accept-Encoding';
+  if (representation.encoding) headers['Content-Encoding'] = representation.encoding;
+  if (status === 200) headers['Content-Length'] = representation.stat.size;
+  return headers;
+}
+
+/** True when the request's If-None-Match names `etag` (or is *). */
+function notModified(req, etag) {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 /** Starts the static server; resolves to { server, url }. Port 0 picks any free port. */
 export function startServer({ siteRoot = join(root, 'dist'), port = 8080, host = '127.0.0.1', tries = 20 } = {}) {
   const server = createServer((req, res) => {
-    // Two policies, both enforced: the page policy (the same text as each page's meta) and the framing policy,
-    // which only a header can carry.
-    const headers = { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY, FRAMING_POLICY], 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache', ...CROSS_ORIGIN_HEADERS };
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { ...headers, Allow: ALLOWED_METHODS, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.writeHead(405, { ...responseHeaders({ status: 405 }), Allow: ALLOWED_METHODS });
       res.end('method not allowed\n');
       return;
     }
     const file = resolveFile(siteRoot, req.url ?? '/');
     if (!file) {
-      res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.writeHead(404, responseHeaders({ status: 404 }));
       res.end('not found\n');
       return;
     }
-    res.writeHead(200, { ...headers, 'Content-Type': MIME[extname(file.full)] ?? 'application/octet-stream', 'Content-Length': file.size });
+    const representation = chooseRepresentation(file, req.headers['accept-encoding']);
+    representation.etag = etagOf(representation);
+    if (notModified(req, representation.etag)) {
+      res.writeHead(304, responseHeaders({ file, representation, status: 304 }));
+      res.end();
+      return;
+    }
+    res.writeHead(200, responseHeaders({ file, representation }));
     if (req.method === 'HEAD') res.end();
-    else createReadStream(file.full).pipe(res);
+    else createReadStream(representation.full).pipe(res);
   });
   return new Promise((resolve, reject) => {
     const attempt = (p, left) => {

@@ -147,9 +147,10 @@ test(`soak: ${INTERACTIONS} interactions over the ten widgets leave no error, no
   for (const { lang, before: b, after: a } of segments) {
     console.log(`  page ${lang}: heap ${b.heapBytes} -> ${a.heapBytes} bytes, liveDecoders ${b.liveDecoders} -> ${a.liveDecoders}, live workers ${b.liveWorkers} -> ${a.liveWorkers} (${a.workersCreated} started)`);
   }
-  // A run cancelled while its fresh worker is still fetching the lab's modules ends that worker, and Chromium
-  // reports those fetches as aborted: the cancel working, not a fault. Any other failed request still counts.
-  const abortedWorkerLoads = view.problems.filter((p) => /^request failed: \S+\/lib\/[\w/.-]+ \(net::ERR_ABORTED\)$/.test(p));
+  // A run cancelled while its fresh worker is still fetching the lab's modules (lib/lab-worker.js and the bundles
+  // in assets/ it imports) ends that worker, and Chromium reports those fetches as aborted: the cancel working,
+  // not a fault. Any other failed request still counts.
+  const abortedWorkerLoads = view.problems.filter((p) => /^request failed: \S+\/(?:lib|assets)\/[\w/.-]+ \(net::ERR_ABORTED\)$/.test(p));
   view.problems.splice(0, view.problems.length, ...view.problems.filter((p) => !abortedWorkerLoads.includes(p)));
   console.log(`  worker module loads cut short by a cancel: ${abortedWorkerLoads.length}`);
   view.assertClean();

@@ -1,12 +1,14 @@
 // The shipped SIMD module really runs its norm kernels on f32x4 instructions, and the scalar one has none.
-// Reads the disassembly (wasm-objdump, Debian package wabt) of dist/lib/wasm/*.wasm, whose function names
-// are kept by --profiling-funcs.
+// Reads the disassembly (wasm-objdump, Debian package wabt) of dist/lib/wasm/*.wasm (served under content-hashed
+// names: dist/asset-manifest.json), whose function names are kept by --profiling-funcs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const wasmPath = (flavour) => fileURLToPath(new URL(`../../dist/lib/wasm/residual_lab_${flavour}.wasm`, import.meta.url));
+const manifest = JSON.parse(readFileSync(new URL('../../dist/asset-manifest.json', import.meta.url), 'utf8'));
+const wasmPath = (flavour) => fileURLToPath(new URL(`../../dist/${manifest[`lib/wasm/residual_lab_${flavour}.wasm`]}`, import.meta.url));
 
 /** Maps each function's (demangled-ish) name to its body's text. */
 function functionBodies(path) {

@@ -26,6 +26,16 @@ import { adoptStyles, stylesUrl } from './styles.js';
 
 const URL_WRITE_DELAY_MS = 200;
 
+// The widgets' first drawings take turns, one per task: they all wait for the same load(), and drawn in one go
+// they held the main thread for a second (each chart reads its colours and width: a style and layout pass of the
+// page). Between two turns the browser paints and answers input.
+let lastTurn = Promise.resolve();
+const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+function drawingTurn() {
+  lastTurn = lastTurn.then(nextTask);
+  return lastTurn;
+}
+
 const stateTables = new WeakMap();
 
 export class LabElement extends HTMLElement {
@@ -84,13 +94,16 @@ export class LabElement extends HTMLElement {
   }
 
   async start() {
+    const webAssemblyPresent = typeof WebAssembly === 'object' && WebAssembly !== null;
+    const labReady = webAssemblyPresent ? Promise.all([load(), formulasReady()]) : null;  // fetched while the stylesheets are
+    labReady?.catch(() => {});  // awaited below, where a failure is shown
     const styleUrls = ['widget.css', ...this.constructor.styles].map((name) => (name instanceof URL ? name : stylesUrl(name)));
     await adoptStyles(this.shadowRoot, styleUrls);
     this.notice = h('p', { class: 'notice', role: 'status', hidden: true });
     this.body = h('div', { class: 'widget-body' });
     this.loading = h('p', { class: 'loading' }, this.common.loading);
     this.shadowRoot.append(this.notice, this.loading, this.body);
-    if (typeof WebAssembly !== 'object' || WebAssembly === null) {
+    if (!webAssemblyPresent) {
       // Nothing can compute: the message, and under it the tag's own fallback text (its light-DOM children).
       this.loading.remove();
       this.showNotice(this.common.noWasm);
@@ -98,7 +111,8 @@ export class LabElement extends HTMLElement {
       this.setAttribute('data-unavailable', 'webassembly');
       return;
     }
-    [this.lab] = await Promise.all([load(), formulasReady()]);
+    [this.lab] = await labReady;
+    await drawingTurn();
     this.loading.remove();
     if (this.lab.flavour !== 'simd' && !simdSupported()) {
       this.shadowRoot.append(h('p', { class: 'flavour-note' }, this.common.noSimd));

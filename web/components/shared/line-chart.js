@@ -33,10 +33,16 @@ export function lineChart({ host, label, height = 240, build }) {
 
   // The widget's colours are light-dark() pairs (widget.css): a hidden probe in its shadow root resolves one to
   // the rgb() of the current scheme, which a canvas understands.
+  // One style read per colour and drawing (each getComputedStyle() after a change is a style pass of the page).
+  let colours = null;
   const color = (name) => {
-    const probe = colorProbe(host);
-    probe.style.color = `var(--${name}, #777)`;
-    return getComputedStyle(probe).color;
+    colours ??= new Map();
+    if (!colours.has(name)) {
+      const probe = colorProbe(host);
+      probe.style.color = `var(--${name}, #777)`;
+      colours.set(name, getComputedStyle(probe).color);
+    }
+    return colours.get(name);
   };
   const width = () => Math.max(240, Math.floor(root.clientWidth || 480));
 
@@ -44,6 +50,7 @@ export function lineChart({ host, label, height = 240, build }) {
   // jump when a widget's results come in.
   function create() {
     plot?.destroy();
+    colours = null;
     const options = build(color);
     const legend = { ...options.legend, markers: { width: markerBorder, fill: legendSwatch, ...options.legend?.markers } };
     // Points-only series (width 0) keep a round marker in the legend (widget.css), lines get a line.
@@ -57,7 +64,10 @@ export function lineChart({ host, label, height = 240, build }) {
   root.chartExport = lineChartExport({ label, getPlot: () => plot, getData: () => data, background: () => color('bg') });
 
   host.whileConnected(() => {
-    create();
+    // Drawn once the widget's build() has placed the chart in the page (a microtask later), where it can take
+    // its real width; the first data then only fills it in.
+    if (root.isConnected) create();
+    else queueMicrotask(() => { if (!plot && host.isConnected) create(); });
     const resizes = new ResizeObserver(() => {
       if (plot && Math.abs(plot.width - width()) > 1) plot.setSize({ width: width(), height });
     });
@@ -86,7 +96,7 @@ export function lineChart({ host, label, height = 240, build }) {
   return {
     root,
     setData(next) {
-      const sameShape = data && next.length === data.length;
+      const sameShape = plot && next.length === plot.series.length;  // the empty first drawing included
       data = next;
       root.removeAttribute('data-empty');
       if (!plot) return;  // drawn when the widget is inserted
