@@ -107,9 +107,11 @@ export async function widgetsFromBuild() {
   globalThis.HTMLElement ??= class {};
   globalThis.matchMedia ??= () => ({ matches: false, addEventListener() {} });
   globalThis.customElements ??= { get: () => undefined, define() {} };
+  // The widgets and the lab as built (bundled, with the WASM); the pure modules from their sources.
   const dist = (path) => import(pathToFileURL(join(root, 'dist', path)));
+  const source = (path) => import(pathToFileURL(join(root, 'web', path)));
   const [{ load }, { WIDGET_ELEMENTS }, state, { findRow }] = await Promise.all([
-    dist('lib/residual-lab.js'), dist('components/index.js'), dist('components/shared/state.js'), dist('lib/options.js'),
+    dist('lib/residual-lab.js'), dist('components/index.js'), source('components/shared/state.js'), source('lib/options.js'),
   ]);
   return { elements: WIDGET_ELEMENTS, tables: (await load()).describe(), state, findRow };
 }

@@ -28,9 +28,12 @@ export { HASHED_NAME };
 /** Module entry points whose names are documented (README: JS API, Embed a widget): never hashed. */
 export const STABLE_ENTRIES = ['components/index.js', 'lib/residual-lab.js', 'lib/worker-client.js', 'lib/lab-worker.js', 'lib/worker-methods.js'];
 /** Module entry points only the pages load: hashed like the rest. */
-const PAGE_ENTRIES = ['shell/page.js'];
-/** Files served under their own names, no-cache (with an ETag): the pages, the favicon, the stable entries. */
-const COPIED_AS_IS = ['favicon.svg'];
+const PAGE_ENTRIES = ['shell/page.js', 'embed.js'];
+/**
+ * Files served under their own names, no-cache (with an ETag): the pages, the favicon, the stable entries, and
+ * embed-resize.js, the classic script a host page includes by its documented name.
+ */
+const COPIED_AS_IS = ['favicon.svg', 'embed-resize.js'];
 /** Where the bundles go; every output of esbuild is one level below the site root. */
 const BUNDLE_DIR = 'assets';
 
@@ -203,6 +206,7 @@ export async function buildSiteAssets({ siteDir, outDir, stableEntries = STABLE_
   const siteFiles = filesUnder(siteDir);
   const served = new Map();  // site path -> served path
   for (const entry of stableEntries) served.set(entry, entry);
+  for (const page of siteFiles.filter((p) => p.endsWith('.html'))) served.set(page, page);  // pages keep their names
   for (const [sitePath, transform] of hashedAssets(siteFiles).filter(([path]) => siteFiles.includes(path))) {
     const bytes = transform(readFileSync(join(siteDir, sitePath)), sitePath);
     const target = hashedName(sitePath, bytes);

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
-import { findRow } from '../../dist/lib/options.js';
+import { findRow } from '../../web/lib/options.js';
 import { PLACEMENT_SLOTS, blockLayout } from '../../web/components/shared/block-diagram.js';
 
 const lab = await load();

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load, ResidualLabError } from '../../dist/lib/residual-lab.js';
-import { ARCHITECTURES } from '../../dist/lib/inspect-config.js';
+import { ARCHITECTURES } from '../../web/lib/inspect-config.js';
 
 const lab = await load();
 const inspect = (config) => lab.inspectConfig(typeof config === 'string' ? config : JSON.stringify(config, null, 2));
@@ -244,7 +244,7 @@ test('broken input: a ResidualLabError with a stable code and the position or th
 });
 
 test('every size formula names fields the inspector reads', async () => {
-  const { CONFIG_FIELDS } = await import('../../dist/lib/inspect-config.js');
+  const { CONFIG_FIELDS } = await import('../../web/lib/inspect-config.js');
   const known = new Set(CONFIG_FIELDS.map((f) => f.name));
   for (const [key, arch] of Object.entries(ARCHITECTURES)) {
     const formulas = [...arch.norms, ...arch.params].flatMap((p) => [p.count, p.size]);

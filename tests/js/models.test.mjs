@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from '../../dist/lib/residual-lab.js';
-import { findRow, resolveOptions } from '../../dist/lib/options.js';
-import { MODELS, toyDecoderConfig } from '../../dist/lib/models.js';
+import { findRow, resolveOptions } from '../../web/lib/options.js';
+import { MODELS, toyDecoderConfig } from '../../web/lib/models.js';
 import { blockLayout } from '../../web/components/shared/block-diagram.js';
 
 const lab = await load();

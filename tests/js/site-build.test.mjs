@@ -22,7 +22,9 @@ const toPosix = (path) => path.split(sep).join('/');
 const filesUnder = (dir) => readdirSync(dir, { withFileTypes: true, recursive: true })
   .filter((entry) => entry.isFile())
   .map((entry) => toPosix(relative(dir, join(entry.parentPath ?? entry.path, entry.name))));
-const served = (dir) => filesUnder(dir).filter((path) => !/\.(gz|br)$/.test(path));
+// dist/offline/ holds the single-file chapters: self-contained by design (they refer to no file; offline.test.mjs
+// opens them from disk) and made to be downloaded whole, not served by this site's precompression.
+const served = (dir) => filesUnder(dir).filter((path) => !/\.(gz|br)$/.test(path) && !path.startsWith('offline/'));
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The relative references a built JS file makes: static and dynamic imports, and new URL('...', import.meta.url). */

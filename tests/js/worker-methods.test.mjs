@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
-import { HANDLE_KINDS, METHODS, errorFields, isHandleMethod, methodEntry, resolveMethod, transferables } from '../../dist/lib/worker-methods.js';
+import { HANDLE_KINDS, METHODS, errorFields, isHandleMethod, methodEntry, resolveMethod, transferables } from '../../web/lib/worker-methods.js';
 
 const lab = await load();
 
