@@ -86,7 +86,7 @@ test('course page on another origin: the one script and its tags work under host
   await flow.scrollIntoViewIfNeeded();
   await eventually(() => flow.getAttribute('data-status'), (s) => s === 'done', 'gradient flow finishes in its worker', 30000);
   const plain = Number(await flow.locator('[data-readout="plain"] data').first().getAttribute('value'));
-  assert.ok(Math.abs(plain / 0.8 ** 8 - 1) < 1e-3, `layers="8": gain^L = 0.8^8, shown ${plain}`);
+  assert.ok(Math.abs(plain / 0.8 ** 8 - 1) < 1e-3, `layers="8" gain="0.8": gain^L = 0.8^8, shown ${plain}`);
   assert.ok(page.workers().some((w) => w.url().startsWith('blob:')), 'the worker was started from a Blob URL');
   await page.evaluate(() => window.scrollTo(0, 0));
   await view.screenshot('example-course-page');
@@ -155,7 +155,7 @@ test('LMS page (script-src none) frames the embed page; the framed widgets compu
   const flow = page.frameLocator('iframe').nth(1).locator('rl-gradient-flow');
   await eventually(() => flow.getAttribute('data-status'), (s) => s === 'done', 'framed gradient flow finishes', 30000);
   const plain = Number(await flow.locator('[data-readout="plain"] data').first().getAttribute('value'));
-  assert.ok(Math.abs(plain / 0.8 ** 8 - 1) < 1e-3, `layers=8: shown ${plain}`);
+  assert.ok(Math.abs(plain / 0.8 ** 8 - 1) < 1e-3, `layers=8, gain=0.8: shown ${plain}`);
   await page.evaluate(() => window.scrollTo(0, 0));
   await view.screenshot('example-lms');
   assert.deepEqual(view.problems, []);

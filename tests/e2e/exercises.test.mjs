@@ -1,5 +1,6 @@
-// The self-check exercises and the forward reader in the served chapter. The right answers are computed in the
-// page through the public API (each exercise's answer function, the engine's option tables), never typed here.
+// The self-check exercises and the forward reader in the served chapter. The right answers are computed through the
+// public API of the same build, loaded in node (each exercise's answer function, the engine's option tables), never
+// typed here; the served site holds only bundles, so the exercise and snippet tables come from their sources.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
@@ -8,6 +9,7 @@ import { SELF_CHECK_STRINGS } from '../../web/components/strings/rl-self-check.j
 import { FORWARD_READER_STRINGS } from '../../web/components/strings/rl-forward-reader.js';
 import { EXERCISES } from '../../web/components/self-check/exercises.js';
 import { SNIPPETS } from '../../web/components/forward-reader/snippets.js';
+import { load } from '../../dist/lib/residual-lab.js';
 
 let lab;
 before(async () => { lab = await startLab(); });
@@ -31,21 +33,17 @@ async function shoot(view, locator, name) {
   await screenshotWidget(view, locator, name);
 }
 
-/** In the page: every exercise's right answer and a wrong one, from the exercise table and the lab. */
-function answersInPage(page) {
-  return page.evaluate(async () => {
-    const { load } = await import('/lib/residual-lab.js');
-    const { EXERCISES: all } = await import('/components/self-check/exercises.js');
-    const { allowedError } = await import('/components/self-check/judge.js');
-    const api = await load();
-    return Object.fromEntries(all.map((exercise) => {
-      const right = exercise.answer(api);
-      const wrong = exercise.kind === 'number'
-        ? right + Math.max(1, 10 * allowedError(exercise, right))
-        : exercise.choices.find((choice) => choice.value !== right).value;
-      return [exercise.id, { right, wrong }];
-    }));
-  });
+/** Every exercise's right answer and a wrong one, from the exercise table and the lab. */
+async function computedAnswers() {
+  const { allowedError } = await import('../../web/components/self-check/judge.js');
+  const api = await load();
+  return Object.fromEntries(EXERCISES.map((exercise) => {
+    const right = exercise.answer(api);
+    const wrong = exercise.kind === 'number'
+      ? right + Math.max(1, 10 * allowedError(exercise, right))
+      : exercise.choices.find((choice) => choice.value !== right).value;
+    return [exercise.id, { right, wrong }];
+  }));
 }
 
 async function answer(page, item, exercise, value) {
@@ -64,7 +62,7 @@ test('self-check: every exercise answered empty, absurd, wrong twice and right, 
   const view = await openChapter(EN);
   const { page } = view;
   const s = SELF_CHECK_STRINGS.en;
-  const answers = await answersInPage(page);
+  const answers = await computedAnswers();
   assert.equal(Object.keys(answers).length, EXERCISES.length);
   for (const exercise of EXERCISES) {
     const item = page.locator(`rl-self-check[set="${exercise.section}"] li[data-exercise="${exercise.id}"]`);
@@ -133,7 +131,7 @@ test('self-check in Chinese, announced politely, and a tag naming no set says so
     for (let i = 0; i < 100 && !element.shadowRoot?.querySelector('.notice:not([hidden])'); i++) await new Promise((r) => setTimeout(r, 50));
     return element.shadowRoot.querySelector('.notice:not([hidden])')?.textContent;
   });
-  assert.match(notice, /没有名为“no-such-section”的练习/);
+  assert.match(notice, /属性 set="no-such-section" 无法使用/);  // a setting like any other: the attribute notice
   view.assertClean();
   await view.close();
 });
@@ -153,20 +151,16 @@ test('self-check screenshot in English', async () => {
   await view.close();
 });
 
-/** In the page: each snippet's right placement (its config through the engine's option table) and decisive lines. */
-function snippetFacts(page) {
-  return page.evaluate(async () => {
-    const { load } = await import('/lib/residual-lab.js');
-    const logic = await import('/components/forward-reader/logic.js');
-    const { SNIPPETS: all } = await import('/components/forward-reader/snippets.js');
-    const tables = (await load()).describe();
-    return Object.fromEntries(all.map((snippet) => [snippet.id, {
-      right: logic.expectedPlacement(snippet, tables),
-      choices: logic.placementRow(tables).choices,
-      decisive: logic.decisiveLines(snippet),
-      formulas: logic.placementFormulas(tables),
-    }]));
-  });
+/** Each snippet's right placement (its config through the engine's option table) and decisive lines. */
+async function snippetFacts() {
+  const logic = await import('../../web/components/forward-reader/logic.js');
+  const tables = (await load()).describe();
+  return Object.fromEntries(SNIPPETS.map((snippet) => [snippet.id, {
+    right: logic.expectedPlacement(snippet, tables),
+    choices: logic.placementRow(tables).choices,
+    decisive: logic.decisiveLines(snippet),
+    formulas: logic.placementFormulas(tables),
+  }]));
 }
 
 test('forward reader: each snippet answered wrong twice (lines marked, then revealed) and right; the snippet is in the link', async () => {
@@ -174,7 +168,7 @@ test('forward reader: each snippet answered wrong twice (lines marked, then reve
   const { page } = view;
   const s = FORWARD_READER_STRINGS.en;
   const widget = page.locator('rl-forward-reader');
-  const facts = await snippetFacts(page);
+  const facts = await snippetFacts();
   const feedback = widget.locator('.fr-feedback');
   for (const snippet of SNIPPETS) {
     const { right, choices, decisive } = facts[snippet.id];

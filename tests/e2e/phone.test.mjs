@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { EN, ZH, openReady } from './widget-helpers.mjs';
+import { EN, ZH, computeEveryWidget, openReady } from './widget-helpers.mjs';
 
 const PHONE = { width: 390, height: 844 };
 const TARGET = 24;
@@ -13,15 +13,9 @@ let lab;
 before(async () => { lab = await startLab(); });
 after(async () => { await lab?.close(); });
 
-/** Scrolls through the page so that every widget has drawn (the decoder widgets compute when they come near). */
+/** Every widget drawn and every decoder widget computed, then back to the top. */
 async function visitAll(page) {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  for (let y = 0; y < height; y += 700) {
-    await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
-    await page.waitForTimeout(60);
-  }
-  await page.waitForFunction(() => [...document.querySelectorAll('rl-gradient-flow, rl-qk-norm-lab, rl-init-scaling, rl-residual-growth, rl-placement-lab')]
-    .every((el) => ['done', 'error'].includes(el.dataset.status)), null, { timeout: 90000 });
+  await computeEveryWidget(page);
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
 }
 

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { EN, ZH, openReady } from './widget-helpers.mjs';
+import { EN, ZH, computeEveryWidget, openReady } from './widget-helpers.mjs';
 
 // The A4 PDF with every widget computed, measured as here: 12 pages (en and zh) before the print styles were
 // reworked, 14 (en) and 13 (zh) after: the hints now print, each widget stays whole on a page (break-inside:
@@ -16,14 +16,9 @@ let lab;
 before(async () => { lab = await startLab(); });
 after(async () => { await lab?.close(); });
 
+/** Every widget drawn and every decoder widget computed. */
 async function computeAll(page) {
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  for (let y = 0; y < height; y += 700) {
-    await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
-    await page.waitForTimeout(50);
-  }
-  await page.waitForFunction(() => [...document.querySelectorAll('rl-gradient-flow, rl-qk-norm-lab, rl-init-scaling, rl-residual-growth, rl-placement-lab')]
-    .every((el) => ['done', 'error'].includes(el.dataset.status)), null, { timeout: 90000 });
+  await computeEveryWidget(page);
 }
 
 /** Opaque pixels of a canvas lighter than a print palette ever draws (light text and lines of the dark theme). */

@@ -95,3 +95,21 @@ export function countWorkers() {
   };
   window.workerCounts = counts;
 }
+
+/**
+ * Scrolls through the whole page, bottom included (the page grows as widgets draw, so its height is read at every
+ * step), then brings each decoder widget that has not finished into view, and waits until every one that computes
+ * by itself (all but the warmup race, which waits for its Run button) is done or has failed.
+ */
+export async function computeEveryWidget(page, { step = 700, timeout = 90000 } = {}) {
+  const selector = DECODER_WIDGET_TAGS.filter((tag) => tag !== 'rl-warmup-race').join(', ');
+  for (let y = 0; y < await page.evaluate(() => document.documentElement.scrollHeight); y += step) {
+    await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
+    await page.waitForTimeout(60);
+  }
+  await page.waitForFunction((selector) => {
+    const pending = [...document.querySelectorAll(selector)].filter((el) => !['done', 'error'].includes(el.dataset.status));
+    if (pending[0]) pending[0].scrollIntoView({ block: 'center', behavior: 'instant' });
+    return pending.length === 0;
+  }, selector, { timeout, polling: 500 });
+}
