@@ -9,8 +9,10 @@ import { EN, ZH, computeEveryWidget, openReady } from './widget-helpers.mjs';
 // The A4 PDF with every widget computed, measured as here: 12 pages (en and zh) before the print styles were
 // reworked, 14 (en) and 13 (zh) after: the hints now print, each widget stays whole on a page (break-inside:
 // avoid leaves the rest of a page blank), and buttons, sliders and run states are gone. The bound leaves two pages
-// for text or a widget more, not for widgets split across pages or controls printed again.
-const MAX_PAGES = 16;
+// for text or a widget more, not for widgets split across pages or controls printed again. The chapter then gained
+// three figures (model table, config inspector, forward reader) and a self-check per section: 18 (en) and 17 (zh),
+// with the self-checks printing their questions only and the inspector its reading without the text box.
+const MAX_PAGES = 20;
 
 let lab;
 before(async () => { lab = await startLab(); });
@@ -48,14 +50,14 @@ for (const [lang, path] of [['en', EN], ['zh', ZH]]) {
       const hints = [...el.shadowRoot.querySelectorAll('.hint')].filter((h) => !h.closest('[hidden]'));
       return {
         tag: el.localName,
-        fg: style.getPropertyValue('--fg').trim(),
+        fg: style.color,  // the widget's colours are light-dark() pairs: what they resolve to under the print scheme
         background: style.backgroundColor,
         hintsShown: hints.length > 0 && hints.every((h) => getComputedStyle(h).display !== 'none'),
         buttonsShown: [...el.shadowRoot.querySelectorAll('button')].filter((b) => getComputedStyle(b).display !== 'none').length,
       };
     }));
     for (const look of looks) {
-      assert.equal(look.fg, '#000', `${look.tag}: print text colour`);
+      assert.equal(look.fg, 'rgb(0, 0, 0)', `${look.tag}: print text colour`);
       assert.equal(look.background, 'rgb(255, 255, 255)', `${look.tag}: white background`);
       assert.ok(look.hintsShown, `${look.tag}: the "what to notice" hints print`);
       assert.equal(look.buttonsShown, 0, `${look.tag}: no buttons on paper`);
