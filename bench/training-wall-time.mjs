@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { compileWasm, load } from '../dist/lib/residual-lab.js';
-import { mergeWarmupResults, splitWarmupOptions } from '../dist/lib/experiments.js';
+import { mergeWarmupResults, splitWarmupOptions } from '../web/lib/experiments.js';  // pure functions; dist/ holds bundles
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 const WORKERS = Math.max(1, Math.min(4, availableParallelism()));
