@@ -60,7 +60,8 @@ export function experimentRunner({ host, language }) {
   const cancelButton = h('button', { type: 'button', class: 'run-cancel', hidden: true, onclick: () => cancel(true) }, s.cancel);
   const root = h('div', { class: 'run-state' }, h('div', { class: 'run-row' }, progress, status, cancelButton), error);
 
-  let workers = [];  // workers[0] runs every call; the others, parts of a split one
+  let workers = [];  // workers[0] runs every call
+  const helpers = new Set();  // the extra workers of split calls in flight: each belongs to its call alone
   let controller = null;
   let generation = 0;
   let showTimer = 0;
@@ -154,6 +155,11 @@ export function experimentRunner({ host, language }) {
   }
 
   const workerAt = (i) => (workers[i] ??= createLabWorker());
+  const helperWorker = () => {
+    const helper = createLabWorker();
+    helpers.add(helper);
+    return helper;
+  };
 
   /** One call on the first worker, or its parts over several with their progress and results merged. */
   async function dispatch(method, options, { onProgress, signal }) {
@@ -164,7 +170,9 @@ export function experimentRunner({ host, language }) {
     const partsController = new AbortController();
     const stopParts = () => partsController.abort();
     signal.addEventListener('abort', stopParts, { once: true });
-    const used = parts.map((_, i) => workerAt(i));
+    // The parts beyond the first run on workers of this call's own: a newer run never inherits one, so ending
+    // them below cannot cut off its calls.
+    const used = parts.map((_, i) => (i === 0 ? workerAt(0) : helperWorker()));
     const latest = parts.map(() => null);
     const partProgress = (i) => (report) => {
       latest[i] = report;
@@ -185,11 +193,9 @@ export function experimentRunner({ host, language }) {
       throw failure;
     } finally {
       signal.removeEventListener('abort', stopParts);
-      // Between runs a widget keeps one worker (a newer run may have started helpers of its own meanwhile).
-      for (const helper of used.slice(1)) {
+      for (const helper of used.slice(1)) {  // between runs a widget keeps one worker
         helper.terminate();
-        const at = workers.indexOf(helper);
-        if (at > 0) workers[at] = null;
+        helpers.delete(helper);
       }
     }
   }
@@ -200,8 +206,9 @@ export function experimentRunner({ host, language }) {
     generation += 1;
     controller?.abort();
     controller = null;
-    for (const worker of workers) worker?.terminate();  // null where a helper was ended
+    for (const worker of [...workers, ...helpers]) worker?.terminate();
     workers = [];
+    helpers.clear();
     setBusy(false);
     partialShown = null;
     if (wasBusy) {
