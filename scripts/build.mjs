@@ -4,12 +4,14 @@
 //   node scripts/build.mjs --tests    also the Catch2 suite, natively (plain and with ASan + UBSan) and in both WASM
 //                                     builds, and the libFuzzer targets of tests/fuzz (clang++)
 //   node scripts/build.mjs --bench    also the benchmark binary in the three builds
+//   node scripts/build.mjs --site-only  the site alone, from the C++ builds as they are
 // Every step is incremental (CMake, and the copy into dist/ is cheap), so a second run takes seconds.
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EMSCRIPTEN_ENV, NODE_EMULATOR, run } from './lib/run.mjs';
 import { buildSiteAssets } from './lib/site-assets.mjs';
+import { withoutCustomSections } from './lib/wasm-sections.mjs';
 import { buildOffline } from './offline.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,7 +66,9 @@ async function assembleSite() {
     for (const flavour of ['simd', 'scalar']) {
       const dir = BUILDS[`wasm-${flavour}`].dir;
       cpSync(join(dir, 'residual_lab.mjs'), join(wasmOut, `residual_lab_${flavour}.mjs`));
-      cpSync(join(dir, 'residual_lab.wasm'), join(wasmOut, `residual_lab_${flavour}.wasm`));
+      // Function names stay in build/ (profiles, stack traces, the SIMD test's disassembly); readers are sent the
+      // code without them, about a sixth of the file.
+      writeFileSync(join(wasmOut, `residual_lab_${flavour}.wasm`), withoutCustomSections(readFileSync(join(dir, 'residual_lab.wasm'))));
     }
     // Formulas are typeset to MathML at build time (scripts/pages.mjs): the page needs no KaTeX at run time.
     cpSync(join(root, 'node_modules/uplot/dist'), join(site, 'vendor/uplot'), { recursive: true });
@@ -83,7 +87,8 @@ export function buildFuzz() {
   compile(BUILDS.fuzz, FUZZ_TARGETS.map((name) => `fuzz_${name}`));
 }
 
-export async function build({ tests = false, bench = false } = {}) {
+export async function build({ tests = false, bench = false, siteOnly = false } = {}) {
+  if (siteOnly) return assembleSite();  // the C++ builds as they are (web/ and content/ changes only)
   const extra = [...(tests ? ['residual_lab_tests'] : []), ...(bench ? ['residual_lab_bench'] : [])];
   compile(BUILDS.native, ['residual_lab', ...extra]);
   compile(BUILDS['wasm-simd'], ['residual_lab_module', ...extra]);
@@ -99,7 +104,7 @@ export async function build({ tests = false, bench = false } = {}) {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = new Set(process.argv.slice(2));
   try {
-    await build({ tests: args.has('--tests'), bench: args.has('--bench') });
+    await build({ tests: args.has('--tests'), bench: args.has('--bench'), siteOnly: args.has('--site-only') });
     console.log(`residual-lab: built ${dist}`);
   } catch (err) {
     console.error(`residual-lab: build failed: ${err.message}`);

@@ -1,14 +1,17 @@
 // The shipped SIMD module really runs its norm kernels on f32x4 instructions, and the scalar one has none.
-// Reads the disassembly (wasm-objdump, Debian package wabt) of dist/lib/wasm/*.wasm (served under content-hashed
-// names: dist/asset-manifest.json), whose function names are kept by --profiling-funcs.
+// Reads the disassembly (wasm-objdump, Debian package wabt) of the builds' build/wasm-*/residual_lab.wasm, whose
+// function names are kept by --profiling-funcs, and checks that dist/lib/wasm/*.wasm (served under content-hashed
+// names: dist/asset-manifest.json) is that module with its name section left out, nothing else changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { wasmSections } from '../../scripts/lib/wasm-sections.mjs';
 
 const manifest = JSON.parse(readFileSync(new URL('../../dist/asset-manifest.json', import.meta.url), 'utf8'));
-const wasmPath = (flavour) => fileURLToPath(new URL(`../../dist/${manifest[`lib/wasm/residual_lab_${flavour}.wasm`]}`, import.meta.url));
+const shippedPath = (flavour) => fileURLToPath(new URL(`../../dist/${manifest[`lib/wasm/residual_lab_${flavour}.wasm`]}`, import.meta.url));
+const wasmPath = (flavour) => fileURLToPath(new URL(`../../build/wasm-${flavour}/residual_lab.wasm`, import.meta.url));
 
 /** Maps each function's (demangled-ish) name to its body's text. */
 function functionBodies(path) {
@@ -39,3 +42,16 @@ test('the scalar module has no SIMD instructions at all', () => {
   const simdOps = [...bodies.values()].reduce((s, body) => s + count(body, 'f32x4.') + count(body, 'v128.'), 0);
   assert.equal(simdOps, 0);
 });
+
+for (const flavour of ['simd', 'scalar']) {
+  test(`the shipped ${flavour} module is the build's, without its function names`, () => {
+    const built = readFileSync(wasmPath(flavour));
+    const shipped = readFileSync(shippedPath(flavour));
+    const describe = (bytes) => wasmSections(bytes).map((s) => ({ id: s.id, name: s.name, bytes: bytes.subarray(s.start, s.end) }));
+    const builtSections = describe(built);
+    assert.ok(builtSections.some((s) => s.name === 'name'), 'the build has lost its name section (--profiling-funcs)');
+    assert.deepEqual(describe(shipped), builtSections.filter((s) => s.name !== 'name'));
+    assert.ok(shipped.length < built.length * 0.95, `shipped ${shipped.length} bytes of the build's ${built.length}`);
+    assert.ok(WebAssembly.validate(shipped));
+  });
+}

@@ -7,7 +7,7 @@
 // `out`, a Float32Array of x's length that receives the result and is returned, so a caller can reuse one array
 // across calls. It may be x itself (or alias any input): inputs are copied into the heap before the kernel runs.
 import { ResidualLabError } from './errors.js';
-import { defaultsOf, problemWith, resolveOptions } from './options.js';
+import { defaultsOf, fits, resolveOptions } from './options.js';
 
 const ABSENT = -1;  // length passed for an omitted optional weight (g, gamma, beta)
 // A scratch block larger than this (in floats) is freed after the call, giving its budget back.
@@ -23,17 +23,14 @@ const kindOf = (value) => (value === null ? 'null' : typeof value !== 'object' ?
  * `value` as a Float32Array: itself, or an Array / numeric typed array converted. Its length is checked against
  * the kernels' limit (maxLength, from C++) before anything is converted or copied.
  */
-function asFloat32(value, name, maxLength, { optional = false } = {}) {
-  if (value === null || value === undefined) {
-    if (optional) return null;
-    throw new ResidualLabError(`${name} is required (a Float32Array)`);
-  }
+function asFloat32(value, name, maxLength) {
+  if (value instanceof Float32Array && value.length <= maxLength) return value;  // the common case, first
+  if (value === null || value === undefined) throw new ResidualLabError(`${name} is required (a Float32Array)`);
   const accepted = value instanceof Float32Array || Array.isArray(value) || NUMERIC_ARRAYS.some((T) => value instanceof T);
   if (!accepted) throw new ResidualLabError(`${name} must be a Float32Array, a numeric typed array or an array of numbers (got ${kindOf(value)})`);
   if (value.length > maxLength) {
     throw new ResidualLabError(`${name} has ${value.length} values; at most ${maxLength.toLocaleString('en-US')} are supported`);
   }
-  if (value instanceof Float32Array) return value;
   if (Array.isArray(value)) {  // Float32Array.from would turn '1' into 1 and a BigInt into a TypeError
     const i = value.findIndex((v) => typeof v !== 'number');
     if (i >= 0) throw new ResidualLabError(`${name} must hold numbers (${name}[${i}] is a ${kindOf(value[i])})`);
@@ -76,15 +73,16 @@ const SCALAR_ROW_TYPES = new Set(['integer', 'number', 'boolean', 'choice']);
 function optionsReader(fn, table, defaults) {
   const full = (options) => resolveOptions(table, options, { where: `${fn} options`, code: 'invalid_input' });
   if (!table.every((row) => SCALAR_ROW_TYPES.has(row.type))) return (options) => (options === undefined || options === null ? defaults : full(options));
-  const rows = new Map(table.map((row) => [row.name, row]));
+  const rowNamed = Object.create(null);
+  for (const row of table) rowNamed[row.name] = row;
   return (options) => {
     if (options === undefined || options === null) return defaults;
     if (typeof options !== 'object' || Object.getPrototypeOf(options) !== Object.prototype) return full(options);
     for (const key in options) {
-      const row = rows.get(key);
+      const row = rowNamed[key];
       if (row === undefined) return full(options);
       const value = options[key];
-      if (value !== undefined && (value === null || problemWith(row, value) !== '')) return full(options);
+      if (value !== undefined && (value === null || !fits(row, value))) return full(options);
     }
     return options;
   };
@@ -97,9 +95,6 @@ function outputArray(out, d) {
   return out;
 }
 
-// Below this length a loop copies faster than TypedArray.prototype.set (which has a fixed cost of its own).
-const LOOP_COPY_BELOW = 32;
-
 export function createKernelApi(Module, tables) {
   /** The defaults of every kernel's options: D.rmsNorm.eps. */
   const D = Object.freeze(Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, Object.freeze(defaultsOf(table))])));
@@ -108,7 +103,8 @@ export function createKernelApi(Module, tables) {
   const optionsOf = (fn, options) => readers[fn](options);
 
   const maxLength = Module._rl_max_vector_length();
-  const vector = (value, name, options) => asFloat32(value, name, maxLength, options);
+  const vector = (value, name) => asFloat32(value, name, maxLength);
+  const optionalVector = (value, name) => (value === null || value === undefined ? null : asFloat32(value, name, maxLength));
   let scratchPtr = 0;
   let scratchFloats = 0;
 
@@ -151,36 +147,52 @@ export function createKernelApi(Module, tables) {
     }
   }
 
-  // The one-output forward kernels: x and up to two weights in scratch slots of `slot` floats each (x, the
-  // weights, then y), copied without allocating. A weight longer than x gets room too: C++ names the mismatch.
-  function copyIn(heap, a, at) {
-    const n = a.length;
-    if (n < LOOP_COPY_BELOW) for (let i = 0; i < n; i++) heap[at + i] = a[i];
-    else heap.set(a, at);
+  // The one-output forward kernels lay out four slots of `slot` floats in scratch memory: x, two weights, y. The
+  // views on them are kept between calls (making a view costs more than copying four floats) and rebuilt when the
+  // scratch block, the lengths or the heap's buffer (grown memory) change.
+  const slots = { heap: null, base: 0, d: -1, na: -1, nb: -1, slot: 0, x: null, a: null, b: null, y: null };
+
+  function slotsFor(d, na, nb) {
+    const slot = (Math.max(d, na, nb) + 3) & ~3;
+    const base = reserve(4 * slot) >> 2;
+    const heap = Module.HEAPF32;
+    if (heap !== slots.heap || base !== slots.base || d !== slots.d || na !== slots.na || nb !== slots.nb) {
+      Object.assign(slots, {
+        heap, base, d, na, nb, slot,
+        x: heap.subarray(base, base + d),
+        a: heap.subarray(base + slot, base + slot + Math.max(na, 0)),
+        b: heap.subarray(base + 2 * slot, base + 2 * slot + Math.max(nb, 0)),
+        y: heap.subarray(base + 3 * slot, base + 3 * slot + d),
+      });
+    }
+    return slots;
   }
 
-  function copyOut(y, heap, at) {
-    const d = y.length;
-    if (d < LOOP_COPY_BELOW) for (let i = 0; i < d; i++) y[i] = heap[at + i];
-    else y.set(heap.subarray(at, at + d));
-    return y;
+  // Below 16 floats a loop copies faster than TypedArray.prototype.set, which has a fixed cost of its own.
+  function copy(to, from) {
+    const n = from.length;
+    if (n < 16) for (let i = 0; i < n; i++) to[i] = from[i];
+    else to.set(from);
   }
 
-  // `kernel(p, slot)` gets byte addresses: x at p, the weights at p + slot and p + 2 slot, y at p + 3 slot. Returns
-  // y copied into `out` (when given) or into a new array.
-  function forward(x, a, b, out, kernel) {
-    const d = x.length;
-    if (out !== undefined && out !== null) outputArray(out, d);
-    const slot = (Math.max(d, a ? a.length : 0, b ? b.length : 0) + 3) & ~3;
+  /** Checks `out`, copies x and the weights a, b (each may be null) into their slots; returns the slots. */
+  function stage(x, a, b, out) {
+    if (out !== undefined && out !== null) outputArray(out, x.length);
+    const s = slotsFor(x.length, a ? a.length : 0, b ? b.length : 0);
+    copy(s.x, x);
+    if (a) copy(s.a, a);
+    if (b) copy(s.b, b);
+    return s;
+  }
+
+  /** After the kernel call: its status checked, y copied into `out` (when given) or into a new array. */
+  function finish(status, out) {
     try {
-      const base = reserve(4 * slot) >> 2;
-      let heap = Module.HEAPF32;
-      copyIn(heap, x, base);
-      if (a) copyIn(heap, a, base + slot);
-      if (b) copyIn(heap, b, base + 2 * slot);
-      if (kernel(base << 2, slot << 2) !== 0) throwLastError();
-      heap = Module.HEAPF32;  // re-read: the call may have grown memory
-      return copyOut(out ?? new Float32Array(d), heap, base + 3 * slot);
+      if (status !== 0) throwLastError();
+      const s = Module.HEAPF32 === slots.heap ? slots : slotsFor(slots.d, slots.na, slots.nb);  // the call may have grown memory
+      const y = out ?? new Float32Array(s.d);
+      copy(y, s.y);
+      return y;
     } finally {
       releaseLargeScratch();
     }
@@ -216,23 +228,25 @@ export function createKernelApi(Module, tables) {
 
   const len = (a) => (a ? a.length : ABSENT);
 
-  // Slot addresses for the one-output kernels: x at p, the weights at p + slot and p + 2 slot, y at p + 3 slot.
+  // The slots' byte addresses: x at 4 base, the weights at 4 (base + slot) and 4 (base + 2 slot), y at 4 (base + 3 slot).
+  const at = (s, k) => (s.base + k * s.slot) << 2;
+
   function rmsNorm(x, g = null, options, out) {
-    x = vector(x, 'x'); g = vector(g, 'g', { optional: true });
+    x = vector(x, 'x'); g = optionalVector(g, 'g');
     const { eps = D.rmsNorm.eps, weightOffset = D.rmsNorm.weightOffset, precision = D.rmsNorm.precision } = optionsOf('rmsNorm', options);
-    return forward(x, g, null, out, (p, slot) =>
-      Module._rl_rmsnorm(p + 3 * slot, p, x.length, g ? p + slot : 0, len(g), eps, weightOffset, precision === 'bf16' ? 1 : 0));
+    const s = stage(x, g, null, out);
+    return finish(Module._rl_rmsnorm(at(s, 3), at(s, 0), x.length, g ? at(s, 1) : 0, len(g), eps, weightOffset, precision === 'bf16' ? 1 : 0), out);
   }
 
   function layerNorm(x, gamma = null, beta = null, options, out) {
-    x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
+    x = vector(x, 'x'); gamma = optionalVector(gamma, 'gamma'); beta = optionalVector(beta, 'beta');
     const { eps = D.layerNorm.eps } = optionsOf('layerNorm', options);
-    return forward(x, gamma, beta, out, (p, slot) =>
-      Module._rl_layernorm(p + 3 * slot, p, x.length, gamma ? p + slot : 0, len(gamma), beta ? p + 2 * slot : 0, len(beta), eps));
+    const s = stage(x, gamma, beta, out);
+    return finish(Module._rl_layernorm(at(s, 3), at(s, 0), x.length, gamma ? at(s, 1) : 0, len(gamma), beta ? at(s, 2) : 0, len(beta), eps), out);
   }
 
   function rmsNormBackward(x, g, dy, options) {
-    x = vector(x, 'x'); g = vector(g, 'g', { optional: true }); dy = vector(dy, 'dy');
+    x = vector(x, 'x'); g = optionalVector(g, 'g'); dy = vector(dy, 'dy');
     const { eps = D.rmsNormBackward.eps, weightOffset = D.rmsNormBackward.weightOffset } = optionsOf('rmsNormBackward', options);
     const [dx, dg] = withScratch([x, g, dy], [x.length, x.length], ([px, pg, pdy], [pdx, pdg]) =>
       Module._rl_rmsnorm_backward(pdx, pdg, pdy, dy.length, px, x.length, pg, len(g), eps, weightOffset));
@@ -240,7 +254,7 @@ export function createKernelApi(Module, tables) {
   }
 
   function layerNormBackward(x, gamma, dy, options) {
-    x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); dy = vector(dy, 'dy');
+    x = vector(x, 'x'); gamma = optionalVector(gamma, 'gamma'); dy = vector(dy, 'dy');
     const { eps = D.layerNormBackward.eps } = optionsOf('layerNormBackward', options);
     const [dx, dgamma, dbeta] = withScratch([x, gamma, dy], [x.length, x.length, x.length], ([px, pgamma, pdy], [pdx, pdgamma, pdbeta]) =>
       Module._rl_layernorm_backward(pdx, pdgamma, pdbeta, pdy, dy.length, px, x.length, pgamma, len(gamma), eps));
@@ -248,7 +262,7 @@ export function createKernelApi(Module, tables) {
   }
 
   function rmsNormSteps(x, g = null, options) {
-    x = vector(x, 'x'); g = vector(g, 'g', { optional: true });
+    x = vector(x, 'x'); g = optionalVector(g, 'g');
     const { eps = D.rmsNormSteps.eps, weightOffset = D.rmsNormSteps.weightOffset } = optionsOf('rmsNormSteps', options);
     const d = x.length;
     const [squares, normalized, output, scalars] = withScratch([x, g], [d, d, d, 2], ([px, pg], [psq, pn, po, ps]) =>
@@ -257,7 +271,7 @@ export function createKernelApi(Module, tables) {
   }
 
   function layerNormSteps(x, gamma = null, beta = null, options) {
-    x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
+    x = vector(x, 'x'); gamma = optionalVector(gamma, 'gamma'); beta = optionalVector(beta, 'beta');
     const { eps = D.layerNormSteps.eps } = optionsOf('layerNormSteps', options);
     const d = x.length;
     const [centered, normalized, output, scalars] = withScratch([x, gamma, beta], [d, d, d, 3], ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
@@ -267,14 +281,14 @@ export function createKernelApi(Module, tables) {
 
   // DyT: y = gamma * tanh(alpha * x) + beta. The raw exports take outputs first, then inputs in the C++ kernel's order.
   function dynamicTanh(x, gamma = null, beta = null, options, out) {
-    x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
+    x = vector(x, 'x'); gamma = optionalVector(gamma, 'gamma'); beta = optionalVector(beta, 'beta');
     const { alpha = D.dynamicTanh.alpha } = optionsOf('dynamicTanh', options);
-    return forward(x, gamma, beta, out, (p, slot) =>
-      Module._rl_dyt(p + 3 * slot, p, x.length, alpha, gamma ? p + slot : 0, len(gamma), beta ? p + 2 * slot : 0, len(beta)));
+    const s = stage(x, gamma, beta, out);
+    return finish(Module._rl_dyt(at(s, 3), at(s, 0), x.length, alpha, gamma ? at(s, 1) : 0, len(gamma), beta ? at(s, 2) : 0, len(beta)), out);
   }
 
   function dynamicTanhBackward(x, gamma, dy, options) {
-    x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); dy = vector(dy, 'dy');
+    x = vector(x, 'x'); gamma = optionalVector(gamma, 'gamma'); dy = vector(dy, 'dy');
     const { alpha = D.dynamicTanhBackward.alpha } = optionsOf('dynamicTanhBackward', options);
     const d = x.length;
     const [dx, dalpha, dgamma, dbeta] = withScratch([x, gamma, dy], [d, 1, d, d], ([px, pgamma, pdy], [pdx, pda, pdgamma, pdbeta]) =>
@@ -283,7 +297,7 @@ export function createKernelApi(Module, tables) {
   }
 
   function dynamicTanhSteps(x, gamma = null, beta = null, options) {
-    x = vector(x, 'x'); gamma = vector(gamma, 'gamma', { optional: true }); beta = vector(beta, 'beta', { optional: true });
+    x = vector(x, 'x'); gamma = optionalVector(gamma, 'gamma'); beta = optionalVector(beta, 'beta');
     const { alpha = D.dynamicTanhSteps.alpha } = optionsOf('dynamicTanhSteps', options);
     const d = x.length;
     const [scaled, tanh, output] = withScratch([x, gamma, beta], [d, d, d], ([px, pgamma, pbeta], [ps, pt, po]) =>
@@ -294,7 +308,8 @@ export function createKernelApi(Module, tables) {
   function softcap(x, cap, out) {
     x = vector(x, 'x');
     if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
-    return forward(x, null, null, out, (p, slot) => Module._rl_softcap(p + 3 * slot, p, x.length, cap));
+    const s = stage(x, null, null, out);
+    return finish(Module._rl_softcap(at(s, 3), at(s, 0), x.length, cap), out);
   }
 
   function softcapBackward(x, cap, dy) {
@@ -307,7 +322,8 @@ export function createKernelApi(Module, tables) {
 
   function softmax(x, out) {
     x = vector(x, 'x');
-    return forward(x, null, null, out, (p, slot) => Module._rl_softmax(p + 3 * slot, p, x.length));
+    const s = stage(x, null, null, out);
+    return finish(Module._rl_softmax(at(s, 3), at(s, 0), x.length), out);
   }
 
   function parseVector(text) {

@@ -22,28 +22,36 @@ function bounds(row) {
 // The float32 range (api/options.hpp): a row with float32 set takes 0 or a magnitude from the smallest normal
 // float32 to the largest; the sentence is the C++ check_float32's.
 const FLOAT32_MIN = 1.1754943508222875e-38, FLOAT32_MAX = 3.4028234663852886e38;
+const fitsFloat32 = (value) => value === 0 || (Math.abs(value) >= FLOAT32_MIN && Math.abs(value) <= FLOAT32_MAX);
 function float32Problem(value, label) {
-  const magnitude = Math.abs(value);
-  if (value === 0 || (magnitude >= FLOAT32_MIN && magnitude <= FLOAT32_MAX)) return '';
-  const becomes = magnitude > FLOAT32_MAX ? (value > 0 ? 'Infinity' : '-Infinity')
+  const becomes = Math.abs(value) > FLOAT32_MAX ? (value > 0 ? 'Infinity' : '-Infinity')
     : Math.fround(value) === 0 ? '0' : 'a subnormal float32 (imprecise)';
   return `${label} must be representable as a float32: ${shown(value)} would become ${becomes} ` +
     '(nonzero magnitudes from 1.17549435e-38 to 3.40282347e+38)';
 }
 
+const inBounds = (row, value, integral) => typeof value === 'number' && Number.isFinite(value) &&
+  (!integral || Number.isInteger(value)) && (row.minExclusive ? value > row.min : value >= row.min) && value <= row.max;
+
+/** Whether `value` fits a scalar row (type integer, number, boolean or choice). */
+export function fits(row, value, type = row.type) {
+  switch (type) {
+    case 'boolean': return typeof value === 'boolean';
+    case 'choice': return row.choices.includes(value);
+    default: return inBounds(row, value, type === 'integer') && (!row.float32 || fitsFloat32(value));  // integer, number
+  }
+}
+
 /** '' when `value` fits a scalar row (type integer, number, boolean or choice), else the problem. */
 export function problemWith(row, value, type = row.type, label = row.name) {
+  if (fits(row, value, type)) return '';
   switch (type) {
-    case 'boolean':
-      return typeof value === 'boolean' ? '' : `${label} must be true or false (got ${shown(value)})`;
-    case 'choice':
-      return row.choices.includes(value) ? '' : `${label} must be one of ${row.choices.join(', ')} (got ${shown(value)})`;
-    default: {  // integer, number
+    case 'boolean': return `${label} must be true or false (got ${shown(value)})`;
+    case 'choice': return `${label} must be one of ${row.choices.join(', ')} (got ${shown(value)})`;
+    default: {
       const integral = type === 'integer';
-      const fits = typeof value === 'number' && Number.isFinite(value) && (!integral || Number.isInteger(value)) &&
-        (row.minExclusive ? value > row.min : value >= row.min) && value <= row.max;
-      if (!fits) return `${label} must be ${integral ? 'an integer' : 'a finite number'}${bounds(row)} (got ${shown(value)})`;
-      return row.float32 ? float32Problem(value, label) : '';
+      if (inBounds(row, value, integral)) return float32Problem(value, label);
+      return `${label} must be ${integral ? 'an integer' : 'a finite number'}${bounds(row)} (got ${shown(value)})`;
     }
   }
 }

@@ -55,18 +55,21 @@ inline float largest_magnitude(Floats x) {
 // near float32's maximum that sum overflows and 1 / sqrt of it is 0, so every output would be 0 (or beta).
 inline Status check_eps_fits(Floats x, float sum_of_squares, float eps) {
   if (std::isfinite(sum_of_squares / static_cast<float>(x.size()) + eps)) return Status::success();
-  return Status::failure("eps (" + format_number(eps) + ") plus the mean square of x overflows float32, so 1 / sqrt of "
-                         "it is 0 and every output would be 0; use a smaller eps");
+  return failure_from([&] {
+    return "eps (" + format_number(eps) + ") plus the mean square of x overflows float32, so 1 / sqrt of it is 0 and "
+           "every output would be 0; use a smaller eps";
+  });
 }
 
 inline Status check_rms_defined(Floats x, float sum_of_squares, float eps) {
   RL_RETURN_IF_ERROR(check_eps_fits(x, sum_of_squares, eps));
   if (eps != 0.0f || sum_of_squares / static_cast<float>(x.size()) != 0.0f) return Status::success();
-  const float largest = largest_magnitude(x);
-  if (largest == 0.0f)
-    return Status::failure("x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0");
-  return Status::failure("the mean square of x underflows float32 to 0 (the largest |x_i| is " +
-                         format_number(largest) + ") and eps is 0, so x / RMS is undefined; scale x up or use eps > 0");
+  return failure_from([&] {
+    const float largest = largest_magnitude(x);
+    if (largest == 0.0f) return std::string("x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0");
+    return "the mean square of x underflows float32 to 0 (the largest |x_i| is " + format_number(largest) +
+           ") and eps is 0, so x / RMS is undefined; scale x up or use eps > 0";
+  });
 }
 
 // The rounding noise of LayerNorm's two-pass variance. The float32 mean of d values differs from the exact mean by

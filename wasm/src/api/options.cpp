@@ -1,7 +1,7 @@
 #include "api/options.hpp"
 
 #include <cmath>
-#include <sstream>
+#include <cstdio>
 
 namespace rl::options {
 
@@ -111,22 +111,21 @@ namespace {
 std::string shown(double v) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  std::ostringstream s;
-  s.precision(10);
-  s << v;
-  return s.str();
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", v);  // what a stream with precision 10 writes, without iostreams' weight
+  return text;
 }
 
 }  // namespace
 
 std::string check_number(const Option& row, double value, std::string_view label) {
-  const std::string_view name_view = label.empty() ? std::string_view(row.name) : label;
+  if (fits_number(row, value)) return "";
+  const std::string name(label.empty() ? std::string_view(row.name) : label);
   const Type type = row.type == Type::list ? row.item : row.type;
   const bool integral = type == Type::integer;
-  const bool fits = std::isfinite(value) && (!integral || value == std::floor(value)) &&
-                    (row.min_exclusive ? value > row.min : value >= row.min) && value <= row.max;
-  if (fits) return row.float32 ? check_float32(value, name_view) : "";  // no string built on the way that passes
-  const std::string name(name_view);
+  const bool in_bounds = std::isfinite(value) && (!integral || value == std::floor(value)) &&
+                         (row.min_exclusive ? value > row.min : value >= row.min) && value <= row.max;
+  if (in_bounds) return check_float32(value, name);
   std::string bounds;
   const bool bounded_below = std::isfinite(row.min), bounded_above = std::isfinite(row.max);
   if (bounded_below && bounded_above)
@@ -140,8 +139,8 @@ std::string check_number(const Option& row, double value, std::string_view label
 }
 
 std::string check_float32(double value, std::string_view name) {
+  if (fits_float32(value)) return "";
   const double magnitude = std::fabs(value);
-  if (value == 0 || (magnitude >= kFloat32Min && magnitude <= kFloat32Max)) return "";
   const std::string becomes = magnitude > kFloat32Max ? (value > 0 ? "Infinity" : "-Infinity")
                               : static_cast<float>(value) == 0 ? "0" : "a subnormal float32 (imprecise)";
   return std::string(name) + " must be representable as a float32: " + shown(value) + " would become " + becomes +

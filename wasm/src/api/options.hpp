@@ -4,6 +4,7 @@
 // (lab.describe()), and the JS validation, the widgets' controls and the README's option reference are derived
 // from that export.
 #pragma once
+#include <cmath>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -65,6 +66,19 @@ Option choice_list(std::string name, std::vector<std::string> def, std::vector<s
 // error in the caller's table, reported by the tests that build every table.
 const Option* find(const Table& table, std::string_view name);
 Option* find(Table& table, std::string_view name);
+
+// Whether `value` fits a number or integer row: what check_number accepts, without building a message (kernel
+// calls check their options on every call).
+inline bool fits_float32(double value) {
+  const double magnitude = value < 0 ? -value : value;
+  return value == 0 || (magnitude >= kFloat32Min && magnitude <= kFloat32Max);
+}
+inline bool fits_number(const Option& row, double value) {
+  const Type type = row.type == Type::list ? row.item : row.type;
+  return std::isfinite(value) && (type != Type::integer || value == std::floor(value)) &&
+         (row.min_exclusive ? value > row.min : value >= row.min) && value <= row.max &&
+         (!row.float32 || fits_float32(value));
+}
 
 // "" when `value` fits the row, else one sentence: "nLayers must be an integer from 1 to 1024 (got 0)",
 // "eps must be representable as a float32: 1e+39 would become Infinity (...)".

@@ -14,4 +14,11 @@ struct Status {
   static Status failure(std::string message) { return {false, std::move(message)}; }
 };
 
+// A failed Status whose message make() builds out of line: a check's passing path then holds no string code and
+// inlines into its caller (a kernel call on a short vector costs about as much as its checks).
+template <class MakeMessage>
+[[gnu::noinline, gnu::cold]] Status failure_from(MakeMessage make) {
+  return Status::failure(make());
+}
+
 }  // namespace rl

@@ -41,7 +41,7 @@ inline std::string format_number(double v) {
 inline std::string values(std::size_t n) { return std::to_string(n) + (n == 1 ? " value" : " values"); }
 
 // "x[2] is NaN" for the first non-finite element; success if there is none.
-inline Status first_non_finite(std::string_view name, Floats v) {
+[[gnu::noinline, gnu::cold]] inline Status first_non_finite(std::string_view name, Floats v) {
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (std::isfinite(v[i])) continue;
     return Status::failure(std::string(name) + "[" + std::to_string(i) + "] is " + format_number(v[i]));
@@ -51,22 +51,24 @@ inline Status first_non_finite(std::string_view name, Floats v) {
 
 // Non-empty, not absurdly long.
 inline Status check_vector(std::string_view name, Floats v) {
-  if (v.empty()) return Status::failure(std::string(name) + " is empty");
+  if (v.empty()) return failure_from([&] { return std::string(name) + " is empty"; });
   if (v.size() > static_cast<std::size_t>(kMaxVectorLength))
-    return Status::failure(std::string(name) + " has " + std::to_string(v.size()) +
-                           " values; at most 1,048,576 are supported");
+    return failure_from([&] {
+      return std::string(name) + " has " + std::to_string(v.size()) + " values; at most 1,048,576 are supported";
+    });
   return Status::success();
 }
 
 inline Status check_size(std::string_view name, Floats v, std::size_t d) {
   if (v.size() == d) return Status::success();
-  return Status::failure(std::string(name) + " has " + values(v.size()) + " but x has " + std::to_string(d));
+  return failure_from([&] { return std::string(name) + " has " + values(v.size()) + " but x has " + std::to_string(d); });
 }
 
 inline Status check_output(std::string_view name, OutFloats out, std::size_t d) {
   if (out.size() == d) return Status::success();
-  return Status::failure("the output " + std::string(name) + " has room for " + values(out.size()) +
-                         " but x has " + std::to_string(d));
+  return failure_from([&] {
+    return "the output " + std::string(name) + " has room for " + values(out.size()) + " but x has " + std::to_string(d);
+  });
 }
 
 // v given its sum of squares: every value finite. `norm` receives sqrt(sum) >= max |v_i| (inf if huge).
@@ -95,13 +97,15 @@ inline Status check_matching(std::string_view name, const OptionalFloats& v, std
 }
 
 // The input of a norm, given its float32 sum of squares: finite, and so is the sum (hence every statistic).
-inline Status check_norm_input_given(Floats x, float sum_of_squares) {
-  if (std::isfinite(sum_of_squares)) return Status::success();
+[[gnu::noinline, gnu::cold]] inline Status norm_input_problem(Floats x) {
   if (Status s = first_non_finite("x", x); !s.ok) return s;
   float largest = 0.0f;
   for (float v : x) largest = std::fmax(largest, std::fabs(v));
   return Status::failure("the sum of squares of x overflows float32 (the largest |x_i| is " +
                          format_number(largest) + "); scale x down");
+}
+inline Status check_norm_input_given(Floats x, float sum_of_squares) {
+  return std::isfinite(sum_of_squares) ? Status::success() : norm_input_problem(x);
 }
 
 // x and an optional weight w of the same length, both finite, in one pass over the two.
@@ -123,8 +127,8 @@ inline Status check_norm_input_and_weight(Floats x, std::string_view w_name, con
 
 // eps, weightOffset and alpha: the rows of api/kernel_options.cpp.
 inline Status check_option(const options::Option& row, float value) {
-  std::string message = options::check_number(row, value);
-  return message.empty() ? Status::success() : Status::failure(std::move(message));
+  if (options::fits_number(row, value)) return Status::success();
+  return failure_from([&] { return options::check_number(row, value); });
 }
 // Each row found once (every kernel call checks its options).
 inline Status check_eps(float eps) {
