@@ -4,6 +4,7 @@
 //   c[t, j] = cap * tanh(s[t, j] / cap)           (attention soft-cap, if on; else c = s)
 //   p[t, :] = softmax(c[t, 0..t])                 (causal: keys j <= t only; p[t, j > t] = 0)
 //   y_t     = sum_j p[t, j] v_j;   out = y Wo^T
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -16,13 +17,20 @@
 namespace rl::decoder {
 namespace {
 
-// y[i] += a * x[i]
-inline void axpy(float* y, float a, const float* x, int n) {
-  for (int i = 0; i < n; ++i) y[i] += a * x[i];
+// Causal products run in blocks of this many query rows: a block's rows need the keys up to its last row, so the
+// matrix kernels skip the upper triangle but for these small corners (whose entries the code sets to 0).
+constexpr int kBlockRows = 8;
+
+// For each block of rows [t0, t0 + rows) of a causal [T, T] product: fn(t0, rows).
+template <class Fn>
+inline void for_each_block(int T, Fn fn) {
+  for (int t0 = 0; t0 < T; t0 += kBlockRows) fn(t0, std::min(kBlockRows, T - t0));
 }
 
 }  // namespace
 
+// Per head, as matrix products on the head's columns of q, k and v ([T, d] with row stride d):
+//   S = Qh Kh^T (matmul_nt),  Yh = P Vh (gemm).
 void attention_forward(const Config& c, AttentionActs& a, float* out, const float* x, const LayerWeights& w, int T) {
   const int d = c.d_model, H = c.n_heads, dh = c.d_head();
   const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
@@ -35,15 +43,16 @@ void attention_forward(const Config& c, AttentionActs& a, float* out, const floa
     rmsnorm_forward(a.qn, a.q_rstd, a.q, w.q_norm, T * H, dh, c.eps, 0.0f);
     rmsnorm_forward(a.kn, a.k_rstd, a.k, w.k_norm, T * H, dh, c.eps, 0.0f);
   }
-  std::memset(a.att_y, 0, sizeof(float) * T * d);
   for (int h = 0; h < H; ++h) {
+    const float *qh = a.qn + h * dh, *kh = a.kn + h * dh, *vh = a.v + h * dh;
+    float* S = a.scores + static_cast<long>(h) * T * T;
+    float* P = a.probs + static_cast<long>(h) * T * T;
+    for_each_block(T, [&](int t0, int rows) { matmul_nt(S + t0 * T, T, qh + t0 * d, d, kh, d, rows, dh, t0 + rows); });
     for (int t = 0; t < T; ++t) {
-      float* s_row = a.scores + (static_cast<long>(h) * T + t) * T;
-      float* p_row = a.probs + (static_cast<long>(h) * T + t) * T;
-      const float* q_t = a.qn + t * d + h * dh;
-      // scaled scores over the causal keys
-      for (int j = 0; j <= t; ++j) s_row[j] = simd::dot(q_t, a.kn + j * d + h * dh, dh) * scale;
-      // soft-cap, then softmax over keys 0..t
+      float* s_row = S + static_cast<long>(t) * T;
+      float* p_row = P + static_cast<long>(t) * T;
+      // scaled scores over the causal keys, soft-cap, then softmax over keys 0..t
+      for (int j = 0; j <= t; ++j) s_row[j] *= scale;
       if (c.attn_softcap > 0) {
         softcap_forward(p_row, s_row, t + 1, c.attn_softcap);
         softmax_forward(p_row, p_row, 1, t + 1);
@@ -51,15 +60,19 @@ void attention_forward(const Config& c, AttentionActs& a, float* out, const floa
         softmax_forward(p_row, s_row, 1, t + 1);
       }
       for (int j = t + 1; j < T; ++j) s_row[j] = 0.0f, p_row[j] = 0.0f;
-      // weighted sum of values
-      float* y_t = a.att_y + t * d + h * dh;
-      for (int j = 0; j <= t; ++j) axpy(y_t, p_row[j], a.v + j * d + h * dh, dh);
     }
+    // weighted sum of values: y_t = sum_{j <= t} p[t, j] v_j
+    for_each_block(T, [&](int t0, int rows) {
+      gemm(a.att_y + t0 * d + h * dh, d, P + t0 * T, T, 1, vh, d, rows, dh, t0 + rows, /*accumulate=*/false);
+    });
   }
   // output projection
   matmul_forward(out, a.att_y, w.o, T, d, d);
 }
 
+// Per head, with G = dS * scale (the gradient of the unscaled scores q_t . k_j):
+//   dP = dYh Vh^T,  dVh += P^T dYh,  dQh += G Kh,  dKh += G^T Qh;
+// the transposed products run over rows j >= j0 only (P and G are 0 above the diagonal).
 void attention_backward(const Config& c, float* dx, LayerWeights& dw, const float* dout, const float* x,
                         const AttentionActs& a, const LayerWeights& w, Scratch& s, int T) {
   const int d = c.d_model, H = c.n_heads, dh = c.d_head();
@@ -71,35 +84,32 @@ void attention_backward(const Config& c, float* dx, LayerWeights& dw, const floa
   std::memset(s.dqn, 0, sizeof(float) * Td);
   std::memset(s.dkn, 0, sizeof(float) * Td);
   std::memset(s.dv, 0, sizeof(float) * Td);
+  float* dP = s.d_probs;  // [T, T]
+  float* G = s.d_scores;  // [T, T]
   for (int h = 0; h < H; ++h) {
+    const float *qh = a.qn + h * dh, *kh = a.kn + h * dh, *vh = a.v + h * dh, *dyh = s.d_att_y + h * dh;
+    const float* P = a.probs + static_cast<long>(h) * T * T;
+    const float* S = a.scores + static_cast<long>(h) * T * T;
+    for_each_block(T, [&](int t0, int rows) { matmul_nt(dP + t0 * T, T, dyh + t0 * d, d, vh, d, rows, dh, t0 + rows); });
     for (int t = 0; t < T; ++t) {
       const int n = t + 1;
-      const float* p_row = a.probs + (static_cast<long>(h) * T + t) * T;
-      const float* s_row = a.scores + (static_cast<long>(h) * T + t) * T;
-      const float* dy_t = s.d_att_y + t * d + h * dh;
-      // weighted sum: dp[j] = dy_t . v_j,  dv_j += p[j] dy_t
-      for (int j = 0; j < n; ++j) {
-        s.d_probs[j] = simd::dot(dy_t, a.v + j * d + h * dh, dh);
-        axpy(s.dv + j * d + h * dh, p_row[j], dy_t, dh);
-      }
+      float* g_row = G + static_cast<long>(t) * T;
       // softmax, then the soft-cap
-      std::memset(s.d_scores, 0, sizeof(float) * n);
-      softmax_backward(s.d_scores, s.d_probs, p_row, 1, n);
-      const float* d_raw = s.d_scores;
+      std::memset(g_row, 0, sizeof(float) * T);
+      softmax_backward(g_row, dP + static_cast<long>(t) * T, P + static_cast<long>(t) * T, 1, n);
       if (c.attn_softcap > 0) {
         std::memset(s.d_raw, 0, sizeof(float) * n);
-        softcap_backward(s.d_raw, s.d_scores, s_row, n, c.attn_softcap);
-        d_raw = s.d_raw;
+        softcap_backward(s.d_raw, g_row, S + static_cast<long>(t) * T, n, c.attn_softcap);
+        std::memcpy(g_row, s.d_raw, sizeof(float) * n);
       }
-      // scaled dot products: dq_t += scale * sum_j ds[j] k_j,  dk_j += scale * ds[j] q_t
-      const float* q_t = a.qn + t * d + h * dh;
-      float* dq_t = s.dqn + t * d + h * dh;
-      for (int j = 0; j < n; ++j) {
-        const float g = d_raw[j] * scale;
-        axpy(dq_t, g, a.kn + j * d + h * dh, dh);
-        axpy(s.dkn + j * d + h * dh, g, q_t, dh);
-      }
+      for (int j = 0; j < n; ++j) g_row[j] *= scale;
     }
+    for_each_block(T, [&](int t0, int rows) {
+      gemm(s.dqn + t0 * d + h * dh, d, G + t0 * T, T, 1, kh, d, rows, dh, t0 + rows, /*accumulate=*/true);
+      const long corner = static_cast<long>(t0) * T + t0;  // (row t0, column t0): A(i, k) = M[t0 + k, t0 + i]
+      gemm(s.dv + t0 * d + h * dh, d, P + corner, 1, T, dyh + t0 * d, d, rows, dh, T - t0, /*accumulate=*/true);
+      gemm(s.dkn + t0 * d + h * dh, d, G + corner, 1, T, qh + t0 * d, d, rows, dh, T - t0, /*accumulate=*/true);
+    });
   }
   // QK-Norm
   if (c.qk_norm) {

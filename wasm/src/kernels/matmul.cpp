@@ -53,16 +53,17 @@ void column_strip(float* c, int ldc, const float* a, int a_row, int a_col, const
 
 // y[MR rows, NR columns] = x[MR, K] . w[NR, K] row by row: the "dot" form, which reads PyTorch's W[out, in]
 // as it is stored. MR * NR accumulators hold 4 partial sums each; the K % 4 tail is added in scalar.
+// Row strides: ldy for y, ldx for x, ldw for w.
 template <int MR, int NR>
-inline void dot_tile(float* y, int ldy, const float* x, const float* w, int K) {
+inline void dot_tile(float* y, int ldy, const float* x, int ldx, const float* w, int ldw, int K) {
   f32x4 acc[MR][NR];
   for (int r = 0; r < MR; ++r)
     for (int n = 0; n < NR; ++n) acc[r][n] = simd::splat(0.0f);
   int k = 0;
   for (; k + 4 <= K; k += 4) {
     f32x4 xv[MR], wv[NR];
-    for (int r = 0; r < MR; ++r) xv[r] = simd::load(x + static_cast<long>(r) * K + k);
-    for (int n = 0; n < NR; ++n) wv[n] = simd::load(w + static_cast<long>(n) * K + k);
+    for (int r = 0; r < MR; ++r) xv[r] = simd::load(x + static_cast<long>(r) * ldx + k);
+    for (int n = 0; n < NR; ++n) wv[n] = simd::load(w + static_cast<long>(n) * ldw + k);
     for (int r = 0; r < MR; ++r)
       for (int n = 0; n < NR; ++n) acc[r][n] += xv[r] * wv[n];
   }
@@ -80,7 +81,7 @@ inline void dot_tile(float* y, int ldy, const float* x, const float* w, int K) {
       for (int n = 0; n < NR; ++n) sums[n] = simd::horizontal_sum(acc[r][n]);
     }
     for (int n = 0; n < NR; ++n) {
-      for (int kk = k; kk < K; ++kk) sums[n] += x[static_cast<long>(r) * K + kk] * w[static_cast<long>(n) * K + kk];
+      for (int kk = k; kk < K; ++kk) sums[n] += x[static_cast<long>(r) * ldx + kk] * w[static_cast<long>(n) * ldw + kk];
       y[static_cast<long>(r) * ldy + n] = sums[n];
     }
   }
@@ -89,26 +90,32 @@ inline void dot_tile(float* y, int ldy, const float* x, const float* w, int K) {
 // All rows of x against NR rows of W: the W block (NR x K) stays in L1 while x streams past it, so every weight
 // is read from memory once per call (the decoder's x has few rows, its W many).
 template <int NR>
-void dot_columns(float* y, const float* x, const float* w, int M, int K, int N) {
+void dot_columns(float* y, int ldy, const float* x, int ldx, const float* w, int ldw, int M, int K) {
   int i = 0;
-  for (; i + 2 <= M; i += 2) dot_tile<2, NR>(y + static_cast<long>(i) * N, N, x + static_cast<long>(i) * K, w, K);
-  if (i < M) dot_tile<1, NR>(y + static_cast<long>(i) * N, N, x + static_cast<long>(i) * K, w, K);
+  for (; i + 2 <= M; i += 2)
+    dot_tile<2, NR>(y + static_cast<long>(i) * ldy, ldy, x + static_cast<long>(i) * ldx, ldx, w, ldw, K);
+  if (i < M) dot_tile<1, NR>(y + static_cast<long>(i) * ldy, ldy, x + static_cast<long>(i) * ldx, ldx, w, ldw, K);
 }
 
 }  // namespace
 
-void matmul_forward(float* y, const float* x, const float* w, int M, int K, int N) {
+void matmul_nt(float* y, int ldy, const float* x, int ldx, const float* w, int ldw, int M, int K, int N) {
   int n = 0;
-  for (; n + 4 <= N; n += 4) dot_columns<4>(y + n, x, w + static_cast<long>(n) * K, M, K, N);
-  for (; n < N; ++n) dot_columns<1>(y + n, x, w + static_cast<long>(n) * K, M, K, N);
+  for (; n + 4 <= N; n += 4) dot_columns<4>(y + n, ldy, x, ldx, w + static_cast<long>(n) * ldw, ldw, M, K);
+  for (; n < N; ++n) dot_columns<1>(y + n, ldy, x, ldx, w + static_cast<long>(n) * ldw, ldw, M, K);
 }
+
+void matmul_forward(float* y, const float* x, const float* w, int M, int K, int N) { matmul_nt(y, N, x, K, w, K, M, K, N); }
 
 void gemm(float* c, int ldc, const float* a, int a_row, int a_col, const float* b, int ldb, int M, int N, int K,
           bool accumulate) {
   if (M <= 0 || N <= 0) return;
   int j = 0;
-  for (; j + 8 <= N; j += 8) column_strip<2>(c + j, ldc, a, a_row, a_col, b + j, ldb, M, K, accumulate);
-  if (j + 4 <= N) {
+  for (; j + 12 <= N; j += 12) column_strip<3>(c + j, ldc, a, a_row, a_col, b + j, ldb, M, K, accumulate);
+  if (j + 8 <= N) {
+    column_strip<2>(c + j, ldc, a, a_row, a_col, b + j, ldb, M, K, accumulate);
+    j += 8;
+  } else if (j + 4 <= N) {
     column_strip<1>(c + j, ldc, a, a_row, a_col, b + j, ldb, M, K, accumulate);
     j += 4;
   }

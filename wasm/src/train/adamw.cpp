@@ -51,7 +51,7 @@ inline void update(T& p, T g, T& m, T& v, const StepFactors& f, float decay) {
 
 }  // namespace
 
-void AdamW::step(float* params, const float* grads, double lr) {
+void AdamW::step(float* params, const float* grads, double lr, float grad_scale) {
   ++t_;
   const double b1 = config_.beta1, b2 = config_.beta2;
   const StepFactors f{
@@ -70,12 +70,12 @@ void AdamW::step(float* params, const float* grads, double lr) {
     size_t i = run.begin;
     for (; i + simd::kLanes <= run.end; i += simd::kLanes) {
       f32x4 p = simd::load(params + i), m = simd::load(m_.data() + i), v = simd::load(v_.data() + i);
-      update(p, simd::load(grads + i), m, v, f, decay);
+      update(p, simd::load(grads + i) * grad_scale, m, v, f, decay);
       simd::store(params + i, p);
       simd::store(m_.data() + i, m);
       simd::store(v_.data() + i, v);
     }
-    for (; i < run.end; ++i) update(params[i], grads[i], m_[i], v_[i], f, decay);
+    for (; i < run.end; ++i) update(params[i], grads[i] * grad_scale, m_[i], v_[i], f, decay);
   }
 }
 
@@ -99,12 +99,15 @@ double global_norm(const float* grads, size_t n) {
   return std::sqrt(sum);
 }
 
+float clip_scale(double norm, double max_norm) {
+  return max_norm > 0.0 && std::isfinite(norm) && norm > max_norm ? float(max_norm / (norm + 1e-6)) : 1.0f;
+}
+
 double clip_global_norm(float* grads, size_t n, double max_norm) {
   const double norm = global_norm(grads, n);
-  if (max_norm > 0.0 && std::isfinite(norm) && norm > max_norm) {
-    const float scale = float(max_norm / (norm + 1e-6));
+  const float scale = clip_scale(norm, max_norm);
+  if (scale != 1.0f)
     for (size_t i = 0; i < n; ++i) grads[i] *= scale;
-  }
   return norm;
 }
 

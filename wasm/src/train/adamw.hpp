@@ -35,8 +35,10 @@ class AdamW {
   // Usual practice decays only the matrices, not norm gains or biases. Returns false on a size mismatch.
   bool set_decay_mask(const std::vector<uint8_t>& mask);
 
-  // One update with learning rate lr; params and grads hold n_params floats each.
-  void step(float* params, const float* grads, double lr);
+  // One update with learning rate lr; params and grads hold n_params floats each. The update uses
+  // grads[i] * grad_scale (the float32 product clip_global_norm would have stored), so clipping needs no pass of
+  // its own over the gradients.
+  void step(float* params, const float* grads, double lr, float grad_scale = 1.0f);
 
   long long steps_taken() const { return t_; }
   size_t size() const { return m_.size(); }
@@ -57,9 +59,11 @@ class AdamW {
 // sqrt(sum g^2), accumulated in double. Infinite or NaN when any gradient is.
 double global_norm(const float* grads, size_t n);
 
-// If max_norm > 0 and the global norm exceeds it, scales grads by max_norm / (norm + 1e-6) (PyTorch's
-// formula). A non-finite norm leaves grads untouched: the caller reports it instead. Returns the norm
-// before clipping.
+// The factor clipping applies to gradients of global norm `norm`: max_norm / (norm + 1e-6) (PyTorch's formula)
+// if max_norm > 0 and the norm exceeds it, else 1 (also for a non-finite norm: the caller reports it instead).
+float clip_scale(double norm, double max_norm);
+
+// Scales grads by clip_scale(their global norm, max_norm); returns the norm before clipping.
 double clip_global_norm(float* grads, size_t n, double max_norm);
 
 }  // namespace rl::train

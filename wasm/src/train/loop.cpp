@@ -78,11 +78,11 @@ StepReport Trainer::step() {
   r.error = model_.backward();
   if (!r.error.empty()) return r;
   auto grads = model_.grads();
-  r.grad_norm = clip_global_norm(grads.data(), grads.size(), options_.clip_norm);
+  r.grad_norm = global_norm(grads.data(), grads.size());
   r.status = monitor_.observe(r.loss, r.grad_norm);
   if (!std::isfinite(r.grad_norm)) return r;
   r.lr = learning_rate(options_.schedule, r.step);
-  adamw_.step(model_.params().data(), grads.data(), r.lr);
+  adamw_.step(model_.params().data(), grads.data(), r.lr, clip_scale(r.grad_norm, options_.clip_norm));
   r.updated = true;
   return r;
 }
