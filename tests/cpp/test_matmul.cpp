@@ -41,6 +41,31 @@ TEST_CASE("matmul_forward computes y = x W^T like the float64 reference", "[deco
   }
 }
 
+TEST_CASE("matmul_nt computes y = x W^T on strided views and writes nothing outside y's view", "[decoder][matmul]") {
+  Rng rng(15);
+  for (const Shape& s : kShapes) {
+    INFO("M=" << s.M << " K=" << s.K << " N=" << s.N);
+    // each operand a window of a wider matrix, as attention reads one head's columns of [T, d]
+    const int ldx = s.K + 3, ldw = s.K + 5, ldy = s.N + 2;
+    const auto x = random_normal(rng, static_cast<std::size_t>(s.M) * ldx);
+    const auto w = random_normal(rng, static_cast<std::size_t>(s.N) * ldw);
+    std::vector<float> y(static_cast<std::size_t>(s.M) * ldy, -7.0f);
+    matmul_nt(y.data(), ldy, x.data() + 1, ldx, w.data() + 2, ldw, s.M, s.K, s.N);
+    Eigen::ArrayXd want(static_cast<Eigen::Index>(s.M) * s.N);
+    std::vector<float> got(want.size());
+    for (int i = 0; i < s.M; ++i)
+      for (int n = 0; n < s.N; ++n) {
+        double sum = 0;
+        for (int k = 0; k < s.K; ++k) sum += static_cast<double>(x[i * ldx + 1 + k]) * w[n * ldw + 2 + k];
+        want[i * s.N + n] = sum;
+        got[static_cast<std::size_t>(i) * s.N + n] = y[static_cast<std::size_t>(i) * ldy + n];
+      }
+    check_close("y", got, want, tolerance(s.K), 1e-6);
+    for (int i = 0; i < s.M; ++i)
+      for (int n = s.N; n < ldy; ++n) CHECK(y[static_cast<std::size_t>(i) * ldy + n] == -7.0f);
+  }
+}
+
 TEST_CASE("matmul_backward accumulates dx += dy W and dW += dy^T x", "[decoder][matmul]") {
   Rng rng(12);
   for (const Shape& s : kShapes) {

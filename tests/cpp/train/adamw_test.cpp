@@ -99,3 +99,25 @@ TEST_CASE("clipping rescales to the max norm and reports the norm before", "[tra
   CHECK(std::isnan(clip_global_norm(bad.data(), 2, 1.0)));
   CHECK(bad[0] == 1.0f);  // left for the caller to report, not scaled into garbage
 }
+
+TEST_CASE("an update with grad_scale equals clipping the gradients first, bit for bit", "[train][clip][adamw]") {
+  std::vector<float> g(11);
+  for (std::size_t i = 0; i < g.size(); ++i) g[i] = std::sin(1.7f * float(i) + 0.3f) * 5.0f;  // norm about 11
+  const double norm = global_norm(g.data(), g.size());
+  const float scale = clip_scale(norm, 1.0);
+  REQUIRE(scale < 1.0f);
+  AdamWConfig config;
+  config.weight_decay = 0.01;
+  AdamW fused(g.size(), config), separate(g.size(), config);
+  std::vector<float> p_fused(g.size(), 0.5f), p_separate(g.size(), 0.5f), clipped = g;
+  REQUIRE(clip_global_norm(clipped.data(), clipped.size(), 1.0) == norm);
+  for (int step = 0; step < 3; ++step) {  // 11 parameters: two 4-lane blocks and a scalar tail of 3
+    fused.step(p_fused.data(), g.data(), 1e-2, scale);
+    separate.step(p_separate.data(), clipped.data(), 1e-2);
+  }
+  CHECK(p_fused == p_separate);
+  CHECK(clip_scale(0.5, 1.0) == 1.0f);
+  CHECK(clip_scale(13.0, 0.0) == 1.0f);
+  CHECK(clip_scale(std::nan(""), 1.0) == 1.0f);
+  CHECK(clip_scale(13.0, 1.0) == float(1.0 / (13.0 + 1e-6)));
+}
