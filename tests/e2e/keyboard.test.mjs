@@ -67,7 +67,7 @@ for (const [lang, path] of [['en', EN], ['zh', ZH]]) {
       const view = await lab.open(path, { viewport: { width, height: 900 } });
       const { page } = view;
       // The shell labels a section's scrolling blocks as it lays the section out, one section per task.
-      await page.waitForFunction(() => !document.querySelector('.chapter-section:not([data-laid-out])'));
+      await page.locator('article[data-laid-out]').waitFor({ state: 'attached' });
       const blocks = await page.evaluate(() => [...document.querySelectorAll('article .math-display, article pre')].map((el) => ({
         name: el.localName,
         scrolls: el.scrollWidth > el.clientWidth + 1,
