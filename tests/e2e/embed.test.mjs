@@ -214,9 +214,12 @@ test('fallbacks: the tag\'s sentence without JavaScript, a note without WASM SIM
   const context = await lab.browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(new URL('en/index.html', lab.url).href);
-  assert.equal(await textOf(page.locator('rl-gradient-flow')), 'Interactive figure: the gradient norm at every layer of a deep stack, with and without residual connections (the chapter\'s 0.8^32 ≈ 0.0008).');
+  // A section far from view has no rendered text until the reader nears it (content-visibility in page.css).
+  await page.locator('rl-gradient-flow').scrollIntoViewIfNeeded();
+  await expectText(page.locator('rl-gradient-flow'), 'Interactive figure: the gradient norm at every layer of a deep stack, with and without residual connections (the chapter\'s 0.8^32 ≈ 0.0008).', 'the fallback sentence');
   await page.goto(new URL('index.html', lab.url).href);
-  assert.match(await textOf(page.locator('rl-vector-lab')), /^交互图：对你编辑的向量做 RMSNorm 和 LayerNorm/);
+  await page.locator('rl-vector-lab').scrollIntoViewIfNeeded();
+  await eventually(() => textOf(page.locator('rl-vector-lab')), (text) => /^交互图：对你编辑的向量做 RMSNorm 和 LayerNorm/.test(text), 'the fallback sentence in Chinese');
   await context.close();
 
   // The engine refuses the SIMD probe: the scalar build computes the same worked example, and says so.

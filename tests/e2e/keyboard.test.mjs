@@ -66,8 +66,8 @@ for (const [lang, path] of [['en', EN], ['zh', ZH]]) {
     for (const width of [1280, 390]) {
       const view = await lab.open(path, { viewport: { width, height: 900 } });
       const { page } = view;
-      await page.waitForLoadState('load');
-      await page.waitForTimeout(300);  // the shell labels scrolling blocks once laid out
+      // The shell labels a section's scrolling blocks as it lays the section out, one section per task.
+      await page.locator('article[data-laid-out]').waitFor({ state: 'attached' });
       const blocks = await page.evaluate(() => [...document.querySelectorAll('article .math-display, article pre')].map((el) => ({
         name: el.localName,
         scrolls: el.scrollWidth > el.clientWidth + 1,

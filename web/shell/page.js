@@ -123,17 +123,22 @@ function holdLinkedSection() {
 }
 
 /**
+ * The chapter's sections below the first screen are skipped by the first layout (content-visibility in
+ * page.css), which would otherwise lay out the whole chapter in one task. They are then laid out one per task,
+ * in the order of the text (or as a widget in one first draws), and once all are, the page behaves as if nothing
+ * had been skipped (heights, scroll anchoring, rendered text).
+ *
  * A formula or code block wider than the column scrolls sideways, and a scroll box is a tab stop (so keyboard
  * users can scroll it): such a block gets a name saying what it is; one that fits is no tab stop and has none.
- * Checked again when the column's width changes.
+ * Checked as its section is laid out, and again when the column's width changes.
  */
-function labelScrollingBlocks() {
+function layOutSectionsInTurn() {
   const zh = document.documentElement.lang.startsWith('zh');
   const names = zh ? { formula: '公式（可横向滚动）', code: '代码（可横向滚动）' } : { formula: 'Formula (scrolls sideways)', code: 'Code (scrolls sideways)' };
-  const blocks = [...document.querySelectorAll('article .math-display, article pre')];
-  const label = () => {
-    for (const block of blocks) {
-      if (block.scrollWidth > block.clientWidth + 1) {
+  const label = (blocks) => {
+    const scrolls = blocks.map((block) => block.scrollWidth > block.clientWidth + 1);  // every read before a write: one layout
+    blocks.forEach((block, i) => {
+      if (scrolls[i]) {
         block.tabIndex = 0;
         block.setAttribute('role', 'group');
         block.setAttribute('aria-label', block.localName === 'pre' ? names.code : names.formula);
@@ -142,16 +147,49 @@ function labelScrollingBlocks() {
         block.removeAttribute('role');
         block.removeAttribute('aria-label');
       }
-    }
+    });
   };
-  label();
-  const article = document.querySelector('article');
-  if (article) new ResizeObserver(label).observe(article);
+  // From DOMContentLoaded, when the widgets' module has run (the sections wait for it, not the other way round)
+  // and the chapter is parsed (the offline file runs this script in <head>).
+  const start = () => {
+    const article = document.querySelector('article');
+    if (!article) return;
+    const blocksOf = new Map([[null, []], ...[...article.querySelectorAll('.chapter-section')].map((section) => [section, []])]);
+    for (const block of article.querySelectorAll('.math-display, pre')) blocksOf.get(block.closest('.chapter-section')).push(block);
+    let timer = 0;
+    const layOutAll = () => {
+      clearTimeout(timer);
+      article.removeAttribute('data-laid-out');
+      const pending = [...blocksOf.keys()];
+      const next = () => {
+        const section = pending.shift();
+        section?.setAttribute('data-laid-out', '');
+        label(blocksOf.get(section));
+        if (pending.length) timer = setTimeout(next);
+        else article.setAttribute('data-laid-out', '');  // every section laid out, every block labelled
+      };
+      next();
+    };
+    // A widget's section is laid out as the widget first draws (data-ready), ahead of its turn: a widget's
+    // numbers are rendered text as soon as it shows them.
+    new MutationObserver((records) => {
+      for (const { target } of records) target.closest('.chapter-section')?.setAttribute('data-laid-out', '');
+    }).observe(article, { subtree: true, attributeFilter: ['data-ready'] });
+    // Reported once laid out, then on every change of size; only the width changes what scrolls.
+    let width = null;
+    new ResizeObserver(([entry]) => {
+      if (entry.contentRect.width === width) return;
+      width = entry.contentRect.width;
+      layOutAll();
+    }).observe(article);
+  };
+  if (document.readyState === 'loading') addEventListener('DOMContentLoaded', start, { once: true });
+  else start();
 }
 
 setupTheme();
 foldContentsOnNarrowScreens();
-labelScrollingBlocks();
+layOutSectionsInTurn();
 setupTableOfContents();
 setupLanguageSwitch();
 holdLinkedSection();

@@ -20,16 +20,21 @@ export function barChart({ label }) {
   // a phone instead of shrinking with a fixed viewBox; it is drawn again when the width changes.
   let last = null;  // the last draw() argument: redrawn on resize, read by the share menu's CSV
   let drawnWidth = DEFAULT_WIDTH;
+  // Until the chart's first layout its width is unknown, and reading it would lay out the page there and then (in
+  // a widget's first drawing, most of its cost): it is drawn at the default width, and again at its own once the
+  // observer reports that layout, before the frame is painted.
+  let laidOut = false;
   const shownWidth = () => Math.max(MIN_WIDTH, Math.round(root.getBoundingClientRect().width) || DEFAULT_WIDTH);
   root.chartExport = barChartExport({ label, root, getDrawn: () => last && { categories: last.categories, series: last.series }, background: () => getComputedStyle(root).getPropertyValue('--bg').trim() || '#ffffff' });
   new ResizeObserver(() => {
+    laidOut = true;
     if (last && Math.abs(shownWidth() - drawnWidth) > 1) draw(last);
   }).observe(root);
 
   function draw(args) {
     last = args;
     const { categories, series, limit, format = String } = args;
-    const WIDTH = (drawnWidth = shownWidth());
+    const WIDTH = (drawnWidth = laidOut ? shownWidth() : drawnWidth);
     root.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
     const showValues = categories.length * series.length <= 16;
     // The negative side only reaches as far as the values need (a nice number, at most `limit`), with room
