@@ -123,9 +123,7 @@ std::string check_number(const Option& row, double value, std::string_view label
   const std::string name(label.empty() ? std::string_view(row.name) : label);
   const Type type = row.type == Type::list ? row.item : row.type;
   const bool integral = type == Type::integer;
-  const bool in_bounds = std::isfinite(value) && (!integral || value == std::floor(value)) &&
-                         (row.min_exclusive ? value > row.min : value >= row.min) && value <= row.max;
-  if (in_bounds) return check_float32(value, name);
+  if (in_bounds(row, value)) return check_float32(value, name);
   std::string bounds;
   const bool bounded_below = std::isfinite(row.min), bounded_above = std::isfinite(row.max);
   if (bounded_below && bounded_above)

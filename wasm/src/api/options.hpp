@@ -68,16 +68,17 @@ const Option* find(const Table& table, std::string_view name);
 Option* find(Table& table, std::string_view name);
 
 // Whether `value` fits a number or integer row: what check_number accepts, without building a message (kernel
-// calls check their options on every call).
+// calls check their options on every call). in_bounds is the row's type and range; fits_float32 its float32 rule.
 inline bool fits_float32(double value) {
-  const double magnitude = value < 0 ? -value : value;
-  return value == 0 || (magnitude >= kFloat32Min && magnitude <= kFloat32Max);
+  return value == 0 || (std::fabs(value) >= kFloat32Min && std::fabs(value) <= kFloat32Max);
 }
-inline bool fits_number(const Option& row, double value) {
+inline bool in_bounds(const Option& row, double value) {
   const Type type = row.type == Type::list ? row.item : row.type;
   return std::isfinite(value) && (type != Type::integer || value == std::floor(value)) &&
-         (row.min_exclusive ? value > row.min : value >= row.min) && value <= row.max &&
-         (!row.float32 || fits_float32(value));
+         (row.min_exclusive ? value > row.min : value >= row.min) && value <= row.max;
+}
+inline bool fits_number(const Option& row, double value) {
+  return in_bounds(row, value) && (!row.float32 || fits_float32(value));
 }
 
 // "" when `value` fits the row, else one sentence: "nLayers must be an integer from 1 to 1024 (got 0)",
