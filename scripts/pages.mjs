@@ -1,4 +1,4 @@
-// Renders the chapter (content/zh.md, content/en.md) into static pages: index.html (Chinese) and en/index.html
+// Renders the chapter (content/zh/chapter.md, content/en/chapter.md) into static pages: index.html (Chinese) and en/index.html
 // (English), and typesets the widgets' formulas into components/shared/formulas.js, under outDir.
 // Called by scripts/build.mjs after web/ is copied into the site tree, .dist-site/ (scripts/lib/site-assets.mjs
 // then makes dist/ from it and points the pages at the hashed files): `await renderPages({ rootDir, outDir })`.
@@ -183,7 +183,7 @@ function focusableCode(md, codeLabel) {
 }
 
 function createMarkdown(headings, source) {
-  const zh = /zh\.md$/.test(source);
+  const zh = /[\\/]zh[\\/]chapter\.md$/.test(source);
   // A display formula or a table scrolls sideways on a narrow screen: focusable (and named) like the code blocks.
   const formulaLabel = zh ? '公式' : 'Formula';
   const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
@@ -249,7 +249,7 @@ function htmlFiles(dir) {
 
 export async function renderPages({ rootDir, outDir }) {
   const chapters = PAGE_LANGUAGES.map((language) => {
-    const source = join(rootDir, 'content', `${language.code}.md`);
+    const source = join(rootDir, 'content', language.code, 'chapter.md');
     return { language, ...renderChapter(readFileSync(source, 'utf8'), source) };
   });
   const ids = chapters.map((c) => c.headings.map((h) => h.id).join(' '));

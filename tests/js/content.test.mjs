@@ -1,4 +1,4 @@
-// Content checks for the chapter Markdown (content/zh.md, content/en.md).
+// Content checks for the chapter Markdown (content/zh/chapter.md, content/en/chapter.md).
 // Run: node --test tests/js/content.test.mjs
 //
 // They guard the structure the page build and the language switch rely on (section ids, widget tags and
@@ -123,7 +123,7 @@ function scanFences(lines) {
 }
 
 function loadChapter(lang) {
-  const text = readFileSync(new URL(`${lang}.md`, CONTENT_DIR), 'utf8');
+  const text = readFileSync(new URL(`${lang}/chapter.md`, CONTENT_DIR), 'utf8');
   const lines = text.split(/\r?\n/);
   const { inCode, unclosedAt } = scanFences(lines);
   const headings = [];
@@ -327,7 +327,7 @@ test('zh and en: the summary\'s residual-stream line passes through the final no
 });
 
 test('zh and en: the warmup race is said to plateau at the unigram loss, not to diverge', async () => {
-  const { WARMUP_STRINGS } = await import('../../web/components/strings/rl-warmup-race.js');
+  const { WARMUP_STRINGS } = await import('../../content/en/strings/rl-warmup-race.js');
   for (const lang of ['zh', 'en']) assert.doesNotMatch(WARMUP_STRINGS[lang].hint, /diverge|发散/, `${lang} hint`);
   // The level the chart draws comes with every warmup result (a ten-step race of one tiny run is enough to read it).
   const { load } = await import('../../dist/lib/residual-lab.js');
@@ -364,7 +364,7 @@ test('zh and en: the gradient-flow widget is introduced with the numbers it show
 });
 
 test('zh and en: the precision lab says which operations its bfloat16 path rounds, and what PyTorch\'s bf16 mean does', async () => {
-  const { PRECISION_STRINGS } = await import('../../web/components/strings/rl-precision-lab.js');
+  const { PRECISION_STRINGS } = await import('../../content/en/strings/rl-precision-lab.js');
   assert.match(PRECISION_STRINGS.en.models, /every square, the running sum after every addition, the mean, mean \+ ε, the reciprocal square root and every product/);
   assert.match(PRECISION_STRINGS.en.models, /torch.mean accumulates in float32/);
   assert.match(PRECISION_STRINGS.zh.models, /内部用 float32 累加/);

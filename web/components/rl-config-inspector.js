@@ -8,8 +8,8 @@ import { h } from './shared/dom.js';
 import { shownConfigValue as shownValue } from './shared/format.js';
 import { textField } from './shared/fields.js';
 import { LabElement } from './shared/lab-element.js';
-import { BLOCK_DIAGRAM_STRINGS } from './strings/block-diagram.js';
-import { CONFIG_INSPECTOR_STRINGS } from './strings/rl-config-inspector.js';
+import { BLOCK_DIAGRAM_STRINGS } from '../../content/en/strings/block-diagram.js';
+import { CONFIG_INSPECTOR_STRINGS } from '../../content/en/strings/rl-config-inspector.js';
 
 const MAX_URL_CHARS = 4000;  // a pasted config travels in the link up to this length
 const count = (n) => n.toLocaleString('en-US');

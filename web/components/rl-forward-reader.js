@@ -9,8 +9,8 @@ import { LabElement } from './shared/lab-element.js';
 import { keysOf, markDiagram } from './forward-reader/diagram-link.js';
 import { checkPlacement, decisiveLines, lineKeys, placementFormulas, placementRow, snippetConfig } from './forward-reader/logic.js';
 import { SNIPPETS, SNIPPET_IDS } from './forward-reader/snippets.js';
-import { BLOCK_DIAGRAM_STRINGS } from './strings/block-diagram.js';
-import { FORWARD_READER_STRINGS } from './strings/rl-forward-reader.js';
+import { BLOCK_DIAGRAM_STRINGS } from '../../content/en/strings/block-diagram.js';
+import { FORWARD_READER_STRINGS } from '../../content/en/strings/rl-forward-reader.js';
 
 const STATE = [{ name: 'snippet', type: 'choice', choices: SNIPPET_IDS, default: SNIPPET_IDS[0] }];
 const WRONG_BEFORE_REVEAL = 2;

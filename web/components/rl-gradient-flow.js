@@ -10,7 +10,7 @@ import { h } from './shared/dom.js';
 import { formatFactor, formatScientific } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { radioGroup, rangeField } from './shared/fields.js';
-import { GRADIENT_FLOW_STRINGS } from './strings/rl-gradient-flow.js';
+import { GRADIENT_FLOW_STRINGS } from '../../content/en/strings/rl-gradient-flow.js';
 
 const WIDTHS = [16, 64, 256, 512];
 // Opening with small branches (gain 0.1) shows the section's claim as it stands: without residuals layer 0 gets

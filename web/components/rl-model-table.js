@@ -9,8 +9,8 @@ import { blockDiagram, blockLayout } from './shared/block-diagram.js';
 import { h } from './shared/dom.js';
 import { radioGroup } from './shared/fields.js';
 import { formatScientific, shownConfigValue } from './shared/format.js';
-import { BLOCK_DIAGRAM_STRINGS } from './strings/block-diagram.js';
-import { MODEL_TABLE_STRINGS } from './strings/rl-model-table.js';
+import { BLOCK_DIAGRAM_STRINGS } from '../../content/en/strings/block-diagram.js';
+import { MODEL_TABLE_STRINGS } from '../../content/en/strings/rl-model-table.js';
 
 const TOY_LAYERS = 8;
 const TOY_WIDTH = 64;

@@ -9,7 +9,7 @@ import { h } from './shared/dom.js';
 import { radioGroup, rangeField } from './shared/fields.js';
 import { formatScientific } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { PLACEMENT_STRINGS } from './strings/rl-placement-lab.js';
+import { PLACEMENT_STRINGS } from '../../content/en/strings/rl-placement-lab.js';
 
 const PLACEMENTS = ['post', 'pre', 'sandwich', 'olmo2'];
 const COLORS = { post: 'vermillion', pre: 'blue', sandwich: 'green', olmo2: 'purple' };

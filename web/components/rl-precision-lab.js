@@ -9,7 +9,7 @@ import { LabElement } from './shared/lab-element.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { uplotCssUrl } from './shared/styles.js';
 import { EPS, FLOAT32_MAX, MAX_D, SWEEP_DIMS, compare, randomVector, sweep } from './precision-lab/compute.js';
-import { PRECISION_STRINGS } from './strings/rl-precision-lab.js';
+import { PRECISION_STRINGS } from '../../content/en/strings/rl-precision-lab.js';
 
 const MAX_SEED = 2 ** 31 - 1;
 const STATE = [

@@ -9,7 +9,7 @@ import { h } from './shared/dom.js';
 import { rangeField } from './shared/fields.js';
 import { formatFactor, formatFixed, formatScientific, formatTrimmed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { QK_NORM_STRINGS } from './strings/rl-qk-norm-lab.js';
+import { QK_NORM_STRINGS } from '../../content/en/strings/rl-qk-norm-lab.js';
 
 /** A growth factor in a <data> element carrying the exact value: ×4,096, never ×4.096 × 10³. */
 const factor = (value) => h('data', { value: String(value) }, formatFactor(value));

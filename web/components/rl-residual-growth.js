@@ -12,7 +12,7 @@ import { h } from './shared/dom.js';
 import { radioGroup, rangeField } from './shared/fields.js';
 import { formatFixed, formatTrimmed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { RESIDUAL_GROWTH_STRINGS } from './strings/rl-residual-growth.js';
+import { RESIDUAL_GROWTH_STRINGS } from '../../content/en/strings/rl-residual-growth.js';
 
 const STEP_CHOICES = [0, 50, 200, 500, 1000];
 const LEARNING_RATES = [0.001, 0.003];

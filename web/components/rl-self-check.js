@@ -7,7 +7,7 @@ import { describeError } from './shared/i18n.js';
 import { LabElement } from './shared/lab-element.js';
 import { EXERCISE_SECTIONS, exercisesOf } from './self-check/exercises.js';
 import { judge } from './self-check/judge.js';
-import { SELF_CHECK_STRINGS } from './strings/rl-self-check.js';
+import { SELF_CHECK_STRINGS } from '../../content/en/strings/rl-self-check.js';
 
 const WRONG_BEFORE_SOLUTION = 2;
 

@@ -11,7 +11,7 @@ import { axis, lineChart } from './shared/line-chart.js';
 import { formula } from './shared/formula.js';
 import { parseNumber } from './shared/parse-number.js';
 import { uplotCssUrl } from './shared/styles.js';
-import { SOFTCAP_STRINGS } from './strings/rl-softcap-explorer.js';
+import { SOFTCAP_STRINGS } from '../../content/en/strings/rl-softcap-explorer.js';
 
 const X_MAX = 200;
 const CURVE_X = Float32Array.from({ length: 2 * X_MAX + 1 }, (_, i) => i - X_MAX);

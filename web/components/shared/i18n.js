@@ -1,5 +1,5 @@
 // Language of a widget (from the nearest `lang` attribute) and the messages every widget shares.
-// Widget-specific strings live in components/strings/<tag-name>.js, one table per language.
+// Widget-specific strings live in content/en/strings/<tag-name>.js, one table per language.
 
 export function languageOf(element) {
   const tagged = element.closest('[lang]');
