@@ -63,8 +63,10 @@ export async function renderFromBuild() {
 }
 
 /** One widget's state rows, resolved: { tag, rows: [{ attribute, ...row, meaning }] }. */
-function widgetAttributes(element, tables, { defineState, attributeName, findRow }) {
-  const label = (name) => (typeof element.strings?.en?.[name] === 'string' ? element.strings.en[name] : '');
+function widgetAttributes(element, tables, { defineState, attributeName, findRow, languages }) {
+  // the README is written in the fallback language
+  const strings = languages.stringsOf(languages.FALLBACK_LANGUAGE, element.tag);
+  const label = (name) => (typeof strings?.[name] === 'string' ? strings[name] : '');
   const rows = defineState(element.stateRows, tables).map((row) => ({
     ...row, attribute: attributeName(row.name), label: label(row.name), meaning: row.option ? findRow(tables, row.option).meaning : '',
   }));
@@ -98,11 +100,11 @@ export function renderAttributes(widgets) {
  * needs only a stand-in HTMLElement and matchMedia (nothing is constructed).
  */
 export async function renderAttributesFromBuild() {
-  const { elements, tables, state, findRow } = await widgetsFromBuild();
-  return renderAttributes(elements.map((element) => widgetAttributes(element, tables, { ...state, findRow })));
+  const { elements, tables, state, findRow, languages } = await widgetsFromBuild();
+  return renderAttributes(elements.map((element) => widgetAttributes(element, tables, { ...state, findRow, languages })));
 }
 
-/** The built widget classes, lab.describe(), state.js and findRow, loaded in node. */
+/** The built widget classes, lab.describe(), state.js, findRow and the language table, loaded in node. */
 export async function widgetsFromBuild() {
   globalThis.HTMLElement ??= class {};
   globalThis.matchMedia ??= () => ({ matches: false, addEventListener() {} });
@@ -110,10 +112,10 @@ export async function widgetsFromBuild() {
   // The widgets and the lab as built (bundled, with the WASM); the pure modules from their sources.
   const dist = (path) => import(pathToFileURL(join(root, 'dist', path)));
   const source = (path) => import(pathToFileURL(join(root, 'web', path)));
-  const [{ load }, { WIDGET_ELEMENTS }, state, { findRow }] = await Promise.all([
-    dist('lib/residual-lab.js'), dist('components/index.js'), source('components/shared/state.js'), source('lib/options.js'),
+  const [{ load }, { WIDGET_ELEMENTS }, state, { findRow }, languages] = await Promise.all([
+    dist('lib/residual-lab.js'), dist('components/index.js'), source('components/shared/state.js'), source('lib/options.js'), source('languages.js'),
   ]);
-  return { elements: WIDGET_ELEMENTS, tables: (await load()).describe(), state, findRow };
+  return { elements: WIDGET_ELEMENTS, tables: (await load()).describe(), state, findRow, languages };
 }
 
 /** The README's current block between `begin` and `end` (default the option reference), markers included, or null. */

@@ -327,8 +327,8 @@ test('zh and en: the summary\'s residual-stream line passes through the final no
 });
 
 test('zh and en: the warmup race is said to plateau at the unigram loss, not to diverge', async () => {
-  const { WARMUP_STRINGS } = await import('../../content/en/strings/rl-warmup-race.js');
-  for (const lang of ['zh', 'en']) assert.doesNotMatch(WARMUP_STRINGS[lang].hint, /diverge|发散/, `${lang} hint`);
+  const { stringsOf } = await import('../../web/languages.js');
+  for (const lang of ['zh', 'en']) assert.doesNotMatch(stringsOf(lang, 'rl-warmup-race').hint, /diverge|发散/, `${lang} hint`);
   // The level the chart draws comes with every warmup result (a ten-step race of one tiny run is enough to read it).
   const { load } = await import('../../dist/lib/residual-lab.js');
   const lab = await load();
@@ -364,7 +364,8 @@ test('zh and en: the gradient-flow widget is introduced with the numbers it show
 });
 
 test('zh and en: the precision lab says which operations its bfloat16 path rounds, and what PyTorch\'s bf16 mean does', async () => {
-  const { PRECISION_STRINGS } = await import('../../content/en/strings/rl-precision-lab.js');
+  const { stringsOf } = await import('../../web/languages.js');
+  const PRECISION_STRINGS = { en: stringsOf('en', 'rl-precision-lab'), zh: stringsOf('zh', 'rl-precision-lab') };
   assert.match(PRECISION_STRINGS.en.models, /every square, the running sum after every addition, the mean, mean \+ ε, the reciprocal square root and every product/);
   assert.match(PRECISION_STRINGS.en.models, /torch.mean accumulates in float32/);
   assert.match(PRECISION_STRINGS.zh.models, /内部用 float32 累加/);

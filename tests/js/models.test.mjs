@@ -66,9 +66,9 @@ test('every model\'s block is a toy decoder the engine validates and builds, wit
 });
 
 test('the new widgets\' strings: the same keys in both languages, and a text for every model feature', async () => {
-  const { MODEL_TABLE_STRINGS } = await import('../../content/en/strings/rl-model-table.js');
-  const { CONFIG_INSPECTOR_STRINGS } = await import('../../content/en/strings/rl-config-inspector.js');
-  const { BLOCK_DIAGRAM_STRINGS } = await import('../../content/en/strings/block-diagram.js');
+  const { LANGUAGES } = await import('../../web/languages.js');
+  const byLanguage = (part) => Object.fromEntries(LANGUAGES.map((row) => [row.code, row.strings[part]]));
+  const [MODEL_TABLE_STRINGS, CONFIG_INSPECTOR_STRINGS, BLOCK_DIAGRAM_STRINGS] = ['rl-model-table', 'rl-config-inspector', 'block-diagram'].map(byLanguage);
   const keys = (o, prefix = '') => Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`])).sort();
   for (const table of [MODEL_TABLE_STRINGS, CONFIG_INSPECTOR_STRINGS, BLOCK_DIAGRAM_STRINGS]) assert.deepEqual(keys(table.zh), keys(table.en));
   for (const lang of ['en', 'zh']) {

@@ -8,8 +8,7 @@ import { h } from './shared/dom.js';
 import { shownConfigValue as shownValue } from './shared/format.js';
 import { textField } from './shared/fields.js';
 import { LabElement } from './shared/lab-element.js';
-import { BLOCK_DIAGRAM_STRINGS } from '../../content/en/strings/block-diagram.js';
-import { CONFIG_INSPECTOR_STRINGS } from '../../content/en/strings/rl-config-inspector.js';
+import { stringsOf } from '../languages.js';
 
 const MAX_URL_CHARS = 4000;  // a pasted config travels in the link up to this length
 const count = (n) => n.toLocaleString('en-US');
@@ -18,7 +17,6 @@ export class RlConfigInspector extends LabElement {
   static tag = 'rl-config-inspector';
   static stateKey = 'cfg';
   static stateRows = [{ name: 'config', type: 'text', maxLength: MAX_URL_CHARS, default: exampleText('llama') }];
-  static strings = CONFIG_INSPECTOR_STRINGS;
   static styles = ['block-diagram.css', 'config-inspector.css'];
 
   build() {
@@ -108,7 +106,7 @@ export class RlConfigInspector extends LabElement {
     if (r.layout) {
       const config = { ...r.layout, attnSoftcap: fieldValue(r, 'attn_logit_softcapping'), finalSoftcap: fieldValue(r, 'final_logit_softcapping') };
       const n = fieldValue(r, 'num_hidden_layers') ?? fieldValue(r, 'n_layer');
-      this.layout.replaceChildren(h('figcaption', {}, s.layoutTitle), blockDiagram(config, BLOCK_DIAGRAM_STRINGS[this.language], { nLayers: n, attnExtras: r.norms.filter((x) => x.slot === 'mla').map((x) => x.name.replace(/^self_attn\./, '')) }));
+      this.layout.replaceChildren(h('figcaption', {}, s.layoutTitle), blockDiagram(config, stringsOf(this.language, 'block-diagram'), { nLayers: n, attnExtras: r.norms.filter((x) => x.slot === 'mla').map((x) => x.name.replace(/^self_attn\./, '')) }));
     }
   }
 }

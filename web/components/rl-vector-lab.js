@@ -10,7 +10,6 @@ import { formatFactor, formatFixed, formatTrimmed, formatVector } from './shared
 import { widgetError } from './shared/i18n.js';
 import { parseNumber } from './shared/parse-number.js';
 import { LabElement } from './shared/lab-element.js';
-import { VECTOR_LAB_STRINGS } from '../../content/en/strings/rl-vector-lab.js';
 import { dytControls, scaleComparison } from './vector-lab/dyt.js';
 import { STEPS, createStepper } from './vector-lab/stepper.js';
 
@@ -40,7 +39,6 @@ export class RlVectorLab extends LabElement {
   static tag = 'rl-vector-lab';
   static stateKey = 'vec';
   static stateRows = STATE;
-  static strings = VECTOR_LAB_STRINGS;
   static styles = ['vector-lab.css'];
 
   build() {
