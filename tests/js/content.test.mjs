@@ -12,12 +12,11 @@ import texmath from 'markdown-it-texmath';
 import katex from 'katex';
 import { SECTION_IDS } from './chapter-sections.mjs';
 import { EXERCISE_SECTIONS } from '../../web/components/self-check/exercises.js';
+import { LANGUAGES } from '../../web/languages.js';
 
 const CONTENT_DIR = new URL('../../content/', import.meta.url);
-const LANGS = {
-  zh: { tryIt: '动手试试' },
-  en: { tryIt: 'Try it' },
-};
+// every language of the table, with the words its chapter uses around a widget (content/<lang>/strings/chapter.js)
+const LANGS = Object.fromEntries(LANGUAGES.map((row) => [row.code, row.strings.chapter]));
 
 
 // widget tag -> the section it must sit in
@@ -159,7 +158,7 @@ const chapters = Object.fromEntries(Object.keys(LANGS).map((lang) => [lang, load
 
 // ---------- per-language checks ----------
 
-for (const [lang, { tryIt }] of Object.entries(LANGS)) {
+for (const [lang, { tryIt, figure }] of Object.entries(LANGS)) {
   const ch = chapters[lang];
 
   test(`${lang}: starts with a level-1 title and has exactly one`, () => {
@@ -228,7 +227,7 @@ for (const [lang, { tryIt }] of Object.entries(LANGS)) {
       assert.equal(hits.length, 1, `<${tag}> must appear exactly once, found ${hits.length}`);
       const { i } = hits[0];
       // the tag holds one sentence, shown before the script runs (or without it): what the figure is
-      assert.match(ch.lines[i], new RegExp(`^<${tag}(\\s[^>]*)?>${lang === 'en' ? 'Interactive figure: ' : '交互图：'}[^<]{20,300}</${tag}>$`), `<${tag}> must be alone on its line, with its fallback sentence`);
+      assert.match(ch.lines[i], new RegExp(`^<${tag}(\\s[^>]*)?>${figure.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^<]{20,300}</${tag}>$`), `<${tag}> must be alone on its line, with its fallback sentence`);
       assert.equal(ch.lines[i - 1], '', `<${tag}> needs a blank line before it`);
       assert.equal(ch.lines[i + 1], '', `<${tag}> needs a blank line after it`);
       assert.equal(ch.sectionOf[i], section, `<${tag}> belongs in #${section}`);

@@ -1,6 +1,8 @@
 // Every text of the lab in Chinese, by what shows it: the widgets by their tag, the shared
-// messages (common), a decoder widget's run state (run), the page around the chapter (page), embed.html (embed).
+// messages (common), a decoder widget's run state (run), the page around the chapter (page), embed.html (embed),
+// the words the chapter uses around widgets (chapter).
 import blockDiagram from './block-diagram.js';
+import chapter from './chapter.js';
 import common from './common.js';
 import embed from './embed.js';
 import exercises from './exercises.js';
@@ -23,6 +25,7 @@ import run from './run.js';
 
 export default {
   'block-diagram': blockDiagram,
+  chapter,
   common,
   embed,
   exercises,
