@@ -7,7 +7,7 @@
 // Suites run even when an earlier one fails, so one run shows everything; the exit code is the verdict. Each
 // suite's duration is printed after it and in the summary.
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runSteps } from './build.mjs';
 import { buildsFor, selectSuites, SUITES } from './lib/test-suites.mjs';
 import { runCaptured } from './lib/run.mjs';
@@ -15,31 +15,23 @@ import { runCaptured } from './lib/run.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = (since) => (Number(process.hrtime.bigint() - since) / 1e9).toFixed(1);
 
-async function main(args) {
-  if (args.includes('--list')) {
-    for (const suite of SUITES) console.log(`${suite.name.padEnd(16)} ${suite.title.padEnd(16)} builds: ${buildsFor([suite]).join(', ')}`);
-    return 0;
-  }
-  const only = args.find((a) => a.startsWith('--only='));
-  let suites;
-  try {
-    suites = selectSuites(only ? only.slice('--only='.length).split(',').filter(Boolean) : []);
-  } catch (err) {
-    console.error(`residual-lab: ${err.message}`);
-    return 2;
-  }
+/**
+ * Builds what `suites` need (`build(steps)`), runs them one after another and prints each one's duration, then the
+ * summary and the closing line; resolves to the exit code. `log` takes each line printed.
+ */
+export async function runSuites(suites, { build = runSteps, log = console.log } = {}) {
   const buildStart = process.hrtime.bigint();
   try {
-    await runSteps(buildsFor(suites));
+    await build(buildsFor(suites));
   } catch (err) {
     console.error(`\nresidual-lab: build failed: ${err.message}`);
-    console.log('0 passed, 1 failed');
+    log('0 passed, 1 failed');
     return 1;
   }
   const buildSeconds = seconds(buildStart);
   const results = [];
   for (const suite of suites) {
-    console.log(`\n=== ${suite.title} ===`);
+    log(`\n=== ${suite.title} ===`);
     const start = process.hrtime.bigint();
     const [cmd, cmdArgs] = suite.command();
     const { status, output } = await runCaptured(cmd, cmdArgs, { cwd: root, env: suite.env });
@@ -47,18 +39,32 @@ async function main(args) {
     if (!counts || counts.passed + counts.failed === 0) counts = { passed: 0, failed: 1, note: 'ran no test' };
     else if (status !== 0 && counts.failed === 0) counts = { ...counts, failed: 1, note: `exit ${status}` };
     const took = seconds(start);
-    console.log(`--- ${suite.title}: ${took} s`);
+    log(`--- ${suite.title}: ${took} s`);
     results.push({ suite: suite.title, seconds: took, ...counts });
   }
-  console.log('\n=== Summary ===');
-  console.log(`${'Build'.padEnd(16)} ${' '.repeat(26)}${buildSeconds.padStart(8)} s`);
+  log('\n=== Summary ===');
+  log(`${'Build'.padEnd(16)} ${' '.repeat(26)}${buildSeconds.padStart(8)} s`);
   for (const r of results) {
-    console.log(`${r.suite.padEnd(16)} ${String(r.passed).padStart(4)} passed  ${String(r.failed).padStart(3)} failed  ${r.seconds.padStart(8)} s${r.note ? `  (${r.note})` : ''}`);
+    log(`${r.suite.padEnd(16)} ${String(r.passed).padStart(4)} passed  ${String(r.failed).padStart(3)} failed  ${r.seconds.padStart(8)} s${r.note ? `  (${r.note})` : ''}`);
   }
   const passed = results.reduce((s, r) => s + r.passed, 0);
   const failed = results.reduce((s, r) => s + r.failed, 0);
-  console.log(`${passed} passed, ${failed} failed`);
+  log(`${passed} passed, ${failed} failed`);
   return failed ? 1 : 0;
 }
 
-process.exit(await main(process.argv.slice(2)));
+async function main(args) {
+  if (args.includes('--list')) {
+    for (const suite of SUITES) console.log(`${suite.name.padEnd(16)} ${suite.title.padEnd(16)} builds: ${buildsFor([suite]).join(', ')}`);
+    return 0;
+  }
+  const only = args.find((a) => a.startsWith('--only='));
+  try {
+    return await runSuites(selectSuites(only ? only.slice('--only='.length).split(',').filter(Boolean) : []));
+  } catch (err) {
+    console.error(`residual-lab: ${err.message}`);
+    return 2;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) process.exit(await main(process.argv.slice(2)));
