@@ -75,7 +75,7 @@ export default {
     choices: NORM_JOBS,
   },
   'qk-bound': {
-    question: 'With QK-Norm and g all ones, what bounds an attention score q·k / √d_head?',
+    question: 'With QK-Norm applied per head, as in Qwen3, and g all ones, what bounds an attention score q·k / √d_head?',
     hint: 'After RMSNorm, how long is a d-dimensional vector? Then use Cauchy-Schwarz.',
     solution: () => 'Each normalized vector has length √d_head, so q·k ≤ d_head and the score ≤ √d_head (11.3 for d_head = 128), whatever the weights.',
     choices: {

@@ -1,7 +1,7 @@
 // Text of <rl-config-inspector> in English.
 export default {
   title: 'Read a config.json',
-  hint: 'Paste a model\'s config.json from Hugging Face (or pick an example). The inspector names the fields that exist for numerical stability, and counts the norms\' parameters for the architectures it knows.',
+  hint: 'Paste a model\'s config.json from Hugging Face (or pick an example). The inspector names the fields that exist for numerical stability and the sizes the norms depend on, and counts the norms\' parameters for the architectures it knows.',
   sectionLink: 'What the models chose',
   field: 'config.json',
   examples: 'Examples',
@@ -19,6 +19,7 @@ export default {
     size: 'a size the norms and layers are built from',
     init: 'the std of the initial weights',
     embeddings: 'embeddings and biases: whether lm_head shares the embedding matrix, whether q, k, v have a bias',
+    qknorm: 'a QK-Norm switch: the architectures that define it build q and k norms when it is true',
   },
   fieldText: {
     attn_logit_softcapping: 'cap on the attention scores, cap · tanh(s / cap); null is off',
@@ -27,11 +28,14 @@ export default {
     tie_word_embeddings: 'lm_head reuses the embedding matrix (then it is not counted twice)',
     attention_bias: 'whether q, k, v, o have a bias',
     head_dim: 'the width of one head: the size of a per-head q_norm and k_norm',
+    use_qk_norm: 'QK-Norm on or off, in the architectures that read this field (Llama 4, Cohere)',
+    qk_layernorm: 'QK-Norm on or off, in the architectures that read this field (StableLM, Phi, Persimmon)',
   },
   qkTitle: 'QK-Norm',
-  qkYes: 'Yes: the attention class of its modeling code normalizes q and k (q_norm, k_norm). The config says nothing about it.',
-  qkNo: 'No: its attention class has no q_norm or k_norm. The config says nothing about it either way.',
-  qkUnknown: 'The config cannot tell. Open the model\'s modeling_*.py and look for q_norm and k_norm in its attention class.',
+  qkYes: 'Yes: the attention class of its modeling code normalizes q and k (q_norm, k_norm), with no config field to switch it.',
+  qkNo: 'No: its attention class has no q_norm or k_norm, and no config field adds them.',
+  qkUnknown: 'This config has no QK-Norm field (use_qk_norm, qk_layernorm), so only the code can tell: open the model\'s modeling_*.py and look for q_norm and k_norm in its attention class.',
+  qkFromFlag: (field, value) => `The config says so itself: ${field} is ${value}. The architectures that define this field (use_qk_norm: Llama 4, Cohere; qk_layernorm: StableLM, Phi, Persimmon) build q and k norms exactly when it is true; the inspector does not know this one's code, so confirm in its attention class.`,
   normsTitle: 'Norm parameters, counted',
   normHead: ['norm', 'how many', 'size', 'tensors', 'parameters'],
   tensors: (n) => (n === 2 ? 'weight, bias' : 'weight'),
@@ -43,6 +47,7 @@ export default {
   notes: {
     text_config: 'The language model\'s settings are read from text_config; the vision tower\'s norms are not counted.',
     softcap_off: 'Both soft-caps are null: this model leans on QK-Norm instead.',
+    qk_norm_flag_ignored: (n) => `The config sets ${n.field}: ${n.value}, but this architecture's code does not read that field: it ${n.value ? 'has no' : 'has'} q_norm and k_norm regardless, and the count above follows the code.`,
   },
   errors: {
     empty: 'The field is empty: paste a config.json.',

@@ -1,4 +1,8 @@
 // Text of <rl-residual-growth> in English.
+import { QWEN_EMBEDDING, QWEN_TOP } from '../../measurements.js';
+
+const QWEN_GROWTH = `${QWEN_EMBEDDING} → ${QWEN_TOP} (×${Math.round(QWEN_TOP / QWEN_EMBEDDING)})`;
+
 export default {
   title: 'How the residual stream grows',
   hint: 'Under Pre-Norm nothing normalizes the trunk, so its length keeps growing layer after layer while each increment keeps its own scale: the increment-to-stream ratio falls with depth. Train the model a few hundred steps to see the growth the chapter measured, and switch the placement to see what Post-Norm, sandwich and OLMo 2 do to the trunk.',
@@ -28,8 +32,8 @@ export default {
   ratiosMlp: ', MLP ',
   ratiosEnd: '.',
   loss: 'Loss on the measured text window: ',
-  untrained: (growth) => `At initialization (std 0.02) the increments are small and the trunk grows only ×${growth} from bottom to top. The chapter’s 0.47 → 76 (×160) was measured on a trained Qwen2.5-0.5B: the growth comes from training, so train this model and compare.`,
-  trained: (growth) => `This small model, trained briefly, grew its stream ×${growth} from bottom to top; the chapter measured ×160 (0.47 → 76) on the trained 24-layer Qwen2.5-0.5B. Same direction, a smaller model and far less training.`,
+  untrained: (growth) => `At initialization (std 0.02) the increments are small and the trunk grows only ×${growth} from bottom to top. The chapter measured ${QWEN_GROWTH} from the embedding to the last layer of a trained Qwen2.5-0.5B: the growth comes from training, so train this model and compare.`,
+  trained: (growth) => `This small model, trained briefly, grew its stream ×${growth} from bottom to top; the chapter measured ${QWEN_GROWTH} from the embedding to the last layer of the trained 24-layer Qwen2.5-0.5B. Same direction, a smaller model and far less training.`,
   postFlat: (low, high) => `Post-Norm normalizes the trunk after every addition, Norm(h + F(h)), so after each sublayer its length is back at √d·|g| (8 for d = 64 and g = 1): here between ${low} and ${high} at every stream point. Nothing accumulates, trained or not.`,
   normalizedIncrements: (name, shortest, longest, bottom, top, epsShrunk) => `${name} normalizes every increment before adding it, h + Norm(F(·)), so small weights do not make small increments: they measure ${shortest} to ${longest} here (a normalized vector of d = 64 is √64 = 8 long${epsShrunk ? '; the shortest come where F is so small that eps dominates its mean square' : ''}). The trunk, their running sum, grows from ${bottom} to ${top}.`,
 };

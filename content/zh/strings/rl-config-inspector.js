@@ -1,7 +1,7 @@
 // Text of <rl-config-inspector> in Chinese.
 export default {
   title: '读懂 config.json',
-  hint: '粘贴 Hugging Face 上某个模型的 config.json（或选一个示例）。检查器会指出其中为数值稳定性而设的字段；对它认识的架构，还会数出所有 Norm 的参数量。',
+  hint: '粘贴 Hugging Face 上某个模型的 config.json（或选一个示例）。检查器会指出其中为数值稳定性而设的字段和 Norm 所依赖的尺寸；对它认识的架构，还会数出所有 Norm 的参数量。',
   sectionLink: '各模型的选择',
   field: 'config.json',
   examples: '示例',
@@ -19,6 +19,7 @@ export default {
     size: '搭建 Norm 与各层所用的尺寸',
     init: '初始权重的标准差',
     embeddings: '嵌入与偏置：lm_head 是否与词嵌入共享矩阵，q、k、v 是否带偏置',
+    qknorm: 'QK-Norm 开关：定义了这个字段的架构，在它为 true 时给 q、k 加上 Norm',
   },
   fieldText: {
     attn_logit_softcapping: '注意力分数的上限，cap · tanh(s / cap)；null 表示关闭',
@@ -27,11 +28,14 @@ export default {
     tie_word_embeddings: 'lm_head 复用词嵌入矩阵（此时不重复计数）',
     attention_bias: 'q、k、v、o 是否带偏置',
     head_dim: '一个头的宽度：逐头 q_norm、k_norm 的尺寸',
+    use_qk_norm: '是否使用 QK-Norm，由读取这个字段的架构决定（Llama 4、Cohere）',
+    qk_layernorm: '是否使用 QK-Norm，由读取这个字段的架构决定（StableLM、Phi、Persimmon）',
   },
   qkTitle: 'QK-Norm',
-  qkYes: '有：它的建模代码在注意力类里对 q、k 做归一化（q_norm、k_norm）。配置文件里看不出这一点。',
-  qkNo: '没有：它的注意力类里没有 q_norm、k_norm。配置文件同样看不出这一点。',
-  qkUnknown: '配置文件无法告诉你。打开模型的 modeling_*.py，在注意力类里找 q_norm 和 k_norm。',
+  qkYes: '有：它的建模代码在注意力类里对 q、k 做归一化（q_norm、k_norm），没有哪个配置字段能关掉它。',
+  qkNo: '没有：它的注意力类里没有 q_norm、k_norm，也没有哪个配置字段能加上它们。',
+  qkUnknown: '这个配置里没有 QK-Norm 字段（use_qk_norm、qk_layernorm），只能去看代码：打开模型的 modeling_*.py，在注意力类里找 q_norm 和 k_norm。',
+  qkFromFlag: (field, value) => `配置自己写明了：${field} 为 ${value}。定义了这个字段的架构（use_qk_norm：Llama 4、Cohere；qk_layernorm：StableLM、Phi、Persimmon）恰好在它为 true 时给 q、k 加 Norm；检查器不认识这个架构的代码，最好再到它的注意力类里确认一下。`,
   normsTitle: 'Norm 参数，逐项数出',
   normHead: ['Norm', '个数', '尺寸', '张量', '参数量'],
   tensors: (n) => (n === 2 ? 'weight、bias' : 'weight'),
@@ -43,6 +47,7 @@ export default {
   notes: {
     text_config: '语言模型的设置取自 text_config；视觉塔里的 Norm 没有计入。',
     softcap_off: '两个 soft-cap 都是 null：这个模型改靠 QK-Norm 控制分数。',
+    qk_norm_flag_ignored: (n) => `配置里写着 ${n.field}: ${n.value}，但这个架构的代码并不读这个字段：不管它怎么写，注意力类里都${n.value ? '没有' : '有'} q_norm 和 k_norm，上面的计数以代码为准。`,
   },
   errors: {
     empty: '输入为空：请粘贴一个 config.json。',
