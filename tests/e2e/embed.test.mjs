@@ -121,7 +121,7 @@ test('every widget follows an attribute changed after its first drawing, without
   }, name);
   // The state row an attribute sets, shown as an attribute's text (a list as its numbers joined by ", ").
   const stateOf = (widget, attribute) => widget.evaluate((el, attribute) => {
-    const row = el.stateTable.find((r) => r.name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`) === attribute);
+    const row = el.stateTable.find((r) => r.name.replace(/[A-Z]+/g, (c) => `-${c.toLowerCase()}`) === attribute);  // state.js attributeName
     return row && String(el.state[row.name]);
   }, attribute);
   for (const { tag, example } of WIDGETS) {
