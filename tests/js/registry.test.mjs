@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkWidgetTags } from '../../scripts/pages.mjs';
-import { renderFrameHeights } from '../../scripts/options-doc.mjs';
+import { BLOCKS, documentBlock, renderFrameHeights } from '../../scripts/options-doc.mjs';
 import { WIDGETS, WIDGET_TAGS, embedName, widgetOf } from '../../web/components/registry.js';
 import { SECTION_IDS } from './chapter-sections.mjs';
 
@@ -52,12 +52,8 @@ test('the chapter build refuses a tag that is no widget of the registry', () => 
 });
 
 test('the documented frame heights are the registry\'s', () => {
-  const docs = ['README.md', ...(existsSync(join(root, 'docs')) ? readdirSync(join(root, 'docs'), { recursive: true }).map((name) => `docs/${name}`) : [])]
-    .filter((path) => path.endsWith('.md'));
-  const tables = docs.map((path) => [path, read(path)]).filter(([, text]) => /^\| widget \| height \(px\) \|$/m.test(text));
-  assert.ok(tables.length > 0, 'a page of the documentation gives the frame heights');
-  const rendered = renderFrameHeights().split('\n').slice(2, -2).join('\n');
-  for (const [path, text] of tables) assert.ok(text.includes(rendered), `${path}: the frame heights differ from registry.js (node scripts/options-doc.mjs prints them)`);
+  const [file, begin, end] = BLOCKS.frameHeights;
+  assert.equal(documentBlock(read(file), begin, end), renderFrameHeights(), `${file}: run node scripts/options-doc.mjs --write`);
 });
 
 test('examples/ frame each widget at its frame height, and use only registered tags', () => {

@@ -195,12 +195,12 @@ export const EXERCISES = [
       return run.maxLogitQkNorm[0] <= run.bound && run.maxLogitPlain[0] > run.bound ? 'sqrt-d' : 'none';
     },
     en: {
-      question: 'With QK-Norm and g all ones, what bounds an attention score q·k / √d_head?',
+      question: 'With QK-Norm applied per head, as in Qwen3, and g all ones, what bounds an attention score q·k / √d_head?',
       hint: 'After RMSNorm, how long is a d-dimensional vector? Then use Cauchy-Schwarz.',
       solution: () => 'Each normalized vector has length √d_head, so q·k ≤ d_head and the score ≤ √d_head (11.3 for d_head = 128), whatever the weights.',
     },
     zh: {
-      question: '有 QK-Norm 且 g 全为 1 时，注意力分数 q·k / √d_head 的上限是什么？',
+      question: '像 Qwen3 那样逐头做 QK-Norm、g 全为 1 时，注意力分数 q·k / √d_head 的上限是什么？',
       hint: 'RMSNorm 之后，一个 d 维向量有多长？再用柯西-施瓦茨不等式。',
       solution: () => '归一化后的向量长度都是 √d_head，所以 q·k ≤ d_head，分数 ≤ √d_head（d_head = 128 时约 11.3），与权重多大无关。',
     },

@@ -2,7 +2,7 @@
 export const CONFIG_INSPECTOR_STRINGS = {
   en: {
     title: 'Read a config.json',
-    hint: 'Paste a model\'s config.json from Hugging Face (or pick an example). The inspector names the fields that exist for numerical stability, and counts the norms\' parameters for the architectures it knows.',
+    hint: 'Paste a model\'s config.json from Hugging Face (or pick an example). The inspector names the fields that exist for numerical stability and the sizes the norms depend on, and counts the norms\' parameters for the architectures it knows.',
     sectionLink: 'What the models chose',
     field: 'config.json',
     examples: 'Examples',
@@ -20,6 +20,7 @@ export const CONFIG_INSPECTOR_STRINGS = {
       size: 'a size the norms and layers are built from',
       init: 'the std of the initial weights',
       embeddings: 'embeddings and biases: whether lm_head shares the embedding matrix, whether q, k, v have a bias',
+      qknorm: 'a QK-Norm switch: the architectures that define it build q and k norms when it is true',
     },
     fieldText: {
       attn_logit_softcapping: 'cap on the attention scores, cap · tanh(s / cap); null is off',
@@ -28,11 +29,14 @@ export const CONFIG_INSPECTOR_STRINGS = {
       tie_word_embeddings: 'lm_head reuses the embedding matrix (then it is not counted twice)',
       attention_bias: 'whether q, k, v, o have a bias',
       head_dim: 'the width of one head: the size of a per-head q_norm and k_norm',
+      use_qk_norm: 'QK-Norm on or off, in the architectures that read this field (Llama 4, Cohere)',
+      qk_layernorm: 'QK-Norm on or off, in the architectures that read this field (StableLM, Phi, Persimmon)',
     },
     qkTitle: 'QK-Norm',
-    qkYes: 'Yes: the attention class of its modeling code normalizes q and k (q_norm, k_norm). The config says nothing about it.',
-    qkNo: 'No: its attention class has no q_norm or k_norm. The config says nothing about it either way.',
-    qkUnknown: 'The config cannot tell. Open the model\'s modeling_*.py and look for q_norm and k_norm in its attention class.',
+    qkYes: 'Yes: the attention class of its modeling code normalizes q and k (q_norm, k_norm), with no config field to switch it.',
+    qkNo: 'No: its attention class has no q_norm or k_norm, and no config field adds them.',
+    qkUnknown: 'This config has no QK-Norm field (use_qk_norm, qk_layernorm), so only the code can tell: open the model\'s modeling_*.py and look for q_norm and k_norm in its attention class.',
+    qkFromFlag: (field, value) => `The config says so itself: ${field} is ${value}. The architectures that define this field (use_qk_norm: Llama 4, Cohere; qk_layernorm: StableLM, Phi, Persimmon) build q and k norms exactly when it is true; the inspector does not know this one's code, so confirm in its attention class.`,
     normsTitle: 'Norm parameters, counted',
     normHead: ['norm', 'how many', 'size', 'tensors', 'parameters'],
     tensors: (n) => (n === 2 ? 'weight, bias' : 'weight'),
@@ -44,6 +48,7 @@ export const CONFIG_INSPECTOR_STRINGS = {
     notes: {
       text_config: 'The language model\'s settings are read from text_config; the vision tower\'s norms are not counted.',
       softcap_off: 'Both soft-caps are null: this model leans on QK-Norm instead.',
+      qk_norm_flag_ignored: (n) => `The config sets ${n.field}: ${n.value}, but this architecture's code does not read that field: it ${n.value ? 'has no' : 'has'} q_norm and k_norm regardless, and the count above follows the code.`,
     },
     errors: {
       empty: 'The field is empty: paste a config.json.',
@@ -54,7 +59,7 @@ export const CONFIG_INSPECTOR_STRINGS = {
   },
   zh: {
     title: '读懂 config.json',
-    hint: '粘贴 Hugging Face 上某个模型的 config.json（或选一个示例）。检查器会指出其中为数值稳定性而设的字段；对它认识的架构，还会数出所有 Norm 的参数量。',
+    hint: '粘贴 Hugging Face 上某个模型的 config.json（或选一个示例）。检查器会指出其中为数值稳定性而设的字段和 Norm 所依赖的尺寸；对它认识的架构，还会数出所有 Norm 的参数量。',
     sectionLink: '各模型的选择',
     field: 'config.json',
     examples: '示例',
@@ -72,6 +77,7 @@ export const CONFIG_INSPECTOR_STRINGS = {
       size: '搭建 Norm 与各层所用的尺寸',
       init: '初始权重的标准差',
       embeddings: '嵌入与偏置：lm_head 是否与词嵌入共享矩阵，q、k、v 是否带偏置',
+      qknorm: 'QK-Norm 开关：定义了这个字段的架构，在它为 true 时给 q、k 加上 Norm',
     },
     fieldText: {
       attn_logit_softcapping: '注意力分数的上限，cap · tanh(s / cap)；null 表示关闭',
@@ -80,11 +86,14 @@ export const CONFIG_INSPECTOR_STRINGS = {
       tie_word_embeddings: 'lm_head 复用词嵌入矩阵（此时不重复计数）',
       attention_bias: 'q、k、v、o 是否带偏置',
       head_dim: '一个头的宽度：逐头 q_norm、k_norm 的尺寸',
+      use_qk_norm: '是否使用 QK-Norm，由读取这个字段的架构决定（Llama 4、Cohere）',
+      qk_layernorm: '是否使用 QK-Norm，由读取这个字段的架构决定（StableLM、Phi、Persimmon）',
     },
     qkTitle: 'QK-Norm',
-    qkYes: '有：它的建模代码在注意力类里对 q、k 做归一化（q_norm、k_norm）。配置文件里看不出这一点。',
-    qkNo: '没有：它的注意力类里没有 q_norm、k_norm。配置文件同样看不出这一点。',
-    qkUnknown: '配置文件无法告诉你。打开模型的 modeling_*.py，在注意力类里找 q_norm 和 k_norm。',
+    qkYes: '有：它的建模代码在注意力类里对 q、k 做归一化（q_norm、k_norm），没有哪个配置字段能关掉它。',
+    qkNo: '没有：它的注意力类里没有 q_norm、k_norm，也没有哪个配置字段能加上它们。',
+    qkUnknown: '这个配置里没有 QK-Norm 字段（use_qk_norm、qk_layernorm），只能去看代码：打开模型的 modeling_*.py，在注意力类里找 q_norm 和 k_norm。',
+    qkFromFlag: (field, value) => `配置自己写明了：${field} 为 ${value}。定义了这个字段的架构（use_qk_norm：Llama 4、Cohere；qk_layernorm：StableLM、Phi、Persimmon）恰好在它为 true 时给 q、k 加 Norm；检查器不认识这个架构的代码，最好再到它的注意力类里确认一下。`,
     normsTitle: 'Norm 参数，逐项数出',
     normHead: ['Norm', '个数', '尺寸', '张量', '参数量'],
     tensors: (n) => (n === 2 ? 'weight、bias' : 'weight'),
@@ -96,6 +105,7 @@ export const CONFIG_INSPECTOR_STRINGS = {
     notes: {
       text_config: '语言模型的设置取自 text_config；视觉塔里的 Norm 没有计入。',
       softcap_off: '两个 soft-cap 都是 null：这个模型改靠 QK-Norm 控制分数。',
+      qk_norm_flag_ignored: (n) => `配置里写着 ${n.field}: ${n.value}，但这个架构的代码并不读这个字段：不管它怎么写，注意力类里都${n.value ? '没有' : '有'} q_norm 和 k_norm，上面的计数以代码为准。`,
     },
     errors: {
       empty: '输入为空：请粘贴一个 config.json。',

@@ -1,4 +1,11 @@
 // Text of <rl-residual-growth>, per page language.
+
+// The chapter's measurement on Qwen2.5-0.5B-Instruct: the stream's length at the embedding and after the last
+// layer, the same two points the widget's growth compares (the 76.1 after layer 22 is a peak, not the top).
+const QWEN_EMBEDDING = 0.47;
+const QWEN_TOP = 58.1;
+const QWEN_GROWTH = `${QWEN_EMBEDDING} → ${QWEN_TOP} (×${Math.round(QWEN_TOP / QWEN_EMBEDDING)})`;
+const QWEN_GROWTH_ZH = QWEN_GROWTH.replace(' (', '（').replace(')', '）');
 export const RESIDUAL_GROWTH_STRINGS = {
   en: {
     title: 'How the residual stream grows',
@@ -29,8 +36,8 @@ export const RESIDUAL_GROWTH_STRINGS = {
     ratiosMlp: ', MLP ',
     ratiosEnd: '.',
     loss: 'Loss on the measured text window: ',
-    untrained: (growth) => `At initialization (std 0.02) the increments are small and the trunk grows only ×${growth} from bottom to top. The chapter’s 0.47 → 76 (×160) was measured on a trained Qwen2.5-0.5B: the growth comes from training, so train this model and compare.`,
-    trained: (growth) => `This small model, trained briefly, grew its stream ×${growth} from bottom to top; the chapter measured ×160 (0.47 → 76) on the trained 24-layer Qwen2.5-0.5B. Same direction, a smaller model and far less training.`,
+    untrained: (growth) => `At initialization (std 0.02) the increments are small and the trunk grows only ×${growth} from bottom to top. The chapter measured ${QWEN_GROWTH} from the embedding to the last layer of a trained Qwen2.5-0.5B: the growth comes from training, so train this model and compare.`,
+    trained: (growth) => `This small model, trained briefly, grew its stream ×${growth} from bottom to top; the chapter measured ${QWEN_GROWTH} from the embedding to the last layer of the trained 24-layer Qwen2.5-0.5B. Same direction, a smaller model and far less training.`,
     postFlat: (low, high) => `Post-Norm normalizes the trunk after every addition, Norm(h + F(h)), so after each sublayer its length is back at √d·|g| (8 for d = 64 and g = 1): here between ${low} and ${high} at every stream point. Nothing accumulates, trained or not.`,
     normalizedIncrements: (name, shortest, longest, bottom, top, epsShrunk) => `${name} normalizes every increment before adding it, h + Norm(F(·)), so small weights do not make small increments: they measure ${shortest} to ${longest} here (a normalized vector of d = 64 is √64 = 8 long${epsShrunk ? '; the shortest come where F is so small that eps dominates its mean square' : ''}). The trunk, their running sum, grows from ${bottom} to ${top}.`,
   },
@@ -63,8 +70,8 @@ export const RESIDUAL_GROWTH_STRINGS = {
     ratiosMlp: '，MLP ',
     ratiosEnd: '。',
     loss: '在测量所用文本窗口上的 loss：',
-    untrained: (growth) => `初始化时（标准差 0.02）增量很小，主干从底到顶只增长了 ×${growth}。正文的 0.47 → 76（×160）是在训练好的 Qwen2.5-0.5B 上测得的：增长来自训练，训练一下这个模型再对比。`,
-    trained: (growth) => `这个小模型经过短暂训练，残差流从底到顶增长了 ×${growth}；正文在训练好的 24 层 Qwen2.5-0.5B 上测得 ×160（0.47 → 76）。方向一致，只是模型更小、训练少得多。`,
+    untrained: (growth) => `初始化时（标准差 0.02）增量很小，主干从底到顶只增长了 ×${growth}。正文在训练好的 Qwen2.5-0.5B 上测得，从词嵌入到最后一层是 ${QWEN_GROWTH_ZH}：增长来自训练，训练一下这个模型再对比。`,
+    trained: (growth) => `这个小模型经过短暂训练，残差流从底到顶增长了 ×${growth}；正文在训练好的 24 层 Qwen2.5-0.5B 上测得，从词嵌入到最后一层是 ${QWEN_GROWTH_ZH}。方向一致，只是模型更小、训练少得多。`,
     postFlat: (low, high) => `Post-Norm 在每次相加之后都对主干做归一化，Norm(h + F(h))，所以每个子层之后它的长度都回到 √d·|g|（d = 64、g = 1 时为 8）：这里每个位置都在 ${low} 到 ${high} 之间。无论训练与否，都不会累积。`,
     normalizedIncrements: (name, shortest, longest, bottom, top, epsShrunk) => `${name} 在加入之前先对每个增量做归一化，h + Norm(F(·))，所以权重小并不会让增量变小：这里增量的长度在 ${shortest} 到 ${longest} 之间（d = 64 的归一化向量长 √64 = 8${epsShrunk ? '；最短的那些出现在 F 小到 eps 主导其均方的地方' : ''}）。主干是这些增量的累加，从 ${bottom} 增长到 ${top}。`,
   },
