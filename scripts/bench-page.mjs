@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The page as readers feel it, measured in headless Chromium (launched as tests/e2e/harness.mjs does) against the
 // server of scripts/serve.mjs, on the built dist/ (run `node scripts/build.mjs` first; `npm run bench` does):
-//   top       a first visit (empty cache) to the chapter, not scrolled, until every live widget has drawn and
+//   top       a first visit (empty cache) to the chapter, not scrolled, until every widget has drawn and
 //             the network is idle: bytes on the wire, responses, the longest main-thread task, time to the first
 //             numbers (the first widget's data-ready, from navigation start)
-//   all       the same visit after scrolling to every decoder widget and waiting for its run: the whole page with
+//   all       the same visit after scrolling to every worker widget and waiting for its run: the whole page with
 //             every widget computed (bytes, responses, WebAssembly fetches and compilations, the longest
 //             main-thread task while the widgets computed and trained)
 //   revisit   a second tab in the same browser context (warm cache): bytes and responses of the top of the page
@@ -19,6 +19,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
+import { WIDGETS } from '../web/components/registry.js';
 import { startServer } from './serve.mjs';
 import { LANGUAGES } from '../web/languages.js';
 
@@ -30,10 +31,9 @@ const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
-const LIVE_WIDGETS = ['rl-vector-lab', 'rl-precision-lab', 'rl-gemma-trap', 'rl-softcap-explorer'];
-const DECODER_WIDGETS = ['rl-gradient-flow', 'rl-qk-norm-lab', 'rl-init-scaling', 'rl-residual-growth', 'rl-placement-lab', 'rl-warmup-race'];
-// The decoder widgets that train only on their Run button (the others run as they near the viewport).
-const RUN_ON_CLICK = new Set(['rl-warmup-race']);
+const WIDGET_TAGS = WIDGETS.map((widget) => widget.tag);
+// The widgets with a worker: they compute as they near the viewport, or on their Run button (worker 'on-run').
+const WORKER_WIDGETS = WIDGETS.filter((widget) => widget.worker);
 const PAGES = LANGUAGES.map((row) => row.page);  // visited in turn
 const RUN_TIMEOUT_MS = 120000;
 // Event names V8 gives a WebAssembly module's compilation in a trace (synchronous, asynchronous, streaming).
@@ -88,8 +88,8 @@ function networkFigures(responses) {
   };
 }
 
-async function waitLiveWidgets(page) {
-  await page.waitForFunction((tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))), LIVE_WIDGETS, { timeout: RUN_TIMEOUT_MS });
+async function waitWidgetsDrawn(page) {
+  await page.waitForFunction((tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))), WIDGET_TAGS, { timeout: RUN_TIMEOUT_MS });
 }
 
 async function settle(page) {
@@ -97,10 +97,15 @@ async function settle(page) {
 }
 
 async function computeEveryWidget(page) {
-  for (const tag of DECODER_WIDGETS) {
+  for (const { tag, worker } of WORKER_WIDGETS) {
     for (const widget of await page.locator(tag).all()) {
       await widget.scrollIntoViewIfNeeded();
-      if (RUN_ON_CLICK.has(tag)) await widget.locator('button.run').click();
+      if (worker === 'on-run') {
+        // The model table has no Run of its own in the chapter: its button hands the block to the placement lab.
+        const run = widget.locator('button.run');
+        if (!await run.count()) continue;
+        await run.click();
+      }
       await page.waitForFunction((el) => el.dataset.status === 'done' || el.dataset.status === 'error', await widget.elementHandle(), { timeout: RUN_TIMEOUT_MS, polling: 100 });
     }
   }
@@ -131,7 +136,7 @@ async function visit(browser, url, { revisit }) {
   const page = await context.newPage();
   await browser.startTracing(page, { categories: ['v8.wasm', 'disabled-by-default-v8.wasm.detailed', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   await page.goto(url);
-  await waitLiveWidgets(page);
+  await waitWidgetsDrawn(page);
   await settle(page);
   const topResponses = await network.take();
   const top = { ...networkFigures(topResponses), ...(await page.evaluate(() => ({
@@ -153,7 +158,7 @@ async function visit(browser, url, { revisit }) {
   if (revisit) {
     const second = await context.newPage();
     await second.goto(url);
-    await waitLiveWidgets(second);
+    await waitWidgetsDrawn(second);
     await settle(second);
     again = networkFigures(await network.take());
   }

@@ -17,6 +17,7 @@ import katex from 'katex';
 import MarkdownIt from 'markdown-it';
 import texmath from 'markdown-it-texmath';
 import { LANGUAGES, stringsOf } from '../web/languages.js';
+import { widgetOf } from '../web/components/registry.js';
 import { CSP_META } from './lib/csp.mjs';
 
 // One page per row of the language table (web/languages.js), its chapter content/<code>/chapter.md. Paths are
@@ -217,7 +218,14 @@ function renderChapter(markdownText, source, ui) {
   const body = md.render(markdownText);
   const title = markdownText.match(/^#\s+(.+)$/m)?.[1].trim() ?? 'Residual Lab';
   if (/\sstyle\s*=/i.test(body)) throw new Error(`${source}: the rendered page holds a style attribute, which the CSP (style-src 'self') blocks`);
+  checkWidgetTags(body, source);
   return { body, title, headings };
+}
+
+/** A tag `<rl-...>` in a rendered page that is no widget of web/components/registry.js fails the build. */
+export function checkWidgetTags(html, source) {
+  const unknown = [...new Set([...html.matchAll(/<(rl-[a-z0-9-]+)/g)].map((m) => m[1]))].filter((tag) => !widgetOf(tag));
+  if (unknown.length) throw new Error(`${source}: ${unknown.map((tag) => `<${tag}>`).join(', ')} is no widget of web/components/registry.js`);
 }
 
 /** Typesets components/shared/formula-sources.js into components/shared/formulas.js under outDir. */

@@ -6,10 +6,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCREENSHOT_DIR, startLab } from '../tests/e2e/harness.mjs';
 import { LANGUAGES } from '../web/languages.js';
-import { screenshotWidget } from '../tests/e2e/widget-helpers.mjs';
+import { RUNNING_WIDGETS, WIDGET_TAGS, screenshotWidget } from '../tests/e2e/widget-helpers.mjs';
 
-const TAGS = ['rl-vector-lab', 'rl-precision-lab', 'rl-gemma-trap', 'rl-softcap-explorer', 'rl-gradient-flow',
-  'rl-qk-norm-lab', 'rl-init-scaling', 'rl-residual-growth', 'rl-placement-lab', 'rl-warmup-race'];
+const TAGS = WIDGET_TAGS;
 const PAGES = Object.fromEntries(LANGUAGES.map((row) => [row.code, `${row.page}?warm.steps=100`]));
 const SCHEMES = ['light', 'dark', 'print'];
 const wanted = process.argv.slice(2);
@@ -17,13 +16,11 @@ const tags = wanted.length ? TAGS.filter((t) => wanted.includes(t)) : TAGS;
 const outDir = join(SCREENSHOT_DIR, 'widgets');
 mkdirSync(outDir, { recursive: true });
 
-const DECODER_TAGS = new Set(['rl-gradient-flow', 'rl-qk-norm-lab', 'rl-init-scaling', 'rl-residual-growth', 'rl-placement-lab']);
-
-/** Waits until a widget has drawn: data-ready (interactive widgets) or a finished run (decoder widgets). */
+/** Waits until a widget has drawn: data-ready, and a finished run for those that compute by themselves. */
 async function settle(widget, tag) {
   await widget.scrollIntoViewIfNeeded();
   await widget.page().waitForFunction(([el, decoder]) => (decoder ? ['done', 'error'].includes(el.dataset.status) : el.hasAttribute('data-ready')),
-    [await widget.elementHandle(), DECODER_TAGS.has(tag)], { timeout: 120000 });
+    [await widget.elementHandle(), RUNNING_WIDGETS.includes(tag)], { timeout: 120000 });
 }
 
 const lab = await startLab();
@@ -33,7 +30,7 @@ try {
       const view = await lab.open(path, { colorScheme: scheme === 'dark' ? 'dark' : 'light', viewport: { width: 900, height: 900 } });
       const { page } = view;
       for (const tag of tags) {
-        const widget = page.locator(tag);
+        const widget = page.locator(tag).first();  // the self-check: the first section's
         if (tag === 'rl-warmup-race') {
           await widget.scrollIntoViewIfNeeded();
           await widget.locator('button.run').click();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { startLab } from './harness.mjs';
-import { DECODER_WIDGET_TAGS, WIDGET_TAGS, eventually } from './widget-helpers.mjs';
+import { RUNNING_WIDGETS, WIDGET_TAGS, eventually } from './widget-helpers.mjs';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -28,8 +28,8 @@ async function open(path, { colorScheme = 'light' } = {}) {
 
 /** Waits until every widget on the page has drawn and every experiment that computes by itself has finished. */
 async function allComputed(page) {
-  await page.waitForFunction((tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))), [...WIDGET_TAGS, ...DECODER_WIDGET_TAGS], { timeout: 30000 });
-  for (const tag of DECODER_WIDGET_TAGS.filter((t) => t !== 'rl-warmup-race')) {
+  await page.waitForFunction((tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))), WIDGET_TAGS, { timeout: 30000 });
+  for (const tag of RUNNING_WIDGETS) {
     for (const widget of await page.locator(tag).all()) {
       await widget.scrollIntoViewIfNeeded();
       await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', `${tag} computes`, 60000);

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { EN, ZH, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
+import { EN, RUNNING_WIDGETS, ZH, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 let lab;
 before(async () => { lab = await startLab(); });
@@ -277,7 +277,7 @@ test('a broken link value falls back with a message, and a failed worker shows i
 
 test('on a phone the decoder widgets fit the screen', async () => {
   const view = await openReady(lab, ZH, { viewport: { width: 375, height: 740 } });
-  for (const tag of ['rl-gradient-flow', 'rl-qk-norm-lab', 'rl-init-scaling', 'rl-residual-growth']) {
+  for (const tag of RUNNING_WIDGETS) {
     const widget = view.page.locator(tag);
     await finished(widget);
     const overflow = await widget.evaluate((el) => el.shadowRoot.querySelector('.widget-body').scrollWidth - el.clientWidth);

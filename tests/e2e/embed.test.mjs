@@ -3,18 +3,16 @@
 // frame, sized by embed-resize.js on the host page.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { WIDGETS, embedName } from '../../web/components/registry.js';
 import { startLab } from './harness.mjs';
-import { eventually, expectText, textOf } from './widget-helpers.mjs';
+import { RUNNING_WIDGETS, eventually, expectText, textOf } from './widget-helpers.mjs';
 
 let lab;
 before(async () => { lab = await startLab(); });
 after(async () => { await lab?.close(); });
 
-// The widgets that compute by themselves in a worker (the warmup race waits for its Run button).
-const EXPERIMENTS = ['gradient-flow', 'qk-norm-lab', 'init-scaling', 'residual-growth', 'placement-lab'];
-// Every widget of web/components (rl-<name>.js), by the name embed.html takes.
-const ALL_WIDGETS = readdirSync(new URL('../../web/components/', import.meta.url)).filter((f) => /^rl-.*\.js$/.test(f)).map((f) => f.slice(3, -3));
+// Every widget, by the name embed.html takes.
+const ALL_WIDGETS = WIDGETS.map(embedName);
 
 /** Adds `<tag ...attributes>` to the page (inside a `lang` wrapper when given) and waits for its first drawing. */
 async function addWidget(page, tag, attributes, lang = null) {
@@ -112,13 +110,7 @@ test('the page address wins over the attributes for what the reader changed; onl
 
 test('every widget follows an attribute changed after its first drawing, without an error', async () => {
   const view = await lab.open('embed-example.html');
-  // tag: [row, its attribute, a value other than the default]
-  const changes = {
-    'rl-vector-lab': ['dyt', 'dyt', true], 'rl-precision-lab': ['seed', 'seed', 7], 'rl-gemma-trap': ['checkpoint', 'checkpoint', 'llama'],
-    'rl-softcap-explorer': ['cap', 'cap', 5], 'rl-gradient-flow': ['variant', 'variant', 'mlp'], 'rl-qk-norm-lab': ['layers', 'layers', 3],
-    'rl-init-scaling': ['maxDepth', 'max-depth', 32], 'rl-residual-growth': ['placement', 'placement', 'post'],
-    'rl-placement-lab': ['zeroQK', 'zero-qk', true], 'rl-warmup-race': ['warmupSteps', 'warmup-steps', 30],
-  };
+  // Each widget's example (registry.js), set after its first drawing: every attribute of it differs from the default.
   // What the control of that setting shows (a select, a text field, a radio group or a checkbox of that name).
   const shownByControl = (widget, name) => widget.evaluate((el, name) => {
     const controls = [...el.shadowRoot.querySelectorAll(`[name="${name}"]`)];
@@ -127,13 +119,21 @@ test('every widget follows an attribute changed after its first drawing, without
     if (controls[0].type === 'checkbox') return controls[0].checked;
     return controls[0].value;
   }, name);
-  for (const [tag, [row, attribute, value]] of Object.entries(changes)) {
+  // The state row an attribute sets, shown as an attribute's text (a list as its numbers joined by ", ").
+  const stateOf = (widget, attribute) => widget.evaluate((el, attribute) => {
+    const row = el.stateTable.find((r) => r.name.replace(/[A-Z]+/g, (c) => `-${c.toLowerCase()}`) === attribute);  // state.js attributeName
+    return row && String(el.state[row.name]);
+  }, attribute);
+  for (const { tag, example } of WIDGETS) {
+    assert.ok(Object.keys(example).length > 0, `${tag}: registry.js gives an example`);
     const widget = await addWidget(view.page, tag, { 'url-state': 'off' });
-    assert.notEqual(await widget.evaluate((el, name) => el.state[name], row), value, `${tag}: ${row} starts elsewhere`);
-    await widget.evaluate((el, [attribute, value]) => el.setAttribute(attribute, String(value)), [attribute, value]);
-    await eventually(() => widget.evaluate((el, name) => el.state[name], row), (shown) => shown === value, `${tag} ${attribute}`);
-    const control = await shownByControl(widget, attribute);
-    if (control !== undefined) assert.equal(control, typeof value === 'boolean' ? value : String(value), `${tag}: the ${attribute} control shows it`);
+    for (const [attribute, value] of Object.entries(example)) {
+      assert.notEqual(await stateOf(widget, attribute), value, `${tag}: ${attribute} starts elsewhere`);
+      await widget.evaluate((el, [attribute, value]) => el.setAttribute(attribute, value), [attribute, value]);
+      await eventually(() => stateOf(widget, attribute), (shown) => shown === value, `${tag} ${attribute}`);
+      const control = await shownByControl(widget, attribute);
+      if (control !== undefined) assert.equal(String(control), value, `${tag}: the ${attribute} control shows it`);
+    }
     assert.equal(await notice(widget), '', `${tag}: no notice`);
     await widget.evaluate((el) => el.remove());
   }
@@ -175,13 +175,7 @@ test('embed.html with an unknown widget lists the widgets', async () => {
   await view.close();
 });
 
-/** The heights documented in docs/embedding.md's table of frame heights ({ 'vector-lab': 1234, ... }). */
-function documentedHeights() {
-  const doc = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
-  return Object.fromEntries([...doc.matchAll(/^\| `([a-z-]+)` \| (\d+) \|/gm)].map((m) => [m[1], Number(m[2])]));
-}
-
-test('a frame takes its widget\'s height through embed-resize.js; the documented default height holds each widget at 800 px', async () => {
+test('a frame takes its widget\'s height through embed-resize.js; the frame height of registry.js holds each widget at 800 px', async () => {
   const view = await lab.open('embed-frame-example.html');
   const frame = view.page.locator('iframe.lab-frame').first();
   await frame.scrollIntoViewIfNeeded();
@@ -194,17 +188,16 @@ test('a frame takes its widget\'s height through embed-resize.js; the documented
   view.assertClean();
   await view.close();
 
-  const heights = documentedHeights();
-  assert.deepEqual(Object.keys(heights).sort(), [...ALL_WIDGETS].sort(), 'docs/embedding.md gives a height for each widget');
-  for (const name of ALL_WIDGETS) {
-    const page = await lab.open(`embed.html?widget=${name}`, { viewport: { width: 800, height: heights[name] } });
-    const widget = page.page.locator(`rl-${name}`);
+  for (const row of WIDGETS) {
+    const name = embedName(row);
+    const page = await lab.open(`embed.html?widget=${name}`, { viewport: { width: 800, height: row.frameHeight } });
+    const widget = page.page.locator(row.tag);
     await eventually(() => widget.getAttribute('data-ready'), (ready) => ready !== null, `${name} draws`, 20000);
-    if (EXPERIMENTS.includes(name)) await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', `${name} computes`, 30000);
+    if (RUNNING_WIDGETS.includes(row.tag)) await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', `${name} computes`, 30000);
     await page.page.waitForTimeout(200);
     const height = await page.page.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
     console.log(`# ${name}: ${height} px at 800 px`);
-    assert.ok(height <= heights[name], `${name}: ${height} px is more than the documented ${heights[name]}`);
+    assert.ok(height <= row.frameHeight, `${name}: ${height} px is more than its frame height ${row.frameHeight}`);
     page.assertClean();
     await page.close();
   }

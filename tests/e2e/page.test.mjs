@@ -4,7 +4,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { DECODER_WIDGET_TAGS, EN, WIDGET_TAGS, ZH, eventually, expectText, openReady, reopen, screenshotWidget, textOf } from './widget-helpers.mjs';
+import { WIDGETS } from '../../web/components/registry.js';
+import { EXERCISE_SECTIONS } from '../../web/components/self-check/exercises.js';
+import { EN, WORKER_WIDGETS, ZH, eventually, expectText, openReady, reopen, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 let lab;
 before(async () => { lab = await startLab(); });
@@ -16,7 +18,10 @@ const headingTop = (page, id) => page.evaluate((target) => document.getElementBy
 test('both pages load every widget with no console error, CSP violation or failed request', async () => {
   for (const path of [ZH, EN]) {
     const view = await openReady(lab, path);
-    for (const tag of [...WIDGET_TAGS, ...DECODER_WIDGET_TAGS]) assert.equal(await view.page.locator(tag).count(), 1, `${path}: one <${tag}>`);
+    // one of each in its section; the self-check closes every section with exercises
+    for (const { tag, section } of WIDGETS) {
+      assert.equal(await view.page.locator(section ? `[data-section="${section}"] ${tag}` : tag).count(), section ? 1 : EXERCISE_SECTIONS.length, `${path}: <${tag}>`);
+    }
     await view.screenshot(path === ZH ? 'page-zh-top' : 'page-en-top');
     view.assertClean();
     await view.close();
@@ -201,7 +206,7 @@ test('the theme toggle switches, is remembered, and the system preference applie
 test('the decoder widgets are real widgets (no placeholder left), titled in the page language', async () => {
   for (const [path, script] of [[EN, /^[\x20-\x7E’–:,]+$/], [ZH, /[\u4e00-\u9fff]/]]) {
     const view = await openReady(lab, path);
-    for (const tag of DECODER_WIDGET_TAGS) {
+    for (const tag of WORKER_WIDGETS) {
       const widget = view.page.locator(tag);
       assert.equal(await widget.getByRole('note').count(), 0, `${path} <${tag}> is not a placeholder`);
       assert.match(await textOf(widget.getByRole('heading', { level: 3 })), script, `${path} <${tag}> title`);

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { EN, ZH, computeEveryWidget, openReady } from './widget-helpers.mjs';
+import { EN, WIDGET_TAGS, ZH, computeEveryWidget, openReady } from './widget-helpers.mjs';
 
 const PHONE = { width: 390, height: 844 };
 const TARGET = 24;
@@ -26,7 +26,7 @@ for (const [lang, path] of [['en', EN], ['zh', ZH]]) {
     await visitAll(page);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= PHONE.width, 'the page does not scroll sideways');
 
-    const problems = await page.evaluate((target) => {
+    const problems = await page.evaluate(({ target, tags }) => {
       const found = [];
       // An element spills when it reaches past its widget's box and no scroll box between them holds it.
       const scrolledBy = (el, host) => {
@@ -45,7 +45,7 @@ for (const [lang, path] of [['en', EN], ['zh', ZH]]) {
         }
       };
       for (const shell of document.querySelectorAll('.site-header, .toc, .skip-link')) checkTargets(shell, 'page shell');
-      for (const host of document.querySelectorAll('rl-vector-lab, rl-precision-lab, rl-gemma-trap, rl-softcap-explorer, rl-gradient-flow, rl-qk-norm-lab, rl-init-scaling, rl-residual-growth, rl-placement-lab, rl-warmup-race')) {
+      for (const host of document.querySelectorAll(tags.join(', '))) {
         const box = host.getBoundingClientRect();
         for (const el of host.shadowRoot.querySelectorAll('*')) {
           const r = el.getBoundingClientRect();
@@ -63,7 +63,7 @@ for (const [lang, path] of [['en', EN], ['zh', ZH]]) {
         }
       }
       return found;
-    }, TARGET);
+    }, { target: TARGET, tags: WIDGET_TAGS });
     assert.deepEqual(problems, []);
     view.assertClean();
     await view.close();

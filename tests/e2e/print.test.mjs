@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { EN, ZH, computeEveryWidget, openReady } from './widget-helpers.mjs';
+import { EN, WIDGET_TAGS, ZH, computeEveryWidget, openReady } from './widget-helpers.mjs';
 
 // The A4 PDF with every widget computed, measured as here: 12 pages (en and zh) before the print styles were
 // reworked, 14 (en) and 13 (zh) after: the hints now print, each widget stays whole on a page (break-inside:
@@ -45,7 +45,7 @@ for (const [lang, path] of [['en', EN], ['zh', ZH]]) {
     await page.emulateMedia({ media: 'print' });
     await page.waitForTimeout(300);
     assert.equal(await lightPixels(gradient), 0, 'printed, the chart is redrawn in print colours');
-    const looks = await page.evaluate(() => [...document.querySelectorAll('rl-vector-lab, rl-precision-lab, rl-gemma-trap, rl-softcap-explorer, rl-gradient-flow, rl-qk-norm-lab, rl-init-scaling, rl-residual-growth, rl-placement-lab, rl-warmup-race')].map((el) => {
+    const looks = await page.evaluate((tags) => [...document.querySelectorAll(tags.join(', '))].map((el) => {
       const style = getComputedStyle(el);
       const hints = [...el.shadowRoot.querySelectorAll('.hint')].filter((h) => !h.closest('[hidden]'));
       return {
@@ -55,7 +55,8 @@ for (const [lang, path] of [['en', EN], ['zh', ZH]]) {
         hintsShown: hints.length > 0 && hints.every((h) => getComputedStyle(h).display !== 'none'),
         buttonsShown: [...el.shadowRoot.querySelectorAll('button')].filter((b) => getComputedStyle(b).display !== 'none').length,
       };
-    }));
+    }), WIDGET_TAGS);
+    assert.deepEqual([...new Set(looks.map((look) => look.tag))].sort(), [...WIDGET_TAGS].sort(), 'every widget is checked');
     for (const look of looks) {
       assert.equal(look.fg, 'rgb(0, 0, 0)', `${look.tag}: print text colour`);
       assert.equal(look.background, 'rgb(255, 255, 255)', `${look.tag}: white background`);

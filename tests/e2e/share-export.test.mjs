@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { startLab } from './harness.mjs';
+import { widgetOf } from '../../web/components/registry.js';
 import { EN, ZH, eventually, openReady, screenshotWidget } from './widget-helpers.mjs';
 
 let lab;
@@ -44,6 +45,8 @@ test('vector lab: link, iframe and tag snippets carry the current settings; the 
   const src = new URL(iframe.match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&'));
   assert.equal(src.pathname, '/embed.html');
   assert.deepEqual([...src.searchParams], [['widget', 'vector-lab'], ['x', '3, 4'], ['lang', 'en']]);
+  // Tall enough for the widget without embed-resize.js: the vector lab's frame height
+  assert.equal(iframe.match(/ height="(\d+)"/)?.[1], String(widgetOf('rl-vector-lab').frameHeight), 'the frame height of registry.js');
 
   // The iframe's address opens the embed page with those settings: RMSNorm of (3, 4)
   const framed = await page.context().newPage();

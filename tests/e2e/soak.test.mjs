@@ -1,4 +1,4 @@
-// A soak of the chapter page: 2,000 interactions (RL_SOAK=N for more) spread over all ten widgets, made the way
+// A soak of the chapter page: 2,000 interactions (RL_SOAK=N for more) spread over every widget (the first of each tag), made the way
 // input events reach them (typed text, slider moves, selects, checkboxes, radio buttons, buttons: runs, cancels,
 // another seed, steps), good and bad values alike, with a few language switches. Afterwards the page has logged
 // no error and no CSP violation, and on every page visited the WASM heap, the live decoders and the live workers
@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { DECODER_WIDGET_TAGS, EN, WIDGET_TAGS, countWorkers, eventually } from './widget-helpers.mjs';
+import { EN, WIDGET_TAGS, WORKER_WIDGETS, countWorkers, eventually } from './widget-helpers.mjs';
 
 const INTERACTIONS = Number(process.env.RL_SOAK ?? 2000);
 const LANGUAGE_SWITCHES = 3;
@@ -14,8 +14,8 @@ const BATCH = 25;                // interactions per round trip; a frame passes 
 // The main thread's heap only grows in 64 KiB pages, and every size the widgets can ask for (8192-d vectors in
 // the precision lab) is reached while the page loads, so it may not grow at all.
 const HEAP_TOLERANCE_BYTES = 0;
-// After the runs settle, each experiment widget may keep the worker of its last finished run, and no more.
-const MAX_LIVE_WORKERS = DECODER_WIDGET_TAGS.length;
+// After the runs settle, each widget that starts workers may keep the worker of its last finished run, and no more.
+const MAX_LIVE_WORKERS = WORKER_WIDGETS.length;
 
 // Installed in each page visited: window.soakFigures() and window.soakStep(i), one interaction chosen from i.
 async function installSoak(tags) {
@@ -88,15 +88,15 @@ function withTimeout(promise, what, ms = 30000) {
 async function settle(page) {
   // Runs cancel each other as settings change; the last ones are allowed to finish (or are cancelled).
   await page.evaluate(() => { for (const element of document.querySelectorAll('*')) element.shadowRoot?.querySelector('.run-cancel:not([hidden])')?.click(); });
-  await eventually(() => page.evaluate((tags) => tags.filter((tag) => document.querySelector(tag).dataset.status === 'running').length, DECODER_WIDGET_TAGS),
+  await eventually(() => page.evaluate((tags) => tags.filter((tag) => document.querySelector(tag).dataset.status === 'running').length, WORKER_WIDGETS),
     (running) => running === 0, 'every run finished or cancelled', 60000);
   await page.waitForTimeout(300);
   return page.evaluate(() => window.soakFigures());
 }
 
-test(`soak: ${INTERACTIONS} interactions over the ten widgets leave no error, no heap growth, no decoder and no stray worker`, { timeout: 600000 }, async () => {
+test(`soak: ${INTERACTIONS} interactions over every widget leave no error, no heap growth, no decoder and no stray worker`, { timeout: 600000 }, async () => {
   const lab = await startLab();
-  const tags = [...WIDGET_TAGS, ...DECODER_WIDGET_TAGS];
+  const tags = WIDGET_TAGS;
   const started = Date.now();
   const view = await lab.open(EN, { initScript: countWorkers });
   let { page } = view;

@@ -1,14 +1,20 @@
 // Helpers for the chapter and widget browser tests (the server and Chromium come from harness.mjs).
 import assert from 'node:assert/strict';
+import { WIDGETS } from '../../web/components/registry.js';
 import { watchFailedRequests } from './harness.mjs';
 
 export const EN = 'en/index.html';
 export const ZH = 'index.html';
-export const WIDGET_TAGS = ['rl-vector-lab', 'rl-precision-lab', 'rl-gemma-trap', 'rl-softcap-explorer'];
-// The decoder-engine widgets (driven by tests/e2e/decoder-widgets.test.mjs).
-export const DECODER_WIDGET_TAGS = ['rl-gradient-flow', 'rl-qk-norm-lab', 'rl-init-scaling', 'rl-residual-growth', 'rl-placement-lab', 'rl-warmup-race'];
+// Every widget (web/components/registry.js), and the subsets its worker column defines.
+export const WIDGET_TAGS = WIDGETS.map((widget) => widget.tag);
+/** The widgets that start a worker: by themselves near the viewport, or on their Run button. */
+export const WORKER_WIDGETS = WIDGETS.filter((widget) => widget.worker).map((widget) => widget.tag);
+/** The widgets that compute in a worker by themselves as they near the viewport. */
+export const RUNNING_WIDGETS = WIDGETS.filter((widget) => widget.worker === 'in-view').map((widget) => widget.tag);
+/** The widgets that start a worker only on their Run button. */
+export const RUN_BUTTON_WIDGETS = WIDGETS.filter((widget) => widget.worker === 'on-run').map((widget) => widget.tag);
 
-/** Opens a page and waits until every live widget on it has drawn its first result. */
+/** Opens a page and waits until every widget on it has drawn (experiment widgets: before their first run). */
 export async function openReady(lab, path, options) {
   const view = await lab.open(path, options);
   await view.page.waitForFunction((tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))), WIDGET_TAGS);
@@ -98,11 +104,11 @@ export function countWorkers() {
 
 /**
  * Scrolls through the whole page, bottom included (the page grows as widgets draw, so its height is read at every
- * step), then brings each decoder widget that has not finished into view, and waits until every one that computes
- * by itself (all but the warmup race, which waits for its Run button) is done or has failed.
+ * step), then brings each widget that computes by itself and has not finished into view, and waits until every
+ * one is done or has failed (those that wait for their Run button are left alone).
  */
 export async function computeEveryWidget(page, { step = 700, timeout = 90000 } = {}) {
-  const selector = DECODER_WIDGET_TAGS.filter((tag) => tag !== 'rl-warmup-race').join(', ');
+  const selector = RUNNING_WIDGETS.join(', ');
   for (let y = 0; y < await page.evaluate(() => document.documentElement.scrollHeight); y += step) {
     await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
     await page.waitForTimeout(60);

@@ -12,7 +12,10 @@ import { LANGUAGES } from '../../web/languages.js';
 
 // each widget's texts by language code (content/<lang>/strings/<tag>.js)
 const byLanguage = (part) => Object.fromEntries(LANGUAGES.map((row) => [row.code, row.strings[part]]));
-const [CONFIG_INSPECTOR_STRINGS, GEMMA_STRINGS, PRECISION_STRINGS, RESIDUAL_GROWTH_STRINGS] = ['rl-config-inspector', 'rl-gemma-trap', 'rl-precision-lab', 'rl-residual-growth'].map(byLanguage);
+const CONFIG_INSPECTOR_STRINGS = byLanguage('rl-config-inspector');
+const GEMMA_STRINGS = byLanguage('rl-gemma-trap');
+const PRECISION_STRINGS = byLanguage('rl-precision-lab');
+const RESIDUAL_GROWTH_STRINGS = byLanguage('rl-residual-growth');
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 

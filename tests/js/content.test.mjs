@@ -11,6 +11,7 @@ import MarkdownIt from 'markdown-it';
 import texmath from 'markdown-it-texmath';
 import katex from 'katex';
 import { SECTION_IDS } from './chapter-sections.mjs';
+import { WIDGETS } from '../../web/components/registry.js';
 import { EXERCISE_SECTIONS } from '../../web/components/self-check/exercises.js';
 import { LANGUAGES } from '../../web/languages.js';
 
@@ -19,23 +20,9 @@ const CONTENT_DIR = new URL('../../content/', import.meta.url);
 const LANGS = Object.fromEntries(LANGUAGES.map((row) => [row.code, row.strings.chapter]));
 
 
-// widget tag -> the section it must sit in
-const WIDGET_SECTION = {
-  'rl-residual-growth': 'residual-stream',
-  'rl-gradient-flow': 'why-residuals',
-  'rl-vector-lab': 'normalization',
-  'rl-precision-lab': 'precision-and-gemma',
-  'rl-gemma-trap': 'precision-and-gemma',
-  'rl-placement-lab': 'placement',
-  'rl-warmup-race': 'placement',
-  'rl-qk-norm-lab': 'qk-norm',
-  'rl-softcap-explorer': 'softcap',
-  'rl-model-table': 'model-table',
-  'rl-config-inspector': 'model-table',
-  'rl-init-scaling': 'init-and-depth',
-  'rl-forward-reader': 'summary',
-};
-// <rl-self-check set="<section>">: one per section that has exercises, the section's last element.
+// widget tag -> the section it must sit in (web/components/registry.js)
+const WIDGET_SECTION = Object.fromEntries(WIDGETS.filter((widget) => widget.section).map((widget) => [widget.tag, widget.section]));
+// <rl-self-check set="<section>">: one per section that has exercises, the section's last element (its row has no section).
 const SELF_CHECK = 'rl-self-check';
 
 const round = (v, digits) => v.toFixed(digits);

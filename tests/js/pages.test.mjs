@@ -10,10 +10,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderPages, withCspMeta } from '../../scripts/pages.mjs';
 import { startServer } from '../../scripts/serve.mjs';
+import { WIDGET_TAGS as WIDGETS } from '../../web/components/registry.js';
 import { SECTION_IDS as SECTIONS } from './chapter-sections.mjs';
 
 const rootDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const WIDGETS = ['rl-vector-lab', 'rl-precision-lab', 'rl-gemma-trap', 'rl-softcap-explorer', 'rl-residual-growth', 'rl-gradient-flow', 'rl-placement-lab', 'rl-warmup-race', 'rl-qk-norm-lab', 'rl-init-scaling', 'rl-model-table', 'rl-config-inspector', 'rl-forward-reader', 'rl-self-check'];
 
 let outDir;
 let pages;

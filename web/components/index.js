@@ -2,6 +2,9 @@
 //   <script type="module" src=".../components/index.js"></script>
 // and the tags; each element finds the lab (../lib/residual-lab.js) and its CSS (../styles/) relative to
 // this folder, so the widgets work in any page that serves the built dist/ tree.
+// Which widgets there are is registry.js; the imports below are its modules, one each (static, so that the
+// page fetches them with this file and the offline build bundles them; tests/js/registry.test.mjs checks).
+import { WIDGETS } from './registry.js';
 import { RlConfigInspector } from './rl-config-inspector.js';
 import { RlForwardReader } from './rl-forward-reader.js';
 import { RlGemmaTrap } from './rl-gemma-trap.js';
@@ -17,28 +20,21 @@ import { RlSoftcapExplorer } from './rl-softcap-explorer.js';
 import { RlVectorLab } from './rl-vector-lab.js';
 import { RlWarmupRace } from './rl-warmup-race.js';
 
-const ELEMENTS = [
-  { tag: RlVectorLab.tag, element: RlVectorLab },
-  { tag: RlPrecisionLab.tag, element: RlPrecisionLab },
-  { tag: RlGemmaTrap.tag, element: RlGemmaTrap },
-  { tag: RlSoftcapExplorer.tag, element: RlSoftcapExplorer },
-  { tag: RlGradientFlow.tag, element: RlGradientFlow },
-  { tag: RlQkNormLab.tag, element: RlQkNormLab },
-  { tag: RlInitScaling.tag, element: RlInitScaling },
-  { tag: RlResidualGrowth.tag, element: RlResidualGrowth },
-  { tag: RlPlacementLab.tag, element: RlPlacementLab },
-  { tag: RlWarmupRace.tag, element: RlWarmupRace },
-  { tag: RlModelTable.tag, element: RlModelTable },
-  { tag: RlConfigInspector.tag, element: RlConfigInspector },
-  { tag: RlForwardReader.tag, element: RlForwardReader },
-  { tag: RlSelfCheck.tag, element: RlSelfCheck },
-];
+const CLASSES = new Map([
+  RlConfigInspector, RlForwardReader, RlGemmaTrap, RlGradientFlow, RlInitScaling, RlModelTable, RlPlacementLab,
+  RlPrecisionLab, RlQkNormLab, RlResidualGrowth, RlSelfCheck, RlSoftcapExplorer, RlVectorLab, RlWarmupRace,
+].map((element) => [element.tag, element]));
 
-for (const { tag, element } of ELEMENTS) {
-  if (!customElements.get(tag)) customElements.define(tag, element);
+/** The element classes, in the registry's order (the attribute reference reads their state tables). */
+export const WIDGET_ELEMENTS = WIDGETS.map(({ tag }) => {
+  const element = CLASSES.get(tag);
+  if (!element) throw new Error(`components/index.js does not import the module of <${tag}> (registry.js lists it)`);
+  return element;
+});
+
+for (const element of WIDGET_ELEMENTS) {
+  if (!customElements.get(element.tag)) customElements.define(element.tag, element);
 }
 
-/** The tags this file registers, in the chapter's order (embed.html lists them). */
-export const WIDGET_TAGS = ELEMENTS.map(({ tag }) => tag);
-/** The element classes, in the same order (the README's attribute reference reads their state tables). */
-export const WIDGET_ELEMENTS = ELEMENTS.map(({ element }) => element);
+/** The tags this file registers, in the registry's order (embed.html lists them). */
+export { WIDGET_TAGS } from './registry.js';

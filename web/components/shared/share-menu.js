@@ -4,6 +4,7 @@
 // own. Under the page CSP: downloads are Blob URLs on an <a download>; the clipboard is navigator.clipboard, and
 // where the browser refuses it the text is shown selected in a field, for the reader to copy.
 import { tableCsv } from './chart-export.js';
+import { widgetOf } from '../registry.js';
 import { h } from './dom.js';
 import { writeState } from './state.js';
 import { FALLBACK_LANGUAGE } from '../../languages.js';
@@ -28,9 +29,11 @@ export function embedUrl(host) {
   return url.href;
 }
 
+/** The iframe of embed.html with these settings, as tall as the widget's frame height (registry.js). */
 export function iframeSnippet(host) {
   const title = host.shadowRoot.querySelector('h3')?.textContent ?? host.localName;
-  return `<iframe src="${escapeAttribute(embedUrl(host))}" title="${escapeAttribute(title)}" width="100%" height="640" loading="lazy"></iframe>`;
+  const { frameHeight } = widgetOf(host.constructor.tag);
+  return `<iframe src="${escapeAttribute(embedUrl(host))}" title="${escapeAttribute(title)}" width="100%" height="${frameHeight}" loading="lazy"></iframe>`;
 }
 
 /**

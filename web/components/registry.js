@@ -1,0 +1,54 @@
+// The widgets of Residual Lab, one row each: the one home of what other files need to know about a widget.
+// components/index.js registers them in this order (the attribute reference follows it), the chapter build
+// refuses an unknown tag, embed.html lists them, the share menu's iframe code and the documented frame heights
+// take `frameHeight`, and the scripts and browser tests iterate over them. Pure data: node imports it too.
+//
+//   tag          the custom element's name (its class's static tag)
+//   module       the file in this folder that defines it (named after the tag)
+//   section      the chapter section (heading id) the widget sits in; null for <rl-self-check>, which closes
+//                every section that has exercises (its `set` attribute names the section)
+//   worker       'in-view': computes in a worker as soon as it nears the viewport; 'on-run': starts a worker
+//                on its Run button only; null: draws on the page's thread, without a worker
+//   frameHeight  the height (px) of an iframe of embed.html?widget=<name> that holds the widget at 800 px wide,
+//                in English, after its first computation, with some room (tests/e2e/embed.test.mjs measures it)
+//   example      attributes of an example that differs from the defaults (for example pages and the tests
+//                that set attributes on a drawn widget)
+export const WIDGETS = [
+  { tag: 'rl-vector-lab', module: 'rl-vector-lab.js',
+    section: 'normalization', worker: null, frameHeight: 1660, example: { x: '3, 4' } },
+  { tag: 'rl-precision-lab', module: 'rl-precision-lab.js',
+    section: 'precision-and-gemma', worker: null, frameHeight: 1200, example: { seed: '7' } },
+  { tag: 'rl-gemma-trap', module: 'rl-gemma-trap.js',
+    section: 'precision-and-gemma', worker: null, frameHeight: 1000, example: { checkpoint: 'llama' } },
+  { tag: 'rl-softcap-explorer', module: 'rl-softcap-explorer.js',
+    section: 'softcap', worker: null, frameHeight: 1200, example: { cap: '50' } },
+  { tag: 'rl-gradient-flow', module: 'rl-gradient-flow.js',
+    section: 'why-residuals', worker: 'in-view', frameHeight: 1200, example: { layers: '8', gain: '0.8' } },
+  { tag: 'rl-qk-norm-lab', module: 'rl-qk-norm-lab.js',
+    section: 'qk-norm', worker: 'in-view', frameHeight: 1040, example: { layers: '3' } },
+  { tag: 'rl-init-scaling', module: 'rl-init-scaling.js',
+    section: 'init-and-depth', worker: 'in-view', frameHeight: 980, example: { 'max-depth': '32' } },
+  { tag: 'rl-residual-growth', module: 'rl-residual-growth.js',
+    section: 'residual-stream', worker: 'in-view', frameHeight: 1060, example: { placement: 'post' } },
+  { tag: 'rl-placement-lab', module: 'rl-placement-lab.js',
+    section: 'placement', worker: 'in-view', frameHeight: 1100, example: { 'zero-qk': 'true' } },
+  { tag: 'rl-warmup-race', module: 'rl-warmup-race.js',
+    section: 'placement', worker: 'on-run', frameHeight: 980, example: { 'warmup-steps': '30' } },
+  { tag: 'rl-model-table', module: 'rl-model-table.js',
+    section: 'model-table', worker: 'on-run', frameHeight: 740, example: { model: 'olmo2' } },
+  { tag: 'rl-config-inspector', module: 'rl-config-inspector.js',
+    section: 'model-table', worker: null, frameHeight: 1900, example: { config: '{"model_type": "qwen3", "num_hidden_layers": 36}' } },
+  { tag: 'rl-forward-reader', module: 'rl-forward-reader.js',
+    section: 'summary', worker: null, frameHeight: 1140, example: { snippet: 'olmo2' } },
+  { tag: 'rl-self-check', module: 'rl-self-check.js',
+    section: null, worker: null, frameHeight: 600, example: { set: 'softcap' } },
+];
+
+/** The tags, in the registry's order. */
+export const WIDGET_TAGS = WIDGETS.map((widget) => widget.tag);
+
+/** The name embed.html takes (`embed.html?widget=vector-lab`): the tag without "rl-". */
+export const embedName = (widget) => widget.tag.replace(/^rl-/, '');
+
+/** The row of a tag, or undefined. */
+export const widgetOf = (tag) => WIDGETS.find((widget) => widget.tag === tag);
