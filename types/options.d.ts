@@ -23,14 +23,20 @@ export interface DecoderConfig {
   placement?: 'pre' | 'post' | 'sandwich' | 'olmo2' | 'deepnorm';
   /** false drops the skip path (deepnorm: the alpha h) and keeps the rest. Default `true`; true, false. */
   residual?: boolean;
-  /** RMSNorm over each head's q and k before the dot product. Default `false`; true, false. */
+  /** RMSNorm over q and k before the dot product (with a weight, Llama's convention). Default `false`; true, false. */
   qkNorm?: boolean;
+  /** QK-Norm's extent: head, over each head's dModel / nHeads values (Qwen3, Gemma 3); projection, over the whole q and k projection of a position (OLMo 2). Default `'head'`; `'head'` `'projection'`. */
+  qkNormShape?: 'head' | 'projection';
   /** attention logits become cap * tanh(s / cap); null is off. Default `null`; > 0, or null. */
   attnSoftcap?: number | null;
   /** output logits become cap * tanh(z / cap); null is off. Default `null`; > 0, or null. */
   finalSoftcap?: number | null;
   /** learned absolute position embeddings. Default `true`; true, false. */
   posEmbed?: boolean;
+  /** rotary position embeddings on q and k after QK-Norm (Hugging Face's rotate_half convention); dModel / nHeads must be even. Default `false`; true, false. */
+  rope?: boolean;
+  /** RoPE base: pair i of a head turns by position * ropeTheta^(-2i / headDim). Default `10000`; > 0, ≤ 1000000000. */
+  ropeTheta?: number;
   /** added to the variance (or mean square) inside every norm. Default `0.00001`; > 0, ≤ 1. */
   eps?: number;
   /** the seeded initialisation. */
@@ -108,7 +114,7 @@ export interface InitGradientsOptions {
   contextLength?: number;
   /** the norm kind of every norm in the stack (QK-Norm is RMSNorm). Default `'layernorm'`; `'layernorm'` `'rmsnorm'` `'rmsnorm_gemma'` `'dyt'` `'none'`. */
   norm?: 'layernorm' | 'rmsnorm' | 'rmsnorm_gemma' | 'dyt' | 'none';
-  /** RMSNorm over each head's q and k before the dot product. Default `false`; true, false. */
+  /** RMSNorm over q and k before the dot product (with a weight, Llama's convention). Default `false`; true, false. */
   qkNorm?: boolean;
   /** the seeded initialisation. */
   init?: {
@@ -149,7 +155,7 @@ export interface ResidualGrowthOptions {
   norm?: 'layernorm' | 'rmsnorm' | 'rmsnorm_gemma' | 'dyt' | 'none';
   /** where the norms sit: post Norm(h + F(h)); pre h + F(Norm(h)); sandwich h + Norm(F(Norm(h))); olmo2 h + Norm(F(h)); deepnorm Norm(alpha h + F(h)). Default `'pre'`; `'pre'` `'post'` `'sandwich'` `'olmo2'` `'deepnorm'`. */
   placement?: 'pre' | 'post' | 'sandwich' | 'olmo2' | 'deepnorm';
-  /** RMSNorm over each head's q and k before the dot product. Default `false`; true, false. */
+  /** RMSNorm over q and k before the dot product (with a weight, Llama's convention). Default `false`; true, false. */
   qkNorm?: boolean;
   /** the seeded initialisation. */
   init?: {
@@ -186,7 +192,7 @@ export interface WarmupOptions {
   contextLength?: number;
   /** the norm kind of every norm in the stack (QK-Norm is RMSNorm). Default `'layernorm'`; `'layernorm'` `'rmsnorm'` `'rmsnorm_gemma'` `'dyt'` `'none'`. */
   norm?: 'layernorm' | 'rmsnorm' | 'rmsnorm_gemma' | 'dyt' | 'none';
-  /** RMSNorm over each head's q and k before the dot product. Default `false`; true, false. */
+  /** RMSNorm over q and k before the dot product (with a weight, Llama's convention). Default `false`; true, false. */
   qkNorm?: boolean;
   /** the seeded initialisation. */
   init?: {
@@ -266,7 +272,7 @@ export interface InitScalingOptions {
   norm?: 'layernorm' | 'rmsnorm' | 'rmsnorm_gemma' | 'dyt' | 'none';
   /** where the norms sit: post Norm(h + F(h)); pre h + F(Norm(h)); sandwich h + Norm(F(Norm(h))); olmo2 h + Norm(F(h)); deepnorm Norm(alpha h + F(h)). Default `'pre'`; `'pre'` `'post'` `'sandwich'` `'olmo2'` `'deepnorm'`. */
   placement?: 'pre' | 'post' | 'sandwich' | 'olmo2' | 'deepnorm';
-  /** RMSNorm over each head's q and k before the dot product. Default `false`; true, false. */
+  /** RMSNorm over q and k before the dot product (with a weight, Llama's convention). Default `false`; true, false. */
   qkNorm?: boolean;
   /** the seeded initialisation. */
   init?: {

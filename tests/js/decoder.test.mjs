@@ -39,7 +39,8 @@ test('createDecoder() fills every default', () => {
   const m = lab.createDecoder();
   assert.deepEqual({ ...m.config, init: { ...m.config.init } }, {
     vocabSize: 64, dModel: 64, nHeads: 4, dFF: null, nLayers: 4, contextLength: 64, mlp: 'gelu', norm: 'layernorm',
-    placement: 'pre', residual: true, qkNorm: false, attnSoftcap: null, finalSoftcap: null, posEmbed: true, eps: 1e-5,
+    placement: 'pre', residual: true, qkNorm: false, qkNormShape: 'head', attnSoftcap: null, finalSoftcap: null,
+    posEmbed: true, rope: false, ropeTheta: 10000, eps: 1e-5,
     init: { scheme: 'normal', std: 0.02, residualScaling: false, embedScale: 1, zeroQK: false, qkGain: 1, seed: 0 },
   });
   const layout = m.paramLayout();
@@ -49,6 +50,25 @@ test('createDecoder() fills every default', () => {
   assert.equal(last.offset + last.size, m.numParams);
   assert.equal(m.params().length, m.numParams);
   m.dispose();
+});
+
+test('rope and qkNormShape reach the engine: layout, position 0 unturned, an odd head width refused', () => {
+  const base = { ...TINY, norm: 'rmsnorm', placement: 'olmo2', qkNorm: true, posEmbed: false };
+  const whole = lab.createDecoder({ ...base, qkNormShape: 'projection', rope: true, ropeTheta: 10 });
+  const shapeOf = (m, name) => m.paramLayout().find((t) => t.name === name).shape;
+  assert.deepEqual(shapeOf(whole, 'layers.0.attn.q_norm.weight'), [8]);
+  const plain = lab.createDecoder({ ...base, qkNormShape: 'projection' });
+  plain.setParams(whole.params());
+  const tokens = [1, 2, 3, 4];
+  const a = whole.forward(tokens).logits, b = plain.forward(tokens).logits;
+  // RoPE turns nothing at position 0 and every later position's attention
+  assert.deepEqual(a.slice(0, 11), b.slice(0, 11));
+  assert.notDeepEqual(a.slice(33), b.slice(33));
+  const perHead = lab.createDecoder(base);
+  assert.deepEqual(shapeOf(perHead, 'layers.0.attn.q_norm.weight'), [4]);
+  assert.throws(() => lab.createDecoder({ ...TINY, dModel: 6, rope: true }), /rope needs an even head width/);
+  assert.throws(() => lab.createDecoder({ ...TINY, qkNormShape: 'layer' }), /qkNormShape/);
+  for (const m of [whole, plain, perHead]) m.dispose();
 });
 
 test('forward returns loss, logits and per-layer stats of the right shapes', () => {

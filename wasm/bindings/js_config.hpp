@@ -51,9 +51,12 @@ inline decoder::Config read_config(const emscripten::val& o) {
   c.placement = named(o, "placement", c.placement, decoder::parse_placement);
   c.residual = field(o, "residual", c.residual);
   c.qk_norm = field(o, "qkNorm", c.qk_norm);
+  c.qk_norm_shape = named(o, "qkNormShape", c.qk_norm_shape, decoder::parse_qk_norm_shape);
   c.attn_softcap = field(o, "attnSoftcap", c.attn_softcap);
   c.final_softcap = field(o, "finalSoftcap", c.final_softcap);
   c.pos_embed = field(o, "posEmbed", c.pos_embed);
+  c.rope = field(o, "rope", c.rope);
+  c.rope_theta = field(o, "ropeTheta", c.rope_theta);
   c.eps = field(o, "eps", c.eps);
   c.init = read_init(o["init"], c.init);
   return c;

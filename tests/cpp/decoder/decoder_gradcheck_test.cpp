@@ -72,3 +72,24 @@ TEST_CASE("decoder gradients with one soft-cap at a time and with four layers", 
     check_model(c, 9);
   }
 }
+
+TEST_CASE("decoder gradients with RoPE and with QK-Norm over the whole projection", "[decoder][gradcheck][rope]") {
+  int index = 0;
+  for (decoder::Placement placement : kAllPlacements)
+    for (bool rope : {false, true})
+      for (decoder::QkNormShape shape : decoder::kQkNormShapes) {
+        decoder::Config c = tiny_config(decoder::NormKind::rmsnorm, placement, true, index % 3 == 1);
+        c.qk_norm_shape = shape;
+        c.rope = rope;
+        c.rope_theta = 10.0f;  // both rotation pairs of a 4-wide head turn visibly within 6 positions
+        c.pos_embed = !rope;
+        c.mlp = decoder::MlpKind::swiglu;
+        check_model(c, 300 + index++);
+      }
+  // RoPE without QK-Norm (Llama), with several heads and the default base
+  decoder::Config c = tiny_config(decoder::NormKind::rmsnorm, decoder::Placement::pre, false, false);
+  c.rope = true, c.pos_embed = false, c.n_heads = 1, c.mlp = decoder::MlpKind::swiglu;
+  check_model(c, 320);
+  c.rope_theta = 3.0f, c.n_heads = 2;
+  check_model(c, 321);
+}

@@ -76,7 +76,9 @@ inline std::string describe(const decoder::Config& c) {
   return std::string("norm=") + decoder::to_string(c.norm) + " placement=" + decoder::to_string(c.placement) +
          " qk_norm=" + (c.qk_norm ? "on" : "off") + " attn_softcap=" + std::to_string(c.attn_softcap) +
          " final_softcap=" + std::to_string(c.final_softcap) + " mlp=" + decoder::to_string(c.mlp) +
-         " residual=" + (c.residual ? "on" : "off") + " pos_embed=" + (c.pos_embed ? "on" : "off");
+         " residual=" + (c.residual ? "on" : "off") + " pos_embed=" + (c.pos_embed ? "on" : "off") +
+         " qk_norm_shape=" + decoder::to_string(c.qk_norm_shape) + " rope=" + (c.rope ? "on" : "off") +
+         " rope_theta=" + std::to_string(c.rope_theta);
 }
 
 struct GradCheckResult {

@@ -75,6 +75,22 @@ class ReferenceDecoder {
     return logits;
   }
 
+  // RoPE as transformers' apply_rotary_pos_emb: x * cos + rotate_half(x) * sin, rotate_half(x) = cat(-x2, x1),
+  // cos and sin of cat(freqs, freqs), freqs_i = t * theta^(-2i/dh) for the head's first half i < dh/2.
+  static void rope(Mat& x, int T, int H, int dh, S theta) {
+    const int half = dh / 2;
+    for (int t = 0; t < T; ++t)
+      for (int h = 0; h < H; ++h) {
+        S* r = x.data() + static_cast<long>(t) * H * dh + h * dh;
+        std::vector<S> rotated(dh);
+        for (int i = 0; i < dh; ++i) rotated[i] = i < half ? -r[i + half] : r[i - half];
+        for (int i = 0; i < dh; ++i) {
+          const S freq = S(t) * std::pow(theta, -S(2 * (i % half)) / S(dh));
+          r[i] = r[i] * std::cos(freq) + rotated[i] * std::sin(freq);
+        }
+      }
+  }
+
  private:
   void bump_stream(Mat& h, int point) const {
     if (point == bump_point) h[bump_index] += bump;
@@ -144,8 +160,13 @@ class ReferenceDecoder {
     const int d = c_.d_model, H = c_.n_heads, dh = c_.d_head();
     Mat q = linear(x, T, d, L.q, d), k = linear(x, T, d, L.k, d), v = linear(x, T, d, L.v, d);
     if (c_.qk_norm) {
-      q = norm_rows(q, T * H, dh, decoder::NormKind::rmsnorm, L.q_norm, decoder::kAbsent);
-      k = norm_rows(k, T * H, dh, decoder::NormKind::rmsnorm, L.k_norm, decoder::kAbsent);
+      const bool whole = c_.qk_norm_shape == decoder::QkNormShape::projection;
+      q = norm_rows(q, whole ? T : T * H, whole ? d : dh, decoder::NormKind::rmsnorm, L.q_norm, decoder::kAbsent);
+      k = norm_rows(k, whole ? T : T * H, whole ? d : dh, decoder::NormKind::rmsnorm, L.k_norm, decoder::kAbsent);
+    }
+    if (c_.rope) {
+      rope(q, T, H, dh, S(c_.rope_theta));
+      rope(k, T, H, dh, S(c_.rope_theta));
     }
     Mat y(static_cast<std::size_t>(T) * d, S(0));
     for (int h = 0; h < H; ++h)

@@ -33,6 +33,8 @@ std::string validate_config(const Config& c) {
            options::check(t, "placement", to_string(c.placement)),
            c.attn_softcap == 0 ? std::string() : options::check(t, "attnSoftcap", c.attn_softcap),
            c.final_softcap == 0 ? std::string() : options::check(t, "finalSoftcap", c.final_softcap),
+           options::check(t, "qkNormShape", to_string(c.qk_norm_shape)),
+           options::check(t, "ropeTheta", c.rope_theta),
            options::check(t, "eps", c.eps),
            options::check(t, "init.scheme", to_string(c.init.scheme)),
            options::check(t, "init.std", c.init.std),
@@ -42,6 +44,8 @@ std::string validate_config(const Config& c) {
     if (!e.empty()) return e;
   if (c.n_heads > c.d_model || c.d_model % c.n_heads != 0)
     return "nHeads (" + std::to_string(c.n_heads) + ") must divide dModel (" + std::to_string(c.d_model) + ")";
+  if (c.rope && c.d_head() % 2 != 0)
+    return "rope needs an even head width: dModel / nHeads is " + std::to_string(c.d_head());
   const std::uint64_t bytes = model_bytes(c);
   if (bytes > kMaxModelBytes)
     return "model too large: it would need " + std::to_string(bytes >> 20) + " MB (parameters, gradients and " +
@@ -83,6 +87,14 @@ const char* to_string(InitScheme scheme) {
   return "?";
 }
 
+const char* to_string(QkNormShape shape) {
+  switch (shape) {
+    case QkNormShape::head: return "head";
+    case QkNormShape::projection: return "projection";
+  }
+  return "?";
+}
+
 bool parse_norm_kind(std::string_view name, NormKind* out) {
   for (const NormKindSpec& k : norm_kinds())
     if (name == k.name) return *out = k.kind, true;
@@ -103,6 +115,12 @@ bool parse_mlp_kind(std::string_view name, MlpKind* out) {
 
 bool parse_init_scheme(std::string_view name, InitScheme* out) {
   for (InitScheme s : kInitSchemes)
+    if (name == to_string(s)) return *out = s, true;
+  return false;
+}
+
+bool parse_qk_norm_shape(std::string_view name, QkNormShape* out) {
+  for (QkNormShape s : kQkNormShapes)
     if (name == to_string(s)) return *out = s, true;
   return false;
 }

@@ -19,12 +19,16 @@ enum class NormKind { layernorm, rmsnorm, rmsnorm_gemma, dyt, none };
 enum class Placement { post, pre, sandwich, olmo2, deepnorm };
 enum class MlpKind { gelu, swiglu };
 enum class InitScheme { normal, xavier };
+// QK-Norm's extent: head (Qwen3, Gemma 3): RMSNorm over each head's d_head values, weight [d_head];
+// projection (OLMo 2): RMSNorm over the whole q (and k) projection of a position, weight [d_model].
+enum class QkNormShape { head, projection };
 
 // Every value of each enum, in the order the API lists them; names come from to_string().
 inline constexpr Placement kPlacements[] = {Placement::pre, Placement::post, Placement::sandwich, Placement::olmo2,
                                             Placement::deepnorm};
 inline constexpr MlpKind kMlpKinds[] = {MlpKind::gelu, MlpKind::swiglu};
 inline constexpr InitScheme kInitSchemes[] = {InitScheme::normal, InitScheme::xavier};
+inline constexpr QkNormShape kQkNormShapes[] = {QkNormShape::head, QkNormShape::projection};
 
 struct InitConfig {
   InitScheme scheme = InitScheme::normal;
@@ -47,10 +51,15 @@ struct Config {
   NormKind norm = NormKind::layernorm;
   Placement placement = Placement::pre;
   bool residual = true;        // false drops the skip term (deepnorm: the alpha * h) and keeps the rest
-  bool qk_norm = false;        // Llama-convention RMSNorm over each head's q and k, weight initialised to ones
+  bool qk_norm = false;        // Llama-convention RMSNorm on q and k, weight initialised to ones
+  QkNormShape qk_norm_shape = QkNormShape::head;
   float attn_softcap = 0.0f;   // 0 = off; else cap * tanh(s / cap) after the 1/sqrt(d_head) scaling, before the mask
   float final_softcap = 0.0f;  // 0 = off; else on the output logits
   bool pos_embed = true;       // learned absolute position embeddings
+  // Rotary position embeddings on q and k (after QK-Norm), Hugging Face's rotate_half convention: for i < dh/2,
+  // angle = t * rope_theta^(-2i/dh), (x_i, x_{i+dh/2}) <- (x_i cos - x_{i+dh/2} sin, x_{i+dh/2} cos + x_i sin).
+  bool rope = false;
+  float rope_theta = 10000.0f;
   float eps = 1e-5f;
   InitConfig init;
 
@@ -77,9 +86,11 @@ const char* to_string(NormKind kind);
 const char* to_string(Placement placement);
 const char* to_string(MlpKind kind);
 const char* to_string(InitScheme scheme);
+const char* to_string(QkNormShape shape);
 bool parse_norm_kind(std::string_view name, NormKind* out);
 bool parse_placement(std::string_view name, Placement* out);
 bool parse_mlp_kind(std::string_view name, MlpKind* out);
 bool parse_init_scheme(std::string_view name, InitScheme* out);
+bool parse_qk_norm_shape(std::string_view name, QkNormShape* out);
 
 }  // namespace rl::decoder

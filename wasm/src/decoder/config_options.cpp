@@ -54,10 +54,17 @@ options::Table build() {
              "where the norms sit: post Norm(h + F(h)); pre h + F(Norm(h)); sandwich h + Norm(F(Norm(h))); "
              "olmo2 h + Norm(F(h)); deepnorm Norm(alpha h + F(h))"),
       boolean("residual", true, "false drops the skip path (deepnorm: the alpha h) and keeps the rest"),
-      boolean("qkNorm", false, "RMSNorm over each head's q and k before the dot product"),
+      boolean("qkNorm", false, "RMSNorm over q and k before the dot product (with a weight, Llama's convention)"),
+      choice("qkNormShape", "head", names(kQkNormShapes),
+             "QK-Norm's extent: head, over each head's dModel / nHeads values (Qwen3, Gemma 3); projection, over "
+             "the whole q and k projection of a position (OLMo 2)"),
       attn_cap,
       final_cap,
       boolean("posEmbed", true, "learned absolute position embeddings"),
+      boolean("rope", false,
+              "rotary position embeddings on q and k after QK-Norm (Hugging Face's rotate_half convention); "
+              "dModel / nHeads must be even"),
+      positive("ropeTheta", 10000, 1e9, "RoPE base: pair i of a head turns by position * ropeTheta^(-2i / headDim)"),
       positive("eps", 1e-5, 1, "added to the variance (or mean square) inside every norm"),
       object("init", init, "the seeded initialisation"),
   };

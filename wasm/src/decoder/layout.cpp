@@ -62,8 +62,9 @@ void lay_out(const Config& c, LayoutBuilder& b, ParamLayout& layout) {
     L.v = b.add(p + "attn.v.weight", {d, d}, i);
     L.o = b.add(p + "attn.o.weight", {d, d}, i);
     if (c.qk_norm) {
-      L.q_norm = b.add_norm(p + "attn.q_norm", qk_norm, c.d_head(), i).find("weight");
-      L.k_norm = b.add_norm(p + "attn.k_norm", qk_norm, c.d_head(), i).find("weight");
+      const int width = c.qk_norm_shape == QkNormShape::projection ? d : c.d_head();
+      L.q_norm = b.add_norm(p + "attn.q_norm", qk_norm, width, i).find("weight");
+      L.k_norm = b.add_norm(p + "attn.k_norm", qk_norm, width, i).find("weight");
     }
     if (sandwich) L.attn_out_norm = b.add_norm(p + "attn_out_norm", norm, d, i);
     L.mlp_norm = b.add_norm(p + "mlp_norm", norm, d, i);

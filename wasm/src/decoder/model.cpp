@@ -103,6 +103,11 @@ std::uint64_t assign_buffers(ModelState& st, float* base) {
     } else {
       at.qn = at.q, at.kn = at.k;
     }
+    if (c.rope) {
+      at.qr = a.take(Td), at.kr = a.take(Td);
+    } else {
+      at.qr = at.qn, at.kr = at.kn;
+    }
     at.scores = a.take(H * T * T), at.probs = a.take(H * T * T), at.att_y = a.take(Td);
     la.mlp.up = a.take(T * f), la.mlp.act = a.take(T * f);
     if (c.mlp == MlpKind::swiglu) la.mlp.gate = a.take(T * f);

@@ -39,7 +39,8 @@ struct NormActs {
 struct AttentionActs {
   float *q = nullptr, *k = nullptr, *v = nullptr;   // [T, d] projections (q, k before QK-Norm)
   float *qn = nullptr, *kn = nullptr;                // [T, d] after QK-Norm (aliases of q, k without it)
-  float *q_rstd = nullptr, *k_rstd = nullptr;        // [T * H] QK-Norm statistics
+  float *q_rstd = nullptr, *k_rstd = nullptr;        // [T * H] QK-Norm statistics (projection shape: [T])
+  float *qr = nullptr, *kr = nullptr;                // [T, d] after RoPE (aliases of qn, kn without it)
   float *scores = nullptr;                           // [H, T, T] q.k / sqrt(d_head), before the soft-cap
   float *probs = nullptr;                            // [H, T, T] causal softmax (zeros above the diagonal)
   float *att_y = nullptr;                            // [T, d] heads concatenated, input of attn.o
