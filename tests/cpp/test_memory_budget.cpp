@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include "api/memory_budget.hpp"
-#include "api/parse_vector.hpp"
+#include "core/memory_budget.hpp"
+#include "core/parse_vector.hpp"
 #include "decoder/model.hpp"
 #include "train/loop.hpp"
 

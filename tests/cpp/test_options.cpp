@@ -8,8 +8,9 @@
 
 #include <cmath>
 
+#include "api/all_options.hpp"
 #include "api/kernel_options.hpp"
-#include "api/options.hpp"
+#include "core/options.hpp"
 #include "decoder/config.hpp"
 #include "decoder/config_options.hpp"
 #include "experiments/gradient_decay.hpp"

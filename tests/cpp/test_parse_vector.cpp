@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "api/parse_vector.hpp"
+#include "core/parse_vector.hpp"
 
 namespace {
 std::vector<float> parse_ok(const std::string& text) {

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "api/parse_vector.hpp"
+#include "core/parse_vector.hpp"
 #include "fuzz_check.hpp"
 
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "api/memory_budget.hpp"
+#include "core/memory_budget.hpp"
 #include "decoder/model.hpp"
 #include "js_config.hpp"
 #include "train/loop.hpp"

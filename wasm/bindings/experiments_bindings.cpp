@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "api/memory_budget.hpp"
+#include "core/memory_budget.hpp"
 #include "experiments/gradient_decay.hpp"
 #include "experiments/init_gradients.hpp"
 #include "experiments/init_scaling.hpp"

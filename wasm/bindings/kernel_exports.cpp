@@ -13,8 +13,8 @@
 #include <string>
 
 #include "api/kernel_api.hpp"
-#include "api/memory_budget.hpp"
-#include "api/parse_vector.hpp"
+#include "core/memory_budget.hpp"
+#include "core/parse_vector.hpp"
 
 namespace {
 

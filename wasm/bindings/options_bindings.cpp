@@ -1,10 +1,11 @@
-// lab.describe(): every option table of the core (api/options.hpp) as plain JS objects, for web/lib/options.js.
+// lab.describe(): every option table (api/all_options.hpp) as plain JS objects, for web/lib/options.js.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <string>
 
-#include "api/options.hpp"
+#include "api/all_options.hpp"
+#include "core/options.hpp"
 
 namespace {
 

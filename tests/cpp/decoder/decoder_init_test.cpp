@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "decoder/rng.hpp"
+#include "core/random.hpp"
 #include "decoder_test_util.hpp"
 
 using namespace rl;
@@ -43,12 +43,12 @@ decoder::Config init_config() {
 TEST_CASE("portable_log matches std::log to double rounding", "[decoder][init]") {
   for (double x : {1e-300, 1e-10, 0.001, 0.3, 0.5, 0.70710678, 0.9999999, 1.0, 1.5, 2.0, 1e10}) {
     INFO(x);
-    CHECK(decoder::portable_log(x) == Approx(std::log(x)).epsilon(4e-16).margin(1e-300));
+    CHECK(rl::portable_log(x) == Approx(std::log(x)).epsilon(4e-16).margin(1e-300));
   }
 }
 
 TEST_CASE("the init rng's normals have mean 0 and variance 1", "[decoder][init]") {
-  decoder::InitRng rng(99);
+  rl::Rng rng(99);
   const int n = 200000;
   double sum = 0, sq = 0, fourth = 0;
   for (int i = 0; i < n; ++i) {

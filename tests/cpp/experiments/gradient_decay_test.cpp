@@ -5,13 +5,13 @@
 #include <cmath>
 
 #include "experiments/gradient_decay.hpp"
-#include "kernels/orthogonal.hpp"
+#include "experiments/orthogonal.hpp"
 
 using namespace rl::experiments;
 
 TEST_CASE("the Householder construction gives an orthogonal matrix", "[experiments][gradient_decay]") {
   const int n = 24;
-  rl::train::Rng rng(5);
+  rl::Rng rng(5);
   const rl::RandomOrthogonal q(n, rng);
   Eigen::MatrixXd Q(n, n), Qt(n, n);  // columns Q e_i and Q^T e_i
   for (int i = 0; i < n; ++i) {

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <cstdint>
 
-#include "train/random.hpp"
+#include "core/random.hpp"
 
-using rl::train::Rng;
-using rl::train::uniform_below;
+using rl::Rng;
+using rl::uniform_below;
 
 TEST_CASE("SplitMix64 reproduces the reference stream", "[train][random]") {
   // Reference values of Vigna's splitmix64.c started from state 0.
@@ -45,7 +45,7 @@ TEST_CASE("uniform, uniform_below and normal have the right distributions", "[tr
 }
 
 TEST_CASE("streams from mix_seed are reproducible and distinct", "[train][random]") {
-  Rng a(rl::train::mix_seed(3, 0)), b(rl::train::mix_seed(3, 0)), c(rl::train::mix_seed(3, 1));
+  Rng a(rl::mix_seed(3, 0)), b(rl::mix_seed(3, 0)), c(rl::mix_seed(3, 1));
   const double first_a = a.normal();
   CHECK(first_a == b.normal());
   CHECK(first_a != c.normal());

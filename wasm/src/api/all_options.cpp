@@ -1,5 +1,6 @@
+#include "api/all_options.hpp"
+
 #include "api/kernel_options.hpp"
-#include "api/options.hpp"
 #include "decoder/config_options.hpp"
 #include "experiments/options.hpp"
 #include "train/options.hpp"

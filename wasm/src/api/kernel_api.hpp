@@ -1,12 +1,12 @@
 // Validated entry points on single vectors: what the WASM bindings call, testable natively.
 // Each checks every input first and returns a Status whose message says what is wrong ("x is empty",
-// "g has 3 values but x has 4", "x[2] is NaN", "eps must be a finite number >= 0 (got -1)"); only valid input
-// reaches a kernel, so nothing aborts and the next call works. Outputs are spans the caller sized to x; on a
-// failed Status their contents are unspecified.
+// "g has 3 values but x has 4", "x[2] is NaN", "eps must be a finite number of at least 0 (got -1)"); only
+// valid input reaches a kernel, so nothing aborts and the next call works. Outputs are spans the caller sized
+// to x; on a failed Status their contents are unspecified.
 //
 // Unlike the kernels, these backwards WRITE their gradients (they zero them first): a single call has no
 // residual stream to add into. Argument order follows the kernels: outputs, inputs (dy, x), parameters, options.
-// Header-only (the build compiles .cpp files from wasm/src/ and wasm/src/kernels/ only).
+// Header-only: the bindings and the tests compile it, in the api layer, the one that sees every layer below.
 #pragma once
 #include <algorithm>
 #include <cmath>

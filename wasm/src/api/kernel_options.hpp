@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "api/options.hpp"
+#include "core/options.hpp"
 
 namespace rl::api {
 

@@ -14,8 +14,8 @@
 #include <string_view>
 
 #include "api/kernel_options.hpp"
-#include "api/parse_vector.hpp"  // kMaxVectorLength
-#include "api/status.hpp"
+#include "core/parse_vector.hpp"  // kMaxVectorLength
+#include "core/status.hpp"
 #include "kernels/reductions.hpp"
 
 namespace rl::api {

@@ -1,6 +1,6 @@
 // The decoder config's option table (and its init's): names as the JS API spells them, defaults, bounds.
 #pragma once
-#include "api/options.hpp"
+#include "core/options.hpp"
 
 namespace rl::decoder {
 

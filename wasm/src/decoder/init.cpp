@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "decoder/model_state.hpp"
-#include "decoder/rng.hpp"
+#include "core/random.hpp"
 
 namespace rl::decoder {
 namespace {
@@ -35,7 +35,7 @@ void init_weights(ModelState& st) {
       std::fill(out, out + t.size, *t.init_value);
       continue;
     }
-    InitRng rng(tensor_seed(ini.seed, name));
+    Rng rng(tensor_seed(ini.seed, name));
     const bool embedding = name == "embed.weight" || name == "pos_embed.weight";
     if (embedding) {
       const double std_dev = static_cast<double>(ini.std) * ini.embed_scale;

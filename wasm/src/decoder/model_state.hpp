@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "api/memory_budget.hpp"
+#include "core/memory_budget.hpp"
 #include "decoder/config.hpp"
 #include "decoder/layout.hpp"
 #include "decoder/model.hpp"  // ForwardStatus

@@ -45,11 +45,6 @@ struct NormKindSpec {
   NormBackward backward;
 
   bool identity() const { return forward == nullptr; }
-  std::uint64_t param_count(std::uint64_t d_model) const {
-    std::uint64_t n = 0;
-    for (const NormParamSpec& p : params) n += p.size(d_model);
-    return n;
-  }
   // Index into params of the tensor with this suffix, or -1.
   int find_param(std::string_view suffix) const {
     for (std::size_t i = 0; i < params.size(); ++i)

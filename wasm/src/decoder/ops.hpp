@@ -1,6 +1,8 @@
-// Internal to the decoder: the building blocks of one layer, forward and backward side by side (llm.c order:
-// outputs, saved statistics, inputs, parameters, sizes). Every backward ACCUMULATES (+=) into the gradient of its
-// input and of its parameters; the caller zeroes a scratch gradient before its first contribution.
+// Internal to the decoder: the building blocks of one layer, forward and backward side by side. Arguments: the
+// config, what is written, what is read, T. Forward: activations saved and output, input x, weights. Backward:
+// the gradients added into (dx, the weights'), dout, x, the saved activations, the weights, scratch. Every
+// backward ACCUMULATES (+=) into the gradient of its input and of its parameters; the caller zeroes a scratch
+// gradient before its first contribution.
 #pragma once
 #include "decoder/model_state.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "api/memory_budget.hpp"
+#include "core/memory_budget.hpp"
 
 namespace rl::decoder {
 

@@ -4,13 +4,12 @@
 
 #include <cmath>
 
-#include "kernels/orthogonal.hpp"
-#include "train/random.hpp"
+#include "core/random.hpp"
+#include "experiments/orthogonal.hpp"
 
 namespace rl::experiments {
 namespace {
 
-using train::Rng;
 using Vec = std::vector<double>;
 
 double norm(const Vec& v) {
@@ -35,7 +34,7 @@ Vec linear_stack(const GradientDecayOptions& o) {
   Vec g = top_gradient_direction(o);
   norms[size_t(o.layers)] = norm(g);
   for (int l = o.layers - 1; l >= 0; --l) {
-    Rng rng(train::mix_seed(o.seed, kLayerStream0 + uint64_t(l)));
+    Rng rng(mix_seed(o.seed, kLayerStream0 + uint64_t(l)));
     const RandomOrthogonal q(o.width, rng);
     Vec branch = g;
     q.apply_transpose(branch);  // Q_l^T g
@@ -56,7 +55,7 @@ struct MlpLayer {
 };
 
 MlpLayer draw_mlp_layer(int width, int hidden, uint64_t seed, int layer) {
-  Rng rng(train::mix_seed(seed, kLayerStream0 + uint64_t(layer)));
+  Rng rng(mix_seed(seed, kLayerStream0 + uint64_t(layer)));
   MlpLayer w{Vec(size_t(hidden) * size_t(width)), Vec(size_t(width) * size_t(hidden))};
   const double std1 = std::sqrt(1.0 / width), std2 = std::sqrt(2.0 / hidden);
   for (double& x : w.w1) x = std1 * rng.normal();
@@ -114,14 +113,14 @@ Vec mlp_stack_input_gradient(const GradientDecayOptions& o, const Vec& input, Ve
 }
 
 Vec mlp_stack_input(const GradientDecayOptions& o) {
-  Rng rng(train::mix_seed(o.seed, kInputStream));
+  Rng rng(mix_seed(o.seed, kInputStream));
   Vec h(static_cast<size_t>(o.width));
   for (double& x : h) x = rng.normal();
   return h;
 }
 
 Vec top_gradient_direction(const GradientDecayOptions& o) {
-  Rng rng(train::mix_seed(o.seed, kTopStream));
+  Rng rng(mix_seed(o.seed, kTopStream));
   return unit_random_direction(o.width, rng);
 }
 

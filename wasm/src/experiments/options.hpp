@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "api/options.hpp"
+#include "core/options.hpp"
 
 namespace rl::experiments {
 

@@ -1,8 +1,11 @@
 // Normalization kernels: RMSNorm (Llama and Gemma conventions), LayerNorm and Dynamic Tanh, forward and backward.
 //
-// Layout: row-major [rows, d]; each row is normalized on its own. Argument order as in llm.c: outputs, saved
-// statistics, inputs, parameters, sizes. Weight pointers may be nullptr (g / gamma = ones, beta = zeros);
-// saved-statistic outputs (rstd, mean: one float per row) may be nullptr.
+// Layout: row-major [rows, d]; each row is normalized on its own. Arguments: what is written, then what is read,
+// then sizes and options. Forward: outputs, saved statistics, input x, parameters, rows, d, options (llm.c's
+// forward order). Backward: the gradients added into (dx, then the parameters'), dy, x, the saved statistics,
+// the parameters, rows, d, options (llm.c's backward takes the weight before mean and rstd instead). Weight
+// pointers may be nullptr (g / gamma = ones, beta = zeros); saved-statistic outputs (rstd, mean: one float per
+// row) may be nullptr.
 //
 // The residual rule: in backward, a layer's output gradient is read and the gradients of its input and of its
 // parameters are ACCUMULATED (+=), never assigned. The norm's input x is the residual stream, which also flows

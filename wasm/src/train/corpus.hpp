@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "train/random.hpp"
+#include "core/random.hpp"
 
 namespace rl::train {
 

@@ -42,7 +42,6 @@ class DivergenceMonitor {
   TrainStatus first_status() const { return first_status_; }
   int first_divergent_step() const { return first_divergent_step_; }  // -1 if none
   double smoothed_loss() const { return smoothed_; }
-  double best_smoothed_loss() const { return best_; }
   int observations() const { return count_; }
 
  private:

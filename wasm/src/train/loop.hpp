@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "api/memory_budget.hpp"
+#include "core/memory_budget.hpp"
 #include "decoder/model.hpp"
 #include "train/adamw.hpp"
 #include "train/corpus.hpp"

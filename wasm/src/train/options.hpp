@@ -1,7 +1,7 @@
 // trainStep's option table: names as the JS API spells them, defaults, bounds; validate() checks TrainOptions
 // against it before the schedule, AdamW and the divergence monitor check their own invariants.
 #pragma once
-#include "api/options.hpp"
+#include "core/options.hpp"
 
 namespace rl::train {
 

@@ -1,4 +1,4 @@
-#include "api/memory_budget.hpp"
+#include "core/memory_budget.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,13 +1,14 @@
-// The initialisation's random numbers, bit-identical natively, in WASM and in tests/fixtures/decoder/
-// make_fixtures.py: splitmix64 for bits, Marsaglia's polar method for normals, and a logarithm built from
-// frexp and a fixed atanh series. Only +, -, *, / and sqrt are used (IEEE correctly rounded everywhere, no
-// libm whose last bit could differ between glibc and Emscripten's musl).
+// The one random generator (initialisation, training batches, experiments), bit-identical natively, in WASM and
+// in tests/fixtures/decoder/make_fixtures.py: splitmix64 for bits, Marsaglia's polar method for normals, and a
+// logarithm built from frexp and a fixed atanh series. Only +, -, *, / and sqrt are used (IEEE correctly rounded
+// everywhere, no libm whose last bit could differ between glibc and Emscripten's musl); std::normal_distribution
+// differs between standard libraries.
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <string_view>
 
-namespace rl::decoder {
+namespace rl {
 
 // ln(x) for finite x > 0: x = m * 2^e with m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh(t), t = (m - 1) / (m + 1),
 // |t| < 0.172, so 12 odd terms of the series reach double precision.
@@ -24,9 +25,9 @@ inline double portable_log(double x) {
   return 2.0 * t * series + e * 0.6931471805599453;
 }
 
-class InitRng {
+class Rng {
  public:
-  explicit InitRng(std::uint64_t seed) : state_(seed) {}
+  explicit Rng(std::uint64_t seed) : state_(seed) {}
 
   std::uint64_t next() {  // splitmix64
     std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
@@ -63,8 +64,20 @@ class InitRng {
 inline std::uint64_t tensor_seed(std::uint64_t seed, std::string_view name) {
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (char ch : name) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ull;
-  InitRng mix(seed ^ h);
+  Rng mix(seed ^ h);
   return mix.next();
 }
 
-}  // namespace rl::decoder
+// Uniform integer in [0, n), n >= 1: Lemire's multiply-shift on the top 32 bits (bias below n / 2^32).
+inline std::uint32_t uniform_below(Rng& rng, std::uint32_t n) {
+  return std::uint32_t(((rng.next() >> 32) * std::uint64_t(n)) >> 32);
+}
+
+// The seed of stream `stream` (a layer, a run) of an experiment seeded with `seed`: each stream is independent
+// of the others and of the order in which they are drawn.
+inline std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t stream) {
+  Rng mixer(seed ^ (0xd1b54a32d192ed03ULL * (stream + 1)));
+  return mixer.next();
+}
+
+}  // namespace rl

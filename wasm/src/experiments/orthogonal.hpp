@@ -10,13 +10,13 @@
 #pragma once
 #include <vector>
 
-#include "train/random.hpp"
+#include "core/random.hpp"
 
 namespace rl {
 
 class RandomOrthogonal {
  public:
-  RandomOrthogonal(int n, train::Rng& rng);
+  RandomOrthogonal(int n, rl::Rng& rng);
 
   int size() const { return n_; }
   void apply(std::vector<double>& v) const;            // v <- Q v

@@ -1,10 +1,10 @@
-#include "kernels/orthogonal.hpp"
+#include "experiments/orthogonal.hpp"
 
 #include <cmath>
 
 namespace rl {
 
-RandomOrthogonal::RandomOrthogonal(int n, train::Rng& rng) : n_(n), offset_(size_t(n)), sign_(size_t(n)) {
+RandomOrthogonal::RandomOrthogonal(int n, rl::Rng& rng) : n_(n), offset_(size_t(n)), sign_(size_t(n)) {
   u_.reserve(size_t(n) * size_t(n + 1) / 2);
   for (int j = 0; j < n; ++j) {
     const int len = n - j;

@@ -1,8 +1,9 @@
 // Option tables: the one home of every option the public API takes (the decoder config, its init, trainStep,
-// each experiment, each kernel). A row says the option's JS name, type, default, bounds or allowed values and
-// its meaning in one line. The C++ validators check values against these rows, the bindings export them
-// (lab.describe()), and the JS validation, the widgets' controls and the README's option reference are derived
-// from that export.
+// each experiment, each kernel). This file is the machinery (rows, lookup, checks); each layer owns its tables
+// and api/all_options.hpp lists them all. A row says the option's JS name, type, default, bounds or allowed
+// values and its meaning in one line. The C++ validators check values against these rows, the bindings export
+// them (lab.describe()), and the JS validation, the widgets' controls and the README's option reference are
+// derived from that export.
 #pragma once
 #include <cmath>
 #include <limits>
@@ -94,9 +95,5 @@ std::string check(const Table& table, std::string_view name, std::string_view va
 
 // A table with some rows removed (the options an experiment sets itself) and some defaults changed.
 Table without(const Table& table, const std::vector<std::string>& names);
-
-// Every table, keyed the way lab.describe() returns them: "decoder", "train", "experiments.warmup",
-// "kernels.rmsNorm", ... (defined in api/option_tables.cpp).
-const std::vector<std::pair<std::string, Table>>& all_tables();
 
 }  // namespace rl::options

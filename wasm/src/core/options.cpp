@@ -1,4 +1,4 @@
-#include "api/options.hpp"
+#include "core/options.hpp"
 
 #include <cmath>
 #include <cstdio>

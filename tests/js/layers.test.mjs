@@ -1,0 +1,51 @@
+// The C++ layers hold: in a throwaway native CMake tree, for every layer of CMakeLists.txt's RL_LAYERS but the
+// top, a file including a header of the layer above fails to compile (that header not found) and one including
+// a header of the layer below compiles, each with the include directories that layer's library gives its own
+// sources (ctest -L layers; docs/architecture.md).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const layers = readFileSync(join(root, 'CMakeLists.txt'), 'utf8').match(/^set\(RL_LAYERS ([^)]*)\)/m)[1].split(/\s+/);
+let tree;
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', cwd: root });
+  if (r.error) throw r.error;
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+before(() => {
+  tree = mkdtempSync(join(tmpdir(), 'rl-layers-'));
+  const configure = run('cmake', ['-S', root, '-B', tree, '-DRL_BUILD_TESTS=OFF', '-DRL_BUILD_BENCH=OFF', '-DRL_NATIVE_ARCH=OFF']);
+  assert.equal(configure.status, 0, configure.output);
+});
+after(() => rmSync(tree, { recursive: true, force: true }));
+
+test('the layer table is core, kernels, decoder, train, experiments, api', () => {
+  assert.deepEqual(layers, ['core', 'kernels', 'decoder', 'train', 'experiments', 'api']);
+});
+
+test('every layer but the top has a probe reaching up and one reaching down', () => {
+  const listed = run('ctest', ['--test-dir', tree, '-N', '-L', 'layers']).output;
+  const names = [...listed.matchAll(/Test +#\d+: (\S+)/g)].map((m) => m[1]);
+  const expected = layers.slice(0, -1).flatMap((layer, i) => [
+    `layer_${layer}_rejects_${layers[i + 1]}`,
+    `layer_${layer}_accepts_${layers[Math.max(i - 1, 0)]}`,
+  ]);
+  assert.deepEqual(names.sort(), expected.sort());
+});
+
+test('an upward include fails to build, a downward one builds', () => {
+  const ctest = run('ctest', ['--test-dir', tree, '-L', 'layers', '-j', '2', '--output-on-failure']);
+  assert.equal(ctest.status, 0, ctest.output);
+  assert.match(ctest.output, /100% tests passed, 0 tests failed out of 10/);
+  // The rejection is the compiler's, not a stand-in: the header is named as not found.
+  const probe = run('ctest', ['--test-dir', tree, '-R', '^layer_kernels_rejects_decoder$', '-V']);
+  assert.match(probe.output, /decoder\/\w+\.hpp: No such file|'decoder\/\w+\.hpp' file not found/);
+});
