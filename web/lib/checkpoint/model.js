@@ -24,14 +24,15 @@ const positiveNumber = (value, name) => {
 
 /** The model a config.json describes: { architecture, modelType, config, sizes, layers, tensors, ... }. */
 export function describeModel(configText) {
+  const root = parseJson(configText);
+  const modelType = root?.text_config?.model_type ?? root?.model_type;
+  const runnable = Object.entries(ARCHITECTURES).filter(([, a]) => a.forward);
+  if (!runnable.some(([, a]) => a.modelTypes.includes(modelType))) {
+    throw new ResidualLabError(`model_type ${JSON.stringify(modelType ?? null)} cannot be run; the lab runs ${runnable.flatMap(([, a]) => a.modelTypes).join(', ')}`, { code: 'unsupported_architecture' });
+  }
   const inspected = inspectConfig(configText);
   const key = inspected.architecture;
-  const arch = key ? ARCHITECTURES[key] : null;
-  if (!arch?.forward) {
-    const known = Object.entries(ARCHITECTURES).filter(([, a]) => a.forward).flatMap(([, a]) => a.modelTypes);
-    throw new ResidualLabError(`model_type ${JSON.stringify(inspected.textConfig ?? inspected.modelType)} cannot be run; the lab runs ${known.join(', ')}`, { code: 'unsupported_architecture' });
-  }
-  const root = parseJson(configText);
+  const arch = ARCHITECTURES[key];
   const scope = inspected.textConfig ? root.text_config : root;
   const f = arch.forward;
   const values = Object.fromEntries(inspected.fields.map((field) => [field.name, field.value]));
