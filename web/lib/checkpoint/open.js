@@ -51,8 +51,16 @@ async function readWeights(map) {
 
 async function readTokenizer(map) {
   if (!map.has('tokenizer.json')) return null;
-  const json = parseJson(await readText(map.get('tokenizer.json'), 'tokenizer.json'));
-  const config = map.has('tokenizer_config.json') ? parseJson(await readText(map.get('tokenizer_config.json'), 'tokenizer_config.json')) : {};
+  // JSON.parse: tokenizer.json is megabytes, and a position in it would not help a reader
+  const parse = async (name) => {
+    try {
+      return JSON.parse(await readText(map.get(name), name));
+    } catch (error) {
+      throw error instanceof ResidualLabError ? error : missing('invalid_tokenizer', `${name} is not valid JSON: ${error.message}`);
+    }
+  };
+  const json = await parse('tokenizer.json');
+  const config = map.has('tokenizer_config.json') ? await parse('tokenizer_config.json') : {};
   const { Tokenizer } = await import('@huggingface/tokenizers');
   try {
     return new Tokenizer(json, config);
