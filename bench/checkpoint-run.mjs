@@ -87,15 +87,16 @@ for (const T of [16, 32, 64]) {
 {
   const M = 16, K = 896, N = 4864;
   const name = Module._malloc(8);
+  Module.stringToUTF8('bench', name, 8);
   const alloc = (floats) => Module._rl_ckpt_alloc(floats * 4, name);
   const [y, x, w] = [alloc(M * N), alloc(M * K), alloc(N * K)];
   Module.HEAPF32.fill(0.01, x >> 2, (x >> 2) + M * K);
   Module.HEAPF32.fill(0.01, w >> 2, (w >> 2) + N * K);
-  for (let i = 0; i < 20; i++) Module._rl_ckpt_head(y, N, x, M, K, w, N, 0);
+  for (let i = 0; i < 20; i++) Module._rl_ckpt_head(y, N, x, M, K, w, 0, N, 0, 0);  // dtype 0: F32, the kernel itself
   const reps = 100;
   t0 = performance.now();
   const c0 = cpuSeconds();
-  for (let i = 0; i < reps; i++) Module._rl_ckpt_head(y, N, x, M, K, w, N, 0);
+  for (let i = 0; i < reps; i++) Module._rl_ckpt_head(y, N, x, M, K, w, 0, N, 0, 0);  // dtype 0: F32, the kernel itself
   const seconds = (performance.now() - t0) / 1000 / reps;
   emit({ name: 'matmul 16 x 896 x 4864', value: seconds, unit: 's', cpu: (cpuSeconds() - c0) / reps, gflops: (2 * M * N * K) / seconds / 1e9 });
   for (const p of [y, x, w]) Module._rl_ckpt_free(p);

@@ -4,7 +4,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load, ResidualLabError } from '../../dist/lib/residual-lab.js';
-import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
+import { makeCheckpoint, makeConfig } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { parseSafetensors, writeSafetensors } from '../../web/lib/checkpoint/safetensors.js';
 import { ResidualLabError as SourceError } from '../../web/lib/errors.js';  // the class the source parser throws
 
@@ -121,6 +121,24 @@ test('each bad checkpoint is refused with its own code, and a good one still run
   assert.throws(() => ckpt.run(IDS), (error) => error.code === 'disposed');
   // the lab's other functions still work
   assert.equal(lab.rmsNorm(new Float32Array([3, 4])).length, 2);
+});
+
+test('a run larger than the memory budget is refused with out_of_memory, and the next one runs', async () => {
+  const config = makeConfig('llama', { tied: true });
+  Object.assign(config, { vocab_size: 65536, hidden_size: 8, num_attention_heads: 2, num_key_value_heads: 1, intermediate_size: 8 });
+  const before = lab.memoryBudget();
+  const ckpt = await lab.openCheckpoint(makeCheckpoint({ family: 'llama', dtype: 'BF16', config }).files);
+  try {
+    const long = Array.from({ length: 4096 }, (_, i) => i % 65536);
+    // every position's logits: 4096 x 65536 floats, 1 GB, past the 768 MB budget
+    assert.throws(() => ckpt.run(long, { logits: 'all' }), (error) => error instanceof ResidualLabError && error.code === 'out_of_memory' && /logits/.test(error.message));
+    const r = ckpt.run(long.slice(0, 8));
+    assert.equal(r.logits.length, 65536);
+    assert.ok(r.logits.every(Number.isFinite));
+  } finally {
+    ckpt.dispose();
+  }
+  assert.deepEqual(lab.memoryBudget(), before, 'a disposed checkpoint holds nothing against the budget');
 });
 
 const CODES = new Set(['not_safetensors', 'safetensors_truncated', 'safetensors_header_too_large', 'safetensors_bad_tensor', 'safetensors_bad_offsets']);

@@ -82,11 +82,16 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_to_f32(float* out, const void* in, double n, in
   return 0;
 }
 
-// weights: kSlotCount heap addresses (0 for none).
+// weights: kSlotCount heap addresses (0 for none), then kSlotCount dtype codes.
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer(float* x, int T, const float* spec, const std::uint32_t* weights,
                                        const float* inv_freq, int window, float* attn_norms, float* mlp_norms) {
   rl::checkpoint::LayerWeights w;
-  for (int i = 0; i < rl::checkpoint::kSlotCount; ++i) w.w[i] = reinterpret_cast<const float*>(std::uintptr_t(weights[i]));
+  for (int i = 0; i < rl::checkpoint::kSlotCount; ++i) {
+    w.w[i] = reinterpret_cast<const void*>(std::uintptr_t(weights[i]));
+    const std::uint32_t code = weights[rl::checkpoint::kSlotCount + i];
+    if (code > 2) return fail("unknown dtype code");
+    w.dtype[i] = rl::checkpoint::Dtype(code);
+  }
   const std::string e =
       rl::checkpoint::layer_forward(x, T, read_spec(spec), w, inv_freq, window, attn_norms, mlp_norms, workspace);
   return e.empty() ? 0 : fail(e);
@@ -101,9 +106,14 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_row_norms(float* out, const float* x, int rows
   rl::checkpoint::row_norms(out, x, rows, d);
 }
 
-EMSCRIPTEN_KEEPALIVE void rl_ckpt_head(float* logits, int ld, const float* h, int rows, int d, const float* w, int n,
-                                       float softcap) {
-  rl::checkpoint::head_chunk(logits, ld, h, rows, d, w, n, softcap);
+// panel: kPanelRows * d floats.
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_head(float* logits, int ld, const float* h, int rows, int d, const void* w, int dtype,
+                                      int n, float softcap, float* panel) {
+  if (dtype < 0 || dtype > 2) return fail("unknown dtype code");
+  rl::checkpoint::head_chunk(logits, ld, h, rows, d, w, rl::checkpoint::Dtype(dtype), n, softcap, panel);
+  return 0;
 }
+
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_panel_rows() { return rl::checkpoint::kPanelRows; }
 
 }  // extern "C"

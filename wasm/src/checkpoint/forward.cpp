@@ -82,9 +82,26 @@ std::size_t slot_size(const LayerSpec& s, Slot slot) {
   }
 }
 
+std::size_t panel_floats(const LayerSpec& s) {
+  return std::size_t(kPanelRows) * std::max({s.d, s.n_heads * s.head_dim, s.ffn});
+}
+
+void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, int N, float* panel) {
+  if (dtype == Dtype::f32) {
+    matmul_forward(y, x, static_cast<const float*>(w), M, K, N);
+    return;
+  }
+  const auto* bytes = static_cast<const unsigned char*>(w);
+  for (int n = 0; n < N; n += kPanelRows) {
+    const int rows = std::min(kPanelRows, N - n);
+    to_f32(panel, bytes + std::size_t(n) * K * 2, std::size_t(rows) * K, dtype);
+    matmul_nt(y + n, N, x, K, panel, K, M, K, rows);
+  }
+}
+
 std::string Workspace::reserve(const LayerSpec& s, int T) {
   const std::size_t t = T, q_cols = std::size_t(s.n_heads) * s.head_dim, kv_cols = std::size_t(s.n_kv_heads) * s.head_dim;
-  const std::size_t sizes[] = {t * s.d, t * q_cols, t * kv_cols, t * kv_cols, t * q_cols, t * t, t * s.ffn, t * s.ffn, t * s.d};
+  const std::size_t sizes[] = {t * s.d, t * q_cols, t * kv_cols, t * kv_cols, t * q_cols, t * t, t * s.ffn, t * s.ffn, t * s.d, panel_floats(s)};
   std::size_t total = 0;
   for (std::size_t n : sizes) total += n;
   if (total > data_.size()) {
@@ -93,8 +110,8 @@ std::string Workspace::reserve(const LayerSpec& s, int T) {
     data_.resize(total);
   }
   float* p = data_.data();
-  float** slots[] = {&h, &q, &k, &v, &y, &scores, &gate, &up, &branch};
-  for (int i = 0; i < 9; ++i) {
+  float** slots[] = {&h, &q, &k, &v, &y, &scores, &gate, &up, &branch, &panel};
+  for (int i = 0; i < 10; ++i) {
     *slots[i] = p;
     p += sizes[i];
   }
@@ -139,18 +156,18 @@ float gelu_tanh(float x) {
 void attention(float* out, const float* x, int T, const LayerSpec& s, const LayerWeights& w, const float* inv_freq,
                int window, Workspace& ws) {
   const int d = s.d, H = s.n_heads, KV = s.n_kv_heads, hd = s.head_dim, q_cols = H * hd, kv_cols = KV * hd;
-  matmul_forward(ws.q, x, w.w[kQ], T, d, q_cols);
-  matmul_forward(ws.k, x, w.w[kK], T, d, kv_cols);
-  matmul_forward(ws.v, x, w.w[kV], T, d, kv_cols);
-  add_bias(ws.q, w.w[kQBias], T, q_cols);
-  add_bias(ws.k, w.w[kKBias], T, kv_cols);
-  add_bias(ws.v, w.w[kVBias], T, kv_cols);
+  linear(ws.q, x, w.w[kQ], w.dtype[kQ], T, d, q_cols, ws.panel);
+  linear(ws.k, x, w.w[kK], w.dtype[kK], T, d, kv_cols, ws.panel);
+  linear(ws.v, x, w.w[kV], w.dtype[kV], T, d, kv_cols, ws.panel);
+  add_bias(ws.q, w.f32(kQBias), T, q_cols);
+  add_bias(ws.k, w.f32(kKBias), T, kv_cols);
+  add_bias(ws.v, w.f32(kVBias), T, kv_cols);
   if (s.qk_norm == QkNorm::per_head) {
-    rmsnorm_forward(ws.q, nullptr, ws.q, w.w[kQNorm], T * H, hd, s.eps, s.norm_offset);
-    rmsnorm_forward(ws.k, nullptr, ws.k, w.w[kKNorm], T * KV, hd, s.eps, s.norm_offset);
+    rmsnorm_forward(ws.q, nullptr, ws.q, w.f32(kQNorm), T * H, hd, s.eps, s.norm_offset);
+    rmsnorm_forward(ws.k, nullptr, ws.k, w.f32(kKNorm), T * KV, hd, s.eps, s.norm_offset);
   } else if (s.qk_norm == QkNorm::whole) {
-    rmsnorm_forward(ws.q, nullptr, ws.q, w.w[kQNorm], T, q_cols, s.eps, s.norm_offset);
-    rmsnorm_forward(ws.k, nullptr, ws.k, w.w[kKNorm], T, kv_cols, s.eps, s.norm_offset);
+    rmsnorm_forward(ws.q, nullptr, ws.q, w.f32(kQNorm), T, q_cols, s.eps, s.norm_offset);
+    rmsnorm_forward(ws.k, nullptr, ws.k, w.f32(kKNorm), T, kv_cols, s.eps, s.norm_offset);
   }
   rope(ws.q, T, H, hd, inv_freq);
   rope(ws.k, T, KV, hd, inv_freq);
@@ -174,20 +191,20 @@ void attention(float* out, const float* x, int T, const LayerSpec& s, const Laye
     }
     gemm(ws.y + h * hd, q_cols, ws.scores, T, 1, vh, kv_cols, T, hd, T, false);
   }
-  matmul_forward(out, ws.y, w.w[kO], T, q_cols, d);
-  add_bias(out, w.w[kOBias], T, d);
+  linear(out, ws.y, w.w[kO], w.dtype[kO], T, q_cols, d, ws.panel);
+  add_bias(out, w.f32(kOBias), T, d);
 }
 
 void mlp(float* out, const float* x, int T, const LayerSpec& s, const LayerWeights& w, Workspace& ws) {
-  matmul_forward(ws.gate, x, w.w[kGate], T, s.d, s.ffn);
-  matmul_forward(ws.up, x, w.w[kUp], T, s.d, s.ffn);
+  linear(ws.gate, x, w.w[kGate], w.dtype[kGate], T, s.d, s.ffn, ws.panel);
+  linear(ws.up, x, w.w[kUp], w.dtype[kUp], T, s.d, s.ffn, ws.panel);
   const std::size_t n = std::size_t(T) * s.ffn;
   if (s.activation == Activation::gelu_tanh) {
     for (std::size_t i = 0; i < n; ++i) ws.gate[i] = gelu_tanh(ws.gate[i]) * ws.up[i];
   } else {
     for (std::size_t i = 0; i < n; ++i) ws.gate[i] = ws.gate[i] / (1.0f + std::exp(-ws.gate[i])) * ws.up[i];
   }
-  matmul_forward(out, ws.gate, w.w[kDown], T, s.ffn, s.d);
+  linear(out, ws.gate, w.w[kDown], w.dtype[kDown], T, s.ffn, s.d, ws.panel);
 }
 
 const char* slot_name(int slot) {
@@ -211,10 +228,12 @@ void row_norms(float* out, const float* x, int rows, int d) {
 std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeights& w, const float* inv_freq,
                           int window, float* attn_norms, float* mlp_norms, Workspace& ws) {
   if (std::string e = check_spec(s); !e.empty()) return e;
-  // Biases are optional; every other slot the spec has is required.
+  // Biases are optional; every other slot the spec has is required. Only the projections may be F16 / BF16.
   for (int slot = 0; slot < kSlotCount; ++slot) {
     const bool optional = slot >= kQBias && slot <= kOBias;
     if (!optional && slot_size(s, Slot(slot)) > 0 && !w.w[slot]) return std::string("missing weight: ") + slot_name(slot);
+    const bool projection = (slot >= kQ && slot <= kO) || slot >= kGate;
+    if (!projection && w.dtype[slot] != Dtype::f32) return std::string(slot_name(slot)) + " must be float32";
   }
   if (T <= 0) return "a run needs at least one position";
   if (std::string e = ws.reserve(s, T); !e.empty()) return e;
@@ -222,28 +241,38 @@ std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeight
   const std::size_t n = std::size_t(T) * d;
   const float* attn_in = x;
   if (s.placement != Placement::post) {
-    rmsnorm_forward(ws.h, nullptr, x, w.w[kAttnNormBefore], T, d, s.eps, s.norm_offset);
+    rmsnorm_forward(ws.h, nullptr, x, w.f32(kAttnNormBefore), T, d, s.eps, s.norm_offset);
     attn_in = ws.h;
   }
   attention(ws.branch, attn_in, T, s, w, inv_freq, window, ws);
-  if (s.placement != Placement::pre) rmsnorm_forward(ws.branch, nullptr, ws.branch, w.w[kAttnNormAfter], T, d, s.eps, s.norm_offset);
+  if (s.placement != Placement::pre) rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kAttnNormAfter), T, d, s.eps, s.norm_offset);
   row_norms(attn_norms, ws.branch, T, d);
   for (std::size_t i = 0; i < n; ++i) x[i] += ws.branch[i];
 
   const float* mlp_in = x;
   if (s.placement != Placement::post) {
-    rmsnorm_forward(ws.h, nullptr, x, w.w[kMlpNormBefore], T, d, s.eps, s.norm_offset);
+    rmsnorm_forward(ws.h, nullptr, x, w.f32(kMlpNormBefore), T, d, s.eps, s.norm_offset);
     mlp_in = ws.h;
   }
   mlp(ws.branch, mlp_in, T, s, w, ws);
-  if (s.placement != Placement::pre) rmsnorm_forward(ws.branch, nullptr, ws.branch, w.w[kMlpNormAfter], T, d, s.eps, s.norm_offset);
+  if (s.placement != Placement::pre) rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kMlpNormAfter), T, d, s.eps, s.norm_offset);
   row_norms(mlp_norms, ws.branch, T, d);
   for (std::size_t i = 0; i < n; ++i) x[i] += ws.branch[i];
   return "";
 }
 
-void head_chunk(float* logits, int ld, const float* h, int rows, int d, const float* w, int n, float softcap) {
-  matmul_nt(logits, ld, h, d, w, d, rows, d, n);
+void head_chunk(float* logits, int ld, const float* h, int rows, int d, const void* w, Dtype dtype, int n,
+                float softcap, float* panel) {
+  if (dtype == Dtype::f32) {
+    matmul_nt(logits, ld, h, d, static_cast<const float*>(w), d, rows, d, n);
+  } else {
+    const auto* bytes = static_cast<const unsigned char*>(w);
+    for (int j = 0; j < n; j += kPanelRows) {
+      const int panel_rows = std::min(kPanelRows, n - j);
+      to_f32(panel, bytes + std::size_t(j) * d * 2, std::size_t(panel_rows) * d, dtype);
+      matmul_nt(logits + j, ld, h, d, panel, d, rows, d, panel_rows);
+    }
+  }
   if (softcap > 0)
     for (int r = 0; r < rows; ++r) softcap_forward(logits + std::size_t(r) * ld, logits + std::size_t(r) * ld, n, softcap);
 }

@@ -47,9 +47,22 @@ enum Slot : int {
   kAttnNormBefore, kAttnNormAfter, kMlpNormBefore, kMlpNormAfter, kQNorm, kKNorm,
   kQ, kK, kV, kO, kQBias, kKBias, kVBias, kOBias, kGate, kUp, kDown, kSlotCount
 };
+// The projections (q, k, v, o, gate, up, down) may stay in the file's dtype: they are widened to float32 four
+// rows at a time into a small panel right before the matmul kernel reads them (the kernel holds four rows of W
+// in L1 while every row of x passes), so no float32 copy of a whole matrix is made. Norm weights and biases are
+// float32.
 struct LayerWeights {
-  const float* w[kSlotCount] = {};
+  const void* w[kSlotCount] = {};
+  Dtype dtype[kSlotCount] = {};
+  const float* f32(Slot slot) const { return static_cast<const float*>(w[slot]); }
 };
+
+// Floats of the panel linear() and head_chunk() widen rows into: kPanelRows rows of the longest input.
+inline constexpr int kPanelRows = 4;
+std::size_t panel_floats(const LayerSpec& spec);
+
+// y[M, N] = x[M, K] W[N, K]^T with W in `dtype` (float32: matmul_forward itself).
+void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, int N, float* panel);
 
 // The float count of each slot's tensor (0 where the spec has none of that kind).
 std::size_t slot_size(const LayerSpec& spec, Slot slot);
@@ -60,7 +73,7 @@ class Workspace {
   std::string reserve(const LayerSpec& spec, int T);  // "" or an out-of-memory message
   void release();
   float *h = nullptr, *q = nullptr, *k = nullptr, *v = nullptr, *y = nullptr, *scores = nullptr, *gate = nullptr,
-        *up = nullptr, *branch = nullptr;
+        *up = nullptr, *branch = nullptr, *panel = nullptr;
 
  private:
   std::vector<float> data_;
@@ -76,7 +89,9 @@ std::string layer_forward(float* x, int T, const LayerSpec& spec, const LayerWei
 // L2 norm of each of the rows of x[rows, d] (summed in double).
 void row_norms(float* out, const float* x, int rows, int d);
 
-// logits[r * ld + j] = cap * tanh((h_r . w_j) / cap) (cap 0: no cap) for the n rows w_j of one vocabulary chunk.
-void head_chunk(float* logits, int ld, const float* h, int rows, int d, const float* w, int n, float softcap);
+// logits[r * ld + j] = cap * tanh((h_r . w_j) / cap) (cap 0: no cap) for the n rows w_j of one vocabulary chunk,
+// w in `dtype`; panel holds kPanelRows * d floats.
+void head_chunk(float* logits, int ld, const float* h, int rows, int d, const void* w, Dtype dtype, int n,
+                float softcap, float* panel);
 
 }  // namespace rl::checkpoint

@@ -1,14 +1,18 @@
 // The forward of an opened checkpoint over the lab's C++ kernels (wasm/bindings/checkpoint_bindings.cpp).
-// Memory: the file's bytes stay in JS; a run holds in the WASM heap the stream [T, d], ONE layer's weights in
-// float32 (refilled tensor by tensor for every layer), a staging block for one tensor's bytes, one vocabulary
-// chunk of the output head in float32, and the logits of the rows asked for. The embedding is gathered by rows.
-// Every block is reserved against the memory budget first: a run that does not fit is refused, never aborted.
+// Memory: the file's bytes stay in JS; a run holds in the WASM heap the stream [T, d], ONE layer's weights
+// (refilled tensor by tensor for every layer: the projections as the file's bytes, which C++ widens to float32
+// four rows at a time right before the matmul kernel reads them; norm weights and biases in float32), one
+// vocabulary chunk of the output head's bytes, and the logits of the rows asked for. The embedding is gathered
+// by rows. Every block is reserved against the memory budget first: a run that does not fit is refused, never
+// aborted.
 import { ResidualLabError } from '../errors.js';
 import { SLOTS } from './model.js';
 import { DTYPE_BYTES, DTYPE_CODES } from './safetensors.js';
 
 export const MAX_TOKENS = 4096;
-const HEAD_CHUNK_FLOATS = 4 << 20;  // 16 MB of float32 head rows per chunk
+const HEAD_CHUNK_BYTES = 16 << 20;  // the output head's rows are copied in 16 MB at a time
+const PROJECTIONS = new Set(['q', 'k', 'v', 'o', 'gate', 'up', 'down']);  // kept in the file's dtype
+const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 
 export function createRunner(Module, model, weights) {
   const { d, L, V, eps } = model.sizes;
@@ -20,11 +24,14 @@ export function createRunner(Module, model, weights) {
   const head = global.get('head') ?? embed;
   const finalNorm = global.get('finalNorm');
   const elements = (w) => w.bytes.byteLength / DTYPE_BYTES[w.dtype];
-  // One layer's float32 block: every slot's tensor, in SLOTS order (the same sizes in every layer).
-  const layerFloats = Math.max(...byLayer.map((m) => [...m.values()].reduce((n, w) => n + alignFloats(elements(w)), 0)));
-  const chunkRows = Math.max(1, Math.min(V, Math.floor(HEAD_CHUNK_FLOATS / d)));
-  const stagingBytes = Math.max(...[...weights.values()].filter((w) => w.layer !== null).map((w) => w.bytes.byteLength),
-    chunkRows * d * DTYPE_BYTES[head.dtype], d * 4);
+  const heapBytes = (w) => align16(PROJECTIONS.has(w.slot) ? w.bytes.byteLength : elements(w) * 4);
+  // One layer's block: every slot's tensor, in SLOTS order.
+  const layerBytes = Math.max(...byLayer.map((m) => [...m.values()].reduce((n, w) => n + heapBytes(w), 0)));
+  const headRowBytes = d * DTYPE_BYTES[head.dtype];
+  const chunkRows = Math.max(1, Math.min(V, Math.floor(HEAD_CHUNK_BYTES / headRowBytes)));
+  const small = [...weights.values()].filter((w) => !PROJECTIONS.has(w.slot) && w.slot !== 'embed' && w.slot !== 'head');
+  const stagingBytes = Math.max(d * 4, ...small.map((w) => w.bytes.byteLength));
+  const panelFloats = Module._rl_ckpt_panel_rows() * d;
 
   const fail = () => {
     const message = Module.UTF8ToString(Module._rl_ckpt_error_message());
@@ -53,11 +60,12 @@ export function createRunner(Module, model, weights) {
     };
     try {
       const x = alloc(T * d * 4, 'the residual stream');
-      const layer = alloc(layerFloats * 4, 'one layer\'s weights in float32');
+      const layer = alloc(layerBytes, 'one layer\'s weights');
       const staging = alloc(stagingBytes, 'the copy of one tensor\'s bytes');
-      const chunk = alloc(chunkRows * d * 4, 'a chunk of the output head in float32');
-      const small = alloc((16 + 32 + d + 2 * T + d) * 4, 'the layer\'s settings');
-      const spec = small, slots = small + 16 * 4, freq = small + 48 * 4, norms = freq + d * 4, gain = norms + 2 * T * 4;
+      const chunk = alloc(chunkRows * headRowBytes, 'a chunk of the output head');
+      const settings = alloc((16 + 2 * SLOTS.length + d + 2 * T + d + panelFloats) * 4, 'the layer\'s settings');
+      const spec = settings, slots = spec + 16 * 4, freq = slots + 2 * SLOTS.length * 4, norms = freq + d * 4;
+      const gain = norms + 2 * T * 4, panel = gain + d * 4;
       const final = alloc(T * d * 4, 'the stream after the final norm');
       const headIn = alloc(headRows * d * 4, 'the rows read through the output head');
       const logits = alloc(headRows * V * 4, 'the logits');
@@ -91,14 +99,17 @@ export function createRunner(Module, model, weights) {
       Module.HEAPF32.set(model.spec, spec >> 2);
       const attnNorms = [], mlpNorms = [];
       for (let i = 0; i < L; i++) {
-        const pointers = new Uint32Array(SLOTS.length);
+        const pointers = new Uint32Array(2 * SLOTS.length);  // addresses, then dtype codes
         let at = layer;
         SLOTS.forEach((slot, s) => {
           const w = byLayer[i].get(slot);
           if (!w) return;
-          toF32(at, w);
+          if (PROJECTIONS.has(slot)) {
+            Module.HEAPU8.set(w.bytes, at);
+            pointers[SLOTS.length + s] = DTYPE_CODES[w.dtype];
+          } else toF32(at, w);
           pointers[s] = at;
-          at += alignFloats(elements(w)) * 4;
+          at += heapBytes(w);
         });
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
@@ -122,11 +133,10 @@ export function createRunner(Module, model, weights) {
         const lensIn = headIn + logitRows * d * 4;
         Module._rl_ckpt_norm(lensIn, lensIn, gain, L + 1, d, eps, f.normOffset);
       }
-      const headRowBytes = d * DTYPE_BYTES[head.dtype];
       for (let v0 = 0; v0 < V; v0 += chunkRows) {
         const n = Math.min(chunkRows, V - v0);
-        toF32(chunk, head, v0 * headRowBytes, n * d);
-        Module._rl_ckpt_head(logits + v0 * 4, V, headIn, headRows, d, chunk, n, f.finalSoftcap);
+        Module.HEAPU8.set(head.bytes.subarray(v0 * headRowBytes, (v0 + n) * headRowBytes), chunk);
+        if (Module._rl_ckpt_head(logits + v0 * 4, V, headIn, headRows, d, chunk, DTYPE_CODES[head.dtype], n, f.finalSoftcap, panel) !== 0) throw fail();
       }
       const allLogits = Module.HEAPF32.slice(logits >> 2, (logits >> 2) + headRows * V);
       const result = {
@@ -146,8 +156,6 @@ export function createRunner(Module, model, weights) {
     dispose() { Module._rl_ckpt_release_workspace(); },
   };
 }
-
-const alignFloats = (n) => Math.ceil(n / 4) * 4;  // 16-byte aligned starts for the f32x4 loads
 
 function checkTokens(ids, V) {
   if (!(Array.isArray(ids) || ArrayBuffer.isView(ids))) throw new ResidualLabError('the input must be a list of token ids (or a text, with tokenizer.json)', { code: 'invalid_input' });
