@@ -50,8 +50,8 @@ export function f16ToFloat(h) {
   return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
 }
 
-// Finite values within f16's normal range are all the fixtures need; others are rounded through Math.fround-free
-// arithmetic: the nearest f16 by exponent and 10-bit mantissa, ties to even.
+// The nearest binary16 (10-bit mantissa, ties to even); subnormals below 2^-14, infinity from 65520 (the first
+// value that rounds past the largest, 65504).
 export function floatToF16(x) {
   const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
   const a = Math.abs(x);
