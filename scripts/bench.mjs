@@ -10,10 +10,13 @@
 //            residual growth's 200 training steps (bench/training-wall-time.mjs)
 // Every kernel figure is the median over 3 processes (PROCESSES); the API and training figures are medians over
 // interleaved samples, printed with their range.
+//   checkpoint  lab.openCheckpoint on a synthetic Qwen2.5-0.5B-shaped BF16 checkpoint: open time, runs of 16, 32
+//            and 64 tokens, effective GFLOP/s beside the matmul kernel's, the WASM heap's peak
+//            (bench/checkpoint-run.mjs)
 //   page     the chapter in headless Chromium: bytes on the wire, responses, WebAssembly fetches and
 //            compilations, long main-thread tasks, time to the first numbers (scripts/bench-page.mjs)
 // `npm run bench -- --json` prints the same figures as one JSON object; `--only=api,training` runs just those parts
-// (the parts: kernels, which includes decoder, api, training, page); `--page-only` is `--only=page`.
+// (the parts: kernels, which includes decoder, api, training, checkpoint, page); `--page-only` is `--only=page`.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, BUILDS } from './build.mjs';
@@ -112,6 +115,14 @@ async function trainingWallTime() {
   return parseLines(output);
 }
 
+// One process: about 1 GB of weights is written in memory once, then opened and run.
+async function checkpointRun() {
+  log('running the checkpoint benchmark (a Qwen2.5-0.5B-shaped checkpoint, about a minute)...');
+  const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/checkpoint-run.mjs')], { quiet: true });
+  if (status !== 0) throw new Error(`checkpoint benchmark exited ${status}:\n${output}`);
+  return parseLines(output);
+}
+
 const fmt = (v) => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}x`);
 
@@ -122,6 +133,7 @@ async function main() {
     'plain-js': wanted('kernels') ? plainJsKernels() : [],
     api: wanted('api') ? await apiCallCost() : [],
     training: wanted('training') ? await trainingWallTime() : [],
+    checkpoint: wanted('checkpoint') ? await checkpointRun() : [],
   });
   const page = wanted('page') ? await benchPage({ log }) : null;
   const lookup = (source, name, d) => results[source].find((r) => r.name === name && r.d === d)?.value;
@@ -135,12 +147,13 @@ async function main() {
     table.push(row);
   }
   if (asJson) {
-    console.log(JSON.stringify({ date: new Date().toISOString(), node: process.version, table, api: results.api, training: results.training, page }, null, 1));
+    console.log(JSON.stringify({ date: new Date().toISOString(), node: process.version, table, api: results.api, training: results.training, checkpoint: results.checkpoint, page }, null, 1));
     return;
   }
   if (wanted('kernels')) printKernels(table);
   if (wanted('api')) printApi(results.api);
   if (wanted('training')) printTraining(results.training);
+  if (wanted('checkpoint')) printCheckpoint(results.checkpoint);
   if (page) printPageFigures(page);
 }
 
@@ -169,6 +182,17 @@ function printTraining(rows) {
   for (const r of rows) {
     const extra = r.workers ? `   ${r.workers} workers, same result as one thread: ${r.sameAsSequential ? 'yes' : 'NO'}` : '';
     console.log(`${r.name.padEnd(26)} ${fmt(r.value).padStart(7)} s   (${fmt(r.min)}-${fmt(r.max)}, ${r.rounds} rounds; CPU ${fmt(r.cpu)} s)${extra}`);
+  }
+}
+
+function printCheckpoint(rows) {
+  console.log('\nA Qwen2.5-0.5B-shaped checkpoint (random BF16, 24 layers, d 896, vocabulary 151936, tied), WASM SIMD in node:');
+  console.log('open (parsing and checks; the bytes already in memory), one run per length after a warm-up, the matmul');
+  console.log('kernel on the same module, the WASM heap after the runs (its peak). CPU: seconds of the process.');
+  const matmul = rows.find((r) => r.name.startsWith('matmul'));
+  for (const r of rows) {
+    const speed = r.gflops ? `   ${fmt(r.gflops).padStart(6)} GFLOP/s${r !== matmul && matmul ? ` (${ratio(r.gflops, matmul.gflops)} the matmul kernel's)` : ''}` : '';
+    console.log(`${r.name.padEnd(26)} ${fmt(r.value).padStart(7)} ${r.unit}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}`);
   }
 }
 

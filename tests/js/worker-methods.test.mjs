@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
+import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { HANDLE_KINDS, METHODS, errorFields, isHandleMethod, methodEntry, resolveMethod, transferables } from '../../web/lib/worker-methods.js';
 
 const lab = await load();
@@ -38,6 +39,18 @@ test('each kept object kind lists exactly the methods and fields of the object t
   } finally {
     model.dispose();
     run.dispose();
+  }
+});
+
+test('the checkpoint kind lists exactly the methods and fields of the object openCheckpoint returns', async () => {
+  const ckpt = await lab.openCheckpoint(makeCheckpoint({ family: 'llama', dtype: 'F32' }).files);
+  try {
+    const table = HANDLE_KINDS.checkpoint;
+    assert.deepEqual([...table.methods, 'dispose'].sort(), functionNames(ckpt).sort());
+    assert.deepEqual([...table.data, ...table.state].sort(), Object.keys(ckpt).filter((key) => typeof ckpt[key] !== 'function').sort());
+    assert.equal(METHODS.openCheckpoint.returns, 'checkpoint');
+  } finally {
+    ckpt.dispose();
   }
 });
 

@@ -8,6 +8,7 @@ import { createDecoderApi } from './decoder.js';
 import { createExperimentsApi } from './experiments.js';
 import { freezeTables } from './options.js';
 import { inspectConfig } from './inspect-config.js';
+import { openCheckpoint } from './checkpoint/open.js';
 
 // (module (func (result v128) (f32x4.splat (f32.const 0)))): validates only where WASM SIMD is supported.
 const SIMD_PROBE = new Uint8Array([
@@ -91,6 +92,13 @@ async function createLab({ flavour, module }) {
     ...createDecoderApi(Module, tables),
     experiments: Object.freeze(createExperimentsApi(Module, tables)),
     inspectConfig,
+    /**
+     * Opens a Hugging Face checkpoint the reader has: files maps names to File / Blob / ArrayBuffer /
+     * Uint8Array (JSON files also strings): config.json, model.safetensors or model.safetensors.index.json and
+     * its shards, optionally tokenizer.json. Resolves to { architecture, config, tensors, normWeights(),
+     * run(input, options), tokenize(text), dispose() } (docs/checkpoints.md).
+     */
+    openCheckpoint: (files) => openCheckpoint(Module, files),
   });
 }
 

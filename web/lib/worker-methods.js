@@ -28,6 +28,7 @@ export const METHODS = Object.freeze({
   wasmHeapBytes: {},
   memoryBudget: {},
   inspectConfig: {},
+  openCheckpoint: { returns: 'checkpoint' },
   'experiments.gradientDecay': {},
   'experiments.initGradients': {},
   'experiments.residualGrowth': { progressArg: 1 },
@@ -46,6 +47,12 @@ export const HANDLE_KINDS = Object.freeze({
   decoder: Object.freeze({
     methods: Object.freeze(['forward', 'backward', 'logitLens', 'params', 'grads', 'paramLayout', 'setParams', 'trainStep', 'resetTraining']),
     data: Object.freeze(['config', 'numParams']),
+    state: Object.freeze([]),
+    freshResults: true,
+  }),
+  checkpoint: Object.freeze({
+    methods: Object.freeze(['run', 'normWeights', 'tokenize']),
+    data: Object.freeze(['architecture', 'modelType', 'config', 'tensors']),
     state: Object.freeze([]),
     freshResults: true,
   }),

@@ -1,0 +1,119 @@
+// Raw C exports of wasm/src/checkpoint/ for web/lib/checkpoint/runner.js, in the style of kernel_exports.cpp:
+// pointers into the WASM heap and sizes, a status (0 ok, else rl_ckpt_error_message / rl_ckpt_error_code say
+// why). Buffers JS asks for are reserved against the memory budget; nothing here aborts on a refusal.
+#include <emscripten/emscripten.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <string>
+
+#include "core/memory_budget.hpp"
+#include "checkpoint/forward.hpp"
+#include "kernels/norms.hpp"
+
+namespace {
+
+struct LastError {
+  std::string message, code;
+} last_error;
+
+int fail(const std::string& message) {
+  last_error = {message, rl::is_out_of_memory(message) ? rl::kOutOfMemoryCode : "invalid_input"};
+  return 1;
+}
+
+std::map<void*, rl::MemoryReservation> buffers;
+rl::checkpoint::Workspace workspace;
+
+// spec: 12 floats, in LayerSpec's order.
+rl::checkpoint::LayerSpec read_spec(const float* p) {
+  rl::checkpoint::LayerSpec s;
+  s.d = int(p[0]); s.n_heads = int(p[1]); s.n_kv_heads = int(p[2]); s.head_dim = int(p[3]); s.ffn = int(p[4]);
+  s.eps = p[5]; s.norm_offset = p[6];
+  s.placement = rl::checkpoint::Placement(int(p[7]));
+  s.qk_norm = rl::checkpoint::QkNorm(int(p[8]));
+  s.activation = rl::checkpoint::Activation(int(p[9]));
+  s.attn_scale = p[10]; s.attn_softcap = p[11];
+  return s;
+}
+
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const char* rl_ckpt_error_message() { return last_error.message.c_str(); }
+EMSCRIPTEN_KEEPALIVE const char* rl_ckpt_error_code() { return last_error.code.c_str(); }
+
+// A 16-byte aligned block of `bytes` held against the budget (a double: any size arrives unwrapped), or 0.
+EMSCRIPTEN_KEEPALIVE void* rl_ckpt_alloc(double bytes, const char* what) {
+  if (!(bytes > 0) || bytes > 4294967295.0) {
+    fail(std::string(rl::kOutOfMemoryPrefix) + what + " is larger than the WASM heap can hold");
+    return nullptr;
+  }
+  const auto size = static_cast<std::uint64_t>(bytes);
+  rl::MemoryReservation memory;
+  if (std::string e = rl::reserve_memory(size, what, &memory); !e.empty()) {
+    fail(e);
+    return nullptr;
+  }
+  void* p = std::aligned_alloc(16, (size + 15) / 16 * 16);
+  if (!p) {
+    fail(std::string(rl::kOutOfMemoryPrefix) + "the WASM heap could not grow by " + rl::megabytes(size));
+    return nullptr;
+  }
+  buffers.emplace(p, std::move(memory));
+  return p;
+}
+
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_free(void* p) {
+  const auto it = buffers.find(p);
+  if (it == buffers.end()) return;
+  std::free(p);
+  buffers.erase(it);
+}
+
+// Gives back the layer activations' block (a checkpoint's dispose).
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_release_workspace() { workspace.release(); }
+
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_to_f32(float* out, const void* in, double n, int dtype) {
+  if (dtype < 0 || dtype > 2) return fail("unknown dtype code");
+  rl::checkpoint::to_f32(out, in, static_cast<std::size_t>(n), rl::checkpoint::Dtype(dtype));
+  return 0;
+}
+
+// weights: kSlotCount heap addresses (0 for none), then kSlotCount dtype codes.
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer(float* x, int T, const float* spec, const std::uint32_t* weights,
+                                       const float* inv_freq, int window, float* attn_norms, float* mlp_norms) {
+  rl::checkpoint::LayerWeights w;
+  for (int i = 0; i < rl::checkpoint::kSlotCount; ++i) {
+    w.w[i] = reinterpret_cast<const void*>(std::uintptr_t(weights[i]));
+    const std::uint32_t code = weights[rl::checkpoint::kSlotCount + i];
+    if (code > 2) return fail("unknown dtype code");
+    w.dtype[i] = rl::checkpoint::Dtype(code);
+  }
+  const std::string e =
+      rl::checkpoint::layer_forward(x, T, read_spec(spec), w, inv_freq, window, attn_norms, mlp_norms, workspace);
+  return e.empty() ? 0 : fail(e);
+}
+
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_norm(float* y, const float* x, const float* g, int rows, int d, float eps,
+                                       float weight_offset) {
+  rl::rmsnorm_forward(y, nullptr, x, g, rows, d, eps, weight_offset);
+}
+
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_row_norms(float* out, const float* x, int rows, int d) {
+  rl::checkpoint::row_norms(out, x, rows, d);
+}
+
+// panel: kPanelRows * d floats.
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_head(float* logits, int ld, const float* h, int rows, int d, const void* w, int dtype,
+                                      int n, float softcap, float* panel) {
+  if (dtype < 0 || dtype > 2) return fail("unknown dtype code");
+  rl::checkpoint::head_chunk(logits, ld, h, rows, d, w, rl::checkpoint::Dtype(dtype), n, softcap, panel);
+  return 0;
+}
+
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_panel_rows() { return rl::checkpoint::kPanelRows; }
+
+}  // extern "C"

@@ -1,0 +1,280 @@
+#include "checkpoint/forward.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "kernels/activations.hpp"
+#include "kernels/matmul.hpp"
+#include "kernels/norms.hpp"
+
+namespace rl::checkpoint {
+
+float f16_bits_to_float(std::uint16_t h) {
+  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+  const std::uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+  std::uint32_t bits;
+  if (exponent == 0x1f) {
+    bits = sign | 0x7f800000u | (mantissa << 13);  // inf, NaN
+  } else if (exponent != 0) {
+    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);  // rebias 15 -> 127
+  } else {
+    // zero or subnormal: mantissa * 2^-24, exact in float32
+    const float magnitude = static_cast<float>(mantissa) * 5.9604644775390625e-8f;
+    std::memcpy(&bits, &magnitude, sizeof bits);
+    bits |= sign;
+  }
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+void to_f32(float* out, const void* in, std::size_t n, Dtype dtype) {
+  const auto* bytes = static_cast<const unsigned char*>(in);
+  if (dtype == Dtype::f32) {
+    std::memcpy(out, in, n * sizeof(float));
+    return;
+  }
+  if (dtype == Dtype::bf16) {
+    // bfloat16 is float32's top half: widen and shift (a loop the compiler turns into SIMD widen-and-shift).
+    auto* out_bits = reinterpret_cast<std::uint32_t*>(out);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint16_t h;
+      std::memcpy(&h, bytes + 2 * i, 2);
+      out_bits[i] = static_cast<std::uint32_t>(h) << 16;
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint16_t h;
+    std::memcpy(&h, bytes + 2 * i, 2);
+    out[i] = f16_bits_to_float(h);
+  }
+}
+
+std::string check_spec(const LayerSpec& s) {
+  if (s.d <= 0 || s.n_heads <= 0 || s.n_kv_heads <= 0 || s.head_dim <= 0 || s.ffn <= 0) return "layer sizes must be positive";
+  if (s.head_dim % 2 != 0) return "head_dim must be even for RoPE";
+  if (s.n_heads % s.n_kv_heads != 0) return "num_attention_heads must be a multiple of num_key_value_heads";
+  if (!(s.eps > 0) || !std::isfinite(s.eps)) return "the norm eps must be positive";
+  if (!(s.attn_scale > 0) || !std::isfinite(s.attn_scale)) return "the attention scale must be positive";
+  if (!(s.attn_softcap >= 0) || !std::isfinite(s.attn_softcap)) return "the attention soft-cap must be >= 0";
+  return "";
+}
+
+std::size_t slot_size(const LayerSpec& s, Slot slot) {
+  const std::size_t d = s.d, q = std::size_t(s.n_heads) * s.head_dim, kv = std::size_t(s.n_kv_heads) * s.head_dim;
+  switch (slot) {
+    case kAttnNormBefore: return s.placement == Placement::post ? 0 : d;
+    case kMlpNormBefore: return s.placement == Placement::post ? 0 : d;
+    case kAttnNormAfter: case kMlpNormAfter: return s.placement == Placement::pre ? 0 : d;
+    case kQNorm: return s.qk_norm == QkNorm::none ? 0 : s.qk_norm == QkNorm::per_head ? s.head_dim : q;
+    case kKNorm: return s.qk_norm == QkNorm::none ? 0 : s.qk_norm == QkNorm::per_head ? s.head_dim : kv;
+    case kQ: return q * d;
+    case kK: case kV: return kv * d;
+    case kO: return d * q;
+    case kQBias: return q;
+    case kKBias: case kVBias: return kv;
+    case kOBias: return d;
+    case kGate: case kUp: case kDown: return d * s.ffn;
+    default: return 0;
+  }
+}
+
+std::size_t panel_floats(const LayerSpec& s) {
+  return std::size_t(kPanelRows) * std::max({s.d, s.n_heads * s.head_dim, s.ffn});
+}
+
+void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, int N, float* panel) {
+  if (dtype == Dtype::f32) {
+    matmul_forward(y, x, static_cast<const float*>(w), M, K, N);
+    return;
+  }
+  const auto* bytes = static_cast<const unsigned char*>(w);
+  for (int n = 0; n < N; n += kPanelRows) {
+    const int rows = std::min(kPanelRows, N - n);
+    to_f32(panel, bytes + std::size_t(n) * K * 2, std::size_t(rows) * K, dtype);
+    matmul_nt(y + n, N, x, K, panel, K, M, K, rows);
+  }
+}
+
+std::string Workspace::reserve(const LayerSpec& s, int T) {
+  const std::size_t t = T, q_cols = std::size_t(s.n_heads) * s.head_dim, kv_cols = std::size_t(s.n_kv_heads) * s.head_dim;
+  const std::size_t sizes[] = {t * s.d, t * q_cols, t * kv_cols, t * kv_cols, t * q_cols, t * t, t * s.ffn, t * s.ffn, t * s.d, panel_floats(s)};
+  std::size_t total = 0;
+  for (std::size_t n : sizes) total += n;
+  if (total > data_.size()) {
+    release();
+    if (std::string e = reserve_memory(total * sizeof(float), "a checkpoint layer's activations", &memory_); !e.empty()) return e;
+    data_.resize(total);
+  }
+  float* p = data_.data();
+  float** slots[] = {&h, &q, &k, &v, &y, &scores, &gate, &up, &branch, &panel};
+  for (int i = 0; i < 10; ++i) {
+    *slots[i] = p;
+    p += sizes[i];
+  }
+  return "";
+}
+
+void Workspace::release() {
+  std::vector<float>().swap(data_);
+  memory_.reset();
+}
+
+namespace {
+
+void add_bias(float* y, const float* bias, int rows, int n) {
+  if (!bias) return;
+  for (int r = 0; r < rows; ++r)
+    for (int j = 0; j < n; ++j) y[std::size_t(r) * n + j] += bias[j];
+}
+
+// rotate_half convention: (x_i, x_{i+half}) turns by the angle t * inv_freq[i].
+void rope(float* x, int T, int heads, int head_dim, const float* inv_freq) {
+  const int half = head_dim / 2;
+  for (int t = 0; t < T; ++t) {
+    for (int i = 0; i < half; ++i) {
+      const float angle = static_cast<float>(t) * inv_freq[i];
+      const float c = std::cos(angle), s = std::sin(angle);
+      for (int h = 0; h < heads; ++h) {
+        float* row = x + (std::size_t(t) * heads + h) * head_dim;
+        const float a = row[i], b = row[i + half];
+        row[i] = a * c - b * s;
+        row[i + half] = b * c + a * s;
+      }
+    }
+  }
+}
+
+float gelu_tanh(float x) {
+  const float k = 0.7978845608028654f;  // sqrt(2 / pi)
+  return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
+}
+
+void attention(float* out, const float* x, int T, const LayerSpec& s, const LayerWeights& w, const float* inv_freq,
+               int window, Workspace& ws) {
+  const int d = s.d, H = s.n_heads, KV = s.n_kv_heads, hd = s.head_dim, q_cols = H * hd, kv_cols = KV * hd;
+  linear(ws.q, x, w.w[kQ], w.dtype[kQ], T, d, q_cols, ws.panel);
+  linear(ws.k, x, w.w[kK], w.dtype[kK], T, d, kv_cols, ws.panel);
+  linear(ws.v, x, w.w[kV], w.dtype[kV], T, d, kv_cols, ws.panel);
+  add_bias(ws.q, w.f32(kQBias), T, q_cols);
+  add_bias(ws.k, w.f32(kKBias), T, kv_cols);
+  add_bias(ws.v, w.f32(kVBias), T, kv_cols);
+  if (s.qk_norm == QkNorm::per_head) {
+    rmsnorm_forward(ws.q, nullptr, ws.q, w.f32(kQNorm), T * H, hd, s.eps, s.norm_offset);
+    rmsnorm_forward(ws.k, nullptr, ws.k, w.f32(kKNorm), T * KV, hd, s.eps, s.norm_offset);
+  } else if (s.qk_norm == QkNorm::whole) {
+    rmsnorm_forward(ws.q, nullptr, ws.q, w.f32(kQNorm), T, q_cols, s.eps, s.norm_offset);
+    rmsnorm_forward(ws.k, nullptr, ws.k, w.f32(kKNorm), T, kv_cols, s.eps, s.norm_offset);
+  }
+  rope(ws.q, T, H, hd, inv_freq);
+  rope(ws.k, T, KV, hd, inv_freq);
+  const int group = H / KV;
+  const float minus_inf = -std::numeric_limits<float>::infinity();
+  for (int h = 0; h < H; ++h) {
+    const float* qh = ws.q + h * hd;
+    const float* kh = ws.k + (h / group) * hd;
+    const float* vh = ws.v + (h / group) * hd;
+    matmul_nt(ws.scores, T, qh, q_cols, kh, kv_cols, T, hd, T);
+    for (int t = 0; t < T; ++t) {
+      float* row = ws.scores + std::size_t(t) * T;
+      const int first = window > 0 ? std::max(0, t - window + 1) : 0;
+      for (int j = first; j <= t; ++j) row[j] *= s.attn_scale;
+      if (s.attn_softcap > 0) softcap_forward(row + first, row + first, t + 1 - first, s.attn_softcap);
+      float max = minus_inf;
+      for (int j = first; j <= t; ++j) max = std::max(max, row[j]);
+      float sum = 0;
+      for (int j = first; j <= t; ++j) sum += (row[j] = std::exp(row[j] - max));
+      for (int j = 0; j < T; ++j) row[j] = j >= first && j <= t ? row[j] / sum : 0.0f;
+    }
+    gemm(ws.y + h * hd, q_cols, ws.scores, T, 1, vh, kv_cols, T, hd, T, false);
+  }
+  linear(out, ws.y, w.w[kO], w.dtype[kO], T, q_cols, d, ws.panel);
+  add_bias(out, w.f32(kOBias), T, d);
+}
+
+void mlp(float* out, const float* x, int T, const LayerSpec& s, const LayerWeights& w, Workspace& ws) {
+  linear(ws.gate, x, w.w[kGate], w.dtype[kGate], T, s.d, s.ffn, ws.panel);
+  linear(ws.up, x, w.w[kUp], w.dtype[kUp], T, s.d, s.ffn, ws.panel);
+  const std::size_t n = std::size_t(T) * s.ffn;
+  if (s.activation == Activation::gelu_tanh) {
+    for (std::size_t i = 0; i < n; ++i) ws.gate[i] = gelu_tanh(ws.gate[i]) * ws.up[i];
+  } else {
+    for (std::size_t i = 0; i < n; ++i) ws.gate[i] = ws.gate[i] / (1.0f + std::exp(-ws.gate[i])) * ws.up[i];
+  }
+  linear(out, ws.gate, w.w[kDown], w.dtype[kDown], T, s.ffn, s.d, ws.panel);
+}
+
+const char* slot_name(int slot) {
+  static const char* names[kSlotCount] = {"attention norm (before)", "attention norm (after)", "MLP norm (before)",
+                                          "MLP norm (after)", "q norm", "k norm", "q_proj", "k_proj", "v_proj",
+                                          "o_proj", "q bias", "k bias", "v bias", "o bias", "gate_proj", "up_proj",
+                                          "down_proj"};
+  return names[slot];
+}
+
+}  // namespace
+
+void row_norms(float* out, const float* x, int rows, int d) {
+  for (int r = 0; r < rows; ++r) {
+    double sum = 0;
+    for (int j = 0; j < d; ++j) sum += double(x[std::size_t(r) * d + j]) * x[std::size_t(r) * d + j];
+    out[r] = static_cast<float>(std::sqrt(sum));
+  }
+}
+
+std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeights& w, const float* inv_freq,
+                          int window, float* attn_norms, float* mlp_norms, Workspace& ws) {
+  if (std::string e = check_spec(s); !e.empty()) return e;
+  // Biases are optional; every other slot the spec has is required. Only the projections may be F16 / BF16.
+  for (int slot = 0; slot < kSlotCount; ++slot) {
+    const bool optional = slot >= kQBias && slot <= kOBias;
+    if (!optional && slot_size(s, Slot(slot)) > 0 && !w.w[slot]) return std::string("missing weight: ") + slot_name(slot);
+    const bool projection = (slot >= kQ && slot <= kO) || slot >= kGate;
+    if (!projection && w.dtype[slot] != Dtype::f32) return std::string(slot_name(slot)) + " must be float32";
+  }
+  if (T <= 0) return "a run needs at least one position";
+  if (std::string e = ws.reserve(s, T); !e.empty()) return e;
+  const int d = s.d;
+  const std::size_t n = std::size_t(T) * d;
+  const float* attn_in = x;
+  if (s.placement != Placement::post) {
+    rmsnorm_forward(ws.h, nullptr, x, w.f32(kAttnNormBefore), T, d, s.eps, s.norm_offset);
+    attn_in = ws.h;
+  }
+  attention(ws.branch, attn_in, T, s, w, inv_freq, window, ws);
+  if (s.placement != Placement::pre) rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kAttnNormAfter), T, d, s.eps, s.norm_offset);
+  row_norms(attn_norms, ws.branch, T, d);
+  for (std::size_t i = 0; i < n; ++i) x[i] += ws.branch[i];
+
+  const float* mlp_in = x;
+  if (s.placement != Placement::post) {
+    rmsnorm_forward(ws.h, nullptr, x, w.f32(kMlpNormBefore), T, d, s.eps, s.norm_offset);
+    mlp_in = ws.h;
+  }
+  mlp(ws.branch, mlp_in, T, s, w, ws);
+  if (s.placement != Placement::pre) rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kMlpNormAfter), T, d, s.eps, s.norm_offset);
+  row_norms(mlp_norms, ws.branch, T, d);
+  for (std::size_t i = 0; i < n; ++i) x[i] += ws.branch[i];
+  return "";
+}
+
+void head_chunk(float* logits, int ld, const float* h, int rows, int d, const void* w, Dtype dtype, int n,
+                float softcap, float* panel) {
+  if (dtype == Dtype::f32) {
+    matmul_nt(logits, ld, h, d, static_cast<const float*>(w), d, rows, d, n);
+  } else {
+    const auto* bytes = static_cast<const unsigned char*>(w);
+    for (int j = 0; j < n; j += kPanelRows) {
+      const int panel_rows = std::min(kPanelRows, n - j);
+      to_f32(panel, bytes + std::size_t(j) * d * 2, std::size_t(panel_rows) * d, dtype);
+      matmul_nt(logits + j, ld, h, d, panel, d, rows, d, panel_rows);
+    }
+  }
+  if (softcap > 0)
+    for (int r = 0; r < rows; ++r) softcap_forward(logits + std::size_t(r) * ld, logits + std::size_t(r) * ld, n, softcap);
+}
+
+}  // namespace rl::checkpoint

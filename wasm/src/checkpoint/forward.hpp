@@ -1,0 +1,97 @@
+// One decoder layer of a Hugging Face checkpoint, run in float32 over the residual stream x[T, d] in place.
+// The family decides only data (web/lib/checkpoint/architectures.js holds one row per family): where the norms
+// sit, their weight convention, q/k norm, biases, the attention scale and soft-cap, the activation. Weights are
+// float32 in PyTorch's layout W[out, in]; web/lib/checkpoint/ converts and copies them in one layer at a time.
+//
+//   pre      (Llama, Mistral, Qwen2, Qwen3):  a = Attn(N1(x));        x += a;  m = MLP(N3(x));       x += m
+//   sandwich (Gemma 2, Gemma 3):              a = N2(Attn(N1(x)));    x += a;  m = N4(MLP(N3(x)));   x += m
+//   post     (OLMo 2):                        a = N2(Attn(x));        x += a;  m = N4(MLP(x));       x += m
+//   Attn: q = x Wq^T (+ bq), k, v likewise; q/k norm per head or over the whole projection; RoPE on q and k;
+//         s = scale * q.k, soft-capped (cap * tanh(s / cap)), causal (and sliding-window) softmax; grouped
+//         query heads share key/value head h / (H / KV); out = y Wo^T (+ bo).
+//   MLP:  down(act(gate x) * up x), act = SiLU or GELU with the tanh approximation (gelu_pytorch_tanh).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/memory_budget.hpp"
+
+namespace rl::checkpoint {
+
+enum class Dtype : int { f32 = 0, f16 = 1, bf16 = 2 };
+// n values of `dtype` at `in` (any alignment) widened to float32.
+void to_f32(float* out, const void* in, std::size_t n, Dtype dtype);
+float f16_bits_to_float(std::uint16_t h);
+
+enum class Placement : int { pre = 0, sandwich = 1, post = 2 };
+enum class QkNorm : int { none = 0, per_head = 1, whole = 2 };
+enum class Activation : int { silu = 0, gelu_tanh = 1 };
+
+struct LayerSpec {
+  int d = 0, n_heads = 0, n_kv_heads = 0, head_dim = 0, ffn = 0;
+  float eps = 1e-6f;
+  float norm_offset = 0.0f;  // RMSNorm multiplies by (norm_offset + w): 0 for w, 1 for Gemma's (1 + w)
+  Placement placement = Placement::pre;
+  QkNorm qk_norm = QkNorm::none;
+  Activation activation = Activation::silu;
+  float attn_scale = 1.0f;
+  float attn_softcap = 0.0f;  // 0: none
+};
+
+// Empty when the spec is usable, else what is wrong with it.
+std::string check_spec(const LayerSpec& spec);
+
+enum Slot : int {
+  kAttnNormBefore, kAttnNormAfter, kMlpNormBefore, kMlpNormAfter, kQNorm, kKNorm,
+  kQ, kK, kV, kO, kQBias, kKBias, kVBias, kOBias, kGate, kUp, kDown, kSlotCount
+};
+// The projections (q, k, v, o, gate, up, down) may stay in the file's dtype: they are widened to float32 four
+// rows at a time into a small panel right before the matmul kernel reads them (the kernel holds four rows of W
+// in L1 while every row of x passes), so no float32 copy of a whole matrix is made. Norm weights and biases are
+// float32.
+struct LayerWeights {
+  const void* w[kSlotCount] = {};
+  Dtype dtype[kSlotCount] = {};
+  const float* f32(Slot slot) const { return static_cast<const float*>(w[slot]); }
+};
+
+// Floats of the panel linear() and head_chunk() widen rows into: kPanelRows rows of the longest input.
+inline constexpr int kPanelRows = 4;
+std::size_t panel_floats(const LayerSpec& spec);
+
+// y[M, N] = x[M, K] W[N, K]^T with W in `dtype` (float32: matmul_forward itself).
+void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, int N, float* panel);
+
+// The float count of each slot's tensor (0 where the spec has none of that kind).
+std::size_t slot_size(const LayerSpec& spec, Slot slot);
+
+// The activations of one layer for T positions, reserved against the memory budget.
+class Workspace {
+ public:
+  std::string reserve(const LayerSpec& spec, int T);  // "" or an out-of-memory message
+  void release();
+  float *h = nullptr, *q = nullptr, *k = nullptr, *v = nullptr, *y = nullptr, *scores = nullptr, *gate = nullptr,
+        *up = nullptr, *branch = nullptr, *panel = nullptr;
+
+ private:
+  std::vector<float> data_;
+  MemoryReservation memory_;
+};
+
+// One layer: x[T, d] += attention branch, then += MLP branch. inv_freq: head_dim / 2 RoPE frequencies of the
+// layer; window > 0 lets position t see keys t - window + 1 .. t only. attn_norms / mlp_norms [T] receive the L2
+// norm of each branch (what the sublayer adds to the stream). Returns "" or the problem (missing weight, memory).
+std::string layer_forward(float* x, int T, const LayerSpec& spec, const LayerWeights& weights, const float* inv_freq,
+                          int window, float* attn_norms, float* mlp_norms, Workspace& ws);
+
+// L2 norm of each of the rows of x[rows, d] (summed in double).
+void row_norms(float* out, const float* x, int rows, int d);
+
+// logits[r * ld + j] = cap * tanh((h_r . w_j) / cap) (cap 0: no cap) for the n rows w_j of one vocabulary chunk,
+// w in `dtype`; panel holds kPanelRows * d floats.
+void head_chunk(float* logits, int ld, const float* h, int rows, int d, const void* w, Dtype dtype, int n,
+                float softcap, float* panel);
+
+}  // namespace rl::checkpoint

@@ -1,0 +1,44 @@
+// The files a reader hands to lab.openCheckpoint: a map of names to File / Blob, ArrayBuffer, Uint8Array (or,
+// for JSON files, strings), read once into JS memory.
+import { ResidualLabError } from '../errors.js';
+import { MAX_CONFIG_CHARS } from '../inspect-config.js';
+
+const MAX_JSON_BYTES = 64 << 20;  // an index.json or tokenizer.json (Qwen's is 11 MB)
+
+/** `files` as a Map(name -> entry); accepts a plain object, a Map, or a FileList / array of File. */
+export function fileMap(files) {
+  if (files instanceof Map) return new Map(files);
+  if (files && typeof files[Symbol.iterator] === 'function' && typeof files !== 'string') {
+    return new Map([...files].map((file) => [file?.name, file]));
+  }
+  if (files && typeof files === 'object') return new Map(Object.entries(files));
+  throw new ResidualLabError('openCheckpoint takes the files of a checkpoint: { "config.json": ..., "model.safetensors": ... }', { code: 'invalid_input' });
+}
+
+/** The bytes of one entry, as a Uint8Array (a view, not a copy, where it already is bytes). */
+export async function readBytes(entry, name) {
+  if (entry instanceof Uint8Array) return entry;
+  if (entry instanceof ArrayBuffer) return new Uint8Array(entry);
+  if (ArrayBuffer.isView(entry)) return new Uint8Array(entry.buffer, entry.byteOffset, entry.byteLength);
+  if (typeof entry === 'string') return new TextEncoder().encode(entry);
+  if (entry && typeof entry.arrayBuffer === 'function') return new Uint8Array(await entry.arrayBuffer());
+  throw new ResidualLabError(`${name}: expected a File, Blob, ArrayBuffer or Uint8Array`, { code: 'invalid_input' });
+}
+
+/** The text of a JSON entry, bounded. */
+export async function readText(entry, name, limit = MAX_JSON_BYTES) {
+  if (typeof entry === 'string') {
+    if (entry.length > limit) throw new ResidualLabError(`${name} is ${entry.length} characters long; at most ${limit} are read`, { code: 'too_long' });
+    return entry;
+  }
+  const size = entry?.size ?? entry?.byteLength;
+  if (typeof size === 'number' && size > limit) throw new ResidualLabError(`${name} is ${size} bytes long; at most ${limit} are read`, { code: 'too_long' });
+  const bytes = await readBytes(entry, name);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ResidualLabError(`${name} is not UTF-8 text`, { code: 'invalid_json' });
+  }
+}
+
+export const CONFIG_LIMIT = MAX_CONFIG_CHARS;

@@ -1,0 +1,25 @@
+// ckpt.normWeights(): every norm tensor's statistics, and for the (1 + w) convention those of the multiplier
+// actually applied, 1 + w.
+import { decodeFloats } from './dtypes.js';
+
+function stats(values) {
+  let sum = 0, min = Infinity, max = -Infinity;
+  for (const v of values) { sum += v; min = Math.min(min, v); max = Math.max(max, v); }
+  const mean = sum / values.length;
+  let squares = 0;
+  for (const v of values) squares += (v - mean) ** 2;
+  return { mean, std: Math.sqrt(squares / values.length), min, max };
+}
+
+/** [{ name, layer, slot, size, mean, std, min, max, multiplier: { mean, std, min, max } | null }] */
+export function normWeightStats(weights, model) {
+  const offset = model.forward.normOffset;
+  const rows = [];
+  for (const w of weights.values()) {
+    if (!/norm/i.test(w.slot)) continue;
+    const values = decodeFloats(w.dtype, w.bytes);
+    const multiplier = offset ? stats(Array.from(values, (v) => Math.fround(offset + v))) : null;
+    rows.push({ name: w.name, layer: w.layer, slot: w.slot, size: values.length, ...stats(values), multiplier });
+  }
+  return rows;
+}
