@@ -37,7 +37,7 @@ export default {
   unexplained: (message) => message,
   chartNotComputed: 'Not computed yet: on the web page this chart fills in when the widget runs.',
   errors: {
-    // codes of the lab's parseVector (wasm/src/api/parse_vector.hpp)
+    // codes of the lab's parseVector (wasm/src/core/parse_vector.hpp)
     empty: 'the field is empty: type numbers such as 2, -1, 3, 0',
     unexpected_char: (ch) => `"${ch}" is not part of a number`,
     invalid_number: 'this is not a number',
