@@ -18,6 +18,8 @@ export const GRADIENT_FLOW_STRINGS = {
     preset: (gain, layers, kind) => ({ small: `${gain} × ${layers} layers: small branches`, large: `large branches: ${gain} × ${layers} layers` })[kind] ?? `${gain} × ${layers} layers`,
     chartTitle: 'Gradient norm at the input of each layer (log scale; 1 at the top)',
     chartLabel: (layers, gain) => `Line chart, log scale: gradient norm at each of ${layers} layers with gain ${gain}, with and without residual connections`,
+    // the quantity a saved CSV's columns hold
+    quantity: 'gradient norm at the layer’s input (the top layer’s = 1)',
     layerAxis: 'layer l (the gradient flows from the top, left, to layer 0, right)',
     plainRatio: (layers) => `Without residuals, layer 0 receives this fraction of the top gradient after ${layers} layers: `,
     expected: (gain, layers) => ` (gain^L = ${gain}^${layers} = `,
@@ -48,6 +50,8 @@ export const GRADIENT_FLOW_STRINGS = {
     preset: (gain, layers, kind) => ({ small: `${gain} × ${layers} 层：小分支`, large: `大分支：${gain} × ${layers} 层` })[kind] ?? `${gain} × ${layers} 层`,
     chartTitle: '每一层输入处的梯度范数（对数坐标；顶层为 1）',
     chartLabel: (layers, gain) => `折线图（对数坐标）：增益 ${gain}、共 ${layers} 层时每一层的梯度范数，有残差与无残差`,
+    // the quantity a saved CSV's columns hold
+    quantity: '该层输入处的梯度范数（顶层为 1）',
     layerAxis: '第 l 层（梯度从顶层（左）流向第 0 层（右））',
     plainRatio: (layers) => `无残差时，经过 ${layers} 层后第 0 层收到的梯度是顶层的：`,
     expected: (gain, layers) => `（gain^L = ${gain}^${layers} = `,

@@ -16,6 +16,8 @@ export const VECTOR_LAB_STRINGS = {
     lengthNote: (length, rms) => `Length of x × s: ‖x‖ = ${length}, RMS = ${rms}`,
     results: 'Outputs',
     dimension: (i) => `x${i}`,
+    // a long vector shown by its ends: "[2, -1, 3, …, 7, 0, 1] (1,000 values)"
+    valueCount: (n) => `(${n} values)`,
     rowInput: 'x × s',
     rowRms: 'RMSNorm output',
     rowLn: 'LayerNorm output',
@@ -73,6 +75,8 @@ export const VECTOR_LAB_STRINGS = {
     lengthNote: (length, rms) => `x × s 的长度：‖x‖ = ${length}，均方根 = ${rms}`,
     results: '输出',
     dimension: (i) => `x${i}`,
+    // a long vector shown by its ends: "[2, -1, 3, …, 7, 0, 1]（共 1,000 个值）"
+    valueCount: (n) => `（共 ${n} 个值）`,
     rowInput: 'x × s',
     rowRms: 'RMSNorm 输出',
     rowLn: 'LayerNorm 输出',
