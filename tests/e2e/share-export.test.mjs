@@ -13,6 +13,9 @@ before(async () => { lab = await startLab(); });
 after(async () => { await lab?.close(); });
 
 const parseCsv = (text) => text.trim().split(/\r\n/).map((line) => line.split(','));
+// Lines of fields, quoted ones (RFC 4180: a comma inside, "" for a quote) read whole.
+const parseQuotedCsv = (text) => text.trim().split(/\r\n/).map((line) => [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)]
+  .map(([, field]) => (field.startsWith('"') ? field.slice(1, -1).replace(/""/g, '"') : field)));
 
 async function saved(page, button) {
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
@@ -135,8 +138,11 @@ test('soft-cap explorer: the uPlot curve saves its series as CSV, a parsable SVG
     const c = el.shadowRoot.querySelector('.line-chart canvas');
     return { width: c.width, height: c.height, ratio: c.width / c.getBoundingClientRect().width };
   });
-  // the canvas with a title line above (24 px) and a legend strip below (24 px), at the canvas's pixel ratio
-  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [canvas.width, canvas.height + 2 * Math.round(24 * canvas.ratio)]);
+  // the canvas with the chart's label above (lines of 16 px and 10 px of space) and a legend strip below (24 px),
+  // at the canvas's pixel ratio
+  assert.equal(png.readUInt32BE(16), canvas.width);
+  const title = png.readUInt32BE(20) - canvas.height - Math.round(24 * canvas.ratio);
+  assert.ok([1, 2, 3].some((lines) => title === Math.round((10 + 16 * lines) * canvas.ratio)), `a title of whole lines above the chart: ${title} px`);
   view.assertClean();
   await view.close();
 });
@@ -155,8 +161,9 @@ test('gradient flow: the CSV holds the norms themselves, the SVG axis reads 10^k
   await menu.locator('summary').click();
   assert.equal(await menu.getByRole('button', { name: /Save Table/ }).count(), 0, 'the chart legend is not offered as a table');
 
-  const csv = parseCsv((await saved(page, menu.getByRole('button', { name: /as CSV/ }).first())).bytes.toString('utf8'));
+  const csv = parseQuotedCsv((await saved(page, menu.getByRole('button', { name: /as CSV/ }).first())).bytes.toString('utf8'));
   const [header, ...rows] = csv;
+  assert.equal(header.length, 4, `x and three curves: ${header}`);
   assert.match(header[0], /^layer l/);
   assert.deepEqual(header.slice(1).map((name) => name.split(':')[0]), ['without residual', 'with residual', 'gain^(L−l)']);
   assert.ok(header.slice(1).every((name) => name.includes('gradient norm')), `the quantity in every header: ${header}`);
@@ -169,14 +176,18 @@ test('gradient flow: the CSV holds the norms themselves, the SVG axis reads 10^k
   const svgText = (await saved(page, menu.getByRole('button', { name: /as SVG/ }).first())).bytes.toString('utf8');
   const parsed = await page.evaluate((text) => {
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-    return { error: doc.querySelector('parsererror')?.textContent ?? null, title: doc.querySelector('title')?.textContent, texts: [...doc.querySelectorAll('text')].map((t) => t.textContent) };
+    const heading = [...doc.querySelectorAll('text')].find((t) => t.querySelector('tspan'));
+    return {
+      error: doc.querySelector('parsererror')?.textContent ?? null, title: doc.querySelector('title')?.textContent,
+      heading: [...heading.querySelectorAll('tspan')].map((t) => t.textContent).join(' '), texts: [...doc.querySelectorAll('text')].map((t) => t.textContent),
+    };
   }, svgText);
   assert.equal(parsed.error, null);
   const yLabels = parsed.texts.filter((t) => /^(1|10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$/.test(t));
   assert.ok(yLabels.length >= 2 && yLabels.some((t) => t.startsWith('10⁻')), `powers of ten on the y axis: ${parsed.texts}`);
   assert.ok(!parsed.texts.some((t) => /^-\d+$/.test(t)), `no log10 exponents as labels: ${parsed.texts}`);
   assert.match(parsed.title, /32 layers with gain 0\.8/, 'the title has the current settings');
-  assert.ok(parsed.texts.includes(parsed.title), 'and shows them above the chart');
+  assert.equal(parsed.heading, parsed.title, 'and shows them above the chart');
   assert.ok(['without residual', 'with residual'].every((name) => parsed.texts.includes(name)), 'a legend');
   view.assertClean();
   await view.close();

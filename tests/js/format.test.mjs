@@ -32,7 +32,8 @@ test('small and large numbers keep their significant digits: scientific where fi
   assert.equal(formatVector([1e-8, 0, 0, 0]), '[1e-8, 0, 0, 0]');
   assert.equal(formatTrimmed(0.0004), '4 × 10⁻⁴');
   assert.equal(formatFixed(-0.0001), '-1.00 × 10⁻⁴');
-  assert.equal(formatTrimmed(0.00316), '0.00316', 'more decimals rather than 0.003');
+  assert.equal(formatTrimmed(0.00316), '0.0032', 'more decimals rather than 0.003');
+  assert.equal(formatTrimmed(0.09975), '0.1', 'rounding that keeps two significant digits stays');
   assert.equal(formatTrimmed(0.00123, 2), '0.0012');
   assert.equal(formatFixed(0.03, 1), '0.030');
   assert.equal(formatFixed(0.5, 1), '0.5', 'a value the decimals hold keeps them');

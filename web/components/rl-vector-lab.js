@@ -180,7 +180,7 @@ export class RlVectorLab extends LabElement {
 
   /** The vector's text in a <data> element whose value is the whole vector (what the table's CSV saves). */
   shownVector(values) {
-    return h('data', { value: Array.from(values, String).join(', ') }, this.vectorText(values));
+    return h('data', { value: `[${Array.from(values, String).join(', ')}]` }, this.vectorText(values));
   }
 
   /** DyT's row, series legend, alpha field and slider sentence are there only while DyT is shown. */

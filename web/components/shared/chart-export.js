@@ -8,8 +8,34 @@
 import { formatTicks } from './format.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const TITLE_HEIGHT = 24;   // the title line above a saved chart
+const TITLE_LINE = 16;     // a line of the title above a saved chart
 const LEGEND_ROW = 18;     // one row of the legend below a saved bar chart
+
+/**
+ * A chart's label broken into lines that fit `width` px at 12 px (about 7 px a character, 12 for a CJK one), at
+ * spaces where the text has them.
+ */
+export function titleLines(text, width) {
+  const lines = [];
+  let line = '';
+  let used = 0;
+  for (const c of text) {
+    const w = c.codePointAt(0) >= 0x2E80 ? 12 : 7;
+    if (used + w > width && line) {
+      const space = line.lastIndexOf(' ');
+      const [kept, carried] = space > 0 ? [line.slice(0, space), line.slice(space + 1)] : [line, ''];
+      lines.push(kept);
+      line = carried;
+      used = [...carried].reduce((sum, d) => sum + (d.codePointAt(0) >= 0x2E80 ? 12 : 7), 0);
+    }
+    if (!(line === '' && c === ' ')) { line += c; used += w; }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+const titleHeight = (lines) => 10 + lines.length * TITLE_LINE;
+const svgTitle = (lines, x, fill) => `<text x="${x}" y="${TITLE_LINE}" font-weight="bold"${fill ? ` fill="${escapeXml(fill)}"` : ''}>${lines
+  .map((line, k) => `<tspan x="${x}" dy="${k ? TITLE_LINE : 0}">${escapeXml(line)}</tspan>`).join('')}</text>`;
 
 /** One CSV line: fields with a comma, quote or line break are quoted (RFC 4180). */
 export function csvLine(fields) {
@@ -105,8 +131,10 @@ export function lineChartExport({ label, getLabel = () => label, getPlot, getDat
       const plot = getPlot();
       const data = getData() ?? [];
       const W = 640;
-      const H = 400 + TITLE_HEIGHT;
-      const m = { left: 70, right: 20, top: 20 + TITLE_HEIGHT, bottom: 90 };
+      const title = getLabel();
+      const lines = titleLines(title, W - 16);
+      const H = 400 + titleHeight(lines);
+      const m = { left: 70, right: 20, top: 20 + titleHeight(lines), bottom: 90 };
       const pw = W - m.left - m.right;
       const ph = H - m.top - m.bottom;
       const xScale = scaleMap(plot.scales.x, plot.axes[0]);
@@ -116,8 +144,7 @@ export function lineChartExport({ label, getLabel = () => label, getPlot, getDat
       const flipX = plot.scales.x.dir === -1;
       const px = (v) => m.left + (flipX ? 1 - xScale.position(v) : xScale.position(v)) * pw;
       const py = (v, scale = yScale) => m.top + (1 - scale.position(v)) * ph;
-      const title = getLabel();
-      const parts = [`<text x="${m.left}" y="18" font-weight="bold">${escapeXml(title)}</text>`];
+      const parts = [svgTitle(lines, 8)];
       xScale.ticks.forEach((t, k) => {
         parts.push(`<line x1="${px(t)}" x2="${px(t)}" y1="${m.top}" y2="${m.top + ph}" stroke="#dddddd"/>`,
           `<text x="${px(t)}" y="${m.top + ph + 16}" text-anchor="middle">${escapeXml(xScale.labels[k])}</text>`);
@@ -161,7 +188,8 @@ export function lineChartExport({ label, getLabel = () => label, getPlot, getDat
       const source = plot.ctx.canvas;
       const ratio = source.width / Math.max(1, plot.width);
       const strip = Math.round(24 * ratio);
-      const top = Math.round(TITLE_HEIGHT * ratio);
+      const lines = titleLines(getLabel(), plot.width - 16);
+      const top = Math.round(titleHeight(lines) * ratio);
       const canvas = Object.assign(document.createElement('canvas'), { width: source.width, height: top + source.height + strip });
       const ctx = canvas.getContext('2d');
       ctx.fillStyle = background();
@@ -170,7 +198,7 @@ export function lineChartExport({ label, getLabel = () => label, getPlot, getDat
       ctx.textBaseline = 'middle';
       ctx.fillStyle = foreground();
       ctx.font = `bold ${Math.round(12 * ratio)}px system-ui, sans-serif`;
-      ctx.fillText(getLabel(), 8 * ratio, top / 2, canvas.width - 16 * ratio);
+      lines.forEach((line, k) => ctx.fillText(line, 8 * ratio, (TITLE_LINE / 2 + 4 + k * TITLE_LINE) * ratio));
       ctx.font = `${Math.round(12 * ratio)}px system-ui, sans-serif`;
       let x = 8 * ratio;
       const legendY = top + source.height + strip / 2;
@@ -206,7 +234,9 @@ function standaloneSvg(svgElement, { title, series, background }) {
     }
   });
   const [, , width, chartHeight] = (svgElement.getAttribute('viewBox') ?? '0 0 480 200').split(/\s+/).map(Number);
-  copy.setAttribute('y', TITLE_HEIGHT);
+  const lines = titleLines(title, width - 16);
+  const top = titleHeight(lines);
+  copy.setAttribute('y', top);
   copy.setAttribute('width', width);
   copy.setAttribute('height', chartHeight);
   const text = getComputedStyle(svgElement).color || '#000000';
@@ -217,17 +247,17 @@ function standaloneSvg(svgElement, { title, series, background }) {
   for (const { label, className } of series) {
     const itemWidth = 22 + 7 * label.length + 14;
     if (x > 8 && x + itemWidth > width) { x = 8; row += 1; }
-    const y = TITLE_HEIGHT + chartHeight + 4 + row * LEGEND_ROW;
+    const y = top + chartHeight + 4 + row * LEGEND_ROW;
     const bar = svgElement.querySelector(`rect.bar.${CSS.escape(className)}`);
     const fill = bar ? getComputedStyle(bar).fill : '#777777';
     legend.push(`<rect class="legend-swatch ${escapeXml(className)}" x="${x}" y="${y + 3}" width="14" height="10" fill="${escapeXml(fill)}"/>`,
       `<text x="${x + 20}" y="${y + 12}" fill="${escapeXml(text)}">${escapeXml(label)}</text>`);
     x += itemWidth;
   }
-  const height = TITLE_HEIGHT + chartHeight + (series.length ? (row + 1) * LEGEND_ROW + 6 : 0);
+  const height = top + chartHeight + (series.length ? (row + 1) * LEGEND_ROW + 6 : 0);
   const file = `<svg xmlns="${SVG_NS}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="12">`
     + `<title>${escapeXml(title)}</title><rect width="${width}" height="${height}" fill="${escapeXml(background)}"/>`
-    + `<text x="8" y="16" font-weight="bold" fill="${escapeXml(text)}">${escapeXml(title)}</text>`
+    + svgTitle(lines, 8, text)
     + `${new XMLSerializer().serializeToString(copy)}<g class="legend">${legend.join('')}</g></svg>`;
   return { text: file, width, height };
 }

@@ -12,12 +12,12 @@ const LARGEST_FIXED = 1e6;
 
 /**
  * The lab's number format. `decimals`: the decimals shown, or more where rounding to them would lose one of the
- * value's first `significant` significant digits (three with three decimals, else two): 0.00316, not 0.003.
+ * value's first `significant` significant digits: 0.0032, not 0.003.
  * `trim`: drop trailing zeros (3.5, 4, 0) or keep them (3.500). `style`: 'text' writes 3.16 × 10⁻⁶, 'plain'
  * 3.16e-6 (what a vector field and a CSV reader read back). Scientific notation carries max(significant, 3)
  * significant digits.
  */
-export function formatNumber(value, { decimals = 3, significant = decimals >= 3 ? 3 : 2, trim = true, style = 'text' } = {}) {
+export function formatNumber(value, { decimals = 3, significant = 2, trim = true, style = 'text' } = {}) {
   if (Number.isNaN(value)) return 'NaN';
   if (value === Infinity) return '∞';
   if (value === -Infinity) return '-∞';
