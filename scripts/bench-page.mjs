@@ -20,6 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from './serve.mjs';
+import { LANGUAGES } from '../web/languages.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -33,7 +34,7 @@ const LIVE_WIDGETS = ['rl-vector-lab', 'rl-precision-lab', 'rl-gemma-trap', 'rl-
 const DECODER_WIDGETS = ['rl-gradient-flow', 'rl-qk-norm-lab', 'rl-init-scaling', 'rl-residual-growth', 'rl-placement-lab', 'rl-warmup-race'];
 // The decoder widgets that train only on their Run button (the others run as they near the viewport).
 const RUN_ON_CLICK = new Set(['rl-warmup-race']);
-const PAGES = ['index.html', 'en/index.html'];
+const PAGES = LANGUAGES.map((row) => row.page);  // visited in turn
 const RUN_TIMEOUT_MS = 120000;
 // Event names V8 gives a WebAssembly module's compilation in a trace (synchronous, asynchronous, streaming).
 const WASM_COMPILE_EVENTS = new Set(['wasm.SyncCompile', 'wasm.AsyncCompile', 'wasm.StartStreamingCompilation']);

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// Builds Residual Lab: the native library, the WASM module (SIMD and scalar), and the static site in dist/.
-//   node scripts/build.mjs            what the page needs
-//   node scripts/build.mjs --tests    also the Catch2 suite, natively (plain and with ASan + UBSan) and in both WASM
-//                                     builds, and the libFuzzer targets of tests/fuzz (clang++)
-//   node scripts/build.mjs --bench    also the benchmark binary in the three builds
+// Builds Residual Lab from named steps (STEPS below), each an incremental CMake build of one tree or the site:
+//   node scripts/build.mjs            what the page needs: the native library, the WASM module in its SIMD and
+//                                     scalar builds, and the static site in dist/ (three CMake trees)
+//   node scripts/build.mjs --tests    also the Catch2 suite natively, with ASan + UBSan (build/native-sanitize),
+//                                     in both WASM builds, and the libFuzzer targets of tests/fuzz (clang++,
+//                                     build/fuzz): five CMake trees
+//   node scripts/build.mjs --bench    also the benchmark binary natively, in both WASM builds and in a fourth
+//                                     native tree without -march=native (build/native-4lane)
 //   node scripts/build.mjs --site-only  the site alone, from the C++ builds as they are
+//   node scripts/build.mjs --steps=site,native-tests   just those steps (and the steps they need)
 // Every step is incremental (CMake, and the copy into dist/ is cheap), so a second run takes seconds.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -87,24 +91,62 @@ export function buildFuzz() {
   compile(BUILDS.fuzz, FUZZ_TARGETS.map((name) => `fuzz_${name}`));
 }
 
+/**
+ * The build steps, in the order they run. `needs`: steps that must run first (planBuild adds them). A test suite
+ * names the steps it needs (scripts/lib/test-suites.mjs), so running one suite builds only those.
+ */
+export const STEPS = {
+  native: { needs: [], run: () => compile(BUILDS.native, ['residual_lab']) },
+  'native-tests': { needs: [], run: () => compile(BUILDS.native, ['residual_lab_tests']) },
+  'native-bench': { needs: [], run: () => compile(BUILDS.native, ['residual_lab_bench']) },
+  'wasm-simd': { needs: [], run: () => compile(BUILDS['wasm-simd'], ['residual_lab_module']) },
+  'wasm-simd-tests': { needs: [], run: () => compile(BUILDS['wasm-simd'], ['residual_lab_tests']) },
+  'wasm-simd-bench': { needs: [], run: () => compile(BUILDS['wasm-simd'], ['residual_lab_bench']) },
+  'wasm-scalar': { needs: [], run: () => compile(BUILDS['wasm-scalar'], ['residual_lab_module']) },
+  'wasm-scalar-tests': { needs: [], run: () => compile(BUILDS['wasm-scalar'], ['residual_lab_tests']) },
+  'wasm-scalar-bench': { needs: [], run: () => compile(BUILDS['wasm-scalar'], ['residual_lab_bench']) },
+  'native-4lane-bench': { needs: [], run: () => compile(BUILDS['native-4lane'], ['residual_lab_bench']) },
+  'native-sanitize-tests': { needs: [], run: () => compile(BUILDS['native-sanitize'], ['residual_lab_tests']) },
+  fuzz: { needs: [], run: buildFuzz },
+  site: { needs: ['wasm-simd', 'wasm-scalar'], run: assembleSite },
+};
+
+/** The steps to run for `wanted` (step names): those and what they need, in STEPS order. Throws on an unknown name. */
+export function planBuild(wanted) {
+  const chosen = new Set();
+  const add = (name) => {
+    if (!Object.hasOwn(STEPS, name)) throw new Error(`unknown build step "${name}" (the steps: ${Object.keys(STEPS).join(', ')})`);
+    if (chosen.has(name)) return;
+    chosen.add(name);
+    STEPS[name].needs.forEach(add);
+  };
+  wanted.forEach(add);
+  return Object.keys(STEPS).filter((name) => chosen.has(name));
+}
+
+export async function runSteps(names) {
+  for (const name of planBuild(names)) await STEPS[name].run();
+}
+
+/** The steps of `node scripts/build.mjs` with those flags. */
+export function stepsOf({ tests = false, bench = false } = {}) {
+  const steps = ['native', 'wasm-simd', 'wasm-scalar', 'site'];
+  if (tests) steps.push('native-tests', 'wasm-simd-tests', 'wasm-scalar-tests', 'native-sanitize-tests', 'fuzz');
+  if (bench) steps.push('native-bench', 'wasm-simd-bench', 'wasm-scalar-bench', 'native-4lane-bench');
+  return steps;
+}
+
 export async function build({ tests = false, bench = false, siteOnly = false } = {}) {
   if (siteOnly) return assembleSite();  // the C++ builds as they are (web/ and content/ changes only)
-  const extra = [...(tests ? ['residual_lab_tests'] : []), ...(bench ? ['residual_lab_bench'] : [])];
-  compile(BUILDS.native, ['residual_lab', ...extra]);
-  compile(BUILDS['wasm-simd'], ['residual_lab_module', ...extra]);
-  compile(BUILDS['wasm-scalar'], ['residual_lab_module', ...extra]);
-  if (bench) compile(BUILDS['native-4lane'], ['residual_lab_bench']);
-  if (tests) {
-    compile(BUILDS['native-sanitize'], ['residual_lab_tests']);
-    buildFuzz();
-  }
-  await assembleSite();
+  return runSteps(stepsOf({ tests, bench }));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const args = new Set(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const named = args.find((a) => a.startsWith('--steps='));
   try {
-    await build({ tests: args.has('--tests'), bench: args.has('--bench'), siteOnly: args.has('--site-only') });
+    if (named) await runSteps(named.slice('--steps='.length).split(',').filter(Boolean));
+    else await build({ tests: args.includes('--tests'), bench: args.includes('--bench'), siteOnly: args.includes('--site-only') });
     console.log(`residual-lab: built ${dist}`);
   } catch (err) {
     console.error(`residual-lab: build failed: ${err.message}`);

@@ -1,8 +1,8 @@
-// The chapter as one self-contained file per language, dist/offline/residual-lab-<en|zh>.html: text, styles,
-// widgets, worker and WebAssembly inlined, so it works opened from disk (file://) or uploaded to an LMS as a file.
-// Called by scripts/build.mjs once the site is assembled: `await buildOffline({ siteDir, outDir })`, where siteDir
-// is the site as a plain tree of ES modules (web/ with the WASM builds, uPlot and the rendered pages) and the
-// files are written to outDir/offline/.
+// The chapter as one self-contained file per language of web/languages.js, dist/offline/residual-lab-<code>.html:
+// text, styles, widgets, worker and WebAssembly inlined, so it works opened from disk (file://) or uploaded to an
+// LMS as a file. Called by scripts/build.mjs once the site is assembled: `await buildOffline({ siteDir, outDir })`,
+// where siteDir is the site as a plain tree of ES modules (web/ with the WASM builds, uPlot and the rendered
+// pages) and the files are written to outDir/offline/.
 //
 // How: esbuild bundles the page's modules (shell/page.js, components/index.js) into one classic inline script and
 // the worker (lib/lab-worker.js) into a second bundle kept as a string. The modules find their files through
@@ -16,15 +16,11 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
+import { LANGUAGES } from '../web/languages.js';
 
 export const OFFLINE_BASE = 'https://residual-lab.offline/';
 
-const PAGES = [
-  { lang: 'zh', source: 'index.html', other: 'en' },
-  { lang: 'en', source: 'en/index.html', other: 'zh' },
-];
-
-const offlineName = (lang) => `residual-lab-${lang}.html`;
+const offlineName = (code) => `residual-lab-${code}.html`;
 
 const REWRITES = {
   'lib/residual-lab.js': [["import(glueUrl(flavour).href)", "import('rl-offline:glue').then(({ glue }) => glue(flavour))"]],
@@ -134,7 +130,7 @@ globalThis.residualLabOffline = {
   const themeInit = readFileSync(join(site, 'shell/theme-init.js'), 'utf8');
   const favicon = `data:image/svg+xml;base64,${readFileSync(join(site, 'favicon.svg')).toString('base64')}`;
   const written = [];
-  for (const { lang, source, other } of PAGES) {
+  for (const { code, page: source } of LANGUAGES) {
     let html = readFileSync(join(site, source), 'utf8');
     const replaceOnce = (pattern, replacement) => {
       const before = html;
@@ -144,15 +140,17 @@ globalThis.residualLabOffline = {
     const policy = offlinePolicy({ scripts: [themeInit, pageCode], styles: [pageCss] });
     replaceOnce(/<meta http-equiv="Content-Security-Policy"[^>]*>/, `<meta http-equiv="Content-Security-Policy" content="${policy}">`);
     replaceOnce(/<link rel="icon"[^>]*>/, `<link rel="icon" href="${favicon}" type="image/svg+xml">`);
-    replaceOnce(/<link rel="alternate"([^>]*) href="[^"]*">/, `<link rel="alternate"$1 href="${offlineName(other)}">`);
+    // The other languages, and the language menu's links: to their offline files.
+    const htmlLangs = new Map(LANGUAGES.map((row) => [row.htmlLang, row.code]));
+    html = html.replace(/<link rel="alternate" hreflang="([^"]*)" href="[^"]*">/g, (whole, htmlLang) => `<link rel="alternate" hreflang="${htmlLang}" href="${offlineName(htmlLangs.get(htmlLang))}">`);
     replaceOnce(/<link rel="stylesheet" href="[^"]*page\.css">/, () => `<style>${pageCss}</style>`);
     replaceOnce(/<script src="[^"]*theme-init\.js"><\/script>/, () => `<script>${themeInit}</script>`);
     replaceOnce(/\s*<script type="module" src="[^"]*page\.js"><\/script>/, '');
     replaceOnce(/<script type="module" src="[^"]*components\/index\.js"><\/script>/, () => `<script>${pageCode}</script>`);
-    replaceOnce(/(class="header-button lang-switch" href=")[^"]*"/, `$1${offlineName(other)}"`);
+    replaceOnce(/<a href="[^"]*"([^>]*) data-lang-link="([^"]*)">/g, (whole, attributes, linked) => `<a href="${offlineName(linked)}"${attributes} data-lang-link="${linked}">`);
     html = html.replace(/\s*<p class="file-note"[\s\S]*?<\/p>/, '');  // the note that points here
     if (/<(script|link)[^>]+(src|href)="(?!data:|#|residual-lab-)/.test(html)) throw new Error(`offline build: ${source} still refers to a file`);
-    const target = join(offlineDir, offlineName(lang));
+    const target = join(offlineDir, offlineName(code));
     writeFileSync(target, html);
     written.push(target);
   }

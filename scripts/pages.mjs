@@ -1,5 +1,5 @@
-// Renders the chapter (content/zh.md, content/en.md) into static pages: index.html (Chinese) and en/index.html
-// (English), and typesets the widgets' formulas into components/shared/formulas.js, under outDir.
+// Renders the chapter in every language of web/languages.js (content/<code>/chapter.md) into a static page each
+// (the row's page: index.html, en/index.html), and typesets the widgets' formulas into components/shared/formulas.js, under outDir.
 // Called by scripts/build.mjs after web/ is copied into the site tree, .dist-site/ (scripts/lib/site-assets.mjs
 // then makes dist/ from it and points the pages at the hashed files): `await renderPages({ rootDir, outDir })`.
 //
@@ -11,39 +11,45 @@
 // Every HTML page in outDir (these two and the ones copied from web/, such as embed-example.html) carries the
 // lab's Content-Security-Policy as a meta element, so the site keeps it on a static host that sends no header.
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import katex from 'katex';
 import MarkdownIt from 'markdown-it';
 import texmath from 'markdown-it-texmath';
+import { LANGUAGES, stringsOf } from '../web/languages.js';
 import { CSP_META } from './lib/csp.mjs';
 
-// The two pages. Paths are relative, so the site works from any URL prefix (and the language switch keeps
-// ?query and #section: shell/page.js rewrites the link's href before it is followed).
-const PAGE_LANGUAGES = [
-  {
-    code: 'zh', htmlLang: 'zh-CN', path: 'index.html', base: '',
-    other: { href: 'en/index.html', label: 'English', htmlLang: 'en' },
-    ui: {
-      skip: '跳到正文', contents: '目录', contentsLabel: '本章目录', theme: '深色主题', switchLabel: '切换到英文版',
-      fileNote: (offline) => `这个页面是直接从文件打开的，浏览器不会这样运行其中的交互组件。请打开单文件版 <a href="${offline}">${offline}</a>（从磁盘打开也能用），或用 npm run serve 启动本地服务器。`,
-      footer: '代码以 MIT 许可发布，正文以 CC BY 4.0 许可发布。所有数字都由你的浏览器里的 WebAssembly 现场计算。',
-    },
-  },
-  {
-    code: 'en', htmlLang: 'en', path: 'en/index.html', base: '../',
-    other: { href: '../index.html', label: '中文', htmlLang: 'zh-CN' },
-    ui: {
-      skip: 'Skip to the text', contents: 'Contents', contentsLabel: 'Chapter contents', theme: 'Dark theme', switchLabel: 'Switch to the Chinese version',
-      fileNote: (offline) => `This page was opened from a file, and browsers do not run its widgets that way. Open the single-file version <a href="${offline}">${offline}</a> (it works from disk), or serve the folder with npm run serve.`,
-      footer: 'Code under the MIT licence, text under CC BY 4.0. Every number is computed live by WebAssembly in your browser.',
-    },
-  },
-];
+// One page per row of the language table (web/languages.js), its chapter content/<code>/chapter.md. Paths are
+// relative, so the site works from any URL prefix (and the language menu keeps ?query and #section: shell/page.js
+// rewrites a link's href before it is followed).
+const PAGE_LANGUAGES = LANGUAGES.map((row) => ({
+  ...row,
+  base: '../'.repeat(row.page.split('/').length - 1),
+  ui: stringsOf(row.code, 'page'),
+}));
 
 const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
-function pageHtml({ language: { code, htmlLang, base, other, ui }, body, title, headings }) {
+/** The href from `row`'s page to `other`'s. */
+const pageHref = (row, other) => posix.relative(posix.dirname(row.page), other.page);
+
+/**
+ * The language menu: every row of the table, each link in its own language, the page's own marked current. A
+ * <details> disclosure, so it opens and closes from the keyboard with no script (shell/page.js adds Escape).
+ */
+function languageMenu(language) {
+  const links = PAGE_LANGUAGES.map((row) => `        <li><a href="${pageHref(language, row)}" hreflang="${row.htmlLang}" lang="${row.htmlLang}"${row.code === language.code ? ' aria-current="page"' : ''} data-lang-link="${row.code}">${escapeHtml(row.name)}</a></li>`);
+  return `<details class="lang-menu" data-lang-menu>
+      <summary class="header-button" aria-label="${escapeHtml(language.ui.languageMenu(language.name))}" title="${language.ui.languages}">${escapeHtml(language.name)}</summary>
+      <ul class="lang-menu-list">
+${links.join('\n')}
+      </ul>
+    </details>`;
+}
+
+function pageHtml({ language, body, title, headings }) {
+  const { code, htmlLang, base, ui } = language;
+  const alternates = PAGE_LANGUAGES.filter((row) => row.code !== code).map((row) => `<link rel="alternate" hreflang="${row.htmlLang}" href="${pageHref(language, row)}">`);
   const toc = headings.map((h) => `        <li><a href="#${h.id}" data-toc-link="${h.id}">${escapeHtml(h.text)}</a></li>`).join('\n');
   return `<!doctype html>
 <html lang="${htmlLang}">
@@ -54,7 +60,7 @@ function pageHtml({ language: { code, htmlLang, base, other, ui }, body, title, 
   <title>${escapeHtml(title)} · Residual Lab</title>
   <meta name="color-scheme" content="light dark">
   <link rel="icon" href="${base}favicon.svg" type="image/svg+xml">
-  <link rel="alternate" hreflang="${other.htmlLang}" href="${other.href}">
+  ${alternates.join('\n  ')}
   <link rel="stylesheet" href="${base}styles/page.css">
   <script src="${base}shell/theme-init.js"></script>
   <script type="module" src="${base}shell/page.js"></script>
@@ -64,7 +70,7 @@ function pageHtml({ language: { code, htmlLang, base, other, ui }, body, title, 
   <a class="skip-link" href="#main">${ui.skip}</a>
   <header class="site-header">
     <p class="site-title"><a href="#top">Residual Lab · ${escapeHtml(title)}</a></p>
-    <a class="header-button lang-switch" href="${other.href}" hreflang="${other.htmlLang}" lang="${other.htmlLang}" aria-label="${other.label}" title="${ui.switchLabel}" data-lang-switch>${other.label}</a>
+    ${languageMenu(language)}
     <button type="button" class="header-button theme-toggle" aria-pressed="false" data-theme-toggle><span class="theme-icon-dark" aria-hidden="true">☾ </span><span class="theme-icon-light" aria-hidden="true">☀ </span>${ui.theme}</button>
   </header>
   <div class="layout" id="top">
@@ -182,10 +188,9 @@ function focusableCode(md, codeLabel) {
   md.renderer.rules.fence = (...args) => fence(...args).replace(/^<pre>/, `<pre tabindex="0" role="group" aria-label="${codeLabel}">`);
 }
 
-function createMarkdown(headings, source) {
-  const zh = /zh\.md$/.test(source);
+function createMarkdown(headings, source, ui) {
   // A display formula or a table scrolls sideways on a narrow screen: focusable (and named) like the code blocks.
-  const formulaLabel = zh ? '公式' : 'Formula';
+  const formulaLabel = ui.formula;
   const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
   md.use(texmath, { engine: katex, delimiters: 'dollars', katexOptions: { output: 'mathml' } });
   // Our own renderers for texmath's tokens: MathML only, a failed formula fails the build, and display
@@ -196,19 +201,19 @@ function createMarkdown(headings, source) {
   for (const name of ['math_block', 'math_block_eqno']) {
     md.renderer.rules[name] = (tokens, idx) => `<div class="math-display" tabindex="0" role="group" aria-label="${formulaLabel}">${typeset(tokens[idx].content, true, source)}</div>\n`;
   }
-  md.renderer.rules.table_open = () => `<div class="table-scroll" tabindex="0" role="group" aria-label="${zh ? '表格' : 'Table'}"><table>\n`;
+  md.renderer.rules.table_open = () => `<div class="table-scroll" tabindex="0" role="group" aria-label="${ui.table}"><table>\n`;
   md.renderer.rules.table_close = () => '</table></div>\n';
   headingIds(md, headings);
   sectionWrappers(md);
   tableAlignClasses(md);
   bareWidgetTags(md);
-  focusableCode(md, zh ? '代码' : 'Code');
+  focusableCode(md, ui.code);
   return md;
 }
 
-function renderChapter(markdownText, source) {
+function renderChapter(markdownText, source, ui) {
   const headings = [];
-  const md = createMarkdown(headings, source);
+  const md = createMarkdown(headings, source, ui);
   const body = md.render(markdownText);
   const title = markdownText.match(/^#\s+(.+)$/m)?.[1].trim() ?? 'Residual Lab';
   if (/\sstyle\s*=/i.test(body)) throw new Error(`${source}: the rendered page holds a style attribute, which the CSP (style-src 'self') blocks`);
@@ -249,21 +254,21 @@ function htmlFiles(dir) {
 
 export async function renderPages({ rootDir, outDir }) {
   const chapters = PAGE_LANGUAGES.map((language) => {
-    const source = join(rootDir, 'content', `${language.code}.md`);
-    return { language, ...renderChapter(readFileSync(source, 'utf8'), source) };
+    const source = join(rootDir, 'content', language.code, 'chapter.md');
+    return { language, ...renderChapter(readFileSync(source, 'utf8'), source, language.ui) };
   });
   const ids = chapters.map((c) => c.headings.map((h) => h.id).join(' '));
   if (new Set(ids).size !== 1) {
     throw new Error(`the language versions have different sections:\n  ${chapters.map((c, i) => `${c.language.code}: ${ids[i]}`).join('\n  ')}`);
   }
   for (const chapter of chapters) {
-    const target = join(outDir, chapter.language.path);
+    const target = join(outDir, chapter.language.page);
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, pageHtml(chapter));
   }
   for (const file of htmlFiles(outDir)) writeFileSync(file, withCspMeta(readFileSync(file, 'utf8'), file));
   await renderWidgetFormulas(rootDir, outDir);
-  return chapters.map((c) => join(outDir, c.language.path));
+  return chapters.map((c) => join(outDir, c.language.page));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,15 +1,16 @@
-// Screenshots of every widget in both languages, light, dark and print (the print palette and print layout,
+// Screenshots of every widget in every language, light, dark and print (the print palette and print layout,
 // emulated): test-results/screenshots/widgets/<tag>-<lang>-<scheme>.png. For looking at, not for comparing
 // pixels. Runs the built dist/ (node scripts/build.mjs first): node scripts/widget-screenshots.mjs [tag ...]
 // The warmup race runs its shortest race (100 steps) so that its chart has curves.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCREENSHOT_DIR, startLab } from '../tests/e2e/harness.mjs';
+import { LANGUAGES } from '../web/languages.js';
 import { screenshotWidget } from '../tests/e2e/widget-helpers.mjs';
 
 const TAGS = ['rl-vector-lab', 'rl-precision-lab', 'rl-gemma-trap', 'rl-softcap-explorer', 'rl-gradient-flow',
   'rl-qk-norm-lab', 'rl-init-scaling', 'rl-residual-growth', 'rl-placement-lab', 'rl-warmup-race'];
-const PAGES = { zh: 'index.html?warm.steps=100', en: 'en/index.html?warm.steps=100' };
+const PAGES = Object.fromEntries(LANGUAGES.map((row) => [row.code, `${row.page}?warm.steps=100`]));
 const SCHEMES = ['light', 'dark', 'print'];
 const wanted = process.argv.slice(2);
 const tags = wanted.length ? TAGS.filter((t) => wanted.includes(t)) : TAGS;

@@ -2,29 +2,18 @@
 //   embed.html?widget=vector-lab&x=3,4&eps=0.001&lang=zh&theme=dark
 // `widget` is the tag without "rl-"; every other key is one of the widget's settings (its state rows, the same
 // names as its attributes' rows) without a prefix: the widget gets state-key="" and reads and writes the page's
-// own query. `lang` is en or zh (default en), `theme` light or dark (default: the reader's system setting).
+// own query. `lang` is a language code of languages.js (default its fallback language), `theme` light or dark
+// (default: the reader's system setting).
 // The page tells its parent how tall it is ({ type: 'residual-lab:height', height, widget }) whenever that
 // changes, for embed-resize.js on the host page to size the frame.
 import { WIDGET_TAGS } from './components/index.js';
 import { h } from './components/shared/dom.js';
-
-const STRINGS = {
-  en: {
-    title: (name) => `Residual Lab: ${name}`,
-    unknown: (name) => (name ? `There is no widget called "${name.slice(0, 40)}".` : 'This page shows one widget: say which with ?widget=NAME.'),
-    choose: 'The widgets:',
-  },
-  zh: {
-    title: (name) => `Residual Lab：${name}`,
-    unknown: (name) => (name ? `没有名为“${name.slice(0, 40)}”的组件。` : '这个页面显示一个组件：请用 ?widget=名称 指定。'),
-    choose: '可用的组件：',
-  },
-};
+import { FALLBACK_LANGUAGE, languageCode, languageRow, stringsOf } from './languages.js';
 
 const params = new URLSearchParams(location.search);
-const language = /^zh/i.test(params.get('lang') ?? '') ? 'zh' : 'en';
-const strings = STRINGS[language];
-document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
+const language = languageCode(params.get('lang'));
+const strings = stringsOf(language, 'embed');
+document.documentElement.lang = languageRow(language).htmlLang;
 const theme = params.get('theme');
 if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
 
@@ -38,7 +27,7 @@ if (WIDGET_TAGS.includes(tag)) {
 } else {
   const link = (widget) => {
     const query = new URLSearchParams({ widget: widget.replace(/^rl-/, '') });
-    if (language === 'zh') query.set('lang', 'zh');
+    if (language !== FALLBACK_LANGUAGE) query.set('lang', language);
     return h('li', {}, h('a', { href: `?${query}` }, h('code', {}, widget.replace(/^rl-/, ''))));
   };
   main.append(h('div', { class: 'unknown-widget', role: 'alert' },

@@ -25,7 +25,7 @@ import { HASHED_NAME } from './hashed-name.mjs';
 
 export { HASHED_NAME };
 
-/** Module entry points whose names are documented (README: JS API, Embed a widget): never hashed. */
+/** Module entry points whose names are documented (docs/api.md, docs/embedding.md): never hashed. */
 export const STABLE_ENTRIES = ['components/index.js', 'lib/residual-lab.js', 'lib/worker-client.js', 'lib/lab-worker.js', 'lib/worker-methods.js'];
 /** Module entry points only the pages load: hashed like the rest. */
 const PAGE_ENTRIES = ['shell/page.js', 'embed.js'];

@@ -175,10 +175,10 @@ test('embed.html with an unknown widget lists the widgets', async () => {
   await view.close();
 });
 
-/** The heights documented in the README's table of frame heights ({ 'vector-lab': 1234, ... }). */
+/** The heights documented in docs/embedding.md's table of frame heights ({ 'vector-lab': 1234, ... }). */
 function documentedHeights() {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  return Object.fromEntries([...readme.matchAll(/^\| `([a-z-]+)` \| (\d+) \|/gm)].map((m) => [m[1], Number(m[2])]));
+  const doc = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
+  return Object.fromEntries([...doc.matchAll(/^\| `([a-z-]+)` \| (\d+) \|/gm)].map((m) => [m[1], Number(m[2])]));
 }
 
 test('a frame takes its widget\'s height through embed-resize.js; the documented default height holds each widget at 800 px', async () => {
@@ -195,7 +195,7 @@ test('a frame takes its widget\'s height through embed-resize.js; the documented
   await view.close();
 
   const heights = documentedHeights();
-  assert.deepEqual(Object.keys(heights).sort(), [...ALL_WIDGETS].sort(), 'the README gives a height for each widget');
+  assert.deepEqual(Object.keys(heights).sort(), [...ALL_WIDGETS].sort(), 'docs/embedding.md gives a height for each widget');
   for (const name of ALL_WIDGETS) {
     const page = await lab.open(`embed.html?widget=${name}`, { viewport: { width: 800, height: heights[name] } });
     const widget = page.page.locator(`rl-${name}`);

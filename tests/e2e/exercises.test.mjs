@@ -5,8 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
 import { EN, ZH, eventually, expectText, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
-import { SELF_CHECK_STRINGS } from '../../web/components/strings/rl-self-check.js';
-import { FORWARD_READER_STRINGS } from '../../web/components/strings/rl-forward-reader.js';
+import { stringsOf } from '../../web/languages.js';
 import { EXERCISES } from '../../web/components/self-check/exercises.js';
 import { SNIPPETS } from '../../web/components/forward-reader/snippets.js';
 import { load } from '../../dist/lib/residual-lab.js';
@@ -61,7 +60,7 @@ async function answer(page, item, exercise, value) {
 test('self-check: every exercise answered empty, absurd, wrong twice and right, by keyboard', async () => {
   const view = await openChapter(EN);
   const { page } = view;
-  const s = SELF_CHECK_STRINGS.en;
+  const s = stringsOf('en', 'rl-self-check');
   const answers = await computedAnswers();
   assert.equal(Object.keys(answers).length, EXERCISES.length);
   for (const exercise of EXERCISES) {
@@ -88,7 +87,7 @@ test('self-check: every exercise answered empty, absurd, wrong twice and right, 
     await expectText(feedback, s.wrong, `${exercise.id} first wrong`);
     assert.equal(await hint.isVisible(), true, `${exercise.id}: hint after one wrong answer`);
     assert.equal(await solution.isVisible(), false, `${exercise.id}: no solution after one wrong answer`);
-    assert.ok((await textOf(hint)).includes(exercise.en.hint));
+    assert.ok((await textOf(hint)).includes(stringsOf('en', 'exercises')[exercise.id].hint));
 
     await answer(page, item, exercise, wrong);
     await expectText(feedback, s.wrongAgain, `${exercise.id} second wrong`);
@@ -109,7 +108,7 @@ test('self-check: every exercise answered empty, absurd, wrong twice and right, 
 test('self-check in Chinese, announced politely, and a tag naming no set says so', async () => {
   const view = await openChapter(ZH);
   const { page } = view;
-  const s = SELF_CHECK_STRINGS.zh;
+  const s = stringsOf('zh', 'rl-self-check');
   const widget = page.locator('rl-self-check[set="softcap"]');
   await expectText(widget.locator('h3'), s.title);
   const item = widget.locator('li[data-exercise="softcap-50"]');
@@ -139,7 +138,7 @@ test('self-check in Chinese, announced politely, and a tag naming no set says so
 test('self-check: an answer typed with a Chinese IME (full-width digits) is read as the vector fields read it', async () => {
   const view = await openChapter(ZH);
   const { page } = view;
-  const s = SELF_CHECK_STRINGS.zh;
+  const s = stringsOf('zh', 'rl-self-check');
   // 0.8^32 = 7.92e-4, within the exercise's 2%
   const item = page.locator('rl-self-check li[data-exercise="gradient-decay"]');
   const input = item.getByLabel(s.yourAnswer);
@@ -166,7 +165,7 @@ test('self-check screenshot in English', async () => {
     await input.fill(typed);
     await input.press('Enter');
   }
-  await expectText(item.locator('.sc-feedback'), SELF_CHECK_STRINGS.en.wrongAgain);
+  await expectText(item.locator('.sc-feedback'), stringsOf('en', 'rl-self-check').wrongAgain);
   await shoot(view, widget, 'self-check-en');
   view.assertClean();
   await view.close();
@@ -187,7 +186,7 @@ async function snippetFacts() {
 test('forward reader: each snippet answered wrong twice (lines marked, then revealed) and right; the snippet is in the link', async () => {
   const view = await openChapter(EN);
   const { page } = view;
-  const s = FORWARD_READER_STRINGS.en;
+  const s = stringsOf('en', 'rl-forward-reader');
   const widget = page.locator('rl-forward-reader');
   const facts = await snippetFacts();
   const feedback = widget.locator('.fr-feedback');
@@ -260,7 +259,7 @@ test('forward reader: a line and its diagram element light up together, by hover
 test('forward reader in Chinese; a link with an unknown snippet falls back with a notice', async () => {
   const view = await openChapter(ZH, '?fwd.snippet=nonsense');
   const { page } = view;
-  const s = FORWARD_READER_STRINGS.zh;
+  const s = stringsOf('zh', 'rl-forward-reader');
   const widget = page.locator('rl-forward-reader');
   await expectText(widget.locator('h3'), s.title);
   assert.match(await textOf(widget.locator('.notice')), /fwd\.snippet="nonsense"/);

@@ -163,6 +163,23 @@ test('config inspector: a pasted config is counted, a broken one named, an empty
   await view.close();
 });
 
+test('config inspector: a QK-Norm field is read where the architecture is unknown, and noted where the code decides', async () => {
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-config-inspector');
+  await ready(view, 'rl-config-inspector');
+  const field = widget.getByLabel('config.json', { exact: true });
+  // StableLM: not in the inspector's table; its config switches QK-Norm with qk_layernorm
+  await field.fill(JSON.stringify({ model_type: 'stablelm', hidden_size: 2560, num_hidden_layers: 32, layer_norm_eps: 1e-5, qk_layernorm: true }));
+  await eventually(() => textOf(widget.locator('.qk-norm')), (t) => t.startsWith('The config says so itself: qk_layernorm is true.'), 'the flag read');
+  assert.equal(await widget.locator('tr[data-field="qk_layernorm"] td').nth(1).innerText(), 'true');
+  // Llama with use_qk_norm: true: LlamaAttention has no q_norm whatever the config says
+  await field.fill(JSON.stringify({ ...JSON.parse(await field.inputValue()), model_type: 'llama', use_qk_norm: true, num_attention_heads: 32, intermediate_size: 8, vocab_size: 10 }));
+  await eventually(() => textOf(widget.locator('.qk-norm')), (t) => /^No:/.test(t), 'the code decides');
+  assert.match(await textOf(widget.locator('.notes')), /The config sets use_qk_norm: true, but this architecture's code does not read that field: it has no q_norm and k_norm regardless/);
+  view.assertClean();
+  await view.close();
+});
+
 test('zh: both widgets speak Chinese; screenshots', async () => {
   const view = await openReady(lab, ZH);
   await ready(view, 'rl-model-table');

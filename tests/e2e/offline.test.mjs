@@ -67,11 +67,12 @@ test('offline, English: the vector lab shows its numbers and the gradient-flow w
   await context.close();
 });
 
-test('offline, Chinese: the page is the Chinese chapter and its switch leads to the English file', async () => {
+test('offline, Chinese: the page is the Chinese chapter and its language menu leads to the English file', async () => {
   const { page, problems, context } = await openFile('offline/residual-lab-zh.html');
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
   await eventually(() => page.locator('rl-vector-lab').getAttribute('data-ready'), (v) => v !== null, 'vector lab ready', 15000);
-  assert.match(await page.locator('[data-lang-switch]').getAttribute('href'), /residual-lab-en\.html/);
+  assert.equal(await page.locator('[data-lang-link="en"]').getAttribute('href'), 'residual-lab-en.html');
+  assert.equal(await page.locator('[data-lang-link="zh"]').getAttribute('href'), 'residual-lab-zh.html');
   assert.deepEqual(problems, []);
   await context.close();
 });

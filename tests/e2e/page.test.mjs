@@ -32,7 +32,9 @@ test('the language switch keeps the section being read and the widget settings',
   await eventually(() => headingTop(page, 'softcap'), (top) => top >= 0 && top < 200, 'the contents link scrolls to the section');
   await eventually(() => page.url(), (url) => url.includes('cap.cap=50') && url.includes('vec.x='), 'state in the URL');
   // Focus and Enter rather than click(): Playwright's pointer actions scroll a sticky element "into view",
-  // which moves the page before the link reads where the reader is.
+  // which moves the page before the link reads where the reader is. The language menu opens first.
+  await page.locator('[data-lang-menu] summary').focus();
+  await page.keyboard.press('Enter');
   await page.getByRole('link', { name: 'English', exact: true }).focus();
   await page.keyboard.press('Enter');
   await page.waitForURL(/\/en\/index\.html\?.*#softcap$/);
@@ -43,11 +45,40 @@ test('the language switch keeps the section being read and the widget settings',
   await eventually(() => headingTop(page, 'softcap'), (top) => top >= 0 && top < 200, 'the English page opens at the same section');
   await eventually(() => page.getByRole('navigation').getByRole('link', { name: /^Soft-capping/ }).getAttribute('aria-current'), (v) => v === 'true', 'contents mark the section');
 
+  await page.locator('[data-lang-menu] summary').focus();
+  await page.keyboard.press('Enter');
   await page.getByRole('link', { name: '中文', exact: true }).focus();
   await page.keyboard.press('Enter');
   await page.waitForURL((url) => url.pathname.endsWith('/index.html') && !url.pathname.includes('/en/') && url.search && url.hash === '#softcap');  // not the English page still
   assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
   await eventually(() => headingTop(page, 'softcap'), (top) => top >= 0 && top < 200, 'and back again');
+  view.assertClean();
+  await view.close();
+});
+
+test('the language menu lists every language, opens and closes from the keyboard, and closes on a click elsewhere', async () => {
+  const { LANGUAGES } = await import('../../web/languages.js');
+  const view = await openReady(lab, EN);
+  const { page } = view;
+  const summary = page.locator('[data-lang-menu] summary');
+  const menu = page.locator('[data-lang-menu]');
+  const isOpen = () => menu.evaluate((details) => details.open);
+  assert.equal(await summary.getAttribute('aria-label'), 'Language: English');
+  assert.deepEqual(await page.locator('[data-lang-link]').evaluateAll((links) => links.map((a) => [a.dataset.langLink, a.textContent, a.lang])),
+    LANGUAGES.map((row) => [row.code, row.name, row.htmlLang]));
+  assert.equal(await page.locator('[data-lang-link][aria-current="page"]').getAttribute('data-lang-link'), 'en');
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await isOpen(), true, 'Enter opens it');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.langLink), LANGUAGES[0].code, 'Tab reaches its first link');
+  await page.keyboard.press('Escape');
+  assert.equal(await isOpen(), false, 'Escape closes it');
+  assert.equal(await page.evaluate(() => document.activeElement.localName), 'summary', 'and focus is back on its button');
+  await page.keyboard.press(' ');
+  assert.equal(await isOpen(), true, 'Space opens it');
+  await page.locator('article h2').first().click();
+  assert.equal(await isOpen(), false, 'a click elsewhere closes it');
   view.assertClean();
   await view.close();
 });
@@ -83,7 +114,7 @@ test('focusing the header and the contents does not move the page', async () => 
   // then changes scrollY to keep the text in place. What the reader sees is the heading's place on screen.
   await page.locator('rl-placement-lab[data-status="done"]').waitFor();
   const before = await headingTop(page, 'qk-norm');
-  for (const control of [page.getByRole('link', { name: '中文', exact: true }), page.getByRole('button', { name: 'Dark theme' }), page.getByRole('navigation').getByRole('link', { name: /^Soft-capping/ })]) {
+  for (const control of [page.locator('[data-lang-menu] summary'), page.getByRole('button', { name: 'Dark theme' }), page.getByRole('navigation').getByRole('link', { name: /^Soft-capping/ })]) {
     await control.focus();
     await page.waitForTimeout(400);  // a smooth scroll would be under way by now
     assert.ok(Math.abs(await headingTop(page, 'qk-norm') - before) <= 1, 'the page stays where the reader is');

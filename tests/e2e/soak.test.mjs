@@ -134,7 +134,7 @@ test(`soak: ${INTERACTIONS} interactions over the ten widgets leave no error, no
       segments.push({ lang: await page.evaluate(() => document.documentElement.lang), before, after });
       made += 1;  // the switch is an interaction too
       const url = page.url();
-      await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('[data-lang-switch]').click(); });
+      await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('[data-lang-link]:not([aria-current])').click(); });
       await page.waitForURL((next) => next.href !== url);
       before = await ready();
     }

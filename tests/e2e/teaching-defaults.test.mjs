@@ -79,7 +79,7 @@ test('Gemma trap: the verdict follows the cosine (bands 0.99 and 0.9), and w = -
   assert.doesNotMatch(await textOf(verdict), /gibberish/);
 
   // A Llama checkpoint read as Gemma: cosine 0.998, the same direction, no "gibberish".
-  await widget.getByLabel(/Llama or Gemma 4 checkpoint/).check();
+  await widget.getByLabel(/× w checkpoint/).check();
   const llama = readings([2, -1, 3, 0], [1.2, 0.7, 1.5, 1.1], 0);
   assert.ok(llama.cosine >= 0.99);
   await eventually(kind, (k) => k === 'same', 'the Llama verdict');
@@ -89,7 +89,7 @@ test('Gemma trap: the verdict follows the cosine (bands 0.99 and 0.9), and w = -
   assert.doesNotMatch(same, /gibberish/);
 
   // Far apart: below 0.9, and only then "gibberish".
-  await widget.getByLabel(/Gemma 2\/3 checkpoint/).check();
+  await widget.getByLabel(/\(1 \+ w\) checkpoint/).check();
   await w.fill('-0.9, 0.8, -0.5, 0.3');
   const far = readings([2, -1, 3, 0], [-0.9, 0.8, -0.5, 0.3], 1);
   assert.ok(far.cosine < 0.9);

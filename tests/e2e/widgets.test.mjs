@@ -80,7 +80,7 @@ test('Gemma trap: the weights read as trained and as misread, in both directions
   await expectText(widget.getByLabel('signs flipped'), '1 of 4', 'the misread output flips a sign');
   await screenshotWidget(view, widget, 'gemma-trap-en');
 
-  await widget.getByLabel(/^a Llama or Gemma 4 checkpoint/).check();
+  await widget.getByLabel(/^a × w checkpoint/).check();
   const g = w.map((v) => 1 + v);
   assert.equal(await widget.getByLabel('Stored norm weights w', { exact: true }).inputValue(), '1.2, 0.7, 1.5, 1.1');
   await expectText(output('right'), show(xhat.map((v, i) => v * g[i])), 'the same trained multiplier');

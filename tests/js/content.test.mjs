@@ -1,4 +1,4 @@
-// Content checks for the chapter Markdown (content/zh.md, content/en.md).
+// Content checks for the chapter Markdown (content/zh/chapter.md, content/en/chapter.md).
 // Run: node --test tests/js/content.test.mjs
 //
 // They guard the structure the page build and the language switch rely on (section ids, widget tags and
@@ -12,12 +12,11 @@ import texmath from 'markdown-it-texmath';
 import katex from 'katex';
 import { SECTION_IDS } from './chapter-sections.mjs';
 import { EXERCISE_SECTIONS } from '../../web/components/self-check/exercises.js';
+import { LANGUAGES } from '../../web/languages.js';
 
 const CONTENT_DIR = new URL('../../content/', import.meta.url);
-const LANGS = {
-  zh: { tryIt: '动手试试' },
-  en: { tryIt: 'Try it' },
-};
+// every language of the table, with the words its chapter uses around a widget (content/<lang>/strings/chapter.js)
+const LANGS = Object.fromEntries(LANGUAGES.map((row) => [row.code, row.strings.chapter]));
 
 
 // widget tag -> the section it must sit in
@@ -123,7 +122,7 @@ function scanFences(lines) {
 }
 
 function loadChapter(lang) {
-  const text = readFileSync(new URL(`${lang}.md`, CONTENT_DIR), 'utf8');
+  const text = readFileSync(new URL(`${lang}/chapter.md`, CONTENT_DIR), 'utf8');
   const lines = text.split(/\r?\n/);
   const { inCode, unclosedAt } = scanFences(lines);
   const headings = [];
@@ -159,7 +158,7 @@ const chapters = Object.fromEntries(Object.keys(LANGS).map((lang) => [lang, load
 
 // ---------- per-language checks ----------
 
-for (const [lang, { tryIt }] of Object.entries(LANGS)) {
+for (const [lang, { tryIt, figure }] of Object.entries(LANGS)) {
   const ch = chapters[lang];
 
   test(`${lang}: starts with a level-1 title and has exactly one`, () => {
@@ -228,7 +227,7 @@ for (const [lang, { tryIt }] of Object.entries(LANGS)) {
       assert.equal(hits.length, 1, `<${tag}> must appear exactly once, found ${hits.length}`);
       const { i } = hits[0];
       // the tag holds one sentence, shown before the script runs (or without it): what the figure is
-      assert.match(ch.lines[i], new RegExp(`^<${tag}(\\s[^>]*)?>${lang === 'en' ? 'Interactive figure: ' : '交互图：'}[^<]{20,300}</${tag}>$`), `<${tag}> must be alone on its line, with its fallback sentence`);
+      assert.match(ch.lines[i], new RegExp(`^<${tag}(\\s[^>]*)?>${figure.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^<]{20,300}</${tag}>$`), `<${tag}> must be alone on its line, with its fallback sentence`);
       assert.equal(ch.lines[i - 1], '', `<${tag}> needs a blank line before it`);
       assert.equal(ch.lines[i + 1], '', `<${tag}> needs a blank line after it`);
       assert.equal(ch.sectionOf[i], section, `<${tag}> belongs in #${section}`);
@@ -327,8 +326,8 @@ test('zh and en: the summary\'s residual-stream line passes through the final no
 });
 
 test('zh and en: the warmup race is said to plateau at the unigram loss, not to diverge', async () => {
-  const { WARMUP_STRINGS } = await import('../../web/components/strings/rl-warmup-race.js');
-  for (const lang of ['zh', 'en']) assert.doesNotMatch(WARMUP_STRINGS[lang].hint, /diverge|发散/, `${lang} hint`);
+  const { stringsOf } = await import('../../web/languages.js');
+  for (const lang of ['zh', 'en']) assert.doesNotMatch(stringsOf(lang, 'rl-warmup-race').hint, /diverge|发散/, `${lang} hint`);
   // The level the chart draws comes with every warmup result (a ten-step race of one tiny run is enough to read it).
   const { load } = await import('../../dist/lib/residual-lab.js');
   const lab = await load();
@@ -364,7 +363,8 @@ test('zh and en: the gradient-flow widget is introduced with the numbers it show
 });
 
 test('zh and en: the precision lab says which operations its bfloat16 path rounds, and what PyTorch\'s bf16 mean does', async () => {
-  const { PRECISION_STRINGS } = await import('../../web/components/strings/rl-precision-lab.js');
+  const { stringsOf } = await import('../../web/languages.js');
+  const PRECISION_STRINGS = { en: stringsOf('en', 'rl-precision-lab'), zh: stringsOf('zh', 'rl-precision-lab') };
   assert.match(PRECISION_STRINGS.en.models, /every square, the running sum after every addition, the mean, mean \+ ε, the reciprocal square root and every product/);
   assert.match(PRECISION_STRINGS.en.models, /torch.mean accumulates in float32/);
   assert.match(PRECISION_STRINGS.zh.models, /内部用 float32 累加/);

@@ -262,3 +262,63 @@ test('the inspector widget\'s examples count like the full published files', asy
     assert.deepEqual([short.normParams, short.totalParams, short.layout], [long.normParams, long.totalParams, long.layout], example.id);
   }
 });
+
+test('a missing head_dim takes the config class\'s default (Qwen3Config 128, Gemma2Config 256), not hidden_size / heads', () => {
+  // Qwen3-0.6B: hidden_size 1024 / 16 heads would be 64; its head_dim is 128 (written in the file, and the default)
+  const qwen06 = {
+    architectures: ['Qwen3ForCausalLM'], attention_bias: false, head_dim: 128, hidden_size: 1024, intermediate_size: 3072, model_type: 'qwen3',
+    num_attention_heads: 16, num_hidden_layers: 28, num_key_value_heads: 8, rms_norm_eps: 1e-6, tie_word_embeddings: true, vocab_size: 151936,
+  };
+  const { head_dim: _q, ...qwenWithout } = qwen06;
+  const qwen = inspect(qwenWithout);
+  assert.deepEqual(qwen.fields.find((f) => f.name === 'head_dim'), { name: 'head_dim', path: 'head_dim', value: 128, group: 'size', source: 'default' });
+  assert.equal(qwen.norms.find((n) => n.name === 'self_attn.q_norm').size, 128);
+  // tied embed 151936 x 1024 = 155,582,464; per layer: q 1024 x 2048 + k, v 2 x 1024 x 1024 + o 2048 x 1024 = 6,291,456,
+  // MLP 3 x 1024 x 3072 = 9,437,184, norms 2 x 1024 + 2 x 128 = 2304 -> 15,730,944 x 28 = 440,466,432; + 1024 = 596,049,920
+  // (the model card: 0.6 B, 0.44 B without the embedding)
+  assert.equal(qwen.totalParams, 596049920);
+  assert.equal(inspect(qwen06).totalParams, qwen.totalParams);
+  // Gemma-2-9B: 3584 / 16 heads would be 224; Gemma2Config's default is 256, as the file says
+  const { head_dim: _g, ...gemmaWithout } = CONFIGS['google/gemma-2-9b'];
+  const gemma = inspect(gemmaWithout);
+  assert.equal(gemma.fields.find((f) => f.name === 'head_dim').source, 'default');
+  assert.equal(gemma.totalParams, TOTALS['google/gemma-2-9b'].total);
+});
+
+test('attention_bias: true adds one bias per output of the projections built with bias=config.attention_bias', () => {
+  const withBias = (name) => inspect({ ...CONFIGS[name], attention_bias: true }).totalParams - TOTALS[name].total;
+  // LlamaAttention: q 32 x 128 + k, v 2 x 8 x 128 + o 4096 = 10,240 per layer, x 32
+  assert.equal(withBias('meta-llama/Llama-3.1-8B'), 32 * 10240);
+  // Qwen3Attention: the same shape, x 36 layers
+  assert.equal(withBias('Qwen/Qwen3-8B'), 36 * 10240);
+  // Gemma2Attention: q 16 x 256 + k, v 2 x 8 x 256 + o 3584 = 11,776 per layer, x 42
+  assert.equal(withBias('google/gemma-2-9b'), 42 * 11776);
+  // DeepseekV3Attention: q_a_proj 1536 + kv_a_proj_with_mqa 512 + 64 + o_proj 7168 = 9280 per layer, x 61
+  assert.equal(withBias('deepseek-ai/DeepSeek-V3'), 61 * 9280);
+  // MistralAttention's projections are built with bias=False; Qwen2's q, k, v always have theirs
+  assert.equal(withBias('mistralai/Mistral-7B-v0.3'), 0);
+  assert.equal(withBias('Qwen/Qwen2.5-7B'), 0);
+});
+
+test('QK-Norm fields: read where a config has them, told apart from architectures whose code decides', () => {
+  // an architecture the inspector does not know, with its own switch: the config's word is reported
+  const stablelm = inspect({ model_type: 'stablelm', hidden_size: 2560, num_hidden_layers: 32, layer_norm_eps: 1e-5, qk_layernorm: true });
+  assert.equal(stablelm.layout, null);
+  assert.deepEqual(stablelm.fields.find((f) => f.name === 'qk_layernorm'), { name: 'qk_layernorm', path: 'qk_layernorm', value: true, group: 'qknorm', source: 'config' });
+  assert.deepEqual(stablelm.notes.filter((n) => n.code === 'qk_norm_flag').map(({ field, value }) => [field, value]), [['qk_layernorm', true]]);
+  const cohere = inspect({ model_type: 'cohere', hidden_size: 8192, use_qk_norm: false });
+  assert.deepEqual(cohere.notes.filter((n) => n.code === 'qk_norm_flag').map(({ field, value }) => [field, value]), [['use_qk_norm', false]]);
+  // a known architecture: the table (the code) decides; a flag that disagrees gets a note, one that agrees none
+  const llama = inspect({ ...CONFIGS['meta-llama/Llama-3.1-8B'], use_qk_norm: true });
+  assert.equal(llama.layout.qkNorm, false);
+  assert.equal(llama.normParams, 266240);
+  assert.deepEqual(llama.notes.filter((n) => n.code === 'qk_norm_flag_ignored').map(({ field, value }) => [field, value]), [['use_qk_norm', true]]);
+  const qwenOff = inspect({ ...CONFIGS['Qwen/Qwen3-8B'], use_qk_norm: false });
+  assert.equal(qwenOff.layout.qkNorm, true);
+  assert.ok(qwenOff.notes.some((n) => n.code === 'qk_norm_flag_ignored' && n.value === false));
+  const qwenOn = inspect({ ...CONFIGS['Qwen/Qwen3-8B'], use_qk_norm: true });
+  assert.ok(!qwenOn.notes.some((n) => n.code.startsWith('qk_norm_flag')));
+  // without a flag, no flag note either way
+  assert.ok(!inspect(CONFIGS['Qwen/Qwen3-8B']).notes.some((n) => n.code.startsWith('qk_norm_flag')));
+  assert.throws(() => inspect({ model_type: 'cohere', use_qk_norm: 'yes' }), (e) => e.code === 'invalid_config' && e.field === 'use_qk_norm');
+});

@@ -13,7 +13,7 @@ import { blockLayout } from '../../web/components/shared/block-diagram.js';
 const lab = await load();
 
 function contentRows(lang) {
-  const text = readFileSync(new URL(`../../content/${lang}.md`, import.meta.url), 'utf8');
+  const text = readFileSync(new URL(`../../content/${lang}/chapter.md`, import.meta.url), 'utf8');
   const section = text.slice(text.indexOf('{#model-table}'), text.indexOf('{#init-and-depth}'));
   return section.split('\n').filter((l) => l.startsWith('|') && !/^\|\s*-/.test(l)).slice(1)
     .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
@@ -66,9 +66,9 @@ test('every model\'s block is a toy decoder the engine validates and builds, wit
 });
 
 test('the new widgets\' strings: the same keys in both languages, and a text for every model feature', async () => {
-  const { MODEL_TABLE_STRINGS } = await import('../../web/components/strings/rl-model-table.js');
-  const { CONFIG_INSPECTOR_STRINGS } = await import('../../web/components/strings/rl-config-inspector.js');
-  const { BLOCK_DIAGRAM_STRINGS } = await import('../../web/components/strings/block-diagram.js');
+  const { LANGUAGES } = await import('../../web/languages.js');
+  const byLanguage = (part) => Object.fromEntries(LANGUAGES.map((row) => [row.code, row.strings[part]]));
+  const [MODEL_TABLE_STRINGS, CONFIG_INSPECTOR_STRINGS, BLOCK_DIAGRAM_STRINGS] = ['rl-model-table', 'rl-config-inspector', 'block-diagram'].map(byLanguage);
   const keys = (o, prefix = '') => Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`])).sort();
   for (const table of [MODEL_TABLE_STRINGS, CONFIG_INSPECTOR_STRINGS, BLOCK_DIAGRAM_STRINGS]) assert.deepEqual(keys(table.zh), keys(table.en));
   for (const lang of ['en', 'zh']) {

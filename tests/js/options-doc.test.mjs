@@ -1,15 +1,34 @@
-// The README's option reference is generated from lab.describe(): it fails here when the two disagree
-// (run `node scripts/options-doc.mjs --write` after changing an option table).
+// The option reference (docs/options.md), the option types (types/options.d.ts) and the attribute reference
+// (docs/embedding.md) are generated: it fails here when one disagrees with the tables
+// (run `node scripts/options-doc.mjs --write` after changing an option table or a widget's state table).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { ATTRIBUTES_BEGIN, ATTRIBUTES_END, readmeBlock, renderAttributesFromBuild, renderFromBuild } from '../../scripts/options-doc.mjs';
+import { BLOCKS, documentBlock, OPTION_TYPES, renderAttributesFromBuild, renderFromBuild, renderOptionTypesFromBuild } from '../../scripts/options-doc.mjs';
 
-test("the README's option reference is the one lab.describe() renders", async () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const block = readmeBlock(readme);
-  assert.ok(block, 'README.md has no option reference block');
+const generated = (key) => {
+  const [file, begin, end] = BLOCKS[key];
+  return documentBlock(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'), begin, end);
+};
+
+test("docs/options.md's option reference is the one lab.describe() renders", async () => {
+  const block = generated('options');
+  assert.ok(block, 'docs/options.md has no option reference block');
   assert.equal(block, await renderFromBuild());
+});
+
+test('types/options.d.ts is the one lab.describe() renders', async () => {
+  assert.equal(readFileSync(new URL(`../../${OPTION_TYPES}`, import.meta.url), 'utf8'), await renderOptionTypesFromBuild());
+});
+
+test('the option types carry each row\'s type, choices, nullability and nesting', async () => {
+  const types = await renderOptionTypesFromBuild();
+  assert.match(types, /export interface DecoderConfig \{\n[^]*?\n  nLayers\?: number;\n/);
+  assert.match(types, /\n  norm\?: 'layernorm' \| 'rmsnorm' \| 'rmsnorm_gemma' \| 'dyt' \| 'none';\n/);
+  assert.match(types, /\n  dFF\?: number \| null;\n/);
+  assert.match(types, /\n  init\?: \{\n[^]*?\n    scheme\?: 'normal' \| 'xavier';\n/);
+  assert.match(types, /export interface InitGradientsOptions \{[^]*?\n  placements\?: readonly \('pre' \| 'post'[^)]*\)\[\];\n/);
+  assert.match(types, /export interface KernelOptions \{\n  rmsNorm: RmsNormOptions;\n/);
 });
 
 test('the reference shows the bounds and defaults of the tables, such as the decoder\'s nLayers', async () => {
@@ -20,10 +39,9 @@ test('the reference shows the bounds and defaults of the tables, such as the dec
   assert.match(rendered, /\| `dFF` \| integer \| `null` \| integer ≥ 1, ≤ 65536, or null \|/);
 });
 
-test("the README's attribute reference is the one the widgets' state tables render", async () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const block = readmeBlock(readme, ATTRIBUTES_BEGIN, ATTRIBUTES_END);
-  assert.ok(block, 'README.md has no attribute reference block');
+test("docs/embedding.md's attribute reference is the one the widgets' state tables render", async () => {
+  const block = generated('attributes');
+  assert.ok(block, 'docs/embedding.md has no attribute reference block');
   assert.equal(block, await renderAttributesFromBuild());
 });
 

@@ -125,8 +125,12 @@ test('every widget tag reaches the page, and the pages set their language', () =
   }
   assert.match(pages.zh, /<html lang="zh-CN">/);
   assert.match(pages.en, /<html lang="en">/);
-  assert.match(pages.zh, /href="en\/index.html"[^>]*data-lang-switch/);
-  assert.match(pages.en, /href="\.\.\/index.html"[^>]*data-lang-switch/);
+  // the language menu lists every language, each link in its own language, the page's own marked current
+  assert.match(pages.zh, /<a href="index.html" hreflang="zh-CN" lang="zh-CN" aria-current="page" data-lang-link="zh">中文<\/a>/);
+  assert.match(pages.zh, /<a href="en\/index.html" hreflang="en" lang="en" data-lang-link="en">English<\/a>/);
+  assert.match(pages.en, /<a href="\.\.\/index.html" hreflang="zh-CN" lang="zh-CN" data-lang-link="zh">中文<\/a>/);
+  assert.match(pages.en, /<a href="index.html" hreflang="en" lang="en" aria-current="page" data-lang-link="en">English<\/a>/);
+  assert.match(pages.en, /<summary class="header-button" aria-label="Language: English" title="Language">English<\/summary>/);
   assert.match(pages.en, /src="\.\.\/components\/index.js"/, 'the English page loads the widgets from one level up');
 });
 

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
 import { EXERCISES, EXERCISE_SECTIONS } from '../../web/components/self-check/exercises.js';
 import { allowedError, judge } from '../../web/components/self-check/judge.js';
+import { LANGUAGES } from '../../web/languages.js';
 import { SECTION_IDS } from './chapter-sections.mjs';
 
 let lab;
@@ -30,14 +31,15 @@ const EXPECTED_CHOICES = {
   'llama-name': 'mlp-input', 'qk-bound': 'sqrt-d', 'gpt2-which': 'attn.o and mlp.down', 'gemma-name': 'attn-output',
 };
 
-test('every exercise has text in both languages, and sits in a chapter section (one to three per section)', () => {
+test('every exercise has text in every language, and sits in a chapter section (one to three per section)', () => {
   for (const exercise of EXERCISES) {
-    for (const lang of ['en', 'zh']) {
-      const t = exercise[lang];
-      assert.ok(t.question && t.hint && typeof t.solution === 'function', `${exercise.id} ${lang}`);
+    for (const { code, strings } of LANGUAGES) {
+      const t = strings.exercises[exercise.id];
+      assert.ok(t.question && t.hint && typeof t.solution === 'function', `${exercise.id} ${code}`);
+      if (exercise.kind === 'choice') for (const c of exercise.choices) assert.ok(t.choices[c.value], `${exercise.id} ${code}: ${c.value}`);
     }
-    if (exercise.kind === 'choice') for (const c of exercise.choices) assert.ok(c.en && c.zh, `${exercise.id}: ${c.value}`);
   }
+  for (const { code, strings } of LANGUAGES) assert.deepEqual(Object.keys(strings.exercises).sort(), EXERCISES.map((e) => e.id).sort(), `${code}: the text of exactly the exercises`);
   for (const section of EXERCISE_SECTIONS) {
     assert.ok(SECTION_IDS.includes(section), section);
     const n = EXERCISES.filter((e) => e.section === section).length;

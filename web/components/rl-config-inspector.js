@@ -1,15 +1,14 @@
 // <rl-config-inspector>: paste a Hugging Face config.json and read it as the chapter teaches (lab.inspectConfig):
-// the fields that exist for numerical stability, whether the architecture's code has QK-Norm (a config cannot
-// say), every norm with its count, size and parameters, their share of the model, and the block drawn
-// (shared/block-diagram.js) from the architecture's layout.
+// the fields that exist for numerical stability, whether the architecture's code has QK-Norm (for an architecture
+// it does not know, what the config's QK-Norm field says, if it has one), every norm with its count, size and
+// parameters, their share of the model, and the block drawn (shared/block-diagram.js) from the architecture's layout.
 import { CONFIG_EXAMPLES, exampleText } from './config-inspector/examples.js';
 import { blockDiagram } from './shared/block-diagram.js';
 import { h } from './shared/dom.js';
 import { formatCount as count, formatPercent, shownConfigValue as shownValue } from './shared/format.js';
 import { textField } from './shared/fields.js';
 import { LabElement } from './shared/lab-element.js';
-import { BLOCK_DIAGRAM_STRINGS } from './strings/block-diagram.js';
-import { CONFIG_INSPECTOR_STRINGS } from './strings/rl-config-inspector.js';
+import { stringsOf } from '../languages.js';
 
 const MAX_URL_CHARS = 4000;  // a pasted config travels in the link up to this length
 
@@ -17,7 +16,6 @@ export class RlConfigInspector extends LabElement {
   static tag = 'rl-config-inspector';
   static stateKey = 'cfg';
   static stateRows = [{ name: 'config', type: 'text', maxLength: MAX_URL_CHARS, default: exampleText('llama') }];
-  static strings = CONFIG_INSPECTOR_STRINGS;
   static styles = ['block-diagram.css', 'config-inspector.css'];
 
   build() {
@@ -92,7 +90,8 @@ export class RlConfigInspector extends LabElement {
       h('td', {}, s.fieldText[f.name] ?? s.groups[f.group], f.source === 'default' ? s.defaultValue : ''))));
     this.fieldsTable.hidden = !r.fields.length;
     this.noFields.hidden = r.fields.length > 0;
-    this.qk.textContent = r.layout === null ? s.qkUnknown : r.layout.qkNorm ? s.qkYes : s.qkNo;
+    const qkFlag = r.notes.find((n) => n.code === 'qk_norm_flag');
+    this.qk.textContent = r.layout !== null ? (r.layout.qkNorm ? s.qkYes : s.qkNo) : qkFlag ? s.qkFromFlag(qkFlag.field, qkFlag.value) : s.qkUnknown;
     this.normsTable.hidden = r.normParams === null;
     this.normsBody.replaceChildren(...r.norms.map((n) => h('tr', { 'data-norm': n.name },
       h('td', {}, h('code', {}, n.name)), h('td', { class: 'number' }, count(n.count)), h('td', { class: 'number' }, count(n.size)),
@@ -102,12 +101,12 @@ export class RlConfigInspector extends LabElement {
     const missing = r.notes.find((n) => n.code === 'cannot_count');
     this.share.textContent = r.normParams !== null ? s.share(count(r.normParams), count(r.totalParams), formatPercent(r.normShare))
       : missing ? s.missing(missing.field) : s.cannotCount;
-    this.notes.replaceChildren(...r.notes.filter((n) => s.notes[n.code]).map((n) => h('li', {}, s.notes[n.code])));
+    this.notes.replaceChildren(...r.notes.filter((n) => s.notes[n.code]).map((n) => h('li', {}, typeof s.notes[n.code] === 'function' ? s.notes[n.code](n) : s.notes[n.code])));
     this.layout.hidden = r.layout === null;
     if (r.layout) {
       const config = { ...r.layout, attnSoftcap: fieldValue(r, 'attn_logit_softcapping'), finalSoftcap: fieldValue(r, 'final_logit_softcapping') };
       const n = fieldValue(r, 'num_hidden_layers') ?? fieldValue(r, 'n_layer');
-      this.layout.replaceChildren(h('figcaption', {}, s.layoutTitle), blockDiagram(config, BLOCK_DIAGRAM_STRINGS[this.language], { nLayers: n, attnExtras: r.norms.filter((x) => x.slot === 'mla').map((x) => x.name.replace(/^self_attn\./, '')) }));
+      this.layout.replaceChildren(h('figcaption', {}, s.layoutTitle), blockDiagram(config, stringsOf(this.language, 'block-diagram'), { nLayers: n, attnExtras: r.norms.filter((x) => x.slot === 'mla').map((x) => x.name.replace(/^self_attn\./, '')) }));
     }
   }
 }

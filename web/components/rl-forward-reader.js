@@ -9,8 +9,7 @@ import { LabElement } from './shared/lab-element.js';
 import { keysOf, markDiagram } from './forward-reader/diagram-link.js';
 import { checkPlacement, decisiveLines, lineKeys, placementFormulas, placementRow, snippetConfig } from './forward-reader/logic.js';
 import { SNIPPETS, SNIPPET_IDS } from './forward-reader/snippets.js';
-import { BLOCK_DIAGRAM_STRINGS } from './strings/block-diagram.js';
-import { FORWARD_READER_STRINGS } from './strings/rl-forward-reader.js';
+import { stringsOf } from '../languages.js';
 
 const STATE = [{ name: 'snippet', type: 'choice', choices: SNIPPET_IDS, default: SNIPPET_IDS[0] }];
 const WRONG_BEFORE_REVEAL = 2;
@@ -19,7 +18,6 @@ export class RlForwardReader extends LabElement {
   static tag = 'rl-forward-reader';
   static stateKey = 'fwd';
   static stateRows = STATE;
-  static strings = FORWARD_READER_STRINGS;
   static styles = ['block-diagram.css', 'forward-reader.css'];
 
   build() {
@@ -81,7 +79,7 @@ export class RlForwardReader extends LabElement {
     });
     this.code.replaceChildren(...this.lines.map((line) => line.element));
     this.config = snippetConfig(snippet, this.lab.describe());
-    this.diagram = blockDiagram(this.config, BLOCK_DIAGRAM_STRINGS[this.language]);
+    this.diagram = blockDiagram(this.config, stringsOf(this.language, 'block-diagram'));
     this.diagramSummary = this.diagram.getAttribute('aria-label');
     this.setDiagramLabel(s.diagramLabel);
     for (const element of markDiagram(this.diagram, (key) => this.partLabel(key))) this.linkEvents(element);

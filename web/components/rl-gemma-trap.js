@@ -8,7 +8,6 @@ import { formatFixed, formatTrimmed, formatVector } from './shared/format.js';
 import { formula } from './shared/formula.js';
 import { widgetError } from './shared/i18n.js';
 import { LabElement } from './shared/lab-element.js';
-import { GEMMA_STRINGS } from './strings/rl-gemma-trap.js';
 
 const MAX_TEXT = 2000;
 // The same trained multipliers stored both ways: Gemma 2/3 keep (multiplier - 1), Llama the multiplier.
@@ -32,7 +31,6 @@ export class RlGemmaTrap extends LabElement {
   static tag = 'rl-gemma-trap';
   static stateKey = 'gemma';
   static stateRows = STATE;
-  static strings = GEMMA_STRINGS;
   static styles = ['gemma-trap.css'];
 
   build() {

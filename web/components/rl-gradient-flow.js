@@ -10,7 +10,6 @@ import { h } from './shared/dom.js';
 import { formatFactor, formatFixed, formatScientific } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { radioGroup, rangeField } from './shared/fields.js';
-import { GRADIENT_FLOW_STRINGS } from './strings/rl-gradient-flow.js';
 
 const WIDTHS = [16, 64, 256, 512];
 // Opening with small branches (gain 0.1) shows the section's claim as it stands: without residuals layer 0 gets
@@ -43,7 +42,6 @@ export class RlGradientFlow extends ExperimentElement {
   static tag = 'rl-gradient-flow';
   static stateKey = 'grad';
   static stateRows = STATE;
-  static strings = GRADIENT_FLOW_STRINGS;
 
   build() {
     const s = this.strings;
@@ -129,7 +127,7 @@ export class RlGradientFlow extends ExperimentElement {
       const near = ratio <= NEAR_ONE && ratio >= 1 / NEAR_ONE;
       remarks.push(near ? s.residualFlat(formatFactor(ratio), NEAR_ONE) : s.residualLarge(formatFactor(ratio ** (1 / layers)), formatFactor(ratio)));
     }
-    this.remark.textContent = remarks.join(this.language === 'zh' ? '' : ' ');
+    this.remark.textContent = remarks.join(this.common.sentenceGap);
   }
 
   chartOptions(color) {

@@ -9,7 +9,6 @@ import { numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { formatScientific, formatTrimmed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { INIT_SCALING_STRINGS } from './strings/rl-init-scaling.js';
 
 const MAX_DEPTHS = [16, 32, 64, 128];
 const STDS = [0.01, 0.02, 0.05];
@@ -29,7 +28,6 @@ export class RlInitScaling extends ExperimentElement {
   static tag = 'rl-init-scaling';
   static stateKey = 'init';
   static stateRows = STATE;
-  static strings = INIT_SCALING_STRINGS;
 
   build() {
     const s = this.strings;

@@ -9,8 +9,7 @@ import { blockDiagram, blockLayout } from './shared/block-diagram.js';
 import { h } from './shared/dom.js';
 import { radioGroup } from './shared/fields.js';
 import { formatScientific, shownConfigValue } from './shared/format.js';
-import { BLOCK_DIAGRAM_STRINGS } from './strings/block-diagram.js';
-import { MODEL_TABLE_STRINGS } from './strings/rl-model-table.js';
+import { stringsOf } from '../languages.js';
 
 const TOY_LAYERS = 8;
 const TOY_WIDTH = 64;
@@ -20,7 +19,6 @@ export class RlModelTable extends ExperimentElement {
   static tag = 'rl-model-table';
   static stateKey = 'models';
   static stateRows = [{ name: 'model', type: 'choice', choices: MODELS.map((m) => m.id), default: 'llama3' }];
-  static strings = MODEL_TABLE_STRINGS;
   static styles = [...ExperimentElement.styles, 'block-diagram.css', 'model-table.css'];
 
   build() {
@@ -65,7 +63,7 @@ export class RlModelTable extends ExperimentElement {
     const config = resolveOptions(this.lab.describe().decoder, { ...toyDecoderConfig(model), nLayers: TOY_LAYERS }, { where: 'config' });
     const layout = blockLayout(config);
     const qk = layout.sublayers[0].qkNorm;
-    const diagramStrings = BLOCK_DIAGRAM_STRINGS[this.language];
+    const diagramStrings = stringsOf(this.language, 'block-diagram');
     const row = (term, ...detail) => [h('dt', {}, term), h('dd', {}, ...detail)];
     this.facts.replaceChildren(
       ...row(s.norm, diagramStrings.norm[config.norm]),

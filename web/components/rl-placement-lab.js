@@ -9,7 +9,6 @@ import { h } from './shared/dom.js';
 import { radioGroup, rangeField } from './shared/fields.js';
 import { formatFactor, formatScientific } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { PLACEMENT_STRINGS } from './strings/rl-placement-lab.js';
 
 const PLACEMENTS = ['post', 'pre', 'sandwich', 'olmo2'];
 const COLORS = { post: 'vermillion', pre: 'blue', sandwich: 'green', olmo2: 'purple' };
@@ -32,7 +31,6 @@ export class RlPlacementLab extends ExperimentElement {
   static tag = 'rl-placement-lab';
   static stateKey = 'place';
   static stateRows = STATE;
-  static strings = PLACEMENT_STRINGS;
 
   build() {
     const s = this.strings;

@@ -9,7 +9,6 @@ import { LabElement } from './shared/lab-element.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { uplotCssUrl } from './shared/styles.js';
 import { EPS, FLOAT32_MAX, MAX_D, SWEEP_DIMS, compare, randomVector, sweep } from './precision-lab/compute.js';
-import { PRECISION_STRINGS } from './strings/rl-precision-lab.js';
 
 const MAX_SEED = 2 ** 31 - 1;
 const STATE = [
@@ -42,7 +41,6 @@ export class RlPrecisionLab extends LabElement {
   static tag = 'rl-precision-lab';
   static stateKey = 'prec';
   static stateRows = STATE;
-  static strings = PRECISION_STRINGS;
   static styles = ['precision-lab.css', uplotCssUrl()];
 
   build() {

@@ -9,7 +9,6 @@ import { h } from './shared/dom.js';
 import { rangeField } from './shared/fields.js';
 import { formatFactor, formatFixed, formatScientific, formatTrimmed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { QK_NORM_STRINGS } from './strings/rl-qk-norm-lab.js';
 
 /** A growth factor in a <data> element carrying the exact value: ×4,096, never ×4.096 × 10³. */
 const factor = (value) => h('data', { value: String(value) }, formatFactor(value));
@@ -34,7 +33,6 @@ export class RlQkNormLab extends ExperimentElement {
   static tag = 'rl-qk-norm-lab';
   static stateKey = 'qk';
   static stateRows = STATE;
-  static strings = QK_NORM_STRINGS;
 
   build() {
     const s = this.strings;
@@ -92,7 +90,7 @@ export class RlQkNormLab extends ExperimentElement {
     );
     const remarks = [s.belowBound(formatFixed((100 * qkMax) / r.bound, 0))];
     if (dHead === 128) remarks.unshift(s.chapterBound);
-    this.remark.textContent = remarks.join(this.language === 'zh' ? '' : ' ');
+    this.remark.textContent = remarks.join(this.common.sentenceGap);
   }
 
   logitOptions(color) {

@@ -12,7 +12,6 @@ import { h } from './shared/dom.js';
 import { radioGroup, rangeField } from './shared/fields.js';
 import { formatFixed, formatTrimmed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
-import { RESIDUAL_GROWTH_STRINGS } from './strings/rl-residual-growth.js';
 
 const STEP_CHOICES = [0, 50, 200, 500, 1000];
 const LEARNING_RATES = [0.001, 0.003];
@@ -34,7 +33,6 @@ export class RlResidualGrowth extends ExperimentElement {
   static tag = 'rl-residual-growth';
   static stateKey = 'growth';
   static stateRows = STATE;
-  static strings = RESIDUAL_GROWTH_STRINGS;
 
   build() {
     const s = this.strings;

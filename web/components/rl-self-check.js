@@ -1,13 +1,13 @@
 // <rl-self-check set="normalization">: the exercises of one chapter section (self-check/exercises.js). Each is
 // answered by keyboard or pointer and checked at once against an answer computed through the API; feedback is
 // announced (aria-live), a hint follows the first wrong answer and the worked solution the second.
+import { stringsOf } from '../languages.js';
 import { h } from './shared/dom.js';
 import { formatCount, formatScientific, formatTrimmed } from './shared/format.js';
 import { describeError } from './shared/i18n.js';
 import { LabElement } from './shared/lab-element.js';
 import { EXERCISE_SECTIONS, exercisesOf } from './self-check/exercises.js';
 import { judge } from './self-check/judge.js';
-import { SELF_CHECK_STRINGS } from './strings/rl-self-check.js';
 
 const WRONG_BEFORE_SOLUTION = 2;
 
@@ -23,7 +23,6 @@ export class RlSelfCheck extends LabElement {
   static stateKey = 'check';
   // The section whose exercises it holds: the `set` attribute (or embed.html's ?set=), checked like any setting.
   static stateRows = [{ name: 'set', type: 'choice', choices: EXERCISE_SECTIONS, default: EXERCISE_SECTIONS[0] }];
-  static strings = SELF_CHECK_STRINGS;
   static styles = ['self-check.css'];
 
   build() {
@@ -36,7 +35,7 @@ export class RlSelfCheck extends LabElement {
 
   buildExercise(exercise, n, total) {
     const s = this.strings;
-    const text = exercise[this.language];
+    const text = this.exerciseText(exercise);
     const id = `sc-${exercise.id}`;
     const feedback = h('p', { class: 'sc-feedback', id: `${id}-feedback`, role: 'status', 'aria-live': 'polite' });
     const hint = h('p', { class: 'sc-hint', hidden: true }, h('strong', {}, s.hintLabel), ' ', text.hint);
@@ -57,7 +56,7 @@ export class RlSelfCheck extends LabElement {
     } else {
       const radios = exercise.choices.map((choice) => {
         const input = h('input', { type: 'radio', name: id, value: choice.value, id: `${id}-${choice.value.replace(/[^a-z0-9]+/gi, '-')}`, onkeydown: onEnter });
-        return h('label', { class: 'radio', for: input.id }, input, choice[this.language]);
+        return h('label', { class: 'radio', for: input.id }, input, text.choices[choice.value]);
       });
       item.read = () => radios.map((label) => label.querySelector('input')).find((input) => input.checked)?.value ?? null;
       control = h('fieldset', { class: 'field radio-group sc-choice', 'aria-describedby': `${id}-feedback` },
@@ -100,10 +99,15 @@ export class RlSelfCheck extends LabElement {
     }
   }
 
+  /** An exercise's question, hint, solution and choice labels in the page language (content/<lang>/strings/exercises.js). */
+  exerciseText(exercise) {
+    return stringsOf(this.language, 'exercises')[exercise.id];
+  }
+
   showSolution(item, expected) {
     const { exercise } = item;
     const answer = exercise.kind === 'number' ? formatAnswer(exercise, expected) : expected;
-    item.solution.replaceChildren(h('strong', {}, this.strings.solutionLabel), ' ', exercise[this.language].solution(answer));
+    item.solution.replaceChildren(h('strong', {}, this.strings.solutionLabel), ' ', this.exerciseText(exercise).solution(answer));
     item.solution.hidden = false;
   }
 }

@@ -11,7 +11,6 @@ import { axis, lineChart } from './shared/line-chart.js';
 import { formula } from './shared/formula.js';
 import { parseNumber } from './shared/parse-number.js';
 import { uplotCssUrl } from './shared/styles.js';
-import { SOFTCAP_STRINGS } from './strings/rl-softcap-explorer.js';
 
 const X_MAX = 200;
 const CURVE_X = Float32Array.from({ length: 2 * X_MAX + 1 }, (_, i) => i - X_MAX);
@@ -34,7 +33,6 @@ export class RlSoftcapExplorer extends LabElement {
   static tag = 'rl-softcap-explorer';
   static stateKey = 'cap';
   static stateRows = STATE;
-  static strings = SOFTCAP_STRINGS;
   static styles = ['softcap-explorer.css', uplotCssUrl()];
 
   build() {

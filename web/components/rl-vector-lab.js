@@ -10,7 +10,6 @@ import { formatCount, formatFactor, formatFixed, formatTrimmed, formatVector, fo
 import { widgetError } from './shared/i18n.js';
 import { asciiNumberText, parseNumber } from './shared/parse-number.js';
 import { LabElement } from './shared/lab-element.js';
-import { VECTOR_LAB_STRINGS } from './strings/rl-vector-lab.js';
 import { dytControls, scaleComparison } from './vector-lab/dyt.js';
 import { STEPS, createStepper } from './vector-lab/stepper.js';
 
@@ -46,7 +45,6 @@ export class RlVectorLab extends LabElement {
   static tag = 'rl-vector-lab';
   static stateKey = 'vec';
   static stateRows = STATE;
-  static strings = VECTOR_LAB_STRINGS;
   static styles = ['vector-lab.css'];
 
   build() {

@@ -9,7 +9,6 @@ import { rangeField } from './shared/fields.js';
 import { formatFixed } from './shared/format.js';
 import { axis, faint, lineChart } from './shared/line-chart.js';
 import { movingAverage } from './shared/smoothing.js';
-import { WARMUP_STRINGS } from './strings/rl-warmup-race.js';
 
 const RUN_KEYS = ['post-false', 'post-true', 'pre-false', 'pre-true'];
 // Colour tells the placement apart, the dash pattern each of the four runs (shown in the legend swatches too):
@@ -35,7 +34,6 @@ export class RlWarmupRace extends ExperimentElement {
   static tag = 'rl-warmup-race';
   static stateKey = 'warm';
   static stateRows = STATE;
-  static strings = WARMUP_STRINGS;
 
   build() {
     const s = this.strings;

@@ -41,7 +41,14 @@ export const CONFIG_FIELDS = Object.freeze([
   { name: 'first_k_dense_replace', group: 'size', type: 'integer', max: 10000, min: 0 },
   { name: 'tie_word_embeddings', group: 'embeddings', type: 'boolean' },
   { name: 'attention_bias', group: 'embeddings', type: 'boolean' },
+  { name: 'use_qk_norm', group: 'qknorm', type: 'boolean' },
+  { name: 'qk_layernorm', group: 'qknorm', type: 'boolean' },
 ]);
+
+// The config fields that switch QK-Norm on in the architectures whose code reads them (Llama 4 and Cohere read
+// use_qk_norm; StableLM, Phi and Persimmon qk_layernorm). None of the architectures of ARCHITECTURES reads one:
+// there the attention class decides.
+export const QK_NORM_FLAGS = Object.freeze(['use_qk_norm', 'qk_layernorm']);
 
 // Every architecture the inspector counts, as data: the norms (name, where, how many, size as a formula of
 // config fields, tensors per norm: 1 for a weight, 2 for LayerNorm's weight and bias), the toy decoder's name for
@@ -49,7 +56,9 @@ export const CONFIG_FIELDS = Object.freeze([
 // copies of `size`). Formulas are sums and differences of products and exact quotients of fields and integers.
 // Facts from the Transformers modeling files named in `source` (the classes cited there).
 // `defaults`: fields the config class fills in when config.json leaves them out; `derived`: the modeling code's
-// fallbacks (head_dim = hidden_size / num_attention_heads, num_key_value_heads = num_attention_heads).
+// fallbacks (head_dim = hidden_size / num_attention_heads, num_key_value_heads = num_attention_heads). A part with
+// `onlyIf` counts only when that boolean field is true (attention_bias: the projections built with
+// bias=config.attention_bias).
 const LLAMA_LIKE_DERIVED = { head_dim: 'hidden_size / num_attention_heads', num_key_value_heads: 'num_attention_heads' };
 const GQA_ATTENTION = '2 * hidden_size * num_attention_heads * head_dim + 2 * hidden_size * num_key_value_heads * head_dim';  // q, o; k, v
 const GATED_MLP = '3 * hidden_size * intermediate_size';  // gate, up, down
@@ -60,20 +69,25 @@ const PRE_NORMS = [
 const FINAL_NORM = { name: 'norm', slot: 'final', count: '1', size: 'hidden_size' };
 const EMBED = { name: 'embed_tokens', count: '1', size: 'vocab_size * hidden_size' };
 const LM_HEAD = { name: 'lm_head', count: '1', size: 'vocab_size * hidden_size', unlessTied: true };
+// q, k, v and o built with bias=config.attention_bias: one bias per output
+const GQA_BIASES = { name: 'self_attn (biases)', count: 'num_hidden_layers', size: 'num_attention_heads * head_dim + 2 * num_key_value_heads * head_dim + hidden_size', onlyIf: 'attention_bias' };
 const llamaLike = (extra = {}) => ({
   toy: { placement: 'pre', norm: 'rmsnorm', qkNorm: false },
   eps: 'rms_norm_eps',
   derived: LLAMA_LIKE_DERIVED,
   norms: [...PRE_NORMS, FINAL_NORM],
-  params: [EMBED, { name: 'self_attn', count: 'num_hidden_layers', size: GQA_ATTENTION }, { name: 'mlp', count: 'num_hidden_layers', size: GATED_MLP }, LM_HEAD],
+  params: [EMBED, { name: 'self_attn', count: 'num_hidden_layers', size: GQA_ATTENTION }, GQA_BIASES, { name: 'mlp', count: 'num_hidden_layers', size: GATED_MLP }, LM_HEAD],
   ...extra,
 });
 
 export const ARCHITECTURES = Object.freeze({
   // LlamaDecoderLayer: input_layernorm, post_attention_layernorm (before the MLP); LlamaModel.norm; no q/k norm.
   llama: llamaLike({ modelTypes: ['llama'], source: 'models/llama/modeling_llama.py (LlamaDecoderLayer, LlamaAttention)' }),
-  // MistralDecoderLayer: Llama's layout.
-  mistral: llamaLike({ modelTypes: ['mistral'], source: 'models/mistral/modeling_mistral.py (MistralDecoderLayer, MistralAttention)' }),
+  // MistralDecoderLayer: Llama's layout; MistralAttention's projections have no bias (bias=False).
+  mistral: llamaLike({
+    modelTypes: ['mistral'], source: 'models/mistral/modeling_mistral.py (MistralDecoderLayer, MistralAttention)',
+    params: [EMBED, { name: 'self_attn', count: 'num_hidden_layers', size: GQA_ATTENTION }, { name: 'mlp', count: 'num_hidden_layers', size: GATED_MLP }, LM_HEAD],
+  }),
   // Qwen2Attention: q_proj, k_proj, v_proj with bias=True, o_proj without; no q/k norm.
   qwen2: llamaLike({
     modelTypes: ['qwen2'], source: 'models/qwen2/modeling_qwen2.py (Qwen2DecoderLayer, Qwen2Attention)',
@@ -84,6 +98,7 @@ export const ARCHITECTURES = Object.freeze({
   qwen3: llamaLike({
     modelTypes: ['qwen3'], source: 'models/qwen3/modeling_qwen3.py (Qwen3DecoderLayer, Qwen3Attention)',
     toy: { placement: 'pre', norm: 'rmsnorm', qkNorm: true },
+    defaults: { head_dim: 128 },  // Qwen3Config
     norms: [...PRE_NORMS,
       { name: 'self_attn.q_norm', slot: 'qk', count: 'num_hidden_layers', size: 'head_dim' },
       { name: 'self_attn.k_norm', slot: 'qk', count: 'num_hidden_layers', size: 'head_dim' }, FINAL_NORM],
@@ -94,7 +109,7 @@ export const ARCHITECTURES = Object.freeze({
     modelTypes: ['gemma2'], source: 'models/gemma2/modeling_gemma2.py (Gemma2DecoderLayer, Gemma2Attention, Gemma2RMSNorm)',
     toy: { placement: 'sandwich', norm: 'rmsnorm_gemma', qkNorm: false },
     softcaps: true,
-    defaults: { tie_word_embeddings: true },  // Gemma2Config
+    defaults: { head_dim: 256, tie_word_embeddings: true },  // Gemma2Config
     norms: [
       { name: 'input_layernorm', slot: 'attn-before', count: 'num_hidden_layers', size: 'hidden_size' },
       { name: 'post_attention_layernorm', slot: 'attn-after', count: 'num_hidden_layers', size: 'hidden_size' },
@@ -147,6 +162,8 @@ export const ARCHITECTURES = Object.freeze({
       { name: 'self_attn.kv_a_layernorm', slot: 'mla', count: 'num_hidden_layers', size: 'kv_lora_rank' }, FINAL_NORM],
     params: [EMBED,
       { name: 'self_attn', count: 'num_hidden_layers', size: 'hidden_size * q_lora_rank + q_lora_rank * num_attention_heads * qk_nope_head_dim + q_lora_rank * num_attention_heads * qk_rope_head_dim + hidden_size * kv_lora_rank + hidden_size * qk_rope_head_dim + kv_lora_rank * num_attention_heads * qk_nope_head_dim + kv_lora_rank * num_attention_heads * v_head_dim + num_attention_heads * v_head_dim * hidden_size' },
+      // q_a_proj, kv_a_proj_with_mqa and o_proj take bias=config.attention_bias; q_b_proj and kv_b_proj none
+      { name: 'self_attn (biases)', count: 'num_hidden_layers', size: 'q_lora_rank + kv_lora_rank + qk_rope_head_dim + hidden_size', onlyIf: 'attention_bias' },
       { name: 'mlp (dense)', count: 'first_k_dense_replace', size: GATED_MLP },
       { name: 'mlp (experts and router)', count: 'num_hidden_layers - first_k_dense_replace', size: '3 * hidden_size * moe_intermediate_size * n_routed_experts + 3 * hidden_size * moe_intermediate_size * n_shared_experts + n_routed_experts * hidden_size' },
       LM_HEAD],
@@ -222,15 +239,20 @@ export function inspectConfig(text) {
     totalParams: null, normShare: null, notes, source: arch?.source ?? null,
   };
   if (nested) notes.push(note('text_config', 'The language model\'s settings are read from text_config; the vision tower\'s norms are not counted.'));
-  notes.push(note('qk_norm_from_code', 'Whether a model has QK-Norm is a property of its modeling code (q_norm, k_norm in the attention class), not of config.json.'));
+  const qkFlags = fields.filter((f) => QK_NORM_FLAGS.includes(f.name));
+  if (arch) notes.push(note('qk_norm_from_code', `Whether ${archKey} has QK-Norm is a property of its modeling code (q_norm, k_norm in the attention class), which reads no config field for it.`));
+  for (const flag of qkFlags) {
+    if (!arch) notes.push(note('qk_norm_flag', `config.json sets ${flag.path}: ${flag.value}; the architectures that define this field build q and k norms from it.`, { field: flag.path, value: flag.value }));
+    else if (flag.value !== arch.toy.qkNorm) notes.push(note('qk_norm_flag_ignored', `config.json sets ${flag.path}: ${flag.value}, but ${archKey}'s attention class ${arch.toy.qkNorm ? 'has' : 'has no'} q_norm and k_norm whatever the config says; the count follows the code.`, { field: flag.path, value: flag.value }));
+  }
   if (!arch) {
     notes.push(note('unknown_architecture', `model_type ${modelType === null ? '(missing)' : JSON.stringify(modelType)} is not one the inspector knows (${[...byModelType.keys()].join(', ')}): the fields above are read, the norms cannot be counted.`));
     return result;
   }
-  for (const [name, formula] of Object.entries(arch.derived ?? {})) {
-    if (values[name] === undefined || values[name] === null) values[name] = evaluate(formula, values, name);
-  }
   try {
+    for (const [name, formula] of Object.entries(arch.derived ?? {})) {
+      if (values[name] === undefined || values[name] === null) values[name] = evaluate(formula, values, name);
+    }
     result.norms = arch.norms.map((norm) => {
       const count = evaluate(norm.count, values, norm.name);
       const size = evaluate(norm.size, values, norm.name);
@@ -240,7 +262,7 @@ export function inspectConfig(text) {
     result.normParams = checkedSum(result.norms.map((n) => n.params), 'normParams');
     result.normCount = checkedSum(result.norms.map((n) => n.count), 'normCount');
     const tied = values.tie_word_embeddings ?? false;
-    const parts = arch.params.filter((part) => !(part.unlessTied && tied));
+    const parts = arch.params.filter((part) => !(part.unlessTied && tied) && (!part.onlyIf || values[part.onlyIf] === true));
     const other = parts.map((part) => checkedProduct([evaluate(part.count, values, part.name), evaluate(part.size, values, part.name)], part.name));
     result.totalParams = checkedSum([...other, result.normParams], 'totalParams');
     result.normShare = result.normParams / result.totalParams;

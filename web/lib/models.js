@@ -2,7 +2,7 @@
 // config (createDecoder's placement, norm, qkNorm, attnSoftcap, finalSoftcap), so the block diagram and the toy
 // runs derive from the same description the engine validates. Models the config inspector counts take their
 // layout from its architecture table (inspect-config.js ARCHITECTURES); the two others state theirs here.
-// tests/js/models.test.mjs holds every entry to the chapter's table in content/en.md and content/zh.md.
+// tests/js/models.test.mjs holds every entry to the chapter's table in each content/<lang>/chapter.md.
 import { ARCHITECTURES } from './inspect-config.js';
 
 /**

@@ -1,6 +1,8 @@
 // The page shell: the theme (the toggle, and the system's preference followed until the reader chooses), the
-// table of contents that follows reading, the language switch that keeps the reader's place (#section) and widget
-// settings (?query), and holding a linked section in view while the widgets above it finish drawing.
+// table of contents that follows reading, the language menu whose links keep the reader's place (#section) and
+// widget settings (?query), and holding a linked section in view while the widgets above it finish drawing.
+import { languageCode, stringsOf } from '../languages.js';
+
 const THEME_KEY = 'residual-lab-theme';
 const systemDark = matchMedia('(prefers-color-scheme: dark)');
 
@@ -72,17 +74,28 @@ function readingPlace() {
   return place;
 }
 
-function setupLanguageSwitch() {
-  const link = document.querySelector('[data-lang-switch]');
-  if (!link) return;
-  const target = new URL(link.getAttribute('href'), location.href);
+function setupLanguageMenu() {
+  const menu = document.querySelector('[data-lang-menu]');
+  if (!menu) return;
+  const links = [...menu.querySelectorAll('[data-lang-link]')].map((link) => ({ link, target: new URL(link.getAttribute('href'), location.href) }));
+  const summary = menu.querySelector('summary');
   const refresh = () => {
     const place = readingPlace();
-    link.href = `${target.pathname}${location.search}${place ? `#${place}` : ''}`;
+    for (const { link, target } of links) link.href = `${target.pathname}${location.search}${place ? `#${place}` : ''}`;
   };
-  // Where the reader is when they reach for the link (mouse down, or keyboard focus), not on the click that
-  // follows: anything that moves the page in between (a widget growing) must not change the section.
-  for (const type of ['pointerdown', 'focus']) link.addEventListener(type, refresh);
+  // Where the reader is when they reach for the menu (mouse down, or keyboard focus on its button), not when they
+  // pick a link: opening the menu ends the hold on a linked section (holdLinkedSection), and anything that moves
+  // the page after that (a widget growing) must not change the section.
+  for (const type of ['pointerdown', 'focus']) summary.addEventListener(type, refresh);
+  // A menu closes on Escape (focus back on its button) and when the reader clicks or focuses elsewhere.
+  menu.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !menu.open) return;
+    menu.open = false;
+    summary.focus();
+  });
+  for (const type of ['pointerdown', 'focusin']) {
+    document.addEventListener(type, (event) => { if (menu.open && !menu.contains(event.target)) menu.open = false; });
+  }
 }
 
 /**
@@ -133,15 +146,14 @@ function holdLinkedSection() {
  * Checked as its section is laid out, and again when the column's width changes.
  */
 function layOutSectionsInTurn() {
-  const zh = document.documentElement.lang.startsWith('zh');
-  const names = zh ? { formula: '公式（可横向滚动）', code: '代码（可横向滚动）' } : { formula: 'Formula (scrolls sideways)', code: 'Code (scrolls sideways)' };
+  const ui = stringsOf(languageCode(document.documentElement.lang), 'page');
   const label = (blocks) => {
     const scrolls = blocks.map((block) => block.scrollWidth > block.clientWidth + 1);  // every read before a write: one layout
     blocks.forEach((block, i) => {
       if (scrolls[i]) {
         block.tabIndex = 0;
         block.setAttribute('role', 'group');
-        block.setAttribute('aria-label', block.localName === 'pre' ? names.code : names.formula);
+        block.setAttribute('aria-label', block.localName === 'pre' ? ui.codeScrolls : ui.formulaScrolls);
       } else {
         block.removeAttribute('tabindex');
         block.removeAttribute('role');
@@ -191,5 +203,5 @@ setupTheme();
 foldContentsOnNarrowScreens();
 layOutSectionsInTurn();
 setupTableOfContents();
-setupLanguageSwitch();
+setupLanguageMenu();
 holdLinkedSection();

@@ -6,7 +6,8 @@
 // cut short runs again when it next nears the viewport (its worker starts afresh with that run).
 import { LabElement } from '../shared/lab-element.js';
 import { uplotCssUrl } from '../shared/styles.js';
-import { RUN_STRINGS, experimentRunner } from './runner.js';
+import { stringsOf } from '../../languages.js';
+import { experimentRunner } from './runner.js';
 
 const RECOMPUTE_DELAY_MS = 250;
 
@@ -83,7 +84,7 @@ export class ExperimentElement extends LabElement {
 
   /** The seed control (LabElement.seedControl) with the experiment widgets' labels and bound. */
   experimentSeedControl(onChange) {
-    const s = RUN_STRINGS[this.language] ?? RUN_STRINGS.en;
+    const s = stringsOf(this.language, 'run');
     return this.seedControl({ label: s.seed, anotherLabel: s.anotherSeed, max: this.row('seed').max, onChange });
   }
 }

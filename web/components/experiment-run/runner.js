@@ -8,6 +8,7 @@
 // several workers of this widget (splitWarmupOptions) and merged into the one result (and partial results) the
 // widget would have had from one worker.
 import { mergeWarmupResults, splitWarmupOptions } from '../../lib/experiments.js';
+import { stringsOf } from '../../languages.js';
 import { createLabWorker } from '../../lib/worker-client.js';
 import { h } from '../shared/dom.js';
 
@@ -21,39 +22,14 @@ const SPLITTABLE = {
 
 const SHOW_PROGRESS_AFTER_MS = 100;
 
-export const RUN_STRINGS = {
-  en: {
-    running: 'Computing in a background worker…',
-    steps: (done, total) => `Training step ${done} of ${total}…`,
-    cancel: 'Cancel',
-    cancelled: 'Cancelled: the last finished result stays on screen.',
-    cancelledPartial: (done, total) => `Cancelled at step ${done} of ${total}: the curves so far stay on screen.`,
-    failed: (message) => `The experiment failed: ${message}`,
-    took: (ms) => `Computed in ${ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`}.`,
-    seed: 'Random seed',
-    anotherSeed: 'Another seed',
-  },
-  zh: {
-    running: '正在后台线程中计算……',
-    steps: (done, total) => `训练第 ${done} / ${total} 步……`,
-    cancel: '取消',
-    cancelled: '已取消：屏幕上保留上一次完成的结果。',
-    cancelledPartial: (done, total) => `已在第 ${done} / ${total} 步取消：屏幕上保留到此为止的曲线。`,
-    failed: (message) => `实验出错：${message}`,
-    took: (ms) => `用时 ${ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(1)} 秒`}。`,
-    seed: '随机种子',
-    anotherSeed: '换一个种子',
-  },
-};
-
 /**
- * `host` is the widget (its data-status is set), `language` 'en' | 'zh'.
+ * `host` is the widget (its data-status is set), `language` a language code (its text: content/<lang>/strings/run.js).
  * Returns { root, run(calls, { onPartial }), cancel(), stop(), busy }: `calls` is [[method, options], ...]; run
  * resolves to the array of results, or to null when the run was cancelled, replaced by a newer run, or failed
  * (the message shows). stop() is for a widget leaving the page: it also terminates the worker.
  */
 export function experimentRunner({ host, language }) {
-  const s = RUN_STRINGS[language] ?? RUN_STRINGS.en;
+  const s = stringsOf(language, 'run');
   const progress = h('progress', { class: 'run-progress', 'aria-label': s.running, hidden: true });
   const status = h('p', { class: 'run-status', role: 'status', 'aria-live': 'polite' });
   const error = h('p', { class: 'run-error', role: 'alert' });

@@ -61,7 +61,7 @@ const CHIP_H = 22;
  * attnExtras: names of norms inside attention that the toy decoder has no place for (MLA's q_a_layernorm and
  * kv_a_layernorm, a v_norm), drawn as chips on the attention box.
  * labels: { norm: { layernorm: 'LayerNorm', ... }, attn, mlp, qkNorm, softcap(cap), input, lmHead, finalNorm,
- *   layers(n), skipScaled, noSkip, summary(layout) } (the strings of web/components/strings/block-diagram.js).
+ *   layers(n), skipScaled, noSkip, summary(layout) } (the strings of content/en/strings/block-diagram.js).
  * nLayers (optional) labels the repeat count.
  */
 export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) {

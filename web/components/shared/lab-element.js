@@ -18,7 +18,8 @@ import { load, simdSupported } from '../../lib/residual-lab.js';
 import { h } from './dom.js';
 import { textField } from './fields.js';
 import { formulasReady } from './formula.js';
-import { common, describeError, languageOf } from './i18n.js';
+import { stringsOf } from '../../languages.js';
+import { common, describeError, languageOf, quoted } from './i18n.js';
 import { parseNumber } from './parse-number.js';
 import { shareMenu } from './share-menu.js';
 import { attributeName, defineState, readAttributes, readState, writeState } from './state.js';
@@ -65,7 +66,7 @@ export class LabElement extends HTMLElement {
     if (this.#started) return;
     this.#started = true;
     this.language = languageOf(this);  // not `lang`: that property reflects the element's attribute
-    this.strings = this.constructor.strings[this.language];
+    this.strings = stringsOf(this.language, this.constructor.tag);  // content/<lang>/strings/<tag>.js
     this.common = common(this.language);
     this.attachShadow({ mode: 'open' });
     this.start().catch((error) => {
@@ -123,7 +124,7 @@ export class LabElement extends HTMLElement {
     const fromUrl = readState(this.stateTable, new URLSearchParams(location.search), this.statePrefix, context, this.#base);
     this.state = fromUrl.values;
     for (const problem of fromAttributes.problems) this.#attributeNotices.set(problem.key, this.#attributeProblem(problem));
-    this.#urlNotice = fromUrl.problems.map((p) => this.common.urlProblem(p.key, p.raw)).join(' ');
+    this.#urlNotice = fromUrl.problems.map((p) => this.common.urlProblem(p.key, quoted(p.raw, this.language))).join(' ');
     this.#showNotices();
     this.#build();
     this.update();
@@ -161,7 +162,7 @@ export class LabElement extends HTMLElement {
     else if (row.type === 'choice') why = expected.choice(row.choices);
     else if (row.type === 'boolean') why = expected.boolean;
     else why = expected.text(row.maxLength);
-    return this.common.attributeProblem(key, raw, why);
+    return this.common.attributeProblem(key, quoted(raw, this.language), why);
   }
 
   #showNotices() {

@@ -6,6 +6,7 @@
 import { exportableTables, tableCsv } from './chart-export.js';
 import { h } from './dom.js';
 import { writeState } from './state.js';
+import { FALLBACK_LANGUAGE } from '../../languages.js';
 
 const embedPage = () => new URL('../../embed.html', import.meta.url);
 
@@ -20,7 +21,7 @@ function settings(host) {
 /** The current page's address with this widget's settings in it (what the widget writes to the address bar). */
 export const pageLink = (host) => host.addressWithState().href;
 
-/** embed.html?widget=<tag without rl->&<setting>=<value>...&lang=<zh|en> */
+/** embed.html?widget=<tag without rl->&<setting>=<value>...&lang=<code> */
 export function embedUrl(host) {
   const url = embedPage();
   url.search = new URLSearchParams([['widget', host.localName.replace(/^rl-/, '')], ...settings(host), ['lang', host.language]]).toString();
@@ -32,10 +33,13 @@ export function iframeSnippet(host) {
   return `<iframe src="${escapeAttribute(embedUrl(host))}" title="${escapeAttribute(title)}" width="100%" height="640" loading="lazy"></iframe>`;
 }
 
-/** <rl-vector-lab x="3, 4"></rl-vector-lab>: attributes are the settings' names in kebab-case, defaults left out. */
+/**
+ * <rl-vector-lab x="3, 4"></rl-vector-lab>: attributes are the settings' names in kebab-case, defaults left out,
+ * and lang unless the widget shows the fallback language (which a tag without lang gets).
+ */
 export function tagSnippet(host) {
   const attributes = settings(host).map(([name, value]) => ` ${kebab(name)}="${escapeAttribute(value)}"`).join('');
-  const lang = host.language === 'zh' ? ' lang="zh"' : '';
+  const lang = host.language === FALLBACK_LANGUAGE ? '' : ` lang="${host.language}"`;
   return `<${host.localName}${lang}${attributes}></${host.localName}>`;
 }
 

@@ -1,0 +1,66 @@
+// The messages every widget shares, in English.
+export default {
+  // how a quoted value too long to show whole says its length (a number already formatted)
+  quotedLength: (n) => ` (${n} characters)`,
+  // what joins two sentences of a remark
+  sentenceGap: ' ',
+  loading: 'Loading the WASM kernels…',
+  loadFailed: (detail) => `The lab could not be loaded (${detail}). Reload the page to try again.`,
+  urlProblem: (key, shown) => `The link's setting ${key}=${shown} is not usable; the default is shown instead.`,
+  attributeProblem: (name, shown, why) => `The attribute ${name}=${shown} is not usable (${why}); it is ignored.`,
+  expected: {
+    number: (min, max) => `expected a number from ${min} to ${max}`,
+    integer: (min, max) => `expected a whole number from ${min} to ${max}`,
+    choice: (choices) => `expected one of ${choices.join(', ')}`,
+    boolean: 'expected true or false',
+    text: (max) => `expected at most ${max} characters`,
+  },
+  noSimd: 'Running without WebAssembly SIMD (this browser lacks it): the same results, computed more slowly.',
+  noWasm: 'This interactive figure needs WebAssembly, which this browser does not provide or has turned off. The text around it explains what the figure shows.',
+  stale: 'Last valid result: it does not match the inputs until they are corrected.',
+  share: {
+    title: 'Share and export',
+    copyLink: 'Copy link',
+    copyIframe: 'Copy iframe code',
+    copyTag: 'Copy tag code',
+    copiedLink: 'Link copied: it opens this page with these settings.',
+    copiedIframe: 'iframe code copied: paste it into any page or LMS that allows iframes.',
+    copiedTag: 'Tag code copied: paste it into a page that loads components/index.js.',
+    copyRefused: 'The browser did not allow copying: the text is selected in the field below; press Ctrl+C (⌘C) to copy it.',
+    fallbackLabel: 'Text to copy',
+    saveAs: (format, label) => `Save ${label} as ${format}`,
+    table: (n) => `Table ${n}`,
+    saved: (fileName) => `Saved ${fileName}.`,
+    saveFailed: (detail) => `The file could not be made (${detail}).`,
+  },
+  at: (position) => ` (at character ${position + 1})`,
+  unexplained: (message) => message,
+  chartNotComputed: 'Not computed yet: on the web page this chart fills in when the widget runs.',
+  errors: {
+    // codes of the lab's parseVector (wasm/src/api/parse_vector.hpp)
+    empty: 'the field is empty: type numbers such as 2, -1, 3, 0',
+    unexpected_char: (ch) => `"${ch}" is not part of a number`,
+    invalid_number: 'this is not a number',
+    missing_value: 'a number is missing here',
+    not_finite: 'NaN and infinity are not allowed',
+    out_of_range: 'this number is too large for float32',
+    too_many_values: 'too many numbers (the limit is 1,048,576)',
+    trailing_text: 'there is text after the closing ]',
+    nested_bracket: 'only one pair of brackets is allowed',
+    unmatched_bracket: 'this ] has no matching [',
+    unclosed_bracket: 'the [ is never closed',
+    invalid_utf8: 'the text is not valid UTF-8',
+    // the widgets' own checks
+    size_mismatch: 'its length does not match x',
+    negative_eps: 'ε must be 0 or positive',
+    bad_cap: 'the cap must be a number greater than 0',
+    too_many_numbers: 'too many numbers: at most 8192',
+    not_a_number: 'not a number',
+    not_in_range: (min, max) => {
+      if (min === -Infinity || min == null) return `must be at most ${max}`;
+      if (max === Infinity || max == null) return `must be at least ${min}`;
+      return `must be between ${min} and ${max}`;
+    },
+    too_long: 'too long',
+  },
+};

@@ -1,0 +1,23 @@
+// Text of <rl-softcap-explorer> in Chinese.
+export default {
+  title: 'Soft-capping 探索器',
+  hint: '小的分数几乎原样通过，大的分数被平滑地压向 ±c，永远不会越过。与直接截断不同，它的梯度永远不会变成 0。',
+  sectionLink: '阅读这一节',
+  cap: '上限 c',
+  capSlider: '拖动上限 c',
+  capHint: 'Gemma 2：注意力分数用 50，最终 logits 用 30。',
+  preset: (cap) => `c = ${cap}`,
+  presetsLabel: 'Gemma 2 用的上限',
+  curveTitle: 'softcap(x) = c·tanh(x/c)、恒等函数与直接截断',
+  curveLabel: (cap) => `折线图：上限 ${cap} 的 softcap、恒等函数以及在 ±${cap} 处的直接截断，x 从 -200 到 200`,
+  gradientTitle: '梯度 d/dx：softcap 总留下一点，截断则为 0',
+  gradientLabel: (cap) => `折线图：上限 ${cap} 的 softcap 与直接截断的梯度`,
+  softcap: 'softcap',
+  identity: '恒等 x',
+  clip: '直接截断',
+  tableTitle: '正文里的数值表（现场计算）',
+  x: '分数 x',
+  capColumn: (cap) => `c = ${cap}`,
+  yourCap: (cap) => `你的 c = ${cap}`,
+  gradientColumn: (cap) => `c = ${cap} 时的梯度`,
+};

@@ -1,0 +1,12 @@
+// Text of a decoder widget's run state (web/components/experiment-run/), in Chinese.
+export default {
+  running: '正在后台线程中计算……',
+  steps: (done, total) => `训练第 ${done} / ${total} 步……`,
+  cancel: '取消',
+  cancelled: '已取消：屏幕上保留上一次完成的结果。',
+  cancelledPartial: (done, total) => `已在第 ${done} / ${total} 步取消：屏幕上保留到此为止的曲线。`,
+  failed: (message) => `实验出错：${message}`,
+  took: (ms) => `用时 ${ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(1)} 秒`}。`,
+  seed: '随机种子',
+  anotherSeed: '换一个种子',
+};

@@ -1,0 +1,308 @@
+// Types of Residual Lab's public JS API (web/lib/residual-lab.js, built to dist/lib/residual-lab.js).
+// Written by hand, beside the code it describes; the option objects' types are generated from the option tables
+// (./options.d.ts). tests/types/example.ts uses every part under `tsc --strict`, and tests/js/types.test.mjs checks
+// the names here against the objects the built lab really has. docs/api.md explains what the calls do.
+import type {
+  DecoderConfig, ExperimentOptions, GradientDecayOptions, InitGradientsOptions, InitScalingOptions, KernelOptions,
+  QkLogitGrowthOptions, ResidualGrowthOptions, TrainOptions, WarmupOptions,
+} from './options.js';
+
+export type * from './options.js';
+
+// ---- Loading -------------------------------------------------------------------------------------------------
+
+export type Flavour = 'simd' | 'scalar';
+
+export interface LoadOptions {
+  /** 'auto' (default) picks SIMD where the engine validates it. */
+  flavour?: Flavour | 'auto';
+  /** A module from compileWasm(flavour), e.g. posted from the page to a worker; needs its flavour named. */
+  module?: WebAssembly.Module;
+}
+
+/** Loads the lab once per flavour (cached); rejects when the .wasm cannot be fetched or compiled. */
+export function load(options?: LoadOptions): Promise<ResidualLab>;
+/** The lab's WebAssembly.Module, fetched and compiled once per page (or worker, or node process). */
+export function compileWasm(flavour?: Flavour | 'auto'): Promise<WebAssembly.Module>;
+/** 'simd' or 'scalar' for a flavour option; throws an Error on another name. */
+export function chooseFlavour(flavour?: Flavour | 'auto'): Flavour;
+/** Whether this engine validates WebAssembly SIMD. */
+export function simdSupported(): boolean;
+
+// ---- Errors --------------------------------------------------------------------------------------------------
+
+/** The stable codes a ResidualLabError carries (docs/api.md#errors says when each is thrown). */
+export type ErrorCode =
+  | 'invalid_input' | 'invalid_options' | 'invalid_config' | 'out_of_memory' | 'disposed' | 'unavailable'
+  // parseVector
+  | 'empty' | 'too_long' | 'unexpected_char' | 'invalid_number' | 'not_finite' | 'too_many_values'
+  // inspectConfig
+  | 'invalid_json'
+  // the lab worker (worker-client.js)
+  | 'unknown_method' | 'invalid_request' | 'worker_failed';
+
+/** The one error type the API throws: `message` in plain English, `code` stable for programs. */
+export class ResidualLabError extends Error {
+  constructor(message: string, options?: { code?: ErrorCode | (string & {}); position?: number });
+  name: string;
+  code: ErrorCode | (string & {});
+  /** 0-based character index of the problem, for text the reader typed (parseVector, inspectConfig's JSON). */
+  position?: number;
+  /** inspectConfig's invalid_config: the config field at fault (e.g. 'text_config.hidden_size'). */
+  field?: string;
+  /** inspectConfig's invalid_config: what is wrong with `field`, for a page to say in its own language. */
+  reason?: { kind: string; value?: number | string; limit?: number };
+}
+
+// ---- Vectors and kernels -------------------------------------------------------------------------------------
+
+/** A vector: converted to Float32Array (BigInt arrays, DataView, strings throw invalid_input); at most 1,048,576 values. */
+export type VectorInput =
+  | Float32Array | Float64Array | Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array
+  | Uint32Array | readonly number[];
+
+export interface RmsNormSteps { squares: Float32Array; meanSquare: number; rms: number; normalized: Float32Array; output: Float32Array }
+export interface LayerNormSteps { mean: number; centered: Float32Array; variance: number; std: number; normalized: Float32Array; output: Float32Array }
+export interface DynamicTanhSteps { /** alpha * x */ scaled: Float32Array; tanh: Float32Array; output: Float32Array }
+
+export interface Kernels {
+  /** x / rms(x) * (weightOffset + g); g null means ones. Writes into `out` (x's length) when given and returns it. */
+  rmsNorm(x: VectorInput, g?: VectorInput | null, options?: KernelOptions['rmsNorm'], out?: Float32Array): Float32Array;
+  layerNorm(x: VectorInput, gamma?: VectorInput | null, beta?: VectorInput | null, options?: KernelOptions['layerNorm'], out?: Float32Array): Float32Array;
+  rmsNormBackward(x: VectorInput, g: VectorInput | null, dy: VectorInput, options?: KernelOptions['rmsNormBackward']): { dx: Float32Array; dg: Float32Array };
+  layerNormBackward(x: VectorInput, gamma: VectorInput | null, dy: VectorInput, options?: KernelOptions['layerNormBackward']): { dx: Float32Array; dgamma: Float32Array; dbeta: Float32Array };
+  rmsNormSteps(x: VectorInput, g?: VectorInput | null, options?: KernelOptions['rmsNormSteps']): RmsNormSteps;
+  layerNormSteps(x: VectorInput, gamma?: VectorInput | null, beta?: VectorInput | null, options?: KernelOptions['layerNormSteps']): LayerNormSteps;
+  /** DyT: gamma * tanh(alpha * x) + beta. */
+  dynamicTanh(x: VectorInput, gamma?: VectorInput | null, beta?: VectorInput | null, options?: KernelOptions['dynamicTanh'], out?: Float32Array): Float32Array;
+  dynamicTanhBackward(x: VectorInput, gamma: VectorInput | null, dy: VectorInput, options?: KernelOptions['dynamicTanhBackward']): { dx: Float32Array; dalpha: number; dgamma: Float32Array; dbeta: Float32Array };
+  dynamicTanhSteps(x: VectorInput, gamma?: VectorInput | null, beta?: VectorInput | null, options?: KernelOptions['dynamicTanhSteps']): DynamicTanhSteps;
+  /** cap * tanh(x / cap). */
+  softcap(x: VectorInput, cap: number, out?: Float32Array): Float32Array;
+  softcapBackward(x: VectorInput, cap: number, dy: VectorInput): { dx: Float32Array };
+  /** Numerically stable (the maximum is subtracted first). */
+  softmax(x: VectorInput, out?: Float32Array): Float32Array;
+  /** "[2, -1, 3, 0]", "2 -1 3 0", full-width commas, "−1", "1e-3"; errors carry the `position`. */
+  parseVector(text: string): Float32Array;
+}
+
+// ---- Option tables (lab.describe()) --------------------------------------------------------------------------
+
+export interface OptionRow {
+  readonly name: string;
+  readonly type: 'integer' | 'number' | 'boolean' | 'choice' | 'list' | 'object';
+  readonly meaning: string;
+  readonly default: unknown;
+  readonly nullable: boolean;
+  /** integer and number rows (and lists of them) */
+  readonly min?: number; readonly max?: number; readonly minExclusive?: boolean; readonly float32?: boolean;
+  /** choice rows (and lists of choices) */
+  readonly choices?: readonly string[];
+  /** list rows */
+  readonly item?: 'integer' | 'number' | 'boolean' | 'choice'; readonly minLength?: number; readonly maxLength?: number;
+  /** object rows */
+  readonly fields?: readonly OptionRow[];
+}
+export type OptionTable = readonly OptionRow[];
+export interface OptionTables {
+  readonly decoder: OptionTable;
+  readonly train: OptionTable;
+  readonly experiments: { readonly [K in keyof ExperimentOptions]: OptionTable };
+  readonly kernels: { readonly [K in keyof KernelOptions]: OptionTable };
+}
+
+/** An options object as the lab resolved it: every key present, with its default where none was given. */
+export type Resolved<T> = {
+  readonly [K in keyof T]-?: NonNullable<T[K]> extends readonly unknown[] ? Exclude<T[K], undefined>
+    : NonNullable<T[K]> extends object ? Resolved<NonNullable<T[K]>> | Extract<T[K], null>
+    : Exclude<T[K], undefined>;
+};
+
+// ---- The toy decoder -----------------------------------------------------------------------------------------
+
+/** Token ids: an Int32Array or whole numbers, at most contextLength of them. */
+export type Tokens = Int32Array | readonly number[];
+
+export interface ForwardStats {
+  nLayers: number; nHeads: number; seqLen: number;
+  /** per layer and sublayer (and position): the residual stream's L2 norm */
+  streamNorm: Float32Array; streamNormMean: Float32Array;
+  incrementNorm: Float32Array; incrementNormMean: Float32Array; incrementRatio: Float32Array;
+  /** per layer and head */
+  maxAttnLogit: Float32Array; attnEntropy: Float32Array;
+}
+export interface LogitLens {
+  k: number;
+  /** the stream points read: 0 the embeddings, 2l+1 after layer l's attention, 2l+2 after its MLP (2 nLayers + 1) */
+  points: number;
+  seqLen: number;
+  /** [points][seqLen][k], row-major */
+  topTokens: Int32Array;
+  topProbs: Float32Array;
+}
+export interface ForwardResult {
+  /** mean cross-entropy; null without targets; NaN or Infinity when status says so */
+  loss: number | null;
+  /** [seqLen][vocabSize], row-major */
+  logits: Float32Array;
+  stats: ForwardStats;
+  status: 'ok' | 'nonfinite_logits' | 'nonfinite_loss';
+  /** with { logitLens: k } */
+  logitLens?: LogitLens;
+}
+export interface BackwardResult {
+  totalGradNorm: number;
+  streamGradNorm: Float32Array;
+  streamGradNormPerPosition: Float32Array;
+  /** one per tensor of paramLayout() */
+  tensorGradNorms: Float32Array;
+  /** per layer, by the tensor's name within it ('attn.q.weight') */
+  layers: Array<Record<string, number>>;
+  /** the tensors outside the layers ('embed.weight', 'final_norm.weight', ...) */
+  global: Record<string, number>;
+}
+export type TrainStatus = 'ok' | 'nonfinite_loss' | 'nonfinite_gradient' | 'loss_exploded';
+export interface TrainStepResult {
+  step: number; loss: number; gradNorm: number; lr: number; status: TrainStatus;
+  /** false when a non-finite loss or gradient skipped the update */
+  updated: boolean;
+  /** some step so far was divergent */
+  diverged: boolean;
+}
+export interface ParamTensor {
+  /** PyTorch's name, 'layers.0.attn.q.weight' */
+  name: string; offset: number; size: number; shape: number[];
+  /** -1 outside the layers */
+  layer: number;
+}
+export interface Decoder {
+  readonly config: Resolved<DecoderConfig>;
+  readonly numParams: number;
+  forward(tokens: Tokens, targets?: Tokens | null, options?: { logitLens?: number }): ForwardResult;
+  backward(): BackwardResult;
+  logitLens(k?: number): LogitLens;
+  params(): Float32Array;
+  /** the last backward's gradients, before any clipping */
+  grads(): Float32Array;
+  paramLayout(): ParamTensor[];
+  setParams(values: Float32Array): void;
+  /** one AdamW step on the shipped corpus; options are fixed by the first call until resetTraining() */
+  trainStep(options?: TrainOptions): TrainStepResult;
+  resetTraining(): void;
+  dispose(): void;
+}
+export interface MemoryBudget { budgetBytes: number; usedBytes: number }
+
+// ---- The chapter's experiments -------------------------------------------------------------------------------
+
+export interface Progress { stepsDone: number; stepsTotal: number }
+/** Returning false stops the run with what it has (cancelled: true); a throw stops it and reaches the caller. */
+export type OnProgress<P extends Progress = Progress> = (progress: P) => boolean | void;
+
+export interface GradientDecayResult { gradNorms: Float64Array }
+export interface InitGradientsResult {
+  placements: string[];
+  depths: Int32Array;
+  layers: number;
+  perLayer: Record<string, { attn: Float64Array; mlpUp: Float64Array; mlpDown: Float64Array }>;
+  lastLayerMlpGradNorm: Record<string, Float64Array>;
+  loss: Record<string, number>;
+}
+export interface ResidualGrowthResult {
+  streamNorm: Float64Array; incrementNorm: Float64Array; incrementRatio: Float64Array; trainLoss: Float64Array;
+  loss: number;
+  cancelled?: true;
+}
+export interface WarmupRunCurves {
+  placement: string; warmup: boolean;
+  loss: Float64Array; gradNorm: Float64Array; lr: Float64Array;
+  status: TrainStatus;
+  /** -1 when no step diverged */
+  firstDivergentStep: number;
+  finalSmoothedLoss: number; evalLoss: number; predictionSimilarity: number;
+}
+export interface WarmupResult {
+  stepsDone: number; stepsTotal: number; unigramEntropy: number;
+  runs: WarmupRunCurves[];
+  cancelled?: true;
+}
+export interface WarmupProgress extends Progress { partial: WarmupResult }
+export interface QkLogitGrowthResult {
+  gains: Float64Array;
+  bound: number;
+  maxLogitPlain: Float64Array; maxLogitQkNorm: Float64Array; layer0MaxLogitPlain: Float64Array;
+  entropyPlain: Float64Array; entropyQkNorm: Float64Array;
+}
+export interface InitScalingResult {
+  depths: Int32Array;
+  finalVariancePlain: Float64Array; finalVarianceScaled: Float64Array;
+  profilePlain: Float64Array; profileScaled: Float64Array;
+}
+/** experiments.warmup, steppable. */
+export interface WarmupRun {
+  readonly options: Resolved<WarmupOptions>;
+  /** advances every run n steps (default 10); returns the steps done */
+  advance(n?: number): number;
+  readonly done: boolean;
+  result(): WarmupResult;
+  dispose(): void;
+}
+
+export interface Experiments {
+  gradientDecay(options?: GradientDecayOptions): GradientDecayResult;
+  initGradients(options?: InitGradientsOptions): InitGradientsResult;
+  residualGrowth(options?: ResidualGrowthOptions, callbacks?: { onProgress?: OnProgress }): ResidualGrowthResult;
+  warmup(options?: WarmupOptions, callbacks?: { onProgress?: OnProgress<WarmupProgress>; chunk?: number }): WarmupResult;
+  createWarmupRun(options?: WarmupOptions): WarmupRun;
+  qkLogitGrowth(options?: QkLogitGrowthOptions): QkLogitGrowthResult;
+  initScaling(options?: InitScalingOptions): InitScalingResult;
+}
+
+// ---- Reading a Hugging Face config.json ----------------------------------------------------------------------
+
+export interface ConfigField {
+  name: string;
+  /** where it was read ('text_config.rms_norm_eps') */
+  path: string;
+  value: number | boolean | null;
+  group: string;
+  source: 'config' | 'default';
+}
+export interface NormCount { name: string; slot: string; count: number; size: number; tensors: number; params: number }
+export interface ConfigNote { code: string; message: string; field?: string }
+export interface ConfigInspection {
+  architecture: string | null;
+  modelType: string | null;
+  textConfig: string | null;
+  fields: ConfigField[];
+  /** the architecture's block as a toy decoder config; null for an unknown architecture */
+  layout: Pick<DecoderConfig, 'placement' | 'norm' | 'qkNorm'> | null;
+  norms: NormCount[];
+  normParams: number | null;
+  normCount: number | null;
+  totalParams: number | null;
+  normShare: number | null;
+  notes: ConfigNote[];
+  /** the Transformers classes the architecture's table cites */
+  source: string | null;
+}
+
+// ---- Checkpoints -------------------------------------------------------------------------------------------
+// Reserved for openCheckpoint (reading a model checkpoint); its types go here when it lands.
+
+// ---- The lab -------------------------------------------------------------------------------------------------
+
+export interface ResidualLab extends Kernels {
+  readonly flavour: Flavour;
+  /** every option table */
+  describe(): OptionTables;
+  createDecoder(config?: DecoderConfig): Decoder;
+  /** C++ models alive: created, neither disposed nor reclaimed */
+  liveDecoders(): number;
+  memoryBudget(): MemoryBudget;
+  /** the WASM heap's size in bytes (it only grows) */
+  wasmHeapBytes(): number;
+  readonly experiments: Experiments;
+  /** a config.json's text, read for its norms (no WASM) */
+  inspectConfig(text: string): ConfigInspection;
+}

@@ -1,0 +1,59 @@
+// The lab's languages: one row each, the one table the page build (scripts/pages.mjs), the offline build
+// (scripts/offline.mjs), the page shell (shell/page.js), embed.html and the widgets read. A language is a folder,
+// content/<code>/ (chapter.md, the chapter; strings/, every other text, strings/index.js listing them), and a row
+// here; docs/extending.md says how to add one.
+//   code          the folder's name, the value of embed.html's ?lang= and of a widget's lang attribute (any
+//                 lang whose first subtag is the code picks the row: zh, zh-CN, zh-Hans)
+//   name          the language's own name, in the page's language menu
+//   htmlLang      the pages' <html lang>
+//   numberLocale  the locale numbers are grouped in (toLocaleString)
+//   page          the page the chapter is rendered to, under the site root (the first row's is index.html)
+//   strings       the texts, by what shows them (content/<code>/strings/index.js)
+// The folder sits beside web/ on purpose: the site is assembled in .dist-site/, beside web/ too, so this import
+// resolves to the same files from both.
+import en from '../content/en/strings/index.js';
+import zh from '../content/zh/strings/index.js';
+
+export const LANGUAGES = [
+  { code: 'zh', name: '中文', htmlLang: 'zh-CN', numberLocale: 'en-US', page: 'index.html', strings: zh },
+  { code: 'en', name: 'English', htmlLang: 'en', numberLocale: 'en-US', page: 'en/index.html', strings: en },
+];
+
+/**
+ * The language of a lang attribute that names no row (or of none), and the one a text missing from a language
+ * falls back to, key by key: a language in progress shows English where it has no text yet
+ * (tests/js/languages.test.mjs requires every row to be complete).
+ */
+export const FALLBACK_LANGUAGE = 'en';
+
+const rowOf = new Map(LANGUAGES.map((row) => [row.code, row]));
+
+/** The row of a language code (the fallback's for an unknown code). */
+export const languageRow = (code) => rowOf.get(code) ?? rowOf.get(FALLBACK_LANGUAGE);
+
+/** The code of the row a lang attribute's value picks by its first subtag ("zh-CN" -> zh); else the fallback. */
+export function languageCode(langAttribute) {
+  const primary = String(langAttribute ?? '').split(/[-_]/)[0].toLowerCase();
+  return rowOf.has(primary) ? primary : FALLBACK_LANGUAGE;
+}
+
+const isPlainObject = (value) => value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
+
+/** `own` over `fallback`, key by key, into nested tables (functions and text are taken whole). */
+function withFallback(own, fallback) {
+  if (own === undefined) return fallback;
+  if (!isPlainObject(own) || !isPlainObject(fallback)) return own;
+  const merged = { ...fallback };
+  for (const [key, value] of Object.entries(own)) merged[key] = withFallback(value, fallback[key]);
+  return merged;
+}
+
+const merged = new Map();
+
+/** The texts of `part` (a widget's tag, or common, run, page, embed, exercises, block-diagram) in language `code`. */
+export function stringsOf(code, part) {
+  const row = languageRow(code);
+  const key = `${row.code}\u0000${part}`;
+  if (!merged.has(key)) merged.set(key, withFallback(row.strings[part], languageRow(FALLBACK_LANGUAGE).strings[part]));
+  return merged.get(key);
+}
