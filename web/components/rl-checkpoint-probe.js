@@ -163,6 +163,9 @@ export class RlCheckpointProbe extends ExperimentElement {
     try {
       let opened = this.#opened;
       if (opened?.source !== source) {
+        // A first call starts the worker now: it instantiates its WebAssembly while the files are read here.
+        this.#worker ??= createLabWorker();
+        this.#worker.call('memoryBudget', []).catch(() => {});  // a failed worker is reported by openCheckpoint below
         const onProgress = (done, total) => {
           if (!current()) return;
           if (total) { this.progress.max = total; this.progress.value = done; }
@@ -171,7 +174,6 @@ export class RlCheckpointProbe extends ExperimentElement {
         const files = this.#files ? await readFiles(this.#files, onProgress) : await fetchToy(source, onProgress);
         if (!current()) return;
         this.status.textContent = s.opening;
-        this.#worker ??= createLabWorker();
         const handle = await this.#worker.call('openCheckpoint', [files]);
         if (!current()) { handle.dispose().catch(() => {}); return; }
         this.#opened?.handle.dispose().catch(() => {});
