@@ -71,6 +71,12 @@ function inlinedFiles(site) {
     if (name.endsWith('.css')) files[`styles/${name}`] = { type: 'text/css', text: readFileSync(join(site, 'styles', name), 'utf8') };
   }
   files['vendor/uplot/uPlot.min.css'] = { type: 'text/css', text: readFileSync(join(site, 'vendor/uplot/uPlot.min.css'), 'utf8') };
+  // The trained toys (1.7 MB): the checkpoint probe opens one by default, and the offline chapter must too.
+  for (const toy of readdirSync(join(site, 'models'), { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+    for (const name of readdirSync(join(site, 'models', toy.name))) {
+      files[`models/${toy.name}/${name}`] = { type: 'application/octet-stream', base64: readFileSync(join(site, 'models', toy.name, name)).toString('base64') };
+    }
+  }
   for (const flavour of ['simd', 'scalar']) {
     files[`lib/wasm/residual_lab_${flavour}.wasm`] = { type: 'application/wasm', base64: readFileSync(join(site, `lib/wasm/residual_lab_${flavour}.wasm`)).toString('base64') };
   }

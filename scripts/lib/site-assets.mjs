@@ -79,6 +79,7 @@ function hashedAssets(siteFiles) {
     ...siteFiles.filter((p) => /^lib\/wasm\/[^/]+\.(wasm|mjs)$/.test(p)).map((p) => [p, keep]),  // Emscripten's glue stays as emitted
     ...siteFiles.filter((p) => /^styles\/[^/]+\.css$/.test(p)).map((p) => [p, minifyCss]),
     ['vendor/uplot/uPlot.min.css', keep],
+    ...siteFiles.filter((p) => /^models\/[^/]+\/[^/]+$/.test(p)).map((p) => [p, keep]),  // the trained toys' checkpoint files
     ['shell/theme-init.js', minifyScript],  // a classic script, run before the first paint
   ];
 }

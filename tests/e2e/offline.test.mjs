@@ -1,6 +1,7 @@
 // The single-file chapter, dist/offline/residual-lab-<lang>.html, opened from disk (file://) with no server: the
-// widgets compute (the vector lab on the page, a decoder widget in its Blob worker) under the file's strict CSP,
-// with no console error and no CSP violation. And dist/index.html opened from disk points the reader to it.
+// widgets compute (the vector lab on the page, a decoder widget in its Blob worker, the checkpoint probe on its
+// inlined toy) under the file's strict CSP, with no console error and no CSP violation.
+// And dist/index.html opened from disk points the reader to it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, SCREENSHOT_DIR } from './harness.mjs';
 import { eventually, textOf } from './widget-helpers.mjs';
+import { record } from '../fixtures/toys.mjs';
 
 const dist = join(import.meta.dirname, '../../dist');
 let browser;
@@ -61,6 +63,12 @@ test('offline, English: the vector lab shows its numbers and the gradient-flow w
   const { gain, layers } = await flow.evaluate((el) => el.state);  // the widget's defaults, whatever they are
   assert.ok(Math.abs(plain / gain ** layers - 1) < 1e-3, `gain^L = ${gain}^${layers}: shown ${plain}`);
   assert.ok(page.workers().length >= 1 && page.workers().every((w) => w.url().startsWith('blob:')), 'the worker runs from a Blob URL');
+  // the checkpoint probe's trained toy is inlined in the file: it opens and runs with no network
+  const probe = page.locator('rl-checkpoint-probe');
+  await probe.scrollIntoViewIfNeeded();
+  await eventually(() => probe.getAttribute('data-status'), (s) => s === 'done' || s === 'error', 'the checkpoint probe runs its toy', 30000);
+  assert.equal(await probe.getAttribute('data-status'), 'done', await textOf(probe.locator('.run-error')));
+  assert.equal(await probe.locator('table.logit-lens tbody tr').count(), record.toys[0].engineConfig.nLayers + 1);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, 'offline-en.png') });
   assert.deepEqual(problems, []);

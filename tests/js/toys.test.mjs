@@ -8,27 +8,11 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-
-const models = fileURLToPath(new URL('../../web/models/', import.meta.url));
-const record = JSON.parse(readFileSync(`${models}toys.json`, 'utf8'));
+import { engineDecoder, models, probeIds, readSafetensors, record } from '../fixtures/toys.mjs';
 
 function listFiles(dir, prefix = '') {
   return readdirSync(dir).sort().flatMap((name) => statSync(`${dir}/${name}`).isDirectory()
     ? listFiles(`${dir}/${name}`, `${prefix}${name}/`) : [`${prefix}${name}`]);
-}
-
-// Safetensors: u64 little-endian header length, JSON header {name: {dtype, shape, data_offsets}}, then the data.
-function readSafetensors(bytes) {
-  const n = Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + n)));
-  return { header, dataStart: 8 + n };
-}
-
-function tensorF32(bytes, dataStart, entry) {
-  assert.equal(entry.dtype, 'F32');
-  const [begin, end] = entry.data_offsets;
-  const copy = bytes.slice(dataStart + begin, dataStart + end);
-  return new Float32Array(copy.buffer);
 }
 
 // The tensors transformers' modeling_llama.py / modeling_olmo2.py create for this config, with their shapes.
@@ -110,23 +94,8 @@ test('the engine running the shipped weights gives the probe loss the exporter m
   const { load } = await import(dist.href);
   const lab = await load();
   for (const toy of record.toys) {
-    const bytes = new Uint8Array(readFileSync(`${models}${toy.name}/model.safetensors`));
-    const { header, dataStart } = readSafetensors(bytes);
-    const tokenizer = JSON.parse(readFileSync(`${models}${toy.name}/tokenizer.json`, 'utf8'));
-    const model = lab.createDecoder(toy.engineConfig);
-    // engine name -> Hugging Face name (the mapping a reader of the checkpoint applies)
-    const [attnNorm, mlpNorm] = toy.modelType === 'olmo2' ? ['post_attention_layernorm', 'post_feedforward_layernorm']
-      : ['input_layernorm', 'post_attention_layernorm'];
-    const hfName = (name) => name
-      .replace(/^embed\./, 'model.embed_tokens.').replace(/^final_norm\./, 'model.norm.')
-      .replace(/^layers\.(\d+)\./, 'model.layers.$1.')
-      .replace('.attn_norm.', `.${attnNorm}.`).replace('.mlp_norm.', `.${mlpNorm}.`)
-      .replace(/\.attn\.([qkvo])\./, '.self_attn.$1_proj.').replace(/\.attn\.([qk]_norm)\./, '.self_attn.$1.')
-      .replace(/\.mlp\.(gate|up|down)\./, '.mlp.$1_proj.');
-    const params = new Float32Array(model.numParams);
-    for (const t of model.paramLayout()) params.set(tensorF32(bytes, dataStart, header[hfName(t.name)]), t.offset);
-    model.setParams(params);
-    const ids = [...toy.probeText].map((ch) => tokenizer.model.vocab[ch]);
+    const model = engineDecoder(lab, toy);
+    const ids = probeIds(toy);
     const r = model.forward(Int32Array.from(ids.slice(0, -1)), Int32Array.from(ids.slice(1)));
     assert.ok(Math.abs(r.loss - toy.probeLoss) < 1e-4, `${toy.name}: ${r.loss} vs ${toy.probeLoss}`);
     model.dispose();

@@ -5,6 +5,7 @@
 // Which widgets there are is registry.js; the imports below are its modules, one each (static, so that the
 // page fetches them with this file and the offline build bundles them; tests/js/registry.test.mjs checks).
 import { WIDGETS } from './registry.js';
+import { RlCheckpointProbe } from './rl-checkpoint-probe.js';
 import { RlConfigInspector } from './rl-config-inspector.js';
 import { RlForwardReader } from './rl-forward-reader.js';
 import { RlGemmaTrap } from './rl-gemma-trap.js';
@@ -21,7 +22,7 @@ import { RlVectorLab } from './rl-vector-lab.js';
 import { RlWarmupRace } from './rl-warmup-race.js';
 
 const CLASSES = new Map([
-  RlConfigInspector, RlForwardReader, RlGemmaTrap, RlGradientFlow, RlInitScaling, RlModelTable, RlPlacementLab,
+  RlCheckpointProbe, RlConfigInspector, RlForwardReader, RlGemmaTrap, RlGradientFlow, RlInitScaling, RlModelTable, RlPlacementLab,
   RlPrecisionLab, RlQkNormLab, RlResidualGrowth, RlSelfCheck, RlSoftcapExplorer, RlVectorLab, RlWarmupRace,
 ].map((element) => [element.tag, element]));
 

@@ -30,6 +30,8 @@ export const WIDGETS = [
     section: 'init-and-depth', worker: 'in-view', frameHeight: 980, example: { 'max-depth': '32' } },
   { tag: 'rl-residual-growth', module: 'rl-residual-growth.js',
     section: 'residual-stream', worker: 'in-view', frameHeight: 1060, example: { placement: 'post' } },
+  { tag: 'rl-checkpoint-probe', module: 'rl-checkpoint-probe.js',
+    section: 'residual-stream', worker: 'in-view', frameHeight: 2200, example: { toy: 'toy-olmo2' } },
   { tag: 'rl-placement-lab', module: 'rl-placement-lab.js',
     section: 'placement', worker: 'in-view', frameHeight: 1100, example: { 'zero-qk': 'true' } },
   { tag: 'rl-warmup-race', module: 'rl-warmup-race.js',

@@ -7,6 +7,7 @@ import common from './common.js';
 import embed from './embed.js';
 import exercises from './exercises.js';
 import page from './page.js';
+import checkpointProbe from './rl-checkpoint-probe.js';
 import configInspector from './rl-config-inspector.js';
 import forwardReader from './rl-forward-reader.js';
 import gemmaTrap from './rl-gemma-trap.js';
@@ -30,6 +31,7 @@ export default {
   embed,
   exercises,
   page,
+  'rl-checkpoint-probe': checkpointProbe,
   'rl-config-inspector': configInspector,
   'rl-forward-reader': forwardReader,
   'rl-gemma-trap': gemmaTrap,

@@ -1,0 +1,108 @@
+// What <rl-checkpoint-probe> computes, apart from its view: the shipped toys' files, the reader's files read with
+// progress, and one run of a checkpoint handle (lab.openCheckpoint, in the lab worker) turned into the rows the
+// widget draws. The toys' files are found relative to this module, so the site build serves them
+// (scripts/lib/site-assets.mjs) and the offline file inlines them (scripts/offline.mjs).
+import record from '../../models/toys.json' with { type: 'json' };
+
+/** The shipped toys, as `npm run train-toys` recorded them (name, modelType, probeText, engineConfig, ...). */
+export const TOYS = record.toys;
+export const TOY_NAMES = TOYS.map((toy) => toy.name);
+export const toyOf = (name) => TOYS.find((toy) => toy.name === name);
+
+const TOY_FILES = ['config.json', 'model.safetensors', 'tokenizer.json'];
+/** Tokens per layer in the logit lens table. */
+export const LENS_K = 3;
+
+/** A toy's files as { name: ArrayBuffer }; onProgress(bytesDone, bytesTotal | 0) as they arrive. */
+export async function fetchToy(name, onProgress) {
+  const files = {};
+  let done = 0;
+  for (const file of TOY_FILES) {
+    const path = `${name}/${file}`;
+    const response = await fetch(new URL(`../../models/${path}`, import.meta.url));
+    if (!response.ok) throw Object.assign(new Error(`${path}: HTTP ${response.status}`), { code: 'missing_file' });
+    files[file] = await response.arrayBuffer();
+    done += files[file].byteLength;
+    onProgress(done, 0);
+  }
+  return files;
+}
+
+/** The reader's files (File objects) as { name: ArrayBuffer }, read in chunks; onProgress(bytesDone, bytesTotal). */
+export async function readFiles(fileList, onProgress) {
+  const list = [...fileList];
+  const total = list.reduce((sum, file) => sum + file.size, 0);
+  const files = {};
+  let done = 0;
+  for (const file of list) {
+    const chunks = [];
+    const reader = file.stream().getReader();
+    for (;;) {
+      const { done: finished, value } = await reader.read();
+      if (finished) break;
+      chunks.push(value);
+      done += value.byteLength;
+      onProgress(done, total);
+    }
+    files[file.name] = await new Blob(chunks).arrayBuffer();
+  }
+  return files;
+}
+
+/**
+ * id -> the token's text, from tokenizer.json's model.vocab (BPE, WordPiece, WordLevel keep {token: id});
+ * ids it does not name show as #id. Without a usable tokenizer.json every id shows as #id.
+ */
+export function tokenNames(files) {
+  const names = new Map();
+  try {
+    const bytes = files['tokenizer.json'];
+    const vocab = bytes && JSON.parse(new TextDecoder().decode(bytes))?.model?.vocab;
+    if (vocab && !Array.isArray(vocab)) for (const [token, id] of Object.entries(vocab)) names.set(id, token);
+    if (Array.isArray(vocab)) vocab.forEach((entry, id) => names.set(id, Array.isArray(entry) ? entry[0] : entry));  // Unigram: [[token, score]]
+  } catch {
+    names.clear();  // the lab reports a broken tokenizer.json itself when it is needed
+  }
+  return (id) => (names.has(id) ? names.get(id) : `#${id}`);
+}
+
+/** Token ids typed as numbers separated by commas or spaces ("3, 17, 5"), for a checkpoint without tokenizer.json. */
+export function tokenIds(text) {
+  const parts = text.trim().split(/[\s,]+/).filter(Boolean);
+  if (!parts.length || parts.some((p) => !/^\d+$/.test(p))) {
+    throw Object.assign(new Error('without tokenizer.json the prompt must be token ids, such as 3, 17, 5'), { code: 'no_tokenizer' });
+  }
+  return parts.map(Number);
+}
+
+/** A token's text as the tables show it: line breaks and spaces made visible. */
+export const shownToken = (text) => text.replace(/\n/g, '↵').replace(/ /g, '␣');
+
+/**
+ * The numbers of one run, per layer: `run` is handle.run(ids, { lens }), `weights` handle.normWeights(), `name`
+ * the id -> text map. Stream points i = 0 .. L (0: the embedding, i: after layer i - 1); the increments per layer.
+ */
+export function probeRows(run, weights, name) {
+  const position = run.lens.position;
+  const at = (array) => array[position];
+  const L = run.attnNorms.length;
+  return {
+    position,
+    tokens: Array.from(run.tokens, (id) => name(id)),
+    streamAt: run.streamNorms.map(at),
+    streamAtZero: run.streamNorms.map((norms) => norms[0]),
+    attnAt: run.attnNorms.map(at),
+    mlpAt: run.mlpNorms.map(at),
+    finalAt: at(run.finalNorms),
+    layers: L,
+    lens: run.lens.layers.map((layer) => ({
+      state: layer.state,
+      tokens: Array.from(layer.ids, (id, j) => ({ text: name(id), prob: layer.probs[j] })),
+    })),
+    // Gemma's (1 + w): the statistics of the multiplier the model applies
+    weights: weights.map((w) => {
+      const { mean, std, min, max } = w.multiplier ?? w;
+      return { name: w.name, onePlus: Boolean(w.multiplier), mean, std, min, max };
+    }),
+  };
+}
