@@ -1,8 +1,8 @@
 // embed.html: one widget alone, for an iframe. The address chooses it and sets it up:
 //   embed.html?widget=vector-lab&x=3,4&eps=0.001&lang=zh&theme=dark
-// `widget` is the tag without "rl-"; every other key is one of the widget's settings (its state rows, the same
-// names as its attributes' rows) without a prefix: the widget gets state-key="" and reads and writes the page's
-// own query. `lang` is en or zh (default en), `theme` light or dark (default: the reader's system setting).
+// `widget` is the tag without "rl-"; every other key is one of the widget's settings, named as its attribute
+// (`max-gain`) or its state row (`maxGain`), without a prefix: the widget gets state-key="" and reads and writes
+// the page's own query, and names any other key in its notice. `lang` is en or zh (default en), `theme` light or dark (default: the reader's system setting).
 // The page tells its parent how tall it is ({ type: 'residual-lab:height', height, widget }) whenever that
 // changes, for embed-resize.js on the host page to size the frame.
 import { WIDGET_TAGS } from './components/index.js';
@@ -21,6 +21,7 @@ const STRINGS = {
   },
 };
 
+const RESERVED_KEYS = ['widget', 'lang', 'theme'];
 const params = new URLSearchParams(location.search);
 const language = /^zh/i.test(params.get('lang') ?? '') ? 'zh' : 'en';
 const strings = STRINGS[language];
@@ -34,7 +35,9 @@ const tag = `rl-${name}`;
 
 if (WIDGET_TAGS.includes(tag)) {
   document.title = strings.title(name);
-  main.append(h(tag, { 'state-key': '' }));
+  const widget = h(tag, { 'state-key': '' });
+  widget.reservedKeys = RESERVED_KEYS;  // any other key that names none of its settings gets a notice
+  main.append(widget);
 } else {
   const link = (widget) => {
     const query = new URLSearchParams({ widget: widget.replace(/^rl-/, '') });

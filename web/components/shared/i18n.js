@@ -24,6 +24,7 @@ const COMMON = {
     loadFailed: (detail) => `The lab could not be loaded (${detail}). Reload the page to try again.`,
     urlProblem: (key, raw) => `The link's setting ${key}=${quoted(raw, (n) => ` (${n} characters)`)} is not usable; the default is shown instead.`,
     attributeProblem: (name, raw, why) => `The attribute ${name}=${quoted(raw, (n) => ` (${n} characters)`)} is not usable (${why}); it is ignored.`,
+    unknownSetting: (key, raw, names) => `The link's setting ${key}=${quoted(raw, (n) => ` (${n} characters)`)} is not a setting of this widget (its settings: ${names.join(', ')}); it is ignored.`,
     expected: {
       number: (min, max) => `expected a number from ${min} to ${max}`,
       integer: (min, max) => `expected a whole number from ${min} to ${max}`,
@@ -40,6 +41,7 @@ const COMMON = {
       copyIframe: 'Copy iframe code',
       copyTag: 'Copy tag code',
       copiedLink: 'Link copied: it opens this page with these settings.',
+      linkTooLong: (length, limit) => `These settings are too long for a link (${length} characters, more than ${limit}), so nothing was copied: a link opening this page would show the defaults instead.`,
       copiedIframe: 'iframe code copied: paste it into any page or LMS that allows iframes.',
       copiedTag: 'Tag code copied: paste it into a page that loads components/index.js.',
       copyRefused: 'The browser did not allow copying: the text is selected in the field below; press Ctrl+C (⌘C) to copy it.',
@@ -85,6 +87,7 @@ const COMMON = {
     loadFailed: (detail) => `实验室加载失败（${detail}），请刷新页面重试。`,
     urlProblem: (key, raw) => `链接里的设置 ${key}=${quoted(raw, (n) => `（共 ${n} 个字符）`)} 无法使用，已改用默认值。`,
     attributeProblem: (name, raw, why) => `属性 ${name}=${quoted(raw, (n) => `（共 ${n} 个字符）`)} 无法使用（${why}），已忽略。`,
+    unknownSetting: (key, raw, names) => `链接里的 ${key}=${quoted(raw, (n) => `（共 ${n} 个字符）`)} 不是这个组件的设置（它的设置有：${names.join('、')}），已忽略。`,
     expected: {
       number: (min, max) => `应为 ${min} 到 ${max} 之间的数`,
       integer: (min, max) => `应为 ${min} 到 ${max} 之间的整数`,
@@ -101,6 +104,7 @@ const COMMON = {
       copyIframe: '复制 iframe 代码',
       copyTag: '复制标签代码',
       copiedLink: '链接已复制：打开它会看到本页和现在的设置。',
+      linkTooLong: (length, limit) => `这些设置太长，放不进链接（${length} 个字符，超过 ${limit}），所以没有复制：这样的链接打开后只会显示默认设置。`,
       copiedIframe: 'iframe 代码已复制：可粘贴到任何允许 iframe 的网页或课程平台。',
       copiedTag: '标签代码已复制：粘贴到加载了 components/index.js 的网页即可。',
       copyRefused: '浏览器不允许复制：文字已在下面的框里选中，请按 Ctrl+C（⌘C）复制。',
