@@ -25,10 +25,13 @@ export const RUN_STRINGS = {
   en: {
     running: 'Computing in a background worker…',
     steps: (done, total) => `Training step ${done} of ${total}…`,
+    left: (seconds) => ` About ${seconds < 60 ? `${seconds} s` : `${Math.round(seconds / 60)} min`} left.`,
     cancel: 'Cancel',
+    retry: 'Retry',
     cancelled: 'Cancelled: the last finished result stays on screen.',
     cancelledPartial: (done, total) => `Cancelled at step ${done} of ${total}: the curves so far stay on screen.`,
     failed: (message) => `The experiment failed: ${message}`,
+    workerFailed: (detail) => `The experiment failed: the background worker that computes it stopped before it finished (${detail || 'its script did not load, or the browser ended it, for instance when memory ran out'}). Your settings are fine: press Retry.`,
     took: (ms) => `Computed in ${ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`}.`,
     seed: 'Random seed',
     anotherSeed: 'Another seed',
@@ -36,10 +39,13 @@ export const RUN_STRINGS = {
   zh: {
     running: '正在后台线程中计算……',
     steps: (done, total) => `训练第 ${done} / ${total} 步……`,
+    left: (seconds) => `还剩约 ${seconds < 60 ? `${seconds} 秒` : `${Math.round(seconds / 60)} 分钟`}。`,
     cancel: '取消',
+    retry: '重试',
     cancelled: '已取消：屏幕上保留上一次完成的结果。',
     cancelledPartial: (done, total) => `已在第 ${done} / ${total} 步取消：屏幕上保留到此为止的曲线。`,
     failed: (message) => `实验出错：${message}`,
+    workerFailed: (detail) => `实验出错：负责计算的后台线程没有算完就停止了（${detail || '脚本没有加载成功，或被浏览器终止，例如内存不足'}）。设置没有问题：请点“重试”。`,
     took: (ms) => `用时 ${ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(1)} 秒`}。`,
     seed: '随机种子',
     anotherSeed: '换一个种子',
@@ -58,7 +64,9 @@ export function experimentRunner({ host, language }) {
   const status = h('p', { class: 'run-status', role: 'status', 'aria-live': 'polite' });
   const error = h('p', { class: 'run-error', role: 'alert' });
   const cancelButton = h('button', { type: 'button', class: 'run-cancel', hidden: true, onclick: () => cancel(true) }, s.cancel);
-  const root = h('div', { class: 'run-state' }, h('div', { class: 'run-row' }, progress, status, cancelButton), error);
+  // After a failed run: the widget's own compute() runs the same settings again.
+  const retryButton = h('button', { type: 'button', class: 'run-retry', hidden: true, onclick: () => host.compute?.() }, s.retry);
+  const root = h('div', { class: 'run-state' }, h('div', { class: 'run-row' }, progress, status, cancelButton), error, retryButton);
 
   let workers = [];  // workers[0] runs every call
   const helpers = new Set();  // the extra workers of split calls in flight: each belongs to its call alone
@@ -117,6 +125,7 @@ export function experimentRunner({ host, language }) {
     const { signal } = controller;
     host.dataset.status = 'running';
     error.textContent = '';
+    retryButton.hidden = true;
     progress.removeAttribute('value');
     setBusy(true);
     const started = performance.now();
@@ -124,7 +133,10 @@ export function experimentRunner({ host, language }) {
       if (mine !== generation) return;
       progress.max = stepsTotal;
       progress.value = stepsDone;
-      status.textContent = s.steps(stepsDone, stepsTotal);
+      // The time left from this run's own pace (a machine's speed varies tenfold: no fixed promise).
+      const elapsed = performance.now() - started;
+      const left = stepsDone > 0 && stepsDone < stepsTotal && elapsed > 1000 ? Math.ceil((elapsed / stepsDone) * (stepsTotal - stepsDone) / 1000) : 0;
+      status.textContent = s.steps(stepsDone, stepsTotal) + (left ? s.left(left) : '');
       if (partial && onPartial) {
         onPartial(partial);
         partialShown = { stepsDone, stepsTotal };
@@ -145,9 +157,11 @@ export function experimentRunner({ host, language }) {
       setBusy(false);
       if (failure?.name === 'AbortError') return null;
       status.textContent = '';
-      error.textContent = s.failed(failure?.message ?? String(failure));
+      const workerStopped = failure?.code === 'worker_failed';
+      error.textContent = workerStopped ? s.workerFailed(failure.detail) : s.failed(failure?.message ?? String(failure));
+      retryButton.hidden = false;
       host.dataset.status = 'error';
-      host.markStale?.(true, 'run');  // what is on screen came from earlier settings
+      host.markStale?.(true, 'run');  // what is on screen came from an earlier run
       return null;
     } finally {
       if (mine === generation) controller = null;

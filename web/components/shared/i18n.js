@@ -25,6 +25,7 @@ const COMMON = {
     urlProblem: (key, raw) => `The link's setting ${key}=${quoted(raw, (n) => ` (${n} characters)`)} is not usable; the default is shown instead.`,
     attributeProblem: (name, raw, why) => `The attribute ${name}=${quoted(raw, (n) => ` (${n} characters)`)} is not usable (${why}); it is ignored.`,
     unknownSetting: (key, raw, names) => `The link's setting ${key}=${quoted(raw, (n) => ` (${n} characters)`)} is not a setting of this widget (its settings: ${names.join(', ')}); it is ignored.`,
+    staleRun: 'Last valid result: the latest run failed (see below), so this is from an earlier run.',
     expected: {
       number: (min, max) => `expected a number from ${min} to ${max}`,
       integer: (min, max) => `expected a whole number from ${min} to ${max}`,
@@ -88,6 +89,7 @@ const COMMON = {
     urlProblem: (key, raw) => `链接里的设置 ${key}=${quoted(raw, (n) => `（共 ${n} 个字符）`)} 无法使用，已改用默认值。`,
     attributeProblem: (name, raw, why) => `属性 ${name}=${quoted(raw, (n) => `（共 ${n} 个字符）`)} 无法使用（${why}），已忽略。`,
     unknownSetting: (key, raw, names) => `链接里的 ${key}=${quoted(raw, (n) => `（共 ${n} 个字符）`)} 不是这个组件的设置（它的设置有：${names.join('、')}），已忽略。`,
+    staleRun: '上一次有效的结果：最近一次运行失败（见下方），这是更早一次运行的结果。',
     expected: {
       number: (min, max) => `应为 ${min} 到 ${max} 之间的数`,
       integer: (min, max) => `应为 ${min} 到 ${max} 之间的整数`,

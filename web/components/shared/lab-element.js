@@ -406,10 +406,13 @@ export class LabElement extends HTMLElement {
 
   #showStale() {
     const stale = this.stale;
+    // Only a failed run holds the results back: the inputs are fine, so the label does not blame them.
+    const runOnly = stale && [...this.#staleReasons].every((reason) => reason === 'run');
     this.toggleAttribute('data-stale', stale);
     for (const { region, label } of this.#regions) {
       region.toggleAttribute('data-stale', stale);
       label.hidden = !stale;
+      label.textContent = runOnly ? this.common.staleRun : this.common.stale;
     }
   }
 }
