@@ -44,6 +44,7 @@ export class RlPrecisionLab extends LabElement {
   static stateRows = STATE;
   static strings = PRECISION_STRINGS;
   static styles = ['precision-lab.css', uplotCssUrl()];
+  static charts = true;  // line charts: their colours are read before the build (LabElement)
 
   build() {
     const s = this.strings;

@@ -36,6 +36,7 @@ export class RlSoftcapExplorer extends LabElement {
   static stateRows = STATE;
   static strings = SOFTCAP_STRINGS;
   static styles = ['softcap-explorer.css', uplotCssUrl()];
+  static charts = true;  // line charts: their colours are read before the build (LabElement)
 
   build() {
     const s = this.strings;

@@ -1,6 +1,7 @@
 // The base class of the widgets: shadow root and stylesheets, page language, loading the lab, and the state
 // table kept in sync with the element's attributes and the URL query. A subclass declares
-//   static tag, static stateKey (URL prefix), static stateRows (state.js rows), static styles (CSS files)
+//   static tag, static stateKey (URL prefix), static stateRows (state.js rows), static styles (CSS files), and
+//   static charts = true when it draws line charts (line-chart.js)
 // and implements build() (make the controls once, in this.body) and update() (recompute and redraw from
 // this.state). Every failure ends up as a message in the widget, never as an uncaught error in the console.
 // Removing a widget ends everything it started (timers here, and whatever subclasses and helpers registered with
@@ -20,6 +21,7 @@ import { load, simdSupported } from '../../lib/residual-lab.js';
 import { h } from './dom.js';
 import { textField } from './fields.js';
 import { formulasReady } from './formula.js';
+import { resolveChartColours } from './line-chart.js';
 import { common, describeError, languageOf } from './i18n.js';
 import { parseNumber } from './parse-number.js';
 import { shareMenu } from './share-menu.js';
@@ -102,6 +104,7 @@ export class LabElement extends HTMLElement {
     labReady?.catch(() => {});  // awaited below, where a failure is shown
     const styleUrls = ['widget.css', ...this.constructor.styles].map((name) => (name instanceof URL ? name : stylesUrl(name)));
     await adoptStyles(this.shadowRoot, styleUrls);
+    if (this.constructor.charts) resolveChartColours(this);  // while the lab loads, not in the build's task
     this.notice = h('p', { class: 'notice', role: 'status', hidden: true });
     this.body = h('div', { class: 'widget-body' });
     this.loading = h('p', { class: 'loading' }, this.common.loading);
