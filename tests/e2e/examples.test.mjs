@@ -207,7 +207,8 @@ test('reveal.js deck at 1280 x 800: widget text is at least 14 px, and the vecto
   await page.waitForFunction(() => window.Reveal?.isReady());
   const vector = page.locator('rl-vector-lab');
   await ready(vector);
-  const smallest = await smallestText(vector);
+  // The bars are drawn at a default width first and again at their own once laid out (bar-chart.js): the second.
+  const smallest = await eventually(() => smallestText(vector), (found) => found.size >= 14, 'widget text of 14 px or more', 5000).catch(() => smallestText(vector));
   console.log(`slides at 1280 x 800: scale ${await page.evaluate(() => window.Reveal.getScale())}, smallest vector-lab text ${smallest.size.toFixed(1)} px ("${smallest.text}")`);
   assert.ok(smallest.size >= 14, `"${smallest.text}" is ${smallest.size.toFixed(1)} px`);
   const next = vector.getByRole('button', { name: /Next step/ });
@@ -219,7 +220,7 @@ test('reveal.js deck at 1280 x 800: widget text is at least 14 px, and the vecto
   await page.evaluate(() => window.Reveal.slide(1));
   const softcap = page.locator('rl-softcap-explorer');
   await ready(softcap);
-  const capSmallest = await smallestText(softcap);
+  const capSmallest = await eventually(() => smallestText(softcap), (found) => found.size >= 14, 'widget text of 14 px or more', 5000).catch(() => smallestText(softcap));
   assert.ok(capSmallest.size >= 14, `soft-cap explorer: "${capSmallest.text}" is ${capSmallest.size.toFixed(1)} px`);
   assert.deepEqual(view.problems, []);
   await view.close();
