@@ -64,6 +64,32 @@ test('model table: each model\'s block is drawn with its norms where the chapter
   await view.close();
 });
 
+/** The smallest text of a widget's block diagram as it appears on screen: font size times the SVG's scale. */
+const smallestDiagramText = (widget) => widget.evaluate((el) => {
+  const diagram = el.shadowRoot.querySelector('.block-diagram');
+  const scale = diagram.getScreenCTM().a;
+  return Math.min(...[...diagram.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale));
+});
+
+test('block diagrams are readable on a desktop screen: no text under 12 px in the model table, config inspector and forward reader', async () => {
+  const view = await openReady(lab, EN, { viewport: { width: 1280, height: 800 } });
+  const reader = view.page.locator('rl-forward-reader');
+  await ready(view, 'rl-forward-reader');
+  const radio = reader.locator('input[name="answer"]').first();
+  await radio.check();
+  await radio.press('Enter');
+  await radio.press('Enter');  // twice wrong or once right: the answer, and the diagram, are shown
+  const sizes = {};
+  for (const tag of ['rl-model-table', 'rl-config-inspector', 'rl-forward-reader']) {
+    await ready(view, tag);
+    sizes[tag] = await smallestDiagramText(view.page.locator(tag));
+  }
+  console.log(`smallest diagram text at 1280 px: ${JSON.stringify(sizes)}`);
+  for (const [tag, size] of Object.entries(sizes)) assert.ok(size >= 12, `${tag}: ${size.toFixed(1)} px`);
+  view.assertClean();
+  await view.close();
+});
+
 test('model table: "Run this block" sets the placement lab to the model\'s placement alone and runs it', async () => {
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-model-table');

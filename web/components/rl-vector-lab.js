@@ -13,7 +13,7 @@ import { LabElement } from './shared/lab-element.js';
 import { dytControls, scaleComparison } from './vector-lab/dyt.js';
 import { STEPS, createStepper } from './vector-lab/stepper.js';
 
-const MAX_TEXT = 2000;
+const MAX_TEXT = 200_000;  // a link carries a long vector compressed (state.js)
 const vectorRow = (name, fallback, optional) => ({
   name, type: 'text', default: fallback, maxLength: MAX_TEXT,
   validate: (text, { parseVector }) => (optional && text.trim() === '' ? null : parseVector(text)),
