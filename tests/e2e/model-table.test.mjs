@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
+import { WIDGET_TAGS } from '../../web/components/registry.js';
 import { EN, ZH, eventually, expectText, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 let lab;
@@ -79,12 +80,14 @@ test('block diagrams are readable on a desktop screen: no text under 12 px in th
   await radio.check();
   await radio.press('Enter');
   await radio.press('Enter');  // twice wrong or once right: the answer, and the diagram, are shown
-  const sizes = {};
-  for (const tag of ['rl-model-table', 'rl-config-inspector', 'rl-forward-reader']) {
+  const sizes = {};  // of every widget that draws a block diagram (the registry's order)
+  for (const tag of WIDGET_TAGS) {
     await ready(view, tag);
-    sizes[tag] = await smallestDiagramText(view.page.locator(tag));
+    const widget = view.page.locator(tag).first();
+    if (await widget.evaluate((el) => el.shadowRoot.querySelector('.block-diagram') !== null)) sizes[tag] = await smallestDiagramText(widget);
   }
   console.log(`smallest diagram text at 1280 px: ${JSON.stringify(sizes)}`);
+  assert.equal(Object.keys(sizes).length, 3, 'the model table, the config inspector and the forward reader draw one');
   for (const [tag, size] of Object.entries(sizes)) assert.ok(size >= 12, `${tag}: ${size.toFixed(1)} px`);
   view.assertClean();
   await view.close();
