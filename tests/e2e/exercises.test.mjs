@@ -135,6 +135,27 @@ test('self-check in Chinese, announced politely, and a tag naming no set says so
   await view.close();
 });
 
+test('self-check: an answer typed with a Chinese IME (full-width digits) is read as the vector fields read it', async () => {
+  const view = await openChapter(ZH);
+  const { page } = view;
+  const s = stringsOf('zh', 'rl-self-check');
+  // 0.8^32 = 7.92e-4, within the exercise's 2%
+  const item = page.locator('rl-self-check li[data-exercise="gradient-decay"]');
+  const input = item.getByLabel(s.yourAnswer);
+  await input.fill('０．０００８');
+  await input.press('Enter');
+  await expectText(item.locator('.sc-feedback'), s.right, 'full-width decimal');
+  await input.fill('８ｅ－４');
+  await input.press('Enter');
+  await expectText(item.locator('.sc-feedback'), s.right, 'full-width exponent');
+  // the vector lab on the same page reads "2，-1，3，0" (full-width commas) as the worked example
+  const vector = page.locator('rl-vector-lab').first();
+  await vector.locator('#field-x').fill('２，－１，３，０');
+  await expectText(vector.locator('output[aria-labelledby="row-rms"]'), '[1.069, -0.535, 1.604, 0]', 'full-width vector');
+  view.assertClean();
+  await view.close();
+});
+
 test('self-check screenshot in English', async () => {
   const view = await openChapter(EN);
   const widget = view.page.locator('rl-self-check[set="why-residuals"]');

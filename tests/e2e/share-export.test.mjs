@@ -14,6 +14,9 @@ before(async () => { lab = await startLab(); });
 after(async () => { await lab?.close(); });
 
 const parseCsv = (text) => text.trim().split(/\r\n/).map((line) => line.split(','));
+// Lines of fields, quoted ones (RFC 4180: a comma inside, "" for a quote) read whole.
+const parseQuotedCsv = (text) => text.trim().split(/\r\n/).map((line) => [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)]
+  .map(([, field]) => (field.startsWith('"') ? field.slice(1, -1).replace(/""/g, '"') : field)));
 
 async function saved(page, button) {
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
@@ -72,17 +75,31 @@ test('vector lab: link, iframe and tag snippets carry the current settings; the 
   const svg = await saved(page, menu.getByRole('button', { name: 'Save Bar chart of the outputs as SVG' }));
   const parsed = await page.evaluate((text) => {
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-    return { error: doc.querySelector('parsererror')?.textContent ?? null, bars: doc.querySelectorAll('rect.bar').length, fill: doc.querySelector('rect.bar')?.getAttribute('fill') };
+    const root = doc.documentElement;
+    const fillOf = (selector) => [...doc.querySelectorAll(selector)].map((el) => el.getAttribute('fill'));
+    return {
+      error: doc.querySelector('parsererror')?.textContent ?? null, bars: doc.querySelectorAll('rect.bar').length, fill: doc.querySelector('rect.bar')?.getAttribute('fill'),
+      title: doc.querySelector('title')?.textContent, width: Number(root.getAttribute('width')), height: Number(root.getAttribute('height')),
+      legend: [...doc.querySelectorAll('.legend text')].map((t) => t.textContent),
+      swatches: fillOf('.legend rect'), barFills: [fillOf('rect.bar.series-rms')[0], fillOf('rect.bar.series-ln')[0]],
+    };
   }, svg.bytes.toString('utf8'));
   assert.equal(parsed.error, null);
   assert.equal(parsed.bars, 4);  // two outputs (RMSNorm, LayerNorm) for each of two dimensions
   assert.match(parsed.fill, /^rgb/);
+  // a legend names each colour: the swatches have the bars' fills
+  assert.deepEqual(parsed.legend, ['RMSNorm output', 'LayerNorm output']);
+  assert.deepEqual(parsed.swatches, parsed.barFills);
+  assert.notEqual(parsed.barFills[0], parsed.barFills[1]);
+  assert.equal(parsed.title, 'Bar chart of the outputs');
 
   const png = await saved(page, menu.getByRole('button', { name: 'Save Bar chart of the outputs as PNG' }));
   assert.equal(png.bytes.subarray(1, 4).toString('latin1'), 'PNG');
-  // the chart's viewBox (as wide as the chart is on screen, 200 high), twice
-  const [, , boxWidth, boxHeight] = (await page.locator('rl-vector-lab svg.bar-chart[aria-label="Bar chart of the outputs"]').getAttribute('viewBox')).split(/\s+/).map(Number);
-  assert.deepEqual([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)], [boxWidth * 2, boxHeight * 2]);
+  // the SVG file (the chart as wide as on screen, its title above and legend below), twice
+  const [, , boxWidth] = (await page.locator('rl-vector-lab svg.bar-chart[aria-label="Bar chart of the outputs"]').getAttribute('viewBox')).split(/\s+/).map(Number);
+  assert.equal(parsed.width, boxWidth);
+  assert.ok(parsed.height > 200, `the legend and the title below and above the 200-px chart: ${parsed.height}`);
+  assert.deepEqual([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)], [parsed.width * 2, parsed.height * 2]);
 
   const table = await saved(page, menu.getByRole('button', { name: 'Save Table 1 as CSV' }));
   assert.match(table.bytes.toString('utf8'), /^x × s,"\[3, 4\]"/);
@@ -179,7 +196,57 @@ test('soft-cap explorer: the uPlot curve saves its series as CSV, a parsable SVG
     const c = el.shadowRoot.querySelector('.line-chart canvas');
     return { width: c.width, height: c.height, ratio: c.width / c.getBoundingClientRect().width };
   });
-  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [canvas.width, canvas.height + Math.round(24 * canvas.ratio)]);
+  // the canvas with the chart's label above (lines of 16 px and 10 px of space) and a legend strip below (24 px),
+  // at the canvas's pixel ratio
+  assert.equal(png.readUInt32BE(16), canvas.width);
+  const title = png.readUInt32BE(20) - canvas.height - Math.round(24 * canvas.ratio);
+  assert.ok([1, 2, 3].some((lines) => title === Math.round((10 + 16 * lines) * canvas.ratio)), `a title of whole lines above the chart: ${title} px`);
+  view.assertClean();
+  await view.close();
+});
+
+test('gradient flow: the CSV holds the norms themselves, the SVG axis reads 10^k, the title follows the settings, no legend table', async () => {
+  const view = await openReady(lab, EN);
+  const { page } = view;
+  const widget = page.locator('rl-gradient-flow');
+  await widget.scrollIntoViewIfNeeded();
+  const done = () => eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', 'gradient flow finishes', 30000);
+  await done();
+  await widget.evaluate((el) => { el.dataset.status = 'stale'; });
+  await widget.getByRole('button', { name: '0.8 × 32 layers' }).click();
+  await done();
+  const menu = widget.locator('details.share-menu');
+  await menu.locator('summary').click();
+  assert.equal(await menu.getByRole('button', { name: /Save Table/ }).count(), 0, 'the chart legend is not offered as a table');
+
+  const csv = parseQuotedCsv((await saved(page, menu.getByRole('button', { name: /as CSV/ }).first())).bytes.toString('utf8'));
+  const [header, ...rows] = csv;
+  assert.equal(header.length, 4, `x and three curves: ${header}`);
+  assert.match(header[0], /^layer l/);
+  assert.deepEqual(header.slice(1).map((name) => name.split(':')[0]), ['without residual', 'with residual', 'gain^(L−l)']);
+  assert.ok(header.slice(1).every((name) => name.includes('gradient norm')), `the quantity in every header: ${header}`);
+  const row0 = rows.find((row) => row[0] === '0');
+  const top = rows.find((row) => row[0] === '32');
+  // layer 0 without residuals gets 0.8^32 = 7.9e-4 of the top's gradient; the formula column is exactly that
+  assert.ok(Math.abs(Number(row0[1]) / Number(top[1]) / 0.8 ** 32 - 1) < 1e-3, `plain, layer 0: ${row0[1]} (top ${top[1]})`);
+  assert.ok(Math.abs(Number(row0[3]) / 0.8 ** 32 - 1) < 1e-9, `formula, layer 0: ${row0[3]}`);
+
+  const svgText = (await saved(page, menu.getByRole('button', { name: /as SVG/ }).first())).bytes.toString('utf8');
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const heading = [...doc.querySelectorAll('text')].find((t) => t.querySelector('tspan'));
+    return {
+      error: doc.querySelector('parsererror')?.textContent ?? null, title: doc.querySelector('title')?.textContent,
+      heading: [...heading.querySelectorAll('tspan')].map((t) => t.textContent).join(' '), texts: [...doc.querySelectorAll('text')].map((t) => t.textContent),
+    };
+  }, svgText);
+  assert.equal(parsed.error, null);
+  const yLabels = parsed.texts.filter((t) => /^(1|10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$/.test(t));
+  assert.ok(yLabels.length >= 2 && yLabels.some((t) => t.startsWith('10⁻')), `powers of ten on the y axis: ${parsed.texts}`);
+  assert.ok(!parsed.texts.some((t) => /^-\d+$/.test(t)), `no log10 exponents as labels: ${parsed.texts}`);
+  assert.match(parsed.title, /32 layers with gain 0\.8/, 'the title has the current settings');
+  assert.equal(parsed.heading, parsed.title, 'and shows them above the chart');
+  assert.ok(['without residual', 'with residual'].every((name) => parsed.texts.includes(name)), 'a legend');
   view.assertClean();
   await view.close();
 });

@@ -1,7 +1,7 @@
 // Number formatting of the widgets (web/components/shared/format.js) and single-number parsing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFactor, formatFixed, formatScientific, formatTrimmed, formatVector, powerOfTen } from '../../web/components/shared/format.js';
+import { formatFactor, formatFixed, formatNumber, formatPercent, formatScientific, formatTicks, formatTrimmed, formatVector, formatVectorSummary, powerOfTen } from '../../web/components/shared/format.js';
 import { parseNumber } from '../../web/components/shared/parse-number.js';
 import { describeError } from '../../web/components/shared/i18n.js';
 
@@ -17,12 +17,49 @@ test('fixed decimals: no negative zero, non-finite values named; trimmed: exact 
   assert.equal(formatFixed(0), '0.000');
   assert.equal(formatFixed(-0), '0.000');
   assert.equal(formatTrimmed(-0), '0');
-  assert.equal(formatTrimmed(0.0004), '0');
-  assert.equal(formatFixed(-0.0001), '0.000');
   assert.equal(formatFixed(29.99969, 1), '30.0');
   assert.equal(formatFixed(9.6402, 1), '9.6');
   assert.equal(formatFixed(NaN), 'NaN');
   assert.equal(formatFixed(-Infinity), '-∞');
+});
+
+test('small and large numbers keep their significant digits: scientific where fixed would lose them', () => {
+  // RMSNorm of [1e-8, 0, 0, 0] with eps 1e-5: 1e-8 / sqrt(2.5e-17 + 1e-5) = 3.162e-6, not "0.000"
+  const rms = 1e-8 / Math.sqrt(1e-16 / 4 + 1e-5);
+  assert.equal(formatFixed(rms), '3.16 × 10⁻⁶');
+  assert.equal(formatTrimmed(rms), '3.16 × 10⁻⁶');
+  assert.equal(formatVector([rms, 0, 0, 0]), '[3.16e-6, 0, 0, 0]', 'a vector stays one a field reads back');
+  assert.equal(formatVector([1e-8, 0, 0, 0]), '[1e-8, 0, 0, 0]');
+  assert.equal(formatTrimmed(0.0004), '4 × 10⁻⁴');
+  assert.equal(formatFixed(-0.0001), '-1.00 × 10⁻⁴');
+  assert.equal(formatTrimmed(0.00316), '0.0032', 'more decimals rather than 0.003');
+  assert.equal(formatTrimmed(0.09975), '0.1', 'rounding that keeps two significant digits stays');
+  assert.equal(formatTrimmed(0.00123, 2), '0.0012');
+  assert.equal(formatFixed(0.03, 1), '0.030');
+  assert.equal(formatFixed(0.5, 1), '0.5', 'a value the decimals hold keeps them');
+  assert.equal(formatTrimmed(2.5e7), '2.5 × 10⁷');
+  assert.equal(formatNumber(2.5e7, { style: 'plain' }), '2.5e7');
+  for (const value of [3.14159e-12, -2.71828e-7, 1.5e-3, 0.123456, 7.654321, 98765.4321, 1.23456e9]) {
+    const shown = Number(formatNumber(value, { style: 'plain' }));
+    assert.ok(Math.abs(shown - value) <= 0.005 * Math.abs(value), `${value} shown as ${shown}`);
+  }
+});
+
+test('axis ticks: as many decimals as the ticks need, never a 0..0 axis', () => {
+  assert.deepEqual(formatTicks([0, 1e-8]), ['0', '1 × 10⁻⁸']);
+  assert.deepEqual(formatTicks([-2.5e-6, 0, 5e-6]), ['-2.5 × 10⁻⁶', '0', '5 × 10⁻⁶']);
+  assert.deepEqual(formatTicks([0, 0.25, 0.5, 0.75, 1]), ['0', '0.25', '0.5', '0.75', '1']);
+  assert.deepEqual(formatTicks([-200, 0, 200, null]), ['-200', '0', '200', '']);
+  assert.deepEqual(formatTicks([0, 0.0002, 0.0004]), ['0', '2 × 10⁻⁴', '4 × 10⁻⁴']);
+});
+
+test('a long vector is summarized by its ends', () => {
+  const values = Float32Array.from({ length: 1000 }, (_, i) => i / 4);
+  assert.equal(formatVectorSummary(values), '[0, 0.25, 0.5, …, 249.25, 249.5, 249.75]');
+  assert.equal(formatVectorSummary([1, 2, 3]), '[1, 2, 3]');
+  assert.equal(formatVectorSummary([1, 2, 3, 4, 5, 6, 7]), '[1, 2, 3, 4, 5, 6, 7]');
+  assert.equal(formatVectorSummary([1, 2, 3, 4, 5, 6, 7, 8]), '[1, 2, 3, …, 6, 7, 8]');
+  assert.equal(formatPercent(266240 / 8030261248), '0.0033%');
 });
 
 test('scientific notation gives text and a machine-readable value', () => {

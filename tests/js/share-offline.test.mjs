@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { csvLine, csvText, linearTicks } from '../../web/components/shared/chart-export.js';
+import { csvLine, csvText, lineChartExport, linearTicks } from '../../web/components/shared/chart-export.js';
 import { offlinePolicy } from '../../scripts/offline.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 
@@ -19,6 +19,31 @@ test('linear ticks are round steps (1, 2 or 5 times a power of ten) inside the r
   assert.deepEqual(linearTicks(0, 10), [0, 2, 4, 6, 8, 10]);
   assert.deepEqual(linearTicks(-200, 200), [-200, -100, 0, 100, 200]);
   assert.deepEqual(linearTicks(0.1, 0.35), [0.1, 0.15, 0.2, 0.25, 0.3, 0.35]);
+});
+
+// A chart as uPlot leaves it after drawing: gradient norms 10^-2 .. 10^2 plotted as log10 on a linear scale, with
+// the ticks and labels its log axis drew (experiment-run/log-axis.js).
+function loggedChart(label = 'gradient norms, 32 layers') {
+  const norms = [0.01, 1, 100];
+  const plot = {
+    series: [{ label: 'l' }, { label: 'without residuals', stroke: '#d55e00' }],
+    axes: [{ label: 'layer l' }, { _splits: [-2, 0, 2], _values: ['10⁻²', '1', '10²'] }],
+    scales: { x: { min: 0, max: 2 }, y: { min: -2, max: 2 } },
+  };
+  const data = [[0, 1, 2], norms.map(Math.log10)];
+  return { norms, exporter: lineChartExport({ label, getLabel: () => label, getPlot: () => plot, getData: () => data, log10: true, quantity: 'gradient norm' }) };
+}
+
+test('a chart plotted as log10 saves the quantity itself, named with its quantity, and its axis as drawn', () => {
+  const { norms, exporter } = loggedChart();
+  const rows = exporter.csv().trim().split('\r\n').map((line) => line.split(','));
+  assert.deepEqual(rows[0], ['layer l', 'without residuals: gradient norm']);
+  rows.slice(1).forEach((row, r) => assert.ok(Math.abs(Number(row[1]) - norms[r]) <= 1e-12 * norms[r], `${row[1]} is ${norms[r]}`));
+  const svg = exporter.svg();
+  for (const label of ['10⁻²', '1', '10²']) assert.match(svg, new RegExp(`>${label}</text>`), `the y axis reads ${label}`);
+  assert.doesNotMatch(svg, />-2<\/text>/, 'no log10 exponents as values');
+  assert.match(svg, /<title>gradient norms, 32 layers<\/title>/);
+  assert.match(svg, />without residuals<\/text>/, 'the legend names the series');
 });
 
 test('the development server lets any origin read the lab files (CORS), as a cross-origin module script needs', async () => {

@@ -5,13 +5,12 @@
 import { CONFIG_EXAMPLES, exampleText } from './config-inspector/examples.js';
 import { blockDiagram } from './shared/block-diagram.js';
 import { h } from './shared/dom.js';
-import { shownConfigValue as shownValue } from './shared/format.js';
+import { formatCount as count, formatPercent, shownConfigValue as shownValue } from './shared/format.js';
 import { textField } from './shared/fields.js';
 import { LabElement } from './shared/lab-element.js';
 import { stringsOf } from '../languages.js';
 
 const MAX_CONFIG_CHARS = 1_048_576;  // what inspectConfig reads; a link carries it compressed (state.js)
-const count = (n) => n.toLocaleString('en-US');
 
 export class RlConfigInspector extends LabElement {
   static tag = 'rl-config-inspector';
@@ -100,7 +99,7 @@ export class RlConfigInspector extends LabElement {
     r.normParams === null ? [] : h('tr', { class: 'total' }, h('th', { scope: 'row' }, s.total), h('td', { class: 'number' }, count(r.normCount)),
       h('td', {}), h('td', {}), h('td', { class: 'number', 'data-norm-params': r.normParams }, count(r.normParams))));
     const missing = r.notes.find((n) => n.code === 'cannot_count');
-    this.share.textContent = r.normParams !== null ? s.share(count(r.normParams), count(r.totalParams), `${(r.normShare * 100).toPrecision(2)}%`)
+    this.share.textContent = r.normParams !== null ? s.share(count(r.normParams), count(r.totalParams), formatPercent(r.normShare))
       : missing ? s.missing(missing.field) : s.cannotCount;
     this.notes.replaceChildren(...r.notes.filter((n) => s.notes[n.code]).map((n) => h('li', {}, typeof s.notes[n.code] === 'function' ? s.notes[n.code](n) : s.notes[n.code])));
     this.layout.hidden = r.layout === null;

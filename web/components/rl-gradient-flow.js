@@ -7,7 +7,7 @@ import { log10OrGap, logSplits, logValues, shownScientific as shown } from './ex
 import { ExperimentElement } from './experiment-run/experiment-element.js';
 import { checkbox, numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
-import { formatFactor, formatScientific } from './shared/format.js';
+import { formatFactor, formatFixed, formatScientific } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { radioGroup, rangeField } from './shared/fields.js';
 
@@ -47,7 +47,7 @@ export class RlGradientFlow extends ExperimentElement {
     const s = this.strings;
     const st = this.state;
     this.layersSlider = rangeField({ name: 'layers', label: s.layers, ...this.bounds('layers'), step: 1, value: st.layers, onInput: (layers) => this.change({ layers }) });
-    this.gainSlider = rangeField({ name: 'gain', label: s.gain, ...this.bounds('gain'), step: 0.05, value: st.gain, valueText: (g) => g.toFixed(2), onInput: (gain) => this.change({ gain }) });
+    this.gainSlider = rangeField({ name: 'gain', label: s.gain, ...this.bounds('gain'), step: 0.05, value: st.gain, valueText: (g) => formatFixed(g, 2), onInput: (gain) => this.change({ gain }) });
     this.widthSelect = numberSelect({ name: 'width', label: s.width, options: WIDTHS, value: st.width, onChange: (width) => this.change({ width }) });
     const variant = radioGroup({ name: 'variant', legend: s.variant, value: st.variant,
       options: [{ value: 'linear', label: s.linear }, { value: 'mlp', label: s.mlp }], onChange: (v) => this.change({ variant: v }) });
@@ -56,7 +56,7 @@ export class RlGradientFlow extends ExperimentElement {
     const presets = h('div', { class: 'presets', role: 'group', 'aria-label': s.presetsLabel },
       PRESETS.map(({ gain, layers, kind }) => h('button', { type: 'button', 'data-preset': kind, onclick: () => this.pick(gain, layers) }, s.preset(gain, layers, kind))));
 
-    this.chart = lineChart({ host: this, label: s.chartLabel(st.layers, st.gain), height: 280, build: (color) => this.chartOptions(color) });
+    this.chart = lineChart({ host: this, label: s.chartLabel(st.layers, st.gain), height: 280, log10: true, quantity: s.quantity, build: (color) => this.chartOptions(color) });
     this.readouts = h('ul', { class: 'readouts' });
     this.remark = h('p', { class: 'remark' });
     this.body.append(

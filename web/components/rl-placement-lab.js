@@ -7,7 +7,7 @@ import { ExperimentElement } from './experiment-run/experiment-element.js';
 import { checkbox } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { radioGroup, rangeField } from './shared/fields.js';
-import { formatScientific } from './shared/format.js';
+import { formatFactor, formatScientific } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
 
 const PLACEMENTS = ['post', 'pre', 'sandwich', 'olmo2'];
@@ -39,8 +39,8 @@ export class RlPlacementLab extends ExperimentElement {
     const layers = rangeField({ name: 'layers', label: s.layers, ...this.bounds('layers'), step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
     const init = radioGroup({ name: 'init', legend: s.init, value: st.init, options: [{ value: 'normal', label: s.normal }, { value: 'xavier', label: s.xavier }], onChange: (v) => this.change({ init: v }) });
     const zeroQK = checkbox({ name: 'zero-qk', label: s.zeroQK, checked: st.zeroQK, onChange: (v) => this.change({ zeroQK: v }) });
-    this.layerChart = lineChart({ host: this, label: s.layerLabel(st.layers), height: 240, build: (color) => this.chartOptions(color, s.layerAxis, {}) });
-    this.depthChart = lineChart({ host: this, label: s.depthLabel, height: 240, build: (color) => this.chartOptions(color, s.depthAxis, { distr: 3, log: 2 }) });
+    this.layerChart = lineChart({ host: this, label: s.layerLabel(st.layers), height: 240, log10: true, quantity: s.layerQuantity, build: (color) => this.chartOptions(color, s.layerAxis, {}) });
+    this.depthChart = lineChart({ host: this, label: s.depthLabel, height: 240, log10: true, quantity: s.depthQuantity, build: (color) => this.chartOptions(color, s.depthAxis, { distr: 3, log: 2 }) });
     this.readouts = h('ul', { class: 'readouts' });
     this.remark = h('p', { class: 'remark' });
     this.body.append(
@@ -97,7 +97,7 @@ export class RlPlacementLab extends ExperimentElement {
       const profile = r.perLayer[p].mlpDown;
       return h('li', { 'data-readout': p }, s.depthRatio(s.names[p], from, to), shown(last.at(-1) / last[0]),
         s.profileRatio, shown(profile.at(-1) / profile[0]), s.close);
-    }), h('li', {}, s.sqrt(from, to)));
+    }), h('li', {}, s.sqrt(formatFactor(Math.sqrt(from / to)))));
     const post = r.perLayer.post?.mlpDown;
     const postFlat = post && post.at(-1) / post[0] < FLAT_PROFILE;
     this.remark.hidden = !postFlat;

@@ -40,8 +40,8 @@ export class RlQkNormLab extends ExperimentElement {
     const dHead = numberSelect({ name: 'd-head', label: s.dHead, options: HEAD_DIMS, value: st.dHead, onChange: (v) => this.change({ dHead: v }) });
     const maxGain = numberSelect({ name: 'max-gain', label: s.maxGain, options: MAX_GAINS, value: st.maxGain, onChange: (v) => this.change({ maxGain: v }) });
     const layers = rangeField({ name: 'layers', label: s.layers, ...this.bounds('layers'), step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
-    this.logits = lineChart({ host: this, label: s.logitLabel(st.dHead), height: 260, build: (color) => this.logitOptions(color) });
-    this.entropy = lineChart({ host: this, label: s.entropyLabel, height: 200, build: (color) => this.entropyOptions(color) });
+    this.logits = lineChart({ host: this, label: s.logitLabel(st.dHead), height: 260, log10: true, quantity: s.logitQuantity, build: (color) => this.logitOptions(color) });
+    this.entropy = lineChart({ host: this, label: s.entropyLabel, height: 200, quantity: s.entropyQuantity, build: (color) => this.entropyOptions(color) });
     this.readouts = h('ul', { class: 'readouts' });
     this.remark = h('p', { class: 'remark' });
     this.body.append(

@@ -3,7 +3,7 @@
 // announced (aria-live), a hint follows the first wrong answer and the worked solution the second.
 import { stringsOf } from '../languages.js';
 import { h } from './shared/dom.js';
-import { formatScientific, formatTrimmed } from './shared/format.js';
+import { formatCount, formatScientific, formatTrimmed } from './shared/format.js';
 import { describeError } from './shared/i18n.js';
 import { LabElement } from './shared/lab-element.js';
 import { EXERCISE_SECTIONS, exercisesOf } from './self-check/exercises.js';
@@ -14,7 +14,7 @@ const WRONG_BEFORE_SOLUTION = 2;
 /** A computed answer as the solution shows it. */
 export function formatAnswer(exercise, value) {
   if (exercise.scientific) return formatScientific(value, 3).text;
-  if (exercise.digits === 0) return Math.round(value).toLocaleString('en-US');
+  if (exercise.digits === 0) return formatCount(value);
   return formatTrimmed(value, exercise.digits ?? 3);
 }
 

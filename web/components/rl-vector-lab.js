@@ -6,14 +6,21 @@
 import { barChart, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
 import { rangeField, textField } from './shared/fields.js';
-import { formatFactor, formatFixed, formatTrimmed, formatVector } from './shared/format.js';
+import { formatCount, formatFactor, formatFixed, formatTrimmed, formatVector, formatVectorSummary } from './shared/format.js';
 import { widgetError } from './shared/i18n.js';
-import { parseNumber } from './shared/parse-number.js';
+import { asciiNumberText, parseNumber } from './shared/parse-number.js';
 import { LabElement } from './shared/lab-element.js';
 import { dytControls, scaleComparison } from './vector-lab/dyt.js';
 import { STEPS, createStepper } from './vector-lab/stepper.js';
 
 const MAX_TEXT = 200_000;  // a link carries a long vector compressed (state.js)
+// A vector longer than this is shown by its first and last three values and its length; the results table's CSV
+// keeps it whole.
+const SHOWN_IN_FULL = 16;
+// A float32 sum of n values of size up to m is exact to within about n * 2^-24 * m: a measured mean of x̂ that
+// small is rounding, and x̂'s mean is shown as the 0 it is. (A loop, not Math.max(...values): a vector may hold
+// more values than a call takes arguments.)
+const roundoffOfSum = (values) => values.length * 2 ** -24 * Array.prototype.reduce.call(values, (max, v) => Math.max(max, Math.abs(v)), 0);
 const vectorRow = (name, fallback, optional) => ({
   name, type: 'text', default: fallback, maxLength: MAX_TEXT,
   validate: (text, { parseVector }) => (optional && text.trim() === '' ? null : parseVector(text)),
@@ -140,27 +147,39 @@ export class RlVectorLab extends LabElement {
     const lnCheck = measure(() => lab.layerNormSteps(ln.normalized, null, null, { eps: 0 }));
     const lengthSquared = rms.meanSquare * x.length;
 
-    this.outputs.input.textContent = formatVector(x);
-    this.outputs.rms.textContent = formatVector(rms.output);
-    this.outputs.ln.textContent = formatVector(ln.output);
+    this.outputs.input.replaceChildren(this.shownVector(x));
+    this.outputs.rms.replaceChildren(this.shownVector(rms.output));
+    this.outputs.ln.replaceChildren(this.shownVector(ln.output));
     this.outputs.rmsRms.textContent = rmsCheck ? formatFixed(Math.sqrt(rmsCheck.meanSquare)) : '–';
-    this.outputs.lnMean.textContent = lnCheck ? formatFixed(lnCheck.mean) : '–';
+    this.outputs.lnMean.textContent = lnCheck ? formatFixed(Math.abs(lnCheck.mean) <= roundoffOfSum(ln.normalized) ? 0 : lnCheck.mean) : '–';
     this.outputs.lnVariance.textContent = lnCheck ? formatFixed(lnCheck.variance) : '–';
     this.lengthNote.textContent = this.strings.lengthNote(formatTrimmed(Math.sqrt(lengthSquared), 2), formatTrimmed(Math.sqrt(rms.meanSquare), 2));
     if (dyt) {
-      this.outputs.dyt.textContent = formatVector(dyt.output);
+      this.outputs.dyt.replaceChildren(this.shownVector(dyt.output));
       this.scaleNote.textContent = this.attempt(this.fields.x, () => this.compareWithScaleOne(inputs, { rms: rms.output, ln: ln.output, dyt: dyt.output }, dyt.tanh)) ?? '';
     }
     this.drawCharts(x, rms.output, ln.output, dyt?.output);
 
+    const vector = (values) => this.vectorText(values);
     this.lastStepValues = {
-      rmsSquares: formatVector(rms.squares), rmsMeanSquare: formatTrimmed(rms.meanSquare), rmsRms: formatTrimmed(rms.rms),
-      rmsNormalized: formatVector(rms.normalized), rmsOutput: formatVector(rms.output),
-      lnMean: formatTrimmed(ln.mean), lnCentered: formatVector(ln.centered), lnVariance: formatTrimmed(ln.variance),
-      lnStd: formatTrimmed(ln.std), lnNormalized: formatVector(ln.normalized), lnOutput: formatVector(ln.output),
-      ...(dyt && { dytScaled: formatVector(dyt.scaled), dytTanh: formatVector(dyt.tanh), dytOutput: formatVector(dyt.output) }),
+      rmsSquares: vector(rms.squares), rmsMeanSquare: formatTrimmed(rms.meanSquare), rmsRms: formatTrimmed(rms.rms),
+      rmsNormalized: vector(rms.normalized), rmsOutput: vector(rms.output),
+      lnMean: formatTrimmed(ln.mean), lnCentered: vector(ln.centered), lnVariance: formatTrimmed(ln.variance),
+      lnStd: formatTrimmed(ln.std), lnNormalized: vector(ln.normalized), lnOutput: vector(ln.output),
+      ...(dyt && { dytScaled: vector(dyt.scaled), dytTanh: vector(dyt.tanh), dytOutput: vector(dyt.output) }),
     };
     this.stepper.show(this.state.step, this.lastStepValues, showDyt);
+  }
+
+  /** A vector as shown: in full as the reader types one, or a long one by its ends and its length. */
+  vectorText(values) {
+    if (values.length <= SHOWN_IN_FULL) return formatVector(values);
+    return `${formatVectorSummary(values, 3)} ${this.strings.valueCount(formatCount(values.length))}`;
+  }
+
+  /** The vector's text in a <data> element whose value is the whole vector (what the table's CSV saves). */
+  shownVector(values) {
+    return h('data', { value: `[${Array.from(values, String).join(', ')}]` }, this.vectorText(values));
   }
 
   /** DyT's row, series legend, alpha field and slider sentence are there only while DyT is shown. */
@@ -199,7 +218,8 @@ export class RlVectorLab extends LabElement {
 }
 
 function parseEps(text, bounds) {
-  if (/^\s*[-−]/.test(text) && text.trim().length > 1) throw widgetError('negative_eps');
+  const ascii = asciiNumberText(text);
+  if (ascii.startsWith('-') && ascii.length > 1) throw widgetError('negative_eps');
   return parseNumber(text, bounds);
 }
 

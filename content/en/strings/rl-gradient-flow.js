@@ -17,6 +17,8 @@ export default {
   preset: (gain, layers, kind) => ({ small: `${gain} × ${layers} layers: small branches`, large: `large branches: ${gain} × ${layers} layers` })[kind] ?? `${gain} × ${layers} layers`,
   chartTitle: 'Gradient norm at the input of each layer (log scale; 1 at the top)',
   chartLabel: (layers, gain) => `Line chart, log scale: gradient norm at each of ${layers} layers with gain ${gain}, with and without residual connections`,
+  // the quantity a saved CSV's columns hold
+  quantity: 'gradient norm at the layer’s input (the top layer’s = 1)',
   layerAxis: 'layer l (the gradient flows from the top, left, to layer 0, right)',
   plainRatio: (layers) => `Without residuals, layer 0 receives this fraction of the top gradient after ${layers} layers: `,
   expected: (gain, layers) => ` (gain^L = ${gain}^${layers} = `,

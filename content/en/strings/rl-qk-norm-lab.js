@@ -10,6 +10,9 @@ export default {
   logitLabel: (dHead) => `Line chart, log scales: the largest attention logit against the q and k gain, without and with QK-Norm, and the bound √${dHead}`,
   entropyTitle: 'Softmax entropy (nats, mean over heads and queries)',
   entropyLabel: 'Line chart: the softmax entropy against the q and k gain, without and with QK-Norm',
+  // the quantities a saved CSV's columns hold
+  logitQuantity: 'largest attention logit q·k/√d_head',
+  entropyQuantity: 'softmax entropy (nats)',
   gainAxis: 'q/k gain',
   plain: 'no QK-Norm',
   qkNorm: 'QK-Norm',

@@ -15,6 +15,8 @@ export default {
   lengthNote: (length, rms) => `Length of x × s: ‖x‖ = ${length}, RMS = ${rms}`,
   results: 'Outputs',
   dimension: (i) => `x${i}`,
+  // a long vector shown by its ends: "[2, -1, 3, …, 7, 0, 1] (1,000 values)"
+  valueCount: (n) => `(${n} values)`,
   rowInput: 'x × s',
   rowRms: 'RMSNorm output',
   rowLn: 'LayerNorm output',

@@ -16,11 +16,14 @@ export default {
   layerLabel: (layers) => `折线图（对数坐标）：各归一化位置下 ${layers} 层中每一层 MLP 下投影的梯度范数`,
   depthTitle: '最后一层的梯度随层数的变化（双对数坐标）',
   depthLabel: '折线图（对数坐标）：6 到 48 层的模型中最后一层 MLP 的梯度范数，按归一化位置',
+  // the quantities a saved CSV's columns hold
+  layerQuantity: 'MLP 下投影的梯度范数',
+  depthQuantity: '最后一层 MLP 下投影的梯度范数',
   layerAxis: '层',
   depthAxis: '层数 L',
   depthRatio: (name, from, to) => `${name}：从 ${from} 层到 ${to} 层，最后一层的梯度变为 ×`,
   profileRatio: '（逐层图中顶层 / 第 0 层：×',
   close: '）',
-  sqrt: (from, to) => `按 1/√L 的规律应为 ×${(Math.sqrt(from / to)).toFixed(2)}。`,
+  sqrt: (factor) => `按 1/√L 的规律应为 ${factor}。`,
   postFlat: '与论文图 3 不同，这里 Post-Norm 的逐层梯度是平的，并没有向输出层变大：这个玩具模型（d = 64、层数少、这种初始化）没有重现那张图，但定理 1 关于深度的规律成立。',
 };

@@ -10,6 +10,9 @@ export default {
   logitLabel: (dHead) => `折线图（对数坐标）：有、无 QK-Norm 时最大注意力分数随 q、k 增益的变化，以及上界 √${dHead}`,
   entropyTitle: 'softmax 的熵（nats，对各头和各查询位置取平均）',
   entropyLabel: '折线图：有、无 QK-Norm 时 softmax 的熵随 q、k 增益的变化',
+  // the quantities a saved CSV's columns hold
+  logitQuantity: '最大注意力分数 q·k/√d_head',
+  entropyQuantity: 'softmax 的熵（nats）',
   gainAxis: 'q/k 增益',
   plain: '无 QK-Norm',
   qkNorm: 'QK-Norm',

@@ -15,6 +15,8 @@ export default {
   lengthNote: (length, rms) => `x × s 的长度：‖x‖ = ${length}，均方根 = ${rms}`,
   results: '输出',
   dimension: (i) => `x${i}`,
+  // a long vector shown by its ends: "[2, -1, 3, …, 7, 0, 1]（共 1,000 个值）"
+  valueCount: (n) => `（共 ${n} 个值）`,
   rowInput: 'x × s',
   rowRms: 'RMSNorm 输出',
   rowLn: 'LayerNorm 输出',

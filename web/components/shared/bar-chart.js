@@ -4,15 +4,21 @@
 // the stylesheet), and carry a <title> each for hover and screen readers.
 import { svg, replaceChildren } from './dom.js';
 import { barChartExport } from './chart-export.js';
+import { formatTicks, formatTrimmed } from './format.js';
 
 const DEFAULT_WIDTH = 480;  // until the chart has a size of its own
 const MIN_WIDTH = 240;
 const HEIGHT = 200;
 const MARGIN = { left: 46, right: 8, top: 14, bottom: 22 };
+// Widths of the monospace text (widget.css): 12-px names and ticks, 11-px bar values, per character.
+const TICK_CHAR = 7.3;
+const VALUE_CHAR = 6.7;
 
 /**
  * Creates an empty chart. draw({ categories, series: [{ label, className, values }], limit, format })
- * draws series side by side per category on an axis from the most negative value's nice bound (or 0) to `limit`.
+ * draws series side by side per category on an axis from the most negative value's nice bound (or 0) to `limit`;
+ * `format(value)` writes a bar's value (the lab's number format by default), the axis has the lab's tick labels.
+ * Category names are thinned to every n-th where they would not fit side by side.
  */
 export function barChart({ label }) {
   const root = svg('svg', { class: 'bar-chart', viewBox: `0 0 ${DEFAULT_WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': label });
@@ -25,7 +31,7 @@ export function barChart({ label }) {
   // observer reports that layout, before the frame is painted.
   let laidOut = false;
   const shownWidth = () => Math.max(MIN_WIDTH, Math.round(root.getBoundingClientRect().width) || DEFAULT_WIDTH);
-  root.chartExport = barChartExport({ label, root, getDrawn: () => last && { categories: last.categories, series: last.series }, background: () => getComputedStyle(root).getPropertyValue('--bg').trim() || '#ffffff' });
+  root.chartExport = barChartExport({ label, getLabel: () => root.getAttribute('aria-label') || label, root, getDrawn: () => last && { categories: last.categories, series: last.series }, background: () => getComputedStyle(root).getPropertyValue('--bg').trim() || '#ffffff' });
   new ResizeObserver(() => {
     laidOut = true;
     if (last && Math.abs(shownWidth() - drawnWidth) > 1) draw(last);
@@ -33,28 +39,36 @@ export function barChart({ label }) {
 
   function draw(args) {
     last = args;
-    const { categories, series, limit, format = String } = args;
+    const { categories, series, limit, format = (v) => formatTrimmed(v, 2) } = args;
     const WIDTH = (drawnWidth = laidOut ? shownWidth() : drawnWidth);
     root.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
-    const showValues = categories.length * series.length <= 16;
+    const fewValues = categories.length * series.length <= 16;
     // The negative side only reaches as far as the values need (a nice number, at most `limit`), with room
     // under the deepest bar for its value label.
     const deepest = Math.max(0, ...series.flatMap((s) => Array.from(s.values, (v) => -v)));
     const hasNegative = deepest > 0;
-    const low = hasNegative ? -Math.min(limit, niceLimit(deepest * (showValues ? 1.25 : 1))) : 0;
+    const low = hasNegative ? -Math.min(limit, niceLimit(deepest * (fewValues ? 1.25 : 1))) : 0;
+    const ticks = [low, ...(hasNegative ? [0] : []), limit];
+    const tickLabels = formatTicks(ticks);
+    // The axis is as far in as its longest tick label needs (1 × 10⁻⁸ is longer than 2).
+    const left = Math.max(MARGIN.left, TICK_CHAR * Math.max(...tickLabels.map((t) => t.length)) + 10);
     const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
     const y = (v) => MARGIN.top + ((limit - clamp(v, low, limit)) / (limit - low)) * plotHeight;
-    const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+    const plotWidth = WIDTH - left - MARGIN.right;
     const groupWidth = plotWidth / Math.max(1, categories.length);
     const barWidth = (groupWidth * 0.8) / series.length;
-    const labelEvery = Math.ceil(categories.length / 16);
+    // Values are written on the bars when there are few and each fits over its bar; the <title>s always have them.
+    const valueTexts = fewValues ? series.map((s) => Array.from(s.values, format)) : [];
+    const showValues = fewValues && valueTexts.flat().every((text) => VALUE_CHAR * text.length <= barWidth + 6);
+    const widestName = Math.max(0, ...categories.map((name) => TICK_CHAR * String(name).length + 10));
+    const labelEvery = Math.max(1, Math.ceil(categories.length / 16), Math.ceil(widestName / groupWidth));
 
-    const axis = [low, ...(hasNegative ? [0] : []), limit].map((tick) => [
-      svg('line', { class: tick === 0 ? 'zero-line' : 'grid-line', x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: y(tick), y2: y(tick) }),
-      svg('text', { class: 'tick', x: MARGIN.left - 6, y: y(tick), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, format(tick)),
+    const axis = ticks.map((tick, k) => [
+      svg('line', { class: tick === 0 ? 'zero-line' : 'grid-line', x1: left, x2: WIDTH - MARGIN.right, y1: y(tick), y2: y(tick) }),
+      svg('text', { class: 'tick', x: left - 6, y: y(tick), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, tickLabels[k]),
     ]);
     const bars = categories.map((category, i) => {
-      const groupLeft = MARGIN.left + i * groupWidth + groupWidth * 0.1;
+      const groupLeft = left + i * groupWidth + groupWidth * 0.1;
       const rects = series.map((s, k) => {
         const value = s.values[i];
         const top = Math.min(y(value), y(0));
@@ -63,7 +77,7 @@ export function barChart({ label }) {
         return [
           svg('rect', { class: `bar ${s.className}${overflow ? ' overflow' : ''}`, x, y: top, width: Math.max(1, barWidth - 2), height: Math.max(0.5, Math.abs(y(value) - y(0))) },
             svg('title', {}, `${s.label}, ${category}: ${format(value)}`)),
-          showValues ? svg('text', { class: 'bar-value', x: x + barWidth / 2 - 1, y: value < 0 ? y(value) + 13 : y(value) - 4, 'text-anchor': 'middle' }, format(value)) : null,
+          showValues ? svg('text', { class: 'bar-value', x: x + barWidth / 2 - 1, y: value < 0 ? y(value) + 13 : y(value) - 4, 'text-anchor': 'middle' }, valueTexts[k][i]) : null,
         ];
       });
       const name = i % labelEvery === 0 ? svg('text', { class: 'category', x: groupLeft + groupWidth * 0.4, y: HEIGHT - 5, 'text-anchor': 'middle' }, category) : null;

@@ -1,9 +1,41 @@
 // What the share menu (share-menu.js) saves of a chart or table: PNG, SVG and CSV. A chart's root element carries
 // `chartExport = { label, png(), svg(), csv() }` (set by line-chart.js and bar-chart.js); tables are read from
 // their cells. The SVG of a line chart is drawn here from the series data (uPlot draws on canvas): axes with
-// ticks and labels, one polyline per series, a legend; no library is needed for that much.
+// the ticks and labels uPlot drew, one polyline per series, a legend; no library is needed for that much.
+// Every export carries the chart's current label (its settings) as a title and a legend naming each colour; a CSV
+// holds the values themselves (a curve plotted as log10 is written as the quantity), never what was drawn.
+
+import { formatTicks } from './format.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
+const TITLE_LINE = 16;     // a line of the title above a saved chart
+const LEGEND_ROW = 18;     // one row of the legend below a saved bar chart
+
+/**
+ * A chart's label broken into lines that fit `width` px at 12 px (about 7 px a character, 12 for a CJK one), at
+ * spaces where the text has them.
+ */
+export function titleLines(text, width) {
+  const lines = [];
+  let line = '';
+  let used = 0;
+  for (const c of text) {
+    const w = c.codePointAt(0) >= 0x2E80 ? 12 : 7;
+    if (used + w > width && line) {
+      const space = line.lastIndexOf(' ');
+      const [kept, carried] = space > 0 ? [line.slice(0, space), line.slice(space + 1)] : [line, ''];
+      lines.push(kept);
+      line = carried;
+      used = [...carried].reduce((sum, d) => sum + (d.codePointAt(0) >= 0x2E80 ? 12 : 7), 0);
+    }
+    if (!(line === '' && c === ' ')) { line += c; used += w; }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+const titleHeight = (lines) => 10 + lines.length * TITLE_LINE;
+const svgTitle = (lines, x, fill) => `<text x="${x}" y="${TITLE_LINE}" font-weight="bold"${fill ? ` fill="${escapeXml(fill)}"` : ''}>${lines
+  .map((line, k) => `<tspan x="${x}" dy="${k ? TITLE_LINE : 0}">${escapeXml(line)}</tspan>`).join('')}</text>`;
 
 /** One CSV line: fields with a comma, quote or line break are quoted (RFC 4180). */
 export function csvLine(fields) {
@@ -17,10 +49,20 @@ export const csvText = (rows) => `${rows.map(csvLine).join('\r\n')}\r\n`;
 
 const escapeXml = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** A table's cells as CSV (header cells included, in order). */
+/**
+ * A table's cells as CSV (header cells included, in order). A cell that shows a <data> element (a number rounded
+ * for reading, a long vector in short) is saved as the element's value, in full.
+ */
 export function tableCsv(table) {
-  return csvText([...table.rows].map((row) => [...row.cells].map((cell) => cell.textContent.trim())));
+  const cellText = (cell) => {
+    const data = cell.querySelectorAll('data[value]');
+    return data.length === 1 && data[0].textContent.trim() === cell.textContent.trim() ? data[0].value : cell.textContent.trim();
+  };
+  return csvText([...table.rows].map((row) => [...row.cells].map(cellText)));
 }
+
+/** The tables of a widget's shadow root that are its own, not a chart's legend (uPlot lays its legend out as one). */
+export const exportableTables = (root) => [...root.querySelectorAll('table')].filter((table) => !table.closest('[hidden], .line-chart'));
 
 /** Up to about `count` round tick values covering [min, max] (1, 2 or 5 times a power of ten apart). */
 export function linearTicks(min, max, count = 5) {
@@ -39,17 +81,21 @@ function logTicks(min, max, base) {
   return ticks;
 }
 
-const tickText = (v) => (Math.abs(v) >= 1e5 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(1) : String(Number(v.toPrecision(6))));
 
-/** A uPlot scale as { position(v) in 0..1, ticks }. */
-function scaleMap(scale) {
+/**
+ * A uPlot scale as { position(v) in 0..1, ticks, labels }: the ticks and labels uPlot drew on `axis` (its splits
+ * and values callbacks ran then), or round ones where it has drawn none.
+ */
+function scaleMap(scale, axis) {
   const { min, max } = scale;
+  const drawn = axis?._splits?.length && axis._values?.length === axis._splits.length;
+  const labelled = (ticks) => (drawn ? { ticks: axis._splits, labels: axis._values.map((v) => (v == null ? '' : String(v))) } : { ticks, labels: formatTicks(ticks) });
   if (scale.distr === 3) {
     const base = scale.log ?? 10;
     const [lo, hi] = [Math.log(min), Math.log(max)];
-    return { position: (v) => (v > 0 ? (Math.log(v) - lo) / (hi - lo) : NaN), ticks: logTicks(min, max, base) };
+    return { position: (v) => (v > 0 ? (Math.log(v) - lo) / (hi - lo) : NaN), ...labelled(logTicks(min, max, base)) };
   }
-  return { position: (v) => (v - min) / (max - min), ticks: linearTicks(min, max) };
+  return { position: (v) => (v - min) / (max - min), ...labelled(linearTicks(min, max)) };
 }
 
 function seriesColor(plot, i) {
@@ -58,48 +104,61 @@ function seriesColor(plot, i) {
   return typeof value === 'string' ? value : '#777777';
 }
 
-/** The export of a uPlot chart; `getPlot()` and `getData()` give the current plot and data ([xs, ys...]). */
-export function lineChartExport({ label, getPlot, getData, background }) {
-  const names = (plot) => plot.series.map((s, i) => (i === 0 ? plot.axes[0]?.label || 'x' : s.label || `series ${i}`));
+/**
+ * The export of a uPlot chart; `getPlot()` and `getData()` give the current plot and data ([xs, ys...]),
+ * `getLabel()` the chart's current label, `background()` and `foreground()` the widget's colours. `log10`: the y values are log10 of the quantity (log-axis.js), which the
+ * CSV writes back as the quantity; `quantity` names it in the CSV's headers ("without residuals: gradient norm").
+ */
+export function lineChartExport({ label, getLabel = () => label, getPlot, getData, background, foreground = () => '#000000', log10 = false, quantity = '' }) {
+  const names = (plot) => plot.series.map((s, i) => {
+    if (i === 0) return plot.axes[0]?.label || 'x';
+    const name = s.label || `series ${i}`;
+    return quantity ? `${name}: ${quantity}` : name;
+  });
+  const shownValue = (v) => (log10 ? 10 ** v : v);
   return {
     label,
     csv() {
       const plot = getPlot();
       const data = getData() ?? [];
       const rows = [names(plot)];
-      for (let r = 0; r < (data[0]?.length ?? 0); r++) rows.push(data.map((column) => (Number.isFinite(column[r]) ? column[r] : '')));
+      for (let r = 0; r < (data[0]?.length ?? 0); r++) {
+        rows.push(data.map((column, i) => (column[r] !== null && Number.isFinite(column[r]) ? (i === 0 ? column[r] : shownValue(column[r])) : '')));
+      }
       return csvText(rows);
     },
     svg() {
       const plot = getPlot();
       const data = getData() ?? [];
       const W = 640;
-      const H = 400;
-      const m = { left: 70, right: 20, top: 20, bottom: 90 };
+      const title = getLabel();
+      const lines = titleLines(title, W - 16);
+      const H = 400 + titleHeight(lines);
+      const m = { left: 70, right: 20, top: 20 + titleHeight(lines), bottom: 90 };
       const pw = W - m.left - m.right;
       const ph = H - m.top - m.bottom;
-      const xScale = scaleMap(plot.scales.x);
+      const xScale = scaleMap(plot.scales.x, plot.axes[0]);
       const yKey = plot.series.find((s, i) => i > 0)?.scale ?? 'y';
-      const yScale = scaleMap(plot.scales[yKey]);
+      const yAxis = plot.axes.find((a, i) => i > 0 && (a.scale ?? 'y') === yKey);
+      const yScale = scaleMap(plot.scales[yKey], yAxis);
       const flipX = plot.scales.x.dir === -1;
       const px = (v) => m.left + (flipX ? 1 - xScale.position(v) : xScale.position(v)) * pw;
       const py = (v, scale = yScale) => m.top + (1 - scale.position(v)) * ph;
-      const parts = [];
-      for (const t of xScale.ticks) {
+      const parts = [svgTitle(lines, 8)];
+      xScale.ticks.forEach((t, k) => {
         parts.push(`<line x1="${px(t)}" x2="${px(t)}" y1="${m.top}" y2="${m.top + ph}" stroke="#dddddd"/>`,
-          `<text x="${px(t)}" y="${m.top + ph + 16}" text-anchor="middle">${escapeXml(tickText(t))}</text>`);
-      }
-      for (const t of yScale.ticks) {
+          `<text x="${px(t)}" y="${m.top + ph + 16}" text-anchor="middle">${escapeXml(xScale.labels[k])}</text>`);
+      });
+      yScale.ticks.forEach((t, k) => {
         parts.push(`<line x1="${m.left}" x2="${m.left + pw}" y1="${py(t)}" y2="${py(t)}" stroke="#dddddd"/>`,
-          `<text x="${m.left - 6}" y="${py(t) + 4}" text-anchor="end">${escapeXml(tickText(t))}</text>`);
-      }
+          `<text x="${m.left - 6}" y="${py(t) + 4}" text-anchor="end">${escapeXml(yScale.labels[k])}</text>`);
+      });
       parts.push(`<rect x="${m.left}" y="${m.top}" width="${pw}" height="${ph}" fill="none" stroke="#888888"/>`);
-      const yAxis = plot.axes.find((a, i) => i > 0 && (a.scale ?? 'y') === yKey);
       parts.push(`<text x="${m.left + pw / 2}" y="${m.top + ph + 36}" text-anchor="middle">${escapeXml(plot.axes[0]?.label ?? '')}</text>`,
         `<text transform="translate(16 ${m.top + ph / 2}) rotate(-90)" text-anchor="middle">${escapeXml(yAxis?.label ?? '')}</text>`);
       const legend = [];
       for (let i = 1; i < data.length; i++) {
-        const scale = scaleMap(plot.scales[plot.series[i].scale ?? 'y']);
+        const scale = (plot.series[i].scale ?? 'y') === yKey ? yScale : scaleMap(plot.scales[plot.series[i].scale]);
         // a gap (null, NaN, off a log scale) ends one polyline and starts the next
         const runs = [[]];
         data[i].forEach((v, r) => {
@@ -118,26 +177,35 @@ export function lineChartExport({ label, getPlot, getData, background }) {
         parts.push(`<rect x="${x}" y="${y - 9}" width="14" height="4" fill="${escapeXml(color)}"/>`, `<text x="${x + 20}" y="${y}">${escapeXml(name)}</text>`);
       });
       return `<svg xmlns="${SVG_NS}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-family="system-ui, sans-serif" font-size="12">\n`
-        + `<title>${escapeXml(label)}</title>\n<rect width="${W}" height="${H}" fill="#ffffff"/>\n${parts.join('\n')}\n</svg>\n`;
+        + `<title>${escapeXml(title)}</title>\n<rect width="${W}" height="${H}" fill="#ffffff"/>\n${parts.join('\n')}\n</svg>\n`;
     },
-    /** The chart's canvas (axes and curves as uPlot drew them) on the widget's background, a legend strip below. */
+    /**
+     * The chart's canvas (axes and curves as uPlot drew them) on the widget's background, the chart's label above
+     * and a legend strip below.
+     */
     png() {
       const plot = getPlot();
       const source = plot.ctx.canvas;
       const ratio = source.width / Math.max(1, plot.width);
       const strip = Math.round(24 * ratio);
-      const canvas = Object.assign(document.createElement('canvas'), { width: source.width, height: source.height + strip });
+      const lines = titleLines(getLabel(), plot.width - 16);
+      const top = Math.round(titleHeight(lines) * ratio);
+      const canvas = Object.assign(document.createElement('canvas'), { width: source.width, height: top + source.height + strip });
       const ctx = canvas.getContext('2d');
       ctx.fillStyle = background();
       ctx.fillRect(0, 0, canvas.width, canvas.height);
-      ctx.drawImage(source, 0, 0);
-      ctx.font = `${Math.round(12 * ratio)}px system-ui, sans-serif`;
+      ctx.drawImage(source, 0, top);
       ctx.textBaseline = 'middle';
+      ctx.fillStyle = foreground();
+      ctx.font = `bold ${Math.round(12 * ratio)}px system-ui, sans-serif`;
+      lines.forEach((line, k) => ctx.fillText(line, 8 * ratio, (TITLE_LINE / 2 + 4 + k * TITLE_LINE) * ratio));
+      ctx.font = `${Math.round(12 * ratio)}px system-ui, sans-serif`;
       let x = 8 * ratio;
+      const legendY = top + source.height + strip / 2;
       for (let i = 1; i < plot.series.length; i++) {
         ctx.fillStyle = seriesColor(plot, i);
-        ctx.fillRect(x, source.height + strip / 2 - 2 * ratio, 14 * ratio, 4 * ratio);
-        ctx.fillText(plot.series[i].label ?? '', x + 18 * ratio, source.height + strip / 2);
+        ctx.fillRect(x, legendY - 2 * ratio, 14 * ratio, 4 * ratio);
+        ctx.fillText(plot.series[i].label ?? '', x + 18 * ratio, legendY);
         x += 18 * ratio + ctx.measureText(plot.series[i].label ?? '').width + 14 * ratio;
       }
       return canvasBlob(canvas);
@@ -149,8 +217,12 @@ const canvasBlob = (canvas) => new Promise((resolve, reject) => canvas.toBlob((b
 
 const PAINTED = ['fill', 'stroke', 'stroke-width', 'font-size', 'font-family', 'font-weight', 'opacity'];
 
-/** A copy of an SVG element with the colours its stylesheet gives it written as attributes (a file has no CSS). */
-function standaloneSvg(svgElement, background) {
+/**
+ * A file of an SVG chart: its current label as a title above, a copy of the chart with the colours its stylesheet
+ * gives it written as attributes (a file has no CSS), and a legend below: one swatch per series in the colour of
+ * that series' bars.
+ */
+function standaloneSvg(svgElement, { title, series, background }) {
   const copy = svgElement.cloneNode(true);
   const originals = [svgElement, ...svgElement.querySelectorAll('*')];
   const copies = [copy, ...copy.querySelectorAll('*')];
@@ -161,28 +233,51 @@ function standaloneSvg(svgElement, background) {
       if (value) copies[k].setAttribute(property, value);
     }
   });
-  const [, , width, height] = (svgElement.getAttribute('viewBox') ?? '0 0 480 200').split(/\s+/).map(Number);
-  copy.setAttribute('xmlns', SVG_NS);
+  const [, , width, chartHeight] = (svgElement.getAttribute('viewBox') ?? '0 0 480 200').split(/\s+/).map(Number);
+  const lines = titleLines(title, width - 16);
+  const top = titleHeight(lines);
+  copy.setAttribute('y', top);
   copy.setAttribute('width', width);
-  copy.setAttribute('height', height);
-  const backdrop = document.createElementNS(SVG_NS, 'rect');
-  Object.entries({ width, height, fill: background }).forEach(([k, v]) => backdrop.setAttribute(k, v));
-  copy.prepend(backdrop);
-  return { text: new XMLSerializer().serializeToString(copy), width, height };
+  copy.setAttribute('height', chartHeight);
+  const text = getComputedStyle(svgElement).color || '#000000';
+  // The legend flows in rows: a swatch, the series' name, a gap (names measured at about 7 px per character).
+  const legend = [];
+  let x = 8;
+  let row = 0;
+  for (const { label, className } of series) {
+    const itemWidth = 22 + 7 * label.length + 14;
+    if (x > 8 && x + itemWidth > width) { x = 8; row += 1; }
+    const y = top + chartHeight + 4 + row * LEGEND_ROW;
+    const bar = svgElement.querySelector(`rect.bar.${CSS.escape(className)}`);
+    const fill = bar ? getComputedStyle(bar).fill : '#777777';
+    legend.push(`<rect class="legend-swatch ${escapeXml(className)}" x="${x}" y="${y + 3}" width="14" height="10" fill="${escapeXml(fill)}"/>`,
+      `<text x="${x + 20}" y="${y + 12}" fill="${escapeXml(text)}">${escapeXml(label)}</text>`);
+    x += itemWidth;
+  }
+  const height = top + chartHeight + (series.length ? (row + 1) * LEGEND_ROW + 6 : 0);
+  const file = `<svg xmlns="${SVG_NS}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="12">`
+    + `<title>${escapeXml(title)}</title><rect width="${width}" height="${height}" fill="${escapeXml(background)}"/>`
+    + svgTitle(lines, 8, text)
+    + `${new XMLSerializer().serializeToString(copy)}<g class="legend">${legend.join('')}</g></svg>`;
+  return { text: file, width, height };
 }
 
-/** The export of an SVG bar chart; `getDrawn()` gives the last draw() argument ({ categories, series }). */
-export function barChartExport({ label, root, getDrawn, background }) {
+/**
+ * The export of an SVG bar chart; `getDrawn()` gives the last draw() argument ({ categories, series }), `getLabel()`
+ * the chart's current label.
+ */
+export function barChartExport({ label, getLabel = () => label, root, getDrawn, background }) {
+  const file = () => standaloneSvg(root, { title: getLabel(), series: getDrawn()?.series ?? [], background: background() });
   return {
     label,
     csv() {
       const { categories = [], series = [] } = getDrawn() ?? {};
       return csvText([['', ...series.map((s) => s.label)], ...categories.map((c, i) => [c, ...series.map((s) => s.values[i])])]);
     },
-    svg: () => standaloneSvg(root, background()).text,
+    svg: () => file().text,
     /** The SVG rendered at twice its size (an image from a data: URL, which the page's img-src allows). */
     async png() {
-      const { text, width, height } = standaloneSvg(root, background());
+      const { text, width, height } = file();
       const image = new Image();
       image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`;
       await image.decode();

@@ -1,58 +1,118 @@
-// Number formatting for what the widgets show. ASCII minus, so a shown vector can be copied back into a field.
+// Number formatting for everything the lab shows or saves: one rule, formatNumber, that every widget, table, chart
+// axis and export goes through. Numbers keep their significant digits at every scale: fixed notation while it
+// shows them, scientific notation where fixed would lose them (3.2e-6 is never "0.000"). ASCII minus, so a shown
+// vector can be copied back into a field.
 
-/** Fixed decimals, never "-0.000". */
-export function formatFixed(value, digits = 3) {
+const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+const superscript = (power) => String(power).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c]);
+// Fixed notation from 10^-3 to below 10^6; scientific outside, where fixed needs more than three leading zeros
+// or seven integer digits to carry the value.
+const SMALLEST_FIXED = 1e-3;
+const LARGEST_FIXED = 1e6;
+
+/**
+ * The lab's number format. `decimals`: the decimals shown, or more where rounding to them would lose one of the
+ * value's first `significant` significant digits: 0.0032, not 0.003.
+ * `trim`: drop trailing zeros (3.5, 4, 0) or keep them (3.500). `style`: 'text' writes 3.16 × 10⁻⁶, 'plain'
+ * 3.16e-6 (what a vector field and a CSV reader read back). Scientific notation carries max(significant, 3)
+ * significant digits.
+ */
+export function formatNumber(value, { decimals = 3, significant = 2, trim = true, style = 'text' } = {}) {
   if (Number.isNaN(value)) return 'NaN';
   if (value === Infinity) return '∞';
   if (value === -Infinity) return '-∞';
-  const text = value.toFixed(digits);
-  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
+  const size = Math.abs(value);
+  if (size === 0) return trim || decimals === 0 ? '0' : (0).toFixed(decimals);
+  if (size < SMALLEST_FIXED || size >= LARGEST_FIXED) return scientificText(value, Math.max(significant, 3), trim, style);
+  // More decimals only where `decimals` would round off more than half a unit of the last significant digit.
+  const magnitude = Math.floor(Math.log10(size));
+  const lost = Math.abs(Number(value.toFixed(decimals)) - value) > 0.5 * 10 ** (magnitude - significant + 1);
+  const text = value.toFixed(lost ? Math.min(20, significant - 1 - magnitude) : decimals);
+  return trim && text.includes('.') ? text.replace(/\.?0+$/, '') : text;
 }
+
+function scientificText(value, digits, trim, style) {
+  let [mantissa, exponent] = value.toExponential(digits - 1).split('e');
+  if (trim && mantissa.includes('.')) mantissa = mantissa.replace(/\.?0+$/, '');
+  const power = Number(exponent);
+  return style === 'plain' ? `${mantissa}e${power}` : `${mantissa} × 10${superscript(power)}`;
+}
+
+/** `digits` decimals, trailing zeros kept (1.000, 0.500); more, or scientific notation, where a value needs them. */
+export const formatFixed = (value, digits = 3) => formatNumber(value, { decimals: digits, trim: false });
 
 /** Up to `digits` decimals without trailing zeros, as the chapter's hand calculation: 3.5, 1.871, 4, 0. */
-export function formatTrimmed(value, digits = 3) {
-  const text = formatFixed(value, digits);
-  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
-}
-
-/** A vector as the reader would type it: "[1.069, -0.535, 1.604, 0]". */
-export function formatVector(values, digits = 3, format = formatTrimmed) {
-  return `[${Array.from(values, (v) => format(v, digits)).join(', ')}]`;
-}
-
-const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+export const formatTrimmed = (value, digits = 3) => formatNumber(value, { decimals: digits });
 
 /**
- * Scientific notation for errors and other small or large numbers: 3.1 × 10⁻⁸.
+ * Tick labels for an axis (uPlot `values`, a bar chart's axis, an exported SVG): as many decimals as the ticks
+ * need to differ (0, 0.25, 0.5), scientific notation for ticks that are all tiny or huge.
+ */
+export function formatTicks(ticks) {
+  const decimalsOf = (t) => {
+    const text = String(Number(Math.abs(t).toPrecision(12)));
+    if (text.includes('e')) return 0;
+    return text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
+  };
+  const decimals = Math.min(6, Math.max(0, ...ticks.filter(Number.isFinite).map(decimalsOf)));
+  return ticks.map((t) => (t == null ? '' : formatNumber(t, { decimals, significant: 1 })));
+}
+
+/** A uPlot axis `values` callback with the lab's tick labels. */
+export const axisValues = (u, ticks) => formatTicks(ticks);
+
+/** A vector as the reader would type it: "[1.069, -0.535, 1.604, 0]", "[1e-8, 0, 0, 0]". */
+export function formatVector(values, digits = 3) {
+  return `[${Array.from(values, (v) => formatNumber(v, { decimals: digits, style: 'plain' })).join(', ')}]`;
+}
+
+/**
+ * A long vector in short: its first and last `ends` values around an ellipsis, "[2, -1, 3, …, 7, 0, 1]"; a vector
+ * of at most `2 * ends + 1` values in full.
+ */
+export function formatVectorSummary(values, ends = 3, digits = 3) {
+  if (values.length <= 2 * ends + 1) return formatVector(values, digits);
+  const head = formatVector(values.slice(0, ends), digits).slice(0, -1);
+  const tail = formatVector(values.slice(values.length - ends), digits).slice(1);
+  return `${head}, …, ${tail}`;
+}
+
+/**
+ * Scientific notation for errors and other small or large numbers: 3.1 × 10⁻⁸ (fixed from 0.01 to 9999).
  * Returns { text, value } where `value` is the machine-readable form ("3.1e-8") for a <data value> element.
  */
 export function formatScientific(value, digits = 2) {
-  if (!Number.isFinite(value)) return { text: formatFixed(value), value: String(value) };
+  if (!Number.isFinite(value)) return { text: formatNumber(value), value: String(value) };
   if (value === 0) return { text: '0', value: '0' };
   const [mantissa, exponent] = value.toExponential(digits - 1).split('e');
   const power = Number(exponent);
   if (power >= -2 && power <= 3) {
     const decimals = Math.max(0, digits - 1 - power);
-    return { text: formatFixed(value, decimals), value: value.toPrecision(digits) };
+    return { text: value.toFixed(decimals), value: value.toPrecision(digits) };
   }
-  const superscript = String(power).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c]);
-  return { text: `${mantissa} × 10${superscript}`, value: `${mantissa}e${power}` };
+  return { text: `${mantissa} × 10${superscript(power)}`, value: `${mantissa}e${power}` };
 }
 
 /** 10 to the power e, as text: 10⁻⁴, 1, 10³. */
 export function powerOfTen(e) {
-  return e === 0 ? '1' : `10${String(e).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c])}`;
+  return e === 0 ? '1' : `10${superscript(e)}`;
 }
+
+/** A whole count with grouped digits, as the chapter writes them: 1,048,576. */
+export const formatCount = (n) => Math.round(n).toLocaleString('en-US');
+
+/** A share of a whole as a percentage with `significant` significant digits: 0.0033%. */
+export const formatPercent = (fraction, significant = 2) => `${formatNumber(100 * fraction, { decimals: 0, significant })}%`;
 
 /**
  * A factor as text, in one form for every size: ×0.1, ×1.58 (three significant digits, what is used), ×65,540
  * (whole, grouped, up to a million), ×2.05 × 10⁶ beyond.
  */
 export function formatFactor(factor) {
-  if (!Number.isFinite(factor)) return `×${formatFixed(factor)}`;
+  if (!Number.isFinite(factor)) return `×${formatNumber(factor)}`;
   const size = Math.abs(factor);
   if (size >= 1e6) return `×${formatScientific(factor, 3).text}`;
-  if (size >= 1000) return `×${Math.round(factor).toLocaleString('en-US')}`;
+  if (size >= 1000) return `×${formatCount(factor)}`;
   return `×${Number(factor.toPrecision(3))}`;
 }
 

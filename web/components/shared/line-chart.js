@@ -8,6 +8,7 @@
 import { h } from './dom.js';
 import { common } from './i18n.js';
 import { lineChartExport } from './chart-export.js';
+import { axisValues } from './format.js';
 
 const systemDark = matchMedia('(prefers-color-scheme: dark)');
 const printing = matchMedia('print');
@@ -40,6 +41,8 @@ export function resolveChartColours(host) {
  * `host` is the widget (a LabElement); `build(color)` returns uPlot options without width and height;
  * `color('blue')` reads the widget's --blue.
  * Returns { root, setData(data) }: data is uPlot's [xs, ys1, ys2, ...].
+ * For the share menu's exports: `log10` says the y values are log10 of the quantity (experiment-run/log-axis.js),
+ * `quantity` names the quantity (and its unit) for the CSV's headers.
  */
 const probes = new WeakMap();
 function colorProbe(host) {
@@ -49,7 +52,7 @@ function colorProbe(host) {
   return probe;
 }
 
-export function lineChart({ host, label, height = 240, build }) {
+export function lineChart({ host, label, height = 240, build, log10 = false, quantity = '' }) {
   // Until the first data the chart is an empty frame; on paper a short note stands in for it (widget.css).
   const root = h('div', { class: 'line-chart', role: 'img', 'aria-label': label, 'data-empty': '' },
     h('p', { class: 'chart-empty-note' }, common(host.language).chartNotComputed));
@@ -92,7 +95,10 @@ export function lineChart({ host, label, height = 240, build }) {
   // While the widget is in the document: the plot (uPlot listens on window), its resize observer and the theme
   // listeners. A re-inserted widget draws again from the kept data, in the theme of that moment.
   // PNG, SVG and CSV for the share menu
-  root.chartExport = lineChartExport({ label, getPlot: () => plot, getData: () => data, background: () => color('bg') });
+  root.chartExport = lineChartExport({
+    label, getLabel: () => root.getAttribute('aria-label') || label, getPlot: () => plot, getData: () => data,
+    background: () => color('bg'), foreground: () => color('fg'), log10, quantity,
+  });
 
   host.whileConnected(() => {
     // Drawn once the widget's build() has placed the chart in the page (a microtask later), where it can take
@@ -192,9 +198,10 @@ function followTransforms(cursor = {}) {
   };
 }
 
-/** Axis options in the widget's colours. */
+/** Axis options in the widget's colours, with the lab's tick labels unless `extra` brings its own `values`. */
 export function axis(color, extra = {}) {
   return {
+    values: axisValues,
     stroke: color('muted'),
     grid: { stroke: color('border'), width: 1 },
     ticks: { stroke: color('border'), width: 1 },

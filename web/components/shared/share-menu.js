@@ -3,7 +3,7 @@
 // PNG, SVG and CSV and each table as CSV. A <details> element, so it opens from the keyboard with no script of its
 // own. Under the page CSP: downloads are Blob URLs on an <a download>; the clipboard is navigator.clipboard, and
 // where the browser refuses it the text is shown selected in a field, for the reader to copy.
-import { tableCsv } from './chart-export.js';
+import { exportableTables, tableCsv } from './chart-export.js';
 import { widgetOf } from '../registry.js';
 import { h } from './dom.js';
 import { LINK_LIMIT, writeState } from './state.js';
@@ -115,7 +115,7 @@ export function shareMenu(host) {
         button('SVG', () => root.chartExport.svg(), 'image/svg+xml'),
         button('CSV', () => root.chartExport.csv(), 'text/csv')));
     });
-    const tables = [...host.shadowRoot.querySelectorAll('table')].filter((table) => !table.closest('[hidden]'));
+    const tables = exportableTables(host.shadowRoot);
     tables.forEach((table, i) => {
       const labelledBy = table.getAttribute('aria-labelledby');
       const heading = labelledBy ? host.shadowRoot.getElementById(labelledBy)?.textContent.trim() : '';
