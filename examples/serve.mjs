@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Serves the examples next to the lab, on a second origin, as a course site would:
 //   node examples/serve.mjs      the lab on http://127.0.0.1:8080/ (npm run serve) and the examples on
-//                                http://localhost:8081/ (a different origin: another host name and port)
+//                                http://localhost:8081/ (a different origin: another host name and port);
+//                                a port in use (a running `npm start`) moves each to the next free one, and
+//                                the addresses are printed. PORT=N and EXAMPLES_PORT=N choose the first tried.
 // The example pages name the lab as http://127.0.0.1:8080; when the lab runs elsewhere (a test picks free ports),
 // that text is replaced by the lab's real address as the pages are served. /vendor/reveal.js/ is the npm
 // package's dist/ folder, for the slide deck.
@@ -9,7 +11,7 @@ import { createServer } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startServer } from '../scripts/serve.mjs';
+import { listenOnFreePort, startServer } from '../scripts/serve.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -45,15 +47,18 @@ export function startExamplesServer({ labOrigin = LAB_ORIGIN_IN_EXAMPLES, port =
     res.writeHead(200, { 'Content-Type': type, 'Content-Length': body.length, 'Cache-Control': 'no-cache' });
     res.end(req.method === 'HEAD' ? undefined : body);
   });
-  return new Promise((done, fail) => {
-    server.once('error', fail);
-    server.listen(port, host, () => done({ server, url: `http://${urlHost}:${server.address().port}/` }));
-  });
+  return listenOnFreePort(server, { port, host }).then((bound) => ({ server, url: `http://${urlHost}:${bound}/` }));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const lab = await startServer({ port: 8080 });
-  const labOrigin = new URL(lab.url).origin;
-  const examples = await startExamplesServer({ labOrigin });
-  console.log(`The lab: ${lab.url}\nThe examples: ${examples.url}course-page/  ${examples.url}slides/  ${examples.url}lms/  ${examples.url}notebook/residual-lab.html`);
+  try {
+    const lab = await startServer({ port: Number(process.env.PORT ?? 8080) });
+    const labOrigin = new URL(lab.url).origin;
+    // The examples' first port is the one after the lab's, wherever the lab landed.
+    const examples = await startExamplesServer({ labOrigin, port: Number(process.env.EXAMPLES_PORT ?? Number(new URL(lab.url).port) + 1) });
+    console.log(`The lab: ${lab.url}\nThe examples: ${examples.url}course-page/  ${examples.url}slides/  ${examples.url}lms/  ${examples.url}notebook/residual-lab.html`);
+  } catch (error) {
+    console.error(`examples/serve.mjs: ${error.message}`);
+    process.exit(1);
+  }
 }

@@ -134,10 +134,22 @@ export function startServer({ siteRoot = join(root, 'dist'), port = 8080, host =
     if (req.method === 'HEAD') res.end();
     else createReadStream(representation.full).pipe(res);
   });
+  return listenOnFreePort(server, { port, host, tries }).then((bound) => ({ server, url: `http://${host}:${bound}/` }));
+}
+
+/**
+ * Listens on `port`, or the next free one of the `tries` after it (port 0: any free port). Resolves to the port;
+ * rejects with an Error that says which ports were taken.
+ */
+export function listenOnFreePort(server, { port, host = '127.0.0.1', tries = 20 }) {
   return new Promise((resolve, reject) => {
     const attempt = (p, left) => {
-      server.once('error', (err) => (err.code === 'EADDRINUSE' && left > 0 && p !== 0 ? attempt(p + 1, left - 1) : reject(err)));
-      server.listen(p, host, () => resolve({ server, url: `http://${host}:${server.address().port}/` }));
+      server.once('error', (err) => {
+        if (err.code === 'EADDRINUSE' && left > 0 && p !== 0) attempt(p + 1, left - 1);
+        else if (err.code === 'EADDRINUSE') reject(new Error(`ports ${port} to ${p} on ${host} are all in use: set another with PORT=N`));
+        else reject(err);
+      });
+      server.listen(p, host, () => resolve(server.address().port));
     };
     attempt(port, tries);
   });

@@ -1,15 +1,16 @@
 // embed.html: one widget alone, for an iframe. The address chooses it and sets it up:
 //   embed.html?widget=vector-lab&x=3,4&eps=0.001&lang=zh&theme=dark
-// `widget` is the tag without "rl-"; every other key is one of the widget's settings (its state rows, the same
-// names as its attributes' rows) without a prefix: the widget gets state-key="" and reads and writes the page's
-// own query. `lang` is a language code of languages.js (default its fallback language), `theme` light or dark
-// (default: the reader's system setting).
+// `widget` is the tag without "rl-"; every other key is one of the widget's settings, named as its attribute
+// (`max-gain`) or its state row (`maxGain`), without a prefix: the widget gets state-key="" and reads and writes
+// the page's own query, and names any other key in its notice. `lang` is a language code of languages.js (default
+// its fallback language), `theme` light or dark (default: the reader's system setting).
 // The page tells its parent how tall it is ({ type: 'residual-lab:height', height, widget }) whenever that
 // changes, for embed-resize.js on the host page to size the frame.
 import { WIDGET_TAGS } from './components/index.js';
 import { h } from './components/shared/dom.js';
 import { FALLBACK_LANGUAGE, languageCode, languageRow, stringsOf } from './languages.js';
 
+const RESERVED_KEYS = ['widget', 'lang', 'theme'];
 const params = new URLSearchParams(location.search);
 const language = languageCode(params.get('lang'));
 const strings = stringsOf(language, 'embed');
@@ -23,7 +24,9 @@ const tag = `rl-${name}`;
 
 if (WIDGET_TAGS.includes(tag)) {
   document.title = strings.title(name);
-  main.append(h(tag, { 'state-key': '' }));
+  const widget = h(tag, { 'state-key': '' });
+  widget.reservedKeys = RESERVED_KEYS;  // any other key that names none of its settings gets a notice
+  main.append(widget);
 } else {
   const link = (widget) => {
     const query = new URLSearchParams({ widget: widget.replace(/^rl-/, '') });

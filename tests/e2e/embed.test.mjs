@@ -164,6 +164,34 @@ test('embed.html shows one widget with its settings from the address, in either 
   await zh.close();
 });
 
+test('the documented setting names (max-gain, d-head) work in embed.html and page links; unknown and invalid keys are named', async () => {
+  const view = await lab.open('embed.html?widget=qk-norm-lab&max-gain=32&d-head=64');
+  const qk = view.page.locator('rl-qk-norm-lab');
+  await eventually(() => qk.getAttribute('data-ready'), (ready) => ready !== null, 'drawn', 20000);
+  assert.deepEqual([await qk.locator('#field-max-gain').inputValue(), await qk.locator('#field-d-head').inputValue()], ['32', '64']);
+  assert.equal(await notice(qk), '', 'no notice');
+  view.assertClean();
+  await view.close();
+
+  const bad = await lab.open('embed.html?widget=qk-norm-lab&max-gain=abc&maxgain=32&lang=en');
+  const badQk = bad.page.locator('rl-qk-norm-lab');
+  await eventually(() => badQk.getAttribute('data-ready'), (ready) => ready !== null, 'drawn', 20000);
+  const said = await notice(badQk);
+  assert.match(said, /max-gain="abc" is not usable/);
+  assert.match(said, /maxgain="32" is not a setting of this widget \(its settings: [^)]*max-gain/);
+  assert.equal(await badQk.locator('#field-max-gain').inputValue(), '64', 'the default stays');
+  bad.assertClean();
+  await bad.close();
+
+  const page = await lab.open('en/index.html?qk.max-gain=32&qk.zero=1');
+  const onPage = page.page.locator('rl-qk-norm-lab');
+  await eventually(() => onPage.getAttribute('data-ready'), (ready) => ready !== null, 'drawn', 20000);
+  assert.equal(await onPage.locator('#field-max-gain').inputValue(), '32');
+  assert.match(await notice(onPage), /qk\.zero="1" is not a setting of this widget/);
+  page.assertClean();
+  await page.close();
+});
+
 test('embed.html with an unknown widget lists the widgets', async () => {
   const view = await lab.open('embed.html?widget=vector-labb');
   const message = view.page.getByRole('alert');

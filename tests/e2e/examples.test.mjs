@@ -4,7 +4,9 @@
 // no script and frames the embed page, and a notebook (its .ipynb and its HTML export) framing it too.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
@@ -102,15 +104,53 @@ test('course page: when the lab cannot be loaded from the other origin, each wid
   await view.close();
 });
 
+test('node examples/serve.mjs beside a running `npm start` (port 8080 taken) picks free ports and prints both addresses', async () => {
+  // The stand-in for `npm start` on its default port; when something else already holds 8080, that is the case too.
+  const blocker = createServer((req, res) => res.end('npm start'));
+  const blocked = await new Promise((resolve) => {
+    blocker.once('error', () => resolve(false));
+    blocker.listen(8080, '127.0.0.1', () => resolve(true));
+  });
+  const env = { ...process.env };
+  delete env.PORT;
+  delete env.EXAMPLES_PORT;
+  const child = spawn(process.execPath, [join(root, 'examples/serve.mjs')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk) => { out += chunk; });
+  child.stderr.on('data', (chunk) => { err += chunk; });
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    const printed = await Promise.race([
+      eventually(async () => out, (text) => /The examples: \S+/.test(text), 'the addresses printed', 15000),
+      exited.then((code) => { throw new Error(`examples/serve.mjs exited with ${code}: ${err}`); }),
+    ]);
+    const labUrl = printed.match(/The lab: (\S+)/)[1];
+    const examplesUrl = printed.match(/The examples: (\S+)course-page\//)[1];
+    assert.notEqual(new URL(labUrl).port, '8080');
+    assert.notEqual(new URL(labUrl).port, new URL(examplesUrl).port);
+    assert.equal((await fetch(new URL('course-page/', examplesUrl))).status, 200);
+    const lab = await fetch(labUrl);
+    assert.equal(lab.status, 200);
+    assert.doesNotMatch(await lab.text(), /^npm start$/);
+    assert.equal(err, '');
+  } finally {
+    child.kill();
+    await exited;
+    if (blocked) await new Promise((resolve) => blocker.close(resolve));
+  }
+});
+
 test('reveal.js deck: a hover on a chart in a scaled slide reads the point under the pointer; sliders land where clicked', async () => {
   const view = await openExample('slides/#/1');
   const { page } = view;
   await page.waitForFunction(() => window.Reveal?.isReady());
   const scale = await page.evaluate(() => window.Reveal.getScale());
-  assert.ok(scale < 0.9, `the slide is scaled down (${scale})`);
+  assert.ok(Math.abs(scale - 1) > 0.1, `the slide is scaled (${scale})`);
   const softcap = page.locator('rl-softcap-explorer');
   await ready(softcap);
   const over = softcap.locator('.line-chart .u-over').first();
+  await over.scrollIntoViewIfNeeded();  // a widget's slide scrolls when the widget is taller
   const box = await over.boundingBox();
   const layoutWidth = await over.evaluate((el) => el.offsetWidth);
   assert.ok(Math.abs(box.width / layoutWidth - scale) < 0.02, `the chart is drawn at the slide's scale (${box.width} / ${layoutWidth})`);
@@ -128,6 +168,7 @@ test('reveal.js deck: a hover on a chart in a scaled slide reads the point under
   const vector = page.locator('rl-vector-lab');
   await ready(vector);
   const slider = vector.getByLabel('Scale x by', { exact: true });
+  await slider.scrollIntoViewIfNeeded();
   const track = await slider.boundingBox();
   // the slider moves log10(scale) from -1 to 2
   const valueAt = (fraction) => -1 + 3 * fraction;
@@ -139,6 +180,48 @@ test('reveal.js deck: a hover on a chart in a scaled slide reads the point under
   await page.mouse.up();
   await eventually(async () => Number(await slider.inputValue()), (v) => Math.abs(v - valueAt(0.3)) <= 0.2, 'a drag to 30% of the slider');
   await view.screenshot('example-slides-vector');
+  assert.deepEqual(view.problems, []);
+  await view.close();
+});
+
+/**
+ * The smallest text of a widget as it appears on screen: each element with text of its own, its font size times
+ * the scale it is drawn at (the SVG's screen transform for chart text, the slide's transform for the rest).
+ */
+const smallestText = (widget) => widget.evaluate((host) => {
+  const slideScale = host.getBoundingClientRect().width / host.offsetWidth;
+  const sizes = [];
+  for (const el of host.shadowRoot.querySelectorAll('*')) {
+    const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (!ownText || el.closest('[hidden]') || !el.getClientRects().length || ['STYLE', 'TITLE', 'title', 'OPTION'].includes(el.tagName)) continue;
+    if (getComputedStyle(el).visibility === 'hidden') continue;
+    const scale = el instanceof SVGElement ? el.ownerSVGElement.getScreenCTM().a : slideScale;
+    sizes.push({ size: parseFloat(getComputedStyle(el).fontSize) * scale, text: el.textContent.trim().slice(0, 30) });
+  }
+  return sizes.reduce((min, s) => (s.size < min.size ? s : min));
+});
+
+test('reveal.js deck at 1280 x 800: widget text is at least 14 px, and the vector lab\'s slide scrolls to its step-through', async () => {
+  const view = await openExample('slides/#/2', { viewport: { width: 1280, height: 800 } });
+  const { page } = view;
+  await page.waitForFunction(() => window.Reveal?.isReady());
+  const vector = page.locator('rl-vector-lab');
+  await ready(vector);
+  // The bars are drawn at a default width first and again at their own once laid out (bar-chart.js): the second.
+  const smallest = await eventually(() => smallestText(vector), (found) => found.size >= 14, 'widget text of 14 px or more', 5000).catch(() => smallestText(vector));
+  console.log(`slides at 1280 x 800: scale ${await page.evaluate(() => window.Reveal.getScale())}, smallest vector-lab text ${smallest.size.toFixed(1)} px ("${smallest.text}")`);
+  assert.ok(smallest.size >= 14, `"${smallest.text}" is ${smallest.size.toFixed(1)} px`);
+  const next = vector.getByRole('button', { name: /Next step/ });
+  await next.click({ timeout: 5000 });
+  const box = await next.boundingBox();
+  assert.ok(box.y >= 0 && box.y + box.height <= 800, `the step-through is on screen (${box.y})`);
+  await eventually(() => textOf(vector.locator('.step-now')), (text) => text !== '', 'the first step is shown');
+
+  await page.evaluate(() => window.Reveal.slide(1));
+  const softcap = page.locator('rl-softcap-explorer');
+  await ready(softcap);
+  const capSmallest = await eventually(() => smallestText(softcap), (found) => found.size >= 14, 'widget text of 14 px or more', 5000).catch(() => smallestText(softcap));
+  assert.ok(capSmallest.size >= 14, `soft-cap explorer: "${capSmallest.text}" is ${capSmallest.size.toFixed(1)} px`);
   assert.deepEqual(view.problems, []);
   await view.close();
 });

@@ -196,6 +196,8 @@ test('forward reader: each snippet answered wrong twice (lines marked, then reve
     await expectText(widget.locator('.fr-code figcaption'), s.codeLabel(snippet.model));
     assert.equal(await widget.locator('.fr-line').count(), snippet.lines.length);
     assert.equal(await widget.locator('.block-diagram').getAttribute('data-placement'), right, `${snippet.id}: the diagram draws the config`);
+    assert.equal(await widget.locator('.block-diagram').isVisible(), false, `${snippet.id}: the diagram, which shows the layout, waits for the answer`);
+    assert.equal(await widget.locator('.fr-diagram-wait').isVisible(), true);
 
     await widget.getByRole('button', { name: s.check }).click();
     await expectText(feedback, s.pickFirst);
@@ -213,6 +215,8 @@ test('forward reader: each snippet answered wrong twice (lines marked, then reve
     await wrongRadio.press('Enter');
     assert.ok((await textOf(feedback)).endsWith(s.revealed(snippet.model, s.placementNames[right], facts[snippet.id].formulas[right])), `${snippet.id} revealed`);
     await expectText(widget.locator('.fr-note'), s.notes[snippet.id]);
+    assert.equal(await widget.locator('.block-diagram').isVisible(), true, `${snippet.id}: revealed with the answer`);
+    assert.equal(await widget.locator('.fr-diagram-wait').isVisible(), false);
     assert.equal(await widget.locator('.fr-role:not([hidden])').count(), snippet.lines.filter((l) => l.steps).length);
 
     const rightRadio = widget.locator(`input[name="answer"][value="${right}"]`);
@@ -232,6 +236,13 @@ test('forward reader: a line and its diagram element light up together, by hover
   const { page } = view;
   const widget = page.locator('rl-forward-reader');
   assert.equal(await widget.getByLabel('Llama', { exact: true }).isChecked(), true, 'the link chose Llama');
+  const answer = async (placement) => {
+    const radio = widget.locator(`input[name="answer"][value="${placement}"]`);
+    await radio.check();
+    await radio.press('Enter');
+  };
+  await answer('pre');  // the diagram appears with the answer
+  await page.mouse.move(0, 0);  // the pointer left on the radio would rest on a linked part of the grown layout
   const trapLine = widget.locator('.fr-line', { hasText: 'post_attention_layernorm' });
   const mlpNorm = widget.locator('[data-norm="mlp-before"]');
   await trapLine.focus();
@@ -249,6 +260,8 @@ test('forward reader: a line and its diagram element light up together, by hover
 
   // Gemma 2: the same name is attention's output norm.
   await widget.getByLabel('Gemma 2', { exact: true }).check();
+  await answer('sandwich');
+  await page.mouse.move(0, 0);
   await widget.locator('.fr-line', { hasText: 'post_attention_layernorm' }).hover();
   assert.equal(await widget.locator('[data-norm="attn-after"]').evaluate((el) => el.classList.contains('fr-lit')), true);
   await shoot(view, widget, 'forward-reader-en');

@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
+import { WIDGET_TAGS } from '../../web/components/registry.js';
 import { EN, ZH, eventually, expectText, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 let lab;
@@ -60,6 +61,34 @@ test('model table: each model\'s block is drawn with its norms where the chapter
   }
   await widget.getByLabel('Gemma 3', { exact: true }).check();
   await screenshotWidget(view, widget, 'model-table-en');
+  view.assertClean();
+  await view.close();
+});
+
+/** The smallest text of a widget's block diagram as it appears on screen: font size times the SVG's scale. */
+const smallestDiagramText = (widget) => widget.evaluate((el) => {
+  const diagram = el.shadowRoot.querySelector('.block-diagram');
+  const scale = diagram.getScreenCTM().a;
+  return Math.min(...[...diagram.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale));
+});
+
+test('block diagrams are readable on a desktop screen: no text under 12 px in the model table, config inspector and forward reader', async () => {
+  const view = await openReady(lab, EN, { viewport: { width: 1280, height: 800 } });
+  const reader = view.page.locator('rl-forward-reader');
+  await ready(view, 'rl-forward-reader');
+  const radio = reader.locator('input[name="answer"]').first();
+  await radio.check();
+  await radio.press('Enter');
+  await radio.press('Enter');  // twice wrong or once right: the answer, and the diagram, are shown
+  const sizes = {};  // of every widget that draws a block diagram (the registry's order)
+  for (const tag of WIDGET_TAGS) {
+    await ready(view, tag);
+    const widget = view.page.locator(tag).first();
+    if (await widget.evaluate((el) => el.shadowRoot.querySelector('.block-diagram') !== null)) sizes[tag] = await smallestDiagramText(widget);
+  }
+  console.log(`smallest diagram text at 1280 px: ${JSON.stringify(sizes)}`);
+  assert.equal(Object.keys(sizes).length, 3, 'the model table, the config inspector and the forward reader draw one');
+  for (const [tag, size] of Object.entries(sizes)) assert.ok(size >= 12, `${tag}: ${size.toFixed(1)} px`);
   view.assertClean();
   await view.close();
 });

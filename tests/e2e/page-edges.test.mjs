@@ -140,7 +140,9 @@ test('gradient flow: a failed run marks the curves on screen as the last valid r
   await widget.getByRole('button', { name: '1.2 × 32 layers' }).click();
   await eventually(() => widget.getAttribute('data-status'), (s) => s === 'error', 'the run fails', 20000);
   assert.match(await textOf(widget.getByRole('alert')), /The experiment failed/);
-  await eventually(() => staleState(widget), (s) => s.host && s.label === STALE.en && s.opacity < 0.6, 'stale after the failure');
+  // The inputs are fine: the label names the failed run, not them.
+  const staleRun = 'Last valid result: the latest run failed (see below), so this is from an earlier run.';
+  await eventually(() => staleState(widget), (s) => s.host && s.label === staleRun && s.opacity < 0.6, 'stale after the failure');
   assert.equal(await readout(), before, 'the earlier curves stay');
   failWorkers = false;
   await widget.getByRole('button', { name: '0.8 × 32 layers' }).click();

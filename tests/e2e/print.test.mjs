@@ -57,6 +57,17 @@ for (const [lang, path] of [['en', EN], ['zh', ZH]]) {
       };
     }), WIDGET_TAGS);
     assert.deepEqual([...new Set(looks.map((look) => look.tag))].sort(), [...WIDGET_TAGS].sort(), 'every widget is checked');
+    // Legend swatches (backgrounds) print, and the share menu, which does nothing on paper, does not.
+    const legends = await page.evaluate(() => [...document.querySelectorAll('*')].filter((el) => el.shadowRoot).map((el) => ({
+      tag: el.localName,
+      swatches: [...el.shadowRoot.querySelectorAll('.swatch, .u-legend .u-marker')].filter((s) => !s.closest('[hidden]')).map((s) => getComputedStyle(s).printColorAdjust),
+      share: [...el.shadowRoot.querySelectorAll('.share-menu')].map((m) => getComputedStyle(m).display),
+    })));
+    assert.ok(legends.reduce((n, l) => n + l.swatches.length, 0) >= 10, 'the legends have swatches');
+    for (const { tag, swatches, share } of legends) {
+      assert.ok(swatches.every((adjust) => adjust === 'exact'), `${tag}: swatches print (${swatches})`);
+      assert.ok(share.every((display) => display === 'none'), `${tag}: no "Share and export" on paper`);
+    }
     for (const look of looks) {
       assert.equal(look.fg, 'rgb(0, 0, 0)', `${look.tag}: print text colour`);
       assert.equal(look.background, 'rgb(255, 255, 255)', `${look.tag}: white background`);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { startLab } from './harness.mjs';
 import { widgetOf } from '../../web/components/registry.js';
-import { EN, ZH, eventually, openReady, screenshotWidget } from './widget-helpers.mjs';
+import { EN, ZH, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 let lab;
 before(async () => { lab = await startLab(); });
@@ -104,6 +104,61 @@ test('vector lab: link, iframe and tag snippets carry the current settings; the 
   const table = await saved(page, menu.getByRole('button', { name: 'Save Table 1 as CSV' }));
   assert.match(table.bytes.toString('utf8'), /^x × s,"\[3, 4\]"/);
   await screenshotWidget(view, widget, 'share-menu-vector-lab-en');
+  view.assertClean();
+  await view.close();
+});
+
+// Deterministic pseudo-random values (a reader's pasted data compresses no better).
+const noisy = (count, digits) => Array.from({ length: count }, (_, i) => (Math.sin((i + 1) * 12.9898) * 43758.5453 % 1).toFixed(digits)).join(', ');
+
+test('a long vector and a long config travel in the copied link, which opens at the widget; one too long for any link is refused in words', async () => {
+  const view = await openReady(lab, EN);
+  const { page } = view;
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(lab.url).origin });
+  const copyLink = async (widget, done) => {
+    const menu = widget.locator('details.share-menu');
+    if (!await menu.evaluate((d) => d.open)) await menu.locator('summary').click();
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await menu.getByRole('button', { name: 'Copy link' }).click();
+    return eventually(() => (done === 'status' ? textOf(menu.locator('.share-status')) : clipboard(page)), Boolean, 'copied');
+  };
+
+  const vector = page.locator('rl-vector-lab').first();
+  const x = noisy(1000, 4);
+  await vector.getByLabel('Input vector x', { exact: true }).fill(x);
+  const link = await copyLink(vector);
+  assert.ok(link.length < 8000, `${link.length} characters`);
+  assert.equal(new URL(link).hash, '#rl-vec', 'the link opens at the widget');
+
+  const inspector = page.locator('rl-config-inspector');
+  const field = inspector.getByLabel(/config\.json/).first();
+  const config = JSON.stringify({ ...JSON.parse(await field.inputValue()), _comment: noisy(700, 3) }, null, 2);
+  assert.ok(config.length > 5000, `${config.length} characters`);
+  await field.fill(config);
+  const configLink = await copyLink(inspector);
+  assert.equal(new URL(configLink).hash, '#rl-cfg');
+
+  const opened = await lab.open(new URL(link).pathname.slice(1) + new URL(link).search + new URL(link).hash);
+  const there = opened.page.locator('rl-vector-lab').first();
+  await eventually(() => there.getAttribute('data-ready'), (ready) => ready !== null, 'drawn', 20000);
+  assert.equal(await there.getByLabel('Input vector x', { exact: true }).inputValue(), x);
+  const top = await eventually(() => there.evaluate((el) => el.getBoundingClientRect().top), (y) => y >= -1 && y < 400, 'scrolled to the widget');
+  assert.ok(top < 400);
+  opened.assertClean();
+  await opened.close();
+
+  const openedConfig = await lab.open(new URL(configLink).pathname.slice(1) + new URL(configLink).search);
+  const inspectorThere = openedConfig.page.locator('rl-config-inspector');
+  await eventually(() => inspectorThere.getAttribute('data-ready'), (ready) => ready !== null, 'drawn', 20000);
+  assert.equal(await inspectorThere.getByLabel(/config\.json/).first().inputValue(), config);
+  openedConfig.assertClean();
+  await openedConfig.close();
+
+  // 2,000 values of 8 digits: no compression brings them under a link's 8,000 characters.
+  await vector.getByLabel('Input vector x', { exact: true }).fill(noisy(2000, 8));
+  const refused = await copyLink(vector, 'status');
+  assert.match(refused, /^These settings are too long for a link \([\d,]+ characters, more than 8,000\), so nothing was copied/);
+  assert.equal(await clipboard(page), '', 'nothing copied');
   view.assertClean();
   await view.close();
 });

@@ -3,7 +3,10 @@
 import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attributeName, defaultValues, defineState, readAttributes, readState, writeState } from '../../web/components/shared/state.js';
+import {
+  LINK_LIMIT, attributeName, compress, decompress, defaultValues, defineState, expandLongState, readAttributes, readState, unknownKeys,
+  writeLongState, writeState,
+} from '../../web/components/shared/state.js';
 
 const TABLE = defineState([
   { name: 'x', type: 'text', default: '2, -1, 3, 0', maxLength: 50, urlLimit: 20, validate: (text, { parseVector }) => parseVector(text) },
@@ -157,4 +160,59 @@ test('no widget setting is named like a global HTML attribute, our own attribute
       assert.ok(!reserved.has(name) && !name.startsWith('data-') && !name.startsWith('aria-') && !name.startsWith('on'), `${element.tag}: ${name}`);
     }
   }
+});
+
+// The README documents each setting by its attribute name (max-gain, warmup-steps, zero-qk): a link or the embed
+// page's address may use it too, and a key that names no setting is reported rather than dropped.
+const QK = defineState([
+  { name: 'maxGain', type: 'number', default: 8, min: 1, max: 64 },
+  { name: 'zeroQK', type: 'boolean', default: false },
+  { name: 'warmupSteps', type: 'integer', default: 10, min: 0, max: 100 },
+]);
+
+test('a URL may name a setting by its attribute (kebab-case) name, and a bad value there is reported', () => {
+  const read = readState(QK, new URLSearchParams('qk.max-gain=32&qk.zero-qk=true&qk.warmup-steps=40'), 'qk');
+  assert.deepEqual(read, { values: { maxGain: 32, zeroQK: true, warmupSteps: 40 }, problems: [] });
+  const embed = readState(QK, new URLSearchParams('widget=qk-norm-lab&max-gain=abc'), '');
+  assert.deepEqual(embed.problems.map(({ key, raw, code }) => ({ key, raw, code })), [{ key: 'max-gain', raw: 'abc', code: 'not_a_number' }]);
+  assert.equal(embed.values.maxGain, 8);
+  const params = new URLSearchParams('qk.max-gain=32');
+  writeState(QK, { ...defaultValues(QK), maxGain: 16 }, params, 'qk');
+  assert.equal(params.toString(), 'qk.maxGain=16', 'writing replaces the other spelling');
+});
+
+test('keys of the widget that name no setting are reported; other widgets\' keys and reserved keys are not', () => {
+  const page = new URLSearchParams('qk.max-gain=32&qk.maxgain=3&qk.gain=2&qk2.foo=1&vec.x=3');
+  assert.deepEqual(unknownKeys(QK, page, 'qk'), [{ key: 'qk.maxgain', raw: '3', code: 'unknown_setting' }, { key: 'qk.gain', raw: '2', code: 'unknown_setting' }]);
+  const embed = new URLSearchParams('widget=qk-norm-lab&lang=en&theme=dark&maxGain=3&max_gain=4');
+  assert.deepEqual(unknownKeys(QK, embed, '', ['widget', 'lang', 'theme']).map((p) => p.key), ['max_gain']);
+});
+
+const LONG = defineState([{ name: 'x', type: 'text', default: '1', maxLength: 100_000, validate: (text, { parseVector }) => parseVector(text) }]);
+
+test('a long text travels compressed and reads back exactly; one too long for a link is named', async () => {
+  // 1,000 values typed as a reader would paste them: 7,000-odd characters, over the plain limit.
+  const x = Array.from({ length: 1000 }, (_, i) => (Math.sin(i * 12.9898) * 437.5453 % 1).toFixed(4)).join(', ');
+  assert.ok(x.length > 7000);
+  const { params, dropped } = await writeLongState(LONG, { x }, new URLSearchParams('vec.x=1,2'), 'vec');
+  assert.deepEqual(dropped, []);
+  assert.equal(params.has('vec.x'), false, 'the stale plain value is gone');
+  const link = `https://example.org/en/index.html?${params}#vector-lab`;
+  assert.ok(link.length < LINK_LIMIT && link.length < x.length, `${link.length} characters`);
+  const expanded = await expandLongState(LONG, new URL(link).searchParams, 'vec');
+  assert.deepEqual(expanded.problems, []);
+  assert.deepEqual(readState(LONG, expanded.params, 'vec', { parseVector }), { values: { x }, problems: [] });
+
+  const tooLong = await writeLongState(LONG, { x: '1,'.repeat(60_000) + '1' }, new URLSearchParams(), 'vec');
+  assert.deepEqual([tooLong.dropped, tooLong.params.toString()], [['x'], '']);
+});
+
+test('a compressed value that is not deflate, or inflates past maxLength, is a problem, not a hang or a throw', async () => {
+  const bomb = await compress('0'.repeat(5_000_000));  // about 5 KB that inflates to 5 MB
+  assert.equal(await decompress(bomb, 100_000), null);
+  const { params, problems } = await expandLongState(LONG, new URLSearchParams({ 'vec.x.z': bomb, 'vec2.x.z': 'not*base64' }), 'vec');
+  assert.deepEqual(problems.map((p) => p.code), ['too_long']);
+  assert.equal(params.has('vec.x'), false);
+  const broken = await expandLongState(LONG, new URLSearchParams({ 'vec.x.z': 'bm90IGRlZmxhdGU' }), 'vec');
+  assert.deepEqual(broken.problems.map((p) => p.code), ['not_compressed']);
 });

@@ -10,12 +10,12 @@ import { textField } from './shared/fields.js';
 import { LabElement } from './shared/lab-element.js';
 import { stringsOf } from '../languages.js';
 
-const MAX_URL_CHARS = 4000;  // a pasted config travels in the link up to this length
+const MAX_CONFIG_CHARS = 1_048_576;  // what inspectConfig reads; a link carries it compressed (state.js)
 
 export class RlConfigInspector extends LabElement {
   static tag = 'rl-config-inspector';
   static stateKey = 'cfg';
-  static stateRows = [{ name: 'config', type: 'text', maxLength: MAX_URL_CHARS, default: exampleText('llama') }];
+  static stateRows = [{ name: 'config', type: 'text', maxLength: MAX_CONFIG_CHARS, default: exampleText('llama') }];
   static styles = ['block-diagram.css', 'config-inspector.css'];
 
   build() {
@@ -54,10 +54,10 @@ export class RlConfigInspector extends LabElement {
     this.field.input.focus();
   }
 
-  /** Draws `text` and records it for the link (a text too long for a link records the default). */
+  /** Draws `text` and records it for the link. */
   inspect(text) {
     this.draw(text);
-    this.commit({ config: text.length <= MAX_URL_CHARS ? text : this.row('config').default });
+    this.commit({ config: text });
   }
 
   update() {

@@ -1,5 +1,5 @@
 // <rl-forward-reader>: a decoder layer's forward() beside the block its config builds; the reader names the
-// layout. The answer is checked against the snippet's decoder config as the engine's option table resolves it
+// layout; the diagram, which shows the layout, appears with the answer. The answer is checked against the snippet's decoder config as the engine's option table resolves it
 // (forward-reader/logic.js), the explanation quotes the engine's formula for each placement, and every line is
 // linked to the diagram element it computes (hover or focus either side).
 import { blockDiagram } from './shared/block-diagram.js';
@@ -32,7 +32,9 @@ export class RlForwardReader extends LabElement {
     });
     this.code = h('code', {});
     this.codeFigure = h('figure', { class: 'fr-code' }, h('figcaption', {}, ''), h('pre', {}, this.code));
-    this.diagramHost = h('div', { class: 'fr-diagram-host' });
+    // The diagram shows where the norms sit, which is the answer: it appears with the answer.
+    this.diagramHost = h('div', { class: 'fr-diagram-host', hidden: true });
+    this.diagramWait = h('p', { class: 'fr-diagram-wait hint' }, s.diagramWait);
     this.answerGroup = h('fieldset', { class: 'field radio-group fr-answer', onkeydown: (event) => { if (event.key === 'Enter') { event.preventDefault(); this.check(); } } },
       h('legend', {}, s.answer),
       this.choices.map((choice) => {
@@ -45,7 +47,7 @@ export class RlForwardReader extends LabElement {
     this.body.append(
       h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('read-forward', s.sectionLink))),
       picker.root,
-      h('div', { class: 'fr-grid' }, this.codeFigure, h('figure', { class: 'fr-diagram' }, h('figcaption', {}, s.diagramTitle), this.diagramHost)),
+      h('div', { class: 'fr-grid' }, this.codeFigure, h('figure', { class: 'fr-diagram' }, h('figcaption', {}, s.diagramTitle), this.diagramWait, this.diagramHost)),
       this.answerGroup,
       h('div', { class: 'fr-actions' }, h('button', { type: 'button', class: 'fr-check', onclick: () => this.check() }, s.check)),
       this.feedback,
@@ -84,6 +86,7 @@ export class RlForwardReader extends LabElement {
     this.setDiagramLabel(s.diagramLabel);
     for (const element of markDiagram(this.diagram, (key) => this.partLabel(key))) this.linkEvents(element);
     this.diagramHost.replaceChildren(this.diagram);
+    this.showDiagram(false);
     for (const input of this.answerGroup.querySelectorAll('input')) input.checked = false;
     this.say(null, '');
     this.note.hidden = true;
@@ -158,5 +161,11 @@ export class RlForwardReader extends LabElement {
     this.note.textContent = this.strings.notes[this.snippet.id];
     this.note.hidden = false;
     this.setDiagramLabel(this.diagramSummary);
+    this.showDiagram(true);
+  }
+
+  showDiagram(shown) {
+    this.diagramHost.hidden = !shown;
+    this.diagramWait.hidden = shown;
   }
 }

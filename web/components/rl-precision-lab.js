@@ -42,6 +42,7 @@ export class RlPrecisionLab extends LabElement {
   static stateKey = 'prec';
   static stateRows = STATE;
   static styles = ['precision-lab.css', uplotCssUrl()];
+  static charts = true;  // line charts: their colours are read before the build (LabElement)
 
   build() {
     const s = this.strings;

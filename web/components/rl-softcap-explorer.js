@@ -34,6 +34,7 @@ export class RlSoftcapExplorer extends LabElement {
   static stateKey = 'cap';
   static stateRows = STATE;
   static styles = ['softcap-explorer.css', uplotCssUrl()];
+  static charts = true;  // line charts: their colours are read before the build (LabElement)
 
   build() {
     const s = this.strings;

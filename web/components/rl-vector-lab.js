@@ -13,13 +13,14 @@ import { LabElement } from './shared/lab-element.js';
 import { dytControls, scaleComparison } from './vector-lab/dyt.js';
 import { STEPS, createStepper } from './vector-lab/stepper.js';
 
-const MAX_TEXT = 2000;
+const MAX_TEXT = 200_000;  // a link carries a long vector compressed (state.js)
 // A vector longer than this is shown by its first and last three values and its length; the results table's CSV
 // keeps it whole.
 const SHOWN_IN_FULL = 16;
 // A float32 sum of n values of size up to m is exact to within about n * 2^-24 * m: a measured mean of x̂ that
-// small is rounding, and x̂'s mean is shown as the 0 it is.
-const roundoffOfSum = (values) => values.length * 2 ** -24 * Math.max(...Array.from(values, Math.abs));
+// small is rounding, and x̂'s mean is shown as the 0 it is. (A loop, not Math.max(...values): a vector may hold
+// more values than a call takes arguments.)
+const roundoffOfSum = (values) => values.length * 2 ** -24 * Array.prototype.reduce.call(values, (max, v) => Math.max(max, Math.abs(v)), 0);
 const vectorRow = (name, fallback, optional) => ({
   name, type: 'text', default: fallback, maxLength: MAX_TEXT,
   validate: (text, { parseVector }) => (optional && text.trim() === '' ? null : parseVector(text)),

@@ -75,7 +75,10 @@ export function createLabWorker() {
     };
     worker.onerror = (event) => {
       event.preventDefault();
-      failAll(new ResidualLabError(`the lab worker failed: ${event.message || 'unknown error'}`, { code: 'worker_failed' }));
+      // No message: the script did not load (a network or CSP failure) or the browser ended the worker.
+      const detail = event.message || '';
+      const error = new ResidualLabError(`the lab worker failed: ${detail || 'its script did not load, or the browser ended it (for instance when memory ran out)'}`, { code: 'worker_failed' });
+      failAll(Object.assign(error, { detail }));
     };
   }
 

@@ -8,6 +8,7 @@ export default {
   codeLabel: (model) => `forward() in the style of ${model}`,
   diagramTitle: 'The block this config builds',
   diagramLabel: 'Block diagram of this layer (its layout is named once you have answered)',
+  diagramWait: 'Name the layout first: the diagram shows where the norms sit, so it appears with the answer.',
   answer: 'Which layout is this?',
   placementNames: { pre: 'Pre-Norm', post: 'Post-Norm', sandwich: 'Sandwich', olmo2: 'OLMo 2 (norm on the output)', deepnorm: 'DeepNorm (Post-Norm, scaled skip)' },
   formulaIs: (formula) => `engine: ${formula}`,

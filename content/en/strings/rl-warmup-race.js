@@ -11,7 +11,7 @@ export default {
   lr: 'Peak learning rate',
   warmupSteps: 'Warmup steps',
   run: 'Run the four trainings',
-  idle: 'Press “Run the four trainings”: four small decoders train in a background worker (about half a minute at the defaults; you can cancel).',
+  idle: 'Press “Run the four trainings”: four small decoders train in a background worker (the time left shows once they start; you can cancel).',
   chartTitle: 'Training loss per step: faint, every step; bold, its moving average (the smoothing that gives the final loss below)',
   chartLabel: 'Line chart: the training loss of Post-Norm and Pre-Norm, each with and without learning-rate warmup',
   stepAxis: 'step',

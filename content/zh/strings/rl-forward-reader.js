@@ -10,6 +10,7 @@ export default {
   codeLabel: (model) => `仿照 ${model} 风格的 forward()`,
   diagramTitle: '这份配置搭出的层',
   diagramLabel: '这一层的结构图（回答之后会说出它的结构名称）',
+  diagramWait: '先说出它是哪种结构：结构图画出了 Norm 的位置，所以它随答案一起出现。',
   answer: '这是哪种结构？',
   placementNames: { pre: 'Pre-Norm', post: 'Post-Norm', sandwich: '三明治', olmo2: 'OLMo 2（归一化子层输出）', deepnorm: 'DeepNorm（Post-Norm，残差路径乘 α）' },
   formulaIs: (formula) => `引擎：${formula}`,

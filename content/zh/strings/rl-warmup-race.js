@@ -9,7 +9,7 @@ export default {
   lr: '峰值学习率',
   warmupSteps: '预热步数',
   run: '运行四次训练',
-  idle: '点击“运行四次训练”：四个小解码器在后台线程中训练（默认设置约半分钟，可以取消）。',
+  idle: '点击“运行四次训练”：四个小解码器在后台线程中训练（开始后会显示剩余时间，可以取消）。',
   chartTitle: '每一步的训练 loss：浅色为逐步的值，粗线为其滑动平均（下面“平滑后的最终 loss”用的就是它）',
   chartLabel: '折线图：Post-Norm 与 Pre-Norm 各自有、无学习率预热时的训练 loss',
   stepAxis: '步数',

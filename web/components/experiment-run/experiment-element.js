@@ -13,6 +13,7 @@ const RECOMPUTE_DELAY_MS = 250;
 
 export class ExperimentElement extends LabElement {
   static styles = ['experiment.css', uplotCssUrl()];
+  static charts = true;  // line charts: their colours are read before the build (LabElement)
 
   #runner = null;
   #nearViewport = false;

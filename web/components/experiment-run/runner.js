@@ -34,7 +34,9 @@ export function experimentRunner({ host, language }) {
   const status = h('p', { class: 'run-status', role: 'status', 'aria-live': 'polite' });
   const error = h('p', { class: 'run-error', role: 'alert' });
   const cancelButton = h('button', { type: 'button', class: 'run-cancel', hidden: true, onclick: () => cancel(true) }, s.cancel);
-  const root = h('div', { class: 'run-state' }, h('div', { class: 'run-row' }, progress, status, cancelButton), error);
+  // After a failed run: the widget's own compute() runs the same settings again.
+  const retryButton = h('button', { type: 'button', class: 'run-retry', hidden: true, onclick: () => host.compute?.() }, s.retry);
+  const root = h('div', { class: 'run-state' }, h('div', { class: 'run-row' }, progress, status, cancelButton), error, retryButton);
 
   let workers = [];  // workers[0] runs every call
   const helpers = new Set();  // the extra workers of split calls in flight: each belongs to its call alone
@@ -93,6 +95,7 @@ export function experimentRunner({ host, language }) {
     const { signal } = controller;
     host.dataset.status = 'running';
     error.textContent = '';
+    retryButton.hidden = true;
     progress.removeAttribute('value');
     setBusy(true);
     const started = performance.now();
@@ -100,7 +103,10 @@ export function experimentRunner({ host, language }) {
       if (mine !== generation) return;
       progress.max = stepsTotal;
       progress.value = stepsDone;
-      status.textContent = s.steps(stepsDone, stepsTotal);
+      // The time left from this run's own pace (a machine's speed varies tenfold: no fixed promise).
+      const elapsed = performance.now() - started;
+      const left = stepsDone > 0 && stepsDone < stepsTotal && elapsed > 1000 ? Math.ceil((elapsed / stepsDone) * (stepsTotal - stepsDone) / 1000) : 0;
+      status.textContent = s.steps(stepsDone, stepsTotal) + (left ? s.left(left) : '');
       if (partial && onPartial) {
         onPartial(partial);
         partialShown = { stepsDone, stepsTotal };
@@ -121,9 +127,11 @@ export function experimentRunner({ host, language }) {
       setBusy(false);
       if (failure?.name === 'AbortError') return null;
       status.textContent = '';
-      error.textContent = s.failed(failure?.message ?? String(failure));
+      const workerStopped = failure?.code === 'worker_failed';
+      error.textContent = workerStopped ? s.workerFailed(failure.detail) : s.failed(failure?.message ?? String(failure));
+      retryButton.hidden = false;
       host.dataset.status = 'error';
-      host.markStale?.(true, 'run');  // what is on screen came from earlier settings
+      host.markStale?.(true, 'run');  // what is on screen came from an earlier run
       return null;
     } finally {
       if (mine === generation) controller = null;

@@ -47,15 +47,17 @@ export function blockLayout({ placement = 'pre', norm = 'layernorm', qkNorm = fa
   };
 }
 
-const W = 472;
-const TRUNK_X = 90;      // centre of the trunk column
-const BRANCH_X = 280;    // centre of the branch column
-const BOX_W = 140;
-const BOX_H = 30;
+// Drawn in a column of a widget (a third to a half of its width, about 340 px on a desktop): 372 units wide with
+// 14-unit text at the least (block-diagram.css), so no text is drawn under 12 px there.
+const W = 372;
+const TRUNK_X = 56;      // centre of the trunk column
+const BRANCH_X = 200;    // centre of the branch column
+const BOX_W = 130;
+const BOX_H = 32;
 const GAP = 16;
-const CHIP_X = 362;
-const CHIP_W = 100;
-const CHIP_H = 22;
+const CHIP_X = 272;
+const CHIP_W = 96;
+const CHIP_H = 24;
 
 /**
  * attnExtras: names of norms inside attention that the toy decoder has no place for (MLA's q_a_layernorm and
@@ -78,8 +80,8 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
     svg('rect', { x: CHIP_X, y: top, width: CHIP_W, height: CHIP_H, rx: 11 }),
     text(CHIP_X + CHIP_W / 2, top + CHIP_H / 2, content));
 
-  parts.push(text(TRUNK_X, y, labels.input, 'bd-caption'));
-  y += 14;
+  parts.push(svg('text', { x: 8, y, class: 'bd-caption', 'dominant-baseline': 'central' }, labels.input));
+  y += 16;
   const layerTop = y;
   for (const sub of layout.sublayers) {
     const fork = y + 8;
@@ -110,7 +112,7 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
       parts.push(line(TRUNK_X, fork, TRUNK_X, add - 9, 'bd-line bd-skip'));
       if (layout.scaledSkip) parts.push(text(TRUNK_X - 26, (fork + add) / 2, labels.skipScaled, 'bd-caption'));
     } else {
-      parts.push(text(TRUNK_X - 34, (fork + add) / 2, labels.noSkip, 'bd-caption'));
+      parts.push(text(TRUNK_X, (fork + add) / 2, labels.noSkip, 'bd-caption'));
     }
     parts.push(svg('g', { class: 'bd-add', 'data-add': sub.name },
       svg('circle', { cx: TRUNK_X, cy: add, r: 9 }),

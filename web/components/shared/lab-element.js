@@ -1,6 +1,7 @@
 // The base class of the widgets: shadow root and stylesheets, page language, loading the lab, and the state
 // table kept in sync with the element's attributes and the URL query. A subclass declares
-//   static tag, static stateKey (URL prefix), static stateRows (state.js rows), static styles (CSS files)
+//   static tag, static stateKey (URL prefix), static stateRows (state.js rows), static styles (CSS files), and
+//   static charts = true when it draws line charts (line-chart.js)
 // and implements build() (make the controls once, in this.body) and update() (recompute and redraw from
 // this.state). Every failure ends up as a message in the widget, never as an uncaught error in the console.
 // Removing a widget ends everything it started (timers here, and whatever subclasses and helpers registered with
@@ -13,19 +14,23 @@
 // reader changed from it, so where both name a setting the address wins (a link reproduces what the reader saw),
 // and only settings that differ from the attributes are written to it. An attribute changed later (a slide's
 // script, a host page) is followed at once: that setting takes the new value whatever the address said, and the
-// controls are built again to show it. An unusable attribute is named in the notice and ignored.
+// controls are built again to show it. An unusable attribute is named in the notice and ignored, and so is a
+// key of the address under this widget's prefix that names no setting. The share menu's link carries long texts
+// compressed (state.js writeLongState) and the widget's anchor, to which the page scrolls when opened.
 import { load, simdSupported } from '../../lib/residual-lab.js';
 import { h } from './dom.js';
 import { textField } from './fields.js';
 import { formulasReady } from './formula.js';
+import { resolveChartColours } from './line-chart.js';
 import { stringsOf } from '../../languages.js';
 import { common, describeError, languageOf, quoted } from './i18n.js';
 import { parseNumber } from './parse-number.js';
 import { shareMenu } from './share-menu.js';
-import { attributeName, defineState, readAttributes, readState, writeState } from './state.js';
+import { attributeName, defineState, expandLongState, readAttributes, readState, unknownKeys, writeLongState, writeState } from './state.js';
 import { adoptStyles, stylesUrl } from './styles.js';
 
 const URL_WRITE_DELAY_MS = 200;
+const KEEP_IN_VIEW_MS = 10_000;
 
 // The widgets' first drawings take turns, one per task: they all wait for the same load(), and drawn in one go
 // they held the main thread for a second (each chart reads its colours and width: a style and layout pass of the
@@ -100,6 +105,7 @@ export class LabElement extends HTMLElement {
     labReady?.catch(() => {});  // awaited below, where a failure is shown
     const styleUrls = ['widget.css', ...this.constructor.styles].map((name) => (name instanceof URL ? name : stylesUrl(name)));
     await adoptStyles(this.shadowRoot, styleUrls);
+    if (this.constructor.charts) resolveChartColours(this);  // while the lab loads, not in the build's task
     this.notice = h('p', { class: 'notice', role: 'status', hidden: true });
     this.body = h('div', { class: 'widget-body' });
     this.loading = h('p', { class: 'loading' }, this.common.loading);
@@ -121,15 +127,48 @@ export class LabElement extends HTMLElement {
     const context = this.stateContext();
     const fromAttributes = readAttributes(this.stateTable, this, context);
     this.#base = fromAttributes.values;
-    const fromUrl = readState(this.stateTable, new URLSearchParams(location.search), this.statePrefix, context, this.#base);
+    const query = new URLSearchParams(location.search);
+    const expanded = await expandLongState(this.stateTable, query, this.statePrefix);
+    const fromUrl = readState(this.stateTable, expanded.params, this.statePrefix, context, this.#base);
     this.state = fromUrl.values;
     for (const problem of fromAttributes.problems) this.#attributeNotices.set(problem.key, this.#attributeProblem(problem));
-    this.#urlNotice = fromUrl.problems.map((p) => this.common.urlProblem(p.key, quoted(p.raw, this.language))).join(' ');
+    // Keys of this widget that name no setting; with no prefix (embed.html) only where the page says which keys are its own.
+    const unknown = this.statePrefix || this.reservedKeys ? unknownKeys(this.stateTable, query, this.statePrefix, this.reservedKeys) : [];
+    const settingNames = this.stateTable.map((row) => attributeName(row.name));
+    this.#urlNotice = [
+      ...[...expanded.problems, ...fromUrl.problems].map((p) => this.common.urlProblem(p.key, quoted(p.raw, this.language))),
+      ...unknown.map((p) => this.common.unknownSetting(p.key, quoted(p.raw, this.language), settingNames)),
+    ].join(' ');
     this.#showNotices();
     this.#build();
     this.update();
     this.shadowRoot.append(shareMenu(this));
     this.setAttribute('data-ready', '');  // for pages (and tests) that wait for the first drawing
+    // A shared link names the widget in its fragment (shareableAddress); the browser found no element by that name.
+    if (!this.id && location.hash === `#${this.anchor}`) this.#keepInView();
+  }
+
+  /**
+   * Scrolls to this widget, and again while the page above it still grows (widgets drawing their first results),
+   * until the reader scrolls, types or touches, or KEEP_IN_VIEW_MS have passed.
+   */
+  #keepInView() {
+    const scroll = () => this.scrollIntoView({ block: 'start' });
+    scroll();
+    const resizes = new ResizeObserver(scroll);
+    const readerMoves = ['wheel', 'keydown', 'pointerdown', 'touchstart'];
+    const stop = () => {
+      resizes.disconnect();
+      for (const type of readerMoves) removeEventListener(type, stop, true);
+    };
+    resizes.observe(document.documentElement);
+    for (const type of readerMoves) addEventListener(type, stop, { capture: true, passive: true });
+    setTimeout(stop, KEEP_IN_VIEW_MS);
+  }
+
+  /** The fragment that opens the page at this widget: its id, else `rl-` and its URL prefix. */
+  get anchor() {
+    return this.id || `rl-${this.statePrefix}`;
   }
 
   attributeChangedCallback(name, oldValue, value) {
@@ -255,16 +294,34 @@ export class LabElement extends HTMLElement {
     if (this.isConnected) this.#urlTimer = setTimeout(() => this.writeUrl(), URL_WRITE_DELAY_MS);
   }
 
-  /** The page address with this widget's settings in it, as writeUrl puts them there (the share menu's link). */
-  addressWithState() {
+  /**
+   * The page address with this widget's settings in it, long texts compressed (state.js writeLongState), as
+   * writeUrl puts them there. Resolves to { url, dropped }: `dropped` names settings too long for any link.
+   */
+  async addressWithState() {
     const url = new URL(location.href);
-    writeState(this.stateTable, this.state, url.searchParams, this.statePrefix, this.#base ?? undefined);
-    return url;
+    const { dropped } = await writeLongState(this.stateTable, this.state, url.searchParams, this.statePrefix, this.#base ?? undefined);
+    return { url, dropped };
   }
 
-  writeUrl() {
+  /** The share menu's link: the address with the settings, opening at this widget (its anchor). */
+  async shareableAddress() {
+    const { url, dropped } = await this.addressWithState();
+    if (this.statePrefix) url.hash = this.anchor;
+    return { href: url.href, dropped: dropped.map((name) => ({ name, length: this.state[name].length })) };
+  }
+
+  #urlWrites = 0;
+  async writeUrl() {
     this.#urlPending = false;
-    const url = this.addressWithState();
+    const write = ++this.#urlWrites;
+    const base = this.#base ?? undefined;
+    const own = await writeLongState(this.stateTable, this.state, new URLSearchParams(), this.statePrefix, base);
+    if (write !== this.#urlWrites) return;  // a newer write is under way
+    // Other widgets may have written the address meanwhile: only this widget's keys change.
+    const url = new URL(location.href);
+    writeState(this.stateTable, this.state, url.searchParams, this.statePrefix, base);
+    for (const [key, value] of own.params) url.searchParams.set(key, value);
     if (url.href !== location.href) history.replaceState(history.state, '', url);
   }
 
@@ -353,10 +410,13 @@ export class LabElement extends HTMLElement {
 
   #showStale() {
     const stale = this.stale;
+    // Only a failed run holds the results back: the inputs are fine, so the label does not blame them.
+    const runOnly = stale && [...this.#staleReasons].every((reason) => reason === 'run');
     this.toggleAttribute('data-stale', stale);
     for (const { region, label } of this.#regions) {
       region.toggleAttribute('data-stale', stale);
       label.hidden = !stale;
+      label.textContent = runOnly ? this.common.staleRun : this.common.stale;
     }
   }
 }

@@ -3,7 +3,8 @@
 // what a chart library is for, and uPlot does them in ~50 KB without style attributes in markup (it sizes its
 // elements from script, which the CSP allows). Bars stay plain SVG (bar-chart.js).
 // Canvas colours cannot follow CSS variables by themselves, so the chart is rebuilt when the theme changes.
-import uPlot from '../../vendor/uplot/uPlot.esm.js';
+// uPlot (145 KB of the widgets' code) is a chunk of its own, fetched and evaluated when the first chart is made,
+// not with the widgets' bundle while the page loads; a chart is drawn once it has arrived.
 import { h } from './dom.js';
 import { common } from './i18n.js';
 import { lineChartExport } from './chart-export.js';
@@ -11,6 +12,30 @@ import { axisValues } from './format.js';
 
 const systemDark = matchMedia('(prefers-color-scheme: dark)');
 const printing = matchMedia('print');
+
+let uPlot = null;
+let uPlotLoading = null;
+const loadUPlot = () => (uPlotLoading ??= import('../../vendor/uplot/uPlot.esm.js').then((module) => { uPlot = module.default; }));
+
+// The colours charts use, read for a widget in one style pass before it builds (resolveChartColours): the first
+// drawing then reads no style, which in the middle of a widget's build is a style pass of the whole page.
+const CHART_COLOURS = ['fg', 'muted', 'border', 'bg', 'blue', 'orange', 'vermillion', 'green', 'grey', 'purple'];
+const palettes = new WeakMap();  // host -> { scheme, colours: Map }
+const schemeNow = () => `${document.documentElement.dataset.theme ?? ''}|${systemDark.matches}|${printing.matches}`;
+
+/** Reads the chart colours of `host` (its shadow root holds the widget's stylesheets) at once, for its charts. */
+export function resolveChartColours(host) {
+  const probes = CHART_COLOURS.map((name) => {
+    const probe = h('span', { class: 'color-probe', hidden: true });
+    probe.style.color = `var(--${name}, #777)`;
+    return probe;
+  });
+  host.shadowRoot.append(...probes);
+  const colours = new Map(CHART_COLOURS.map((name, i) => [name, getComputedStyle(probes[i]).color]));
+  for (const probe of probes) probe.remove();
+  palettes.set(host, { scheme: schemeNow(), colours });
+  loadUPlot().catch(() => {});  // fetched while the lab loads
+}
 
 /**
  * `host` is the widget (a LabElement); `build(color)` returns uPlot options without width and height;
@@ -39,6 +64,8 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
   // One style read per colour and drawing (each getComputedStyle() after a change is a style pass of the page).
   let colours = null;
   const color = (name) => {
+    const palette = palettes.get(host);
+    if (palette?.scheme === schemeNow() && palette.colours.has(name)) return palette.colours.get(name);
     colours ??= new Map();
     if (!colours.has(name)) {
       const probe = colorProbe(host);
@@ -52,6 +79,10 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
   // Drawn at once, empty, so the chart takes its final size before the first result arrives: the page does not
   // jump when a widget's results come in.
   function create() {
+    if (!uPlot) {
+      loadUPlot().then(() => { if (!plot && host.isConnected && root.isConnected) create(); }, () => {});
+      return;
+    }
     plot?.destroy();
     colours = null;
     const options = build(color);

@@ -6,8 +6,8 @@
 import { exportableTables, tableCsv } from './chart-export.js';
 import { widgetOf } from '../registry.js';
 import { h } from './dom.js';
-import { writeState } from './state.js';
-import { FALLBACK_LANGUAGE } from '../../languages.js';
+import { LINK_LIMIT, writeState } from './state.js';
+import { FALLBACK_LANGUAGE, languageRow } from '../../languages.js';
 
 const embedPage = () => new URL('../../embed.html', import.meta.url);
 
@@ -19,8 +19,15 @@ function settings(host) {
   return [...writeState(host.stateTable, host.state, new URLSearchParams(), '')];
 }
 
-/** The current page's address with this widget's settings in it (what the widget writes to the address bar). */
-export const pageLink = (host) => host.addressWithState().href;
+/**
+ * The current page's address with this widget's settings in it (what the widget writes to the address bar) and
+ * its anchor. Resolves to { href, tooLong }: tooLong is the length when no link can carry the settings.
+ */
+export async function pageLink(host) {
+  const { href, dropped } = await host.shareableAddress();
+  const length = href.length + dropped.reduce((sum, { length: n }) => sum + n, 0);
+  return { href, tooLong: dropped.length || length > LINK_LIMIT ? length : 0 };
+}
 
 /** embed.html?widget=<tag without rl->&<setting>=<value>...&lang=<code> */
 export function embedUrl(host) {
@@ -76,6 +83,14 @@ export function shareMenu(host) {
     }
   }
 
+  async function copyLink() {
+    const { href, tooLong } = await pageLink(host);
+    if (!tooLong) return copy(href, t.copiedLink);
+    fallback.hidden = true;
+    status.textContent = t.linkTooLong(tooLong.toLocaleString(languageRow(host.language).numberLocale), LINK_LIMIT.toLocaleString(languageRow(host.language).numberLocale));
+    return undefined;
+  }
+
   async function save(make, type, fileName) {
     try {
       const made = await make();
@@ -114,7 +129,7 @@ export function shareMenu(host) {
   const menu = h('details', { class: 'share-menu', ontoggle: () => { if (menu.open) listExports(); } },
     h('summary', {}, t.title),
     h('div', { class: 'share-actions' },
-      h('button', { type: 'button', onclick: () => copy(pageLink(host), t.copiedLink) }, t.copyLink),
+      h('button', { type: 'button', onclick: copyLink }, t.copyLink),
       // The single-file chapter (scripts/offline.mjs) has no embed page beside it to frame.
       globalThis.residualLabOffline ? null : h('button', { type: 'button', onclick: () => copy(iframeSnippet(host), t.copiedIframe) }, t.copyIframe),
       h('button', { type: 'button', onclick: () => copy(tagSnippet(host), t.copiedTag) }, t.copyTag)),

@@ -15,7 +15,13 @@
 // or the choices and pick another default inside them, and defineState refuses a row that leaves the option's.
 //
 // The same rows are the element's attributes: row `maxGain` is attribute `max-gain` (attributeName: a run of
-// capitals starts a lower-case word, `zeroQK` is `zero-qk`), read with the same parsers as the URL.
+// capitals starts a lower-case word, `zeroQK` is `zero-qk`), read with the same parsers as the URL. A URL may name a
+// setting either way (`qk.maxGain=32` or `qk.max-gain=32`, the name the README documents); a key of the widget's
+// that names no setting is reported (unknownKeys).
+//
+// Long texts (a pasted config, a 1,000-value vector) travel compressed: above row.urlLimit (default
+// PLAIN_TEXT_LIMIT) characters the value is deflate-raw, base64url, under the key `<key>.z` (writeLongState,
+// expandLongState; async, as CompressionStream is). A link longer than LINK_LIMIT is not offered at all.
 
 import { findRow } from '../../lib/options.js';
 
@@ -116,6 +122,13 @@ export function defaultValues(table) {
 
 const keyOf = (prefix, name) => (prefix ? `${prefix}.${name}` : name);
 
+/** Texts up to this many characters go into a URL as they are; longer ones compressed. */
+export const PLAIN_TEXT_LIMIT = 2000;
+/** The longest link the share menu offers: common servers refuse request lines over 8 KB (nginx's default). */
+export const LINK_LIMIT = 8000;
+const COMPRESSED = '.z';
+const plainLimit = (row) => row.urlLimit ?? PLAIN_TEXT_LIMIT;
+
 /** The attribute that holds row `name`: kebab-case, a run of capitals one word (maxGain max-gain, zeroQK zero-qk). */
 export function attributeName(name) {
   return name.replace(/[A-Z]+/g, (capitals) => `-${capitals.toLowerCase()}`);
@@ -130,9 +143,10 @@ export function readState(table, params, prefix, context = {}, base = defaultVal
   const values = { ...base };
   const problems = [];
   for (const row of table) {
-    const key = keyOf(prefix, row.name);
+    // The row's name as written by writeState, else its documented (attribute) name.
+    const key = [keyOf(prefix, row.name), keyOf(prefix, attributeName(row.name))].find((k) => params.get(k) !== null);
+    if (key === undefined) continue;
     const raw = params.get(key);
-    if (raw === null) continue;
     const parsed = TYPES[row.type].parse(raw, row);
     if (parsed.problem) {
       problems.push({ name: row.name, key, raw, code: parsed.problem });
@@ -152,6 +166,23 @@ export function readState(table, params, prefix, context = {}, base = defaultVal
 }
 
 /**
+ * The keys of `params` that belong to this widget (`<prefix>.` in front; with no prefix, every key but
+ * `reserved`) and name none of its settings: [{ key, raw, code: 'unknown_setting' }].
+ */
+export function unknownKeys(table, params, prefix, reserved = []) {
+  const known = new Set(reserved);
+  for (const row of table) {
+    for (const name of [row.name, attributeName(row.name)]) {
+      known.add(keyOf(prefix, name));
+      known.add(keyOf(prefix, name) + COMPRESSED);
+    }
+  }
+  const ours = (key) => (prefix ? key.startsWith(`${prefix}.`) : true);
+  return [...new Set(params.keys())].filter((key) => ours(key) && !known.has(key))
+    .map((key) => ({ key, raw: params.get(key), code: 'unknown_setting' }));
+}
+
+/**
  * Reads the rows from the attributes of `element` (attributeName of each row). Same result as readState; a
  * problem's `key` is the attribute's name.
  */
@@ -161,19 +192,100 @@ export function readAttributes(table, element, context = {}) {
   return { values, problems: problems.map((p) => ({ ...p, key: attributeName(p.name) })) };
 }
 
+/** The settings that writeState leaves out for their length: valid texts over their row's plain limit. */
+function longValues(table, values, base) {
+  return table.filter((row) => {
+    const value = values[row.name];
+    return row.type === 'text' && value !== base[row.name] && TYPES.text.check(value, row) && value.length > plainLimit(row);
+  });
+}
+
 /**
  * Writes the rows into `params` (a URLSearchParams, changed in place): a value equal to its `base` (default the
- * row's default) removes its key, a text longer than row.urlLimit (when set) is not put in the URL (a typed
- * 8192-d vector would not fit).
+ * row's default) removes its key, and so does a text longer than row.urlLimit (default PLAIN_TEXT_LIMIT):
+ * writeLongState adds those compressed. The other spelling of each key (kebab-case, compressed) is removed.
  */
 export function writeState(table, values, params, prefix, base = defaultValues(table)) {
   for (const row of table) {
     const key = keyOf(prefix, row.name);
     const value = values[row.name];
     const type = TYPES[row.type];
-    const tooLong = row.urlLimit !== undefined && typeof value === 'string' && value.length > row.urlLimit;
+    const tooLong = typeof value === 'string' && value.length > plainLimit(row);
+    for (const other of [keyOf(prefix, attributeName(row.name)), key + COMPRESSED]) if (other !== key) params.delete(other);
     if (value === base[row.name] || !type.check(value, row) || tooLong) params.delete(key);
     else params.set(key, type.format(value));
   }
   return params;
+}
+
+/**
+ * writeState, and the long texts it leaves out written compressed under `<key>.z`. Resolves to
+ * { params, dropped }: `dropped` names the settings a link cannot carry (a text over its row's maxLength).
+ */
+export async function writeLongState(table, values, params, prefix, base = defaultValues(table)) {
+  writeState(table, values, params, prefix, base);
+  for (const row of longValues(table, values, base)) params.set(keyOf(prefix, row.name) + COMPRESSED, await compress(values[row.name]));
+  const dropped = table.filter((row) => row.type === 'text' && values[row.name] !== base[row.name] && !TYPES.text.check(values[row.name], row));
+  return { params, dropped: dropped.map((row) => row.name) };
+}
+
+/**
+ * A copy of `params` with each compressed `<key>.z` of this table's rows replaced by `<key>` and its text.
+ * Resolves to { params, problems }: a value that does not decode, or decodes to more than the row's maxLength,
+ * is a problem (code 'not_compressed' or 'too_long') and left out.
+ */
+export async function expandLongState(table, params, prefix) {
+  const expanded = new URLSearchParams(params);
+  const problems = [];
+  for (const row of table.filter((r) => r.type === 'text')) {
+    const key = keyOf(prefix, row.name);
+    const packed = params.get(key + COMPRESSED);
+    if (packed === null) continue;
+    expanded.delete(key + COMPRESSED);
+    try {
+      const text = await decompress(packed, row.maxLength);
+      if (text === null) problems.push({ name: row.name, key: key + COMPRESSED, raw: packed, code: 'too_long' });
+      else expanded.set(key, text);
+    } catch {
+      problems.push({ name: row.name, key: key + COMPRESSED, raw: packed, code: 'not_compressed' });
+    }
+  }
+  return { params: expanded, problems };
+}
+
+const toBase64Url = (bytes) => {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+
+function fromBase64Url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('not base64url');
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** deflate-raw, base64url. */
+export async function compress(text) {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+  return toBase64Url(new Uint8Array(await new Response(stream).arrayBuffer()));
+}
+
+/** The text of compress(); null when it is longer than `maxLength` characters (read no further: a small link may inflate to gigabytes). */
+export async function decompress(packed, maxLength) {
+  const stream = new Blob([fromBase64Url(packed)]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const reader = stream.getReader();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    if (text.length > maxLength) {
+      reader.cancel().catch(() => {});
+      return null;
+    }
+  }
+  text += decoder.decode();
+  return text.length > maxLength ? null : text;
 }
