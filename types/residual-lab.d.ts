@@ -38,6 +38,11 @@ export type ErrorCode =
   | 'empty' | 'too_long' | 'unexpected_char' | 'invalid_number' | 'not_finite' | 'too_many_values'
   // inspectConfig
   | 'invalid_json'
+  // openCheckpoint: the files, the safetensors format, what the forward runs
+  | 'missing_file' | 'missing_shard' | 'invalid_index' | 'missing_tensor' | 'shape_mismatch' | 'unsupported_dtype'
+  | 'unsupported_architecture' | 'unsupported_config' | 'invalid_tokenizer' | 'no_tokenizer'
+  | 'safetensors_truncated' | 'safetensors_header_too_large' | 'not_safetensors' | 'safetensors_bad_tensor'
+  | 'safetensors_bad_offsets'
   // the lab worker (worker-client.js)
   | 'unknown_method' | 'invalid_request' | 'worker_failed';
 
@@ -288,7 +293,81 @@ export interface ConfigInspection {
 }
 
 // ---- Checkpoints -------------------------------------------------------------------------------------------
-// Reserved for openCheckpoint (reading a model checkpoint); its types go here when it lands.
+// lab.openCheckpoint (web/lib/checkpoint/; docs/checkpoints.md): a Hugging Face checkpoint the reader has.
+
+/** One file's contents; JSON files may also be given as text. */
+export type CheckpointFile = Blob | ArrayBuffer | ArrayBufferView | string;
+/** config.json, model.safetensors (or model.safetensors.index.json and its shards), optionally tokenizer.json. */
+export type CheckpointFiles = Record<string, CheckpointFile> | Map<string, CheckpointFile> | Iterable<File>;
+
+export interface CheckpointTensor {
+  name: string;
+  dtype: string;
+  shape: number[];
+  file: string;
+}
+
+export interface CheckpointRunOptions {
+  /** 'last' (default): the last position's logits; 'all': T x V */
+  logits?: 'last' | 'all';
+  /** also the streams themselves: hiddenStates[0 .. L] and finalHidden, each T x d */
+  hiddenStates?: boolean;
+  /** a logit lens at one position (default the last), its top k tokens (default 10) per state */
+  lens?: { k?: number; position?: number };
+}
+
+export interface LogitLensState {
+  /** 0: the embedding as layer 0 reads it; l + 1: after layer l */
+  state: number;
+  ids: Int32Array;
+  logits: Float32Array;
+  probs: Float32Array;
+}
+
+export interface CheckpointRun {
+  tokens: Int32Array;
+  /** per position: [0] before layer 0, [l + 1] after layer l (L2 norm of the residual stream) */
+  streamNorms: Float32Array[];
+  /** per layer, per position: the norm of what the attention sublayer adds */
+  attnNorms: Float32Array[];
+  /** per layer, per position: the norm of what the MLP sublayer adds */
+  mlpNorms: Float32Array[];
+  /** per position: after the final norm, its weight applied */
+  finalNorms: Float32Array;
+  /** the last position's logits (V), or T x V with logits: 'all' */
+  logits: Float32Array;
+  hiddenStates?: Float32Array[];
+  finalHidden?: Float32Array;
+  lens?: { position: number; k: number; layers: LogitLensState[] };
+}
+
+export interface NormWeightStats {
+  name: string;
+  /** null for the final norm */
+  layer: number | null;
+  slot: 'attnNormBefore' | 'attnNormAfter' | 'mlpNormBefore' | 'mlpNormAfter' | 'qNorm' | 'kNorm' | 'finalNorm';
+  size: number;
+  mean: number;
+  std: number;
+  min: number;
+  max: number;
+  /** for the (1 + w) convention: the statistics of the multiplier applied, 1 + w; null otherwise */
+  multiplier: { mean: number; std: number; min: number; max: number } | null;
+}
+
+export interface Checkpoint {
+  readonly architecture: string;
+  readonly modelType: string;
+  /** config.json as lab.inspectConfig reads it */
+  readonly config: ConfigInspection;
+  readonly tensors: CheckpointTensor[];
+  /** token ids of a text (needs tokenizer.json) */
+  tokenize(text: string): number[];
+  normWeights(): NormWeightStats[];
+  /** token ids, or a text when tokenizer.json was given */
+  run(input: string | ArrayLike<number>, options?: CheckpointRunOptions): CheckpointRun;
+  dispose(): void;
+}
 
 // ---- The lab -------------------------------------------------------------------------------------------------
 
@@ -297,6 +376,8 @@ export interface ResidualLab extends Kernels {
   /** every option table */
   describe(): OptionTables;
   createDecoder(config?: DecoderConfig): Decoder;
+  /** reads a Hugging Face checkpoint the reader has and runs it with the lab's kernels (docs/checkpoints.md) */
+  openCheckpoint(files: CheckpointFiles): Promise<Checkpoint>;
   /** C++ models alive: created, neither disposed nor reclaimed */
   liveDecoders(): number;
   memoryBudget(): MemoryBudget;

@@ -2,14 +2,14 @@
 // in a module Web Worker. The method names are web/lib/worker-methods.js's METHODS (tests/js/types.test.mjs checks
 // them against WorkerMethods below); arguments and results are those of the lab's own functions
 // (./residual-lab.d.ts), except the objects that stay in the worker, which come back as proxies.
-import type { Decoder, Experiments, Kernels, Progress, ResidualLab, WarmupResult, WarmupRun } from './residual-lab.js';
+import type { Checkpoint, Decoder, Experiments, Kernels, Progress, ResidualLab, WarmupResult, WarmupRun } from './residual-lab.js';
 
 type Fn = (...args: never[]) => unknown;
 
 /** The functions the worker runs, by the name `call` takes ('experiments.warmup' is lab.experiments.warmup). */
 export type WorkerMethods =
   { [K in keyof Kernels]: Kernels[K] }
-  & Pick<ResidualLab, 'describe' | 'createDecoder' | 'liveDecoders' | 'wasmHeapBytes' | 'memoryBudget' | 'inspectConfig'>
+  & Pick<ResidualLab, 'describe' | 'createDecoder' | 'liveDecoders' | 'wasmHeapBytes' | 'memoryBudget' | 'inspectConfig' | 'openCheckpoint'>
   & { [K in keyof Experiments as `experiments.${K}`]: Experiments[K] };
 
 type Async<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never;
@@ -18,14 +18,18 @@ type Async<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promis
 export type DecoderProxy = Pick<Decoder, 'config' | 'numParams'>
   & { [K in 'forward' | 'backward' | 'logitLens' | 'params' | 'grads' | 'paramLayout' | 'setParams' | 'trainStep' | 'resetTraining']: Async<Decoder[K]> }
   & { dispose(): Promise<void> };
+/** A checkpoint that lives in the worker: its plain fields, and its methods, async. */
+export type CheckpointProxy = Pick<Checkpoint, 'architecture' | 'modelType' | 'config' | 'tensors'>
+  & { [K in 'run' | 'normWeights' | 'tokenize']: Async<Checkpoint[K]> }
+  & { dispose(): Promise<void> };
 /** A warmup run that lives in the worker; `done` is brought up to date after each call. */
 export type WarmupRunProxy = Pick<WarmupRun, 'options' | 'done'>
   & { advance: Async<WarmupRun['advance']>; result: Async<WarmupRun['result']> }
   & { dispose(): Promise<void> };
 
-type Proxied<R> = R extends Decoder ? DecoderProxy : R extends WarmupRun ? WarmupRunProxy : R;
+type Proxied<R> = R extends Decoder ? DecoderProxy : R extends WarmupRun ? WarmupRunProxy : R extends Checkpoint ? CheckpointProxy : R;
 type ArgsOf<M extends keyof WorkerMethods> = WorkerMethods[M] extends Fn ? Parameters<WorkerMethods[M]> : never;
-type ResultOf<M extends keyof WorkerMethods> = WorkerMethods[M] extends Fn ? Proxied<ReturnType<WorkerMethods[M]>> : never;
+type ResultOf<M extends keyof WorkerMethods> = WorkerMethods[M] extends Fn ? Proxied<Awaited<ReturnType<WorkerMethods[M]>>> : never;
 
 export interface CallOptions {
   /** experiments.residualGrowth and experiments.warmup relay their progress reports here (warmup's with `partial`) */

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { load } from '../../dist/lib/residual-lab.js';
 import { HANDLE_KINDS, METHODS } from '../../web/lib/worker-methods.js';
@@ -113,7 +113,7 @@ test('the worker client declares the methods the worker runs and the proxies\' m
 test('every error code the JS throws is in the declared ErrorCode', () => {
   const declared = new Set([...labTypes.match(/export type ErrorCode =([^;]*);/)[1].matchAll(/'([a-z_]+)'/g)].map((m) => m[1]));
   const thrown = new Set();
-  for (const file of ['kernels.js', 'decoder.js', 'experiments.js', 'options.js', 'inspect-config.js', 'worker-client.js', 'lab-worker.js', 'residual-lab.js']) {
+  for (const file of ['kernels.js', 'decoder.js', 'experiments.js', 'options.js', 'inspect-config.js', 'worker-client.js', 'lab-worker.js', 'residual-lab.js', ...readdirSync(new URL('../../web/lib/checkpoint/', import.meta.url)).map((f) => `checkpoint/${f}`)]) {
     const source = readFileSync(new URL(`../../web/lib/${file}`, import.meta.url), 'utf8');
     for (const m of source.matchAll(/code(?: =|:) '([a-z_]+)'|fail\([^;]*?, '([a-z_]+)'\)/g)) thrown.add(m[1] ?? m[2]);
   }
