@@ -23,7 +23,15 @@ const cases = [4, 64, 4096].flatMap((d) => {
     { name: 'api_layerNorm_call', d, call: () => lab.layerNorm(x, g, null, options) },
     { name: 'api_layerNorm_out_call', d, call: () => lab.layerNorm(x, g, null, options, out) },
     { name: 'js_rmsNorm_out_call', d, call: () => rmsNormForward(out, x, g, 1e-5) },
-    { name: 'js_rmsNorm_call', d, call: () => { const y = new Float32Array(d); rmsNormForward(y, x, g, 1e-5); return y; } },
+    {
+      name: 'js_rmsNorm_call',
+      d,
+      call: () => {
+        const y = new Float32Array(d);
+        rmsNormForward(y, x, g, 1e-5);
+        return y;
+      },
+    },
   ];
 });
 
@@ -39,7 +47,7 @@ function calibrate(call) {
 function sample({ call, reps }) {
   const t0 = performance.now();
   for (let i = 0; i < reps; i++) call();
-  return ((performance.now() - t0) * 1e6) / reps;  // ns per call
+  return ((performance.now() - t0) * 1e6) / reps; // ns per call
 }
 
 // 100 ms of warm-up each, so that V8 has optimized the JS and the WASM being timed, then one untimed round.
@@ -53,5 +61,7 @@ for (let round = 0; round < SAMPLES; round++) for (const c of cases) c.samples.p
 
 for (const { name, d, samples } of cases) {
   const sorted = samples.slice().sort((a, b) => a - b);
-  console.log(JSON.stringify({ name, d, unit: 'ns', value: sorted[sorted.length >> 1], min: sorted[0], max: sorted.at(-1) }));
+  console.log(
+    JSON.stringify({ name, d, unit: 'ns', value: sorted[sorted.length >> 1], min: sorted[0], max: sorted.at(-1) }),
+  );
 }

@@ -26,7 +26,8 @@ double timed(Fn&& fn) {
 
 std::vector<float> pattern(std::size_t n, float phase) {
   std::vector<float> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = 0.5f * static_cast<float>(((i * 2654435761u + 7) % 1000)) / 1000.0f - 0.25f + phase;
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = 0.5f * static_cast<float>(((i * 2654435761u + 7) % 1000)) / 1000.0f - 0.25f + phase;
   return v;
 }
 

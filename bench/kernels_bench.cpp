@@ -83,8 +83,8 @@ void run_kernel_benchmarks() {
                         do_not_optimize(y.get());
                       }));
     report_throughput("layernorm_backward", d, 32, seconds_per_call([&] {
-                        layernorm_backward(dx.get(), dg.get(), dbeta.get(), dy.get(), x.get(), &mean, &rstd,
-                                           g.get(), 1, d);
+                        layernorm_backward(dx.get(), dg.get(), dbeta.get(), dy.get(), x.get(), &mean, &rstd, g.get(), 1,
+                                           d);
                         do_not_optimize(dx.get());
                       }));
   }

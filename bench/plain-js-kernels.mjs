@@ -27,7 +27,10 @@ export function layerNormForward(y, x, gamma, beta, eps) {
   for (let i = 0; i < d; i++) sum += x[i];
   const mean = sum / d;
   let sumSquares = 0;
-  for (let i = 0; i < d; i++) { const c = x[i] - mean; sumSquares += c * c; }
+  for (let i = 0; i < d; i++) {
+    const c = x[i] - mean;
+    sumSquares += c * c;
+  }
   const rstd = 1 / Math.sqrt(sumSquares / d + eps);
   for (let i = 0; i < d; i++) y[i] = (x[i] - mean) * rstd * gamma[i] + beta[i];
   return { mean, rstd };

@@ -18,4 +18,3 @@ export function secondsPerCall(fn, samples = 15) {
   }
   return times.sort((a, b) => a - b)[samples >> 1];
 }
-

@@ -8,25 +8,39 @@ import { availableParallelism } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { compileWasm, load } from '../dist/lib/residual-lab.js';
-import { mergeWarmupResults, splitWarmupOptions } from '../web/lib/experiments.js';  // pure functions; dist/ holds bundles
+import { mergeWarmupResults, splitWarmupOptions } from '../web/lib/experiments.js'; // pure functions; dist/ holds bundles
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 const WORKERS = Math.max(1, Math.min(4, availableParallelism()));
 
 const module = await compileWasm('simd');
 const lab = await load({ flavour: 'simd', module });
-const workers = await Promise.all(Array.from({ length: WORKERS }, () => new Promise((resolve, reject) => {
-  const worker = new Worker(new URL('./training-worker.mjs', import.meta.url), { workerData: { module } });
-  worker.once('message', () => resolve(worker));
-  worker.once('error', reject);
-})));
-const ask = (worker, options) => new Promise((resolve) => { worker.once('message', resolve); worker.postMessage(options); });
+const workers = await Promise.all(
+  Array.from(
+    { length: WORKERS },
+    () =>
+      new Promise((resolve, reject) => {
+        const worker = new Worker(new URL('./training-worker.mjs', import.meta.url), { workerData: { module } });
+        worker.once('message', () => resolve(worker));
+        worker.once('error', reject);
+      }),
+  ),
+);
+const ask = (worker, options) =>
+  new Promise((resolve) => {
+    worker.once('message', resolve);
+    worker.postMessage(options);
+  });
 
 // Wall seconds, and the CPU seconds of the whole process (its worker threads included): on a machine shared with
 // other work the wall time also counts the waits for a core, the CPU time only the work.
-const cpuSeconds = () => { const { user, system } = process.cpuUsage(); return (user + system) / 1e6; };
+const cpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 const seconds = async (fn) => {
-  const t0 = performance.now(), c0 = cpuSeconds();
+  const t0 = performance.now(),
+    c0 = cpuSeconds();
   const result = await fn();
   return [(performance.now() - t0) / 1e3, cpuSeconds() - c0, result];
 };
@@ -57,7 +71,16 @@ const same = isDeepStrictEqual(last.warmup_race_parallel, last.warmup_race_seque
 for (const [name, values] of Object.entries(times)) {
   const sorted = values.slice().sort((a, b) => a - b);
   const cpuSorted = cpu[name].slice().sort((a, b) => a - b);
-  const row = { name, d: 0, unit: 's', value: sorted[sorted.length >> 1], min: sorted[0], max: sorted.at(-1), rounds: ROUNDS, cpu: cpuSorted[cpuSorted.length >> 1] };
+  const row = {
+    name,
+    d: 0,
+    unit: 's',
+    value: sorted[sorted.length >> 1],
+    min: sorted[0],
+    max: sorted.at(-1),
+    rounds: ROUNDS,
+    cpu: cpuSorted[cpuSorted.length >> 1],
+  };
   if (name === 'warmup_race_parallel') Object.assign(row, { workers: WORKERS, sameAsSequential: same });
   console.log(JSON.stringify(row));
 }

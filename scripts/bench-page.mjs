@@ -28,13 +28,19 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // The same flags as tests/e2e/harness.mjs (CHROMIUM_ARGS), which this script does not import: it must run where
 // the test files are not shipped.
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 const WIDGET_TAGS = WIDGETS.map((widget) => widget.tag);
 // The widgets with a worker: they compute as they near the viewport, or on their Run button (worker 'on-run').
 const WORKER_WIDGETS = WIDGETS.filter((widget) => widget.worker);
-const PAGES = LANGUAGES.map((row) => row.page);  // visited in turn
+const PAGES = LANGUAGES.map((row) => row.page); // visited in turn
 const RUN_TIMEOUT_MS = 120000;
 // Event names V8 gives a WebAssembly module's compilation in a trace (synchronous, asynchronous, streaming).
 const WASM_COMPILE_EVENTS = new Set(['wasm.SyncCompile', 'wasm.AsyncCompile', 'wasm.StartStreamingCompilation']);
@@ -43,7 +49,8 @@ const WASM_COMPILE_EVENTS = new Set(['wasm.SyncCompile', 'wasm.AsyncCompile', 'w
 function pageProbe() {
   window.benchLongTasks = [];
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) window.benchLongTasks.push({ start: entry.startTime, duration: entry.duration });
+    for (const entry of list.getEntries())
+      window.benchLongTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
   window.benchFirstNumbers = null;
   new MutationObserver((records, observer) => {
@@ -61,10 +68,16 @@ function pageProbe() {
 function watchNetwork(context) {
   let pending = [];
   context.on('requestfinished', (request) => {
-    pending.push((async () => {
-      const [sizes, response] = await Promise.all([request.sizes(), request.response()]);
-      return { url: request.url(), bytes: sizes.responseHeadersSize + sizes.responseBodySize, status: response?.status() };
-    })());
+    pending.push(
+      (async () => {
+        const [sizes, response] = await Promise.all([request.sizes(), request.response()]);
+        return {
+          url: request.url(),
+          bytes: sizes.responseHeadersSize + sizes.responseBodySize,
+          status: response?.status(),
+        };
+      })(),
+    );
   });
   return {
     async take() {
@@ -89,7 +102,11 @@ function networkFigures(responses) {
 }
 
 async function waitWidgetsDrawn(page) {
-  await page.waitForFunction((tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))), WIDGET_TAGS, { timeout: RUN_TIMEOUT_MS });
+  await page.waitForFunction(
+    (tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))),
+    WIDGET_TAGS,
+    { timeout: RUN_TIMEOUT_MS },
+  );
 }
 
 async function settle(page) {
@@ -103,16 +120,22 @@ async function computeEveryWidget(page) {
       if (worker === 'on-run') {
         // The model table has no Run of its own in the chapter: its button hands the block to the placement lab.
         const run = widget.locator('button.run');
-        if (!await run.count()) continue;
+        if (!(await run.count())) continue;
         await run.click();
       }
-      await page.waitForFunction((el) => el.dataset.status === 'done' || el.dataset.status === 'error', await widget.elementHandle(), { timeout: RUN_TIMEOUT_MS, polling: 100 });
+      await page.waitForFunction(
+        (el) => el.dataset.status === 'done' || el.dataset.status === 'error',
+        await widget.elementHandle(),
+        { timeout: RUN_TIMEOUT_MS, polling: 100 },
+      );
     }
   }
 }
 
 function countWasmCompilations(traceEvents) {
-  return traceEvents.filter((e) => WASM_COMPILE_EVENTS.has(e.name) && (e.ph === 'X' || e.ph === 'B' || e.ph === 'I' || e.ph === 'i')).length;
+  return traceEvents.filter(
+    (e) => WASM_COMPILE_EVENTS.has(e.name) && (e.ph === 'X' || e.ph === 'B' || e.ph === 'I' || e.ph === 'i'),
+  ).length;
 }
 
 /**
@@ -121,10 +144,19 @@ function countWasmCompilations(traceEvents) {
  * shared machine can be most of it; its CPU time is the work the page asked for.
  */
 function longestTaskCpu(traceEvents, origin) {
-  const renderers = new Set(traceEvents.filter((e) => e.name === 'ResourceSendRequest' && e.args?.data?.url?.startsWith(origin)).map((e) => e.pid));
-  const mainThreads = new Set(traceEvents.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && renderers.has(e.pid)).map((e) => `${e.pid}:${e.tid}`));
+  const renderers = new Set(
+    traceEvents
+      .filter((e) => e.name === 'ResourceSendRequest' && e.args?.data?.url?.startsWith(origin))
+      .map((e) => e.pid),
+  );
+  const mainThreads = new Set(
+    traceEvents
+      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && renderers.has(e.pid))
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
   const tasks = traceEvents.filter((e) => e.name === 'RunTask' && e.ph === 'X' && mainThreads.has(`${e.pid}:${e.tid}`));
-  const loaded = traceEvents.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'bench-loaded')?.ts ?? Infinity;
+  const loaded =
+    traceEvents.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === 'bench-loaded')?.ts ?? Infinity;
   const longest = (list) => Math.max(0, ...list.map((t) => (t.tdur ?? t.dur) / 1000));
   return { load: longest(tasks.filter((t) => t.ts < loaded)), compute: longest(tasks.filter((t) => t.ts >= loaded)) };
 }
@@ -134,26 +166,45 @@ async function visit(browser, url, { revisit }) {
   await context.addInitScript(pageProbe);
   const network = watchNetwork(context);
   const page = await context.newPage();
-  await browser.startTracing(page, { categories: ['v8.wasm', 'disabled-by-default-v8.wasm.detailed', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  await browser.startTracing(page, {
+    categories: [
+      'v8.wasm',
+      'disabled-by-default-v8.wasm.detailed',
+      'devtools.timeline',
+      'disabled-by-default-devtools.timeline',
+    ],
+  });
   await page.goto(url);
   await waitWidgetsDrawn(page);
   await settle(page);
   const topResponses = await network.take();
-  const top = { ...networkFigures(topResponses), ...(await page.evaluate(() => ({
-    firstNumbersMs: window.benchFirstNumbers,
-    longestTaskMs: Math.max(0, ...window.benchLongTasks.map((t) => t.duration)),
-    longTasks: window.benchLongTasks.length,
-    loadedAt: performance.now(),
-  }))) };
+  const top = {
+    ...networkFigures(topResponses),
+    ...(await page.evaluate(() => ({
+      firstNumbersMs: window.benchFirstNumbers,
+      longestTaskMs: Math.max(0, ...window.benchLongTasks.map((t) => t.duration)),
+      longTasks: window.benchLongTasks.length,
+      loadedAt: performance.now(),
+    }))),
+  };
   await page.evaluate(() => console.timeStamp('bench-loaded'));
   await computeEveryWidget(page);
   await settle(page);
   const { traceEvents } = JSON.parse((await browser.stopTracing()).toString('utf8'));
   const cpu = longestTaskCpu(traceEvents, new URL(url).origin);
   top.longestTaskCpuMs = cpu.load;
-  const during = await page.evaluate((from) => window.benchLongTasks.filter((t) => t.start >= from).map((t) => t.duration), top.loadedAt);
+  const during = await page.evaluate(
+    (from) => window.benchLongTasks.filter((t) => t.start >= from).map((t) => t.duration),
+    top.loadedAt,
+  );
   const allResponses = [...topResponses, ...(await network.take())];
-  const all = { ...networkFigures(allResponses), wasmCompilations: countWasmCompilations(traceEvents), longestTaskMs: Math.max(0, ...during), longestTaskCpuMs: cpu.compute, longTasks: during.length };
+  const all = {
+    ...networkFigures(allResponses),
+    wasmCompilations: countWasmCompilations(traceEvents),
+    longestTaskMs: Math.max(0, ...during),
+    longestTaskCpuMs: cpu.compute,
+    longTasks: during.length,
+  };
   let again = null;
   if (revisit) {
     const second = await context.newPage();
@@ -190,7 +241,10 @@ const FIGURES = [
 /** Visits the chapter `repeats` times (the two languages alternating); resolves to the figures with ranges. */
 export async function benchPage({ repeats = 5, log = console.log, siteRoot = join(root, 'dist') } = {}) {
   const { server, url } = await startServer({ siteRoot, port: 0 });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   const runs = [];
   try {
     for (let k = 0; k < repeats; k++) {
@@ -205,7 +259,16 @@ export async function benchPage({ repeats = 5, log = console.log, siteRoot = joi
   return FIGURES.map(([phase, key, label, unit]) => {
     const values = runs.map((run) => run[phase]?.[key]).filter((v) => typeof v === 'number');
     const scale = unit === 'KB' ? 1 / 1000 : 1;
-    return { phase, key, label, unit, value: median(values) * scale, min: Math.min(...values) * scale, max: Math.max(...values) * scale, runs: values.length };
+    return {
+      phase,
+      key,
+      label,
+      unit,
+      value: median(values) * scale,
+      min: Math.min(...values) * scale,
+      max: Math.max(...values) * scale,
+      runs: values.length,
+    };
   });
 }
 
@@ -214,7 +277,10 @@ export function printPageFigures(figures, log = console.log) {
   log(`\nThe page in headless Chromium (scripts/bench-page.mjs): median of ${figures[0]?.runs ?? 0} visits (range)`);
   // Task lengths are wall-clock time: on a busy machine a task also counts the time its thread waited for a core.
   log(`(load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores as the visits ended)`);
-  for (const f of figures) log(`${f.label.padEnd(46)} ${fmt(f.value, f.unit).padStart(7)} ${f.unit.padEnd(3)} (${fmt(f.min, f.unit)}-${fmt(f.max, f.unit)})`);
+  for (const f of figures)
+    log(
+      `${f.label.padEnd(46)} ${fmt(f.value, f.unit).padStart(7)} ${f.unit.padEnd(3)} (${fmt(f.min, f.unit)}-${fmt(f.max, f.unit)})`,
+    );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

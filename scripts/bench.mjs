@@ -27,12 +27,22 @@ import { secondsPerCall } from '../bench/seconds-per-call.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const asJson = process.argv.includes('--json');
-const only = process.argv.includes('--page-only') ? ['page'] : process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = process.argv.includes('--page-only')
+  ? ['page']
+  : process.argv
+      .find((a) => a.startsWith('--only='))
+      ?.slice('--only='.length)
+      .split(',');
 const wanted = (part) => !only || only.includes(part);
-const log = (...a) => { if (!asJson) console.log(...a); };
+const log = (...a) => {
+  if (!asJson) console.log(...a);
+};
 
 function parseLines(output) {
-  return output.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  return output
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l));
 }
 
 async function runBenchBinary(name) {
@@ -70,14 +80,25 @@ async function runBenchmarkBinaries(names) {
 
 const SIZES = [64, 4096, 1 << 20];
 // Bytes moved per element, the same counts bench/kernels_bench.cpp uses.
-export const BYTES_PER_ELEMENT = { rmsnorm_forward: 16, rmsnorm_backward: 28, layernorm_forward: 20, layernorm_backward: 32 };
+export const BYTES_PER_ELEMENT = {
+  rmsnorm_forward: 16,
+  rmsnorm_backward: 28,
+  layernorm_forward: 20,
+  layernorm_backward: 32,
+};
 
 function plainJsKernels() {
   const rows = [];
   for (const d of SIZES) {
     const rand = (n) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898) * 2);
-    const x = rand(d); const g = rand(d).map((v) => 1 + v / 10); const beta = rand(d); const dy = rand(d);
-    const y = new Float32Array(d); const dx = new Float32Array(d); const dg = new Float32Array(d); const db = new Float32Array(d);
+    const x = rand(d);
+    const g = rand(d).map((v) => 1 + v / 10);
+    const beta = rand(d);
+    const dy = rand(d);
+    const y = new Float32Array(d);
+    const dx = new Float32Array(d);
+    const dg = new Float32Array(d);
+    const db = new Float32Array(d);
     const rstd = plain.rmsNormForward(y, x, g, 1e-5);
     const stats = plain.layerNormForward(y, x, g, beta, 1e-5);
     const cases = {
@@ -100,7 +121,9 @@ async function apiCallCost() {
   const runs = [];
   for (let k = 1; k <= PROCESSES; k++) {
     log(`running API call benchmarks, process ${k} of ${PROCESSES}...`);
-    const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/api-call-cost.mjs')], { quiet: true });
+    const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/api-call-cost.mjs')], {
+      quiet: true,
+    });
     if (status !== 0) throw new Error(`API benchmark exited ${status}:\n${output}`);
     runs.push(parseLines(output));
   }
@@ -110,7 +133,9 @@ async function apiCallCost() {
 // One process of its own: the race's runs are long (seconds), so the rounds interleave inside it.
 async function trainingWallTime() {
   log('running training wall-time benchmarks (several rounds of about a minute)...');
-  const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/training-wall-time.mjs')], { quiet: true });
+  const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/training-wall-time.mjs')], {
+    quiet: true,
+  });
   if (status !== 0) throw new Error(`training benchmark exited ${status}:\n${output}`);
   return parseLines(output);
 }
@@ -118,7 +143,9 @@ async function trainingWallTime() {
 // One process: about 1 GB of weights is written in memory once, then opened and run.
 async function checkpointRun() {
   log('running the checkpoint benchmark (a Qwen2.5-0.5B-shaped checkpoint, about a minute)...');
-  const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/checkpoint-run.mjs')], { quiet: true });
+  const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/checkpoint-run.mjs')], {
+    quiet: true,
+  });
   if (status !== 0) throw new Error(`checkpoint benchmark exited ${status}:\n${output}`);
   return parseLines(output);
 }
@@ -127,8 +154,10 @@ const fmt = (v) => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 
 const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}x`);
 
 async function main() {
-  await build({ bench: wanted('kernels') });  // the API and training parts need only dist/
-  const results = wanted('kernels') ? await runBenchmarkBinaries(['native', 'native-4lane', 'wasm-simd', 'wasm-scalar']) : { native: [] };
+  await build({ bench: wanted('kernels') }); // the API and training parts need only dist/
+  const results = wanted('kernels')
+    ? await runBenchmarkBinaries(['native', 'native-4lane', 'wasm-simd', 'wasm-scalar'])
+    : { native: [] };
   Object.assign(results, {
     'plain-js': wanted('kernels') ? plainJsKernels() : [],
     api: wanted('api') ? await apiCallCost() : [],
@@ -143,11 +172,34 @@ async function main() {
   for (const key of keys) {
     const [name, dText, unit] = key.split('|');
     const d = Number(dText);
-    const row = { name, d, unit, native: lookup('native', name, d), native4: lookup('native-4lane', name, d), simd: lookup('wasm-simd', name, d), scalar: lookup('wasm-scalar', name, d), js: lookup('plain-js', name, d) };
+    const row = {
+      name,
+      d,
+      unit,
+      native: lookup('native', name, d),
+      native4: lookup('native-4lane', name, d),
+      simd: lookup('wasm-simd', name, d),
+      scalar: lookup('wasm-scalar', name, d),
+      js: lookup('plain-js', name, d),
+    };
     table.push(row);
   }
   if (asJson) {
-    console.log(JSON.stringify({ date: new Date().toISOString(), node: process.version, table, api: results.api, training: results.training, checkpoint: results.checkpoint, page }, null, 1));
+    console.log(
+      JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          node: process.version,
+          table,
+          api: results.api,
+          training: results.training,
+          checkpoint: results.checkpoint,
+          page,
+        },
+        null,
+        1,
+      ),
+    );
     return;
   }
   if (wanted('kernels')) printKernels(table);
@@ -162,37 +214,58 @@ function printKernels(table) {
   console.log('native: g++ -O3 -march=native; native4: the same without -march (SSE2, 4 lanes as in WASM SIMD);');
   console.log('simd / scalar: the same source as WASM with and without -msimd128 (node); js: plain JavaScript.');
   console.log(`Every figure: the median of ${PROCESSES} processes per build.\n`);
-  console.log(`${'kernel'.padEnd(22)} ${'size'.padStart(8)} ${'unit'.padEnd(7)} ${'native'.padStart(7)} ${'native4'.padStart(7)} ${'simd'.padStart(7)} ${'scalar'.padStart(7)} ${'js'.padStart(7)}   simd/scalar  simd/js  simd/native  native4/scalar`);
+  console.log(
+    `${'kernel'.padEnd(22)} ${'size'.padStart(8)} ${'unit'.padEnd(7)} ${'native'.padStart(7)} ${'native4'.padStart(7)} ${'simd'.padStart(7)} ${'scalar'.padStart(7)} ${'js'.padStart(7)}   simd/scalar  simd/js  simd/native  native4/scalar`,
+  );
   for (const r of table) {
-    const better = r.unit === 'ms' ? (a, b) => ratio(b, a) : ratio;  // for times, speed-up is old/new
-    console.log(`${r.name.padEnd(22)} ${String(r.d).padStart(8)} ${r.unit.padEnd(7)} ${fmt(r.native).padStart(7)} ${fmt(r.native4).padStart(7)} ${fmt(r.simd).padStart(7)} ${fmt(r.scalar).padStart(7)} ${fmt(r.js).padStart(7)}   ${better(r.simd, r.scalar).padStart(11)}  ${better(r.simd, r.js).padStart(7)}  ${better(r.simd, r.native).padStart(11)}  ${better(r.native4, r.scalar).padStart(14)}`);
+    const better = r.unit === 'ms' ? (a, b) => ratio(b, a) : ratio; // for times, speed-up is old/new
+    console.log(
+      `${r.name.padEnd(22)} ${String(r.d).padStart(8)} ${r.unit.padEnd(7)} ${fmt(r.native).padStart(7)} ${fmt(r.native4).padStart(7)} ${fmt(r.simd).padStart(7)} ${fmt(r.scalar).padStart(7)} ${fmt(r.js).padStart(7)}   ${better(r.simd, r.scalar).padStart(11)}  ${better(r.simd, r.js).padStart(7)}  ${better(r.simd, r.native).padStart(11)}  ${better(r.native4, r.scalar).padStart(14)}`,
+    );
   }
 }
 
 function printApi(rows) {
-  console.log(`\nPublic API call, copies included (WASM SIMD, node), ns per call: median of ${PROCESSES} processes (range)`);
+  console.log(
+    `\nPublic API call, copies included (WASM SIMD, node), ns per call: median of ${PROCESSES} processes (range)`,
+  );
   console.log('api_*: lab.rmsNorm / lab.layerNorm returning a new array, *_out_*: into a reused `out`;');
   console.log('js_rmsNorm_*: plain JS into a reused array (out) or a new one.');
-  for (const r of rows) console.log(`${r.name.padEnd(24)} d = ${String(r.d).padEnd(5)} ${fmt(r.value).padStart(8)} ns   (${fmt(r.min)}-${fmt(r.max)})`);
+  for (const r of rows)
+    console.log(
+      `${r.name.padEnd(24)} d = ${String(r.d).padEnd(5)} ${fmt(r.value).padStart(8)} ns   (${fmt(r.min)}-${fmt(r.max)})`,
+    );
 }
 
 function printTraining(rows) {
-  console.log('\nTraining wall time (WASM SIMD, node), seconds: median over interleaved rounds (range), and the median CPU');
+  console.log(
+    '\nTraining wall time (WASM SIMD, node), seconds: median over interleaved rounds (range), and the median CPU',
+  );
   console.log('seconds of the process, worker threads included (a wall time far above it: the machine was busy).');
   for (const r of rows) {
-    const extra = r.workers ? `   ${r.workers} workers, same result as one thread: ${r.sameAsSequential ? 'yes' : 'NO'}` : '';
-    console.log(`${r.name.padEnd(26)} ${fmt(r.value).padStart(7)} s   (${fmt(r.min)}-${fmt(r.max)}, ${r.rounds} rounds; CPU ${fmt(r.cpu)} s)${extra}`);
+    const extra = r.workers
+      ? `   ${r.workers} workers, same result as one thread: ${r.sameAsSequential ? 'yes' : 'NO'}`
+      : '';
+    console.log(
+      `${r.name.padEnd(26)} ${fmt(r.value).padStart(7)} s   (${fmt(r.min)}-${fmt(r.max)}, ${r.rounds} rounds; CPU ${fmt(r.cpu)} s)${extra}`,
+    );
   }
 }
 
 function printCheckpoint(rows) {
-  console.log('\nA Qwen2.5-0.5B-shaped checkpoint (random BF16, 24 layers, d 896, vocabulary 151936, tied), WASM SIMD in node:');
+  console.log(
+    '\nA Qwen2.5-0.5B-shaped checkpoint (random BF16, 24 layers, d 896, vocabulary 151936, tied), WASM SIMD in node:',
+  );
   console.log('open (parsing and checks; the bytes already in memory), one run per length after a warm-up, the matmul');
   console.log('kernel on the same module, the WASM heap after the runs (its peak). CPU: seconds of the process.');
   const matmul = rows.find((r) => r.name.startsWith('matmul'));
   for (const r of rows) {
-    const speed = r.gflops ? `   ${fmt(r.gflops).padStart(6)} GFLOP/s${r !== matmul && matmul ? ` (${ratio(r.gflops, matmul.gflops)} the matmul kernel's)` : ''}` : '';
-    console.log(`${r.name.padEnd(26)} ${fmt(r.value).padStart(7)} ${r.unit}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}`);
+    const speed = r.gflops
+      ? `   ${fmt(r.gflops).padStart(6)} GFLOP/s${r !== matmul && matmul ? ` (${ratio(r.gflops, matmul.gflops)} the matmul kernel's)` : ''}`
+      : '';
+    console.log(
+      `${r.name.padEnd(26)} ${fmt(r.value).padStart(7)} ${r.unit}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}`,
+    );
   }
 }
 

@@ -40,12 +40,14 @@ export const FUZZ_TARGETS = ['parse_vector', 'norms', 'decoder_config'];
 export const fuzzBinary = (name) => join(BUILDS.fuzz.dir, 'tests/fuzz', `fuzz_${name}`);
 
 function configure(build) {
-  if (existsSync(join(build.dir, 'CMakeCache.txt'))) return;  // CMake re-runs itself when CMakeLists changes
+  if (existsSync(join(build.dir, 'CMakeCache.txt'))) return; // CMake re-runs itself when CMakeLists changes
   const args = ['-S', root, '-B', build.dir, '-DCMAKE_BUILD_TYPE=Release', `-DRL_SIMD=${build.simd ? 'ON' : 'OFF'}`];
   if (build.nativeArch === false) args.push('-DRL_NATIVE_ARCH=OFF');
   if (build.sanitize) args.push('-DRL_SANITIZE=ON', '-DRL_BUILD_BENCH=OFF');
-  if (build.fuzz) args.push('-DCMAKE_CXX_COMPILER=clang++', '-DRL_FUZZ=ON', '-DRL_BUILD_TESTS=OFF', '-DRL_BUILD_BENCH=OFF');
-  if (build.wasm) run('emcmake', ['cmake', ...args, `-DCMAKE_CROSSCOMPILING_EMULATOR=${NODE_EMULATOR}`], { env: EMSCRIPTEN_ENV });
+  if (build.fuzz)
+    args.push('-DCMAKE_CXX_COMPILER=clang++', '-DRL_FUZZ=ON', '-DRL_BUILD_TESTS=OFF', '-DRL_BUILD_BENCH=OFF');
+  if (build.wasm)
+    run('emcmake', ['cmake', ...args, `-DCMAKE_CROSSCOMPILING_EMULATOR=${NODE_EMULATOR}`], { env: EMSCRIPTEN_ENV });
   else run('cmake', args);
 }
 
@@ -72,23 +74,29 @@ async function assembleSite() {
       cpSync(join(dir, 'residual_lab.mjs'), join(wasmOut, `residual_lab_${flavour}.mjs`));
       // Function names stay in build/ (profiles, stack traces, the SIMD test's disassembly); readers are sent the
       // code without them, about a sixth of the file.
-      writeFileSync(join(wasmOut, `residual_lab_${flavour}.wasm`), withoutCustomSections(readFileSync(join(dir, 'residual_lab.wasm'))));
+      writeFileSync(
+        join(wasmOut, `residual_lab_${flavour}.wasm`),
+        withoutCustomSections(readFileSync(join(dir, 'residual_lab.wasm'))),
+      );
     }
     // Formulas are typeset to MathML at build time (scripts/pages.mjs): the page needs no KaTeX at run time.
     cpSync(join(root, 'node_modules/uplot/dist'), join(site, 'vendor/uplot'), { recursive: true });
     const { renderPages } = await import(pathToFileURL(join(root, 'scripts/pages.mjs')));
     await renderPages({ rootDir: root, outDir: site });
-    rmSync(dist, { recursive: true, force: true });  // dist/ is all generated: no stale file survives a build
+    rmSync(dist, { recursive: true, force: true }); // dist/ is all generated: no stale file survives a build
     mkdirSync(dist, { recursive: true });
     await buildSiteAssets({ siteDir: site, outDir: dist });
-    await buildOffline({ siteDir: site, outDir: dist });  // dist/offline/residual-lab-<lang>.html
+    await buildOffline({ siteDir: site, outDir: dist }); // dist/offline/residual-lab-<lang>.html
   } finally {
     rmSync(site, { recursive: true, force: true });
   }
 }
 
 export function buildFuzz() {
-  compile(BUILDS.fuzz, FUZZ_TARGETS.map((name) => `fuzz_${name}`));
+  compile(
+    BUILDS.fuzz,
+    FUZZ_TARGETS.map((name) => `fuzz_${name}`),
+  );
 }
 
 /**
@@ -115,7 +123,8 @@ export const STEPS = {
 export function planBuild(wanted) {
   const chosen = new Set();
   const add = (name) => {
-    if (!Object.hasOwn(STEPS, name)) throw new Error(`unknown build step "${name}" (the steps: ${Object.keys(STEPS).join(', ')})`);
+    if (!Object.hasOwn(STEPS, name))
+      throw new Error(`unknown build step "${name}" (the steps: ${Object.keys(STEPS).join(', ')})`);
     if (chosen.has(name)) return;
     chosen.add(name);
     STEPS[name].needs.forEach(add);
@@ -137,7 +146,7 @@ export function stepsOf({ tests = false, bench = false } = {}) {
 }
 
 export async function build({ tests = false, bench = false, siteOnly = false } = {}) {
-  if (siteOnly) return assembleSite();  // the C++ builds as they are (web/ and content/ changes only)
+  if (siteOnly) return assembleSite(); // the C++ builds as they are (web/ and content/ changes only)
   return runSteps(stepsOf({ tests, bench }));
 }
 
@@ -146,7 +155,12 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const named = args.find((a) => a.startsWith('--steps='));
   try {
     if (named) await runSteps(named.slice('--steps='.length).split(',').filter(Boolean));
-    else await build({ tests: args.includes('--tests'), bench: args.includes('--bench'), siteOnly: args.includes('--site-only') });
+    else
+      await build({
+        tests: args.includes('--tests'),
+        bench: args.includes('--bench'),
+        siteOnly: args.includes('--site-only'),
+      });
     console.log(`residual-lab: built ${dist}`);
   } catch (err) {
     console.error(`residual-lab: build failed: ${err.message}`);

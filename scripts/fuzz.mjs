@@ -47,29 +47,37 @@ export async function fuzz({ seconds = 60, targets = FUZZ_TARGETS, build = true,
     mkdirSync(corpus, { recursive: true });
     const args = [
       `-max_total_time=${seconds}`,
-      '-timeout=30',          // one input taking this long is a hang, reported like a crash
+      '-timeout=30', // one input taking this long is a hang, reported like a crash
       '-rss_limit_mb=2048',
       `-max_len=${MAX_LEN[target] ?? 1024}`,
       `-artifact_prefix=${artifacts}/${target}-`,
       '-print_final_stats=1',
-      corpus,                                          // first folder: where new inputs are written
-      join(root, 'tests/fuzz/corpus', target),         // the committed seeds, read only
+      corpus, // first folder: where new inputs are written
+      join(root, 'tests/fuzz/corpus', target), // the committed seeds, read only
     ];
     console.log(`\n--- fuzz ${target} (${seconds} s) ---`);
-    const { status, output } = await runCaptured(fuzzBinary(target), args, { env: SANITIZER_ENV, cwd: root, quiet: true });
+    const { status, output } = await runCaptured(fuzzBinary(target), args, {
+      env: SANITIZER_ENV,
+      cwd: root,
+      quiet: true,
+    });
     const stats = fuzzStats(output);
     const ok = status === 0 && stats !== null;
     const rate = stats?.seconds ? Math.round(stats.runs / stats.seconds) : null;
     if (ok) {
-      console.log(`fuzz ${target}: ok, ${stats.runs} executions in ${stats.seconds} s${rate === null ? '' : ` (${rate}/s)`}`);
+      console.log(
+        `fuzz ${target}: ok, ${stats.runs} executions in ${stats.seconds} s${rate === null ? '' : ` (${rate}/s)`}`,
+      );
     } else {
       // The report (FUZZ_CHECK, sanitizer, libFuzzer) and the top of its stack; the rest is progress noise.
       const lines = output.split('\n');
       const first = lines.findIndex((l) => /FUZZ_CHECK failed|==\d+==\s*ERROR|runtime error:|ERROR: libFuzzer/.test(l));
       console.log(lines.slice(first < 0 ? -40 : first, first < 0 ? undefined : first + 24).join('\n'));
       const crash = output.match(/Test unit written to (\S+)/);
-      console.log(`fuzz ${target}: FAILED (exit ${status})` +
-        (crash ? `; replay: ${relative(root, fuzzBinary(target))} ${relative(root, crash[1])}` : ''));
+      console.log(
+        `fuzz ${target}: FAILED (exit ${status})` +
+          (crash ? `; replay: ${relative(root, fuzzBinary(target))} ${relative(root, crash[1])}` : ''),
+      );
     }
     results.push({ target, ok, ...stats, rate });
   }
@@ -92,7 +100,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     else if (a === '--no-build') build = false;
     else if (a === '--seeds-only') seedsOnly = true;
     else {
-      console.error(`fuzz: unknown argument ${a} (use --minutes N, --seconds N, --target NAME, --no-build, --seeds-only)`);
+      console.error(
+        `fuzz: unknown argument ${a} (use --minutes N, --seconds N, --target NAME, --no-build, --seeds-only)`,
+      );
       process.exit(2);
     }
   }

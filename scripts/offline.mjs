@@ -23,8 +23,12 @@ export const OFFLINE_BASE = 'https://residual-lab.offline/';
 const offlineName = (code) => `residual-lab-${code}.html`;
 
 const REWRITES = {
-  'lib/residual-lab.js': [["import(glueUrl(flavour).href)", "import('rl-offline:glue').then(({ glue }) => glue(flavour))"]],
-  'lib/worker-client.js': [["createWorkerFor(new URL('./lab-worker.js', import.meta.url))", "globalThis.residualLabOffline.createWorker()"]],
+  'lib/residual-lab.js': [
+    ['import(glueUrl(flavour).href)', "import('rl-offline:glue').then(({ glue }) => glue(flavour))"],
+  ],
+  'lib/worker-client.js': [
+    ["createWorkerFor(new URL('./lab-worker.js', import.meta.url))", 'globalThis.residualLabOffline.createWorker()'],
+  ],
 };
 
 /** esbuild plugin: virtual import.meta.url per file, the checked rewrites, and the rl-offline: modules. */
@@ -33,14 +37,19 @@ function offlinePlugin(site, virtualModules) {
     name: 'residual-lab-offline',
     setup(builder) {
       builder.onResolve({ filter: /^rl-offline:/ }, (args) => ({ path: args.path, namespace: 'rl-offline' }));
-      builder.onLoad({ filter: /.*/, namespace: 'rl-offline' }, (args) => ({ contents: virtualModules[args.path], resolveDir: site, loader: 'js' }));
+      builder.onLoad({ filter: /.*/, namespace: 'rl-offline' }, (args) => ({
+        contents: virtualModules[args.path],
+        resolveDir: site,
+        loader: 'js',
+      }));
       builder.onLoad({ filter: /\.(m?js)$/ }, (args) => {
         const path = relative(site, args.path).split('\\').join('/');
         if (path.startsWith('..')) return undefined;
         let contents = readFileSync(args.path, 'utf8');
         for (const [from, to] of REWRITES[path] ?? []) {
           const count = contents.split(from).length - 1;
-          if (count !== 1) throw new Error(`offline build: ${path} should contain ${JSON.stringify(from)} once (found ${count})`);
+          if (count !== 1)
+            throw new Error(`offline build: ${path} should contain ${JSON.stringify(from)} once (found ${count})`);
           contents = contents.replace(from, to);
         }
         contents = contents.replaceAll('import.meta.url', JSON.stringify(new URL(path, OFFLINE_BASE).href));
@@ -68,17 +77,27 @@ export function serveOfflineFiles(files) {
 function inlinedFiles(site) {
   const files = {};
   for (const name of readdirSync(join(site, 'styles'))) {
-    if (name.endsWith('.css')) files[`styles/${name}`] = { type: 'text/css', text: readFileSync(join(site, 'styles', name), 'utf8') };
+    if (name.endsWith('.css'))
+      files[`styles/${name}`] = { type: 'text/css', text: readFileSync(join(site, 'styles', name), 'utf8') };
   }
-  files['vendor/uplot/uPlot.min.css'] = { type: 'text/css', text: readFileSync(join(site, 'vendor/uplot/uPlot.min.css'), 'utf8') };
+  files['vendor/uplot/uPlot.min.css'] = {
+    type: 'text/css',
+    text: readFileSync(join(site, 'vendor/uplot/uPlot.min.css'), 'utf8'),
+  };
   // The trained toys (1.7 MB): the checkpoint probe opens one by default, and the offline chapter must too.
   for (const toy of readdirSync(join(site, 'models'), { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
     for (const name of readdirSync(join(site, 'models', toy.name))) {
-      files[`models/${toy.name}/${name}`] = { type: 'application/octet-stream', base64: readFileSync(join(site, 'models', toy.name, name)).toString('base64') };
+      files[`models/${toy.name}/${name}`] = {
+        type: 'application/octet-stream',
+        base64: readFileSync(join(site, 'models', toy.name, name)).toString('base64'),
+      };
     }
   }
   for (const flavour of ['simd', 'scalar']) {
-    files[`lib/wasm/residual_lab_${flavour}.wasm`] = { type: 'application/wasm', base64: readFileSync(join(site, `lib/wasm/residual_lab_${flavour}.wasm`)).toString('base64') };
+    files[`lib/wasm/residual_lab_${flavour}.wasm`] = {
+      type: 'application/wasm',
+      base64: readFileSync(join(site, `lib/wasm/residual_lab_${flavour}.wasm`)).toString('base64'),
+    };
   }
   return files;
 }
@@ -86,9 +105,15 @@ function inlinedFiles(site) {
 async function bundle(site, entry, virtualModules) {
   const result = await build({
     stdin: { contents: entry, resolveDir: site, loader: 'js' },
-    bundle: true, format: 'iife', target: 'es2022', minify: true, write: false, legalComments: 'none',
-    external: ['node:*'],  // residual-lab.js reads files with node:fs only under node
-    plugins: [offlinePlugin(site, virtualModules)], logLevel: 'silent',
+    bundle: true,
+    format: 'iife',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    legalComments: 'none',
+    external: ['node:*'], // residual-lab.js reads files with node:fs only under node
+    plugins: [offlinePlugin(site, virtualModules)],
+    logLevel: 'silent',
   });
   // A literal "</script" would end the inline script early.
   return result.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
@@ -99,18 +124,30 @@ const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').di
 /** The CSP of the offline file: its inline script and styles by hash, workers from blob:, no network. */
 export function offlinePolicy({ scripts, styles }) {
   return [
-    "default-src 'none'", `script-src ${scripts.map(sha256).join(' ')} 'wasm-unsafe-eval'`, `style-src ${styles.map(sha256).join(' ')}`,
-    "img-src data: blob:", "worker-src blob:", "object-src 'none'", "base-uri 'none'", "form-action 'none'",
+    "default-src 'none'",
+    `script-src ${scripts.map(sha256).join(' ')} 'wasm-unsafe-eval'`,
+    `style-src ${styles.map(sha256).join(' ')}`,
+    'img-src data: blob:',
+    'worker-src blob:',
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
   ].join('; ');
 }
 
 export async function buildOffline({ siteDir: site, outDir = site }) {
-  const glue = `import simd from './lib/wasm/residual_lab_simd.mjs';\nimport scalar from './lib/wasm/residual_lab_scalar.mjs';\n`
-    + "export const glue = (flavour) => ({ default: flavour === 'simd' ? simd : scalar });\n";
+  const glue =
+    `import simd from './lib/wasm/residual_lab_simd.mjs';\nimport scalar from './lib/wasm/residual_lab_scalar.mjs';\n` +
+    "export const glue = (flavour) => ({ default: flavour === 'simd' ? simd : scalar });\n";
   // Module bodies run after their imports, in order: the install modules come first so the files are served
   // before any lab module looks for one.
-  const workerInstall = "import { serveOfflineFiles } from 'rl-offline:runtime';\nserveOfflineFiles(self.residualLabOfflineFiles);\n";
-  const workerCode = await bundle(site, "import 'rl-offline:install';\nimport './lib/lab-worker.js';\n", { 'rl-offline:runtime': RUNTIME, 'rl-offline:install': workerInstall, 'rl-offline:glue': glue });
+  const workerInstall =
+    "import { serveOfflineFiles } from 'rl-offline:runtime';\nserveOfflineFiles(self.residualLabOfflineFiles);\n";
+  const workerCode = await bundle(site, "import 'rl-offline:install';\nimport './lib/lab-worker.js';\n", {
+    'rl-offline:runtime': RUNTIME,
+    'rl-offline:install': workerInstall,
+    'rl-offline:glue': glue,
+  });
   const files = inlinedFiles(site);
   const pageInstall = `
 import { serveOfflineFiles } from 'rl-offline:runtime';
@@ -128,7 +165,12 @@ globalThis.residualLabOffline = {
 `;
   const pageEntry = "import 'rl-offline:install';\nimport './shell/page.js';\nimport './components/index.js';\n";
   const filesModule = `export const FILES = ${JSON.stringify(files)};\nexport const WORKER_CODE = ${JSON.stringify(workerCode)};\n`;
-  const pageCode = await bundle(site, pageEntry, { 'rl-offline:runtime': RUNTIME, 'rl-offline:install': pageInstall, 'rl-offline:files': filesModule, 'rl-offline:glue': glue });
+  const pageCode = await bundle(site, pageEntry, {
+    'rl-offline:runtime': RUNTIME,
+    'rl-offline:install': pageInstall,
+    'rl-offline:files': filesModule,
+    'rl-offline:glue': glue,
+  });
 
   const offlineDir = join(outDir, 'offline');
   mkdirSync(offlineDir, { recursive: true });
@@ -144,18 +186,32 @@ globalThis.residualLabOffline = {
       if (html === before) throw new Error(`offline build: ${source} has no ${pattern}`);
     };
     const policy = offlinePolicy({ scripts: [themeInit, pageCode], styles: [pageCss] });
-    replaceOnce(/<meta http-equiv="Content-Security-Policy"[^>]*>/, `<meta http-equiv="Content-Security-Policy" content="${policy}">`);
+    replaceOnce(
+      /<meta http-equiv="Content-Security-Policy"[^>]*>/,
+      `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
+    );
     replaceOnce(/<link rel="icon"[^>]*>/, `<link rel="icon" href="${favicon}" type="image/svg+xml">`);
     // The other languages, and the language menu's links: to their offline files.
     const htmlLangs = new Map(LANGUAGES.map((row) => [row.htmlLang, row.code]));
-    html = html.replace(/<link rel="alternate" hreflang="([^"]*)" href="[^"]*">/g, (whole, htmlLang) => `<link rel="alternate" hreflang="${htmlLang}" href="${offlineName(htmlLangs.get(htmlLang))}">`);
+    html = html.replace(
+      /<link rel="alternate" hreflang="([^"]*)" href="[^"]*">/g,
+      (whole, htmlLang) =>
+        `<link rel="alternate" hreflang="${htmlLang}" href="${offlineName(htmlLangs.get(htmlLang))}">`,
+    );
     replaceOnce(/<link rel="stylesheet" href="[^"]*page\.css">/, () => `<style>${pageCss}</style>`);
     replaceOnce(/<script src="[^"]*theme-init\.js"><\/script>/, () => `<script>${themeInit}</script>`);
     replaceOnce(/\s*<script type="module" src="[^"]*page\.js"><\/script>/, '');
-    replaceOnce(/<script type="module" src="[^"]*components\/index\.js"><\/script>/, () => `<script>${pageCode}</script>`);
-    replaceOnce(/<a href="[^"]*"([^>]*) data-lang-link="([^"]*)">/g, (whole, attributes, linked) => `<a href="${offlineName(linked)}"${attributes} data-lang-link="${linked}">`);
-    html = html.replace(/\s*<p class="file-note"[\s\S]*?<\/p>/, '');  // the note that points here
-    if (/<(script|link)[^>]+(src|href)="(?!data:|#|residual-lab-)/.test(html)) throw new Error(`offline build: ${source} still refers to a file`);
+    replaceOnce(
+      /<script type="module" src="[^"]*components\/index\.js"><\/script>/,
+      () => `<script>${pageCode}</script>`,
+    );
+    replaceOnce(
+      /<a href="[^"]*"([^>]*) data-lang-link="([^"]*)">/g,
+      (whole, attributes, linked) => `<a href="${offlineName(linked)}"${attributes} data-lang-link="${linked}">`,
+    );
+    html = html.replace(/\s*<p class="file-note"[\s\S]*?<\/p>/, ''); // the note that points here
+    if (/<(script|link)[^>]+(src|href)="(?!data:|#|residual-lab-)/.test(html))
+      throw new Error(`offline build: ${source} still refers to a file`);
     const target = join(offlineDir, offlineName(code));
     writeFileSync(target, html);
     written.push(target);

@@ -29,7 +29,8 @@ const PAGE_LANGUAGES = LANGUAGES.map((row) => ({
   ui: stringsOf(row.code, 'page'),
 }));
 
-const escapeHtml = (text) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const escapeHtml = (text) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
 /** The href from `row`'s page to `other`'s. */
 const pageHref = (row, other) => posix.relative(posix.dirname(row.page), other.page);
@@ -39,7 +40,10 @@ const pageHref = (row, other) => posix.relative(posix.dirname(row.page), other.p
  * <details> disclosure, so it opens and closes from the keyboard with no script (shell/page.js adds Escape).
  */
 function languageMenu(language) {
-  const links = PAGE_LANGUAGES.map((row) => `        <li><a href="${pageHref(language, row)}" hreflang="${row.htmlLang}" lang="${row.htmlLang}"${row.code === language.code ? ' aria-current="page"' : ''} data-lang-link="${row.code}">${escapeHtml(row.name)}</a></li>`);
+  const links = PAGE_LANGUAGES.map(
+    (row) =>
+      `        <li><a href="${pageHref(language, row)}" hreflang="${row.htmlLang}" lang="${row.htmlLang}"${row.code === language.code ? ' aria-current="page"' : ''} data-lang-link="${row.code}">${escapeHtml(row.name)}</a></li>`,
+  );
   return `<details class="lang-menu" data-lang-menu>
       <summary class="header-button" aria-label="${escapeHtml(language.ui.languageMenu(language.name))}" title="${language.ui.languages}">${escapeHtml(language.name)}</summary>
       <ul class="lang-menu-list">
@@ -50,8 +54,12 @@ ${links.join('\n')}
 
 function pageHtml({ language, body, title, headings }) {
   const { code, htmlLang, base, ui } = language;
-  const alternates = PAGE_LANGUAGES.filter((row) => row.code !== code).map((row) => `<link rel="alternate" hreflang="${row.htmlLang}" href="${pageHref(language, row)}">`);
-  const toc = headings.map((h) => `        <li><a href="#${h.id}" data-toc-link="${h.id}">${escapeHtml(h.text)}</a></li>`).join('\n');
+  const alternates = PAGE_LANGUAGES.filter((row) => row.code !== code).map(
+    (row) => `<link rel="alternate" hreflang="${row.htmlLang}" href="${pageHref(language, row)}">`,
+  );
+  const toc = headings
+    .map((h) => `        <li><a href="#${h.id}" data-toc-link="${h.id}">${escapeHtml(h.text)}</a></li>`)
+    .join('\n');
   return `<!doctype html>
 <html lang="${htmlLang}">
 <head>
@@ -125,7 +133,10 @@ function headingIds(md, headings) {
 }
 
 function plainText(children) {
-  return children.map((t) => (['text', 'code_inline', 'math_inline'].includes(t.type) ? t.content : '')).join('').trim();
+  return children
+    .map((t) => (['text', 'code_inline', 'math_inline'].includes(t.type) ? t.content : ''))
+    .join('')
+    .trim();
 }
 
 /**
@@ -141,7 +152,13 @@ function sectionWrappers(md) {
       if (token.type === 'heading_open' && token.tag === 'h2') {
         if (open) out.push(html('</section>\n'));
         const id = token.attrGet('id');
-        out.push(html(id ? `<section class="chapter-section" data-section="${id}" aria-labelledby="${id}">\n` : '<section class="chapter-section">\n'));
+        out.push(
+          html(
+            id
+              ? `<section class="chapter-section" data-section="${id}" aria-labelledby="${id}">\n`
+              : '<section class="chapter-section">\n',
+          ),
+        );
         open = true;
       }
       out.push(token);
@@ -186,7 +203,8 @@ function bareWidgetTags(md) {
  */
 function focusableCode(md, codeLabel) {
   const fence = md.renderer.rules.fence;
-  md.renderer.rules.fence = (...args) => fence(...args).replace(/^<pre>/, `<pre tabindex="0" role="group" aria-label="${codeLabel}">`);
+  md.renderer.rules.fence = (...args) =>
+    fence(...args).replace(/^<pre>/, `<pre tabindex="0" role="group" aria-label="${codeLabel}">`);
 }
 
 function createMarkdown(headings, source, ui) {
@@ -200,9 +218,11 @@ function createMarkdown(headings, source, ui) {
     md.renderer.rules[name] = (tokens, idx) => typeset(tokens[idx].content, name === 'math_inline_double', source);
   }
   for (const name of ['math_block', 'math_block_eqno']) {
-    md.renderer.rules[name] = (tokens, idx) => `<div class="math-display" tabindex="0" role="group" aria-label="${formulaLabel}">${typeset(tokens[idx].content, true, source)}</div>\n`;
+    md.renderer.rules[name] = (tokens, idx) =>
+      `<div class="math-display" tabindex="0" role="group" aria-label="${formulaLabel}">${typeset(tokens[idx].content, true, source)}</div>\n`;
   }
-  md.renderer.rules.table_open = () => `<div class="table-scroll" tabindex="0" role="group" aria-label="${ui.table}"><table>\n`;
+  md.renderer.rules.table_open = () =>
+    `<div class="table-scroll" tabindex="0" role="group" aria-label="${ui.table}"><table>\n`;
   md.renderer.rules.table_close = () => '</table></div>\n';
   headingIds(md, headings);
   sectionWrappers(md);
@@ -217,25 +237,36 @@ function renderChapter(markdownText, source, ui) {
   const md = createMarkdown(headings, source, ui);
   const body = md.render(markdownText);
   const title = markdownText.match(/^#\s+(.+)$/m)?.[1].trim() ?? 'Residual Lab';
-  if (/\sstyle\s*=/i.test(body)) throw new Error(`${source}: the rendered page holds a style attribute, which the CSP (style-src 'self') blocks`);
+  if (/\sstyle\s*=/i.test(body))
+    throw new Error(`${source}: the rendered page holds a style attribute, which the CSP (style-src 'self') blocks`);
   checkWidgetTags(body, source);
   return { body, title, headings };
 }
 
 /** A tag `<rl-...>` in a rendered page that is no widget of web/components/registry.js fails the build. */
 export function checkWidgetTags(html, source) {
-  const unknown = [...new Set([...html.matchAll(/<(rl-[a-z0-9-]+)/g)].map((m) => m[1]))].filter((tag) => !widgetOf(tag));
-  if (unknown.length) throw new Error(`${source}: ${unknown.map((tag) => `<${tag}>`).join(', ')} is no widget of web/components/registry.js`);
+  const unknown = [...new Set([...html.matchAll(/<(rl-[a-z0-9-]+)/g)].map((m) => m[1]))].filter(
+    (tag) => !widgetOf(tag),
+  );
+  if (unknown.length)
+    throw new Error(
+      `${source}: ${unknown.map((tag) => `<${tag}>`).join(', ')} is no widget of web/components/registry.js`,
+    );
 }
 
 /** Typesets components/shared/formula-sources.js into components/shared/formulas.js under outDir. */
 async function renderWidgetFormulas(rootDir, outDir) {
   const sourcesUrl = pathToFileURL(join(rootDir, 'web/components/shared/formula-sources.js'));
   const { FORMULA_SOURCES } = await import(sourcesUrl.href);
-  const typesetFormulas = Object.fromEntries(Object.entries(FORMULA_SOURCES).map(([key, tex]) => [key, typeset(tex, false, `formula ${key}`)]));
+  const typesetFormulas = Object.fromEntries(
+    Object.entries(FORMULA_SOURCES).map(([key, tex]) => [key, typeset(tex, false, `formula ${key}`)]),
+  );
   const target = join(outDir, 'components/shared/formulas.js');
   mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, `// Generated by scripts/pages.mjs from formula-sources.js (KaTeX, MathML output). Do not edit.\nexport const FORMULAS = ${JSON.stringify(typesetFormulas, null, 1)};\n`);
+  writeFileSync(
+    target,
+    `// Generated by scripts/pages.mjs from formula-sources.js (KaTeX, MathML output). Do not edit.\nexport const FORMULAS = ${JSON.stringify(typesetFormulas, null, 1)};\n`,
+  );
 }
 
 const CSP_META_PATTERN = /<meta\s+http-equiv="Content-Security-Policy"[^>]*>/gi;
@@ -247,7 +278,8 @@ const CSP_META_PATTERN = /<meta\s+http-equiv="Content-Security-Policy"[^>]*>/gi;
 export function withCspMeta(html, where) {
   const metas = html.match(CSP_META_PATTERN) ?? [];
   if (metas.length === 1 && metas[0] === CSP_META) return html;
-  if (metas.length) throw new Error(`${where}: holds a Content-Security-Policy meta other than the lab's (scripts/lib/csp.mjs)`);
+  if (metas.length)
+    throw new Error(`${where}: holds a Content-Security-Policy meta other than the lab's (scripts/lib/csp.mjs)`);
   const charset = html.match(/<meta charset="utf-8">\n?/i);
   if (!charset) throw new Error(`${where}: no <meta charset="utf-8"> to put the Content-Security-Policy meta after`);
   const at = charset.index + charset[0].length;
@@ -267,7 +299,9 @@ export async function renderPages({ rootDir, outDir }) {
   });
   const ids = chapters.map((c) => c.headings.map((h) => h.id).join(' '));
   if (new Set(ids).size !== 1) {
-    throw new Error(`the language versions have different sections:\n  ${chapters.map((c, i) => `${c.language.code}: ${ids[i]}`).join('\n  ')}`);
+    throw new Error(
+      `the language versions have different sections:\n  ${chapters.map((c, i) => `${c.language.code}: ${ids[i]}`).join('\n  ')}`,
+    );
   }
   for (const chapter of chapters) {
     const target = join(outDir, chapter.language.page);

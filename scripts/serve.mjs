@@ -23,26 +23,44 @@ const ALLOWED_METHODS = 'GET, HEAD';
 const CROSS_ORIGIN_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' };
 
 const MIME = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf',
-  '.md': 'text/markdown; charset=utf-8', '.txt': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.md': 'text/markdown; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 function resolveFile(siteRoot, urlPath) {
   let path;
-  try { path = decodeURIComponent(urlPath.split('?')[0].split('#')[0]); } catch { return null; }
+  try {
+    path = decodeURIComponent(urlPath.split('?')[0].split('#')[0]);
+  } catch {
+    return null;
+  }
   const full = normalize(join(siteRoot, path));
-  if (full !== siteRoot && !full.startsWith(siteRoot + sep)) return null;  // no escaping the site
+  if (full !== siteRoot && !full.startsWith(siteRoot + sep)) return null; // no escaping the site
   try {
     const st = statSync(full);
     if (st.isDirectory()) return resolveFile(siteRoot, join(path, 'index.html'));
     return st.isFile() ? { full, stat: st } : null;
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 // The build writes <file>.br and <file>.gz beside every compressible file (scripts/lib/site-assets.mjs).
-const ENCODINGS = [{ name: 'br', suffix: '.br' }, { name: 'gzip', suffix: '.gz' }];
+const ENCODINGS = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+];
 
 /** The encodings the request accepts (q > 0), from its Accept-Encoding header. */
 function acceptedEncodings(header = '') {
@@ -63,7 +81,9 @@ function chooseRepresentation(file, acceptEncoding) {
     try {
       const stat = statSync(file.full + suffix);
       if (stat.isFile()) return { full: file.full + suffix, stat, encoding: name };
-    } catch { /* none of this encoding */ }
+    } catch {
+      /* none of this encoding */
+    }
   }
   return { ...file, encoding: null };
 }
@@ -91,8 +111,13 @@ function etagOf({ full, stat }) {
  *   - CORS on everything (CROSS_ORIGIN_HEADERS), for pages on other origins that embed the widgets.
  */
 export function responseHeaders({ file = null, representation = null, status = 200 } = {}) {
-  const headers = { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY, FRAMING_POLICY], 'X-Content-Type-Options': 'nosniff', ...CROSS_ORIGIN_HEADERS };
-  if (!file || status >= 400) return { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' };
+  const headers = {
+    'Content-Security-Policy': [CONTENT_SECURITY_POLICY, FRAMING_POLICY],
+    'X-Content-Type-Options': 'nosniff',
+    ...CROSS_ORIGIN_HEADERS,
+  };
+  if (!file || status >= 400)
+    return { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' };
   headers['Content-Type'] = MIME[extname(file.full)] ?? 'application/octet-stream';
   headers['Cache-Control'] = HASHED_NAME.test(basename(file.full)) ? IMMUTABLE : 'no-cache';
   headers.ETag = representation.etag;
@@ -146,7 +171,8 @@ export function listenOnFreePort(server, { port, host = '127.0.0.1', tries = 20 
     const attempt = (p, left) => {
       server.once('error', (err) => {
         if (err.code === 'EADDRINUSE' && left > 0 && p !== 0) attempt(p + 1, left - 1);
-        else if (err.code === 'EADDRINUSE') reject(new Error(`ports ${port} to ${p} on ${host} are all in use: set another with PORT=N`));
+        else if (err.code === 'EADDRINUSE')
+          reject(new Error(`ports ${port} to ${p} on ${host} are all in use: set another with PORT=N`));
         else reject(err);
       });
       server.listen(p, host, () => resolve(server.address().port));
@@ -157,7 +183,7 @@ export function listenOnFreePort(server, { port, host = '127.0.0.1', tries = 20 
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const flag = process.argv.indexOf('--port');
-  const port = Number(flag > 0 ? process.argv[flag + 1] : process.env.PORT ?? 8080);
+  const port = Number(flag > 0 ? process.argv[flag + 1] : (process.env.PORT ?? 8080));
   const { url } = await startServer({ port });
   console.log(`Residual Lab is served at ${url}  (Ctrl+C stops it)`);
 }

@@ -45,7 +45,9 @@ export async function runSuites(suites, { build = runSteps, log = console.log } 
   log('\n=== Summary ===');
   log(`${'Build'.padEnd(16)} ${' '.repeat(26)}${buildSeconds.padStart(8)} s`);
   for (const r of results) {
-    log(`${r.suite.padEnd(16)} ${String(r.passed).padStart(4)} passed  ${String(r.failed).padStart(3)} failed  ${r.seconds.padStart(8)} s${r.note ? `  (${r.note})` : ''}`);
+    log(
+      `${r.suite.padEnd(16)} ${String(r.passed).padStart(4)} passed  ${String(r.failed).padStart(3)} failed  ${r.seconds.padStart(8)} s${r.note ? `  (${r.note})` : ''}`,
+    );
   }
   const passed = results.reduce((s, r) => s + r.passed, 0);
   const failed = results.reduce((s, r) => s + r.failed, 0);
@@ -55,7 +57,8 @@ export async function runSuites(suites, { build = runSteps, log = console.log } 
 
 async function main(args) {
   if (args.includes('--list')) {
-    for (const suite of SUITES) console.log(`${suite.name.padEnd(16)} ${suite.title.padEnd(16)} builds: ${buildsFor([suite]).join(', ')}`);
+    for (const suite of SUITES)
+      console.log(`${suite.name.padEnd(16)} ${suite.title.padEnd(16)} builds: ${buildsFor([suite]).join(', ')}`);
     return 0;
   }
   const only = args.find((a) => a.startsWith('--only='));

@@ -16,13 +16,16 @@ run('cmake', ['--build', build, '-j2', '--target', 'train_toys']);
 run(join(build, 'train_toys'), [out]);
 
 function listFiles(dir) {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? listFiles(path) : [path];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? listFiles(path) : [path];
+    });
 }
 
-const lines = listFiles(out).filter((f) => !f.endsWith('SHA256SUMS')).map((f) =>
-  `${createHash('sha256').update(readFileSync(f)).digest('hex')}  ${relative(out, f)}`);
+const lines = listFiles(out)
+  .filter((f) => !f.endsWith('SHA256SUMS'))
+  .map((f) => `${createHash('sha256').update(readFileSync(f)).digest('hex')}  ${relative(out, f)}`);
 writeFileSync(join(out, 'SHA256SUMS'), `${lines.join('\n')}\n`);
 console.log(`train-toys: ${lines.length} files in ${relative(root, out)}, hashes in web/models/SHA256SUMS`);

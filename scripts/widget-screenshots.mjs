@@ -19,22 +19,32 @@ mkdirSync(outDir, { recursive: true });
 /** Waits until a widget has drawn: data-ready, and a finished run for those that compute by themselves. */
 async function settle(widget, tag) {
   await widget.scrollIntoViewIfNeeded();
-  await widget.page().waitForFunction(([el, decoder]) => (decoder ? ['done', 'error'].includes(el.dataset.status) : el.hasAttribute('data-ready')),
-    [await widget.elementHandle(), RUNNING_WIDGETS.includes(tag)], { timeout: 120000 });
+  await widget
+    .page()
+    .waitForFunction(
+      ([el, decoder]) => (decoder ? ['done', 'error'].includes(el.dataset.status) : el.hasAttribute('data-ready')),
+      [await widget.elementHandle(), RUNNING_WIDGETS.includes(tag)],
+      { timeout: 120000 },
+    );
 }
 
 const lab = await startLab();
 try {
   for (const [lang, path] of Object.entries(PAGES)) {
     for (const scheme of SCHEMES) {
-      const view = await lab.open(path, { colorScheme: scheme === 'dark' ? 'dark' : 'light', viewport: { width: 900, height: 900 } });
+      const view = await lab.open(path, {
+        colorScheme: scheme === 'dark' ? 'dark' : 'light',
+        viewport: { width: 900, height: 900 },
+      });
       const { page } = view;
       for (const tag of tags) {
-        const widget = page.locator(tag).first();  // the self-check: the first section's
+        const widget = page.locator(tag).first(); // the self-check: the first section's
         if (tag === 'rl-warmup-race') {
           await widget.scrollIntoViewIfNeeded();
           await widget.locator('button.run').click();
-          await page.waitForFunction((el) => el.dataset.status === 'done', await widget.elementHandle(), { timeout: 180000 });
+          await page.waitForFunction((el) => el.dataset.status === 'done', await widget.elementHandle(), {
+            timeout: 180000,
+          });
         } else {
           await settle(widget, tag);
         }

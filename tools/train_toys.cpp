@@ -61,7 +61,8 @@ std::string train_toy(const train::ToySpec& toy, const std::filesystem::path& ou
   for (int s = 0; s < toy.steps; ++s) {
     const train::StepReport r = trainer->step();
     if (!r.error.empty() || !r.updated) {
-      std::fprintf(stderr, "train_toys: %s: step %d: %s\n", name.c_str(), s, r.error.empty() ? "skipped" : r.error.c_str());
+      std::fprintf(stderr, "train_toys: %s: step %d: %s\n", name.c_str(), s,
+                   r.error.empty() ? "skipped" : r.error.c_str());
       return "";
     }
     if (s == 0) first_loss = r.loss;
@@ -69,8 +70,8 @@ std::string train_toy(const train::ToySpec& toy, const std::filesystem::path& ou
     if ((s + 1) % kLogEvery == 0) {
       last_train = window_sum / kLogEvery;
       const double val = trainer->evaluate(kValidationWindows);
-      curve += std::string(curve.empty() ? "" : ",\n") + "        [" + std::to_string(s + 1) + ", " + fixed(last_train) +
-               ", " + fixed(val) + "]";
+      curve += std::string(curve.empty() ? "" : ",\n") + "        [" + std::to_string(s + 1) + ", " +
+               fixed(last_train) + ", " + fixed(val) + "]";
       std::fprintf(stderr, "%s step %d train %.4f val %.4f\n", name.c_str(), s + 1, last_train, val);
       window_sum = 0;
     }
@@ -97,8 +98,8 @@ std::string train_toy(const train::ToySpec& toy, const std::filesystem::path& ou
   std::snprintf(probe_loss, sizeof probe_loss, "%.6f", model->loss());
 
   const decoder::Config& c = config;
-  return std::string("    {\n      \"name\": \"") + name + "\",\n      \"modelType\": \"" + std::string(toy.model_type) +
-         "\",\n      \"engineConfig\": {\"vocabSize\": " + std::to_string(c.vocab_size) +
+  return std::string("    {\n      \"name\": \"") + name + "\",\n      \"modelType\": \"" +
+         std::string(toy.model_type) + "\",\n      \"engineConfig\": {\"vocabSize\": " + std::to_string(c.vocab_size) +
          ", \"dModel\": " + std::to_string(c.d_model) + ", \"nHeads\": " + std::to_string(c.n_heads) +
          ", \"dFF\": " + std::to_string(c.d_ff) + ", \"nLayers\": " + std::to_string(c.n_layers) +
          ", \"contextLength\": " + std::to_string(c.context_length) + ", \"mlp\": \"swiglu\", \"norm\": \"rmsnorm\"" +
@@ -106,13 +107,13 @@ std::string train_toy(const train::ToySpec& toy, const std::filesystem::path& ou
          ", \"qkNormShape\": \"" + decoder::to_string(c.qk_norm_shape) + "\", \"posEmbed\": false, \"rope\": true" +
          ", \"ropeTheta\": 10000, \"eps\": 1e-5},\n      \"numParams\": " + std::to_string(model->num_params()) +
          ",\n      \"probeText\": " + train::json_string(corpus.tokenizer.decode(probe)) +
-         ",\n      \"probeLoss\": " + probe_loss + ",\n      \"steps\": " + std::to_string(toy.steps) + ",\n      \"peakLr\": " + fixed(toy.peak_lr) +
+         ",\n      \"probeLoss\": " + probe_loss + ",\n      \"steps\": " + std::to_string(toy.steps) +
+         ",\n      \"peakLr\": " + fixed(toy.peak_lr) +
          ",\n      \"warmupSteps\": 100,\n      \"decay\": \"cosine\",\n      \"seqLen\": " +
          std::to_string(options.seq_len) + ",\n      \"seed\": " + std::to_string(toy.seed) +
          ",\n      \"validationWindows\": " + std::to_string(kValidationWindows) +
          ",\n      \"firstLoss\": " + fixed(first_loss) + ",\n      \"finalTrainLoss\": " + fixed(last_train) +
-         ",\n      \"finalValidationLoss\": " + fixed(val) +
-         ",\n      \"lossCurve\": [\n" + curve + "\n      ]\n    }";
+         ",\n      \"finalValidationLoss\": " + fixed(val) + ",\n      \"lossCurve\": [\n" + curve + "\n      ]\n    }";
 }
 
 }  // namespace

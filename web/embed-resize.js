@@ -3,5 +3,6 @@
 addEventListener('message', (event) => {
   const { type, height } = event.data ?? {};
   if (type !== 'residual-lab:height' || !(height > 0 && height < 100000)) return;
-  for (const frame of document.querySelectorAll('iframe')) if (frame.contentWindow === event.source) frame.style.height = `${Math.ceil(height)}px`;
+  for (const frame of document.querySelectorAll('iframe'))
+    if (frame.contentWindow === event.source) frame.style.height = `${Math.ceil(height)}px`;
 });

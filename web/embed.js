@@ -25,7 +25,7 @@ const tag = `rl-${name}`;
 if (WIDGET_TAGS.includes(tag)) {
   document.title = strings.title(name);
   const widget = h(tag, { 'state-key': '' });
-  widget.reservedKeys = RESERVED_KEYS;  // any other key that names none of its settings gets a notice
+  widget.reservedKeys = RESERVED_KEYS; // any other key that names none of its settings gets a notice
   main.append(widget);
 } else {
   const link = (widget) => {
@@ -33,8 +33,15 @@ if (WIDGET_TAGS.includes(tag)) {
     if (language !== FALLBACK_LANGUAGE) query.set('lang', language);
     return h('li', {}, h('a', { href: `?${query}` }, h('code', {}, widget.replace(/^rl-/, ''))));
   };
-  main.append(h('div', { class: 'unknown-widget', role: 'alert' },
-    h('p', {}, strings.unknown(name)), h('p', {}, strings.choose), h('ul', {}, WIDGET_TAGS.map(link))));
+  main.append(
+    h(
+      'div',
+      { class: 'unknown-widget', role: 'alert' },
+      h('p', {}, strings.unknown(name)),
+      h('p', {}, strings.choose),
+      h('ul', {}, WIDGET_TAGS.map(link)),
+    ),
+  );
 }
 
 if (window.parent !== window) {

@@ -33,11 +33,14 @@ export const languageRow = (code) => rowOf.get(code) ?? rowOf.get(FALLBACK_LANGU
 
 /** The code of the row a lang attribute's value picks by its first subtag ("zh-CN" -> zh); else the fallback. */
 export function languageCode(langAttribute) {
-  const primary = String(langAttribute ?? '').split(/[-_]/)[0].toLowerCase();
+  const primary = String(langAttribute ?? '')
+    .split(/[-_]/)[0]
+    .toLowerCase();
   return rowOf.has(primary) ? primary : FALLBACK_LANGUAGE;
 }
 
-const isPlainObject = (value) => value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
+const isPlainObject = (value) =>
+  value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
 
 /** `own` over `fallback`, key by key, into nested tables (functions and text are taken whole). */
 function withFallback(own, fallback) {

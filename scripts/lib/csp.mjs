@@ -7,8 +7,15 @@
 // Only directives a <meta> policy honours belong here: browsers ignore frame-ancestors, report-uri and sandbox
 // in a meta element, so framing is FRAMING_POLICY, a header of its own.
 export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self'", "img-src 'self' data:",
-  "font-src 'self'", "connect-src 'self'", "worker-src 'self'", "object-src 'none'", "base-uri 'self'",
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
 ].join('; ');
 
 // Embedding the lab in an iframe is a feature (a course page, slides, a per-widget page): any origin may frame

@@ -1,7 +1,7 @@
 // Small process helpers shared by the build, test and bench scripts.
 import { spawnSync, spawn } from 'node:child_process';
 
-export const EMSCRIPTEN_ENV = { ...process.env, NODE_PATH: '/usr/share/nodejs' };  // else em++: "Cannot find module 'acorn'"
+export const EMSCRIPTEN_ENV = { ...process.env, NODE_PATH: '/usr/share/nodejs' }; // else em++: "Cannot find module 'acorn'"
 // emcmake's default emulator passes --experimental-wasm-threads, which node 20 rejects.
 export const NODE_EMULATOR = '/usr/bin/node;--no-experimental-fetch';
 
@@ -22,7 +22,11 @@ export function runCaptured(cmd, args, { env = process.env, cwd, quiet = false }
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    const take = (stream, sink) => stream.on('data', (chunk) => { output += chunk; if (!quiet) sink.write(chunk); });
+    const take = (stream, sink) =>
+      stream.on('data', (chunk) => {
+        output += chunk;
+        if (!quiet) sink.write(chunk);
+      });
     take(child.stdout, process.stdout);
     take(child.stderr, process.stderr);
     child.on('error', (err) => resolve({ status: 127, output: output + String(err) }));

@@ -26,7 +26,13 @@ import { HASHED_NAME } from './hashed-name.mjs';
 export { HASHED_NAME };
 
 /** Module entry points whose names are documented (docs/api.md, docs/embedding.md): never hashed. */
-export const STABLE_ENTRIES = ['components/index.js', 'lib/residual-lab.js', 'lib/worker-client.js', 'lib/lab-worker.js', 'lib/worker-methods.js'];
+export const STABLE_ENTRIES = [
+  'components/index.js',
+  'lib/residual-lab.js',
+  'lib/worker-client.js',
+  'lib/lab-worker.js',
+  'lib/worker-methods.js',
+];
 /** Module entry points only the pages load: hashed like the rest. */
 const PAGE_ENTRIES = ['shell/page.js', 'embed.js'];
 /**
@@ -72,15 +78,17 @@ function filesUnder(dir) {
 
 /** The assets to rename by content, besides the bundles: [site path, transform of the bytes]. */
 function hashedAssets(siteFiles) {
-  const minifyCss = (bytes, path) => Buffer.from(esbuild.transformSync(bytes.toString('utf8'), { loader: 'css', minify: true, sourcefile: path }).code);
-  const minifyScript = (bytes, path) => Buffer.from(esbuild.transformSync(bytes.toString('utf8'), { loader: 'js', minify: true, sourcefile: path }).code);
+  const minifyCss = (bytes, path) =>
+    Buffer.from(esbuild.transformSync(bytes.toString('utf8'), { loader: 'css', minify: true, sourcefile: path }).code);
+  const minifyScript = (bytes, path) =>
+    Buffer.from(esbuild.transformSync(bytes.toString('utf8'), { loader: 'js', minify: true, sourcefile: path }).code);
   const keep = (bytes) => bytes;
   return [
-    ...siteFiles.filter((p) => /^lib\/wasm\/[^/]+\.(wasm|mjs)$/.test(p)).map((p) => [p, keep]),  // Emscripten's glue stays as emitted
+    ...siteFiles.filter((p) => /^lib\/wasm\/[^/]+\.(wasm|mjs)$/.test(p)).map((p) => [p, keep]), // Emscripten's glue stays as emitted
     ...siteFiles.filter((p) => /^styles\/[^/]+\.css$/.test(p)).map((p) => [p, minifyCss]),
     ['vendor/uplot/uPlot.min.css', keep],
-    ...siteFiles.filter((p) => /^models\/[^/]+\/[^/]+$/.test(p)).map((p) => [p, keep]),  // the trained toys' checkpoint files
-    ['shell/theme-init.js', minifyScript],  // a classic script, run before the first paint
+    ...siteFiles.filter((p) => /^models\/[^/]+\/[^/]+$/.test(p)).map((p) => [p, keep]), // the trained toys' checkpoint files
+    ['shell/theme-init.js', minifyScript], // a classic script, run before the first paint
   ];
 }
 
@@ -105,15 +113,23 @@ function assetUrlPlugin({ siteDir, served }) {
           const parts = path.split(/\$\{([^}]*)\}/);
           if (parts.length === 1) {
             const target = posix.normalize(posix.join(here, path));
-            if (!served.has(target)) throw new Error(`${file}: new URL('${path}', import.meta.url) names ${target}, which the site does not hold`);
+            if (!served.has(target))
+              throw new Error(
+                `${file}: new URL('${path}', import.meta.url) names ${target}, which the site does not hold`,
+              );
             return `new URL(${JSON.stringify(fromBundle(served.get(target)))}, import.meta.url)`;
           }
-          if (quote !== '`' || parts.length !== 3) throw new Error(`${file}: ${whole}: one \${...} at most, in a template literal`);
+          if (quote !== '`' || parts.length !== 3)
+            throw new Error(`${file}: ${whole}: one \${...} at most, in a template literal`);
           const [before, expression, after] = parts;
-          const prefix = posix.normalize(posix.join(here, `${before}x`)).slice(0, -1);  // "../../styles/" -> "styles/"
+          const prefix = posix.normalize(posix.join(here, `${before}x`)).slice(0, -1); // "../../styles/" -> "styles/"
           const choices = {};
           for (const [sitePath, servedPath] of served) {
-            if (sitePath.startsWith(prefix) && sitePath.endsWith(after) && sitePath.length >= prefix.length + after.length) {
+            if (
+              sitePath.startsWith(prefix) &&
+              sitePath.endsWith(after) &&
+              sitePath.length >= prefix.length + after.length
+            ) {
               choices[sitePath.slice(prefix.length, sitePath.length - after.length)] = fromBundle(servedPath);
             }
           }
@@ -124,7 +140,9 @@ function assetUrlPlugin({ siteDir, served }) {
         });
         // Bundled, the code runs from assets/: any other use of import.meta.url would point elsewhere than written.
         if ((source.match(/import\.meta\.url/g) ?? []).length !== rewritten) {
-          throw new Error(`${file}: import.meta.url only in new URL('<path>', import.meta.url), with a literal or a template of one \${...}`);
+          throw new Error(
+            `${file}: import.meta.url only in new URL('<path>', import.meta.url), with a literal or a template of one \${...}`,
+          );
         }
         return { contents, loader: 'js' };
       });
@@ -136,7 +154,10 @@ function assetUrlPlugin({ siteDir, served }) {
 // when the code asks: the WASM module of the SIMD build (every current browser's) and its Emscripten glue.
 const WIDGET_PAGE_PRELOADS = [
   { source: 'lib/wasm/residual_lab_simd.mjs', link: (href) => `<link rel="modulepreload" href="${href}">` },
-  { source: 'lib/wasm/residual_lab_simd.wasm', link: (href) => `<link rel="preload" href="${href}" as="fetch" crossorigin>` },
+  {
+    source: 'lib/wasm/residual_lab_simd.wasm',
+    link: (href) => `<link rel="preload" href="${href}" as="fetch" crossorigin>`,
+  },
 ];
 
 /**
@@ -153,8 +174,10 @@ function rewritePage(html, pagePath, served, moduleGraphs) {
   };
   const rewritten = html.replace(/\b(src|href)="([^"#?:]+)"/g, (whole, attribute, path) => {
     const target = posix.normalize(posix.join(here, path));
-    for (const module of moduleGraphs.get(target) ?? []) add(module, (href) => `<link rel="modulepreload" href="${href}">`);
-    if (target === 'components/index.js') for (const { source, link } of WIDGET_PAGE_PRELOADS) if (served.has(source)) add(served.get(source), link);
+    for (const module of moduleGraphs.get(target) ?? [])
+      add(module, (href) => `<link rel="modulepreload" href="${href}">`);
+    if (target === 'components/index.js')
+      for (const { source, link } of WIDGET_PAGE_PRELOADS) if (served.has(source)) add(served.get(source), link);
     const servedPath = served.get(target);
     if (!servedPath || servedPath === target) return whole;
     return `${attribute}="${posix.relative(here, servedPath)}"`;
@@ -174,7 +197,8 @@ function moduleGraphs(metafile, entryPaths, toServed) {
     const visit = (path) => {
       if (seen.has(path)) return;
       seen.add(path);
-      for (const im of metafile.outputs[path]?.imports ?? []) if (im.kind === 'import-statement' && !im.external) visit(im.path);
+      for (const im of metafile.outputs[path]?.imports ?? [])
+        if (im.kind === 'import-statement' && !im.external) visit(im.path);
     };
     visit(output);
     graphs.set(meta.entryPoint, [...seen].map(toServed));
@@ -193,7 +217,9 @@ export function precompress(dir) {
     const bytes = readFileSync(full);
     if (bytes.length < 512) continue;
     const gzip = gzipSync(bytes, { level: 9 });
-    const brotli = brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } });
+    const brotli = brotliCompressSync(bytes, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+    });
     if (gzip.length < bytes.length) writeFileSync(`${full}.gz`, gzip);
     if (brotli.length < bytes.length) writeFileSync(`${full}.br`, brotli);
   }
@@ -203,11 +229,17 @@ export function precompress(dir) {
  * Builds the served site into `outDir` from the assembled tree `siteDir`. Resolves to the manifest (site path ->
  * served path). The lists default to the lab's; tests build small sites of their own.
  */
-export async function buildSiteAssets({ siteDir, outDir, stableEntries = STABLE_ENTRIES, pageEntries = PAGE_ENTRIES, copiedAsIs = COPIED_AS_IS }) {
+export async function buildSiteAssets({
+  siteDir,
+  outDir,
+  stableEntries = STABLE_ENTRIES,
+  pageEntries = PAGE_ENTRIES,
+  copiedAsIs = COPIED_AS_IS,
+}) {
   const siteFiles = filesUnder(siteDir);
-  const served = new Map();  // site path -> served path
+  const served = new Map(); // site path -> served path
   for (const entry of stableEntries) served.set(entry, entry);
-  for (const page of siteFiles.filter((p) => p.endsWith('.html'))) served.set(page, page);  // pages keep their names
+  for (const page of siteFiles.filter((p) => p.endsWith('.html'))) served.set(page, page); // pages keep their names
   for (const [sitePath, transform] of hashedAssets(siteFiles).filter(([path]) => siteFiles.includes(path))) {
     const bytes = transform(readFileSync(join(siteDir, sitePath)), sitePath);
     const target = hashedName(sitePath, bytes);
@@ -232,7 +264,7 @@ export async function buildSiteAssets({ siteDir, outDir, stableEntries = STABLE_
     // paths to the temporary tree the site was assembled in.
     sourcemap: 'external',
     sourcesContent: true,
-    external: ['node:*'],  // residual-lab.js reads files itself under node only
+    external: ['node:*'], // residual-lab.js reads files itself under node only
     metafile: true,
     logLevel: 'silent',
     plugins: [assetUrlPlugin({ siteDir, served })],
@@ -241,16 +273,18 @@ export async function buildSiteAssets({ siteDir, outDir, stableEntries = STABLE_
   // Each stable entry re-exports its bundle; the pages load the page-only entries under their hashed names.
   for (const [output, meta] of Object.entries(result.metafile.outputs)) {
     const sitePath = meta.entryPoint;
-    if (!stableEntries.includes(sitePath) && !pageEntries.includes(sitePath)) continue;  // chunks, and modules imported dynamically
-    const outputPath = toPosix(relative(outDir, join(siteDir, output)));  // metafile paths are relative to absWorkingDir
+    if (!stableEntries.includes(sitePath) && !pageEntries.includes(sitePath)) continue; // chunks, and modules imported dynamically
+    const outputPath = toPosix(relative(outDir, join(siteDir, output))); // metafile paths are relative to absWorkingDir
     if (pageEntries.includes(sitePath)) {
       served.set(sitePath, outputPath);
       continue;
     }
     const relativePath = posix.relative(posix.dirname(sitePath), outputPath);
     const specifier = relativePath.startsWith('.') ? relativePath : `./${relativePath}`;
-    const lines = [`// ${sitePath}: a stable name for the hashed bundle it re-exports (scripts/lib/site-assets.mjs).`,
-      `export * from '${specifier}';`];
+    const lines = [
+      `// ${sitePath}: a stable name for the hashed bundle it re-exports (scripts/lib/site-assets.mjs).`,
+      `export * from '${specifier}';`,
+    ];
     if (meta.exports.includes('default')) lines.push(`export { default } from '${specifier}';`);
     mkdirSync(dirname(join(outDir, sitePath)), { recursive: true });
     writeFileSync(join(outDir, sitePath), `${lines.join('\n')}\n`);
@@ -259,7 +293,7 @@ export async function buildSiteAssets({ siteDir, outDir, stableEntries = STABLE_
   linkSourceMaps(join(outDir, BUNDLE_DIR));
 
   for (const path of copiedAsIs) copyFileSync(join(siteDir, path), join(outDir, path));
-  const toServed = (output) => toPosix(relative(outDir, join(siteDir, output)));  // metafile paths are relative to absWorkingDir
+  const toServed = (output) => toPosix(relative(outDir, join(siteDir, output))); // metafile paths are relative to absWorkingDir
   const graphs = moduleGraphs(result.metafile, [...stableEntries, ...pageEntries], toServed);
   for (const page of siteFiles.filter((p) => p.endsWith('.html'))) {
     mkdirSync(dirname(join(outDir, page)), { recursive: true });
@@ -274,7 +308,10 @@ export async function buildSiteAssets({ siteDir, outDir, stableEntries = STABLE_
 function linkSourceMaps(bundleDir) {
   for (const name of readdirSync(bundleDir).filter((n) => n.endsWith('.js'))) {
     if (!existsSync(join(bundleDir, `${name}.map`))) continue;
-    writeFileSync(join(bundleDir, name), `${readFileSync(join(bundleDir, name), 'utf8')}//# sourceMappingURL=${name}.map\n`);
+    writeFileSync(
+      join(bundleDir, name),
+      `${readFileSync(join(bundleDir, name), 'utf8')}//# sourceMappingURL=${name}.map\n`,
+    );
   }
 }
 

@@ -29,34 +29,85 @@ export function countNodeTest(output) {
   return { passed: Number(pass[1]), failed: Number(fail[1]) };
 }
 
-const testFiles = (dir) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir)).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => join(dir, f)) : []);
+const testFiles = (dir) =>
+  existsSync(join(root, dir))
+    ? readdirSync(join(root, dir))
+        .filter((f) => f.endsWith('.test.mjs'))
+        .sort()
+        .map((f) => join(dir, f))
+    : [];
 const catch2 = ['--use-colour', 'no'];
 const nodeTest = ['--test', '--test-reporter=spec'];
 
 export const SUITES = [
-  { name: 'cpp-native', title: 'C++ native', builds: ['native-tests'],
-    command: () => [join(BUILDS.native.dir, 'residual_lab_tests'), catch2], count: countCatch2 },
+  {
+    name: 'cpp-native',
+    title: 'C++ native',
+    builds: ['native-tests'],
+    command: () => [join(BUILDS.native.dir, 'residual_lab_tests'), catch2],
+    count: countCatch2,
+  },
   // The whole default suite ([.figures] stays hidden): about 75 s of CPU under the sanitizers, two thirds of it in
   // the [experiments] tests; kept whole because the experiments' code is sanitized nowhere else.
-  { name: 'cpp-sanitized', title: 'C++ sanitized', builds: ['native-sanitize-tests'], env: SANITIZER_ENV,
-    command: () => [join(BUILDS['native-sanitize'].dir, 'residual_lab_tests'), catch2], count: countCatch2 },
-  { name: 'cpp-wasm-simd', title: 'C++ WASM SIMD', builds: ['wasm-simd-tests'],
-    command: () => [process.execPath, ['--no-experimental-fetch', join(BUILDS['wasm-simd'].dir, 'residual_lab_tests.js'), ...catch2]], count: countCatch2 },
-  { name: 'cpp-wasm-scalar', title: 'C++ WASM scalar', builds: ['wasm-scalar-tests'],
-    command: () => [process.execPath, ['--no-experimental-fetch', join(BUILDS['wasm-scalar'].dir, 'residual_lab_tests.js'), ...catch2]], count: countCatch2 },
+  {
+    name: 'cpp-sanitized',
+    title: 'C++ sanitized',
+    builds: ['native-sanitize-tests'],
+    env: SANITIZER_ENV,
+    command: () => [join(BUILDS['native-sanitize'].dir, 'residual_lab_tests'), catch2],
+    count: countCatch2,
+  },
+  {
+    name: 'cpp-wasm-simd',
+    title: 'C++ WASM SIMD',
+    builds: ['wasm-simd-tests'],
+    command: () => [
+      process.execPath,
+      ['--no-experimental-fetch', join(BUILDS['wasm-simd'].dir, 'residual_lab_tests.js'), ...catch2],
+    ],
+    count: countCatch2,
+  },
+  {
+    name: 'cpp-wasm-scalar',
+    title: 'C++ WASM scalar',
+    builds: ['wasm-scalar-tests'],
+    command: () => [
+      process.execPath,
+      ['--no-experimental-fetch', join(BUILDS['wasm-scalar'].dir, 'residual_lab_tests.js'), ...catch2],
+    ],
+    count: countCatch2,
+  },
   // One test per target: it passes when its 5 s run from the committed seeds finds no crash and no failed invariant.
-  { name: 'fuzz', title: 'Fuzz', builds: ['fuzz'],
-    command: () => [process.execPath, [join(root, 'scripts/fuzz.mjs'), '--seconds', '5', '--seeds-only', '--no-build']], count: countFuzz },
-  { name: 'js', title: 'JS API', builds: ['site'],
-    command: () => [process.execPath, [...nodeTest, ...testFiles('tests/js')]], count: countNodeTest },
-  { name: 'browser', title: 'Browser', builds: ['site'],
-    command: () => [process.execPath, [...nodeTest, '--test-concurrency=1', ...testFiles('tests/e2e')]], count: countNodeTest },
+  {
+    name: 'fuzz',
+    title: 'Fuzz',
+    builds: ['fuzz'],
+    command: () => [process.execPath, [join(root, 'scripts/fuzz.mjs'), '--seconds', '5', '--seeds-only', '--no-build']],
+    count: countFuzz,
+  },
+  {
+    name: 'js',
+    title: 'JS API',
+    builds: ['site'],
+    command: () => [process.execPath, [...nodeTest, ...testFiles('tests/js')]],
+    count: countNodeTest,
+  },
+  {
+    name: 'browser',
+    title: 'Browser',
+    builds: ['site'],
+    command: () => [process.execPath, [...nodeTest, '--test-concurrency=1', ...testFiles('tests/e2e')]],
+    count: countNodeTest,
+  },
 ];
 
 /** The suites named in `names` (all when empty), in table order; throws naming the unknown ones and the choices. */
 export function selectSuites(names = []) {
   const unknown = names.filter((name) => !SUITES.some((suite) => suite.name === name));
-  if (unknown.length) throw new Error(`unknown suite ${unknown.map((n) => `"${n}"`).join(', ')} (the suites: ${SUITES.map((s) => s.name).join(', ')})`);
+  if (unknown.length)
+    throw new Error(
+      `unknown suite ${unknown.map((n) => `"${n}"`).join(', ')} (the suites: ${SUITES.map((s) => s.name).join(', ')})`,
+    );
   return names.length ? SUITES.filter((suite) => names.includes(suite.name)) : SUITES;
 }
 

@@ -3,7 +3,9 @@
 // starts with its name (a LEB128 length and UTF-8 bytes).
 
 function readLeb128(bytes, at) {
-  let value = 0, shift = 0, byte;
+  let value = 0,
+    shift = 0,
+    byte;
   do {
     byte = bytes[at++];
     value += (byte & 0x7f) * 2 ** shift;

@@ -131,8 +131,8 @@ TEST_CASE("api backwards validate, write (not accumulate) and match the kernels"
   std::fill(want_dx.begin(), want_dx.end(), 0.0f);
   std::fill(want_dg.begin(), want_dg.end(), 0.0f);
   rl::layernorm_forward(y.data(), &mean, &rstd, kX.data(), kG.data(), nullptr, 1, 4, 1e-5f);
-  rl::layernorm_backward(want_dx.data(), want_dg.data(), want_db.data(), kDy.data(), kX.data(), &mean, &rstd,
-                         kG.data(), 1, 4);
+  rl::layernorm_backward(want_dx.data(), want_dg.data(), want_db.data(), kDy.data(), kX.data(), &mean, &rstd, kG.data(),
+                         1, 4);
   for (int call = 0; call < 2; ++call) {
     REQUIRE(rl::api::layernorm_backward(dx, dg, db, kDy, kX, kG, 1e-5f).ok);
     CHECK(dx == want_dx);
@@ -171,8 +171,7 @@ TEST_CASE("api: a variance within rounding noise of a constant x is zero, in eve
   check_fails(rl::api::layernorm(y, x, std::nullopt, std::nullopt, 0.0f), constant_x);
   rl::LayerNormSteps ln;
   check_fails(rl::api::layernorm_steps(ln, x, std::nullopt, std::nullopt, 0.0f), constant_x);
-  check_fails(rl::api::layernorm_backward(dx, dg, db, std::vector<float>{1, 0, 0}, x, std::nullopt, 0.0f),
-              constant_x);
+  check_fails(rl::api::layernorm_backward(dx, dg, db, std::vector<float>{1, 0, 0}, x, std::nullopt, 0.0f), constant_x);
   // large constant values: the noise scales with the magnitude
   const std::vector<float> big = {3e18f, 3e18f, 3e18f, 3e18f, 3e18f};
   std::vector<float> y5(5);
@@ -197,8 +196,9 @@ TEST_CASE("api: a variance within rounding noise of a constant x is zero, in eve
   const rl::Status tiny_rms = rl::api::rmsnorm_backward(dx, dg, std::vector<float>{1, 0, 0},
                                                         std::vector<float>{1e-20f, 2e-20f, 0.0f}, std::nullopt, 0.0f);
   CHECK_FALSE(tiny_rms.ok);
-  CHECK_THAT(tiny_rms.message, Catch::Matchers::StartsWith("the result dx[0] overflows float32 (-Infinity): x is so "
-                                                           "small that 1 / RMS^3 overflows float32 (1 / RMS is 7.7459"));
+  CHECK_THAT(tiny_rms.message,
+             Catch::Matchers::StartsWith("the result dx[0] overflows float32 (-Infinity): x is so "
+                                         "small that 1 / RMS^3 overflows float32 (1 / RMS is 7.7459"));
 
   // RMSNorm: all zeros, and squares that underflow, are refused by the forward, the steps and the backward
   const std::string zeros = "x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0";
@@ -307,7 +307,8 @@ TEST_CASE("api::dyt validates, computes the kernel's result, and its backward wr
   CHECK(y == want);
 
   rl::api::DytSteps steps;
-  check_fails(rl::api::dyt_steps(steps, kX, kInf, std::nullopt, std::nullopt), "alpha must be a finite number (got Infinity)");
+  check_fails(rl::api::dyt_steps(steps, kX, kInf, std::nullopt, std::nullopt),
+              "alpha must be a finite number (got Infinity)");
   REQUIRE(rl::api::dyt_steps(steps, kX, 0.5f, kG, beta).ok);
   CHECK(steps.scaled == std::vector<float>{1.0f, -0.5f, 1.5f, 0.0f});
   CHECK(steps.tanh[2] == Approx(std::tanh(1.5)).epsilon(1e-6));
@@ -319,7 +320,8 @@ TEST_CASE("api::dyt validates, computes the kernel's result, and its backward wr
   float dalpha = 99.0f, want_dalpha = 0.0f;
   check_fails(rl::api::dyt_backward(dx, dalpha, dgamma, dbeta, std::vector<float>{1, 2}, kX, 0.5f, kG),
               "dy has 2 values but x has 4");
-  check_fails(rl::api::dyt_backward(dx, dalpha, dgamma, dbeta, kDy, kX, kNaN, kG), "alpha must be a finite number (got NaN)");
+  check_fails(rl::api::dyt_backward(dx, dalpha, dgamma, dbeta, kDy, kX, kNaN, kG),
+              "alpha must be a finite number (got NaN)");
   rl::dyt_backward(want_dx.data(), &want_dalpha, want_dgamma.data(), want_dbeta.data(), kDy.data(), kX.data(), 0.7f,
                    kG.data(), 1, 4);
   for (int call = 0; call < 2; ++call) {

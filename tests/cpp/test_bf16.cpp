@@ -24,8 +24,8 @@ float from_bits(std::uint32_t b) {
 TEST_CASE("round_to_bf16 rounds to nearest, ties to even", "[bf16]") {
   const float step = 0x1.0p-7f;  // bf16 spacing just above 1
   CHECK(rl::round_to_bf16(1.0f) == 1.0f);
-  CHECK(rl::round_to_bf16(1.0f + step / 2) == 1.0f);                   // tie, 1.0 is even
-  CHECK(rl::round_to_bf16(1.0f + step * 1.5f) == 1.0f + 2 * step);     // tie, 1 + step is odd: round up
+  CHECK(rl::round_to_bf16(1.0f + step / 2) == 1.0f);                      // tie, 1.0 is even
+  CHECK(rl::round_to_bf16(1.0f + step * 1.5f) == 1.0f + 2 * step);        // tie, 1 + step is odd: round up
   CHECK(rl::round_to_bf16(1.0f + step / 2 + 0x1.0p-20f) == 1.0f + step);  // just above the tie
   CHECK(rl::round_to_bf16(1.0f + step / 2 - 0x1.0p-20f) == 1.0f);         // just below the tie
   CHECK(rl::round_to_bf16(-(1.0f + step * 1.5f)) == -(1.0f + 2 * step));
@@ -35,12 +35,12 @@ TEST_CASE("round_to_bf16 rounds to nearest, ties to even", "[bf16]") {
   CHECK(rl::bf16_bits_to_float(0xC040) == -3.0f);
   CHECK(rl::round_to_bf16(0.0f) == 0.0f);
   CHECK(std::signbit(rl::round_to_bf16(-0.0f)));
-  CHECK(std::isinf(rl::round_to_bf16(FLT_MAX)));                     // above the largest bf16 + half a step
+  CHECK(std::isinf(rl::round_to_bf16(FLT_MAX)));                               // above the largest bf16 + half a step
   CHECK(rl::round_to_bf16(from_bits(0x7F7F0000u)) == from_bits(0x7F7F0000u));  // the largest bf16
   CHECK(std::isinf(rl::round_to_bf16(INFINITY)));
   CHECK(std::isnan(rl::round_to_bf16(NAN)));
   CHECK(std::isnan(rl::bf16_bits_to_float(rl::float_to_bf16_bits(from_bits(0x7F800001u)))));  // NaN not -> inf
-  CHECK(rl::round_to_bf16(from_bits(0x00018000u)) == from_bits(0x00020000u));  // subnormal tie, to even
+  CHECK(rl::round_to_bf16(from_bits(0x00018000u)) == from_bits(0x00020000u));                 // subnormal tie, to even
 }
 
 TEST_CASE("BF16 RMSNorm of the worked example, by hand", "[bf16][rmsnorm]") {

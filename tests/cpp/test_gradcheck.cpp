@@ -105,7 +105,8 @@ TEST_CASE("DyT gradients match finite differences", "[gradcheck][dyt]") {
   auto loss_alpha = [&](const ArrayXd& v) { return (dyd * rl::ref::dyt_forward(xd, v[0], gd, bd)).sum(); };
   auto loss_gamma = [&](const ArrayXd& v) { return (dyd * rl::ref::dyt_forward(xd, alpha, v, bd)).sum(); };
   auto loss_beta = [&](const ArrayXd& v) { return (dyd * rl::ref::dyt_forward(xd, alpha, gd, v)).sum(); };
-  const ArrayXd fd_dx = numeric_gradient(loss_x, xd), fd_dalpha = numeric_gradient(loss_alpha, ArrayXd::Constant(1, alpha)),
+  const ArrayXd fd_dx = numeric_gradient(loss_x, xd),
+                fd_dalpha = numeric_gradient(loss_alpha, ArrayXd::Constant(1, alpha)),
                 fd_dgamma = numeric_gradient(loss_gamma, gd), fd_dbeta = numeric_gradient(loss_beta, bd);
 
   const auto ref = rl::ref::dyt_backward(dyd, xd, alpha, gd);

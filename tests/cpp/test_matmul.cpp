@@ -14,7 +14,7 @@ struct Shape {
   int M, K, N;
 };
 
-const Shape kShapes[] = {{1, 1, 1},   {1, 3, 5},   {3, 1, 7},   {4, 8, 8},    {5, 9, 13},   {7, 4, 12},
+const Shape kShapes[] = {{1, 1, 1},    {1, 3, 5},     {3, 1, 7},     {4, 8, 8},    {5, 9, 13},    {7, 4, 12},
                          {16, 64, 64}, {16, 64, 256}, {16, 256, 64}, {33, 17, 65}, {12, 100, 11}, {64, 256, 100}};
 
 // sum over k of products, in double; the bound for float32 rounding grows like sqrt(K) times the term size.

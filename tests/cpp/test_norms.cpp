@@ -66,8 +66,8 @@ TEST_CASE("rmsnorm_backward matches float64 reference and accumulates", "[norms]
   const Eigen::ArrayXd gd = with_g ? to_double(g) : rl::test::ones(d);
   Eigen::ArrayXd want_dg = to_double(dg0);
   for (int r = 0; r < rows; ++r) {
-    const auto grads = rl::ref::rmsnorm_backward(to_double(dy.data() + r * d, d), to_double(x.data() + r * d, d), gd,
-                                                 eps, offset);
+    const auto grads =
+        rl::ref::rmsnorm_backward(to_double(dy.data() + r * d, d), to_double(x.data() + r * d, d), gd, eps, offset);
     check_close("dx row " + std::to_string(r), dx.data() + r * d, to_double(dx0.data() + r * d, d) + grads.dx,
                 grad_atol(rstd[r]), kGradRtol);
     want_dg += grads.dg;

@@ -47,7 +47,8 @@ void check_rows_accept_their_defaults(const Table& table, const std::string& whe
     INFO(where << "." << o.name);
     CHECK_FALSE(o.meaning.empty());
     switch (o.type) {
-      case Type::integer: case Type::number:
+      case Type::integer:
+      case Type::number:
         if (!o.nullable) CHECK(options::check_number(o, o.number) == "");
         break;
       case Type::choice: CHECK(options::check_choice(o, o.text) == ""); break;
@@ -206,7 +207,8 @@ TEST_CASE("each experiment's C++ defaults are its table's defaults", "[options][
   const InitScalingOptions s;
   check_model_defaults(option_table("initScaling"), s.model);
   const std::vector<int>& depths = s.depths;
-  CHECK(options::find(option_table("initScaling"), "depths")->numbers == std::vector<double>(depths.begin(), depths.end()));
+  CHECK(options::find(option_table("initScaling"), "depths")->numbers ==
+        std::vector<double>(depths.begin(), depths.end()));
 }
 
 TEST_CASE("options an experiment sets itself are not in its table", "[options][experiments]") {

@@ -29,18 +29,18 @@ TEST_CASE("parse_vector accepts what readers type", "[parse]") {
   CHECK(parse_ok("2,-1,3,0") == worked);
   CHECK(parse_ok("  [ 2 ,-1,  3 ,0 ]  ") == worked);
   CHECK(parse_ok("2\t-1\n3\r\n0") == worked);
-  CHECK(parse_ok("2, -1 3,0") == worked);                      // commas and spaces mixed
-  CHECK(parse_ok("[2, -1, 3, 0,]") == worked);                 // one trailing comma
-  CHECK(parse_ok("2，−1，3，0") == worked);                    // full-width comma, Unicode minus U+2212
-  CHECK(parse_ok("［2，－1，3，0］") == worked);               // full-width brackets and hyphen-minus
-  CHECK(parse_ok("２、−１、３、０") == worked);                // full-width digits, ideographic comma
-  CHECK(parse_ok("2\u3000-1\u00A03 0") == worked);             // ideographic and no-break spaces
-  CHECK(parse_ok("+2 -1. 3.0 .0") == worked);                  // explicit plus, "2.", ".0"
+  CHECK(parse_ok("2, -1 3,0") == worked);           // commas and spaces mixed
+  CHECK(parse_ok("[2, -1, 3, 0,]") == worked);      // one trailing comma
+  CHECK(parse_ok("2，−1，3，0") == worked);         // full-width comma, Unicode minus U+2212
+  CHECK(parse_ok("［2，－1，3，0］") == worked);    // full-width brackets and hyphen-minus
+  CHECK(parse_ok("２、−１、３、０") == worked);     // full-width digits, ideographic comma
+  CHECK(parse_ok("2\u3000-1\u00A03 0") == worked);  // ideographic and no-break spaces
+  CHECK(parse_ok("+2 -1. 3.0 .0") == worked);       // explicit plus, "2.", ".0"
   CHECK(parse_ok("1e-3, 2.5E+2, −1e−3, 1ｅ3") == std::vector<float>{1e-3f, 250.0f, -1e-3f, 1000.0f});
   CHECK(parse_ok("7") == std::vector<float>{7.0f});
-  CHECK(parse_ok("0.1")[0] == 0.1f);                           // correctly rounded to float32
-  CHECK(parse_ok("3.4028234e38")[0] == 3.4028234e38f);         // the largest float32
-  CHECK(parse_ok("1e-50")[0] == 0.0f);                         // underflow rounds to 0, as float32 does
+  CHECK(parse_ok("0.1")[0] == 0.1f);                    // correctly rounded to float32
+  CHECK(parse_ok("3.4028234e38")[0] == 3.4028234e38f);  // the largest float32
+  CHECK(parse_ok("1e-50")[0] == 0.0f);                  // underflow rounds to 0, as float32 does
   CHECK(parse_ok("-0")[0] == 0.0f);
 }
 
@@ -130,7 +130,9 @@ TEST_CASE("parse_vector: control characters and lone surrogates are errors named
   CHECK(r.error.position == 3);
   CHECK(r.error.text == "U+D800 (a lone surrogate)");
   CHECK(r.error.message == "unexpected U+D800 (a lone surrogate) at character 4");
-  r = rl::parse_vector("\xE2\x88\x92" "1 \xED\xBF\xBF");  // "−1 ": the minus is 3 bytes, 1 character
+  r = rl::parse_vector(
+      "\xE2\x88\x92"
+      "1 \xED\xBF\xBF");  // "−1 ": the minus is 3 bytes, 1 character
   CHECK(r.error.position == 3);
   CHECK(r.error.column == 4);
   CHECK(r.error.message == "unexpected U+DFFF (a lone surrogate) at character 4");

@@ -24,8 +24,8 @@ namespace {
 const std::string kFixtureDir = std::string(RL_SOURCE_DIR) + "/tests/fixtures/kernels/";
 
 struct FixtureCase {
-  std::string kind;                               // rmsnorm | layernorm | softcap | softmax
-  std::map<std::string, double> params;           // d, eps, weight_offset, cap
+  std::string kind;                                   // rmsnorm | layernorm | softcap | softmax
+  std::map<std::string, double> params;               // d, eps, weight_offset, cap
   std::map<std::string, std::vector<double>> arrays;  // x, g, dy, y, dx, ...
   ArrayXd array(const std::string& name) const {
     const std::vector<double>& v = arrays.at(name);

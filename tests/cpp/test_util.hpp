@@ -27,7 +27,7 @@ class Rng {
     return z ^ (z >> 31);
   }
   double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
-  double normal() {                                                             // Box-Muller
+  double normal() {                                                           // Box-Muller
     const double u1 = 1.0 - uniform(), u2 = uniform();
     return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
   }
@@ -76,8 +76,8 @@ inline void check_close(const std::string& what, const float* got, const Eigen::
                         double rtol) {
   check_close_impl(what, got, want, atol, rtol);
 }
-inline void check_close(const std::string& what, const std::vector<float>& got, const Eigen::ArrayXd& want,
-                        double atol, double rtol) {
+inline void check_close(const std::string& what, const std::vector<float>& got, const Eigen::ArrayXd& want, double atol,
+                        double rtol) {
   REQUIRE(static_cast<Eigen::Index>(got.size()) == want.size());
   check_close_impl(what, got.data(), want, atol, rtol);
 }

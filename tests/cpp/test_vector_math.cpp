@@ -55,10 +55,10 @@ TEST_CASE("for_lanes covers every element, tails included", "[decoder][vmath]") 
     std::vector<float> a(n), b(n), sum(n, -1), prod(n, -1);
     for (int i = 0; i < n; ++i) a[i] = i + 1.0f, b[i] = 2.0f * i;
     vmath::for_lanes<2, 2>(n, {a.data(), b.data()}, {sum.data(), prod.data()},
-                                    [](const simd::f32x4* in, simd::f32x4* out) {
-                                      out[0] = in[0] + in[1];
-                                      out[1] = in[0] * in[1];
-                                    });
+                           [](const simd::f32x4* in, simd::f32x4* out) {
+                             out[0] = in[0] + in[1];
+                             out[1] = in[0] * in[1];
+                           });
     for (int i = 0; i < n; ++i) {
       CHECK(sum[i] == a[i] + b[i]);
       CHECK(prod[i] == a[i] * b[i]);

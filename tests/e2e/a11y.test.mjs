@@ -12,27 +12,46 @@ import { RUNNING_WIDGETS, WIDGET_TAGS, eventually } from './widget-helpers.mjs';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let lab;
-before(async () => { lab = await startLab(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
 
 /** Opens `path` with the CSP bypassed; page errors are collected in `problems`. */
 async function open(path, { colorScheme = 'light' } = {}) {
-  const context = await lab.browser.newContext({ bypassCSP: true, colorScheme, viewport: { width: 1280, height: 900 } });
+  const context = await lab.browser.newContext({
+    bypassCSP: true,
+    colorScheme,
+    viewport: { width: 1280, height: 900 },
+  });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+  });
   await page.goto(new URL(path, lab.url).href);
   return { page, problems, close: () => context.close() };
 }
 
 /** Waits until every widget on the page has drawn and every experiment that computes by itself has finished. */
 async function allComputed(page) {
-  await page.waitForFunction((tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))), WIDGET_TAGS, { timeout: 30000 });
+  await page.waitForFunction(
+    (tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))),
+    WIDGET_TAGS,
+    { timeout: 30000 },
+  );
   for (const tag of RUNNING_WIDGETS) {
     for (const widget of await page.locator(tag).all()) {
       await widget.scrollIntoViewIfNeeded();
-      await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', `${tag} computes`, 60000);
+      await eventually(
+        () => widget.getAttribute('data-status'),
+        (status) => status === 'done',
+        `${tag} computes`,
+        60000,
+      );
     }
   }
 }
@@ -43,10 +62,20 @@ async function violations(page) {
   const results = await page.evaluate(() => window.axe.run(document, { iframes: false, resultTypes: ['violations'] }));
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ')}${v.nodes.length > 3 ? ` and ${v.nodes.length - 3} more` : ''}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .slice(0, 3)
+          .map((n) => JSON.stringify(n.target))
+          .join(', ')}${v.nodes.length > 3 ? ` and ${v.nodes.length - 3} more` : ''}`,
+    );
 }
 
-for (const [name, path, scheme] of [['English', 'en/index.html', 'light'], ['Chinese', 'index.html', 'light'], ['English, dark', 'en/index.html', 'dark']]) {
+for (const [name, path, scheme] of [
+  ['English', 'en/index.html', 'light'],
+  ['Chinese', 'index.html', 'light'],
+  ['English, dark', 'en/index.html', 'dark'],
+]) {
   test(`the chapter (${name}), every widget computed: no serious or critical axe violation`, async () => {
     const view = await open(path, { colorScheme: scheme });
     await allComputed(view.page);
@@ -56,7 +85,13 @@ for (const [name, path, scheme] of [['English', 'en/index.html', 'light'], ['Chi
   });
 }
 
-for (const path of ['embed.html?widget=vector-lab', 'embed.html?widget=gradient-flow&lang=zh', 'embed.html?widget=nothing', 'embed-example.html', 'embed-frame-example.html']) {
+for (const path of [
+  'embed.html?widget=vector-lab',
+  'embed.html?widget=gradient-flow&lang=zh',
+  'embed.html?widget=nothing',
+  'embed-example.html',
+  'embed-frame-example.html',
+]) {
   test(`${path}: no serious or critical axe violation`, async () => {
     const view = await open(path);
     if (path !== 'embed.html?widget=nothing') await allComputed(view.page);

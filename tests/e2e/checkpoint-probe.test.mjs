@@ -15,7 +15,7 @@ import { models, record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
 import { EN, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 
-const LENS_K = 3;  // the widget's lens table: top 3 per state
+const LENS_K = 3; // the widget's lens table: top 3 per state
 let lab, api, dir;
 before(async () => {
   lab = await startLab();
@@ -28,7 +28,8 @@ after(async () => {
 });
 
 const shown = (text) => text.replace(/\n/g, '↵').replace(/ /g, '␣');
-const vocabNames = (tokenizerJson) => new Map(Object.entries(JSON.parse(tokenizerJson).model.vocab).map(([t, id]) => [id, t]));
+const vocabNames = (tokenizerJson) =>
+  new Map(Object.entries(JSON.parse(tokenizerJson).model.vocab).map(([t, id]) => [id, t]));
 
 /** What the widget should show for `files` and `prompt`, computed by the API: readouts and the lens table. */
 async function expected(files, prompt, names) {
@@ -41,8 +42,18 @@ async function expected(files, prompt, names) {
       stream: [last(r.streamNorms[0]), last(r.streamNorms.at(-1))],
       final: last(r.finalNorms),
       zero: formatFixed(r.streamNorms.at(-1)[0], 3),
-      lens: r.lens.layers.map((layer) => Array.from(layer.ids, (id, j) => `${shown(names.get(id) ?? `#${id}`)} ${formatFixed(layer.probs[j], 3)}`)),
-      weights: ckpt.normWeights().map((w) => [w.name, formatFixed(w.mean, 4), formatFixed(w.std, 4), formatFixed(w.min, 4), formatFixed(w.max, 4)]),
+      lens: r.lens.layers.map((layer) =>
+        Array.from(layer.ids, (id, j) => `${shown(names.get(id) ?? `#${id}`)} ${formatFixed(layer.probs[j], 3)}`),
+      ),
+      weights: ckpt
+        .normWeights()
+        .map((w) => [
+          w.name,
+          formatFixed(w.mean, 4),
+          formatFixed(w.std, 4),
+          formatFixed(w.min, 4),
+          formatFixed(w.max, 4),
+        ]),
     };
   } finally {
     ckpt.dispose();
@@ -52,8 +63,12 @@ async function expected(files, prompt, names) {
 async function drawn(widget) {
   const readout = (name) => textOf(widget.locator(`[data-readout="${name}"]`));
   const numbers = (text) => text.match(/\d+\.\d{3}/g);
-  const lens = await widget.locator('table.logit-lens tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent.trim())));
-  const weights = await widget.locator('table.norm-weights tbody tr').evaluateAll((rows) => rows.map((row) => [...row.children].map((c) => c.textContent.trim())));
+  const lens = await widget
+    .locator('table.logit-lens tbody tr')
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent.trim())));
+  const weights = await widget
+    .locator('table.norm-weights tbody tr')
+    .evaluateAll((rows) => rows.map((row) => [...row.children].map((c) => c.textContent.trim())));
   return {
     stream: numbers(await readout('stream')),
     final: numbers(await readout('final'))[1],
@@ -63,8 +78,13 @@ async function drawn(widget) {
   };
 }
 
-const done = (widget, what) => eventually(() => widget.getAttribute('data-status'), (s) => s === 'done' || s === 'error', what, 60000)
-  .then((status) => assert.equal(status, 'done', what));
+const done = (widget, what) =>
+  eventually(
+    () => widget.getAttribute('data-status'),
+    (s) => s === 'done' || s === 'error',
+    what,
+    60000,
+  ).then((status) => assert.equal(status, 'done', what));
 
 test('the probe opens toy-llama and draws the numbers lab.openCheckpoint gives; the select opens toy-olmo2', async () => {
   const view = await openReady(lab, EN);
@@ -74,14 +94,21 @@ test('the probe opens toy-llama and draws the numbers lab.openCheckpoint gives; 
   for (const toy of record.toys) {
     if (toy !== record.toys[0]) {
       await widget.getByLabel('Trained toy').selectOption(toy.name);
-      await eventually(() => textOf(widget.locator('.source')), (t) => t.includes(toy.name.replace('toy-', 'toy ').replace('olmo2', 'OLMo 2').replace('llama', 'Llama')), `${toy.name} is the source`);
+      await eventually(
+        () => textOf(widget.locator('.source')),
+        (t) => t.includes(toy.name.replace('toy-', 'toy ').replace('olmo2', 'OLMo 2').replace('llama', 'Llama')),
+        `${toy.name} is the source`,
+      );
       await done(widget, `${toy.name} is run`);
     }
     const names = vocabNames(readFileSync(`${models}${toy.name}/tokenizer.json`, 'utf8'));
     const want = await expected(toyFiles(toy), toy.probeText, names);
     assert.deepEqual(await drawn(widget), want, toy.name);
-    assert.equal(await widget.getByLabel('Prompt').inputValue(), toy.probeText, 'the prompt is the toy\'s probe text');
-    assert.match(await textOf(widget.locator('[data-readout="position"]')), new RegExp(`Position ${toy.probeText.length - 1} of 0 \\.\\. ${toy.probeText.length - 1}`));
+    assert.equal(await widget.getByLabel('Prompt').inputValue(), toy.probeText, "the prompt is the toy's probe text");
+    assert.match(
+      await textOf(widget.locator('[data-readout="position"]')),
+      new RegExp(`Position ${toy.probeText.length - 1} of 0 \\.\\. ${toy.probeText.length - 1}`),
+    );
   }
   await screenshotWidget(view, widget, 'checkpoint-probe-en');
   view.assertClean();
@@ -90,7 +117,7 @@ test('the probe opens toy-llama and draws the numbers lab.openCheckpoint gives; 
 
 test('files from the file input replace the toy; a broken file is refused with its message and the last result stays', async () => {
   const { files } = makeCheckpoint({ family: 'llama', dtype: 'BF16', seed: 3 });
-  const tokenizer = readFileSync(`${models}toy-llama/tokenizer.json`, 'utf8');  // a character vocabulary of 38 < 48 ids
+  const tokenizer = readFileSync(`${models}toy-llama/tokenizer.json`, 'utf8'); // a character vocabulary of 38 < 48 ids
   files['tokenizer.json'] = tokenizer;
   const paths = Object.entries(files).map(([name, content]) => {
     writeFileSync(join(dir, name), content);
@@ -101,26 +128,48 @@ test('files from the file input replace the toy; a broken file is refused with i
   await widget.scrollIntoViewIfNeeded();
   await done(widget, 'the toy is run');
   await widget.locator('input[type=file]').setInputFiles(paths);
-  await eventually(() => textOf(widget.locator('.source')), (t) => t.includes('model.safetensors'), 'the files are the source');
+  await eventually(
+    () => textOf(widget.locator('.source')),
+    (t) => t.includes('model.safetensors'),
+    'the files are the source',
+  );
   await done(widget, 'the files are run');
   const prompt = record.toys[0].probeText;
-  const want = await expected(Object.fromEntries(Object.entries(files).map(([n, c]) => [n, typeof c === 'string' ? c : new Uint8Array(c)])), prompt, vocabNames(tokenizer));
+  const want = await expected(
+    Object.fromEntries(Object.entries(files).map(([n, c]) => [n, typeof c === 'string' ? c : new Uint8Array(c)])),
+    prompt,
+    vocabNames(tokenizer),
+  );
   const good = await drawn(widget);
   assert.deepEqual(good, want, 'the random checkpoint');
 
   // a safetensors file cut short: the reader's code and message, the result above kept (dimmed)
   const broken = Object.entries(files).map(([name, content]) => {
     const buffer = Buffer.from(content);
-    return { name, mimeType: 'application/octet-stream', buffer: name === 'model.safetensors' ? buffer.subarray(0, buffer.length - 100) : buffer };
+    return {
+      name,
+      mimeType: 'application/octet-stream',
+      buffer: name === 'model.safetensors' ? buffer.subarray(0, buffer.length - 100) : buffer,
+    };
   });
   await widget.locator('input[type=file]').setInputFiles(broken);
-  await eventually(() => widget.getAttribute('data-status'), (s) => s === 'error', 'the broken file is refused', 60000);
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (s) => s === 'error',
+    'the broken file is refused',
+    60000,
+  );
   const message = await textOf(widget.locator('.run-error'));
   assert.match(message, /could not be opened \(safetensors_truncated: .+\)\. The last result stays on screen\./);
   assert.deepEqual(await drawn(widget), good, 'the last result stays');
   // the model open is still the good one: a new prompt runs on it
   await widget.locator('#field-position').fill('3');
-  await eventually(() => widget.getAttribute('data-status'), (s) => s !== 'error', 'the new position starts a run', 5000);
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (s) => s !== 'error',
+    'the new position starts a run',
+    5000,
+  );
   await done(widget, 'the last good model runs again');
   assert.match(await textOf(widget.locator('[data-readout="position"]')), /Position 3 of/);
   view.assertClean();

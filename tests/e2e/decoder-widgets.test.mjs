@@ -7,24 +7,41 @@ import { startLab } from './harness.mjs';
 import { EN, RUNNING_WIDGETS, ZH, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 let lab;
-before(async () => { lab = await startLab(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
 
 /** Scrolls the widget into view (it computes near the viewport) and waits for a finished run. */
 async function finished(widget, timeout = 20000) {
   await widget.scrollIntoViewIfNeeded();
-  await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', `${await widget.evaluate((el) => el.localName)} finishes`, timeout);
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (status) => status === 'done',
+    `${await widget.evaluate((el) => el.localName)} finishes`,
+    timeout,
+  );
 }
 
 /** Waits for a new finished run after `action` (the status passes through running). */
 async function rerun(widget, action, timeout = 20000) {
-  await widget.evaluate((el) => { el.dataset.status = 'stale'; });
+  await widget.evaluate((el) => {
+    el.dataset.status = 'stale';
+  });
   await action();
-  await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', 'the widget recomputes', timeout);
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (status) => status === 'done',
+    'the widget recomputes',
+    timeout,
+  );
 }
 
 const readout = (widget, name) => widget.locator(`[data-readout="${name}"] data`);
-const numbers = async (locator) => (await locator.evaluateAll((els) => els.map((el) => Number(el.getAttribute('value')))));
+const numbers = async (locator) =>
+  await locator.evaluateAll((els) => els.map((el) => Number(el.getAttribute('value'))));
 const relative = (a, b) => Math.abs(a / b - 1);
 
 test('gradient flow: without residuals layer 0 gets gain^L of the top gradient; with them it does not vanish', async () => {
@@ -54,7 +71,11 @@ test('gradient flow: without residuals layer 0 gets gain^L of the top gradient; 
   await rerun(widget, () => widget.getByLabel('Layers L', { exact: true }).fill('8'));
   const [eight] = await numbers(readout(widget, 'plain'));
   assert.ok(relative(eight, 0.1 ** 8) < 1e-3, `0.1^8: shown ${eight}`);
-  await eventually(() => view.page.url(), (url) => url.includes('grad.layers=8') && !url.includes('grad.gain='), 'settings in the URL');
+  await eventually(
+    () => view.page.url(),
+    (url) => url.includes('grad.layers=8') && !url.includes('grad.gain='),
+    'settings in the URL',
+  );
 
   await rerun(widget, () => widget.getByLabel('without residual', { exact: true }).uncheck());
   assert.equal(await readout(widget, 'plain').count(), 0, 'the unchecked curve is not computed');
@@ -92,7 +113,7 @@ test('gradient flow: a long run shows progress and can be cancelled, keeping the
   assert.equal(await widget.getAttribute('data-status'), 'cancelled');
   assert.match(await textOf(widget.getByRole('status').last()), /Cancelled/);
   assert.deepEqual(await numbers(readout(widget, 'plain')), before, 'the last finished result stays');
-  await rerun(widget, () => widget.getByLabel('Layers L', { exact: true }).fill('4'));  // the next run works
+  await rerun(widget, () => widget.getByLabel('Layers L', { exact: true }).fill('4')); // the next run works
   view.assertClean();
   await view.close();
 });
@@ -130,7 +151,11 @@ test('QK-Norm lab: the QK-Norm logit never passes √d_head, the plain logit gro
   await rerun(widget, () => widget.getByLabel('Largest q/k gain', { exact: true }).selectOption('256'));
   const [, gain256] = await numbers(readout(widget, 'layer0'));
   assert.equal(gain256, 256 ** 2);
-  await eventually(() => view.page.url(), (url) => url.includes('qk.dHead=64') && url.includes('qk.maxGain=256'), 'settings in the URL');
+  await eventually(
+    () => view.page.url(),
+    (url) => url.includes('qk.dHead=64') && url.includes('qk.maxGain=256'),
+    'settings in the URL',
+  );
   view.assertClean();
   await view.close();
 
@@ -157,7 +182,11 @@ test('init scaling: the plain stream variance grows with depth, the 1/√(2L)-sc
   await screenshotWidget(view, widget, 'init-scaling-en');
   await rerun(widget, () => widget.getByLabel('Deepest model (layers)', { exact: true }).selectOption('16'));
   assert.match(await textOf(readout(widget, 'deepest').locator('..')), /^At 16 layers/);
-  await eventually(() => view.page.url(), (url) => url.includes('init.maxDepth=16'), 'settings in the URL');
+  await eventually(
+    () => view.page.url(),
+    (url) => url.includes('init.maxDepth=16'),
+    'settings in the URL',
+  );
 
   // The seed: a typo is reported under the field and runs nothing; another seed reruns, and the result holds.
   const seed = widget.getByLabel('Random seed', { exact: true });
@@ -173,7 +202,11 @@ test('init scaling: the plain stream variance grows with depth, the 1/√(2L)-sc
   assert.notDeepEqual(after, before, 'another seed draws other weights');
   const [, growthScaledSeed1] = await numbers(readout(widget, 'growth'));
   assert.ok(Math.abs(growthScaledSeed1 - 1) < 0.25, `scaled growth with seed 1: ${growthScaledSeed1}`);
-  await eventually(() => view.page.url(), (url) => url.includes('init.seed=1'), 'the seed in the URL');
+  await eventually(
+    () => view.page.url(),
+    (url) => url.includes('init.seed=1'),
+    'the seed in the URL',
+  );
   view.assertClean();
   await view.close();
 });
@@ -198,42 +231,74 @@ test('residual growth: the stream lengthens layer by layer, the increment ratio 
   assert.ok(Math.abs(postTop - 8) < 0.5, `Post-Norm's trunk at the top: ${postTop}`);
   const postRemark = await textOf(widget.locator('.remark'));
   assert.match(postRemark, /Post-Norm normalizes the trunk after every addition/);
-  const [low, high] = postRemark.match(/between ([\d.]+) and ([\d.]+)/).slice(1).map(Number);
+  const [low, high] = postRemark
+    .match(/between ([\d.]+) and ([\d.]+)/)
+    .slice(1)
+    .map(Number);
   assert.ok(low > 7 && high < 9, `every stream point near 8: ${low} to ${high}`);
   await rerun(widget, () => widget.getByLabel('sandwich', { exact: true }).check());
   const [, sandwichTop] = await numbers(readout(widget, 'norms'));
   assert.ok(sandwichTop > 10 * top, `sandwich ${sandwichTop} against Pre-Norm ${top}`);
   assert.match(await textOf(widget.locator('.remark')), /sandwich normalizes every increment/);
-  await eventually(() => view.page.url(), (url) => url.includes('growth.placement=sandwich'), 'the placement in the URL');
+  await eventually(
+    () => view.page.url(),
+    (url) => url.includes('growth.placement=sandwich'),
+    'the placement in the URL',
+  );
   await rerun(widget, () => widget.getByLabel('Pre-Norm', { exact: true }).check());
 
   await widget.getByLabel('Training steps before measuring', { exact: true }).selectOption('50');
-  assert.match(await textOf(widget.locator('.widget-body .hint').last()), /Press “Train and measure” to train 50 steps/);
-  await new Promise((resolve) => setTimeout(resolve, 500));  // past the recompute delay
+  assert.match(
+    await textOf(widget.locator('.widget-body .hint').last()),
+    /Press “Train and measure” to train 50 steps/,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 500)); // past the recompute delay
   assert.equal(await widget.getAttribute('data-status'), 'done', 'a training run waits for the button');
-  const progressSeen = widget.evaluate((el) => new Promise((resolve) => {
-    const watch = setInterval(() => {
-      const progress = el.shadowRoot.querySelector('progress');
-      if (!progress.hidden && progress.value > 0) { clearInterval(watch); resolve({ value: progress.value, max: progress.max }); }
-    }, 20);
-  }));
+  const progressSeen = widget.evaluate(
+    (el) =>
+      new Promise((resolve) => {
+        const watch = setInterval(() => {
+          const progress = el.shadowRoot.querySelector('progress');
+          if (!progress.hidden && progress.value > 0) {
+            clearInterval(watch);
+            resolve({ value: progress.value, max: progress.max });
+          }
+        }, 20);
+      }),
+  );
   await rerun(widget, () => widget.getByRole('button', { name: 'Train and measure' }).click(), 60000);
   const progress = await progressSeen;
   assert.equal(progress.max, 50, 'the progress bar counts the training steps');
   const [trainedBottom, trainedTop] = await numbers(readout(widget, 'norms'));
   const [trainedLoss] = await numbers(readout(widget, 'loss'));
   assert.ok(trainedLoss < untrainedLoss, `training lowers the loss: ${untrainedLoss} -> ${trainedLoss}`);
-  assert.ok(trainedTop / trainedBottom > top / bottom, `training grows the stream more: ×${trainedTop / trainedBottom}`);
+  assert.ok(
+    trainedTop / trainedBottom > top / bottom,
+    `training grows the stream more: ×${trainedTop / trainedBottom}`,
+  );
   assert.match(await textOf(readout(widget, 'norms').first().locator('..')), /^After 50 training steps/);
   await screenshotWidget(view, widget, 'residual-growth-trained-en');
 
   await widget.getByLabel('Training steps before measuring', { exact: true }).selectOption('1000');
   await widget.getByRole('button', { name: 'Train and measure' }).click();
-  await eventually(() => textOf(widget.getByRole('status').last()), (text) => /Training step \d+ of 1000/.test(text), 'step counter', 10000);
+  await eventually(
+    () => textOf(widget.getByRole('status').last()),
+    (text) => /Training step \d+ of 1000/.test(text),
+    'step counter',
+    10000,
+  );
   await widget.getByRole('button', { name: 'Cancel' }).click();
   assert.equal(await widget.getAttribute('data-status'), 'cancelled');
-  assert.deepEqual((await numbers(readout(widget, 'norms'))).slice(0, 2), [trainedBottom, trainedTop], 'the last result stays');
-  await eventually(() => view.page.url(), (url) => url.includes('growth.trainSteps=1000'), 'settings in the URL');
+  assert.deepEqual(
+    (await numbers(readout(widget, 'norms'))).slice(0, 2),
+    [trainedBottom, trainedTop],
+    'the last result stays',
+  );
+  await eventually(
+    () => view.page.url(),
+    (url) => url.includes('growth.trainSteps=1000'),
+    'settings in the URL',
+  );
   view.assertClean();
   await view.close();
 
@@ -263,15 +328,31 @@ test('a broken link value falls back with a message, and a failed worker shows i
   const context = await lab.browser.newContext();
   const page = await context.newPage();
   const problems = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(msg.text()); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(msg.text());
+  });
   page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
-  await page.route('**/lib/lab-worker.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: 'throw new Error("no lab here")' }));
+  await page.route('**/lib/lab-worker.js', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/javascript', body: 'throw new Error("no lab here")' }),
+  );
   await page.goto(new URL(EN, lab.url).href);
   const widget = page.locator('rl-init-scaling');
   await widget.scrollIntoViewIfNeeded();
-  await eventually(() => widget.getAttribute('data-status'), (status) => status === 'error', 'the run fails', 20000);
-  assert.match(await textOf(widget.getByRole('alert')), /The experiment failed: the background worker that computes it stopped before it finished \(Uncaught Error: no lab here\)/);
-  assert.deepEqual(problems.filter((problem) => !/no lab here/.test(problem)), [], 'nothing else reaches the console');
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (status) => status === 'error',
+    'the run fails',
+    20000,
+  );
+  assert.match(
+    await textOf(widget.getByRole('alert')),
+    /The experiment failed: the background worker that computes it stopped before it finished \(Uncaught Error: no lab here\)/,
+  );
+  assert.deepEqual(
+    problems.filter((problem) => !/no lab here/.test(problem)),
+    [],
+    'nothing else reaches the console',
+  );
   await context.close();
 });
 
@@ -285,7 +366,12 @@ test('a worker that cannot start says so without blaming the inputs, and Retry r
   await page.goto(new URL(EN, lab.url).href);
   const widget = page.locator('rl-gradient-flow');
   await widget.scrollIntoViewIfNeeded();
-  await eventually(() => widget.getAttribute('data-status'), (status) => status === 'error', 'the run fails', 20000);
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (status) => status === 'error',
+    'the run fails',
+    20000,
+  );
   const said = await textOf(widget.getByRole('alert'));
   assert.match(said, /stopped before it finished \(its script did not load, or the browser ended it/);
   assert.doesNotMatch(said, /unknown error/);
@@ -294,7 +380,12 @@ test('a worker that cannot start says so without blaming the inputs, and Retry r
   assert.doesNotMatch(await textOf(label), /inputs/);
   await page.unroute('**/lib/lab-worker.js', blocked);
   await widget.getByRole('button', { name: 'Retry' }).click();
-  await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', 'the retry computes', 20000);
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (status) => status === 'done',
+    'the retry computes',
+    20000,
+  );
   assert.equal(await label.isHidden(), true);
   assert.equal(await widget.getByRole('button', { name: 'Retry' }).isHidden(), true);
   assert.deepEqual(uncaught, []);
@@ -306,7 +397,9 @@ test('on a phone the decoder widgets fit the screen', async () => {
   for (const tag of RUNNING_WIDGETS) {
     const widget = view.page.locator(tag);
     await finished(widget);
-    const overflow = await widget.evaluate((el) => el.shadowRoot.querySelector('.widget-body').scrollWidth - el.clientWidth);
+    const overflow = await widget.evaluate(
+      (el) => el.shadowRoot.querySelector('.widget-body').scrollWidth - el.clientWidth,
+    );
     assert.ok(overflow <= 0, `<${tag}> is ${overflow}px wider than its box`);
   }
   await screenshotWidget(view, view.page.locator('rl-qk-norm-lab'), 'qk-norm-lab-phone');
@@ -329,7 +422,11 @@ test('placement lab: the last layer’s gradient stays put with depth for Post-N
   await screenshotWidget(view, widget, 'placement-lab-en');
   await rerun(widget, () => widget.getByLabel('OLMo 2', { exact: true }).check(), 60000);
   assert.equal(await readout(widget, 'olmo2').count(), 2);
-  await eventually(() => view.page.url(), (url) => url.includes('place.olmo2=true'), 'settings in the URL');
+  await eventually(
+    () => view.page.url(),
+    (url) => url.includes('place.olmo2=true'),
+    'settings in the URL',
+  );
   view.assertClean();
   await view.close();
 });
@@ -346,14 +443,27 @@ test('warmup race: runs only on request, counts steps, cancels, and shows Post-N
   assert.equal(await widget.getAttribute('data-status'), null, 'nothing runs before the button');
 
   await run.click();
-  await eventually(() => textOf(widget.getByRole('status').last()), (text) => /Training step \d+ of 200/.test(text), 'step counter', 20000);
+  await eventually(
+    () => textOf(widget.getByRole('status').last()),
+    (text) => /Training step \d+ of 200/.test(text),
+    'step counter',
+    20000,
+  );
   // the curves grow on the chart while the race runs
-  await eventually(() => widget.getAttribute('data-steps-drawn'), (steps) => Number(steps) >= 10, 'partial curves drawn', 20000);
+  await eventually(
+    () => widget.getAttribute('data-steps-drawn'),
+    (steps) => Number(steps) >= 10,
+    'partial curves drawn',
+    20000,
+  );
   await widget.getByRole('button', { name: 'Cancel' }).click();
   assert.equal(await widget.getAttribute('data-status'), 'cancelled');
   const drawn = Number(await widget.getAttribute('data-steps-drawn'));
   assert.ok(drawn >= 10 && drawn < 200, `a cancelled race keeps its partial curves (${drawn} steps)`);
-  assert.match(await textOf(widget.getByRole('status').last()), new RegExp(`Cancelled at step ${drawn} of 200: the curves so far stay on screen`));
+  assert.match(
+    await textOf(widget.getByRole('status').last()),
+    new RegExp(`Cancelled at step ${drawn} of 200: the curves so far stay on screen`),
+  );
   assert.equal(await widget.locator('[data-readout] data').count(), 0, 'no result yet');
   await screenshotWidget(view, widget, 'warmup-race-cancelled-en');
 
@@ -367,7 +477,10 @@ test('warmup race: runs only on request, counts steps, cancels, and shows Post-N
   // Every run starts near ln(vocabulary) ≈ 3.6; the defaults are where docs/experiments.md saw post-norm without
   // warmup lag behind its warmed-up twin while pre-norm barely cares.
   assert.ok(losses['pre-true'] < 3.6 && losses['post-true'] < 3.6, `the trainings learn: ${JSON.stringify(losses)}`);
-  assert.ok(losses['post-false'] - losses['post-true'] > losses['pre-false'] - losses['pre-true'], `warmup matters more for Post-Norm: ${JSON.stringify(losses)}`);
+  assert.ok(
+    losses['post-false'] - losses['post-true'] > losses['pre-false'] - losses['pre-true'],
+    `warmup matters more for Post-Norm: ${JSON.stringify(losses)}`,
+  );
   await screenshotWidget(view, widget, 'warmup-race-en');
   view.assertClean();
   await view.close();

@@ -11,24 +11,36 @@ import { SNIPPETS } from '../../web/components/forward-reader/snippets.js';
 import { load } from '../../dist/lib/residual-lab.js';
 
 let lab;
-before(async () => { lab = await startLab(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
 
 const NEW_TAGS = ['rl-forward-reader', 'rl-self-check'];
 
 async function openChapter(path, query = '') {
   const view = await openReady(lab, `${path}${query}`);
-  await view.page.waitForFunction((tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))), NEW_TAGS);
+  await view.page.waitForFunction(
+    (tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))),
+    NEW_TAGS,
+  );
   return view;
 }
 
 /** Screenshot once the page has stopped growing (widgets above may still be drawing, which moves the target). */
 async function shoot(view, locator, name) {
-  await eventually(async () => {
-    const before = await view.page.evaluate(() => document.documentElement.scrollHeight);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    return before === await view.page.evaluate(() => document.documentElement.scrollHeight);
-  }, Boolean, 'the page height settles', 10000);
+  await eventually(
+    async () => {
+      const before = await view.page.evaluate(() => document.documentElement.scrollHeight);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return before === (await view.page.evaluate(() => document.documentElement.scrollHeight));
+    },
+    Boolean,
+    'the page height settles',
+    10000,
+  );
   await screenshotWidget(view, locator, name);
 }
 
@@ -36,13 +48,16 @@ async function shoot(view, locator, name) {
 async function computedAnswers() {
   const { allowedError } = await import('../../web/components/self-check/judge.js');
   const api = await load();
-  return Object.fromEntries(EXERCISES.map((exercise) => {
-    const right = exercise.answer(api);
-    const wrong = exercise.kind === 'number'
-      ? right + Math.max(1, 10 * allowedError(exercise, right))
-      : exercise.choices.find((choice) => choice.value !== right).value;
-    return [exercise.id, { right, wrong }];
-  }));
+  return Object.fromEntries(
+    EXERCISES.map((exercise) => {
+      const right = exercise.answer(api);
+      const wrong =
+        exercise.kind === 'number'
+          ? right + Math.max(1, 10 * allowedError(exercise, right))
+          : exercise.choices.find((choice) => choice.value !== right).value;
+      return [exercise.id, { right, wrong }];
+    }),
+  );
 }
 
 async function answer(page, item, exercise, value) {
@@ -76,7 +91,9 @@ test('self-check: every exercise answered empty, absurd, wrong twice and right, 
       for (const absurd of ['abc', '1e999', '   ']) {
         await answer(page, item, exercise, absurd);
         const text = await textOf(feedback);
-        const expected = { abc: s.invalid('not a number'), '1e999': s.invalid(s.tooLarge), '   ': s.emptyNumber }[absurd];
+        const expected = { abc: s.invalid('not a number'), '1e999': s.invalid(s.tooLarge), '   ': s.emptyNumber }[
+          absurd
+        ];
         assert.equal(text, expected, `${exercise.id} "${absurd}"`);
         assert.equal(await item.locator('input').getAttribute('aria-invalid'), String(absurd.trim() !== ''));
       }
@@ -98,9 +115,15 @@ test('self-check: every exercise answered empty, absurd, wrong twice and right, 
     assert.equal(await item.getAttribute('data-verdict'), 'right');
   }
   // The worked numbers in the solutions are the computed ones.
-  await expectText(page.locator('li[data-exercise="llama-norm-params"] .sc-solution'), 'Solution: (32 × 2 + 1) × 4096 = 65 × 4096 = 266,240: about 0.003% of the 8 billion.');
+  await expectText(
+    page.locator('li[data-exercise="llama-norm-params"] .sc-solution'),
+    'Solution: (32 × 2 + 1) × 4096 = 65 × 4096 = 266,240: about 0.003% of the 8 billion.',
+  );
   assert.match(await textOf(page.locator('li[data-exercise="gradient-decay"] .sc-solution')), /0\.8³² ≈ 7\.92 × 10⁻⁴/);
-  assert.match(await textOf(page.locator('li[data-exercise="rmsnorm-by-hand"] .sc-solution')), /2 \/ 1\.871 = 1\.069\./);
+  assert.match(
+    await textOf(page.locator('li[data-exercise="rmsnorm-by-hand"] .sc-solution')),
+    /2 \/ 1\.871 = 1\.069\./,
+  );
   view.assertClean();
   await view.close();
 });
@@ -127,10 +150,11 @@ test('self-check in Chinese, announced politely, and a tag naming no set says so
     const element = document.createElement('rl-self-check');
     element.setAttribute('set', 'no-such-section');
     document.querySelector('main, body').append(element);
-    for (let i = 0; i < 100 && !element.shadowRoot?.querySelector('.notice:not([hidden])'); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !element.shadowRoot?.querySelector('.notice:not([hidden])'); i++)
+      await new Promise((r) => setTimeout(r, 50));
     return element.shadowRoot.querySelector('.notice:not([hidden])')?.textContent;
   });
-  assert.match(notice, /属性 set="no-such-section" 无法使用/);  // a setting like any other: the attribute notice
+  assert.match(notice, /属性 set="no-such-section" 无法使用/); // a setting like any other: the attribute notice
   view.assertClean();
   await view.close();
 });
@@ -151,7 +175,11 @@ test('self-check: an answer typed with a Chinese IME (full-width digits) is read
   // the vector lab on the same page reads "2，-1，3，0" (full-width commas) as the worked example
   const vector = page.locator('rl-vector-lab').first();
   await vector.locator('#field-x').fill('２，－１，３，０');
-  await expectText(vector.locator('output[aria-labelledby="row-rms"]'), '[1.069, -0.535, 1.604, 0]', 'full-width vector');
+  await expectText(
+    vector.locator('output[aria-labelledby="row-rms"]'),
+    '[1.069, -0.535, 1.604, 0]',
+    'full-width vector',
+  );
   view.assertClean();
   await view.close();
 });
@@ -175,12 +203,17 @@ test('self-check screenshot in English', async () => {
 async function snippetFacts() {
   const logic = await import('../../web/components/forward-reader/logic.js');
   const tables = (await load()).describe();
-  return Object.fromEntries(SNIPPETS.map((snippet) => [snippet.id, {
-    right: logic.expectedPlacement(snippet, tables),
-    choices: logic.placementRow(tables).choices,
-    decisive: logic.decisiveLines(snippet),
-    formulas: logic.placementFormulas(tables),
-  }]));
+  return Object.fromEntries(
+    SNIPPETS.map((snippet) => [
+      snippet.id,
+      {
+        right: logic.expectedPlacement(snippet, tables),
+        choices: logic.placementRow(tables).choices,
+        decisive: logic.decisiveLines(snippet),
+        formulas: logic.placementFormulas(tables),
+      },
+    ]),
+  );
 }
 
 test('forward reader: each snippet answered wrong twice (lines marked, then revealed) and right; the snippet is in the link', async () => {
@@ -195,8 +228,16 @@ test('forward reader: each snippet answered wrong twice (lines marked, then reve
     await widget.getByLabel(snippet.model, { exact: true }).check();
     await expectText(widget.locator('.fr-code figcaption'), s.codeLabel(snippet.model));
     assert.equal(await widget.locator('.fr-line').count(), snippet.lines.length);
-    assert.equal(await widget.locator('.block-diagram').getAttribute('data-placement'), right, `${snippet.id}: the diagram draws the config`);
-    assert.equal(await widget.locator('.block-diagram').isVisible(), false, `${snippet.id}: the diagram, which shows the layout, waits for the answer`);
+    assert.equal(
+      await widget.locator('.block-diagram').getAttribute('data-placement'),
+      right,
+      `${snippet.id}: the diagram draws the config`,
+    );
+    assert.equal(
+      await widget.locator('.block-diagram').isVisible(),
+      false,
+      `${snippet.id}: the diagram, which shows the layout, waits for the answer`,
+    );
     assert.equal(await widget.locator('.fr-diagram-wait').isVisible(), true);
 
     await widget.getByRole('button', { name: s.check }).click();
@@ -206,14 +247,25 @@ test('forward reader: each snippet answered wrong twice (lines marked, then reve
     const wrongRadio = widget.locator(`input[name="answer"][value="${wrong}"]`);
     await wrongRadio.check();
     await wrongRadio.press('Enter');
-    await expectText(feedback, `${s.wrong(s.placementNames[wrong])} ${s.wrongDetail(facts[snippet.id].formulas[wrong])}`, `${snippet.id} wrong`);
-    const marked = await widget.locator('.fr-line.fr-decisive').evaluateAll((lines) => lines.map((l) => Number(l.dataset.index)));
+    await expectText(
+      feedback,
+      `${s.wrong(s.placementNames[wrong])} ${s.wrongDetail(facts[snippet.id].formulas[wrong])}`,
+      `${snippet.id} wrong`,
+    );
+    const marked = await widget
+      .locator('.fr-line.fr-decisive')
+      .evaluateAll((lines) => lines.map((l) => Number(l.dataset.index)));
     assert.deepEqual(marked, decisive, `${snippet.id}: the deciding lines are marked after a wrong answer`);
     assert.equal(await widget.locator('.fr-note').isVisible(), false);
     assert.equal(await widget.locator('.fr-role:not([hidden])').count(), 0, 'roles wait for the reveal');
 
     await wrongRadio.press('Enter');
-    assert.ok((await textOf(feedback)).endsWith(s.revealed(snippet.model, s.placementNames[right], facts[snippet.id].formulas[right])), `${snippet.id} revealed`);
+    assert.ok(
+      (await textOf(feedback)).endsWith(
+        s.revealed(snippet.model, s.placementNames[right], facts[snippet.id].formulas[right]),
+      ),
+      `${snippet.id} revealed`,
+    );
     await expectText(widget.locator('.fr-note'), s.notes[snippet.id]);
     assert.equal(await widget.locator('.block-diagram').isVisible(), true, `${snippet.id}: revealed with the answer`);
     assert.equal(await widget.locator('.fr-diagram-wait').isVisible(), false);
@@ -222,10 +274,19 @@ test('forward reader: each snippet answered wrong twice (lines marked, then reve
     const rightRadio = widget.locator(`input[name="answer"][value="${right}"]`);
     await rightRadio.check();
     await rightRadio.press('Enter');
-    await expectText(feedback, `${s.right(snippet.model, s.placementNames[right])} ${s.rightDetail(facts[snippet.id].formulas[right])}`, `${snippet.id} right`);
+    await expectText(
+      feedback,
+      `${s.right(snippet.model, s.placementNames[right])} ${s.rightDetail(facts[snippet.id].formulas[right])}`,
+      `${snippet.id} right`,
+    );
     assert.equal(await feedback.getAttribute('data-verdict'), 'right');
     assert.match(await widget.locator('.block-diagram').getAttribute('aria-label'), new RegExp(`placement ${right}`));
-    await eventually(() => page.url(), (url) => snippet.id === SNIPPETS[0].id ? !url.includes('fwd.snippet') : url.includes(`fwd.snippet=${snippet.id}`), `${snippet.id} in the URL`);
+    await eventually(
+      () => page.url(),
+      (url) =>
+        snippet.id === SNIPPETS[0].id ? !url.includes('fwd.snippet') : url.includes(`fwd.snippet=${snippet.id}`),
+      `${snippet.id} in the URL`,
+    );
   }
   view.assertClean();
   await view.close();
@@ -241,29 +302,46 @@ test('forward reader: a line and its diagram element light up together, by hover
     await radio.check();
     await radio.press('Enter');
   };
-  await answer('pre');  // the diagram appears with the answer
-  await page.mouse.move(0, 0);  // the pointer left on the radio would rest on a linked part of the grown layout
+  await answer('pre'); // the diagram appears with the answer
+  await page.mouse.move(0, 0); // the pointer left on the radio would rest on a linked part of the grown layout
   const trapLine = widget.locator('.fr-line', { hasText: 'post_attention_layernorm' });
   const mlpNorm = widget.locator('[data-norm="mlp-before"]');
   await trapLine.focus();
-  assert.equal(await mlpNorm.evaluate((el) => el.classList.contains('fr-lit')), true, 'Llama\'s post_attention_layernorm is the pre-MLP norm');
-  assert.equal(await widget.locator('[data-norm="attn-before"]').evaluate((el) => el.classList.contains('fr-lit')), false);
-  await page.keyboard.press('Tab');  // the next linked line: self.mlp
+  assert.equal(
+    await mlpNorm.evaluate((el) => el.classList.contains('fr-lit')),
+    true,
+    "Llama's post_attention_layernorm is the pre-MLP norm",
+  );
+  assert.equal(
+    await widget.locator('[data-norm="attn-before"]').evaluate((el) => el.classList.contains('fr-lit')),
+    false,
+  );
+  await page.keyboard.press('Tab'); // the next linked line: self.mlp
   assert.equal(await widget.locator('[data-sublayer="mlp"]').evaluate((el) => el.classList.contains('fr-lit')), true);
   assert.equal(await mlpNorm.evaluate((el) => el.classList.contains('fr-lit')), false);
 
   await widget.locator('[data-add="attn"]').hover();
-  const lit = await widget.locator('.fr-line.fr-lit').evaluateAll((lines) => lines.map((l) => l.querySelector('.fr-text').textContent.trim()));
+  const lit = await widget
+    .locator('.fr-line.fr-lit')
+    .evaluateAll((lines) => lines.map((l) => l.querySelector('.fr-text').textContent.trim()));
   assert.deepEqual(lit, ['h = residual + h'], 'the attention add is one line');
   await widget.locator('[data-sublayer="attn"]').focus();
-  assert.deepEqual(await widget.locator('.fr-line.fr-lit').evaluateAll((lines) => lines.map((l) => l.querySelector('.fr-text').textContent.trim())), ['h = self.self_attn(h, pos)']);
+  assert.deepEqual(
+    await widget
+      .locator('.fr-line.fr-lit')
+      .evaluateAll((lines) => lines.map((l) => l.querySelector('.fr-text').textContent.trim())),
+    ['h = self.self_attn(h, pos)'],
+  );
 
   // Gemma 2: the same name is attention's output norm.
   await widget.getByLabel('Gemma 2', { exact: true }).check();
   await answer('sandwich');
   await page.mouse.move(0, 0);
   await widget.locator('.fr-line', { hasText: 'post_attention_layernorm' }).hover();
-  assert.equal(await widget.locator('[data-norm="attn-after"]').evaluate((el) => el.classList.contains('fr-lit')), true);
+  assert.equal(
+    await widget.locator('[data-norm="attn-after"]').evaluate((el) => el.classList.contains('fr-lit')),
+    true,
+  );
   await shoot(view, widget, 'forward-reader-en');
   view.assertClean();
   await view.close();
@@ -281,7 +359,10 @@ test('forward reader in Chinese; a link with an unknown snippet falls back with 
   const radio = widget.locator('input[name="answer"][value="sandwich"]');
   await radio.check();
   await radio.press('Enter');
-  await expectText(widget.locator('.fr-feedback'), '答对了：Gemma 2 是三明治。 引擎计算的是 h ← h + Norm(F(Norm(h)))。');
+  await expectText(
+    widget.locator('.fr-feedback'),
+    '答对了：Gemma 2 是三明治。 引擎计算的是 h ← h + Norm(F(Norm(h)))。',
+  );
   await shoot(view, widget, 'forward-reader-zh');
   view.assertClean();
   await view.close();

@@ -11,8 +11,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENSHOT_DIR = join(root, 'test-results/screenshots');
 
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 /**
@@ -23,8 +29,8 @@ export const CHROMIUM_ARGS = [
  * (the old document may still issue requests until the new one commits, and they are aborted then).
  */
 export function watchFailedRequests(page, problems) {
-  let documents = 0;        // main-frame navigations started so far
-  let navigating = false;   // from a main-frame navigation request until its document's DOMContentLoaded
+  let documents = 0; // main-frame navigations started so far
+  let navigating = false; // from a main-frame navigation request until its document's DOMContentLoaded
   const issuedIn = new WeakMap();
   page.on('request', (req) => {
     if (req.isNavigationRequest() && req.frame() === page.mainFrame()) {
@@ -33,7 +39,9 @@ export function watchFailedRequests(page, problems) {
     }
     issuedIn.set(req, documents);
   });
-  page.on('domcontentloaded', () => { navigating = false; });
+  page.on('domcontentloaded', () => {
+    navigating = false;
+  });
   page.on('requestfailed', (req) => {
     const error = req.failure()?.errorText;
     if (req.isNavigationRequest()) navigating = false;
@@ -45,7 +53,10 @@ export function watchFailedRequests(page, problems) {
 /** Starts server and browser once per test file: `const lab = await startLab(); ... await lab.close()`. */
 export async function startLab() {
   const { server, url } = await startServer({ siteRoot: join(root, 'dist'), port: 0 });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   return {
     url,
     browser,
@@ -58,10 +69,15 @@ export async function startLab() {
       if (initScript) await context.addInitScript(initScript);
       const page = await context.newPage();
       const problems = [];
-      page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warning' && /Content.Security.Policy/i.test(msg.text())) problems.push(`console ${msg.type()}: ${msg.text()}`); });
+      page.on('console', (msg) => {
+        if (msg.type() === 'error' || (msg.type() === 'warning' && /Content.Security.Policy/i.test(msg.text())))
+          problems.push(`console ${msg.type()}: ${msg.text()}`);
+      });
       page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
       watchFailedRequests(page, problems);
-      page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
+      page.on('response', (res) => {
+        if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+      });
       await page.goto(new URL(path, url).href);
       return {
         page,

@@ -7,8 +7,12 @@ import { startLab } from './harness.mjs';
 import { openReady } from './widget-helpers.mjs';
 
 let lab;
-before(async () => { lab = await startLab(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
 
 const HOSTILE = `
   body { color: red; font: italic 900 30px/3 serif; letter-spacing: 5px; word-spacing: 9px; text-align: right;
@@ -19,20 +23,49 @@ const HOSTILE = `
   rl-vector-lab { color: red; line-height: 3; font-family: serif; letter-spacing: 3px; }
 `;
 
-const PROPERTIES = ['color', 'font-family', 'font-size', 'font-style', 'font-weight', 'line-height', 'letter-spacing', 'word-spacing',
-  'text-align', 'text-transform', 'text-indent', 'text-shadow', 'white-space', 'background-color', 'border-top-color', 'accent-color', 'cursor'];
+const PROPERTIES = [
+  'color',
+  'font-family',
+  'font-size',
+  'font-style',
+  'font-weight',
+  'line-height',
+  'letter-spacing',
+  'word-spacing',
+  'text-align',
+  'text-transform',
+  'text-indent',
+  'text-shadow',
+  'white-space',
+  'background-color',
+  'border-top-color',
+  'accent-color',
+  'cursor',
+];
 
 /** Computed styles of the widget's host and of a heading, a hint, a label, a field, a button and a result cell. */
 function styles(widget) {
   return widget.evaluate((element, properties) => {
     const root = element.shadowRoot;
-    const parts = { host: element, heading: root.querySelector('h3'), hint: root.querySelector('.hint'), label: root.querySelector('label'),
-      field: root.querySelector('input[type="text"]'), slider: root.querySelector('input[type="range"]'), button: root.querySelector('button'),
-      cell: root.querySelector('td output'), link: root.querySelector('a') };
-    return Object.fromEntries(Object.entries(parts).filter(([, el]) => el).map(([name, el]) => {
-      const computed = getComputedStyle(el);
-      return [name, Object.fromEntries(properties.map((p) => [p, computed.getPropertyValue(p)]))];
-    }));
+    const parts = {
+      host: element,
+      heading: root.querySelector('h3'),
+      hint: root.querySelector('.hint'),
+      label: root.querySelector('label'),
+      field: root.querySelector('input[type="text"]'),
+      slider: root.querySelector('input[type="range"]'),
+      button: root.querySelector('button'),
+      cell: root.querySelector('td output'),
+      link: root.querySelector('a'),
+    };
+    return Object.fromEntries(
+      Object.entries(parts)
+        .filter(([, el]) => el)
+        .map(([name, el]) => {
+          const computed = getComputedStyle(el);
+          return [name, Object.fromEntries(properties.map((p) => [p, computed.getPropertyValue(p)]))];
+        }),
+    );
   }, PROPERTIES);
 }
 
@@ -55,22 +88,34 @@ test('hostile page styles change nothing inside a widget', async () => {
   await widget.screenshot({ path: 'test-results/screenshots/isolation-neutral.png' });
 
   await adoptSheet(view.page, HOSTILE);
-  assert.equal(await view.page.evaluate(() => getComputedStyle(document.body).color), 'rgb(255, 0, 0)', 'the hostile sheet applies to the page');
+  assert.equal(
+    await view.page.evaluate(() => getComputedStyle(document.body).color),
+    'rgb(255, 0, 0)',
+    'the hostile sheet applies to the page',
+  );
   assert.deepEqual(await styles(widget), neutral);
   // The page's own text above the widget (red, 30 px serif, spaced) and the widget, unchanged, below it.
-  await view.page.evaluate(() => window.scrollTo({ top: document.querySelector('rl-vector-lab').getBoundingClientRect().top + window.scrollY - 450, behavior: 'instant' }));
+  await view.page.evaluate(() =>
+    window.scrollTo({
+      top: document.querySelector('rl-vector-lab').getBoundingClientRect().top + window.scrollY - 450,
+      behavior: 'instant',
+    }),
+  );
   await view.screenshot('isolation-hostile', view.page);
   await widget.screenshot({ path: 'test-results/screenshots/isolation-hostile-widget.png' });
   view.assertClean();
   await view.close();
 });
 
-test('the theming properties reach inside: accent, background, fonts, and the page\'s color-scheme', async () => {
+test("the theming properties reach inside: accent, background, fonts, and the page's color-scheme", async () => {
   const view = await openReady(lab, 'embed-example.html');
   const widget = view.page.locator('rl-vector-lab');
   const neutral = await styles(widget);
-  await adoptSheet(view.page, `rl-vector-lab { --rl-accent: rgb(200, 0, 100); --rl-background: rgb(250, 240, 220);
-    --rl-font: Georgia, serif; --rl-mono: 'Courier New', monospace; }`);
+  await adoptSheet(
+    view.page,
+    `rl-vector-lab { --rl-accent: rgb(200, 0, 100); --rl-background: rgb(250, 240, 220);
+    --rl-font: Georgia, serif; --rl-mono: 'Courier New', monospace; }`,
+  );
   const themed = await styles(widget);
   assert.equal(themed.slider['accent-color'], 'rgb(200, 0, 100)');
   assert.equal(themed.host['background-color'], 'rgb(250, 240, 220)');

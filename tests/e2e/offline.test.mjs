@@ -14,21 +14,36 @@ import { record } from '../fixtures/toys.mjs';
 
 const dist = join(import.meta.dirname, '../../dist');
 let browser;
-before(async () => { browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS }); });
-after(async () => { await browser?.close(); });
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+});
+after(async () => {
+  await browser?.close();
+});
 
 /** Opens a file:// page, recording console errors, uncaught errors, CSP violations and failed requests. */
 async function openFile(path) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   const page = await context.newPage();
   const problems = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+  });
   page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
   page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`));
-  page.on('worker', (worker) => worker.on('console', (msg) => { if (msg.type() === 'error') problems.push(`worker console: ${msg.text()}`); }));
+  page.on('worker', (worker) =>
+    worker.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`worker console: ${msg.text()}`);
+    }),
+  );
   await page.goto(pathToFileURL(join(dist, path)).href);
   return { page, problems, context };
 }
@@ -46,11 +61,23 @@ test('the offline file carries a strict policy: hashes for its inline code, no u
 test('offline, English: the vector lab shows its numbers and the gradient-flow widget computes in its worker', async () => {
   const { page, problems, context } = await openFile('offline/residual-lab-en.html');
   const vector = page.locator('rl-vector-lab').first();
-  await eventually(() => vector.getAttribute('data-ready'), (v) => v !== null, 'vector lab ready', 15000);
+  await eventually(
+    () => vector.getAttribute('data-ready'),
+    (v) => v !== null,
+    'vector lab ready',
+    15000,
+  );
   // RMSNorm of (2, -1, 3, 0): rms = sqrt(14 / 4 + 1e-5) = 1.8708
   const rms = Math.sqrt(3.5 + 1e-5);
-  const shown = (await textOf(vector.locator('output[aria-labelledby="row-rms"]'))).replace(/[[\]]/g, '').split(',').map(Number);
-  assert.deepEqual(shown.map((v, i) => Math.abs(v - [2, -1, 3, 0][i] / rms) < 1e-3), [true, true, true, true], `RMSNorm output ${shown}`);
+  const shown = (await textOf(vector.locator('output[aria-labelledby="row-rms"]')))
+    .replace(/[[\]]/g, '')
+    .split(',')
+    .map(Number);
+  assert.deepEqual(
+    shown.map((v, i) => Math.abs(v - [2, -1, 3, 0][i] / rms) < 1e-3),
+    [true, true, true, true],
+    `RMSNorm output ${shown}`,
+  );
 
   // Offline there is no embed page to frame: the share menu offers the link and the tag only.
   await vector.locator('details.share-menu summary').click();
@@ -58,15 +85,28 @@ test('offline, English: the vector lab shows its numbers and the gradient-flow w
 
   const flow = page.locator('rl-gradient-flow');
   await flow.scrollIntoViewIfNeeded();
-  await eventually(() => flow.getAttribute('data-status'), (s) => s === 'done', 'gradient flow finishes in its worker', 30000);
+  await eventually(
+    () => flow.getAttribute('data-status'),
+    (s) => s === 'done',
+    'gradient flow finishes in its worker',
+    30000,
+  );
   const plain = Number(await flow.locator('[data-readout="plain"] data').first().getAttribute('value'));
-  const { gain, layers } = await flow.evaluate((el) => el.state);  // the widget's defaults, whatever they are
+  const { gain, layers } = await flow.evaluate((el) => el.state); // the widget's defaults, whatever they are
   assert.ok(Math.abs(plain / gain ** layers - 1) < 1e-3, `gain^L = ${gain}^${layers}: shown ${plain}`);
-  assert.ok(page.workers().length >= 1 && page.workers().every((w) => w.url().startsWith('blob:')), 'the worker runs from a Blob URL');
+  assert.ok(
+    page.workers().length >= 1 && page.workers().every((w) => w.url().startsWith('blob:')),
+    'the worker runs from a Blob URL',
+  );
   // the checkpoint probe's trained toy is inlined in the file: it opens and runs with no network
   const probe = page.locator('rl-checkpoint-probe');
   await probe.scrollIntoViewIfNeeded();
-  await eventually(() => probe.getAttribute('data-status'), (s) => s === 'done' || s === 'error', 'the checkpoint probe runs its toy', 30000);
+  await eventually(
+    () => probe.getAttribute('data-status'),
+    (s) => s === 'done' || s === 'error',
+    'the checkpoint probe runs its toy',
+    30000,
+  );
   assert.equal(await probe.getAttribute('data-status'), 'done', await textOf(probe.locator('.run-error')));
   assert.equal(await probe.locator('table.logit-lens tbody tr').count(), record.toys[0].engineConfig.nLayers + 1);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -78,7 +118,12 @@ test('offline, English: the vector lab shows its numbers and the gradient-flow w
 test('offline, Chinese: the page is the Chinese chapter and its language menu leads to the English file', async () => {
   const { page, problems, context } = await openFile('offline/residual-lab-zh.html');
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
-  await eventually(() => page.locator('rl-vector-lab').getAttribute('data-ready'), (v) => v !== null, 'vector lab ready', 15000);
+  await eventually(
+    () => page.locator('rl-vector-lab').getAttribute('data-ready'),
+    (v) => v !== null,
+    'vector lab ready',
+    15000,
+  );
   assert.equal(await page.locator('[data-lang-link="en"]').getAttribute('href'), 'residual-lab-en.html');
   assert.equal(await page.locator('[data-lang-link="zh"]').getAttribute('href'), 'residual-lab-zh.html');
   assert.deepEqual(problems, []);

@@ -6,10 +6,17 @@ import { startLab } from './harness.mjs';
 import { EN, ZH, eventually, expectText, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 let lab;
-before(async () => { lab = await startLab(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
 
-const STALE = { en: 'Last valid result: it does not match the inputs until they are corrected.', zh: '上一次有效的结果：输入改正之前，它与当前输入不符。' };
+const STALE = {
+  en: 'Last valid result: it does not match the inputs until they are corrected.',
+  zh: '上一次有效的结果：输入改正之前，它与当前输入不符。',
+};
 
 /** The stale state of a widget: the host attribute, the region attribute, the label's text if shown, and the dimming. */
 function staleState(widget) {
@@ -36,9 +43,16 @@ test('precision lab: an all-zero vector is explained, with no NaN, and the undef
   await expectText(widget.getByRole('heading', { name: /One RMSNorm at d/ }), 'One RMSNorm at d = 4', 'zeros measured');
   // RMSNorm of zeros divides by sqrt(0 + eps): eps = 1e-5, so 0.0032; every output is 0 and the error 0/0.
   assert.equal(await textOf(widget.locator('#rms-exact')), Math.sqrt(1e-5).toFixed(4));
-  for (const cell of ['#error-exact', '#rms-fp32', '#rms-bf16', '#error-fp32', '#error-bf16']) assert.equal(await textOf(widget.locator(cell)), '–', cell);
-  assert.equal(await textOf(widget.locator('.verdict')), 'All zeros: every output is 0, and the relative error is undefined (0 / 0).');
-  assert.match(await textOf(widget.locator('.explain')), /every output is 0 \/ √\(0 \+ ε\) = 0.*√ε ≈ 0\.0032.*0 \/ 0: undefined/);
+  for (const cell of ['#error-exact', '#rms-fp32', '#rms-bf16', '#error-fp32', '#error-bf16'])
+    assert.equal(await textOf(widget.locator(cell)), '–', cell);
+  assert.equal(
+    await textOf(widget.locator('.verdict')),
+    'All zeros: every output is 0, and the relative error is undefined (0 / 0).',
+  );
+  assert.match(
+    await textOf(widget.locator('.explain')),
+    /every output is 0 \/ √\(0 \+ ε\) = 0.*√ε ≈ 0\.0032.*0 \/ 0: undefined/,
+  );
   assert.doesNotMatch(await textOf(widget), /NaN/);
   assert.deepEqual(await staleState(widget), NOT_STALE);
   view.assertClean();
@@ -47,27 +61,51 @@ test('precision lab: an all-zero vector is explained, with no NaN, and the undef
 
 test('precision lab: 1e20, 1 overflows the float32 sum of squares, said in the table and the verdict, in both languages', async () => {
   for (const [path, typed, label, overflow, words] of [
-    [EN, 'typed in', 'Your vector', 'overflow (∞)', /sum of squares, 1\.0 × 10⁴⁰, overflows float32 and bfloat16.*That is beyond the largest float32 \(3\.4 × 10³⁸\)/],
-    [ZH, '手动输入', '你的向量', '溢出（∞）', /平方和 1\.0 × 10⁴⁰ 在 float32 和 bfloat16 里都会溢出.*它超过了 float32 能表示的最大值（3\.4 × 10³⁸）/],
+    [
+      EN,
+      'typed in',
+      'Your vector',
+      'overflow (∞)',
+      /sum of squares, 1\.0 × 10⁴⁰, overflows float32 and bfloat16.*That is beyond the largest float32 \(3\.4 × 10³⁸\)/,
+    ],
+    [
+      ZH,
+      '手动输入',
+      '你的向量',
+      '溢出（∞）',
+      /平方和 1\.0 × 10⁴⁰ 在 float32 和 bfloat16 里都会溢出.*它超过了 float32 能表示的最大值（3\.4 × 10³⁸）/,
+    ],
   ]) {
     const view = await openReady(lab, path);
     const widget = view.page.locator('rl-precision-lab');
     await widget.getByLabel(typed).check();
     const field = widget.getByLabel(label, { exact: true });
     await field.fill('1, 2, 3');
-    await eventually(() => textOf(widget.locator('#rms-fp32')), (text) => text === '2.1602', `${path}: [1, 2, 3] first`);
+    await eventually(
+      () => textOf(widget.locator('#rms-fp32')),
+      (text) => text === '2.1602',
+      `${path}: [1, 2, 3] first`,
+    );
     await field.fill('1e20, 1');
-    await eventually(() => textOf(widget.locator('#rms-fp32')), (text) => text === overflow, `${path}: float32 row`);
+    await eventually(
+      () => textOf(widget.locator('#rms-fp32')),
+      (text) => text === overflow,
+      `${path}: float32 row`,
+    );
     assert.equal(await textOf(widget.locator('#rms-bf16')), overflow);
     // float64 holds it: sqrt((1e40 + 1) / 2) = 7.07e19 (1e20 as float32 is 100000002004087734272).
     assert.equal(await textOf(widget.locator('#rms-exact')), '7.1 × 10¹⁹');
     assert.equal(await textOf(widget.locator('#error-fp32')), '–');
     assert.match(`${await textOf(widget.locator('.verdict'))} ${await textOf(widget.locator('.explain'))}`, words);
     assert.equal(await textOf(widget.locator('#field-typed-error')), '', 'not an input error: the vector is valid');
-    assert.deepEqual(await staleState(widget), NOT_STALE, 'the shown result is this vector\'s');
+    assert.deepEqual(await staleState(widget), NOT_STALE, "the shown result is this vector's");
     if (path === EN) await screenshotWidget(view, widget, 'precision-lab-overflow-en');
-    await field.fill('1e19, 1');  // 1e38 fits: both kernels run again
-    await eventually(() => textOf(widget.locator('#rms-fp32')), (text) => text === '7.1 × 10¹⁸', `${path}: 1e19 runs`);
+    await field.fill('1e19, 1'); // 1e38 fits: both kernels run again
+    await eventually(
+      () => textOf(widget.locator('#rms-fp32')),
+      (text) => text === '7.1 × 10¹⁸',
+      `${path}: 1e19 runs`,
+    );
     assert.equal(await widget.locator('.explain').isHidden(), true, `${path}: no explanation needed`);
     view.assertClean();
     await view.close();
@@ -75,7 +113,10 @@ test('precision lab: 1e20, 1 overflows the float32 sum of squares, said in the t
 });
 
 test('vector lab: a bad input dims the last result under a "last valid result" label, removed once valid (en, zh)', async () => {
-  for (const [path, lang, xLabel, rmsLabel] of [[EN, 'en', 'Input vector x', 'RMSNorm output'], [ZH, 'zh', '输入向量 x', 'RMSNorm 输出']]) {
+  for (const [path, lang, xLabel, rmsLabel] of [
+    [EN, 'en', 'Input vector x', 'RMSNorm output'],
+    [ZH, 'zh', '输入向量 x', 'RMSNorm 输出'],
+  ]) {
     const view = await openReady(lab, path);
     const widget = view.page.locator('rl-vector-lab');
     const x = widget.getByLabel(xLabel, { exact: true });
@@ -84,15 +125,27 @@ test('vector lab: a bad input dims the last result under a "last valid result" l
     await x.fill('3, 4');
     await expectText(rms, '[0.849, 1.131]', `${lang}: RMSNorm of [3, 4]`);
     await x.fill('3, 4, zz');
-    await eventually(() => staleState(widget), (s) => s.host && s.region && s.label === STALE[lang] && s.opacity < 0.6, `${lang}: stale after a bad x`);
+    await eventually(
+      () => staleState(widget),
+      (s) => s.host && s.region && s.label === STALE[lang] && s.opacity < 0.6,
+      `${lang}: stale after a bad x`,
+    );
     assert.equal(await textOf(rms), '[0.849, 1.131]', `${lang}: the old result is still there`);
     if (lang === 'en') await screenshotWidget(view, widget, 'vector-lab-stale-en');
     // A second bad field keeps it stale after the first is fixed; fixing both clears it.
     await widget.locator('#field-eps').fill('-1');
     await x.fill('6, 8');
-    await eventually(() => staleState(widget), (s) => s.label === STALE[lang], `${lang}: eps still bad`);
+    await eventually(
+      () => staleState(widget),
+      (s) => s.label === STALE[lang],
+      `${lang}: eps still bad`,
+    );
     await widget.locator('#field-eps').fill('1e-5');
-    await eventually(() => staleState(widget), (s) => !s.host && !s.region && s.label === null && s.opacity === 1, `${lang}: fresh again`);
+    await eventually(
+      () => staleState(widget),
+      (s) => !s.host && !s.region && s.label === null && s.opacity === 1,
+      `${lang}: fresh again`,
+    );
     await expectText(rms, '[0.849, 1.131]', `${lang}: RMSNorm of [6, 8]`);
     view.assertClean();
     await view.close();
@@ -100,22 +153,43 @@ test('vector lab: a bad input dims the last result under a "last valid result" l
 });
 
 test('gradient flow: a bad seed marks the drawn curves as the last valid result until a valid seed runs (en, zh)', async () => {
-  for (const [path, lang, seedLabel] of [[EN, 'en', 'Random seed'], [ZH, 'zh', '随机种子']]) {
+  for (const [path, lang, seedLabel] of [
+    [EN, 'en', 'Random seed'],
+    [ZH, 'zh', '随机种子'],
+  ]) {
     const view = await openReady(lab, path);
     const widget = view.page.locator('rl-gradient-flow');
     await widget.scrollIntoViewIfNeeded();
-    await eventually(() => widget.getAttribute('data-status'), (s) => s === 'done', `${lang}: first run`, 20000);
+    await eventually(
+      () => widget.getAttribute('data-status'),
+      (s) => s === 'done',
+      `${lang}: first run`,
+      20000,
+    );
     const readout = () => widget.locator('[data-readout] data').first().getAttribute('value');
     const before = await readout();
     const seed = widget.getByLabel(seedLabel, { exact: true });
     await seed.fill('7x');
-    await eventually(() => staleState(widget), (s) => s.host && s.label === STALE[lang] && s.opacity < 0.6, `${lang}: stale after a bad seed`);
+    await eventually(
+      () => staleState(widget),
+      (s) => s.host && s.label === STALE[lang] && s.opacity < 0.6,
+      `${lang}: stale after a bad seed`,
+    );
     assert.equal(await readout(), before, `${lang}: the curves stay`);
     assert.notEqual(await textOf(widget.locator('#field-seed-error')), '', `${lang}: the seed field says why`);
     if (lang === 'zh') await screenshotWidget(view, widget, 'gradient-flow-stale-zh');
     await seed.fill('7');
-    await eventually(() => staleState(widget), (s) => !s.host && s.label === null && s.opacity === 1, `${lang}: fresh with a valid seed`);
-    await eventually(() => widget.getAttribute('data-status'), (s) => s === 'done', `${lang}: the seed-7 run`, 20000);
+    await eventually(
+      () => staleState(widget),
+      (s) => !s.host && s.label === null && s.opacity === 1,
+      `${lang}: fresh with a valid seed`,
+    );
+    await eventually(
+      () => widget.getAttribute('data-status'),
+      (s) => s === 'done',
+      `${lang}: the seed-7 run`,
+      20000,
+    );
     assert.deepEqual(await staleState(widget), NOT_STALE);
     view.assertClean();
     await view.close();
@@ -126,27 +200,52 @@ test('gradient flow: a failed run marks the curves on screen as the last valid r
   const view = await openReady(lab, EN);
   const { page } = view;
   let failWorkers = false;
-  await page.route('**/lib/lab-worker.js', (route) => (failWorkers
-    ? route.fulfill({ status: 200, contentType: 'text/javascript', body: 'throw new Error("no lab here")' })
-    : route.continue()));
+  await page.route('**/lib/lab-worker.js', (route) =>
+    failWorkers
+      ? route.fulfill({ status: 200, contentType: 'text/javascript', body: 'throw new Error("no lab here")' })
+      : route.continue(),
+  );
   const widget = page.locator('rl-gradient-flow');
   await widget.scrollIntoViewIfNeeded();
-  await eventually(() => widget.getAttribute('data-status'), (s) => s === 'done', 'first run', 20000);
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (s) => s === 'done',
+    'first run',
+    20000,
+  );
   const readout = () => widget.locator('[data-readout] data').first().getAttribute('value');
   const before = await readout();
   // Removed and inserted again, the widget starts its next run in a fresh worker, which cannot load.
   failWorkers = true;
-  await widget.evaluate((element) => { const { parentNode, nextSibling } = element; element.remove(); parentNode.insertBefore(element, nextSibling); });
+  await widget.evaluate((element) => {
+    const { parentNode, nextSibling } = element;
+    element.remove();
+    parentNode.insertBefore(element, nextSibling);
+  });
   await widget.getByRole('button', { name: '1.2 × 32 layers' }).click();
-  await eventually(() => widget.getAttribute('data-status'), (s) => s === 'error', 'the run fails', 20000);
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (s) => s === 'error',
+    'the run fails',
+    20000,
+  );
   assert.match(await textOf(widget.getByRole('alert')), /The experiment failed/);
   // The inputs are fine: the label names the failed run, not them.
   const staleRun = 'Last valid result: the latest run failed (see below), so this is from an earlier run.';
-  await eventually(() => staleState(widget), (s) => s.host && s.label === staleRun && s.opacity < 0.6, 'stale after the failure');
+  await eventually(
+    () => staleState(widget),
+    (s) => s.host && s.label === staleRun && s.opacity < 0.6,
+    'stale after the failure',
+  );
   assert.equal(await readout(), before, 'the earlier curves stay');
   failWorkers = false;
   await widget.getByRole('button', { name: '0.8 × 32 layers' }).click();
-  await eventually(() => widget.getAttribute('data-status'), (s) => s === 'done', 'the next run', 20000);
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (s) => s === 'done',
+    'the next run',
+    20000,
+  );
   assert.deepEqual(await staleState(widget), NOT_STALE);
   // The worker's own uncaught error is the failure this test provokes; nothing else may reach the console.
   view.problems.splice(0, view.problems.length, ...view.problems.filter((problem) => !/no lab here/.test(problem)));
@@ -159,16 +258,23 @@ test('a link setting of 200 KB is quoted in the notice as its first 40 character
   // widget is inserted afterwards: it reads its state from that address as on a page load.
   const view = await lab.open('embed-example.html');
   const value = `${'7'.repeat(100)},${'a'.repeat(200000 - 101)}`;
-  for (const [lang, length] of [['en', ' (200,000 characters)'], ['zh', '（共 200,000 个字符）']]) {
-    const notice = await view.page.evaluate(async ({ value, lang }) => {
-      history.replaceState(null, '', `${location.pathname}?edge-${lang}.x=${encodeURIComponent(value)}`);
-      const widget = Object.assign(document.createElement('rl-vector-lab'), { lang });
-      widget.setAttribute('state-key', `edge-${lang}`);
-      document.body.append(widget);
-      for (let i = 0; i < 600 && !widget.hasAttribute('data-ready'); i++) await new Promise((resolve) => requestAnimationFrame(resolve));
-      const x = widget.shadowRoot.querySelector('#field-x').value;
-      return { text: widget.shadowRoot.querySelector('.notice').textContent, x };
-    }, { value, lang });
+  for (const [lang, length] of [
+    ['en', ' (200,000 characters)'],
+    ['zh', '（共 200,000 个字符）'],
+  ]) {
+    const notice = await view.page.evaluate(
+      async ({ value, lang }) => {
+        history.replaceState(null, '', `${location.pathname}?edge-${lang}.x=${encodeURIComponent(value)}`);
+        const widget = Object.assign(document.createElement('rl-vector-lab'), { lang });
+        widget.setAttribute('state-key', `edge-${lang}`);
+        document.body.append(widget);
+        for (let i = 0; i < 600 && !widget.hasAttribute('data-ready'); i++)
+          await new Promise((resolve) => requestAnimationFrame(resolve));
+        const x = widget.shadowRoot.querySelector('#field-x').value;
+        return { text: widget.shadowRoot.querySelector('.notice').textContent, x };
+      },
+      { value, lang },
+    );
     const quote = `edge-${lang}.x=${JSON.stringify(`${'7'.repeat(40)}…`)}${length}`;
     assert.ok(notice.text.includes(quote), `${lang}: ${notice.text}`);
     assert.ok(notice.text.length < 200, `${lang}: the notice is ${notice.text.length} characters`);

@@ -15,8 +15,12 @@ import { EN, WIDGET_TAGS, ZH, computeEveryWidget, openReady } from './widget-hel
 const MAX_PAGES = 20;
 
 let lab;
-before(async () => { lab = await startLab(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
 
 /** Every widget drawn and every decoder widget computed. */
 async function computeAll(page) {
@@ -24,49 +28,75 @@ async function computeAll(page) {
 }
 
 /** Opaque pixels of a canvas lighter than a print palette ever draws (light text and lines of the dark theme). */
-const lightPixels = (widget) => widget.evaluate((el) => {
-  const canvas = el.shadowRoot.querySelector('.uplot canvas');
-  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-  let light = 0;
-  for (let i = 0; i < data.length; i += 4) {
-    if (data[i + 3] > 200 && 0.299 * data[i] + 0.587 * data[i + 1] + 0.114 * data[i + 2] > 160) light += 1;
-  }
-  return light;
-});
+const lightPixels = (widget) =>
+  widget.evaluate((el) => {
+    const canvas = el.shadowRoot.querySelector('.uplot canvas');
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let light = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] > 200 && 0.299 * data[i] + 0.587 * data[i + 1] + 0.114 * data[i + 2] > 160) light += 1;
+    }
+    return light;
+  });
 
-for (const [lang, path] of [['en', EN], ['zh', ZH]]) {
+for (const [lang, path] of [
+  ['en', EN],
+  ['zh', ZH],
+]) {
   test(`${lang}: printed from the dark theme, widgets use the print palette, keep their hints, and the PDF is at most ${MAX_PAGES} A4 pages`, async () => {
     const view = await openReady(lab, path, { colorScheme: 'dark' });
     const { page } = view;
     await computeAll(page);
     const gradient = page.locator('rl-gradient-flow');
-    assert.ok(await lightPixels(gradient) > 100, 'on screen, the dark theme draws light lines and text');
+    assert.ok((await lightPixels(gradient)) > 100, 'on screen, the dark theme draws light lines and text');
 
     await page.emulateMedia({ media: 'print' });
     await page.waitForTimeout(300);
     assert.equal(await lightPixels(gradient), 0, 'printed, the chart is redrawn in print colours');
-    const looks = await page.evaluate((tags) => [...document.querySelectorAll(tags.join(', '))].map((el) => {
-      const style = getComputedStyle(el);
-      const hints = [...el.shadowRoot.querySelectorAll('.hint')].filter((h) => !h.closest('[hidden]'));
-      return {
-        tag: el.localName,
-        fg: style.color,  // the widget's colours are light-dark() pairs: what they resolve to under the print scheme
-        background: style.backgroundColor,
-        hintsShown: hints.length > 0 && hints.every((h) => getComputedStyle(h).display !== 'none'),
-        buttonsShown: [...el.shadowRoot.querySelectorAll('button')].filter((b) => getComputedStyle(b).display !== 'none').length,
-      };
-    }), WIDGET_TAGS);
-    assert.deepEqual([...new Set(looks.map((look) => look.tag))].sort(), [...WIDGET_TAGS].sort(), 'every widget is checked');
+    const looks = await page.evaluate(
+      (tags) =>
+        [...document.querySelectorAll(tags.join(', '))].map((el) => {
+          const style = getComputedStyle(el);
+          const hints = [...el.shadowRoot.querySelectorAll('.hint')].filter((h) => !h.closest('[hidden]'));
+          return {
+            tag: el.localName,
+            fg: style.color, // the widget's colours are light-dark() pairs: what they resolve to under the print scheme
+            background: style.backgroundColor,
+            hintsShown: hints.length > 0 && hints.every((h) => getComputedStyle(h).display !== 'none'),
+            buttonsShown: [...el.shadowRoot.querySelectorAll('button')].filter(
+              (b) => getComputedStyle(b).display !== 'none',
+            ).length,
+          };
+        }),
+      WIDGET_TAGS,
+    );
+    assert.deepEqual(
+      [...new Set(looks.map((look) => look.tag))].sort(),
+      [...WIDGET_TAGS].sort(),
+      'every widget is checked',
+    );
     // Legend swatches (backgrounds) print, and the share menu, which does nothing on paper, does not.
-    const legends = await page.evaluate(() => [...document.querySelectorAll('*')].filter((el) => el.shadowRoot).map((el) => ({
-      tag: el.localName,
-      swatches: [...el.shadowRoot.querySelectorAll('.swatch, .u-legend .u-marker')].filter((s) => !s.closest('[hidden]')).map((s) => getComputedStyle(s).printColorAdjust),
-      share: [...el.shadowRoot.querySelectorAll('.share-menu')].map((m) => getComputedStyle(m).display),
-    })));
+    const legends = await page.evaluate(() =>
+      [...document.querySelectorAll('*')]
+        .filter((el) => el.shadowRoot)
+        .map((el) => ({
+          tag: el.localName,
+          swatches: [...el.shadowRoot.querySelectorAll('.swatch, .u-legend .u-marker')]
+            .filter((s) => !s.closest('[hidden]'))
+            .map((s) => getComputedStyle(s).printColorAdjust),
+          share: [...el.shadowRoot.querySelectorAll('.share-menu')].map((m) => getComputedStyle(m).display),
+        })),
+    );
     assert.ok(legends.reduce((n, l) => n + l.swatches.length, 0) >= 10, 'the legends have swatches');
     for (const { tag, swatches, share } of legends) {
-      assert.ok(swatches.every((adjust) => adjust === 'exact'), `${tag}: swatches print (${swatches})`);
-      assert.ok(share.every((display) => display === 'none'), `${tag}: no "Share and export" on paper`);
+      assert.ok(
+        swatches.every((adjust) => adjust === 'exact'),
+        `${tag}: swatches print (${swatches})`,
+      );
+      assert.ok(
+        share.every((display) => display === 'none'),
+        `${tag}: no "Share and export" on paper`,
+      );
     }
     for (const look of looks) {
       assert.equal(look.fg, 'rgb(0, 0, 0)', `${look.tag}: print text colour`);
@@ -77,7 +107,11 @@ for (const [lang, path] of [['en', EN], ['zh', ZH]]) {
     // The warmup race was never run: a note instead of an empty frame.
     const warmup = await page.locator('rl-warmup-race').evaluate((el) => {
       const chart = el.shadowRoot.querySelector('.line-chart');
-      return { note: getComputedStyle(chart.querySelector('.chart-empty-note')).display, plot: getComputedStyle(chart.querySelector('.uplot')).display, text: chart.querySelector('.chart-empty-note').textContent };
+      return {
+        note: getComputedStyle(chart.querySelector('.chart-empty-note')).display,
+        plot: getComputedStyle(chart.querySelector('.uplot')).display,
+        text: chart.querySelector('.chart-empty-note').textContent,
+      };
     });
     assert.equal(warmup.note, 'block');
     assert.equal(warmup.plot, 'none');

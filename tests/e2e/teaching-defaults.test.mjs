@@ -10,30 +10,55 @@ import { startLab } from './harness.mjs';
 import { EN, ZH, eventually, openReady, textOf } from './widget-helpers.mjs';
 
 let lab;
-before(async () => { lab = await startLab(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
 
 async function finished(widget, timeout = 20000) {
   await widget.scrollIntoViewIfNeeded();
-  await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', 'the run finishes', timeout);
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (status) => status === 'done',
+    'the run finishes',
+    timeout,
+  );
 }
 
 async function rerun(widget, action, timeout = 20000) {
-  await widget.evaluate((el) => { el.dataset.status = 'stale'; });
+  await widget.evaluate((el) => {
+    el.dataset.status = 'stale';
+  });
   await action();
-  await eventually(() => widget.getAttribute('data-status'), (status) => status === 'done', 'the widget recomputes', timeout);
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (status) => status === 'done',
+    'the widget recomputes',
+    timeout,
+  );
 }
 
-const readout = async (widget, name) => widget.locator(`[data-readout="${name}"] data`).evaluateAll((els) => els.map((el) => Number(el.getAttribute('value'))));
+const readout = async (widget, name) =>
+  widget
+    .locator(`[data-readout="${name}"] data`)
+    .evaluateAll((els) => els.map((el) => Number(el.getAttribute('value'))));
 
-for (const [lang, path, large] of [['en', EN, 'large branches'], ['zh', ZH, '大分支']]) {
+for (const [lang, path, large] of [
+  ['en', EN, 'large branches'],
+  ['zh', ZH, '大分支'],
+]) {
   test(`${lang}: gradient flow as it opens shows the section's claim; the large-branch preset shows growth`, async () => {
     const view = await openReady(lab, path);
     const widget = view.page.locator('rl-gradient-flow');
     await finished(widget);
     const [plain] = await readout(widget, 'plain');
     const [residual] = await readout(widget, 'residual');
-    assert.ok(plain < 1e-30 && Math.abs(plain / 0.1 ** 32 - 1) < 1e-3, `without residuals it vanishes: 0.1^32, shown ${plain}`);
+    assert.ok(
+      plain < 1e-30 && Math.abs(plain / 0.1 ** 32 - 1) < 1e-3,
+      `without residuals it vanishes: 0.1^32, shown ${plain}`,
+    );
     assert.ok(residual > 0.9 && residual < 1.3, `with residuals it stays near 1: ${residual}`);
     const remark = await textOf(widget.locator('.remark'));
     assert.match(remark, lang === 'en' ? /identity path carries the gradient down/ : /恒等路径把梯度传了下去/);
@@ -47,7 +72,10 @@ for (const [lang, path, large] of [['en', EN, 'large branches'], ['zh', ZH, '大
     const [rotations] = await readout(widget, 'plain');
     assert.ok(Math.abs(rotations - 1) < 1e-9, `gain 1 without residuals: rotations keep the norm, ${rotations}`);
     const grownRemark = await textOf(widget.locator('.remark'));
-    assert.ok(grownRemark.includes(`×${Math.round(grown).toLocaleString('en-US')}`), `the remark gives the measured growth: ${grownRemark}`);
+    assert.ok(
+      grownRemark.includes(`×${Math.round(grown).toLocaleString('en-US')}`),
+      `the remark gives the measured growth: ${grownRemark}`,
+    );
     assert.match(grownRemark, lang === 'en' ? /grows instead/ : /反而会增长/);
     view.assertClean();
     await view.close();
@@ -110,18 +138,26 @@ test('Gemma trap in Chinese: the verdict states its band', async () => {
   const view = await openReady(lab, ZH);
   const widget = view.page.locator('rl-gemma-trap');
   await widget.scrollIntoViewIfNeeded();
-  await eventually(() => widget.locator('.verdict').getAttribute('data-verdict'), (k) => k === 'turned', 'the opening verdict');
+  await eventually(
+    () => widget.locator('.verdict').getAttribute('data-verdict'),
+    (k) => k === 'turned',
+    'the opening verdict',
+  );
   assert.match(await textOf(widget.locator('.verdict')), /余弦 0\.921，在 0\.9 与 0\.99 之间/);
   view.assertClean();
   await view.close();
 });
 
-test('the vector lab\'s scale slider shows the factor it uses', async () => {
+test("the vector lab's scale slider shows the factor it uses", async () => {
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-vector-lab');
   const slider = widget.locator('input[name="scale"]');
   await slider.fill('0.2');
-  await eventually(() => slider.getAttribute('aria-valuetext'), (text) => text === '×1.58', 'the shown factor is 10^0.2 to three digits');
+  await eventually(
+    () => slider.getAttribute('aria-valuetext'),
+    (text) => text === '×1.58',
+    'the shown factor is 10^0.2 to three digits',
+  );
   view.assertClean();
   await view.close();
 });
@@ -133,15 +169,29 @@ test('warmup race: smoothed curves end at the reported final smoothed loss, lege
   await widget.locator('button.run').click();
   await finished(widget, 180000);
   const chart = await widget.evaluate((el) => {
-    const legend = [...el.shadowRoot.querySelectorAll('.u-legend .u-series')].filter((row) => getComputedStyle(row).display !== 'none');
+    const legend = [...el.shadowRoot.querySelectorAll('.u-legend .u-series')].filter(
+      (row) => getComputedStyle(row).display !== 'none',
+    );
     return {
-      legend: legend.map((row) => ({ label: row.querySelector('.u-label')?.textContent, swatch: getComputedStyle(row.querySelector('.u-marker')).backgroundImage })),
+      legend: legend.map((row) => ({
+        label: row.querySelector('.u-label')?.textContent,
+        swatch: getComputedStyle(row.querySelector('.u-marker')).backgroundImage,
+      })),
       // uPlot draws axis titles on the canvas: read them from the chart's options.
       axes: el.chartOptions(() => '#000').axes.map((a) => a.label),
     };
   });
-  assert.deepEqual(chart.legend.slice(1).map((row) => row.label), ['Post-Norm, no warmup', 'Post-Norm, warmup', 'Pre-Norm, no warmup', 'Pre-Norm, warmup',
-    'unigram entropy: the best loss without context'], 'raw curves stay out of the legend; the reference line is named');
+  assert.deepEqual(
+    chart.legend.slice(1).map((row) => row.label),
+    [
+      'Post-Norm, no warmup',
+      'Post-Norm, warmup',
+      'Pre-Norm, no warmup',
+      'Pre-Norm, warmup',
+      'unigram entropy: the best loss without context',
+    ],
+    'raw curves stay out of the legend; the reference line is named',
+  );
   const patterns = chart.legend.slice(1, 5).map((row) => row.swatch);
   assert.equal(patterns[0], 'none', 'solid line');
   for (const dashed of patterns.slice(1)) assert.match(dashed, /repeating-linear-gradient/);
@@ -152,13 +202,24 @@ test('warmup race: smoothed curves end at the reported final smoothed loss, lege
   const over = widget.locator('.u-over');
   const box = await over.boundingBox();
   await view.page.mouse.move(box.x + box.width - 1, box.y + box.height / 2);
-  const shownAtEnd = await eventually(() => widget.evaluate((el) => [...el.shadowRoot.querySelectorAll('.u-legend .u-series')]
-    .filter((row) => getComputedStyle(row).display !== 'none').map((row) => row.querySelector('.u-value')?.textContent)),
-  (values) => values[0] === '100', 'the cursor at step 100');
+  const shownAtEnd = await eventually(
+    () =>
+      widget.evaluate((el) =>
+        [...el.shadowRoot.querySelectorAll('.u-legend .u-series')]
+          .filter((row) => getComputedStyle(row).display !== 'none')
+          .map((row) => row.querySelector('.u-value')?.textContent),
+      ),
+    (values) => values[0] === '100',
+    'the cursor at step 100',
+  );
   const keys = ['post-false', 'post-true', 'pre-false', 'pre-true'];
   for (const [i, key] of keys.entries()) {
     const [finalSmoothed] = await readout(widget, key);
-    assert.equal(shownAtEnd[i + 1], finalSmoothed.toFixed(3), `${key}: the smoothed curve ends at the final smoothed loss`);
+    assert.equal(
+      shownAtEnd[i + 1],
+      finalSmoothed.toFixed(3),
+      `${key}: the smoothed curve ends at the final smoothed loss`,
+    );
   }
   // The reference line sits at the training text's unigram entropy, 2.967 nats (-sum p ln p of its characters).
   assert.equal(shownAtEnd[5], '2.967', 'the unigram entropy line');

@@ -17,7 +17,10 @@ export const RUN_BUTTON_WIDGETS = WIDGETS.filter((widget) => widget.worker === '
 /** Opens a page and waits until every widget on it has drawn (experiment widgets: before their first run). */
 export async function openReady(lab, path, options) {
   const view = await lab.open(path, options);
-  await view.page.waitForFunction((tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))), WIDGET_TAGS);
+  await view.page.waitForFunction(
+    (tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))),
+    WIDGET_TAGS,
+  );
   return view;
 }
 
@@ -28,12 +31,20 @@ export async function openReady(lab, path, options) {
  */
 export async function reopen(view, url) {
   const page = await view.page.context().newPage();
-  page.on('console', (msg) => { if (msg.type() === 'error' || (msg.type() === 'warning' && /Content.Security.Policy/i.test(msg.text()))) view.problems.push(`console ${msg.type()}: ${msg.text()}`); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || (msg.type() === 'warning' && /Content.Security.Policy/i.test(msg.text())))
+      view.problems.push(`console ${msg.type()}: ${msg.text()}`);
+  });
   page.on('pageerror', (err) => view.problems.push(`uncaught: ${err.message}`));
   watchFailedRequests(page, view.problems);
-  page.on('response', (res) => { if (res.status() >= 400) view.problems.push(`HTTP ${res.status()}: ${res.url()}`); });
+  page.on('response', (res) => {
+    if (res.status() >= 400) view.problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
   await page.goto(url);
-  await page.waitForFunction((tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))), WIDGET_TAGS);
+  await page.waitForFunction(
+    (tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))),
+    WIDGET_TAGS,
+  );
   return page;
 }
 
@@ -53,7 +64,7 @@ export async function screenshotWidget(view, locator, name) {
   const viewport = page.viewportSize();
   if (box.y + box.height > viewport.height) {
     await page.setViewportSize({ width: viewport.width, height: Math.ceil(box.y + box.height + 16) });
-    await page.waitForTimeout(100);  // charts re-measure after the resize
+    await page.waitForTimeout(100); // charts re-measure after the resize
   }
   const clip = { x: Math.max(0, box.x - 8), y: Math.max(0, box.y - 8), width: box.width + 16, height: box.height + 16 };
   await view.screenshot(name, { screenshot: (options) => page.screenshot({ ...options, clip }) });
@@ -79,7 +90,11 @@ export async function eventually(read, check, message, timeout = 3000) {
 
 /** Waits until the locator's text equals `expected`. */
 export function expectText(locator, expected, message = 'text') {
-  return eventually(() => textOf(locator), (text) => text === expected, `${message} should be ${JSON.stringify(expected)}`);
+  return eventually(
+    () => textOf(locator),
+    (text) => text === expected,
+    `${message} should be ${JSON.stringify(expected)}`,
+  );
 }
 
 // An init script (page.addInitScript) that counts the page's workers in window.workerCounts: every Worker made and
@@ -96,7 +111,10 @@ export function countWorkers() {
     }
   };
   NativeWorker.prototype.terminate = function countedTerminate() {
-    if (!ended.has(this)) { ended.add(this); counts.terminated += 1; }
+    if (!ended.has(this)) {
+      ended.add(this);
+      counts.terminated += 1;
+    }
     return terminate.call(this);
   };
   window.workerCounts = counts;
@@ -109,13 +127,19 @@ export function countWorkers() {
  */
 export async function computeEveryWidget(page, { step = 700, timeout = 90000 } = {}) {
   const selector = RUNNING_WIDGETS.join(', ');
-  for (let y = 0; y < await page.evaluate(() => document.documentElement.scrollHeight); y += step) {
+  for (let y = 0; y < (await page.evaluate(() => document.documentElement.scrollHeight)); y += step) {
     await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
     await page.waitForTimeout(60);
   }
-  await page.waitForFunction((selector) => {
-    const pending = [...document.querySelectorAll(selector)].filter((el) => !['done', 'error'].includes(el.dataset.status));
-    if (pending[0]) pending[0].scrollIntoView({ block: 'center', behavior: 'instant' });
-    return pending.length === 0;
-  }, selector, { timeout, polling: 500 });
+  await page.waitForFunction(
+    (selector) => {
+      const pending = [...document.querySelectorAll(selector)].filter(
+        (el) => !['done', 'error'].includes(el.dataset.status),
+      );
+      if (pending[0]) pending[0].scrollIntoView({ block: 'center', behavior: 'instant' });
+      return pending.length === 0;
+    },
+    selector,
+    { timeout, polling: 500 },
+  );
 }

@@ -9,8 +9,12 @@ import { EN, ZH, eventually, expectText, openReady, screenshotWidget, textOf } f
 
 const root = join(import.meta.dirname, '../..');
 let lab;
-before(async () => { lab = await startLab(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
 
 /** float64 RMSNorm and relative error, written out here as the reference. */
 function exactRmsNorm(x, eps) {
@@ -20,7 +24,10 @@ function exactRmsNorm(x, eps) {
 function relativeError(y, exact) {
   let diff = 0;
   let norm = 0;
-  exact.forEach((e, i) => { diff += (y[i] - e) ** 2; norm += e * e; });
+  exact.forEach((e, i) => {
+    diff += (y[i] - e) ** 2;
+    norm += e * e;
+  });
   return Math.sqrt(diff / norm);
 }
 
@@ -41,7 +48,10 @@ test('precision lab: bfloat16 accumulation is far worse than float32, and the sh
   const api = await load();
   const x = randomVector(4096, 1);
   const exact = exactRmsNorm(x, 1e-5);
-  for (const [precision, shown] of [['fp32', fp32], ['bf16', bf16]]) {
+  for (const [precision, shown] of [
+    ['fp32', fp32],
+    ['bf16', bf16],
+  ]) {
     const expected = relativeError(api.rmsNorm(x, null, { eps: 1e-5, precision }), exact.y);
     assert.ok(Math.abs(shown - expected) <= 0.05 * expected, `${precision}: shown ${shown}, expected ${expected}`);
   }
@@ -60,8 +70,16 @@ test('precision lab: bfloat16 accumulation is far worse than float32, and the sh
   await typed.fill('1, 2, 3');
   await expectText(widget.getByRole('heading', { name: /One RMSNorm at d/ }), 'One RMSNorm at d = 3', 'typed vector');
   await typed.fill('1, 2, oops');
-  await eventually(() => textOf(widget.locator('#field-typed-error')), (text) => /not part of a number/.test(text), 'typed error');
-  await expectText(widget.getByRole('heading', { name: /One RMSNorm at d/ }), 'One RMSNorm at d = 3', 'last good result stays');
+  await eventually(
+    () => textOf(widget.locator('#field-typed-error')),
+    (text) => /not part of a number/.test(text),
+    'typed error',
+  );
+  await expectText(
+    widget.getByRole('heading', { name: /One RMSNorm at d/ }),
+    'One RMSNorm at d = 3',
+    'last good result stays',
+  );
   view.assertClean();
   await view.close();
 });
@@ -87,7 +105,11 @@ test('Gemma trap: the weights read as trained and as misread, in both directions
   await expectText(output('wrong'), show(xhat.map((v, i) => v * (1 + g[i]))), 'Llama read as Gemma');
 
   await widget.getByLabel('Stored norm weights w', { exact: true }).fill('1, 1');
-  await eventually(() => textOf(widget.locator('#field-w-error')), (text) => /does not match x/.test(text), 'length mismatch');
+  await eventually(
+    () => textOf(widget.locator('#field-w-error')),
+    (text) => /does not match x/.test(text),
+    'length mismatch',
+  );
   await expectText(output('right'), show(xhat.map((v, i) => v * g[i])), 'last good result stays');
   view.assertClean();
   await view.close();
@@ -99,7 +121,13 @@ test('soft-cap explorer: the chapter table computed live, the cap editable, a ba
   const cell = (row, column) => widget.locator('table.values tbody tr').nth(row).locator('td').nth(column);
   const rows = { 10: 0, 30: 1, 60: 2, 100: 3, 200: 4 };
   // cap 30 at 10, 30, 60, 200 and cap 50 at 100, as in the chapter
-  for (const [x, text] of [[10, '9.6'], [30, '22.8'], [60, '28.9'], [200, '30.0']]) await expectText(cell(rows[x], 0), text, `cap 30 at ${x}`);
+  for (const [x, text] of [
+    [10, '9.6'],
+    [30, '22.8'],
+    [60, '28.9'],
+    [200, '30.0'],
+  ])
+    await expectText(cell(rows[x], 0), text, `cap 30 at ${x}`);
   await expectText(cell(rows[100], 1), '48.2', 'cap 50 at 100');
   await expectText(cell(rows[30], 3), (1 - Math.tanh(1) ** 2).toFixed(3), 'gradient at x = c');
   assert.equal(await widget.locator('canvas').count(), 2, 'curve and gradient charts drawn');
@@ -110,7 +138,11 @@ test('soft-cap explorer: the chapter table computed live, the cap editable, a ba
   const capField = widget.getByLabel('Cap c', { exact: true });
   for (const bad of ['0', '-5', 'abc']) {
     await capField.fill(bad);
-    await eventually(() => textOf(widget.locator('#field-cap-error')), (text) => text.length > 0, `cap ${bad} refused`);
+    await eventually(
+      () => textOf(widget.locator('#field-cap-error')),
+      (text) => text.length > 0,
+      `cap ${bad} refused`,
+    );
     await expectText(cell(rows[100], 2), '48.2', 'last good table stays');
   }
   await capField.fill('10');
@@ -128,9 +160,17 @@ test('the Chinese widgets speak Chinese and compute the same', async () => {
   const view = await openReady(lab, ZH);
   const softcap = view.page.locator('rl-softcap-explorer');
   await softcap.getByLabel('上限 c', { exact: true }).fill('0');
-  await eventually(() => textOf(softcap.locator('#field-cap-error')), (text) => text === '上限 c 必须是大于 0 的数', 'zh cap message');
+  await eventually(
+    () => textOf(softcap.locator('#field-cap-error')),
+    (text) => text === '上限 c 必须是大于 0 的数',
+    'zh cap message',
+  );
   const precision = view.page.locator('rl-precision-lab');
-  await expectText(precision.getByRole('heading', { name: /时的一次 RMSNorm/ }), 'd = 4096 时的一次 RMSNorm', 'zh precision');
+  await expectText(
+    precision.getByRole('heading', { name: /时的一次 RMSNorm/ }),
+    'd = 4096 时的一次 RMSNorm',
+    'zh precision',
+  );
   const gemma = view.page.locator('rl-gemma-trap');
   assert.equal(await gemma.getByLabel('存储的 Norm 权重 w', { exact: true }).inputValue(), '0.2, -0.3, 0.5, 0.1');
   await screenshotWidget(view, precision, 'precision-lab-zh');

@@ -7,8 +7,12 @@ import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
 
 let lab;
-before(async () => { lab = await startLab(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await startLab();
+});
+after(async () => {
+  await lab?.close();
+});
 
 // Runs `body(arg)` in the page, where window.labTest holds the API (lab), a fresh lab worker (terminated
 // afterwards) and two helpers that turn values and errors into comparable plain data (plain, outcome).
@@ -18,14 +22,30 @@ async function inPage(view, body, arg) {
     const { createLabWorker } = await import('./lib/worker-client.js');
     // typed arrays by type and values (NaN kept), errors by their fields
     const plain = (value) => {
-      if (ArrayBuffer.isView(value)) return { [value.constructor.name]: Array.from(value, (v) => (Number.isFinite(v) ? v : String(v))) };
+      if (ArrayBuffer.isView(value))
+        return { [value.constructor.name]: Array.from(value, (v) => (Number.isFinite(v) ? v : String(v))) };
       if (Array.isArray(value)) return value.map(plain);
-      if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v !== 'function').map(([k, v]) => [k, plain(v)]));
+      if (value && typeof value === 'object')
+        return Object.fromEntries(
+          Object.entries(value)
+            .filter(([, v]) => typeof v !== 'function')
+            .map(([k, v]) => [k, plain(v)]),
+        );
       return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
     };
     const outcome = async (run) => {
-      try { return { value: plain(await run()) }; } catch (error) {
-        return { error: { name: error.name, code: error.code, message: error.message, position: error.position, isLabError: error instanceof ResidualLabError } };
+      try {
+        return { value: plain(await run()) };
+      } catch (error) {
+        return {
+          error: {
+            name: error.name,
+            code: error.code,
+            message: error.message,
+            position: error.position,
+            isLabError: error instanceof ResidualLabError,
+          },
+        };
       }
     };
     window.labTest = { lab: await load(), worker: createLabWorker(), plain, outcome };
@@ -81,20 +101,24 @@ const CASES = [
   ['experiments.initScaling', [{ dModel: 16, nHeads: 2, contextLength: 8, depths: [1, 2] }]],
 ];
 
-test('the API\'s cases give exactly the same results (and errors) in the worker as on the main thread', async () => {
+test("the API's cases give exactly the same results (and errors) in the worker as on the main thread", async () => {
   const view = await lab.open('embed-example.html');
-  const results = await inPage(view, async (cases) => {
-    const { lab: api, worker, outcome } = window.labTest;
-    const out = [];
-    for (const [method, args] of cases) {
-      const [space, name] = method.includes('.') ? method.split('.') : [null, method];
-      const fn = space ? api[space][name] : api[name];
-      const main = await outcome(() => fn(...structuredClone(args)));
-      const remote = await outcome(() => worker.call(method, args));
-      out.push({ method, main, remote });
-    }
-    return out;
-  }, CASES);
+  const results = await inPage(
+    view,
+    async (cases) => {
+      const { lab: api, worker, outcome } = window.labTest;
+      const out = [];
+      for (const [method, args] of cases) {
+        const [space, name] = method.includes('.') ? method.split('.') : [null, method];
+        const fn = space ? api[space][name] : api[name];
+        const main = await outcome(() => fn(...structuredClone(args)));
+        const remote = await outcome(() => worker.call(method, args));
+        out.push({ method, main, remote });
+      }
+      return out;
+    },
+    CASES,
+  );
   for (const [i, { method, main, remote }] of results.entries()) assert.deepEqual(remote, main, `case ${i}: ${method}`);
 
   // The worked numbers and the documented errors, so that both sides are right, not only equal.
@@ -102,19 +126,34 @@ test('the API\'s cases give exactly the same results (and errors) in the worker 
   const error = (i) => results[i].remote.error;
   const rounded = (i) => value(i).Float32Array.map((v) => Math.round(v * 1000) / 1000);
   assert.deepEqual(rounded(0), [1.069, -0.535, 1.604, 0]);
-  assert.deepEqual(rounded(1), rounded(0));  // x * 10 gives the same RMSNorm
+  assert.deepEqual(rounded(1), rounded(0)); // x * 10 gives the same RMSNorm
   assert.equal(value(5).meanSquare, 3.5);
   assert.deepEqual(value(6).centered.Float32Array, [1, -2, 2, -1]);
-  assert.deepEqual(value(9).Float32Array.map((v) => Math.round(v * 10) / 10), [9.6, 22.8, 28.9, 30]);
+  assert.deepEqual(
+    value(9).Float32Array.map((v) => Math.round(v * 10) / 10),
+    [9.6, 22.8, 28.9, 30],
+  );
   assert.deepEqual(value(12).Float32Array, X);
   assert.deepEqual(value(13).Float32Array, X);
-  assert.deepEqual(error(14), { name: 'ResidualLabError', code: error(14).code, message: error(14).message, position: undefined, isLabError: true });
+  assert.deepEqual(error(14), {
+    name: 'ResidualLabError',
+    code: error(14).code,
+    message: error(14).message,
+    position: undefined,
+    isLabError: true,
+  });
   assert.match(error(14).message, /x is empty/);
   assert.match(error(15).message, /g has 3 values but x has 4/);
   assert.match(error(18).message, /x\[1\] is NaN/);
   assert.match(error(21).message, /x must be a Float32Array/);
   const positions = [23, 24, 25, 26, 27].map((i) => [error(i).code, error(i).position]);
-  assert.deepEqual(positions, [['unexpected_char', 5], ['not_finite', 4], ['missing_value', 3], ['unclosed_bracket', 5], ['out_of_range', 0]]);
+  assert.deepEqual(positions, [
+    ['unexpected_char', 5],
+    ['not_finite', 4],
+    ['missing_value', 3],
+    ['unclosed_bracket', 5],
+    ['out_of_range', 0],
+  ]);
   assert.match(error(28).message, /nLayers must be an integer from 1 to 1024 \(got 0\)/);
   assert.match(error(29).message, /unknown config key "dmodel"/);
   assert.match(error(32).message, /unknown options key "layerz"/);
@@ -138,10 +177,16 @@ test('a decoder and a warmup run work through proxies, and dispose frees them in
     const defaults = await worker.call('createDecoder', []);
     const liveWithTwo = await worker.call('liveDecoders');
     const steps = async (m) => ({
-      config: plain(m.config), numParams: m.numParams, layout: plain(await m.paramLayout()),
+      config: plain(m.config),
+      numParams: m.numParams,
+      layout: plain(await m.paramLayout()),
       forward: await outcome(() => m.forward(tokens, targets, { logitLens: 3 })),
       backward: await outcome(() => m.backward()),
-      train: [await outcome(() => m.trainStep({ lr: 3e-3, warmupSteps: 2, seqLen: 16 })), await outcome(() => m.trainStep()), await outcome(() => m.trainStep())],
+      train: [
+        await outcome(() => m.trainStep({ lr: 3e-3, warmupSteps: 2, seqLen: 16 })),
+        await outcome(() => m.trainStep()),
+        await outcome(() => m.trainStep()),
+      ],
       params: plain(await m.params()),
       badToken: await outcome(() => m.forward([1, 96, 2])),
       badOption: await outcome(() => m.trainStep({ learningRate: 1 })),
@@ -171,11 +216,27 @@ test('a decoder and a warmup run work through proxies, and dispose frees them in
     const afterTerminate = await outcome(() => kept.forward(tokens));
     const freshLive = await worker.call('liveDecoders');
     const refused = [];
-    for (const name of ['constructor', '__proto__', 'toString', 'experiments.constructor', 'flavour', 'rmsNorm.call']) refused.push(await outcome(() => worker.call(name, [])));
+    for (const name of ['constructor', '__proto__', 'toString', 'experiments.constructor', 'flavour', 'rmsNorm.call'])
+      refused.push(await outcome(() => worker.call(name, [])));
     return {
-      startLive, liveWithTwo, afterOne, afterBoth, freshLive, mainSide, workerSide, disposedCall, afterTerminate, refused,
-      defaultsConfig: plain(defaults.config), localDefaults: plain(api.createDecoder().config), doneBefore, advanced, sameRun, runOptions,
-      localRunOptions: plain(localRun.options), heap: await worker.call('wasmHeapBytes'),
+      startLive,
+      liveWithTwo,
+      afterOne,
+      afterBoth,
+      freshLive,
+      mainSide,
+      workerSide,
+      disposedCall,
+      afterTerminate,
+      refused,
+      defaultsConfig: plain(defaults.config),
+      localDefaults: plain(api.createDecoder().config),
+      doneBefore,
+      advanced,
+      sameRun,
+      runOptions,
+      localRunOptions: plain(localRun.options),
+      heap: await worker.call('wasmHeapBytes'),
     };
   });
   assert.deepEqual(r.workerSide, r.mainSide);
@@ -196,7 +257,9 @@ test('a decoder and a warmup run work through proxies, and dispose frees them in
   assert.deepEqual(r.runOptions, r.localRunOptions);
   for (const refusal of r.refused) assert.equal(refusal.error?.code, 'unknown_method', JSON.stringify(refusal));
   assert.ok(r.heap > 0);
-  console.log(`worker liveDecoders: start ${r.startLive}, with two ${r.liveWithTwo}, after dispose ${r.afterBoth}; heap ${r.heap} bytes`);
+  console.log(
+    `worker liveDecoders: start ${r.startLive}, with two ${r.liveWithTwo}, after dispose ${r.afterBoth}; heap ${r.heap} bytes`,
+  );
   view.assertClean();
   await view.close();
 });
@@ -207,26 +270,64 @@ test('progress arrives as a call option, an abort ends the call, and the next ca
     const { lab: api, worker, plain } = window.labTest;
     const options = { nLayers: 2, dModel: 16, nHeads: 2, contextLength: 16, steps: 12, warmupSteps: 4 };
     const local = [];
-    api.experiments.warmup(options, { chunk: 5, onProgress: (p) => { local.push(plain(p)); } });
+    api.experiments.warmup(options, {
+      chunk: 5,
+      onProgress: (p) => {
+        local.push(plain(p));
+      },
+    });
     const remote = [];
-    await worker.call('experiments.warmup', [options, { chunk: 5 }], { onProgress: (p) => { remote.push(plain(p)); } });
+    await worker.call('experiments.warmup', [options, { chunk: 5 }], {
+      onProgress: (p) => {
+        remote.push(plain(p));
+      },
+    });
     const growth = [];
-    await worker.call('experiments.residualGrowth', [{ nLayers: 2, dModel: 16, nHeads: 2, contextLength: 16, trainSteps: 3 }], { onProgress: (p) => growth.push(p.stepsDone) });
+    await worker.call(
+      'experiments.residualGrowth',
+      [{ nLayers: 2, dModel: 16, nHeads: 2, contextLength: 16, trainSteps: 3 }],
+      { onProgress: (p) => growth.push(p.stepsDone) },
+    );
     const silent = [];
     await worker.call('experiments.gradientDecay', [{ nLayers: 4 }], { onProgress: (p) => silent.push(p) });
 
-    const decay = await worker.call('experiments.gradientDecay', [{ nLayers: 32, gain: 0.8, residual: false, variant: 'linear', width: 64, seed: 3 }]);
+    const decay = await worker.call('experiments.gradientDecay', [
+      { nLayers: 32, gain: 0.8, residual: false, variant: 'linear', width: 64, seed: 3 },
+    ]);
     const steps = [];
     const controller = new AbortController();
-    const aborted = await worker.call('experiments.warmup', [{ steps: 5000 }], {
-      signal: controller.signal,
-      onProgress: (p) => { steps.push(p.stepsDone); if (steps.length === 2) controller.abort(); },
-    }).then(() => 'finished', (err) => err.name);
-    const again = await worker.call('experiments.gradientDecay', [{ nLayers: 4, gain: 1.2, residual: false, variant: 'linear', width: 16, seed: 1 }]);
-    return { local, remote, growth, silent, ratio: decay.gradNorms[0] / decay.gradNorms[32], isFloat64: decay.gradNorms instanceof Float64Array, steps, aborted, againRatio: again.gradNorms[0] / again.gradNorms[4] };
+    const aborted = await worker
+      .call('experiments.warmup', [{ steps: 5000 }], {
+        signal: controller.signal,
+        onProgress: (p) => {
+          steps.push(p.stepsDone);
+          if (steps.length === 2) controller.abort();
+        },
+      })
+      .then(
+        () => 'finished',
+        (err) => err.name,
+      );
+    const again = await worker.call('experiments.gradientDecay', [
+      { nLayers: 4, gain: 1.2, residual: false, variant: 'linear', width: 16, seed: 1 },
+    ]);
+    return {
+      local,
+      remote,
+      growth,
+      silent,
+      ratio: decay.gradNorms[0] / decay.gradNorms[32],
+      isFloat64: decay.gradNorms instanceof Float64Array,
+      steps,
+      aborted,
+      againRatio: again.gradNorms[0] / again.gradNorms[4],
+    };
   });
   assert.deepEqual(r.remote, r.local);
-  assert.deepEqual(r.remote.map((p) => p.stepsDone), [5, 10, 12]);
+  assert.deepEqual(
+    r.remote.map((p) => p.stepsDone),
+    [5, 10, 12],
+  );
   assert.equal(r.remote[0].partial.runs[0].loss.Float64Array.length, 5);
   assert.deepEqual(r.growth, [1, 2, 3]);
   assert.deepEqual(r.silent, []);
@@ -242,7 +343,9 @@ test('progress arrives as a call option, an abort ends the call, and the next ca
 test('the page fetches and compiles the wasm once: its lab workers instantiate the compiled module', async () => {
   const view = await lab.open('embed-example.html');
   const wasmRequests = [];
-  view.page.on('request', (request) => { if (request.url().endsWith('.wasm')) wasmRequests.push(request.url()); });
+  view.page.on('request', (request) => {
+    if (request.url().endsWith('.wasm')) wasmRequests.push(request.url());
+  });
   const results = await view.page.evaluate(async () => {
     const { createLabWorker } = await import('./lib/worker-client.js');
     const workers = [createLabWorker(), createLabWorker(), createLabWorker()];
@@ -255,7 +358,10 @@ test('the page fetches and compiles the wasm once: its lab workers instantiate t
     assert.ok(Math.abs(y[0] - 3 / Math.sqrt(12.5)) < 1e-6 && Math.abs(y[1] - 4 / Math.sqrt(12.5)) < 1e-6);
   }
   // The page's own compile (when its lab was not loaded yet) is the only request; each worker used to make its own.
-  assert.ok(wasmRequests.length <= 1, `the .wasm was requested ${wasmRequests.length} times: ${wasmRequests.join(', ')}`);
+  assert.ok(
+    wasmRequests.length <= 1,
+    `the .wasm was requested ${wasmRequests.length} times: ${wasmRequests.join(', ')}`,
+  );
   view.assertClean();
   await view.close();
 });

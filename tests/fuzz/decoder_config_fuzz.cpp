@@ -49,8 +49,21 @@ double some_number(FuzzedDataProvider& in, const Option& row) {
       return in.ConsumeIntegralInRange(static_cast<int>(lo) - 1, top + 1);
     }
     case 1: {
-      const double edges[] = {lo, hi, std::nextafter(lo, -INFINITY), std::nextafter(hi, INFINITY), lo - 1, hi + 1,
-                              0.0, -0.0, 0.5, 1e300, -1e300, NAN, INFINITY, -INFINITY, 4294967296.0 + lo};
+      const double edges[] = {lo,
+                              hi,
+                              std::nextafter(lo, -INFINITY),
+                              std::nextafter(hi, INFINITY),
+                              lo - 1,
+                              hi + 1,
+                              0.0,
+                              -0.0,
+                              0.5,
+                              1e300,
+                              -1e300,
+                              NAN,
+                              INFINITY,
+                              -INFINITY,
+                              4294967296.0 + lo};
       return edges[in.ConsumeIntegralInRange<std::size_t>(0, std::size(edges) - 1)];
     }
     case 2: {
@@ -72,8 +85,9 @@ bool pick(FuzzedDataProvider& in, const Option& row, const std::string& name, Va
   if (row.type == Type::boolean) return v.number = in.ConsumeBool(), true;
   std::string message;
   if (row.type == Type::choice) {
-    v.text = in.ConsumeIntegralInRange(0, 3) == 3 ? in.ConsumeRandomLengthString(12)
-                              : row.choices[in.ConsumeIntegralInRange<std::size_t>(0, row.choices.size() - 1)];
+    v.text = in.ConsumeIntegralInRange(0, 3) == 3
+                 ? in.ConsumeRandomLengthString(12)
+                 : row.choices[in.ConsumeIntegralInRange<std::size_t>(0, row.choices.size() - 1)];
     message = rl::options::check_choice(row, v.text, name);
   } else {
     v.number = some_number(in, row);
@@ -92,9 +106,7 @@ int as_int(const Value& v, int fallback) {
   return static_cast<int>(std::fmax(std::fmin(v.number, 2147483647.0), -2147483648.0));
 }
 // A double beyond float's range becomes an infinity (IEEE rounding, as JS's Math.fround).
-float as_float(const Value& v, float fallback) {
-  return !v.given || v.null ? fallback : static_cast<float>(v.number);
-}
+float as_float(const Value& v, float fallback) { return !v.given || v.null ? fallback : static_cast<float>(v.number); }
 bool as_bool(const Value& v, bool fallback) { return !v.given ? fallback : v.number != 0; }
 template <class Enum>
 Enum as_enum(const Value& v, Enum fallback, bool (*parse)(std::string_view, Enum*)) {
@@ -156,16 +168,15 @@ void run_model(FuzzedDataProvider& in, const dec::Config& c, const ForwardPlan& 
   }
   if (fault >= 14 && T >= 1) {  // one id just outside [0, V)
     auto& ids = fault == 14 || targets.empty() ? tokens : targets;
-    if (!ids.empty())
-      ids[in.ConsumeIntegralInRange<std::size_t>(0, ids.size() - 1)] = in.ConsumeBool() ? -1 : V;
+    if (!ids.empty()) ids[in.ConsumeIntegralInRange<std::size_t>(0, ids.size() - 1)] = in.ConsumeBool() ? -1 : V;
   }
   bool valid = T >= 1 && T <= c.context_length && (targets.empty() || targets.size() == tokens.size());
   for (auto t : tokens) valid = valid && t >= 0 && t < V;
   for (auto t : targets) valid = valid && t >= 0 && t < V;
 
   error = model->forward(tokens, targets);
-  FUZZ_CHECK(error.empty() == valid, "forward of %d tokens (context %d, vocabulary %d) %s: '%s'", T,
-             c.context_length, V, valid ? "failed" : "was accepted", error.c_str());
+  FUZZ_CHECK(error.empty() == valid, "forward of %d tokens (context %d, vocabulary %d) %s: '%s'", T, c.context_length,
+             V, valid ? "failed" : "was accepted", error.c_str());
   if (!valid) return;
   FUZZ_CHECK(model->seq_len() == T && model->logits().size() == static_cast<std::size_t>(T) * V,
              "forward of %d tokens gave %zu logits", T, model->logits().size());
@@ -196,7 +207,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   std::vector<Value> values(rows.size());
   bool js_accepts = true;
-  for (std::size_t i = 0; i < rows.size(); ++i) js_accepts = pick(in, *rows[i].second, rows[i].first, values[i]) && js_accepts;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    js_accepts = pick(in, *rows[i].second, rows[i].first, values[i]) && js_accepts;
   auto value = [&](const char* name) -> const Value& {
     for (std::size_t i = 0; i < rows.size(); ++i)
       if (rows[i].first == name) return values[i];

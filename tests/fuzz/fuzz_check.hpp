@@ -4,13 +4,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define FUZZ_CHECK(cond, ...)                                                   \
-  do {                                                                          \
-    if (!(cond)) {                                                              \
-      std::fprintf(stderr, "\nFUZZ_CHECK failed at %s:%d: %s\n  ", __FILE__,    \
-                   __LINE__, #cond);                                            \
-      std::fprintf(stderr, __VA_ARGS__);                                        \
-      std::fprintf(stderr, "\n");                                               \
-      std::abort();                                                             \
-    }                                                                           \
+#define FUZZ_CHECK(cond, ...)                                                                  \
+  do {                                                                                         \
+    if (!(cond)) {                                                                             \
+      std::fprintf(stderr, "\nFUZZ_CHECK failed at %s:%d: %s\n  ", __FILE__, __LINE__, #cond); \
+      std::fprintf(stderr, __VA_ARGS__);                                                       \
+      std::fprintf(stderr, "\n");                                                              \
+      std::abort();                                                                            \
+    }                                                                                          \
   } while (0)

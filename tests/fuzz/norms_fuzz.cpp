@@ -23,7 +23,7 @@ namespace {
 
 using rl::api::OptionalFloats;
 
-constexpr double kUnit32 = 0x1p-24;  // float32 unit roundoff
+constexpr double kUnit32 = 0x1p-24;   // float32 unit roundoff
 constexpr double kUnitBf16 = 0x1p-8;  // bfloat16 unit roundoff (8 significant bits)
 
 float raw_float(FuzzedDataProvider& in) {
@@ -38,7 +38,8 @@ float some_float(FuzzedDataProvider& in) {
   switch (in.ConsumeIntegralInRange(0, 3)) {
     case 0: return raw_float(in);
     case 1: return static_cast<float>(in.ConsumeIntegralInRange(-8, 8));
-    case 2: return std::ldexp(static_cast<float>(in.ConsumeIntegralInRange(-64, 64)), in.ConsumeIntegralInRange(-160, 130));
+    case 2:
+      return std::ldexp(static_cast<float>(in.ConsumeIntegralInRange(-64, 64)), in.ConsumeIntegralInRange(-160, 130));
     default: return in.ConsumeFloatingPoint<float>();
   }
 }
@@ -127,8 +128,8 @@ void fuzz_rmsnorm(FuzzedDataProvider& in, int d, const std::vector<float>& x) {
   const float offset = in.ConsumeBool() ? static_cast<float>(in.ConsumeIntegralInRange(-1, 2)) : some_float(in);
   const bool bf16 = in.ConsumeIntegralInRange(0, 3) == 0;
   std::vector<float> y(x.size());
-  const rl::Status s = rl::api::rmsnorm(y, x, view(g, g_kind), eps, offset,
-                                        bf16 ? rl::api::Precision::bf16 : rl::api::Precision::fp32);
+  const rl::Status s =
+      rl::api::rmsnorm(y, x, view(g, g_kind), eps, offset, bf16 ? rl::api::Precision::bf16 : rl::api::Precision::fp32);
   if (!s.ok) {
     FUZZ_CHECK(!s.message.empty(), "rmsnorm failed without a message");
     return;
@@ -209,9 +210,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool layer = in.ConsumeBool();
   const int d = in.ConsumeIntegralInRange(0, 64);
   const std::vector<float> x = some_vector(in, d);
-  if (layer)
-    fuzz_layernorm(in, d, x);
-  else
-    fuzz_rmsnorm(in, d, x);
+  if (layer) fuzz_layernorm(in, d, x);
+  else fuzz_rmsnorm(in, d, x);
   return 0;
 }

@@ -9,7 +9,7 @@ const { load, ResidualLabError } = await import(new URL('../../dist/lib/residual
 const lab = await load();
 
 const x = new Float32Array([2, -1, 3, 0]);
-const WORKED = [2, -1, 3, 0].map((v) => v / Math.sqrt(14 / 4 + 1e-5));  // RMSNorm of [2, -1, 3, 0], eps 1e-5
+const WORKED = [2, -1, 3, 0].map((v) => v / Math.sqrt(14 / 4 + 1e-5)); // RMSNorm of [2, -1, 3, 0], eps 1e-5
 const tiny = { vocabSize: 11, dModel: 8, nHeads: 2, nLayers: 1, contextLength: 6 };
 
 // [label, call, expected code]: the call must throw a ResidualLabError with that code.
@@ -43,9 +43,21 @@ const REFUSED = [
   ['kernel option "constructor"', () => lab.layerNorm(x, null, null, { constructor: 1 }), 'invalid_input'],
   ['kernel option "__proto__"', () => lab.rmsNorm(x, null, JSON.parse('{"__proto__": {"eps": 1}}')), 'invalid_input'],
   ['precision unknown', () => lab.rmsNorm(x, null, { precision: 'fp8' }), 'invalid_input'],
-  ['layerNorm of a constant vector, eps 0', () => lab.layerNorm([0.1, 0.1, 0.1], null, null, { eps: 0 }), 'invalid_input'],
-  ['layerNormSteps of a constant vector, eps 0', () => lab.layerNormSteps([0.1, 0.1, 0.1], null, null, { eps: 0 }), 'invalid_input'],
-  ['layerNormBackward of a constant vector, eps 0', () => lab.layerNormBackward([0.1, 0.1, 0.1], null, [1, 1, 1], { eps: 0 }), 'invalid_input'],
+  [
+    'layerNorm of a constant vector, eps 0',
+    () => lab.layerNorm([0.1, 0.1, 0.1], null, null, { eps: 0 }),
+    'invalid_input',
+  ],
+  [
+    'layerNormSteps of a constant vector, eps 0',
+    () => lab.layerNormSteps([0.1, 0.1, 0.1], null, null, { eps: 0 }),
+    'invalid_input',
+  ],
+  [
+    'layerNormBackward of a constant vector, eps 0',
+    () => lab.layerNormBackward([0.1, 0.1, 0.1], null, [1, 1, 1], { eps: 0 }),
+    'invalid_input',
+  ],
   ['rmsNorm of zeros, eps 0', () => lab.rmsNorm([0, 0, 0], null, { eps: 0 }), 'invalid_input'],
   ['alpha NaN', () => lab.dynamicTanh(x, null, null, { alpha: NaN }), 'invalid_input'],
   ['cap 0', () => lab.softcap(x, 0), 'invalid_input'],
@@ -61,7 +73,11 @@ const REFUSED = [
   ['createDecoder: config a string', () => lab.createDecoder('big'), 'invalid_config'],
   ['createDecoder: unknown key', () => lab.createDecoder({ dmodel: 64 }), 'invalid_config'],
   ['createDecoder: "constructor"', () => lab.createDecoder({ constructor: 5 }), 'invalid_config'],
-  ['createDecoder: JSON "__proto__"', () => lab.createDecoder(JSON.parse('{"__proto__": {"nLayers": 2}}')), 'invalid_config'],
+  [
+    'createDecoder: JSON "__proto__"',
+    () => lab.createDecoder(JSON.parse('{"__proto__": {"nLayers": 2}}')),
+    'invalid_config',
+  ],
   ['createDecoder: nLayers 0', () => lab.createDecoder({ nLayers: 0 }), 'invalid_config'],
   ['createDecoder: nLayers 2.5', () => lab.createDecoder({ nLayers: 2.5 }), 'invalid_config'],
   ['createDecoder: nHeads does not divide', () => lab.createDecoder({ dModel: 64, nHeads: 3 }), 'invalid_config'],
@@ -70,23 +86,37 @@ const REFUSED = [
   ['createDecoder: qkGain 1e30', () => lab.createDecoder({ init: { qkGain: 1e30 } }), 'invalid_config'],
   ['createDecoder: embedScale 1e30', () => lab.createDecoder({ init: { embedScale: 1e30 } }), 'invalid_config'],
   ['createDecoder: seed beyond 2^53', () => lab.createDecoder({ init: { seed: 2 ** 60 } }), 'invalid_config'],
-  ['createDecoder: too large', () => lab.createDecoder({ dModel: 512, nHeads: 16, nLayers: 64, contextLength: 128 }), 'invalid_config'],
+  [
+    'createDecoder: too large',
+    () => lab.createDecoder({ dModel: 512, nHeads: 16, nLayers: 64, contextLength: 128 }),
+    'invalid_config',
+  ],
   ['experiments: options a number', () => lab.experiments.gradientDecay(42), 'invalid_options'],
   ['experiments: "constructor"', () => lab.experiments.gradientDecay({ constructor: 5 }), 'invalid_options'],
   ['experiments: inherited "toString"', () => lab.experiments.initScaling({ toString: 1 }), 'invalid_options'],
   ['experiments: gain out of range', () => lab.experiments.gradientDecay({ gain: 9 }), 'invalid_options'],
-  ['experiments: onProgress not a function', () => lab.experiments.residualGrowth({}, { onProgress: 'yes' }), 'invalid_input'],
+  [
+    'experiments: onProgress not a function',
+    () => lab.experiments.residualGrowth({}, { onProgress: 'yes' }),
+    'invalid_input',
+  ],
 ];
 
 test('every bad input is refused with a ResidualLabError and its code, and the module keeps working', () => {
   for (const [label, call, code] of REFUSED) {
     let error = null;
-    try { call(); } catch (err) { error = err; }
+    try {
+      call();
+    } catch (err) {
+      error = err;
+    }
     assert.ok(error instanceof ResidualLabError, `${label}: expected a ResidualLabError, got ${error}`);
     assert.equal(error.code, code, `${label}: code (message: ${error.message})`);
     assert.ok(error.message.length >= 8, `${label}: a message that says what is wrong`);
     const y = lab.rmsNorm(x);
-    WORKED.forEach((w, i) => assert.ok(Math.abs(y[i] - w) < 1e-6, `${label}: the module still computes the worked example`));
+    WORKED.forEach((w, i) =>
+      assert.ok(Math.abs(y[i] - w) < 1e-6, `${label}: the module still computes the worked example`),
+    );
   }
   console.log(`bad inputs refused with their codes: ${REFUSED.length}`);
 });
@@ -110,6 +140,9 @@ test('a decoder refuses bad calls with their codes and keeps working', () => {
   const r = m.forward([1, 2, 3], [2, 3, 4]);
   assert.notEqual(r.status, 'ok', 'a forward whose numbers are not finite says so');
   m.dispose();
-  assert.throws(() => m.forward([1]), (err) => err.code === 'disposed');
+  assert.throws(
+    () => m.forward([1]),
+    (err) => err.code === 'disposed',
+  );
   console.log(`bad decoder calls refused with their codes: ${calls.length}`);
 });

@@ -11,7 +11,10 @@ import { PLACEMENT_SLOTS, blockLayout } from '../../web/components/shared/block-
 const lab = await load();
 
 test('the diagram knows exactly the placements of the decoder option table', () => {
-  assert.deepEqual(Object.keys(PLACEMENT_SLOTS).sort(), [...findRow(lab.describe(), 'decoder.placement').choices].sort());
+  assert.deepEqual(
+    Object.keys(PLACEMENT_SLOTS).sort(),
+    [...findRow(lab.describe(), 'decoder.placement').choices].sort(),
+  );
   assert.throws(() => blockLayout({ placement: 'middle' }), /unknown placement "middle"/);
   assert.throws(() => blockLayout({ placement: 'constructor' }), /unknown placement/);
 });
@@ -23,12 +26,21 @@ test('the norms drawn are the norm tensors the engine builds, for every placemen
         const config = { vocabSize: 11, dModel: 8, nHeads: 2, nLayers: 1, contextLength: 4, placement, norm, qkNorm };
         const model = lab.createDecoder(config);
         try {
-          const names = model.paramLayout().map((t) => t.name).filter((n) => /norm\.[a-z]+$/.test(n));  // attn_norm.weight, attn.q_norm.weight, ...
-          const layerNorms = new Set(names.filter((n) => n.startsWith('layers.0.')).map((n) => n.replace(/\.[a-z]+$/, '')));
+          const names = model
+            .paramLayout()
+            .map((t) => t.name)
+            .filter((n) => /norm\.[a-z]+$/.test(n)); // attn_norm.weight, attn.q_norm.weight, ...
+          const layerNorms = new Set(
+            names.filter((n) => n.startsWith('layers.0.')).map((n) => n.replace(/\.[a-z]+$/, '')),
+          );
           const layout = blockLayout(config);
           const where = `${placement} ${norm} qkNorm=${qkNorm}`;
           assert.equal(layout.normsPerLayer, layerNorms.size, `${where}: ${[...layerNorms]}`);
-          assert.equal(layout.finalNorm, names.some((n) => n.startsWith('final_norm.')), where);
+          assert.equal(
+            layout.finalNorm,
+            names.some((n) => n.startsWith('final_norm.')),
+            where,
+          );
           // sandwich and olmo2 put a norm on the branch output; the engine names the sandwich's *_out_norm
           const outNorms = [...layerNorms].filter((n) => /out_norm$/.test(n)).length;
           if (placement === 'sandwich') assert.equal(outNorms, norm === 'none' ? 0 : 2, where);
@@ -41,9 +53,20 @@ test('the norms drawn are the norm tensors the engine builds, for every placemen
 });
 
 test('soft-caps and QK-Norm sit on the attention sublayer and the output', () => {
-  const layout = blockLayout({ placement: 'sandwich', norm: 'rmsnorm_gemma', qkNorm: false, attnSoftcap: 50, finalSoftcap: 30 });
-  assert.deepEqual(layout.sublayers.map((s) => [s.name, s.norms, s.qkNorm, s.softcap]),
-    [['attn', ['before', 'after'], false, 50], ['mlp', ['before', 'after'], false, null]]);
+  const layout = blockLayout({
+    placement: 'sandwich',
+    norm: 'rmsnorm_gemma',
+    qkNorm: false,
+    attnSoftcap: 50,
+    finalSoftcap: 30,
+  });
+  assert.deepEqual(
+    layout.sublayers.map((s) => [s.name, s.norms, s.qkNorm, s.softcap]),
+    [
+      ['attn', ['before', 'after'], false, 50],
+      ['mlp', ['before', 'after'], false, null],
+    ],
+  );
   assert.equal(layout.finalSoftcap, 30);
   assert.equal(layout.normsPerLayer, 4);
   assert.equal(blockLayout({ placement: 'post', qkNorm: true }).normsPerLayer, 4);

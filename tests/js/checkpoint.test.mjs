@@ -8,14 +8,17 @@ import { load } from '../../dist/lib/residual-lab.js';
 import { DTYPES, FAMILIES, makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { referenceForward } from '../fixtures/checkpoints/reference.mjs';
 
-const IDS = [3, 17, 5, 40, 11, 2, 29];  // 7 positions: past the fixtures' sliding window of 3
+const IDS = [3, 17, 5, 40, 11, 2, 29]; // 7 positions: past the fixtures' sliding window of 3
 let lab;
-before(async () => { lab = await load(); });
+before(async () => {
+  lab = await load();
+});
 
 // max |a - b| over max |b|: relative to the array's scale, so values near 0 do not inflate it
 function relativeError(actual, expected) {
   assert.equal(actual.length, expected.length);
-  let diff = 0, scale = 0;
+  let diff = 0,
+    scale = 0;
   for (let i = 0; i < expected.length; i++) {
     diff = Math.max(diff, Math.abs(actual[i] - expected[i]));
     scale = Math.max(scale, Math.abs(expected[i]));
@@ -26,36 +29,39 @@ const close = (actual, expected, what, tol = 1e-4) => {
   const error = relativeError(actual, expected);
   assert.ok(error <= tol, `${what}: relative error ${error.toExponential(2)} > ${tol}`);
 };
-const rowNorms = (x, d) => Array.from({ length: x.length / d }, (_, r) => Math.hypot(...x.subarray(r * d, (r + 1) * d)));
+const rowNorms = (x, d) =>
+  Array.from({ length: x.length / d }, (_, r) => Math.hypot(...x.subarray(r * d, (r + 1) * d)));
 
 describe('every family, dtype, layout and head matches the float64 reference', () => {
   for (const family of FAMILIES) {
     test(family, async () => {
-      for (const dtype of DTYPES) for (const sharded of [false, true]) for (const tied of [false, true]) {
-        const what = `${family} ${dtype} ${sharded ? 'sharded' : 'single'} ${tied ? 'tied' : 'untied'}`;
-        const fixture = makeCheckpoint({ family, dtype, sharded, tied, seed: 7 });
-        const ckpt = await lab.openCheckpoint(fixture.files);
-        try {
-          const r = ckpt.run(IDS, { logits: 'all', hiddenStates: true });
-          const ref = referenceForward(family, fixture.config, fixture.tensors, IDS);
-          const d = (fixture.config.text_config ?? fixture.config).hidden_size;
-          assert.equal(r.hiddenStates.length, ref.hidden.length);
-          ref.hidden.forEach((h, i) => {
-            close(r.hiddenStates[i], h, `${what} hiddenStates[${i}]`);
-            close(r.streamNorms[i], rowNorms(h, d), `${what} streamNorms[${i}]`);
-          });
-          ref.attnOut.forEach((a, i) => close(r.attnNorms[i], rowNorms(a, d), `${what} attnNorms[${i}]`));
-          ref.mlpOut.forEach((m, i) => close(r.mlpNorms[i], rowNorms(m, d), `${what} mlpNorms[${i}]`));
-          close(r.finalHidden, ref.finalHidden, `${what} finalHidden`);
-          close(r.finalNorms, rowNorms(ref.finalHidden, d), `${what} finalNorms`);
-          close(r.logits, ref.logits, `${what} logits`);
-          // the last position's logits alone are the last row of all of them
-          const last = ckpt.run(IDS);
-          close(last.logits, ref.logits.subarray(ref.logits.length - last.logits.length), `${what} last logits`);
-        } finally {
-          ckpt.dispose();
-        }
-      }
+      for (const dtype of DTYPES)
+        for (const sharded of [false, true])
+          for (const tied of [false, true]) {
+            const what = `${family} ${dtype} ${sharded ? 'sharded' : 'single'} ${tied ? 'tied' : 'untied'}`;
+            const fixture = makeCheckpoint({ family, dtype, sharded, tied, seed: 7 });
+            const ckpt = await lab.openCheckpoint(fixture.files);
+            try {
+              const r = ckpt.run(IDS, { logits: 'all', hiddenStates: true });
+              const ref = referenceForward(family, fixture.config, fixture.tensors, IDS);
+              const d = (fixture.config.text_config ?? fixture.config).hidden_size;
+              assert.equal(r.hiddenStates.length, ref.hidden.length);
+              ref.hidden.forEach((h, i) => {
+                close(r.hiddenStates[i], h, `${what} hiddenStates[${i}]`);
+                close(r.streamNorms[i], rowNorms(h, d), `${what} streamNorms[${i}]`);
+              });
+              ref.attnOut.forEach((a, i) => close(r.attnNorms[i], rowNorms(a, d), `${what} attnNorms[${i}]`));
+              ref.mlpOut.forEach((m, i) => close(r.mlpNorms[i], rowNorms(m, d), `${what} mlpNorms[${i}]`));
+              close(r.finalHidden, ref.finalHidden, `${what} finalHidden`);
+              close(r.finalNorms, rowNorms(ref.finalHidden, d), `${what} finalNorms`);
+              close(r.logits, ref.logits, `${what} logits`);
+              // the last position's logits alone are the last row of all of them
+              const last = ckpt.run(IDS);
+              close(last.logits, ref.logits.subarray(ref.logits.length - last.logits.length), `${what} last logits`);
+            } finally {
+              ckpt.dispose();
+            }
+          }
     });
   }
 });
@@ -65,7 +71,11 @@ describe('properties', () => {
     for (const family of ['qwen2', 'gemma2']) {
       const runOf = async (dtype) => {
         const ckpt = await lab.openCheckpoint(makeCheckpoint({ family, dtype, roundTo: 'BF16', seed: 3 }).files);
-        try { return ckpt.run(IDS, { logits: 'all', hiddenStates: true }); } finally { ckpt.dispose(); }
+        try {
+          return ckpt.run(IDS, { logits: 'all', hiddenStates: true });
+        } finally {
+          ckpt.dispose();
+        }
       };
       const [bf16, f32] = [await runOf('BF16'), await runOf('F32')];
       assert.deepEqual(bf16.logits, f32.logits, family);
@@ -76,7 +86,11 @@ describe('properties', () => {
   test('a sharded checkpoint equals the single file', async () => {
     const runOf = async (sharded) => {
       const ckpt = await lab.openCheckpoint(makeCheckpoint({ family: 'olmo2', dtype: 'F16', sharded, seed: 5 }).files);
-      try { return ckpt.run(IDS, { logits: 'all', hiddenStates: true, lens: { k: 4 } }); } finally { ckpt.dispose(); }
+      try {
+        return ckpt.run(IDS, { logits: 'all', hiddenStates: true, lens: { k: 4 } });
+      } finally {
+        ckpt.dispose();
+      }
     };
     assert.deepEqual(await runOf(true), await runOf(false));
   });
@@ -86,23 +100,38 @@ describe('properties', () => {
       const fixture = makeCheckpoint({ family, dtype: 'F32', seed: 11 });
       const ckpt = await lab.openCheckpoint(fixture.files);
       try {
-        const position = 4, k = 6;
+        const position = 4,
+          k = 6;
         const r = ckpt.run(IDS.slice(0, position + 1), { lens: { k, position }, hiddenStates: true });
         const ref = referenceForward(family, fixture.config, fixture.tensors, IDS.slice(0, position + 1));
         const c = fixture.config.text_config ?? fixture.config;
-        const d = c.hidden_size, V = c.vocab_size;
+        const d = c.hidden_size,
+          V = c.vocab_size;
         assert.equal(r.lens.layers.length, c.num_hidden_layers + 1);
         r.lens.layers.forEach((layer, i) => {
           const expected = ref.lensLogits(ref.hidden[i].subarray(position * d, (position + 1) * d));
-          const order = Array.from(expected.keys()).sort((a, b) => expected[b] - expected[a]).slice(0, k);
-          close(layer.logits, order.map((j) => expected[j]), `${family} lens state ${i}`);
+          const order = Array.from(expected.keys())
+            .sort((a, b) => expected[b] - expected[a])
+            .slice(0, k);
+          close(
+            layer.logits,
+            order.map((j) => expected[j]),
+            `${family} lens state ${i}`,
+          );
           assert.deepEqual(Array.from(layer.ids), order, `${family} lens state ${i} ids`);
           assert.ok(layer.probs.every((p, j) => p > 0 && p <= 1 && (j === 0 || p <= layer.probs[j - 1])));
         });
         const final = r.lens.layers.at(-1);
-        const top = Array.from(r.logits.keys()).sort((a, b) => r.logits[b] - r.logits[a]).slice(0, k);
+        const top = Array.from(r.logits.keys())
+          .sort((a, b) => r.logits[b] - r.logits[a])
+          .slice(0, k);
         assert.deepEqual(Array.from(final.ids), top, `${family}: the lens's last state ranks as the logits do`);
-        close(final.logits, top.map((j) => r.logits[j]), `${family} lens == logits`, 1e-6);
+        close(
+          final.logits,
+          top.map((j) => r.logits[j]),
+          `${family} lens == logits`,
+          1e-6,
+        );
         assert.equal(r.logits.length, V);
       } finally {
         ckpt.dispose();
@@ -116,19 +145,26 @@ describe('properties', () => {
       const ckpt = await lab.openCheckpoint(zero.files);
       try {
         const r = ckpt.run(IDS, { logits: 'all', hiddenStates: true });
-        const ones = new Map([...zero.tensors].map(([name, t]) => [name, /norm\.weight$|layernorm\.weight$/.test(name) ? { ...t, values: t.values.map(() => 1) } : t]));
+        const ones = new Map(
+          [...zero.tensors].map(([name, t]) => [
+            name,
+            /norm\.weight$|layernorm\.weight$/.test(name) ? { ...t, values: t.values.map(() => 1) } : t,
+          ]),
+        );
         const plain = referenceForward(family, zero.config, ones, IDS, { plainGain: true });
         close(r.logits, plain.logits, `${family} logits`);
         close(r.finalHidden, plain.finalHidden, `${family} final`);
         const weights = ckpt.normWeights();
-        assert.ok(weights.length > 0 && weights.every((w) => w.mean === 0 && w.multiplier.mean === 1 && w.multiplier.std === 0));
+        assert.ok(
+          weights.length > 0 && weights.every((w) => w.mean === 0 && w.multiplier.mean === 1 && w.multiplier.std === 0),
+        );
       } finally {
         ckpt.dispose();
       }
     }
   });
 
-  test('normWeights gives each norm tensor\'s statistics, and 1 + w where the family multiplies by it', async () => {
+  test("normWeights gives each norm tensor's statistics, and 1 + w where the family multiplies by it", async () => {
     for (const family of ['qwen3', 'gemma3_text']) {
       const fixture = makeCheckpoint({ family, dtype: 'BF16', seed: 9 });
       const ckpt = await lab.openCheckpoint(fixture.files);

@@ -36,9 +36,10 @@ const zh = chapter('zh');
 const en = chapter('en');
 const both = { zh, en };
 
-test('soft-capping: fused kernels apply the cap only if written to; Gemma 2\'s SDPA branch dropped it silently', () => {
+test("soft-capping: fused kernels apply the cap only if written to; Gemma 2's SDPA branch dropped it silently", () => {
   for (const [lang, ch] of Object.entries(both)) {
-    for (const fact of ['FlashAttention', '2.6', '`softcap`', 'flex attention', 'SDPA', 'eager', '2024']) assert.ok(ch.softcap.includes(fact), `${lang}: #softcap lacks ${fact}`);
+    for (const fact of ['FlashAttention', '2.6', '`softcap`', 'flex attention', 'SDPA', 'eager', '2024'])
+      assert.ok(ch.softcap.includes(fact), `${lang}: #softcap lacks ${fact}`);
   }
   assert.match(en.softcap, /the cap was silently dropped/);
   assert.match(zh.softcap, /上限就这样被悄悄丢掉了/);
@@ -47,18 +48,31 @@ test('soft-capping: fused kernels apply the cap only if written to; Gemma 2\'s S
 });
 
 test('QK-Norm in a config: "the config does not tell" only for the models named; the fields that do tell are the inspector\'s', () => {
-  assert.match(en['qk-norm'], /For Llama, Qwen3, Gemma 3 and OLMo 2 the config does not tell you whether the model has QK-Norm/);
-  assert.match(zh['qk-norm'], /对 Llama、Qwen3、Gemma 3 和 OLMo 2 来说，`config.json` 里没有哪个字段会告诉你模型用没用 QK-Norm/);
+  assert.match(
+    en['qk-norm'],
+    /For Llama, Qwen3, Gemma 3 and OLMo 2 the config does not tell you whether the model has QK-Norm/,
+  );
+  assert.match(
+    zh['qk-norm'],
+    /对 Llama、Qwen3、Gemma 3 和 OLMo 2 来说，`config.json` 里没有哪个字段会告诉你模型用没用 QK-Norm/,
+  );
   assert.doesNotMatch(en['model-table'], /never says whether the model has QK-Norm/);
   assert.doesNotMatch(zh['model-table'], /配置文件从来不说/);
   // the four named models: the architecture table gives each QK-Norm (or not) from its code, whatever a flag says
   for (const type of ['llama', 'qwen3', 'gemma3_text', 'olmo2']) {
     const r = inspectConfig(JSON.stringify({ model_type: type, use_qk_norm: true, qk_layernorm: false }));
     assert.ok(r.layout, type);
-    assert.ok(r.notes.some((n) => n.code === 'qk_norm_flag_ignored'), `${type}: a flag that disagrees with the code is noted`);
+    assert.ok(
+      r.notes.some((n) => n.code === 'qk_norm_flag_ignored'),
+      `${type}: a flag that disagrees with the code is noted`,
+    );
   }
   // each field the inspector reads is named where the chapter lists them, with the same architectures as the widget's
-  const owners = (text) => text.split(/[,、]\s*/).map((s) => s.trim()).sort();
+  const owners = (text) =>
+    text
+      .split(/[,、]\s*/)
+      .map((s) => s.trim())
+      .sort();
   for (const flag of QK_NORM_FLAGS) {
     for (const [lang, ch] of Object.entries(both)) {
       assert.ok(ch['model-table'].includes(`\`${flag}\``), `${lang}: #read-config names ${flag}`);
@@ -70,15 +84,24 @@ test('QK-Norm in a config: "the config does not tell" only for the models named;
   }
 });
 
-test('QK-Norm\'s bound is per head; OLMo 2 normalizes the whole projection (its q_norm size, from the inspector); the papers used LayerNorm', () => {
+test("QK-Norm's bound is per head; OLMo 2 normalizes the whole projection (its q_norm size, from the inspector); the papers used LayerNorm", () => {
   const olmo = inspectConfig(exampleText('olmo2'));
   const qNorm = olmo.norms.find((n) => n.name === 'self_attn.q_norm').size;
   const heads = olmo.fields.find((f) => f.name === 'num_attention_heads').value;
   const headDim = qNorm / heads;
-  assert.equal(headDim, inspectConfig(exampleText('qwen3')).norms.find((n) => n.name === 'self_attn.q_norm').size, 'the same head width as Qwen3-8B\'s per-head norm');
+  assert.equal(
+    headDim,
+    inspectConfig(exampleText('qwen3')).norms.find((n) => n.name === 'self_attn.q_norm').size,
+    "the same head width as Qwen3-8B's per-head norm",
+  );
   const whole = `\\sqrt{${qNorm}} = ${Math.sqrt(qNorm)}`;
-  assert.ok(en['qk-norm'].includes(`all ${heads} heads × ${headDim} = ${qNorm} values at once`) && en['qk-norm'].includes(whole));
-  assert.ok(zh['qk-norm'].includes(`${heads} 个头 × ${headDim} 维共 ${qNorm} 个数一起归一化`) && zh['qk-norm'].includes(whole));
+  assert.ok(
+    en['qk-norm'].includes(`all ${heads} heads × ${headDim} = ${qNorm} values at once`) &&
+      en['qk-norm'].includes(whole),
+  );
+  assert.ok(
+    zh['qk-norm'].includes(`${heads} 个头 × ${headDim} 维共 ${qNorm} 个数一起归一化`) && zh['qk-norm'].includes(whole),
+  );
   assert.match(en['qk-norm'], /Once each head's \$q\$ and \$k\$ are normalized, the score is bounded/);
   assert.match(zh['qk-norm'], /每个头的 \$q\$、\$k\$ 都归一化之后/);
   assert.match(en.summary, /when each head is normalized on its own/);
@@ -93,15 +116,26 @@ test('QK-Norm\'s bound is per head; OLMo 2 normalizes the whole projection (its 
 
 test('warmup at std 0.02: the chapter quotes docs/experiments.md, where the effect reverses in the toy', () => {
   const docs = read('docs/experiments.md');
-  const row = /^\| std 0\.02 \| 3e-3 \| 0 \| ([\d.]+) \([\d.]+\) \| ([\d.]+) \([\d.]+\) \| ([\d.]+) \([\d.]+\) \| ([\d.]+) \([\d.]+\) \|$/m.exec(docs);
+  const row =
+    /^\| std 0\.02 \| 3e-3 \| 0 \| ([\d.]+) \([\d.]+\) \| ([\d.]+) \([\d.]+\) \| ([\d.]+) \([\d.]+\) \| ([\d.]+) \([\d.]+\) \|$/m.exec(
+      docs,
+    );
   assert.ok(row, 'the std 0.02, lr 3e-3 row of the warmup table');
   const [postNo, postWarm, preNo, preWarm] = row.slice(1);
   // the reversal itself: warmup costs Post-Norm and helps Pre-Norm at this init
   assert.ok(Number(postWarm) > Number(postNo) && Number(preWarm) < Number(preNo), row[0]);
   const stall = /pre-norm\s+without warmup stalled \(([\d.]+)\) while post-norm trained/.exec(docs)?.[1];
   assert.ok(stall, 'the 12-layer measurement');
-  assert.ok(en.placement.includes(`the effect reversed in the toy: at 6 layers Post-Norm trains without warmup (loss ${postNo}, and ${postWarm} with it) while warmup helps Pre-Norm (${preNo} without, ${preWarm} with), and at 12 layers Pre-Norm without warmup stalls at ${stall} while Post-Norm trains`));
-  assert.ok(zh.placement.includes(`Post-Norm 不预热也训得动（loss ${postNo}，预热后反而是 ${postWarm}），预热帮到的是 Pre-Norm（不预热 ${preNo}，预热 ${preWarm}）；到 12 层，不预热的 Pre-Norm 停在 ${stall} 下不去`));
+  assert.ok(
+    en.placement.includes(
+      `the effect reversed in the toy: at 6 layers Post-Norm trains without warmup (loss ${postNo}, and ${postWarm} with it) while warmup helps Pre-Norm (${preNo} without, ${preWarm} with), and at 12 layers Pre-Norm without warmup stalls at ${stall} while Post-Norm trains`,
+    ),
+  );
+  assert.ok(
+    zh.placement.includes(
+      `Post-Norm 不预热也训得动（loss ${postNo}，预热后反而是 ${postWarm}），预热帮到的是 Pre-Norm（不预热 ${preNo}，预热 ${preWarm}）；到 12 层，不预热的 Pre-Norm 停在 ${stall} 下不去`,
+    ),
+  );
   assert.doesNotMatch(en.placement, /all but vanishes/);
   assert.doesNotMatch(zh.placement, /差别就几乎消失/);
 });
@@ -114,31 +148,50 @@ test('the Gemma trap says what (1 + w) fixes (a fresh w = 0 is a multiplier of 1
   const { load } = await import('../../dist/lib/residual-lab.js');
   const lab = await load();
   const x = [2, -1, 3, 0];
-  assert.deepEqual(lab.rmsNorm(x, [0, 0, 0, 0], { weightOffset: 1 }), lab.rmsNorm(x, [1, 1, 1, 1]), 'w = 0 under (1 + w) is a multiplier of 1');
+  assert.deepEqual(
+    lab.rmsNorm(x, [0, 0, 0, 0], { weightOffset: 1 }),
+    lab.rmsNorm(x, [1, 1, 1, 1]),
+    'w = 0 under (1 + w) is a multiplier of 1',
+  );
 });
 
-test('residual growth: the widget compares bottom with top, 0.47 -> 58.1, its ratio computed from the chapter\'s figures', () => {
-  const measured = (ch, embedding, top) => [Number(embedding.exec(ch['residual-stream'])[1]), Number(top.exec(ch['residual-stream'])[1])];
+test("residual growth: the widget compares bottom with top, 0.47 -> 58.1, its ratio computed from the chapter's figures", () => {
+  const measured = (ch, embedding, top) => [
+    Number(embedding.exec(ch['residual-stream'])[1]),
+    Number(top.exec(ch['residual-stream'])[1]),
+  ];
   const [bottom, top] = measured(en, /the embedding: only ([\d.]+);/, /after the final layer: back down to ([\d.]+)\./);
   assert.deepEqual(measured(zh, /词嵌入：只有 ([\d.]+)；/, /最后一层之后：回落到 ([\d.]+)。/), [bottom, top]);
   const growth = `${bottom} → ${top}`;
   const ratio = `×${Math.round(top / bottom)}`;
   const { en: s, zh: z } = RESIDUAL_GROWTH_STRINGS;
-  for (const text of [s.untrained('2.0'), s.trained('9.0')]) assert.ok(text.includes(`${growth} (${ratio})`) && !text.includes('76'), text);
-  for (const text of [z.untrained('2.0'), z.trained('9.0')]) assert.ok(text.includes(`${growth}（${ratio}）`) && !text.includes('76'), text);
+  for (const text of [s.untrained('2.0'), s.trained('9.0')])
+    assert.ok(text.includes(`${growth} (${ratio})`) && !text.includes('76'), text);
+  for (const text of [z.untrained('2.0'), z.trained('9.0')])
+    assert.ok(text.includes(`${growth}（${ratio}）`) && !text.includes('76'), text);
 });
 
 test('bf16: the upcast spares the squares, their mean and the scale; the product with the weight is still rounded to bf16', () => {
-  assert.match(en['precision-and-gemma'], /the upcast saves is the rounding to 8 bits of each square, of their mean and of the scale[^.]*\. It does not save the output: [^.]*multiplies it by the weight in bf16, so the final product is still rounded/);
-  assert.match(zh['precision-and-gemma'], /升精度真正省掉的，是每个平方、它们的均值，以及 rsqrt[^。]*。输出那一步它管不到：[^。]*在 bf16 里乘上 weight，所以最终的乘积照样要舍入/);
-  assert.match(PRECISION_STRINGS.en.models, /multiplies it by the weight in bf16, so the final product is still rounded/);
+  assert.match(
+    en['precision-and-gemma'],
+    /the upcast saves is the rounding to 8 bits of each square, of their mean and of the scale[^.]*\. It does not save the output: [^.]*multiplies it by the weight in bf16, so the final product is still rounded/,
+  );
+  assert.match(
+    zh['precision-and-gemma'],
+    /升精度真正省掉的，是每个平方、它们的均值，以及 rsqrt[^。]*。输出那一步它管不到：[^。]*在 bf16 里乘上 weight，所以最终的乘积照样要舍入/,
+  );
+  assert.match(
+    PRECISION_STRINGS.en.models,
+    /multiplies it by the weight in bf16, so the final product is still rounded/,
+  );
   assert.match(PRECISION_STRINGS.zh.models, /在 bf16 里乘上 weight，最后这次乘积照样要舍入/);
 });
 
-test('(1 + w) is Gemma 1, 2 and 3 and Qwen3-Next, in the text, the formula and the widget\'s labels', () => {
+test("(1 + w) is Gemma 1, 2 and 3 and Qwen3-Next, in the text, the formula and the widget's labels", () => {
   for (const [lang, ch] of Object.entries(both)) {
     const section = ch['precision-and-gemma'];
-    for (const fact of ['modeling_gemma.py', 'Qwen3-Next', '\\text{Gemma 1, 2, 3, Qwen3-Next:}']) assert.ok(section.includes(fact), `${lang}: ${fact}`);
+    for (const fact of ['modeling_gemma.py', 'Qwen3-Next', '\\text{Gemma 1, 2, 3, Qwen3-Next:}'])
+      assert.ok(section.includes(fact), `${lang}: ${fact}`);
     assert.ok(ch.summary.includes('Qwen3-Next'), `${lang}: summary`);
   }
   for (const lang of ['en', 'zh']) {
@@ -155,15 +208,28 @@ test('references: every author cited with a year is listed; (1 + w) is credited 
     zh: /([A-Z][a-z]+) ?等[（，(]\s*(\d{4})/g,
   };
   for (const [lang, ch] of Object.entries(both)) {
-    const body = Object.entries(ch).filter(([id]) => id !== 'references').map(([, text]) => text).join('\n');
+    const body = Object.entries(ch)
+      .filter(([id]) => id !== 'references')
+      .map(([, text]) => text)
+      .join('\n');
     const refs = ch.references.split('\n').filter((l) => l.startsWith('- '));
     const citations = [...body.matchAll(cited[lang])].map((m) => [m[1], m[2]]);
-    assert.ok(citations.some(([name]) => name === 'Sun'), `${lang}: Sun et al. is cited`);
-    for (const [name, year] of citations) assert.ok(refs.some((r) => r.includes(name) && r.includes(year)), `${lang}: ${name} (${year}) is missing from the references`);
+    assert.ok(
+      citations.some(([name]) => name === 'Sun'),
+      `${lang}: Sun et al. is cited`,
+    );
+    for (const [name, year] of citations)
+      assert.ok(
+        refs.some((r) => r.includes(name) && r.includes(year)),
+        `${lang}: ${name} (${year}) is missing from the references`,
+      );
     const onePlusW = refs.filter((r) => r.includes('(1 + w)'));
     assert.equal(onePlusW.length, 1, `${lang}: one reference for (1 + w)`);
     assert.match(onePlusW[0], /modeling_gemma\.py/);
-    assert.ok(refs.some((r) => /Gemma 2/.test(r) && /Gemma Team/.test(r)), `${lang}: the reports stay listed`);
+    assert.ok(
+      refs.some((r) => /Gemma 2/.test(r) && /Gemma Team/.test(r)),
+      `${lang}: the reports stay listed`,
+    );
   }
 });
 
@@ -172,18 +238,27 @@ test('config.json: the stability fields are one group, the sizes the norms depen
   const stability = new Set(['eps', 'softcap', 'init']);
   const sentences = { en: en['model-table'].split(/(?<=\.)\s+(?=[A-Z])/), zh: zh['model-table'].split('。') };
   for (const [lang, list] of Object.entries(sentences)) {
-    const fieldsOf = (sentence) => [...sentence.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((name) => group.has(name));
+    const fieldsOf = (sentence) =>
+      [...sentence.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((name) => group.has(name));
     const stable = list.find((s) => s.includes('`rms_norm_eps`'));
     const sizes = list.find((s) => s.includes('`hidden_size`'));
     assert.notEqual(stable, sizes, `${lang}: sizes are not listed with the stability fields`);
-    assert.deepEqual(fieldsOf(stable).filter((name) => !stability.has(group.get(name))), [], `${lang}: only stability fields in "${stable}"`);
+    assert.deepEqual(
+      fieldsOf(stable).filter((name) => !stability.has(group.get(name))),
+      [],
+      `${lang}: only stability fields in "${stable}"`,
+    );
     assert.ok(fieldsOf(stable).includes('initializer_range'), `${lang}: initializer_range is a stability field`);
-    for (const name of ['hidden_size', 'num_hidden_layers', 'head_dim', 'tie_word_embeddings']) assert.ok(fieldsOf(sizes).includes(name), `${lang}: ${name} with the sizes`);
+    for (const name of ['hidden_size', 'num_hidden_layers', 'head_dim', 'tie_word_embeddings'])
+      assert.ok(fieldsOf(sizes).includes(name), `${lang}: ${name} with the sizes`);
   }
 });
 
 test('the opening says the same in both languages: the norms have a large say in whether 32 layers stack and train', () => {
-  assert.match(en.intro, /whether 32 layers can be stacked, and whether training survives to the end, depends in large part on them/);
+  assert.match(
+    en.intro,
+    /whether 32 layers can be stacked, and whether training survives to the end, depends in large part on them/,
+  );
   assert.match(zh.intro, /模型能不能堆到 32 层、训练会不会中途失控，很大程度上由它们说了算/);
   assert.doesNotMatch(en.intro, /stacked at all/);
 });

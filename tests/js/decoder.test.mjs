@@ -37,12 +37,30 @@ function pseudoRandom(seed) {
 
 test('createDecoder() fills every default', () => {
   const m = lab.createDecoder();
-  assert.deepEqual({ ...m.config, init: { ...m.config.init } }, {
-    vocabSize: 64, dModel: 64, nHeads: 4, dFF: null, nLayers: 4, contextLength: 64, mlp: 'gelu', norm: 'layernorm',
-    placement: 'pre', residual: true, qkNorm: false, qkNormShape: 'head', attnSoftcap: null, finalSoftcap: null,
-    posEmbed: true, rope: false, ropeTheta: 10000, eps: 1e-5,
-    init: { scheme: 'normal', std: 0.02, residualScaling: false, embedScale: 1, zeroQK: false, qkGain: 1, seed: 0 },
-  });
+  assert.deepEqual(
+    { ...m.config, init: { ...m.config.init } },
+    {
+      vocabSize: 64,
+      dModel: 64,
+      nHeads: 4,
+      dFF: null,
+      nLayers: 4,
+      contextLength: 64,
+      mlp: 'gelu',
+      norm: 'layernorm',
+      placement: 'pre',
+      residual: true,
+      qkNorm: false,
+      qkNormShape: 'head',
+      attnSoftcap: null,
+      finalSoftcap: null,
+      posEmbed: true,
+      rope: false,
+      ropeTheta: 10000,
+      eps: 1e-5,
+      init: { scheme: 'normal', std: 0.02, residualScaling: false, embedScale: 1, zeroQK: false, qkGain: 1, seed: 0 },
+    },
+  );
   const layout = m.paramLayout();
   const last = layout[layout.length - 1];
   assert.equal(last.name, 'lm_head.weight');
@@ -60,7 +78,8 @@ test('rope and qkNormShape reach the engine: layout, position 0 unturned, an odd
   const plain = lab.createDecoder({ ...base, qkNormShape: 'projection' });
   plain.setParams(whole.params());
   const tokens = [1, 2, 3, 4];
-  const a = whole.forward(tokens).logits, b = plain.forward(tokens).logits;
+  const a = whole.forward(tokens).logits,
+    b = plain.forward(tokens).logits;
   // RoPE turns nothing at position 0 and every later position's attention
   assert.deepEqual(a.slice(0, 11), b.slice(0, 11));
   assert.notDeepEqual(a.slice(33), b.slice(33));
@@ -72,12 +91,19 @@ test('rope and qkNormShape reach the engine: layout, position 0 unturned, an odd
 });
 
 test('forward returns loss, logits and per-layer stats of the right shapes', () => {
-  const m = lab.createDecoder({ ...TINY, placement: 'sandwich', norm: 'rmsnorm', qkNorm: true, attnSoftcap: 5, finalSoftcap: 10 });
+  const m = lab.createDecoder({
+    ...TINY,
+    placement: 'sandwich',
+    norm: 'rmsnorm',
+    qkNorm: true,
+    attnSoftcap: 5,
+    finalSoftcap: 10,
+  });
   const tokens = Int32Array.from([1, 2, 3, 4, 5]);
   const r = m.forward(tokens, [2, 3, 4, 5, 6], { logitLens: 3 });
   assert.ok(Number.isFinite(r.loss) && r.loss > 0);
   assert.equal(r.logits.length, 5 * 11);
-  assert.ok(r.logits.every((z) => Math.abs(z) < 10));  // final soft-cap 10
+  assert.ok(r.logits.every((z) => Math.abs(z) < 10)); // final soft-cap 10
   assert.equal(r.stats.streamNorm.length, 5 * 5);
   assert.equal(r.stats.incrementRatio.length, 4);
   assert.equal(r.stats.maxAttnLogit.length, 4);
@@ -98,7 +124,8 @@ test('forward returns loss, logits and per-layer stats of the right shapes', () 
 test('backward agrees with finite differences taken through the JS API', () => {
   for (const placement of ['post', 'pre', 'sandwich', 'olmo2', 'deepnorm']) {
     const m = lab.createDecoder({ ...TINY, placement, norm: 'layernorm', mlp: 'swiglu', init: { std: 0.4, seed: 3 } });
-    const tokens = [3, 1, 4, 1, 5], targets = [9, 2, 6, 5, 3];
+    const tokens = [3, 1, 4, 1, 5],
+      targets = [9, 2, 6, 5, 3];
     m.forward(tokens, targets);
     const norms = m.backward();
     const grads = m.grads();
@@ -106,12 +133,20 @@ test('backward agrees with finite differences taken through the JS API', () => {
     const rand = pseudoRandom(7);
     const direction = Float32Array.from(p0, () => rand());
     const length = Math.hypot(...direction);
-    direction.forEach((v, i) => { direction[i] = v / length; });
-    const loss = (s) => { m.setParams(Float32Array.from(p0, (v, i) => v + s * direction[i])); return m.forward(tokens, targets).loss; };
+    direction.forEach((v, i) => {
+      direction[i] = v / length;
+    });
+    const loss = (s) => {
+      m.setParams(Float32Array.from(p0, (v, i) => v + s * direction[i]));
+      return m.forward(tokens, targets).loss;
+    };
     const h = 1e-2;
     const numeric = (loss(h) - loss(-h)) / (2 * h);
     const analytic = grads.reduce((s, g, i) => s + g * direction[i], 0);
-    assert.ok(Math.abs(numeric - analytic) <= 2e-3 * Math.abs(analytic) + 1e-4, `${placement}: numeric ${numeric}, analytic ${analytic}`);
+    assert.ok(
+      Math.abs(numeric - analytic) <= 2e-3 * Math.abs(analytic) + 1e-4,
+      `${placement}: numeric ${numeric}, analytic ${analytic}`,
+    );
     // per-layer norms name the layer's tensors
     assert.ok(norms.layers[1]['mlp.gate.weight'] > 0);
     assert.ok(norms.global['lm_head.weight'] > 0);
@@ -131,7 +166,7 @@ test('params, setParams and grads round-trip in the PyTorch layout', () => {
   const kept = m.params()[5];
   p[5] = NaN;
   assert.throws(() => m.setParams(p), /embed\.weight\) is not finite/);
-  assert.equal(m.params()[5], kept);  // a refused vector changes nothing
+  assert.equal(m.params()[5], kept); // a refused vector changes nothing
   assert.throws(() => m.setParams(new Float32Array(3)), /expected \d+ parameters, got 3/);
   m.dispose();
 });
@@ -139,7 +174,10 @@ test('params, setParams and grads round-trip in the PyTorch layout', () => {
 test('bad configs and bad calls throw clear errors, and the module keeps working', () => {
   assert.throws(() => lab.createDecoder({ nLayers: 0 }), /nLayers must be an integer from 1 to 1024 \(got 0\)/);
   assert.throws(() => lab.createDecoder({ dModel: 64, nHeads: 3 }), /nHeads \(3\) must divide dModel \(64\)/);
-  assert.throws(() => lab.createDecoder({ placement: 'peri' }), /placement must be one of pre, post, sandwich, olmo2, deepnorm \(got "peri"\)/);
+  assert.throws(
+    () => lab.createDecoder({ placement: 'peri' }),
+    /placement must be one of pre, post, sandwich, olmo2, deepnorm \(got "peri"\)/,
+  );
   assert.throws(() => lab.createDecoder({ norm: 'batchnorm' }), /norm must be one of/);
   assert.throws(() => lab.createDecoder({ dmodel: 64 }), /unknown config key "dmodel"/);
   assert.throws(() => lab.createDecoder({ init: { sede: 1 } }), /unknown init key "sede"/);
@@ -147,11 +185,17 @@ test('bad configs and bad calls throw clear errors, and the module keeps working
   for (const key of ['constructor', 'toString', '__proto__']) {
     assert.throws(() => lab.createDecoder(JSON.parse(`{"${key}": 5}`)), new RegExp(`unknown config key "${key}"`));
   }
-  assert.throws(() => lab.createDecoder({ init: JSON.parse('{"__proto__": {"std": 1}}') }), /unknown init key "__proto__"/);
+  assert.throws(
+    () => lab.createDecoder({ init: JSON.parse('{"__proto__": {"std": 1}}') }),
+    /unknown init key "__proto__"/,
+  );
   assert.throws(() => lab.createDecoder({ nLayers: 2.5 }), /nLayers must be an integer from 1 to 1024 \(got 2.5\)/);
   assert.throws(() => lab.createDecoder({ attnSoftcap: -1 }), /attnSoftcap must be a finite number above 0 \(got -1\)/);
   assert.throws(() => lab.createDecoder({ eps: NaN }), /eps must be a finite number above 0 and at most 1 \(got NaN\)/);
-  assert.throws(() => lab.createDecoder({ dModel: 512, nHeads: 16, nLayers: 64, contextLength: 128 }), /model too large/);
+  assert.throws(
+    () => lab.createDecoder({ dModel: 512, nHeads: 16, nLayers: 64, contextLength: 128 }),
+    /model too large/,
+  );
   const m = lab.createDecoder(TINY);
   assert.throws(() => m.forward([1, 11, 2]), /token 11 at position 1 is outside the vocabulary \[0, 11\)/);
   assert.throws(() => m.forward([1, 2, 3, 4, 5, 6, 7]), /exceeds contextLength 6/);
@@ -177,32 +221,58 @@ test('at the edges: overflowing forwards say so, float32 and int32 ranges are re
   assert.ok(!Number.isFinite(r.loss));
   assert.equal(m.forward([1, 2, 3]).status, 'nonfinite_logits');
   // what float32 cannot hold is refused, quoted as given (1e-50 would have reached the C++ as 0, "off")
-  assert.throws(() => lab.createDecoder({ attnSoftcap: 1e-50 }), /attnSoftcap must be representable as a float32: 1e-50 would become 0/);
-  assert.throws(() => lab.createDecoder({ finalSoftcap: 1e39 }), /finalSoftcap must be representable as a float32: 1e\+39 would become Infinity/);
+  assert.throws(
+    () => lab.createDecoder({ attnSoftcap: 1e-50 }),
+    /attnSoftcap must be representable as a float32: 1e-50 would become 0/,
+  );
+  assert.throws(
+    () => lab.createDecoder({ finalSoftcap: 1e39 }),
+    /finalSoftcap must be representable as a float32: 1e\+39 would become Infinity/,
+  );
   assert.throws(() => lab.createDecoder({ eps: 1e-45 }), /eps must be representable as a float32: 1e-45/);
   // int32 arguments are refused past 2 ** 31 - 1, not wrapped (2 ** 32 + 3 would be 3)
   m.forward([1, 2, 3]);
   assert.throws(() => m.logitLens(2 ** 32 + 3), /k must be an integer from 1 to 2147483647 \(got 4294967299\)/);
-  assert.throws(() => m.forward([1, 2], null, { logitLens: 2 ** 32 + 3 }), /logitLens must be an integer from 0 to 2147483647/);
+  assert.throws(
+    () => m.forward([1, 2], null, { logitLens: 2 ** 32 + 3 }),
+    /logitLens must be an integer from 0 to 2147483647/,
+  );
   assert.throws(() => m.forward([2 ** 31]), /tokens\[0\] must be an integer token id/);
   assert.equal(m.logitLens(3).k, 3);
   m.dispose();
   // lr 10: the step whose loss jumps tenfold is the first one flagged
-  const t = lab.createDecoder({ vocabSize: 96, dModel: 32, nHeads: 2, nLayers: 2, contextLength: 32, init: { seed: 1 } });
+  const t = lab.createDecoder({
+    vocabSize: 96,
+    dModel: 32,
+    nHeads: 2,
+    nLayers: 2,
+    contextLength: 32,
+    init: { seed: 1 },
+  });
   const steps = [t.trainStep({ lr: 10, seqLen: 32 })];
   for (let i = 0; i < 5; i++) steps.push(t.trainStep());
   const jump = steps.findIndex((s, i) => i > 0 && s.loss > 10 * steps[0].loss);
   assert.ok(jump > 0, `losses ${steps.map((s) => s.loss).join(', ')}`);
-  assert.deepEqual(steps.slice(0, jump).map((s) => s.status), Array(jump).fill('ok'));
+  assert.deepEqual(
+    steps.slice(0, jump).map((s) => s.status),
+    Array(jump).fill('ok'),
+  );
   assert.equal(steps[jump].status, 'loss_exploded');
   assert.equal(steps[jump].diverged, true);
   t.dispose();
 });
 
 test('trainStep runs AdamW on the corpus and reports loss, gradient norm and the scheduled lr', () => {
-  const m = lab.createDecoder({ vocabSize: 96, dModel: 32, nHeads: 2, nLayers: 2, contextLength: 32, init: { seed: 1 } });
+  const m = lab.createDecoder({
+    vocabSize: 96,
+    dModel: 32,
+    nHeads: 2,
+    nLayers: 2,
+    contextLength: 32,
+    init: { seed: 1 },
+  });
   const first = m.trainStep({ lr: 3e-3, warmupSteps: 4, seqLen: 32 });
-  assert.equal(first.lr, 3e-3 / 4);  // linear warmup: the first update uses peak / W
+  assert.equal(first.lr, 3e-3 / 4); // linear warmup: the first update uses peak / W
   assert.ok(Number.isFinite(first.loss) && first.gradNorm > 0 && first.updated);
   let last = first;
   for (let i = 0; i < 40; i++) last = m.trainStep();

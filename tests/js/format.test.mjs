@@ -1,12 +1,26 @@
 // Number formatting of the widgets (web/components/shared/format.js) and single-number parsing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFactor, formatFixed, formatNumber, formatPercent, formatScientific, formatTicks, formatTrimmed, formatVector, formatVectorSummary, powerOfTen } from '../../web/components/shared/format.js';
+import {
+  formatFactor,
+  formatFixed,
+  formatNumber,
+  formatPercent,
+  formatScientific,
+  formatTicks,
+  formatTrimmed,
+  formatVector,
+  formatVectorSummary,
+  powerOfTen,
+} from '../../web/components/shared/format.js';
 import { parseNumber } from '../../web/components/shared/parse-number.js';
 import { describeError } from '../../web/components/shared/i18n.js';
 
 test('vectors print as the chapter writes them', () => {
-  assert.equal(formatVector([1 / 0.935414346693485 * 1, -0.5345224838248488, 1.6035674514745464, 0]), '[1.069, -0.535, 1.604, 0]');
+  assert.equal(
+    formatVector([(1 / 0.935414346693485) * 1, -0.5345224838248488, 1.6035674514745464, 0]),
+    '[1.069, -0.535, 1.604, 0]',
+  );
   assert.equal(formatVector(Float32Array.of(4, 1, 9, 0)), '[4, 1, 9, 0]');
   assert.equal(formatTrimmed(3.5), '3.5');
   assert.equal(formatTrimmed(Math.sqrt(3.5)), '1.871');
@@ -94,7 +108,11 @@ test('parseNumber accepts plain and exponent notation and names the problem othe
 
 test('a one-sided range is said as one bound, never "between -Infinity and 1000"', () => {
   const message = (text, range, lang = 'en') => {
-    try { parseNumber(text, range); } catch (error) { return describeError(error, lang, text); }
+    try {
+      parseNumber(text, range);
+    } catch (error) {
+      return describeError(error, lang, text);
+    }
     return null;
   };
   assert.equal(message('2000', { max: 1000 }), 'must be at most 1000');

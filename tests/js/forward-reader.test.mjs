@@ -5,12 +5,23 @@ import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
 import { SNIPPETS } from '../../web/components/forward-reader/snippets.js';
 import {
-  checkPlacement, decisiveLines, expectedPlacement, layoutOfLines, lineKeys, placementFormulas, placementRow, stepName, sublayerSteps,
+  checkPlacement,
+  decisiveLines,
+  expectedPlacement,
+  layoutOfLines,
+  lineKeys,
+  placementFormulas,
+  placementRow,
+  stepName,
+  sublayerSteps,
 } from '../../web/components/forward-reader/logic.js';
 
 let lab;
 let tables;
-before(async () => { lab = await load(); tables = lab.describe(); });
+before(async () => {
+  lab = await load();
+  tables = lab.describe();
+});
 
 test('every snippet is 6 to 15 lines and names a valid decoder config', () => {
   for (const snippet of SNIPPETS) {
@@ -19,24 +30,36 @@ test('every snippet is 6 to 15 lines and names a valid decoder config', () => {
   }
 });
 
-test('the snippets cover every placement the engine offers, and the chapter\'s models', () => {
+test("the snippets cover every placement the engine offers, and the chapter's models", () => {
   const covered = new Set(SNIPPETS.map((snippet) => expectedPlacement(snippet, tables)));
   assert.deepEqual([...covered].sort(), [...placementRow(tables).choices].sort());
-  assert.deepEqual(SNIPPETS.map((s) => s.id), ['transformer', 'bert', 'gpt2', 'llama', 'gemma2', 'olmo2', 'deepnet']);
+  assert.deepEqual(
+    SNIPPETS.map((s) => s.id),
+    ['transformer', 'bert', 'gpt2', 'llama', 'gemma2', 'olmo2', 'deepnet'],
+  );
 });
 
-test('each snippet\'s line annotations describe its config\'s placement', () => {
+test("each snippet's line annotations describe its config's placement", () => {
   for (const snippet of SNIPPETS) assert.equal(layoutOfLines(snippet), expectedPlacement(snippet, tables), snippet.id);
 });
 
-test('the engine builds each snippet\'s config, with the norms that placement has', () => {
+test("the engine builds each snippet's config, with the norms that placement has", () => {
   for (const snippet of SNIPPETS) {
-    const model = lab.createDecoder({ ...snippet.config, nLayers: 1, dModel: 8, nHeads: 2, vocabSize: 4, contextLength: 4 });
+    const model = lab.createDecoder({
+      ...snippet.config,
+      nLayers: 1,
+      dModel: 8,
+      nHeads: 2,
+      vocabSize: 4,
+      contextLength: 4,
+    });
     try {
       assert.equal(model.config.placement, expectedPlacement(snippet, tables));
       // the block's norms (q_norm and k_norm sit inside attention: layers.0.attn.q_norm)
       const norms = model.paramLayout().filter((p) => /^layers\.0\.[a-z_]+norm\.weight$/.test(p.name)).length;
-      const annotated = ['attn', 'mlp'].flatMap((sub) => sublayerSteps(snippet, sub)).filter((s) => s.startsWith('norm')).length;
+      const annotated = ['attn', 'mlp']
+        .flatMap((sub) => sublayerSteps(snippet, sub))
+        .filter((s) => s.startsWith('norm')).length;
       assert.equal(norms, annotated, `${snippet.id}: norms per layer`);
     } finally {
       model.dispose();
@@ -44,7 +67,7 @@ test('the engine builds each snippet\'s config, with the norms that placement ha
   }
 });
 
-test('checkPlacement: only the config\'s placement is right', () => {
+test("checkPlacement: only the config's placement is right", () => {
   const gemma = SNIPPETS.find((s) => s.id === 'gemma2');
   const llama = SNIPPETS.find((s) => s.id === 'llama');
   assert.deepEqual(checkPlacement(gemma, 'sandwich', tables), { correct: true, expected: 'sandwich' });
@@ -55,7 +78,7 @@ test('checkPlacement: only the config\'s placement is right', () => {
   assert.equal(stepName(gemma, 'attn', 'norm-out'), 'post_attention_layernorm');
 });
 
-test('placementFormulas reads the engine\'s meaning of each placement', () => {
+test("placementFormulas reads the engine's meaning of each placement", () => {
   const formulas = placementFormulas(tables);
   assert.deepEqual(Object.keys(formulas), placementRow(tables).choices);
   assert.equal(formulas.post, 'Norm(h + F(h))');
@@ -66,10 +89,10 @@ test('placementFormulas reads the engine\'s meaning of each placement', () => {
 
 test('decisive lines are the norms, the adds and the scaled skip', () => {
   const gpt2 = SNIPPETS.find((s) => s.id === 'gpt2');
-  assert.deepEqual(decisiveLines(gpt2).map((i) => gpt2.lines[i].code.trim()), [
-    'h = self.ln_1(h)', 'h = attn_output + residual',
-    'h = self.ln_2(h)', 'h = residual + feed_forward',
-  ]);
+  assert.deepEqual(
+    decisiveLines(gpt2).map((i) => gpt2.lines[i].code.trim()),
+    ['h = self.ln_1(h)', 'h = attn_output + residual', 'h = self.ln_2(h)', 'h = residual + feed_forward'],
+  );
   assert.deepEqual(lineKeys(gpt2.lines[3]), ['attn:norm-in']);
   assert.deepEqual(lineKeys(gpt2.lines[0]), []);
 });

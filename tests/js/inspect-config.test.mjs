@@ -11,69 +11,281 @@ const inspect = (config) => lab.inspectConfig(typeof config === 'string' ? confi
 
 const CONFIGS = {
   'meta-llama/Llama-3.1-8B': {
-    architectures: ['LlamaForCausalLM'], attention_bias: false, attention_dropout: 0.0, bos_token_id: 128000, eos_token_id: 128001,
-    hidden_act: 'silu', hidden_size: 4096, initializer_range: 0.02, intermediate_size: 14336, max_position_embeddings: 131072,
-    mlp_bias: false, model_type: 'llama', num_attention_heads: 32, num_hidden_layers: 32, num_key_value_heads: 8, pretraining_tp: 1,
-    rms_norm_eps: 1e-05, rope_scaling: { factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' },
-    rope_theta: 500000.0, tie_word_embeddings: false, torch_dtype: 'bfloat16', transformers_version: '4.43.0.dev0', use_cache: true, vocab_size: 128256,
+    architectures: ['LlamaForCausalLM'],
+    attention_bias: false,
+    attention_dropout: 0.0,
+    bos_token_id: 128000,
+    eos_token_id: 128001,
+    hidden_act: 'silu',
+    hidden_size: 4096,
+    initializer_range: 0.02,
+    intermediate_size: 14336,
+    max_position_embeddings: 131072,
+    mlp_bias: false,
+    model_type: 'llama',
+    num_attention_heads: 32,
+    num_hidden_layers: 32,
+    num_key_value_heads: 8,
+    pretraining_tp: 1,
+    rms_norm_eps: 1e-5,
+    rope_scaling: {
+      factor: 8.0,
+      low_freq_factor: 1.0,
+      high_freq_factor: 4.0,
+      original_max_position_embeddings: 8192,
+      rope_type: 'llama3',
+    },
+    rope_theta: 500000.0,
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    transformers_version: '4.43.0.dev0',
+    use_cache: true,
+    vocab_size: 128256,
   },
   'mistralai/Mistral-7B-v0.3': {
-    architectures: ['MistralForCausalLM'], attention_dropout: 0.0, bos_token_id: 1, eos_token_id: 2, hidden_act: 'silu', hidden_size: 4096,
-    initializer_range: 0.02, intermediate_size: 14336, max_position_embeddings: 32768, model_type: 'mistral', num_attention_heads: 32,
-    num_hidden_layers: 32, num_key_value_heads: 8, rms_norm_eps: 1e-05, rope_theta: 1000000.0, sliding_window: null,
-    tie_word_embeddings: false, torch_dtype: 'bfloat16', transformers_version: '4.42.0.dev0', use_cache: true, vocab_size: 32768,
+    architectures: ['MistralForCausalLM'],
+    attention_dropout: 0.0,
+    bos_token_id: 1,
+    eos_token_id: 2,
+    hidden_act: 'silu',
+    hidden_size: 4096,
+    initializer_range: 0.02,
+    intermediate_size: 14336,
+    max_position_embeddings: 32768,
+    model_type: 'mistral',
+    num_attention_heads: 32,
+    num_hidden_layers: 32,
+    num_key_value_heads: 8,
+    rms_norm_eps: 1e-5,
+    rope_theta: 1000000.0,
+    sliding_window: null,
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    transformers_version: '4.42.0.dev0',
+    use_cache: true,
+    vocab_size: 32768,
   },
   'Qwen/Qwen2.5-7B': {
-    architectures: ['Qwen2ForCausalLM'], attention_dropout: 0.0, bos_token_id: 151643, eos_token_id: 151643, hidden_act: 'silu',
-    hidden_size: 3584, initializer_range: 0.02, intermediate_size: 18944, max_position_embeddings: 131072, max_window_layers: 28,
-    model_type: 'qwen2', num_attention_heads: 28, num_hidden_layers: 28, num_key_value_heads: 4, rms_norm_eps: 1e-06, rope_theta: 1000000.0,
-    sliding_window: 131072, tie_word_embeddings: false, torch_dtype: 'bfloat16', transformers_version: '4.40.1', use_cache: true,
-    use_mrope: false, use_sliding_window: false, vocab_size: 152064,
+    architectures: ['Qwen2ForCausalLM'],
+    attention_dropout: 0.0,
+    bos_token_id: 151643,
+    eos_token_id: 151643,
+    hidden_act: 'silu',
+    hidden_size: 3584,
+    initializer_range: 0.02,
+    intermediate_size: 18944,
+    max_position_embeddings: 131072,
+    max_window_layers: 28,
+    model_type: 'qwen2',
+    num_attention_heads: 28,
+    num_hidden_layers: 28,
+    num_key_value_heads: 4,
+    rms_norm_eps: 1e-6,
+    rope_theta: 1000000.0,
+    sliding_window: 131072,
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    transformers_version: '4.40.1',
+    use_cache: true,
+    use_mrope: false,
+    use_sliding_window: false,
+    vocab_size: 152064,
   },
   'Qwen/Qwen3-8B': {
-    architectures: ['Qwen3ForCausalLM'], attention_bias: false, attention_dropout: 0.0, bos_token_id: 151643, eos_token_id: 151645,
-    head_dim: 128, hidden_act: 'silu', hidden_size: 4096, initializer_range: 0.02, intermediate_size: 12288, max_position_embeddings: 40960,
-    max_window_layers: 36, model_type: 'qwen3', num_attention_heads: 32, num_hidden_layers: 36, num_key_value_heads: 8, rms_norm_eps: 1e-06,
-    rope_scaling: null, rope_theta: 1000000, sliding_window: null, tie_word_embeddings: false, torch_dtype: 'bfloat16',
-    transformers_version: '4.51.0', use_cache: true, use_sliding_window: false, vocab_size: 151936,
+    architectures: ['Qwen3ForCausalLM'],
+    attention_bias: false,
+    attention_dropout: 0.0,
+    bos_token_id: 151643,
+    eos_token_id: 151645,
+    head_dim: 128,
+    hidden_act: 'silu',
+    hidden_size: 4096,
+    initializer_range: 0.02,
+    intermediate_size: 12288,
+    max_position_embeddings: 40960,
+    max_window_layers: 36,
+    model_type: 'qwen3',
+    num_attention_heads: 32,
+    num_hidden_layers: 36,
+    num_key_value_heads: 8,
+    rms_norm_eps: 1e-6,
+    rope_scaling: null,
+    rope_theta: 1000000,
+    sliding_window: null,
+    tie_word_embeddings: false,
+    torch_dtype: 'bfloat16',
+    transformers_version: '4.51.0',
+    use_cache: true,
+    use_sliding_window: false,
+    vocab_size: 151936,
   },
   'google/gemma-2-9b': {
-    architectures: ['Gemma2ForCausalLM'], attention_bias: false, attention_dropout: 0.0, attn_logit_softcapping: 50.0, bos_token_id: 2,
-    cache_implementation: 'hybrid', eos_token_id: 1, final_logit_softcapping: 30.0, head_dim: 256, hidden_act: 'gelu_pytorch_tanh',
-    hidden_activation: 'gelu_pytorch_tanh', hidden_size: 3584, initializer_range: 0.02, intermediate_size: 14336, max_position_embeddings: 8192,
-    model_type: 'gemma2', num_attention_heads: 16, num_hidden_layers: 42, num_key_value_heads: 8, pad_token_id: 0, query_pre_attn_scalar: 256,
-    rms_norm_eps: 1e-06, rope_theta: 10000.0, sliding_window: 4096, sliding_window_size: 4096, torch_dtype: 'float32',
-    transformers_version: '4.42.0.dev0', use_cache: true, vocab_size: 256000,
+    architectures: ['Gemma2ForCausalLM'],
+    attention_bias: false,
+    attention_dropout: 0.0,
+    attn_logit_softcapping: 50.0,
+    bos_token_id: 2,
+    cache_implementation: 'hybrid',
+    eos_token_id: 1,
+    final_logit_softcapping: 30.0,
+    head_dim: 256,
+    hidden_act: 'gelu_pytorch_tanh',
+    hidden_activation: 'gelu_pytorch_tanh',
+    hidden_size: 3584,
+    initializer_range: 0.02,
+    intermediate_size: 14336,
+    max_position_embeddings: 8192,
+    model_type: 'gemma2',
+    num_attention_heads: 16,
+    num_hidden_layers: 42,
+    num_key_value_heads: 8,
+    pad_token_id: 0,
+    query_pre_attn_scalar: 256,
+    rms_norm_eps: 1e-6,
+    rope_theta: 10000.0,
+    sliding_window: 4096,
+    sliding_window_size: 4096,
+    torch_dtype: 'float32',
+    transformers_version: '4.42.0.dev0',
+    use_cache: true,
+    vocab_size: 256000,
   },
   'google/gemma-3-4b-it': {
-    architectures: ['Gemma3ForConditionalGeneration'], boi_token_index: 255999, eoi_token_index: 256000, eos_token_id: [1, 106],
-    image_token_index: 262144, initializer_range: 0.02, mm_tokens_per_image: 256, model_type: 'gemma3',
-    text_config: { hidden_size: 2560, intermediate_size: 10240, model_type: 'gemma3_text', num_hidden_layers: 34, rope_scaling: { factor: 8.0, rope_type: 'linear' }, sliding_window: 1024 },
-    torch_dtype: 'bfloat16', transformers_version: '4.50.0.dev0',
-    vision_config: { hidden_size: 1152, image_size: 896, intermediate_size: 4304, model_type: 'siglip_vision_model', num_attention_heads: 16, num_hidden_layers: 27, patch_size: 14, vision_use_head: false },
+    architectures: ['Gemma3ForConditionalGeneration'],
+    boi_token_index: 255999,
+    eoi_token_index: 256000,
+    eos_token_id: [1, 106],
+    image_token_index: 262144,
+    initializer_range: 0.02,
+    mm_tokens_per_image: 256,
+    model_type: 'gemma3',
+    text_config: {
+      hidden_size: 2560,
+      intermediate_size: 10240,
+      model_type: 'gemma3_text',
+      num_hidden_layers: 34,
+      rope_scaling: { factor: 8.0, rope_type: 'linear' },
+      sliding_window: 1024,
+    },
+    torch_dtype: 'bfloat16',
+    transformers_version: '4.50.0.dev0',
+    vision_config: {
+      hidden_size: 1152,
+      image_size: 896,
+      intermediate_size: 4304,
+      model_type: 'siglip_vision_model',
+      num_attention_heads: 16,
+      num_hidden_layers: 27,
+      patch_size: 14,
+      vision_use_head: false,
+    },
   },
   'allenai/OLMo-2-1124-7B': {
-    architectures: ['Olmo2ForCausalLM'], attention_bias: false, attention_dropout: 0.0, eos_token_id: 100257, hidden_act: 'silu',
-    hidden_size: 4096, initializer_range: 0.02, intermediate_size: 11008, max_position_embeddings: 4096, model_type: 'olmo2',
-    num_attention_heads: 32, num_hidden_layers: 32, num_key_value_heads: 32, pad_token_id: 100277, rms_norm_eps: 1e-06, rope_scaling: null,
-    rope_theta: 500000, tie_word_embeddings: false, torch_dtype: 'float32', transformers_version: '4.47.0.dev0', use_cache: true, vocab_size: 100352,
+    architectures: ['Olmo2ForCausalLM'],
+    attention_bias: false,
+    attention_dropout: 0.0,
+    eos_token_id: 100257,
+    hidden_act: 'silu',
+    hidden_size: 4096,
+    initializer_range: 0.02,
+    intermediate_size: 11008,
+    max_position_embeddings: 4096,
+    model_type: 'olmo2',
+    num_attention_heads: 32,
+    num_hidden_layers: 32,
+    num_key_value_heads: 32,
+    pad_token_id: 100277,
+    rms_norm_eps: 1e-6,
+    rope_scaling: null,
+    rope_theta: 500000,
+    tie_word_embeddings: false,
+    torch_dtype: 'float32',
+    transformers_version: '4.47.0.dev0',
+    use_cache: true,
+    vocab_size: 100352,
   },
   'deepseek-ai/DeepSeek-V3': {
-    architectures: ['DeepseekV3ForCausalLM'], attention_bias: false, attention_dropout: 0.0, aux_loss_alpha: 0.001, bos_token_id: 0,
-    eos_token_id: 1, ep_size: 1, first_k_dense_replace: 3, hidden_act: 'silu', hidden_size: 7168, initializer_range: 0.02,
-    intermediate_size: 18432, kv_lora_rank: 512, max_position_embeddings: 163840, model_type: 'deepseek_v3', moe_intermediate_size: 2048,
-    moe_layer_freq: 1, n_group: 8, n_routed_experts: 256, n_shared_experts: 1, norm_topk_prob: true, num_attention_heads: 128,
-    num_experts_per_tok: 8, num_hidden_layers: 61, num_key_value_heads: 128, num_nextn_predict_layers: 1, q_lora_rank: 1536,
-    qk_nope_head_dim: 128, qk_rope_head_dim: 64, quantization_config: { activation_scheme: 'dynamic', fmt: 'e4m3', quant_method: 'fp8', weight_block_size: [128, 128] },
-    rms_norm_eps: 1e-06, rope_scaling: { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 1.0, mscale_all_dim: 1.0, original_max_position_embeddings: 4096, type: 'yarn' },
-    rope_theta: 10000, routed_scaling_factor: 2.5, scoring_func: 'sigmoid', seq_aux: true, tie_word_embeddings: false, topk_group: 4,
-    topk_method: 'noaux_tc', torch_dtype: 'bfloat16', transformers_version: '4.33.1', use_cache: true, v_head_dim: 128, vocab_size: 129280,
+    architectures: ['DeepseekV3ForCausalLM'],
+    attention_bias: false,
+    attention_dropout: 0.0,
+    aux_loss_alpha: 0.001,
+    bos_token_id: 0,
+    eos_token_id: 1,
+    ep_size: 1,
+    first_k_dense_replace: 3,
+    hidden_act: 'silu',
+    hidden_size: 7168,
+    initializer_range: 0.02,
+    intermediate_size: 18432,
+    kv_lora_rank: 512,
+    max_position_embeddings: 163840,
+    model_type: 'deepseek_v3',
+    moe_intermediate_size: 2048,
+    moe_layer_freq: 1,
+    n_group: 8,
+    n_routed_experts: 256,
+    n_shared_experts: 1,
+    norm_topk_prob: true,
+    num_attention_heads: 128,
+    num_experts_per_tok: 8,
+    num_hidden_layers: 61,
+    num_key_value_heads: 128,
+    num_nextn_predict_layers: 1,
+    q_lora_rank: 1536,
+    qk_nope_head_dim: 128,
+    qk_rope_head_dim: 64,
+    quantization_config: {
+      activation_scheme: 'dynamic',
+      fmt: 'e4m3',
+      quant_method: 'fp8',
+      weight_block_size: [128, 128],
+    },
+    rms_norm_eps: 1e-6,
+    rope_scaling: {
+      beta_fast: 32,
+      beta_slow: 1,
+      factor: 40,
+      mscale: 1.0,
+      mscale_all_dim: 1.0,
+      original_max_position_embeddings: 4096,
+      type: 'yarn',
+    },
+    rope_theta: 10000,
+    routed_scaling_factor: 2.5,
+    scoring_func: 'sigmoid',
+    seq_aux: true,
+    tie_word_embeddings: false,
+    topk_group: 4,
+    topk_method: 'noaux_tc',
+    torch_dtype: 'bfloat16',
+    transformers_version: '4.33.1',
+    use_cache: true,
+    v_head_dim: 128,
+    vocab_size: 129280,
   },
   'openai-community/gpt2': {
-    activation_function: 'gelu_new', architectures: ['GPT2LMHeadModel'], attn_pdrop: 0.1, bos_token_id: 50256, embd_pdrop: 0.1,
-    eos_token_id: 50256, initializer_range: 0.02, layer_norm_epsilon: 1e-05, model_type: 'gpt2', n_ctx: 1024, n_embd: 768, n_head: 12,
-    n_layer: 12, n_positions: 1024, resid_pdrop: 0.1, summary_activation: null, summary_first_dropout: 0.1, summary_proj_to_labels: true,
-    summary_type: 'cls_index', summary_use_proj: true, task_specific_params: { 'text-generation': { do_sample: true, max_length: 50 } }, vocab_size: 50257,
+    activation_function: 'gelu_new',
+    architectures: ['GPT2LMHeadModel'],
+    attn_pdrop: 0.1,
+    bos_token_id: 50256,
+    embd_pdrop: 0.1,
+    eos_token_id: 50256,
+    initializer_range: 0.02,
+    layer_norm_epsilon: 1e-5,
+    model_type: 'gpt2',
+    n_ctx: 1024,
+    n_embd: 768,
+    n_head: 12,
+    n_layer: 12,
+    n_positions: 1024,
+    resid_pdrop: 0.1,
+    summary_activation: null,
+    summary_first_dropout: 0.1,
+    summary_proj_to_labels: true,
+    summary_type: 'cls_index',
+    summary_use_proj: true,
+    task_specific_params: { 'text-generation': { do_sample: true, max_length: 50 } },
+    vocab_size: 50257,
   },
 };
 
@@ -121,7 +333,7 @@ const TOTALS = {
   'google/gemma-3-4b-it': { total: 3880263168, published: null },
   // embed 2 x 100352 x 4096 = 822,083,584; per layer 4 x 4096^2 = 67,108,864 + 3 x 4096 x 11008 = 135,266,304 + 16,384
   // = 202,391,552 x 32 = 6,476,529,664; + 4096 = 7,298,617,344 (7.30 B)
-  'allenai/OLMo-2-1124-7B': { total: 7298617344, published: 7.30e9 },
+  'allenai/OLMo-2-1124-7B': { total: 7298617344, published: 7.3e9 },
   // MLA per layer: q_a 7168 x 1536 + q_b 1536 x 128 x 192 + kv_a 7168 x 576 + kv_b 512 x 128 x 256 + o 16384 x 7168
   // = 11,010,048 + 37,748,736 + 4,128,768 + 16,777,216 + 117,440,512 = 187,105,280; dense MLP 3 x 7168 x 18432 = 396,361,728;
   // MoE 257 x 3 x 7168 x 2048 + router 256 x 7168 = 11,318,329,344 + 1,835,008; norms 16,384 per layer.
@@ -141,9 +353,15 @@ for (const [name, config] of Object.entries(CONFIGS)) {
     assert.equal(r.architecture, want.arch);
     assert.equal(r.normParams, want.normParams);
     assert.equal(r.normCount, want.normCount);
-    assert.equal(r.normParams, r.norms.reduce((sum, n) => sum + n.params, 0));
+    assert.equal(
+      r.normParams,
+      r.norms.reduce((sum, n) => sum + n.params, 0),
+    );
     assert.equal(r.layout.qkNorm, want.qkNorm);
-    assert.equal(r.norms.some((n) => n.slot === 'qk'), want.qkNorm);
+    assert.equal(
+      r.norms.some((n) => n.slot === 'qk'),
+      want.qkNorm,
+    );
     const { total, published } = TOTALS[name];
     assert.equal(r.totalParams, total);
     if (published) assert.ok(Math.abs(total - published) / published < 0.005, `${total} vs published ${published}`);
@@ -153,11 +371,14 @@ for (const [name, config] of Object.entries(CONFIGS)) {
 
 test('Llama-3.1-8B: 65 RMSNorms of 4096, 266,240 parameters, 0.0033% of the model; the fields that matter', () => {
   const r = inspect(CONFIGS['meta-llama/Llama-3.1-8B']);
-  assert.deepEqual(r.norms.map(({ name, count, size, params }) => ({ name, count, size, params })), [
-    { name: 'input_layernorm', count: 32, size: 4096, params: 131072 },
-    { name: 'post_attention_layernorm', count: 32, size: 4096, params: 131072 },
-    { name: 'norm', count: 1, size: 4096, params: 4096 },
-  ]);
+  assert.deepEqual(
+    r.norms.map(({ name, count, size, params }) => ({ name, count, size, params })),
+    [
+      { name: 'input_layernorm', count: 32, size: 4096, params: 131072 },
+      { name: 'post_attention_layernorm', count: 32, size: 4096, params: 131072 },
+      { name: 'norm', count: 1, size: 4096, params: 4096 },
+    ],
+  );
   assert.equal((r.normShare * 100).toFixed(4), '0.0033');
   const field = (n) => r.fields.find((f) => f.name === n);
   assert.equal(field('rms_norm_eps').value, 1e-5);
@@ -173,9 +394,18 @@ test('the sizes of the per-head and whole-projection q/k norms', () => {
   const qwen = inspect(CONFIGS['Qwen/Qwen3-8B']).norms.find((n) => n.name === 'self_attn.k_norm');
   assert.deepEqual([qwen.count, qwen.size], [36, 128]);
   const olmo = inspect({ ...CONFIGS['allenai/OLMo-2-1124-7B'], num_key_value_heads: 8 }).norms;
-  assert.deepEqual(olmo.filter((n) => n.slot === 'qk').map((n) => n.size), [4096, 1024]);  // 32 x 128, 8 x 128
+  assert.deepEqual(
+    olmo.filter((n) => n.slot === 'qk').map((n) => n.size),
+    [4096, 1024],
+  ); // 32 x 128, 8 x 128
   const deepseek = inspect(CONFIGS['deepseek-ai/DeepSeek-V3']).norms.filter((n) => n.slot === 'mla');
-  assert.deepEqual(deepseek.map((n) => [n.name, n.size]), [['self_attn.q_a_layernorm', 1536], ['self_attn.kv_a_layernorm', 512]]);
+  assert.deepEqual(
+    deepseek.map((n) => [n.name, n.size]),
+    [
+      ['self_attn.q_a_layernorm', 1536],
+      ['self_attn.kv_a_layernorm', 512],
+    ],
+  );
 });
 
 test('Gemma: soft-caps read from the config; Gemma 3 inside text_config, with Gemma3TextConfig defaults marked', () => {
@@ -202,7 +432,14 @@ test('an unknown architecture: the fields it can read, and an honest "cannot cou
   assert.equal(r.normParams, null);
   assert.equal(r.totalParams, null);
   assert.equal(r.layout, null);
-  assert.deepEqual(r.fields.map((f) => [f.name, f.value]), [['rms_norm_eps', 1e-5], ['hidden_size', 3072], ['num_hidden_layers', 32]]);
+  assert.deepEqual(
+    r.fields.map((f) => [f.name, f.value]),
+    [
+      ['rms_norm_eps', 1e-5],
+      ['hidden_size', 3072],
+      ['num_hidden_layers', 32],
+    ],
+  );
   assert.ok(r.notes.some((n) => n.code === 'unknown_architecture' && n.message.includes('"phi3"')));
   const missing = inspect({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32 });
   assert.equal(missing.normParams, null);
@@ -211,12 +448,16 @@ test('an unknown architecture: the fields it can read, and an honest "cannot cou
 
 test('broken input: a ResidualLabError with a stable code and the position or the field, never a count', () => {
   const fails = (text, code, extra) => {
-    assert.throws(() => lab.inspectConfig(text), (error) => {
-      assert.ok(error instanceof ResidualLabError, String(error));
-      assert.equal(error.code, code, error.message);
-      for (const [key, value] of Object.entries(extra ?? {})) assert.equal(error[key], value, `${key}: ${error.message}`);
-      return true;
-    });
+    assert.throws(
+      () => lab.inspectConfig(text),
+      (error) => {
+        assert.ok(error instanceof ResidualLabError, String(error));
+        assert.equal(error.code, code, error.message);
+        for (const [key, value] of Object.entries(extra ?? {}))
+          assert.equal(error[key], value, `${key}: ${error.message}`);
+        return true;
+      },
+    );
   };
   fails('', 'empty');
   fails('   \n', 'empty');
@@ -229,13 +470,30 @@ test('broken input: a ResidualLabError with a stable code and the position or th
   fails('{"a": "unclosed', 'invalid_json', { position: 6 });
   fails('[1, 2]', 'invalid_config', { field: '(root)' });
   fails(JSON.stringify({ model_type: 'llama', hidden_size: 1e12 }), 'invalid_config', { field: 'hidden_size' });
-  fails(JSON.stringify({ model_type: 'llama', num_hidden_layers: -1 }), 'invalid_config', { field: 'num_hidden_layers' });
+  fails(JSON.stringify({ model_type: 'llama', num_hidden_layers: -1 }), 'invalid_config', {
+    field: 'num_hidden_layers',
+  });
   fails(JSON.stringify({ model_type: 'llama', hidden_size: 4096.5 }), 'invalid_config', { field: 'hidden_size' });
   fails(JSON.stringify({ model_type: 'llama', hidden_size: '4096' }), 'invalid_config', { field: 'hidden_size' });
   fails(JSON.stringify({ model_type: 'llama', rms_norm_eps: -1e-5 }), 'invalid_config', { field: 'rms_norm_eps' });
   fails(JSON.stringify({ model_type: 7 }), 'invalid_config', { field: 'model_type' });
-  fails(JSON.stringify({ model_type: 'gemma3', text_config: { model_type: 'gemma3_text', hidden_size: 0 } }), 'invalid_config', { field: 'text_config.hidden_size' });
-  fails(JSON.stringify({ model_type: 'llama', hidden_size: 4095, num_attention_heads: 32, num_hidden_layers: 2, vocab_size: 10, intermediate_size: 8 }), 'invalid_config', { field: 'num_attention_heads' });
+  fails(
+    JSON.stringify({ model_type: 'gemma3', text_config: { model_type: 'gemma3_text', hidden_size: 0 } }),
+    'invalid_config',
+    { field: 'text_config.hidden_size' },
+  );
+  fails(
+    JSON.stringify({
+      model_type: 'llama',
+      hidden_size: 4095,
+      num_attention_heads: 32,
+      num_hidden_layers: 2,
+      vocab_size: 10,
+      intermediate_size: 8,
+    }),
+    'invalid_config',
+    { field: 'num_attention_heads' },
+  );
   fails('['.repeat(100), 'invalid_json');
   fails(' '.repeat((1 << 20) + 1), 'too_long');
   // a byte-order mark is not an error; "__proto__" is an ordinary key
@@ -252,26 +510,51 @@ test('every size formula names fields the inspector reads', async () => {
   }
 });
 
-test('the inspector widget\'s examples count like the full published files', async () => {
+test("the inspector widget's examples count like the full published files", async () => {
   const { CONFIG_EXAMPLES } = await import('../../web/components/config-inspector/examples.js');
-  const full = { llama: 'meta-llama/Llama-3.1-8B', qwen3: 'Qwen/Qwen3-8B', gemma2: 'google/gemma-2-9b', gemma3: 'google/gemma-3-4b-it', olmo2: 'allenai/OLMo-2-1124-7B', deepseek: 'deepseek-ai/DeepSeek-V3', gpt2: 'openai-community/gpt2' };
+  const full = {
+    llama: 'meta-llama/Llama-3.1-8B',
+    qwen3: 'Qwen/Qwen3-8B',
+    gemma2: 'google/gemma-2-9b',
+    gemma3: 'google/gemma-3-4b-it',
+    olmo2: 'allenai/OLMo-2-1124-7B',
+    deepseek: 'deepseek-ai/DeepSeek-V3',
+    gpt2: 'openai-community/gpt2',
+  };
   assert.deepEqual(CONFIG_EXAMPLES.map((e) => e.id).sort(), Object.keys(full).sort());
   for (const example of CONFIG_EXAMPLES) {
     const short = inspect(example.config);
     const long = inspect(CONFIGS[full[example.id]]);
-    assert.deepEqual([short.normParams, short.totalParams, short.layout], [long.normParams, long.totalParams, long.layout], example.id);
+    assert.deepEqual(
+      [short.normParams, short.totalParams, short.layout],
+      [long.normParams, long.totalParams, long.layout],
+      example.id,
+    );
   }
 });
 
-test('a missing head_dim takes the config class\'s default (Qwen3Config 128, Gemma2Config 256), not hidden_size / heads', () => {
+test("a missing head_dim takes the config class's default (Qwen3Config 128, Gemma2Config 256), not hidden_size / heads", () => {
   // Qwen3-0.6B: hidden_size 1024 / 16 heads would be 64; its head_dim is 128 (written in the file, and the default)
   const qwen06 = {
-    architectures: ['Qwen3ForCausalLM'], attention_bias: false, head_dim: 128, hidden_size: 1024, intermediate_size: 3072, model_type: 'qwen3',
-    num_attention_heads: 16, num_hidden_layers: 28, num_key_value_heads: 8, rms_norm_eps: 1e-6, tie_word_embeddings: true, vocab_size: 151936,
+    architectures: ['Qwen3ForCausalLM'],
+    attention_bias: false,
+    head_dim: 128,
+    hidden_size: 1024,
+    intermediate_size: 3072,
+    model_type: 'qwen3',
+    num_attention_heads: 16,
+    num_hidden_layers: 28,
+    num_key_value_heads: 8,
+    rms_norm_eps: 1e-6,
+    tie_word_embeddings: true,
+    vocab_size: 151936,
   };
   const { head_dim: _q, ...qwenWithout } = qwen06;
   const qwen = inspect(qwenWithout);
-  assert.deepEqual(qwen.fields.find((f) => f.name === 'head_dim'), { name: 'head_dim', path: 'head_dim', value: 128, group: 'size', source: 'default' });
+  assert.deepEqual(
+    qwen.fields.find((f) => f.name === 'head_dim'),
+    { name: 'head_dim', path: 'head_dim', value: 128, group: 'size', source: 'default' },
+  );
   assert.equal(qwen.norms.find((n) => n.name === 'self_attn.q_norm').size, 128);
   // tied embed 151936 x 1024 = 155,582,464; per layer: q 1024 x 2048 + k, v 2 x 1024 x 1024 + o 2048 x 1024 = 6,291,456,
   // MLP 3 x 1024 x 3072 = 9,437,184, norms 2 x 1024 + 2 x 128 = 2304 -> 15,730,944 x 28 = 440,466,432; + 1024 = 596,049,920
@@ -302,17 +585,35 @@ test('attention_bias: true adds one bias per output of the projections built wit
 
 test('QK-Norm fields: read where a config has them, told apart from architectures whose code decides', () => {
   // an architecture the inspector does not know, with its own switch: the config's word is reported
-  const stablelm = inspect({ model_type: 'stablelm', hidden_size: 2560, num_hidden_layers: 32, layer_norm_eps: 1e-5, qk_layernorm: true });
+  const stablelm = inspect({
+    model_type: 'stablelm',
+    hidden_size: 2560,
+    num_hidden_layers: 32,
+    layer_norm_eps: 1e-5,
+    qk_layernorm: true,
+  });
   assert.equal(stablelm.layout, null);
-  assert.deepEqual(stablelm.fields.find((f) => f.name === 'qk_layernorm'), { name: 'qk_layernorm', path: 'qk_layernorm', value: true, group: 'qknorm', source: 'config' });
-  assert.deepEqual(stablelm.notes.filter((n) => n.code === 'qk_norm_flag').map(({ field, value }) => [field, value]), [['qk_layernorm', true]]);
+  assert.deepEqual(
+    stablelm.fields.find((f) => f.name === 'qk_layernorm'),
+    { name: 'qk_layernorm', path: 'qk_layernorm', value: true, group: 'qknorm', source: 'config' },
+  );
+  assert.deepEqual(
+    stablelm.notes.filter((n) => n.code === 'qk_norm_flag').map(({ field, value }) => [field, value]),
+    [['qk_layernorm', true]],
+  );
   const cohere = inspect({ model_type: 'cohere', hidden_size: 8192, use_qk_norm: false });
-  assert.deepEqual(cohere.notes.filter((n) => n.code === 'qk_norm_flag').map(({ field, value }) => [field, value]), [['use_qk_norm', false]]);
+  assert.deepEqual(
+    cohere.notes.filter((n) => n.code === 'qk_norm_flag').map(({ field, value }) => [field, value]),
+    [['use_qk_norm', false]],
+  );
   // a known architecture: the table (the code) decides; a flag that disagrees gets a note, one that agrees none
   const llama = inspect({ ...CONFIGS['meta-llama/Llama-3.1-8B'], use_qk_norm: true });
   assert.equal(llama.layout.qkNorm, false);
   assert.equal(llama.normParams, 266240);
-  assert.deepEqual(llama.notes.filter((n) => n.code === 'qk_norm_flag_ignored').map(({ field, value }) => [field, value]), [['use_qk_norm', true]]);
+  assert.deepEqual(
+    llama.notes.filter((n) => n.code === 'qk_norm_flag_ignored').map(({ field, value }) => [field, value]),
+    [['use_qk_norm', true]],
+  );
   const qwenOff = inspect({ ...CONFIGS['Qwen/Qwen3-8B'], use_qk_norm: false });
   assert.equal(qwenOff.layout.qkNorm, true);
   assert.ok(qwenOff.notes.some((n) => n.code === 'qk_norm_flag_ignored' && n.value === false));
@@ -320,5 +621,8 @@ test('QK-Norm fields: read where a config has them, told apart from architecture
   assert.ok(!qwenOn.notes.some((n) => n.code.startsWith('qk_norm_flag')));
   // without a flag, no flag note either way
   assert.ok(!inspect(CONFIGS['Qwen/Qwen3-8B']).notes.some((n) => n.code.startsWith('qk_norm_flag')));
-  assert.throws(() => inspect({ model_type: 'cohere', use_qk_norm: 'yes' }), (e) => e.code === 'invalid_config' && e.field === 'use_qk_norm');
+  assert.throws(
+    () => inspect({ model_type: 'cohere', use_qk_norm: 'yes' }),
+    (e) => e.code === 'invalid_config' && e.field === 'use_qk_norm',
+  );
 });

@@ -4,7 +4,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,7 +31,8 @@ function differences(own, reference, path = '') {
     const where = path ? `${path}.${key}` : key;
     if (!(key in own)) found.push(`${where}: missing`);
     else if (!(key in reference)) found.push(`${where}: not in ${FALLBACK_LANGUAGE}`);
-    else if (isTable(reference[key]) !== isTable(own[key]) || typeof reference[key] !== typeof own[key]) found.push(`${where}: a ${typeof own[key]}, ${typeof reference[key]} in ${FALLBACK_LANGUAGE}`);
+    else if (isTable(reference[key]) !== isTable(own[key]) || typeof reference[key] !== typeof own[key])
+      found.push(`${where}: a ${typeof own[key]}, ${typeof reference[key]} in ${FALLBACK_LANGUAGE}`);
     else if (isTable(own[key])) found.push(...differences(own[key], reference[key], where));
   }
   return found;
@@ -43,56 +54,93 @@ test('the table: codes, pages and page languages each name one row; the fallback
   }
   assert.equal(languageCode('zh-Hans'), 'zh');
   assert.equal(languageCode('EN-gb'), 'en');
-  for (const unknown of ['fr', '', null, undefined]) assert.equal(languageCode(unknown), FALLBACK_LANGUAGE, String(unknown));
+  for (const unknown of ['fr', '', null, undefined])
+    assert.equal(languageCode(unknown), FALLBACK_LANGUAGE, String(unknown));
 });
 
 test(`every language has every text of ${FALLBACK_LANGUAGE}, no other and of the same kind (none relies on the fallback)`, () => {
   const reference = LANGUAGES.find((row) => row.code === FALLBACK_LANGUAGE).strings;
-  for (const row of LANGUAGES) assert.deepEqual(differences(row.strings, reference), [], `content/${row.code}/strings/`);
+  for (const row of LANGUAGES)
+    assert.deepEqual(differences(row.strings, reference), [], `content/${row.code}/strings/`);
   // and the check finds a missing key, a stray one and a wrong kind
-  const broken = { ...reference, page: { ...reference.page, footer: undefined }, extra: 'x', run: { ...reference.run, steps: 'text' } };
+  const broken = {
+    ...reference,
+    page: { ...reference.page, footer: undefined },
+    extra: 'x',
+    run: { ...reference.run, steps: 'text' },
+  };
   delete broken.page.footer;
-  assert.deepEqual(differences(broken, reference), ['page.footer: missing', 'run.steps: a string, function in en', 'extra: not in en'].map((d) => d.replace(' en', ` ${FALLBACK_LANGUAGE}`)));
+  assert.deepEqual(
+    differences(broken, reference),
+    ['page.footer: missing', 'run.steps: a string, function in en', 'extra: not in en'].map((d) =>
+      d.replace(' en', ` ${FALLBACK_LANGUAGE}`),
+    ),
+  );
 });
 
 test('no code in web/ or scripts/ names a language: each is a row of web/languages.js', () => {
   const names = LANGUAGES.flatMap((row) => [row.code, row.htmlLang]).map((name) => name.replace(/-/g, '\\-'));
   const alternatives = names.join('|');
   // 'zh' as a value, /^zh/ as a pattern, STRINGS.zh, { zh: ... }, zh ? ... : ...
-  const naming = new RegExp(`(['"\`])(${alternatives})\\1|/\\^?(${alternatives})\\b|\\.(${alternatives})\\b(?![-.])|^\\s*(${alternatives})\\s*:|\\b(${alternatives})\\s*\\?`, 'm');
-  const files = ['web', 'scripts'].flatMap((dir) => readdirSync(join(rootDir, dir), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && /\.m?js$/.test(entry.name))
-    .map((entry) => join(entry.parentPath ?? entry.path, entry.name)))
+  const naming = new RegExp(
+    `(['"\`])(${alternatives})\\1|/\\^?(${alternatives})\\b|\\.(${alternatives})\\b(?![-.])|^\\s*(${alternatives})\\s*:|\\b(${alternatives})\\s*\\?`,
+    'm',
+  );
+  const files = ['web', 'scripts']
+    .flatMap((dir) =>
+      readdirSync(join(rootDir, dir), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && /\.m?js$/.test(entry.name))
+        .map((entry) => join(entry.parentPath ?? entry.path, entry.name)),
+    )
     .filter((file) => relative(rootDir, file) !== join('web', 'languages.js'));
   assert.ok(files.length > 50, `files read: ${files.length}`);
   const found = [];
   for (const file of files) {
-    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-      const code = line.replace(/\/\/.*$/, '').replace(/^\s*\*.*$/, '');  // comments may name one
-      if (naming.test(code)) found.push(`${relative(rootDir, file)}:${i + 1}: ${line.trim()}`);
-    });
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        const code = line.replace(/\/\/.*$/, '').replace(/^\s*\*.*$/, ''); // comments may name one
+        if (naming.test(code)) found.push(`${relative(rootDir, file)}:${i + 1}: ${line.trim()}`);
+      });
   }
   assert.deepEqual(found, []);
-  assert.ok(naming.test("lang === 'zh'") && naming.test('COMMON.en') && naming.test('  zh: {') && naming.test('zh ? 1 : 2') && naming.test('/^zh/i'));
+  assert.ok(
+    naming.test("lang === 'zh'") &&
+      naming.test('COMMON.en') &&
+      naming.test('  zh: {') &&
+      naming.test('zh ? 1 : 2') &&
+      naming.test('/^zh/i'),
+  );
 });
 
-test('a language added as a folder and a row builds its page, in every page\'s language menu; missing texts fall back', async () => {
+test("a language added as a folder and a row builds its page, in every page's language menu; missing texts fall back", async () => {
   const copy = mkdtempSync(join(tmpdir(), 'rl-language-'));
   try {
     for (const dir of ['web', 'content', 'scripts']) cpSync(join(rootDir, dir), join(copy, dir), { recursive: true });
     symlinkSync(join(rootDir, 'node_modules'), join(copy, 'node_modules'), 'dir');
     // The folder: the chapter (here the English one, retitled) and the strings it has so far.
-    const chapter = readFileSync(join(rootDir, 'content', FALLBACK_LANGUAGE, 'chapter.md'), 'utf8').replace(/^# (.+)$/m, '# Stub: $1');
+    const chapter = readFileSync(join(rootDir, 'content', FALLBACK_LANGUAGE, 'chapter.md'), 'utf8').replace(
+      /^# (.+)$/m,
+      '# Stub: $1',
+    );
     mkdirSync(join(copy, 'content/xx/strings'), { recursive: true });
     writeFileSync(join(copy, 'content/xx/chapter.md'), chapter);
-    writeFileSync(join(copy, 'content/xx/strings/index.js'), "export default { page: { skip: 'Stub skip', contents: 'Stub contents' } };\n");
+    writeFileSync(
+      join(copy, 'content/xx/strings/index.js'),
+      "export default { page: { skip: 'Stub skip', contents: 'Stub contents' } };\n",
+    );
     // The row.
     const table = join(copy, 'web/languages.js');
     const source = readFileSync(table, 'utf8');
     const rows = source.indexOf('export const LANGUAGES = [\n') + 'export const LANGUAGES = [\n'.length;
     assert.ok(rows > 100, 'the table is where docs/extending.md says');
-    writeFileSync(table, `${source.slice(0, rows)}  { code: 'xx', name: 'Stubbish', htmlLang: 'xx', numberLocale: 'en-US', page: 'xx/index.html', strings: xx },\n${source.slice(rows)}`
-      .replace(/^(import .* from '\.\.\/content\/.*\n)/m, "import xx from '../content/xx/strings/index.js';\n$1"));
+    writeFileSync(
+      table,
+      `${source.slice(0, rows)}  { code: 'xx', name: 'Stubbish', htmlLang: 'xx', numberLocale: 'en-US', page: 'xx/index.html', strings: xx },\n${source.slice(rows)}`.replace(
+        /^(import .* from '\.\.\/content\/.*\n)/m,
+        "import xx from '../content/xx/strings/index.js';\n$1",
+      ),
+    );
 
     const out = join(copy, 'out');
     execFileSync(process.execPath, [join(copy, 'scripts/pages.mjs'), copy, out], { stdio: 'pipe' });
@@ -101,12 +149,21 @@ test('a language added as a folder and a row builds its page, in every page\'s l
     assert.match(stub, /<title>Stub: /);
     assert.match(stub, /<a class="skip-link" href="#main">Stub skip<\/a>/, 'its own text');
     const english = stringsOf(FALLBACK_LANGUAGE, 'page');
-    assert.ok(stub.includes(`<footer class="site-footer"><p>${english.footer}</p></footer>`), 'a text it lacks: the fallback language\'s');
-    assert.match(stub, /<a href="index.html" hreflang="xx" lang="xx" aria-current="page" data-lang-link="xx">Stubbish<\/a>/);
+    assert.ok(
+      stub.includes(`<footer class="site-footer"><p>${english.footer}</p></footer>`),
+      "a text it lacks: the fallback language's",
+    );
+    assert.match(
+      stub,
+      /<a href="index.html" hreflang="xx" lang="xx" aria-current="page" data-lang-link="xx">Stubbish<\/a>/,
+    );
     for (const row of LANGUAGES) {
       const page = readFileSync(join(out, row.page), 'utf8');
       const href = relative(dirname(row.page), 'xx/index.html');
-      assert.ok(page.includes(`<a href="${href}" hreflang="xx" lang="xx" data-lang-link="xx">Stubbish</a>`), `${row.page} lists the new language`);
+      assert.ok(
+        page.includes(`<a href="${href}" hreflang="xx" lang="xx" data-lang-link="xx">Stubbish</a>`),
+        `${row.page} lists the new language`,
+      );
       assert.ok(stub.includes(`data-lang-link="${row.code}">${row.name}</a>`), `and its menu lists ${row.code}`);
     }
     // The widgets' lookup, in the copy: the stub's own key, and the fallback for the rest.

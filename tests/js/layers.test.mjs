@@ -11,7 +11,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const layers = readFileSync(join(root, 'CMakeLists.txt'), 'utf8').match(/^set\(RL_LAYERS ([^)]*)\)/m)[1].split(/\s+/);
+const layers = readFileSync(join(root, 'CMakeLists.txt'), 'utf8')
+  .match(/^set\(RL_LAYERS ([^)]*)\)/m)[1]
+  .split(/\s+/);
 let tree;
 
 function run(cmd, args) {
@@ -22,7 +24,15 @@ function run(cmd, args) {
 
 before(() => {
   tree = mkdtempSync(join(tmpdir(), 'rl-layers-'));
-  const configure = run('cmake', ['-S', root, '-B', tree, '-DRL_BUILD_TESTS=OFF', '-DRL_BUILD_BENCH=OFF', '-DRL_NATIVE_ARCH=OFF']);
+  const configure = run('cmake', [
+    '-S',
+    root,
+    '-B',
+    tree,
+    '-DRL_BUILD_TESTS=OFF',
+    '-DRL_BUILD_BENCH=OFF',
+    '-DRL_NATIVE_ARCH=OFF',
+  ]);
   assert.equal(configure.status, 0, configure.output);
 });
 after(() => rmSync(tree, { recursive: true, force: true }));
@@ -34,10 +44,12 @@ test('the layer table is core, kernels, checkpoint, decoder, train, experiments,
 test('every layer but the top has a probe reaching up and one reaching down', () => {
   const listed = run('ctest', ['--test-dir', tree, '-N', '-L', 'layers']).output;
   const names = [...listed.matchAll(/Test +#\d+: (\S+)/g)].map((m) => m[1]);
-  const expected = layers.slice(0, -1).flatMap((layer, i) => [
-    `layer_${layer}_rejects_${layers[i + 1]}`,
-    `layer_${layer}_accepts_${layers[Math.max(i - 1, 0)]}`,
-  ]);
+  const expected = layers
+    .slice(0, -1)
+    .flatMap((layer, i) => [
+      `layer_${layer}_rejects_${layers[i + 1]}`,
+      `layer_${layer}_accepts_${layers[Math.max(i - 1, 0)]}`,
+    ]);
   assert.deepEqual(names.sort(), expected.sort());
 });
 

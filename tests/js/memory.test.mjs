@@ -14,15 +14,16 @@ const dist = new URL('../../dist/lib/residual-lab.js', import.meta.url);
 assert.ok(existsSync(fileURLToPath(dist)), 'dist/lib/residual-lab.js is missing: run `node scripts/build.mjs` first');
 const { load, ResidualLabError } = await import(dist.href);
 const lab = await load();
-lab.rmsNorm([1, 2]);  // the kernels' small scratch block (4 KB, kept between calls) is reserved from here on
+lab.rmsNorm([1, 2]); // the kernels' small scratch block (4 KB, kept between calls) is reserved from here on
 
 setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc');  // a gc() function without running node with --expose-gc
+const gc = runInNewContext('gc'); // a gc() function without running node with --expose-gc
 
 const MB = 2 ** 20;
-const MAX_HEAP = 1024 * MB;  // -sMAXIMUM_MEMORY=1GB
+const MAX_HEAP = 1024 * MB; // -sMAXIMUM_MEMORY=1GB
 const BIG = { dModel: 256, nHeads: 4, nLayers: 16, contextLength: 256 };
-const OUT_OF_MEMORY = /(?:^|: )out of memory: .+ needs (\d+\.\d) MB, (\d+\.\d) MB of the 768\.0 MB memory budget is left/;
+const OUT_OF_MEMORY =
+  /(?:^|: )out of memory: .+ needs (\d+\.\d) MB, (\d+\.\d) MB of the 768\.0 MB memory budget is left/;
 
 function refusal(fn) {
   try {
@@ -69,19 +70,25 @@ test('decoders are created until the budget refuses one; after dispose() the mod
   assert.equal(lab.liveDecoders(), live + 3);
 
   // With the budget nearly spent, parsing a long text (20 bytes of decoded characters per byte) is refused too.
-  assertOutOfMemory(refusal(() => lab.parseVector(' '.repeat(12e6) + '1')), 'parsing the text');
+  assertOutOfMemory(
+    refusal(() => lab.parseVector(' '.repeat(12e6) + '1')),
+    'parsing the text',
+  );
   // ... and a refused call leaves the decoders working.
   const { loss } = models[0].forward([1, 2, 3], [2, 3, 4]);
   assert.ok(Number.isFinite(loss));
 
   for (const m of models) m.dispose();
   assert.equal(lab.liveDecoders(), live);
-  lab.rmsNorm([1, 2]);  // the parse's 16 MB scratch block was freed after the call; the small one comes back
+  lab.rmsNorm([1, 2]); // the parse's 16 MB scratch block was freed after the call; the small one comes back
   assert.equal(lab.memoryBudget().usedBytes, usedBefore);
   const again = [lab.createDecoder(BIG), lab.createDecoder(BIG), lab.createDecoder(BIG)];
   assert.ok(Number.isFinite(again[2].forward([5, 6], [6, 7]).loss));
   for (const m of again) m.dispose();
-  assert.deepEqual(Array.from(lab.rmsNorm([3, 4], null, { eps: 0 })), Array.from(lab.rmsNorm(new Float32Array([3, 4]), null, { eps: 0 })));
+  assert.deepEqual(
+    Array.from(lab.rmsNorm([3, 4], null, { eps: 0 })),
+    Array.from(lab.rmsNorm(new Float32Array([3, 4]), null, { eps: 0 })),
+  );
   assert.equal(lab.memoryBudget().usedBytes, usedBefore);
 });
 
@@ -90,10 +97,16 @@ test('a logit lens too large for the budget is refused with out_of_memory; the m
   try {
     const usedBefore = lab.memoryBudget().usedBytes;
     m.forward(new Int32Array(128).fill(1));
-    const { asked } = assertOutOfMemory(refusal(() => m.logitLens(16384)), 'the logit lens (k = 16384)');
+    const { asked } = assertOutOfMemory(
+      refusal(() => m.logitLens(16384)),
+      'the logit lens (k = 16384)',
+    );
     // 129 points x 128 positions x 16384 tokens x 8 bytes, plus the [T, V] logits and probabilities
     assert.ok(asked > 2064 && asked < 2100, `the lens asks ${asked} MB`);
-    assertOutOfMemory(refusal(() => m.forward(new Int32Array(128).fill(1), null, { logitLens: 16384 })), 'the logit lens');
+    assertOutOfMemory(
+      refusal(() => m.forward(new Int32Array(128).fill(1), null, { logitLens: 16384 })),
+      'the logit lens',
+    );
     assert.ok(lab.wasmHeapBytes() <= MAX_HEAP);
     const lens = m.logitLens(3);
     assert.equal(lens.topTokens.length, 129 * 128 * 3);
@@ -104,7 +117,7 @@ test('a logit lens too large for the budget is refused with out_of_memory; the m
 });
 
 test('parseVector refuses a text longer than 16 MiB before copying it; the heap does not grow', () => {
-  lab.parseVector('1 2 3');  // the scratch block exists
+  lab.parseVector('1 2 3'); // the scratch block exists
   const heap = lab.wasmHeapBytes();
   const err = refusal(() => lab.parseVector(' '.repeat(18e6) + '1'));
   assert.ok(err instanceof ResidualLabError);
@@ -130,8 +143,10 @@ test('a vector longer than the kernels take is refused before it is copied or co
   const elapsed = performance.now() - start;
   assert.equal(sparse.message, 'x has 4294967295 values; at most 1,048,576 are supported');
   assert.ok(elapsed < 1000, `refusing a sparse array of 2^32 - 1 took ${elapsed.toFixed(0)} ms`);
-  assert.equal(refusal(() => lab.layerNorm([1, 2], new Array(2 ** 31))).message,
-    'gamma has 2147483648 values; at most 1,048,576 are supported');
+  assert.equal(
+    refusal(() => lab.layerNorm([1, 2], new Array(2 ** 31))).message,
+    'gamma has 2147483648 values; at most 1,048,576 are supported',
+  );
   assert.equal(lab.wasmHeapBytes(), heap);
 
   // The longest vector allowed still works, and its scratch block is given back to the budget afterwards.
@@ -145,7 +160,10 @@ test('a vector longer than the kernels take is refused before it is copied or co
 
 test('arguments that are not arrays of numbers are refused with a ResidualLabError naming them', () => {
   const cases = [
-    [() => lab.rmsNorm(new BigInt64Array(2)), /^x must be a Float32Array, a numeric typed array or an array of numbers \(got BigInt64Array\)$/],
+    [
+      () => lab.rmsNorm(new BigInt64Array(2)),
+      /^x must be a Float32Array, a numeric typed array or an array of numbers \(got BigInt64Array\)$/,
+    ],
     [() => lab.rmsNorm(new BigUint64Array(2)), /\(got BigUint64Array\)$/],
     [() => lab.rmsNorm(new DataView(new ArrayBuffer(8))), /^x must be .*\(got DataView\)$/],
     [() => lab.rmsNorm(new ArrayBuffer(8)), /^x must be .*\(got ArrayBuffer\)$/],
@@ -154,8 +172,13 @@ test('arguments that are not arrays of numbers are refused with a ResidualLabErr
     [() => lab.layerNorm([1, 2], null, 'beta'), /^beta must be .*\(got string\)$/],
     [() => lab.softmax([1n, 2n]), /^x must hold numbers \(x\[0\] is a bigint\)$/],
     [() => lab.rmsNormBackward([1, 2], null, [1, Symbol('s')]), /^dy must hold numbers \(dy\[1\] is a symbol\)$/],
-    [() => lab.createDecoder({ vocabSize: 8, dModel: 4, nHeads: 1, nLayers: 1, contextLength: 4 }).forward(new DataView(new ArrayBuffer(8))),
-      /^tokens must be an Int32Array \(got a DataView\)$/],
+    [
+      () =>
+        lab
+          .createDecoder({ vocabSize: 8, dModel: 4, nHeads: 1, nLayers: 1, contextLength: 4 })
+          .forward(new DataView(new ArrayBuffer(8))),
+      /^tokens must be an Int32Array \(got a DataView\)$/,
+    ],
   ];
   for (const [call, message] of cases) {
     const err = refusal(call);
@@ -164,15 +187,27 @@ test('arguments that are not arrays of numbers are refused with a ResidualLabErr
     assert.match(err.message, message);
   }
   // Numeric typed arrays of every other kind are converted.
-  for (const T of [Float64Array, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array]) {
-    assert.deepEqual(Array.from(lab.rmsNorm(new T([3, 4]), null, { eps: 0 })), Array.from(lab.rmsNorm([3, 4], null, { eps: 0 })));
+  for (const T of [
+    Float64Array,
+    Int8Array,
+    Uint8Array,
+    Uint8ClampedArray,
+    Int16Array,
+    Uint16Array,
+    Int32Array,
+    Uint32Array,
+  ]) {
+    assert.deepEqual(
+      Array.from(lab.rmsNorm(new T([3, 4]), null, { eps: 0 })),
+      Array.from(lab.rmsNorm([3, 4], null, { eps: 0 })),
+    );
   }
 });
 
 async function collectUntil(done) {
   for (let i = 0; i < 50 && !done(); i++) {
     gc();
-    await new Promise((resolve) => setTimeout(resolve, 10));  // finalizers run between tasks
+    await new Promise((resolve) => setTimeout(resolve, 10)); // finalizers run between tasks
   }
 }
 
@@ -232,7 +267,9 @@ const GROWTH = { nLayers: 2, dModel: 32, nHeads: 2, contextLength: 16, trainStep
 const WARMUP = { nLayers: 1, dModel: 16, nHeads: 2, contextLength: 16, steps: 10, warmupSteps: 2, evalWindows: 1 };
 
 test('an experiment whose onProgress throws frees its models and rethrows the error', () => {
-  const thrower = () => { throw new RangeError('stop here'); };
+  const thrower = () => {
+    throw new RangeError('stop here');
+  };
   const runs = [
     ['residualGrowth', () => lab.experiments.residualGrowth(GROWTH, { onProgress: thrower })],
     ['warmup', () => lab.experiments.warmup(WARMUP, { onProgress: thrower, chunk: 5 })],
@@ -261,7 +298,7 @@ test('an experiment too large for what is left of the budget is refused with out
   try {
     const left = 768 * MB - lab.memoryBudget().usedBytes;
     assert.ok(left < 200 * MB);
-    const options = { nLayers: 24, dModel: 256, nHeads: 4, contextLength: 128 };  // 213.6 MB a model
+    const options = { nLayers: 24, dModel: 256, nHeads: 4, contextLength: 128 }; // 213.6 MB a model
     const err = refusal(() => lab.experiments.warmup(options));
     assertOutOfMemory(err, 'a decoder');
     assert.match(err.message, /^warmup: out of memory: /);

@@ -23,9 +23,12 @@ let staticPages;
 const STATIC_PAGES = readdirSync(join(rootDir, 'web')).filter((name) => name.endsWith('.html'));
 before(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'rl-pages-'));
-  for (const page of STATIC_PAGES) copyFileSync(join(rootDir, 'web', page), join(outDir, page));  // as the build copies web/
+  for (const page of STATIC_PAGES) copyFileSync(join(rootDir, 'web', page), join(outDir, page)); // as the build copies web/
   await renderPages({ rootDir, outDir });
-  pages = { zh: readFileSync(join(outDir, 'index.html'), 'utf8'), en: readFileSync(join(outDir, 'en/index.html'), 'utf8') };
+  pages = {
+    zh: readFileSync(join(outDir, 'index.html'), 'utf8'),
+    en: readFileSync(join(outDir, 'en/index.html'), 'utf8'),
+  };
   embedPage = readFileSync(join(outDir, 'embed-example.html'), 'utf8');
   staticPages = Object.fromEntries(STATIC_PAGES.map((page) => [page, readFileSync(join(outDir, page), 'utf8')]));
 });
@@ -37,7 +40,9 @@ function send(url, method, path = '') {
     const req = request(new URL(path, url), { method, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk) => { body += chunk; });
+      res.on('data', (chunk) => {
+        body += chunk;
+      });
       res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, rawHeaders: res.rawHeaders, body }));
     });
     req.on('error', reject);
@@ -48,19 +53,29 @@ function send(url, method, path = '') {
 /** The values of every header named `name` (a header may come more than once). */
 function allHeaderValues(rawHeaders, name) {
   const values = [];
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === name) values.push(rawHeaders[i + 1]);
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (rawHeaders[i].toLowerCase() === name) values.push(rawHeaders[i + 1]);
   return values;
 }
 
-const metaPolicies = (html) => [...html.matchAll(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/g)]
-  .map((m) => m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+const metaPolicies = (html) =>
+  [...html.matchAll(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/g)].map((m) =>
+    m[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'),
+  );
 
 test('every page carries, as its first head element after the charset, exactly the policy the server sends', async () => {
   const { server, url } = await startServer({ siteRoot: outDir, port: 0 });
   try {
-    assert.ok(['embed-example.html', 'embed.html', 'embed-frame-example.html'].every((page) => STATIC_PAGES.includes(page)), STATIC_PAGES.join(', '));
+    assert.ok(
+      ['embed-example.html', 'embed.html', 'embed-frame-example.html'].every((page) => STATIC_PAGES.includes(page)),
+      STATIC_PAGES.join(', '),
+    );
     const built = { ...pages, ...staticPages };
-    for (const [name, path] of [['zh', 'index.html'], ['en', 'en/index.html'], ...STATIC_PAGES.map((page) => [page, page])]) {
+    for (const [name, path] of [
+      ['zh', 'index.html'],
+      ['en', 'en/index.html'],
+      ...STATIC_PAGES.map((page) => [page, page]),
+    ]) {
       const response = await send(url, 'GET', path);
       assert.equal(response.status, 200, path);
       const headerPolicies = allHeaderValues(response.rawHeaders, 'content-security-policy');
@@ -68,10 +83,21 @@ test('every page carries, as its first head element after the charset, exactly t
       assert.ok(pagePolicy, `${path}: the server sends the page policy`);
       assert.deepEqual(metaPolicies(built[name]), [pagePolicy], `${name}: one meta, the server's policy word for word`);
       assert.match(pagePolicy, /script-src 'self' 'wasm-unsafe-eval'/);
-      assert.doesNotMatch(pagePolicy, /'unsafe-inline'|'unsafe-eval'|frame-ancestors/, 'nothing a meta cannot carry, no inline code');
-      assert.match(built[name], /<head>\s*<meta charset="utf-8">\s*<meta http-equiv="Content-Security-Policy"/, `${name}: before any script or stylesheet`);
+      assert.doesNotMatch(
+        pagePolicy,
+        /'unsafe-inline'|'unsafe-eval'|frame-ancestors/,
+        'nothing a meta cannot carry, no inline code',
+      );
+      assert.match(
+        built[name],
+        /<head>\s*<meta charset="utf-8">\s*<meta http-equiv="Content-Security-Policy"/,
+        `${name}: before any script or stylesheet`,
+      );
       // Framing is allowed on purpose (the lab is meant to be embedded), by its own header policy.
-      assert.deepEqual(headerPolicies.filter((policy) => policy !== pagePolicy), ['frame-ancestors *']);
+      assert.deepEqual(
+        headerPolicies.filter((policy) => policy !== pagePolicy),
+        ['frame-ancestors *'],
+      );
       assert.equal(response.headers['x-frame-options'], undefined);
     }
   } finally {
@@ -84,7 +110,14 @@ test('withCspMeta adds the meta once, keeps it on a second pass and refuses a fo
   const once = withCspMeta(page, 'page');
   assert.equal(metaPolicies(once).length, 1);
   assert.equal(withCspMeta(once, 'page'), once);
-  assert.throws(() => withCspMeta(page.replace('<title>', '<meta http-equiv="Content-Security-Policy" content="default-src *"><title>'), 'page'), /other than the lab's/);
+  assert.throws(
+    () =>
+      withCspMeta(
+        page.replace('<title>', '<meta http-equiv="Content-Security-Policy" content="default-src *"><title>'),
+        'page',
+      ),
+    /other than the lab's/,
+  );
   assert.throws(() => withCspMeta('<html><head></head></html>', 'page'), /no <meta charset/);
 });
 
@@ -126,11 +159,20 @@ test('every widget tag reaches the page, and the pages set their language', () =
   assert.match(pages.zh, /<html lang="zh-CN">/);
   assert.match(pages.en, /<html lang="en">/);
   // the language menu lists every language, each link in its own language, the page's own marked current
-  assert.match(pages.zh, /<a href="index.html" hreflang="zh-CN" lang="zh-CN" aria-current="page" data-lang-link="zh">中文<\/a>/);
+  assert.match(
+    pages.zh,
+    /<a href="index.html" hreflang="zh-CN" lang="zh-CN" aria-current="page" data-lang-link="zh">中文<\/a>/,
+  );
   assert.match(pages.zh, /<a href="en\/index.html" hreflang="en" lang="en" data-lang-link="en">English<\/a>/);
   assert.match(pages.en, /<a href="\.\.\/index.html" hreflang="zh-CN" lang="zh-CN" data-lang-link="zh">中文<\/a>/);
-  assert.match(pages.en, /<a href="index.html" hreflang="en" lang="en" aria-current="page" data-lang-link="en">English<\/a>/);
-  assert.match(pages.en, /<summary class="header-button" aria-label="Language: English" title="Language">English<\/summary>/);
+  assert.match(
+    pages.en,
+    /<a href="index.html" hreflang="en" lang="en" aria-current="page" data-lang-link="en">English<\/a>/,
+  );
+  assert.match(
+    pages.en,
+    /<summary class="header-button" aria-label="Language: English" title="Language">English<\/summary>/,
+  );
   assert.match(pages.en, /src="\.\.\/components\/index.js"/, 'the English page loads the widgets from one level up');
 });
 
@@ -139,8 +181,14 @@ test('formulas are MathML (KaTeX output mathml), including the chapter formulas'
     assert.ok((html.match(/<math/g) ?? []).length > 40, `${lang}: many formulas`);
     assert.ok(!html.includes('katex-html'), `${lang}: no KaTeX HTML output`);
     assert.ok(!html.includes('katex-error'), `${lang}: no formula failed`);
-    assert.ok(!/(^|[^\\])\$\$/.test(html.replace(/<annotation[\s\S]*?<\/annotation>/g, '')), `${lang}: no untypeset $$`);
-    assert.match(html, /<div class="math-display"[^>]*><span class="katex"><math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML" display="block">/);
+    assert.ok(
+      !/(^|[^\\])\$\$/.test(html.replace(/<annotation[\s\S]*?<\/annotation>/g, '')),
+      `${lang}: no untypeset $$`,
+    );
+    assert.match(
+      html,
+      /<div class="math-display"[^>]*><span class="katex"><math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML" display="block">/,
+    );
   }
 });
 
@@ -152,7 +200,10 @@ test('nothing in the pages needs style-src or script-src exceptions', () => {
       assert.match(script[1], /\ssrc="/, `${lang}: every script is a file`);
       assert.equal(script[2].trim(), '', `${lang}: no inline script`);
     }
-    assert.ok(!/\son[a-z]+\s*=/i.test(html.replace(/<annotation[\s\S]*?<\/annotation>/g, '')), `${lang}: no inline event handler`);
+    assert.ok(
+      !/\son[a-z]+\s*=/i.test(html.replace(/<annotation[\s\S]*?<\/annotation>/g, '')),
+      `${lang}: no inline event handler`,
+    );
   }
 });
 

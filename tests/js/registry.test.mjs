@@ -17,8 +17,14 @@ const read = (path) => readFileSync(join(root, path), 'utf8');
 const components = join(root, 'web/components');
 
 test('every widget module in web/components has a registry row, and every row its module, defining its tag', () => {
-  const modules = readdirSync(components).filter((name) => /^rl-.*\.js$/.test(name)).sort();
-  assert.deepEqual([...WIDGETS.map((widget) => widget.module)].sort(), modules, 'the rl-*.js files of web/components are the rows\' modules');
+  const modules = readdirSync(components)
+    .filter((name) => /^rl-.*\.js$/.test(name))
+    .sort();
+  assert.deepEqual(
+    [...WIDGETS.map((widget) => widget.module)].sort(),
+    modules,
+    "the rl-*.js files of web/components are the rows' modules",
+  );
   for (const { tag, module } of WIDGETS) {
     assert.equal(module, `${tag}.js`, `${tag}: the module is named after the tag`);
     const tags = [...read(`web/components/${module}`).matchAll(/static tag = '([^']+)'/g)].map((m) => m[1]);
@@ -29,46 +35,78 @@ test('every widget module in web/components has a registry row, and every row it
 
 test('every row is complete: a chapter section, a worker kind, a frame height, an example', () => {
   for (const { tag, section, worker, frameHeight, example } of WIDGETS) {
-    assert.ok(section === null || SECTION_IDS.includes(section), `${tag}: section ${section} is a section of the chapter`);
+    assert.ok(
+      section === null || SECTION_IDS.includes(section),
+      `${tag}: section ${section} is a section of the chapter`,
+    );
     assert.ok([null, 'in-view', 'on-run'].includes(worker), `${tag}: worker ${worker}`);
-    assert.ok(Number.isInteger(frameHeight) && frameHeight >= 300 && frameHeight <= 4000, `${tag}: frame height ${frameHeight}`);
-    assert.ok(Object.keys(example).length > 0 && Object.values(example).every((v) => typeof v === 'string'), `${tag}: example attributes are text`);
+    assert.ok(
+      Number.isInteger(frameHeight) && frameHeight >= 300 && frameHeight <= 4000,
+      `${tag}: frame height ${frameHeight}`,
+    );
+    assert.ok(
+      Object.keys(example).length > 0 && Object.values(example).every((v) => typeof v === 'string'),
+      `${tag}: example attributes are text`,
+    );
   }
   // The experiment widgets are the ones with a worker (their base class starts it).
   for (const { tag, module, worker } of WIDGETS) {
-    assert.equal(/extends ExperimentElement\b/.test(read(`web/components/${module}`)), worker !== null, `${tag}: an ExperimentElement exactly when it has a worker`);
+    assert.equal(
+      /extends ExperimentElement\b/.test(read(`web/components/${module}`)),
+      worker !== null,
+      `${tag}: an ExperimentElement exactly when it has a worker`,
+    );
   }
 });
 
 test('components/index.js imports the module of every row, and no other', () => {
-  const imported = [...read('web/components/index.js').matchAll(/^import \{ \w+ \} from '\.\/(rl-[a-z-]+\.js)';$/gm)].map((m) => m[1]).sort();
+  const imported = [...read('web/components/index.js').matchAll(/^import \{ \w+ \} from '\.\/(rl-[a-z-]+\.js)';$/gm)]
+    .map((m) => m[1])
+    .sort();
   assert.deepEqual(imported, WIDGETS.map((widget) => widget.module).sort());
 });
 
 test('the chapter build refuses a tag that is no widget of the registry', () => {
   assert.doesNotThrow(() => checkWidgetTags('<rl-vector-lab x="1">text</rl-vector-lab> &lt;rl-nothing&gt;', 'page'));
-  assert.throws(() => checkWidgetTags('<p>a</p>\n<rl-vector-labb>text</rl-vector-labb>', 'content/en.md'),
-    /content\/en\.md: <rl-vector-labb> is no widget of web\/components\/registry\.js/);
+  assert.throws(
+    () => checkWidgetTags('<p>a</p>\n<rl-vector-labb>text</rl-vector-labb>', 'content/en.md'),
+    /content\/en\.md: <rl-vector-labb> is no widget of web\/components\/registry\.js/,
+  );
 });
 
-test('the documented frame heights are the registry\'s', () => {
+test("the documented frame heights are the registry's", () => {
   const [file, begin, end] = BLOCKS.frameHeights;
-  assert.equal(documentBlock(read(file), begin, end), renderFrameHeights(), `${file}: run node scripts/options-doc.mjs --write`);
+  assert.equal(
+    documentBlock(read(file), begin, end),
+    renderFrameHeights(),
+    `${file}: run node scripts/options-doc.mjs --write`,
+  );
 });
 
 test('examples/ frame each widget at its frame height, and use only registered tags', () => {
-  const files = execFileSync('git', ['ls-files', 'examples'], { cwd: root, encoding: 'utf8' }).trim().split('\n').filter((path) => /\.(html|ipynb)$/.test(path));
+  const files = execFileSync('git', ['ls-files', 'examples'], { cwd: root, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter((path) => /\.(html|ipynb)$/.test(path));
   let frames = 0;
   for (const path of files) {
     const text = read(path).replaceAll('\\"', '"');
     for (const m of text.matchAll(/<iframe\b[^>]*?src="[^"]*embed\.html\?widget=([a-z-]+)[^>]*>/g)) {
       const widget = widgetOf(`rl-${m[1]}`);
       assert.ok(widget, `${path}: embed.html?widget=${m[1]} is no widget`);
-      assert.equal(m[0].match(/\bheight="(\d+)"/)?.[1], String(widget.frameHeight), `${path}: the frame of ${m[1]} is its frame height`);
+      assert.equal(
+        m[0].match(/\bheight="(\d+)"/)?.[1],
+        String(widget.frameHeight),
+        `${path}: the frame of ${m[1]} is its frame height`,
+      );
       frames += 1;
     }
     for (const m of text.matchAll(/IFrame\([^)]*height=(\d+)[^)]*widget="([a-z-]+)"/g)) {
-      assert.equal(m[1], String(widgetOf(`rl-${m[2]}`)?.frameHeight), `${path}: IFrame(...) of ${m[2]} at its frame height`);
+      assert.equal(
+        m[1],
+        String(widgetOf(`rl-${m[2]}`)?.frameHeight),
+        `${path}: IFrame(...) of ${m[2]} at its frame height`,
+      );
     }
     for (const m of text.matchAll(/<(rl-[a-z0-9-]+)/g)) assert.ok(widgetOf(m[1]), `${path}: <${m[1]}> is no widget`);
   }
@@ -76,12 +114,14 @@ test('examples/ frame each widget at its frame height, and use only registered t
 });
 
 // Copies that cannot read the registry (a stylesheet, a static page's list): each must name every widget, in order.
-test('the page stylesheet and the embedding page name every widget, in the registry\'s order', () => {
+test("the page stylesheet and the embedding page name every widget, in the registry's order", () => {
   const css = read('web/styles/page.css');
   const selectors = [...css.matchAll(/^\s*(rl-[a-z-]+(?:,\s*rl-[a-z-]+)+)\s*\{/gm)].map((m) => m[1].split(/,\s*/));
   assert.equal(selectors.length, 2, 'page.css: the spacing rule and the print rule');
   for (const tags of selectors) assert.deepEqual(tags, WIDGET_TAGS, 'page.css lists every widget');
-  const listed = [...read('web/embed-example.html').matchAll(/<li><code>&lt;(rl-[a-z-]+)&gt;<\/code>/g)].map((m) => m[1]);
+  const listed = [...read('web/embed-example.html').matchAll(/<li><code>&lt;(rl-[a-z-]+)&gt;<\/code>/g)].map(
+    (m) => m[1],
+  );
   assert.deepEqual(listed, WIDGET_TAGS, 'embed-example.html lists every widget');
 });
 
@@ -94,20 +134,36 @@ function handWrittenLists() {
   const names = WIDGETS.map(embedName);
   const mention = (name) => new RegExp(`(^|[^a-z-])(rl-)?${name}(?![a-z-])`);
   const item = (name) => new RegExp(`^\\s*['"\`](rl-)?${name}['"\`]`);
-  const files = execFileSync('git', ['ls-files', 'scripts', 'bench', 'tests', 'web', 'examples'], { cwd: root, encoding: 'utf8' }).trim().split('\n')
+  const files = execFileSync('git', ['ls-files', 'scripts', 'bench', 'tests', 'web', 'examples'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
     .filter((path) => /\.(m?js|html|css|ipynb)$/.test(path) && existsSync(join(root, path)))
-    .filter((path) => !['web/components/registry.js', 'web/components/index.js', 'web/styles/page.css', 'web/embed-example.html'].includes(path));
+    .filter(
+      (path) =>
+        ![
+          'web/components/registry.js',
+          'web/components/index.js',
+          'web/styles/page.css',
+          'web/embed-example.html',
+        ].includes(path),
+    );
   const found = [];
   for (const path of files) {
     const inCode = /\.m?js$/.test(path);
     let run = [];
-    read(path).split('\n').forEach((line, i) => {
-      const named = names.filter((name) => mention(name).test(line));
-      if (named.length >= 3) found.push(`${path}:${i + 1}: ${named.join(', ')}`);
-      const items = inCode ? names.filter((name) => item(name).test(line)) : named;
-      run = items.length ? [...run, ...items] : [];
-      if (items.length && named.length < 3 && new Set(run).size >= 3) found.push(`${path}:${i + 1}: ${[...new Set(run)].join(', ')}`);
-    });
+    read(path)
+      .split('\n')
+      .forEach((line, i) => {
+        const named = names.filter((name) => mention(name).test(line));
+        if (named.length >= 3) found.push(`${path}:${i + 1}: ${named.join(', ')}`);
+        const items = inCode ? names.filter((name) => item(name).test(line)) : named;
+        run = items.length ? [...run, ...items] : [];
+        if (items.length && named.length < 3 && new Set(run).size >= 3)
+          found.push(`${path}:${i + 1}: ${[...new Set(run)].join(', ')}`);
+      });
   }
   return found;
 }

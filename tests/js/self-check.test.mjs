@@ -9,7 +9,9 @@ import { LANGUAGES } from '../../web/languages.js';
 import { SECTION_IDS } from './chapter-sections.mjs';
 
 let lab;
-before(async () => { lab = await load(); });
+before(async () => {
+  lab = await load();
+});
 
 // Independent float64 values of the numeric answers (the chapter's numbers).
 const x = [2, -1, 3, 0];
@@ -27,8 +29,14 @@ const EXPECTED_NUMBERS = {
   'gpt2-scaling': 1 / Math.sqrt(24),
 };
 const EXPECTED_CHOICES = {
-  'trunk-add': 'add', 'residual-jacobian': 'identity-plus', 'scale-invariance': 'same', 'trunk-normalized': 'pre',
-  'llama-name': 'mlp-input', 'qk-bound': 'sqrt-d', 'gpt2-which': 'attn.o and mlp.down', 'gemma-name': 'attn-output',
+  'trunk-add': 'add',
+  'residual-jacobian': 'identity-plus',
+  'scale-invariance': 'same',
+  'trunk-normalized': 'pre',
+  'llama-name': 'mlp-input',
+  'qk-bound': 'sqrt-d',
+  'gpt2-which': 'attn.o and mlp.down',
+  'gemma-name': 'attn-output',
 };
 
 test('every exercise has text in every language, and sits in a chapter section (one to three per section)', () => {
@@ -36,27 +44,42 @@ test('every exercise has text in every language, and sits in a chapter section (
     for (const { code, strings } of LANGUAGES) {
       const t = strings.exercises[exercise.id];
       assert.ok(t.question && t.hint && typeof t.solution === 'function', `${exercise.id} ${code}`);
-      if (exercise.kind === 'choice') for (const c of exercise.choices) assert.ok(t.choices[c.value], `${exercise.id} ${code}: ${c.value}`);
+      if (exercise.kind === 'choice')
+        for (const c of exercise.choices) assert.ok(t.choices[c.value], `${exercise.id} ${code}: ${c.value}`);
     }
   }
-  for (const { code, strings } of LANGUAGES) assert.deepEqual(Object.keys(strings.exercises).sort(), EXERCISES.map((e) => e.id).sort(), `${code}: the text of exactly the exercises`);
+  for (const { code, strings } of LANGUAGES)
+    assert.deepEqual(
+      Object.keys(strings.exercises).sort(),
+      EXERCISES.map((e) => e.id).sort(),
+      `${code}: the text of exactly the exercises`,
+    );
   for (const section of EXERCISE_SECTIONS) {
     assert.ok(SECTION_IDS.includes(section), section);
     const n = EXERCISES.filter((e) => e.section === section).length;
     assert.ok(n >= 1 && n <= 3, `${section}: ${n}`);
   }
-  assert.deepEqual(EXERCISE_SECTIONS, SECTION_IDS.filter((id) => id !== 'references'));
+  assert.deepEqual(
+    EXERCISE_SECTIONS,
+    SECTION_IDS.filter((id) => id !== 'references'),
+  );
 });
 
-test('the computed answers are the chapter\'s numbers and the right choices', () => {
+test("the computed answers are the chapter's numbers and the right choices", () => {
   for (const exercise of EXERCISES) {
     const answer = exercise.answer(lab);
     if (exercise.kind === 'number') {
       const expected = EXPECTED_NUMBERS[exercise.id];
-      assert.ok(Math.abs(answer - expected) <= 1e-6 * Math.max(1, Math.abs(expected)), `${exercise.id}: ${answer} vs ${expected}`);
+      assert.ok(
+        Math.abs(answer - expected) <= 1e-6 * Math.max(1, Math.abs(expected)),
+        `${exercise.id}: ${answer} vs ${expected}`,
+      );
     } else {
       assert.equal(answer, EXPECTED_CHOICES[exercise.id], exercise.id);
-      assert.ok(exercise.choices.some((c) => c.value === answer), `${exercise.id}: the answer is one of the choices`);
+      assert.ok(
+        exercise.choices.some((c) => c.value === answer),
+        `${exercise.id}: the answer is one of the choices`,
+      );
     }
   }
 });
@@ -87,7 +110,8 @@ test('judge: right within the tolerance, wrong beyond it, empty and absurd answe
 
 test('judge: the typed forms the chapter suggests are read', () => {
   const decay = EXERCISES.find((e) => e.id === 'gradient-decay');
-  for (const typed of ['7.9e-4', '0.00079', '7.92E-4', ' 0.000792 ']) assert.equal(judge(decay, typed, lab).verdict, 'right', typed);
+  for (const typed of ['7.9e-4', '0.00079', '7.92E-4', ' 0.000792 '])
+    assert.equal(judge(decay, typed, lab).verdict, 'right', typed);
   assert.equal(judge(decay, '0.0007', lab).verdict, 'wrong');
   const rms = EXERCISES.find((e) => e.id === 'rmsnorm-by-hand');
   assert.equal(judge(rms, '1.069', lab).verdict, 'right');

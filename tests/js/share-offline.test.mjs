@@ -12,7 +12,13 @@ import { startServer } from '../../scripts/serve.mjs';
 
 test('CSV fields with a comma, quote or line break are quoted; lines end in CRLF', () => {
   assert.equal(csvLine(['x', 'a, b', 'say "hi"', 'two\nlines', 1.5, null]), 'x,"a, b","say ""hi""","two\nlines",1.5,');
-  assert.equal(csvText([['x', 'y'], [1, 2]]), 'x,y\r\n1,2\r\n');
+  assert.equal(
+    csvText([
+      ['x', 'y'],
+      [1, 2],
+    ]),
+    'x,y\r\n1,2\r\n',
+  );
 });
 
 test('linear ticks are round steps (1, 2 or 5 times a power of ten) inside the range', () => {
@@ -31,16 +37,35 @@ function loggedChart(label = 'gradient norms, 32 layers') {
     scales: { x: { min: 0, max: 2 }, y: { min: -2, max: 2 } },
   };
   const data = [[0, 1, 2], norms.map(Math.log10)];
-  return { norms, exporter: lineChartExport({ label, getLabel: () => label, getPlot: () => plot, getData: () => data, log10: true, quantity: 'gradient norm' }) };
+  return {
+    norms,
+    exporter: lineChartExport({
+      label,
+      getLabel: () => label,
+      getPlot: () => plot,
+      getData: () => data,
+      log10: true,
+      quantity: 'gradient norm',
+    }),
+  };
 }
 
 test('a chart plotted as log10 saves the quantity itself, named with its quantity, and its axis as drawn', () => {
   const { norms, exporter } = loggedChart();
-  const rows = exporter.csv().trim().split('\r\n').map((line) => line.split(','));
+  const rows = exporter
+    .csv()
+    .trim()
+    .split('\r\n')
+    .map((line) => line.split(','));
   assert.deepEqual(rows[0], ['layer l', 'without residuals: gradient norm']);
-  rows.slice(1).forEach((row, r) => assert.ok(Math.abs(Number(row[1]) - norms[r]) <= 1e-12 * norms[r], `${row[1]} is ${norms[r]}`));
+  rows
+    .slice(1)
+    .forEach((row, r) =>
+      assert.ok(Math.abs(Number(row[1]) - norms[r]) <= 1e-12 * norms[r], `${row[1]} is ${norms[r]}`),
+    );
   const svg = exporter.svg();
-  for (const label of ['10⁻²', '1', '10²']) assert.match(svg, new RegExp(`>${label}</text>`), `the y axis reads ${label}`);
+  for (const label of ['10⁻²', '1', '10²'])
+    assert.match(svg, new RegExp(`>${label}</text>`), `the y axis reads ${label}`);
   assert.doesNotMatch(svg, />-2<\/text>/, 'no log10 exponents as values');
   assert.match(svg, /<title>gradient norms, 32 layers<\/title>/);
   assert.match(svg, />without residuals<\/text>/, 'the legend names the series');
@@ -63,7 +88,10 @@ test('the development server lets any origin read the lab files (CORS), as a cro
 test('the offline policy allows its inline code by sha256 and nothing else that runs', () => {
   const policy = offlinePolicy({ scripts: ['a()', 'b()'], styles: ['p{}'] });
   const hash = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-  assert.match(policy, new RegExp(`script-src ${hash('a()')} ${hash('b()')} 'wasm-unsafe-eval'(;|$)`.replace(/[+/]/g, '\\$&')));
+  assert.match(
+    policy,
+    new RegExp(`script-src ${hash('a()')} ${hash('b()')} 'wasm-unsafe-eval'(;|$)`.replace(/[+/]/g, '\\$&')),
+  );
   assert.ok(policy.includes(`style-src ${hash('p{}')};`));
   assert.ok(policy.includes('worker-src blob:') && policy.includes("default-src 'none'"));
   assert.doesNotMatch(policy, /'unsafe-eval'|'unsafe-inline'|'self'|https?:/);

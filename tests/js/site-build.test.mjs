@@ -19,9 +19,10 @@ const dist = join(rootDir, 'dist');
 assert.ok(existsSync(join(dist, 'asset-manifest.json')), 'dist/ is missing or old: run `node scripts/build.mjs` first');
 
 const toPosix = (path) => path.split(sep).join('/');
-const filesUnder = (dir) => readdirSync(dir, { withFileTypes: true, recursive: true })
-  .filter((entry) => entry.isFile())
-  .map((entry) => toPosix(relative(dir, join(entry.parentPath ?? entry.path, entry.name))));
+const filesUnder = (dir) =>
+  readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => toPosix(relative(dir, join(entry.parentPath ?? entry.path, entry.name))));
 // dist/offline/ holds the single-file chapters: self-contained by design (they refer to no file; offline.test.mjs
 // opens them from disk) and made to be downloaded whole, not served by this site's precompression.
 const served = (dir) => filesUnder(dir).filter((path) => !/\.(gz|br)$/.test(path) && !path.startsWith('offline/'));
@@ -38,7 +39,10 @@ function jsReferences(code) {
 
 test('every asset outside the bundles is named by the hash of its bytes', () => {
   const hashed = served(dist).filter((path) => HASHED_NAME.test(path) && !path.startsWith('assets/'));
-  assert.ok(hashed.some((p) => p.endsWith('.wasm')) && hashed.some((p) => p.endsWith('.css')), `hashed assets: ${hashed.join(', ')}`);
+  assert.ok(
+    hashed.some((p) => p.endsWith('.wasm')) && hashed.some((p) => p.endsWith('.css')),
+    `hashed assets: ${hashed.join(', ')}`,
+  );
   for (const path of hashed) {
     const hash = path.match(/-([A-Z2-7]{8})\.[a-z0-9]+$/)[1];
     assert.equal(contentHash(readFileSync(join(dist, path))), hash, path);
@@ -47,10 +51,17 @@ test('every asset outside the bundles is named by the hash of its bytes', () => 
 
 test('the manifest names every source file under a file dist/ holds, and every reference in dist/ resolves', () => {
   const manifest = JSON.parse(readFileSync(join(dist, 'asset-manifest.json'), 'utf8'));
-  for (const source of ['lib/wasm/residual_lab_simd.wasm', 'lib/wasm/residual_lab_scalar.mjs', 'styles/page.css', 'shell/page.js', ...STABLE_ENTRIES]) {
+  for (const source of [
+    'lib/wasm/residual_lab_simd.wasm',
+    'lib/wasm/residual_lab_scalar.mjs',
+    'styles/page.css',
+    'shell/page.js',
+    ...STABLE_ENTRIES,
+  ]) {
     assert.ok(manifest[source], `the manifest names ${source}`);
   }
-  for (const [source, target] of Object.entries(manifest)) assert.ok(existsSync(join(dist, target)), `${source} -> ${target} exists`);
+  for (const [source, target] of Object.entries(manifest))
+    assert.ok(existsSync(join(dist, target)), `${source} -> ${target} exists`);
 
   let references = 0;
   for (const path of served(dist).filter((p) => p.endsWith('.js'))) {
@@ -67,15 +78,21 @@ test('the manifest names every source file under a file dist/ holds, and every r
     assert.ok(local.length >= 2, `${page} refers to its files`);
     for (const path of local) {
       const target = posix.normalize(posix.join(posix.dirname(page), path));
-      assert.ok(existsSync(join(dist, target)) || existsSync(join(dist, target, 'index.html')), `${page} refers to ${path}: missing`);
+      assert.ok(
+        existsSync(join(dist, target)) || existsSync(join(dist, target, 'index.html')),
+        `${page} refers to ${path}: missing`,
+      );
     }
   }
   const zh = readFileSync(join(dist, 'index.html'), 'utf8');
   assert.match(zh, /href="styles\/page-[A-Z2-7]{8}\.css"/, 'the page loads its stylesheet under the hashed name');
   assert.match(zh, /src="components\/index\.js"/, 'and the widgets through the documented entry point');
-  assert.ok(zh.includes(`<link rel="preload" href="${manifest['lib/wasm/residual_lab_simd.wasm']}" as="fetch" crossorigin>`), 'the page asks for the WASM module at once');
+  assert.ok(
+    zh.includes(`<link rel="preload" href="${manifest['lib/wasm/residual_lab_simd.wasm']}" as="fetch" crossorigin>`),
+    'the page asks for the WASM module at once',
+  );
   const indexBundle = readFileSync(join(dist, 'components/index.js'), 'utf8').match(/assets\/[\w-]+\.js/)[0];
-  assert.ok(zh.includes(`<link rel="modulepreload" href="${indexBundle}">`), 'and for the widgets\' bundle');
+  assert.ok(zh.includes(`<link rel="modulepreload" href="${indexBundle}">`), "and for the widgets' bundle");
 });
 
 test('every .gz and .br file decompresses to the file beside it, and the text and WASM files all have both', () => {
@@ -89,7 +106,9 @@ test('every .gz and .br file decompresses to the file beside it, and the text an
     assert.ok(packed.length < original.length, `${path} is smaller than the original`);
     checked += 1;
   }
-  for (const path of served(dist).filter((p) => /\.(html|js|mjs|css|wasm)$/.test(p) && readFileSync(join(dist, p)).length > 4096)) {
+  for (const path of served(dist).filter(
+    (p) => /\.(html|js|mjs|css|wasm)$/.test(p) && readFileSync(join(dist, p)).length > 4096,
+  )) {
     assert.ok(files.includes(`${path}.br`) && files.includes(`${path}.gz`), `${path} is precompressed`);
   }
   assert.ok(checked > 30, `compressed files checked: ${checked}`);
@@ -104,9 +123,9 @@ test('the documented entry points keep their names, hold no code of their own, a
   const lab = await import(pathToFileURL(join(dist, 'lib/residual-lab.js')).href);
   assert.equal(typeof lab.load, 'function');
   assert.equal(typeof lab.ResidualLabError, 'function');
-  const { rmsNorm } = await lab.load({ flavour: 'scalar' });  // the hashed glue and WASM found through the rewritten URLs
+  const { rmsNorm } = await lab.load({ flavour: 'scalar' }); // the hashed glue and WASM found through the rewritten URLs
   const y = rmsNorm(new Float32Array([3, 4]));
-  const rms = Math.sqrt((9 + 16) / 2);  // the default eps moves it by less than 1e-6
+  const rms = Math.sqrt((9 + 16) / 2); // the default eps moves it by less than 1e-6
   assert.ok(Math.abs(y[0] - 3 / rms) < 1e-5 && Math.abs(y[1] - 4 / rms) < 1e-5, `rmsNorm([3, 4]) = ${[...y]}`);
   const methods = await import(pathToFileURL(join(dist, 'lib/worker-methods.js')).href);
   assert.ok(methods.METHODS && typeof methods.resolveMethod === 'function', 'lib/worker-methods.js exports its table');
@@ -115,17 +134,21 @@ test('the documented entry points keep their names, hold no code of their own, a
 // A small site: a stable entry, a module in a shared chunk finding a WASM file by a template, a stylesheet by a
 // literal, a page entry, and a page.
 const FIXTURE = {
-  'lib/api.js': "import { asset } from './assets.js';\nexport const wasmUrl = (flavour) => asset(flavour);\nexport const sheetUrl = () => new URL('../styles/look.css', import.meta.url);\n",
+  'lib/api.js':
+    "import { asset } from './assets.js';\nexport const wasmUrl = (flavour) => asset(flavour);\nexport const sheetUrl = () => new URL('../styles/look.css', import.meta.url);\n",
   'lib/assets.js': 'export const asset = (flavour) => new URL(`./wasm/m_${flavour}.wasm`, import.meta.url);\n',
   'shell/page.js': "import { sheetUrl } from '../lib/api.js';\nconsole.log(sheetUrl());\n",
   'lib/wasm/m_simd.wasm': 'simd bytes, first version',
   'lib/wasm/m_scalar.wasm': 'scalar bytes',
   'styles/look.css': 'body { color: red; }\n',
-  'index.html': '<!doctype html>\n<link rel="stylesheet" href="styles/look.css">\n<script type="module" src="shell/page.js"></script>\n<script type="module" src="lib/api.js"></script>\n',
+  'index.html':
+    '<!doctype html>\n<link rel="stylesheet" href="styles/look.css">\n<script type="module" src="shell/page.js"></script>\n<script type="module" src="lib/api.js"></script>\n',
 };
 
 let work;
-before(() => { work = mkdtempSync(join(tmpdir(), 'rl-site-build-')); });
+before(() => {
+  work = mkdtempSync(join(tmpdir(), 'rl-site-build-'));
+});
 after(() => rmSync(work, { recursive: true, force: true }));
 
 async function buildFixture(name, overrides = {}) {
@@ -136,7 +159,13 @@ async function buildFixture(name, overrides = {}) {
     mkdirSync(dirname(join(siteDir, path)), { recursive: true });
     writeFileSync(join(siteDir, path), text);
   }
-  const manifest = await buildSiteAssets({ siteDir, outDir, stableEntries: ['lib/api.js'], pageEntries: ['shell/page.js'], copiedAsIs: [] });
+  const manifest = await buildSiteAssets({
+    siteDir,
+    outDir,
+    stableEntries: ['lib/api.js'],
+    pageEntries: ['shell/page.js'],
+    copiedAsIs: [],
+  });
   return { outDir, manifest };
 }
 
@@ -149,32 +178,58 @@ test('a changed asset changes the name of every file that leads to it, and a nam
   const { wasmUrl, sheetUrl } = await import(pathToFileURL(join(first.outDir, 'lib/api.js')).href);
   for (const flavour of ['simd', 'scalar']) {
     const url = wasmUrl(flavour);
-    assert.equal(readFileSync(url, 'utf8'), FIXTURE[`lib/wasm/m_${flavour}.wasm`], `the template finds the ${flavour} file`);
+    assert.equal(
+      readFileSync(url, 'utf8'),
+      FIXTURE[`lib/wasm/m_${flavour}.wasm`],
+      `the template finds the ${flavour} file`,
+    );
     assert.match(url.pathname, new RegExp(`/lib/wasm/m_${flavour}-[A-Z2-7]{8}\\.wasm$`));
   }
-  assert.match(wasmUrl('other').pathname, /\/lib\/wasm\/m_other\.wasm$/, 'an unknown value keeps the plain name (a 404, as before)');
+  assert.match(
+    wasmUrl('other').pathname,
+    /\/lib\/wasm\/m_other\.wasm$/,
+    'an unknown value keeps the plain name (a 404, as before)',
+  );
   assert.equal(readFileSync(sheetUrl(), 'utf8'), 'body{color:red}\n', 'the literal finds the minified stylesheet');
 
   assert.notEqual(second.manifest['lib/wasm/m_simd.wasm'], first.manifest['lib/wasm/m_simd.wasm']);
   assert.equal(second.manifest['lib/wasm/m_scalar.wasm'], first.manifest['lib/wasm/m_scalar.wasm']);
-  assert.notEqual(second.manifest['shell/page.js'], first.manifest['shell/page.js'], 'the page entry leads to the WASM through lib/api.js');
+  assert.notEqual(
+    second.manifest['shell/page.js'],
+    first.manifest['shell/page.js'],
+    'the page entry leads to the WASM through lib/api.js',
+  );
   assert.equal(second.manifest['lib/api.js'], 'lib/api.js', 'the stable entry keeps its name');
   const firstFiles = new Set(served(first.outDir));
   let shared = 0;
   for (const path of served(second.outDir).filter((p) => HASHED_NAME.test(p) && firstFiles.has(p))) {
     shared += 1;
-    assert.ok(readFileSync(join(second.outDir, path)).equals(readFileSync(join(first.outDir, path))), `${path}: one name, one content`);
+    assert.ok(
+      readFileSync(join(second.outDir, path)).equals(readFileSync(join(first.outDir, path))),
+      `${path}: one name, one content`,
+    );
   }
   assert.ok(shared >= 2, `unchanged files keep their names across the builds (${shared})`);
   const page = readFileSync(join(second.outDir, 'index.html'), 'utf8');
   assert.match(page, /href="styles\/look-[A-Z2-7]{8}\.css"/);
-  assert.ok(page.includes(`src="${second.manifest['shell/page.js']}"`), 'the page loads its entry under the hashed name');
+  assert.ok(
+    page.includes(`src="${second.manifest['shell/page.js']}"`),
+    'the page loads its entry under the hashed name',
+  );
   assert.ok(page.includes('src="lib/api.js"'), 'and a stable entry under its own');
 });
 
 test('a new URL the build cannot resolve, or import.meta.url used otherwise, fails the build', async () => {
-  await assert.rejects(buildFixture('broken', { 'lib/assets.js': "export const asset = () => new URL('./wasm/missing.wasm', import.meta.url);\n" }), /missing\.wasm/);
-  await assert.rejects(buildFixture('computed', { 'lib/assets.js': "export const asset = (name) => new URL(name, import.meta.url);\n" }), /lib\/assets\.js: import\.meta\.url only in new URL/);
+  await assert.rejects(
+    buildFixture('broken', {
+      'lib/assets.js': "export const asset = () => new URL('./wasm/missing.wasm', import.meta.url);\n",
+    }),
+    /missing\.wasm/,
+  );
+  await assert.rejects(
+    buildFixture('computed', { 'lib/assets.js': 'export const asset = (name) => new URL(name, import.meta.url);\n' }),
+    /lib\/assets\.js: import\.meta\.url only in new URL/,
+  );
 });
 
 /** One request to the server: { status, headers, body (Buffer) }. */
@@ -235,7 +290,11 @@ test('the server sends precompressed files by Accept-Encoding, hashed names as i
     const page = await send(url, 'index.html', { 'Accept-Encoding': 'br' });
     assert.equal(brotliDecompressSync(page.body).toString('utf8'), readFileSync(join(dist, 'index.html'), 'utf8'));
     const head = await send(url, 'index.html', { 'Accept-Encoding': 'gzip' }, 'HEAD');
-    assert.equal(Number(head.headers['content-length']), readFileSync(join(dist, 'index.html.gz')).length, 'HEAD tells the length of what GET sends');
+    assert.equal(
+      Number(head.headers['content-length']),
+      readFileSync(join(dist, 'index.html.gz')).length,
+      'HEAD tells the length of what GET sends',
+    );
     assert.equal(head.body.length, 0);
     const missing = await send(url, 'no-such-file.js');
     assert.equal(missing.status, 404);

@@ -4,12 +4,29 @@ import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  LINK_LIMIT, attributeName, compress, decompress, defaultValues, defineState, expandLongState, readAttributes, readState, unknownKeys,
-  writeLongState, writeState,
+  LINK_LIMIT,
+  attributeName,
+  compress,
+  decompress,
+  defaultValues,
+  defineState,
+  expandLongState,
+  readAttributes,
+  readState,
+  unknownKeys,
+  writeLongState,
+  writeState,
 } from '../../web/components/shared/state.js';
 
 const TABLE = defineState([
-  { name: 'x', type: 'text', default: '2, -1, 3, 0', maxLength: 50, urlLimit: 20, validate: (text, { parseVector }) => parseVector(text) },
+  {
+    name: 'x',
+    type: 'text',
+    default: '2, -1, 3, 0',
+    maxLength: 50,
+    urlLimit: 20,
+    validate: (text, { parseVector }) => parseVector(text),
+  },
   { name: 'eps', type: 'number', default: 1e-5, min: 0, max: 1 },
   { name: 'step', type: 'integer', default: 0, min: 0, max: 11 },
   { name: 'source', type: 'choice', choices: ['random', 'typed'], default: 'random' },
@@ -50,13 +67,24 @@ test('prefixes keep two instances apart', () => {
 
 test('broken URL values are reported with a code and fall back to the default, never thrown', () => {
   const params = new URLSearchParams({
-    'vec.x': '1, two, 3', 'vec.eps': 'abc', 'vec.step': '2.5', 'vec.source': 'typo', 'vec.log': 'yes',
+    'vec.x': '1, two, 3',
+    'vec.eps': 'abc',
+    'vec.step': '2.5',
+    'vec.source': 'typo',
+    'vec.log': 'yes',
   });
   const { values, problems } = readState(TABLE, params, 'vec', { parseVector });
   assert.deepEqual(values, defaultValues(TABLE));
-  assert.deepEqual(problems.map((p) => [p.name, p.code]), [
-    ['x', 'invalid'], ['eps', 'not_a_number'], ['step', 'not_an_integer'], ['source', 'unknown_option'], ['log', 'not_a_boolean'],
-  ]);
+  assert.deepEqual(
+    problems.map((p) => [p.name, p.code]),
+    [
+      ['x', 'invalid'],
+      ['eps', 'not_a_number'],
+      ['step', 'not_an_integer'],
+      ['source', 'unknown_option'],
+      ['log', 'not_a_boolean'],
+    ],
+  );
   assert.equal(problems[0].error.code, 'invalid_number', 'the validator error is kept for its message');
   assert.equal(problems[0].raw, '1, two, 3');
 });
@@ -73,7 +101,10 @@ test('numbers outside their range, NaN and Infinity are rejected', () => {
 
 test('a text longer than maxLength is refused on read; longer than urlLimit is kept out of the URL', () => {
   const long = readState(TABLE, new URLSearchParams({ 'vec.x': '1,'.repeat(30) + '1' }), 'vec', { parseVector });
-  assert.deepEqual(long.problems.map((p) => p.code), ['too_long']);
+  assert.deepEqual(
+    long.problems.map((p) => p.code),
+    ['too_long'],
+  );
   const params = new URLSearchParams();
   writeState(TABLE, { ...defaultValues(TABLE), x: '1, 2, 3, 4, 5, 6, 7, 8, 9' }, params, 'vec');
   assert.equal(params.has('vec.x'), false);
@@ -89,7 +120,14 @@ test('a malformed table is a programming error and throws at definition', () => 
   assert.throws(() => defineState([{ name: 'a', type: 'float', default: 1 }]), /unknown type/);
   assert.throws(() => defineState([{ name: 'a', type: 'number', default: 5, max: 1 }]), /default/);
   assert.throws(() => defineState([{ name: 'a', type: 'choice', default: 'x' }]), /choices/);
-  assert.throws(() => defineState([{ name: 'a', type: 'integer', default: 1 }, { name: 'a', type: 'integer', default: 1 }]), /twice/);
+  assert.throws(
+    () =>
+      defineState([
+        { name: 'a', type: 'integer', default: 1 },
+        { name: 'a', type: 'integer', default: 1 },
+      ]),
+    /twice/,
+  );
 });
 
 // A row that names an API option takes its type, default, bounds and choices from the option table, and may only
@@ -99,65 +137,132 @@ const TABLES = {
     warmup: [
       { name: 'nLayers', type: 'integer', default: 6, min: 1, max: 128, minExclusive: false },
       { name: 'lr', type: 'number', default: 0.003, min: 0, max: 1, minExclusive: true },
-      { name: 'init', type: 'object', fields: [{ name: 'scheme', type: 'choice', default: 'xavier', choices: ['normal', 'xavier'] }] },
+      {
+        name: 'init',
+        type: 'object',
+        fields: [{ name: 'scheme', type: 'choice', default: 'xavier', choices: ['normal', 'xavier'] }],
+      },
     ],
   },
 };
 
 test('rows naming an option derive from the option table and may only narrow it', () => {
-  const [layers, lr, scheme] = defineState([
-    { name: 'layers', option: 'experiments.warmup.nLayers', max: 12 },
-    { name: 'lr', option: 'experiments.warmup.lr' },
-    { name: 'init', option: 'experiments.warmup.init.scheme' },
-  ], TABLES);
+  const [layers, lr, scheme] = defineState(
+    [
+      { name: 'layers', option: 'experiments.warmup.nLayers', max: 12 },
+      { name: 'lr', option: 'experiments.warmup.lr' },
+      { name: 'init', option: 'experiments.warmup.init.scheme' },
+    ],
+    TABLES,
+  );
   assert.deepEqual([layers.type, layers.default, layers.min, layers.max], ['integer', 6, 1, 12]);
-  assert.deepEqual(readState([lr], new URLSearchParams('lr=0'), '').problems.map((p) => p.code), ['out_of_range']);  // lr > 0
+  assert.deepEqual(
+    readState([lr], new URLSearchParams('lr=0'), '').problems.map((p) => p.code),
+    ['out_of_range'],
+  ); // lr > 0
   assert.deepEqual([scheme.type, scheme.default, scheme.choices], ['choice', 'xavier', ['normal', 'xavier']]);
-  assert.throws(() => defineState([{ name: 'layers', option: 'experiments.warmup.nLayers', max: 500 }], TABLES), /leave the option's 1\.\.128/);
-  assert.throws(() => defineState([{ name: 'init', option: 'experiments.warmup.init.scheme', choices: ['orthogonal'] }], TABLES), /orthogonal is not one of/);
+  assert.throws(
+    () => defineState([{ name: 'layers', option: 'experiments.warmup.nLayers', max: 500 }], TABLES),
+    /leave the option's 1\.\.128/,
+  );
+  assert.throws(
+    () => defineState([{ name: 'init', option: 'experiments.warmup.init.scheme', choices: ['orthogonal'] }], TABLES),
+    /orthogonal is not one of/,
+  );
   assert.throws(() => defineState([{ name: 'x', option: 'experiments.warmup.noSuch' }], TABLES), /no option table row/);
 });
 
 test('attribute names: kebab-case of the row, a run of capitals one word', () => {
-  assert.deepEqual(['x', 'maxGain', 'zeroQK', 'dHead', 'warmupSteps', 'trainSteps'].map(attributeName),
-    ['x', 'max-gain', 'zero-qk', 'd-head', 'warmup-steps', 'train-steps']);
+  assert.deepEqual(['x', 'maxGain', 'zeroQK', 'dHead', 'warmupSteps', 'trainSteps'].map(attributeName), [
+    'x',
+    'max-gain',
+    'zero-qk',
+    'd-head',
+    'warmup-steps',
+    'train-steps',
+  ]);
 });
 
 /** A stand-in element: its attributes from a plain object. */
 const element = (attributes) => ({ getAttribute: (name) => attributes[name] ?? null });
 
 test('attributes read like the URL: the same parsers, problems named by the attribute', () => {
-  const { values, problems } = readAttributes(TABLE, element({ x: '3, 4', eps: '1e-3', step: '12', source: 'typed', log: 'yes' }), { parseVector });
+  const { values, problems } = readAttributes(
+    TABLE,
+    element({ x: '3, 4', eps: '1e-3', step: '12', source: 'typed', log: 'yes' }),
+    { parseVector },
+  );
   assert.deepEqual(values, { x: '3, 4', eps: 0.001, step: 0, source: 'typed', log: false });
-  assert.deepEqual(problems.map(({ key, raw, code }) => ({ key, raw, code })), [
-    { key: 'step', raw: '12', code: 'out_of_range' }, { key: 'log', raw: 'yes', code: 'not_a_boolean' },
-  ]);
+  assert.deepEqual(
+    problems.map(({ key, raw, code }) => ({ key, raw, code })),
+    [
+      { key: 'step', raw: '12', code: 'out_of_range' },
+      { key: 'log', raw: 'yes', code: 'not_a_boolean' },
+    ],
+  );
   const bad = readAttributes(TABLE, element({ x: '1, oops' }), { parseVector });
   assert.equal(bad.problems[0].code, 'invalid');
   assert.equal(bad.values.x, '2, -1, 3, 0', 'the default stays');
 });
 
-test('with a base (the attributes\' example), the URL overrides it and only changes from it are written', () => {
+test("with a base (the attributes' example), the URL overrides it and only changes from it are written", () => {
   const base = { ...defaultValues(TABLE), x: '3, 4', step: 2 };
   const read = readState(TABLE, new URLSearchParams('vec.step=5'), 'vec', { parseVector }, base);
   assert.deepEqual(read.values, { ...base, step: 5 }, 'the URL wins where it has a key, the base elsewhere');
   const params = new URLSearchParams('vec.x=9');
   writeState(TABLE, { ...base, step: 0 }, params, 'vec', base);
-  assert.equal(params.toString(), 'vec.step=0', 'the example is left out, the table default that differs from it is kept');
+  assert.equal(
+    params.toString(),
+    'vec.step=0',
+    'the example is left out, the table default that differs from it is kept',
+  );
 });
 
 test('no widget setting is named like a global HTML attribute, our own attributes, or the keys embed.html reserves', async () => {
   const { widgetsFromBuild } = await import('../../scripts/options-doc.mjs');
   const { elements } = await widgetsFromBuild();
-  const reserved = new Set(['id', 'class', 'style', 'lang', 'dir', 'title', 'hidden', 'slot', 'part', 'is', 'tabindex', 'accesskey', 'autofocus',
-    'contenteditable', 'draggable', 'enterkeyhint', 'inert', 'inputmode', 'nonce', 'popover', 'spellcheck', 'translate', 'autocapitalize',
-    'exportparts', 'role', 'state-key', 'url-state', 'widget', 'theme']);
-  const widgetFiles = readdirSync(new URL('../../web/components/', import.meta.url)).filter((f) => /^rl-.*\.js$/.test(f));
+  const reserved = new Set([
+    'id',
+    'class',
+    'style',
+    'lang',
+    'dir',
+    'title',
+    'hidden',
+    'slot',
+    'part',
+    'is',
+    'tabindex',
+    'accesskey',
+    'autofocus',
+    'contenteditable',
+    'draggable',
+    'enterkeyhint',
+    'inert',
+    'inputmode',
+    'nonce',
+    'popover',
+    'spellcheck',
+    'translate',
+    'autocapitalize',
+    'exportparts',
+    'role',
+    'state-key',
+    'url-state',
+    'widget',
+    'theme',
+  ]);
+  const widgetFiles = readdirSync(new URL('../../web/components/', import.meta.url)).filter((f) =>
+    /^rl-.*\.js$/.test(f),
+  );
   assert.equal(elements.length, widgetFiles.length, 'every widget file has its element read');
   for (const element of elements) {
     for (const row of element.stateRows) {
       const name = attributeName(row.name);
-      assert.ok(!reserved.has(name) && !name.startsWith('data-') && !name.startsWith('aria-') && !name.startsWith('on'), `${element.tag}: ${name}`);
+      assert.ok(
+        !reserved.has(name) && !name.startsWith('data-') && !name.startsWith('aria-') && !name.startsWith('on'),
+        `${element.tag}: ${name}`,
+      );
     }
   }
 });
@@ -174,25 +279,36 @@ test('a URL may name a setting by its attribute (kebab-case) name, and a bad val
   const read = readState(QK, new URLSearchParams('qk.max-gain=32&qk.zero-qk=true&qk.warmup-steps=40'), 'qk');
   assert.deepEqual(read, { values: { maxGain: 32, zeroQK: true, warmupSteps: 40 }, problems: [] });
   const embed = readState(QK, new URLSearchParams('widget=qk-norm-lab&max-gain=abc'), '');
-  assert.deepEqual(embed.problems.map(({ key, raw, code }) => ({ key, raw, code })), [{ key: 'max-gain', raw: 'abc', code: 'not_a_number' }]);
+  assert.deepEqual(
+    embed.problems.map(({ key, raw, code }) => ({ key, raw, code })),
+    [{ key: 'max-gain', raw: 'abc', code: 'not_a_number' }],
+  );
   assert.equal(embed.values.maxGain, 8);
   const params = new URLSearchParams('qk.max-gain=32');
   writeState(QK, { ...defaultValues(QK), maxGain: 16 }, params, 'qk');
   assert.equal(params.toString(), 'qk.maxGain=16', 'writing replaces the other spelling');
 });
 
-test('keys of the widget that name no setting are reported; other widgets\' keys and reserved keys are not', () => {
+test("keys of the widget that name no setting are reported; other widgets' keys and reserved keys are not", () => {
   const page = new URLSearchParams('qk.max-gain=32&qk.maxgain=3&qk.gain=2&qk2.foo=1&vec.x=3');
-  assert.deepEqual(unknownKeys(QK, page, 'qk'), [{ key: 'qk.maxgain', raw: '3', code: 'unknown_setting' }, { key: 'qk.gain', raw: '2', code: 'unknown_setting' }]);
+  assert.deepEqual(unknownKeys(QK, page, 'qk'), [
+    { key: 'qk.maxgain', raw: '3', code: 'unknown_setting' },
+    { key: 'qk.gain', raw: '2', code: 'unknown_setting' },
+  ]);
   const embed = new URLSearchParams('widget=qk-norm-lab&lang=en&theme=dark&maxGain=3&max_gain=4');
-  assert.deepEqual(unknownKeys(QK, embed, '', ['widget', 'lang', 'theme']).map((p) => p.key), ['max_gain']);
+  assert.deepEqual(
+    unknownKeys(QK, embed, '', ['widget', 'lang', 'theme']).map((p) => p.key),
+    ['max_gain'],
+  );
 });
 
-const LONG = defineState([{ name: 'x', type: 'text', default: '1', maxLength: 100_000, validate: (text, { parseVector }) => parseVector(text) }]);
+const LONG = defineState([
+  { name: 'x', type: 'text', default: '1', maxLength: 100_000, validate: (text, { parseVector }) => parseVector(text) },
+]);
 
 test('a long text travels compressed and reads back exactly; one too long for a link is named', async () => {
   // 1,000 values typed as a reader would paste them: 7,000-odd characters, over the plain limit.
-  const x = Array.from({ length: 1000 }, (_, i) => (Math.sin(i * 12.9898) * 437.5453 % 1).toFixed(4)).join(', ');
+  const x = Array.from({ length: 1000 }, (_, i) => ((Math.sin(i * 12.9898) * 437.5453) % 1).toFixed(4)).join(', ');
   assert.ok(x.length > 7000);
   const { params, dropped } = await writeLongState(LONG, { x }, new URLSearchParams('vec.x=1,2'), 'vec');
   assert.deepEqual(dropped, []);
@@ -208,11 +324,21 @@ test('a long text travels compressed and reads back exactly; one too long for a 
 });
 
 test('a compressed value that is not deflate, or inflates past maxLength, is a problem, not a hang or a throw', async () => {
-  const bomb = await compress('0'.repeat(5_000_000));  // about 5 KB that inflates to 5 MB
+  const bomb = await compress('0'.repeat(5_000_000)); // about 5 KB that inflates to 5 MB
   assert.equal(await decompress(bomb, 100_000), null);
-  const { params, problems } = await expandLongState(LONG, new URLSearchParams({ 'vec.x.z': bomb, 'vec2.x.z': 'not*base64' }), 'vec');
-  assert.deepEqual(problems.map((p) => p.code), ['too_long']);
+  const { params, problems } = await expandLongState(
+    LONG,
+    new URLSearchParams({ 'vec.x.z': bomb, 'vec2.x.z': 'not*base64' }),
+    'vec',
+  );
+  assert.deepEqual(
+    problems.map((p) => p.code),
+    ['too_long'],
+  );
   assert.equal(params.has('vec.x'), false);
   const broken = await expandLongState(LONG, new URLSearchParams({ 'vec.x.z': 'bm90IGRlZmxhdGU' }), 'vec');
-  assert.deepEqual(broken.problems.map((p) => p.code), ['not_compressed']);
+  assert.deepEqual(
+    broken.problems.map((p) => p.code),
+    ['not_compressed'],
+  );
 });

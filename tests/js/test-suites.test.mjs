@@ -29,12 +29,18 @@ test('two suites build the union of their steps once each, in build order', () =
 
 test('the whole run builds what `build.mjs --tests` builds, less the native library the test binary links itself', () => {
   const all = only();
-  assert.deepEqual(all, planBuild(stepsOf({ tests: true })).filter((step) => step !== 'native'));
+  assert.deepEqual(
+    all,
+    planBuild(stepsOf({ tests: true })).filter((step) => step !== 'native'),
+  );
   assert.ok(!only('js').includes('native-sanitize-tests'));
 });
 
 test('suites run in table order whatever order --only names them in', () => {
-  assert.deepEqual(selectSuites(['browser', 'js']).map((s) => s.name), ['js', 'browser']);
+  assert.deepEqual(
+    selectSuites(['browser', 'js']).map((s) => s.name),
+    ['js', 'browser'],
+  );
   assert.equal(selectSuites([]).length, SUITES.length);
 });
 
@@ -44,8 +50,10 @@ test('an unknown suite or build step is refused with the list of names', () => {
 });
 
 test('every step a suite or another step names exists; names are unique', () => {
-  for (const suite of SUITES) for (const step of suite.builds) assert.ok(Object.hasOwn(STEPS, step), `${suite.name}: ${step}`);
-  for (const [name, step] of Object.entries(STEPS)) for (const need of step.needs) assert.ok(Object.hasOwn(STEPS, need), `${name}: ${need}`);
+  for (const suite of SUITES)
+    for (const step of suite.builds) assert.ok(Object.hasOwn(STEPS, step), `${suite.name}: ${step}`);
+  for (const [name, step] of Object.entries(STEPS))
+    for (const need of step.needs) assert.ok(Object.hasOwn(STEPS, need), `${name}: ${need}`);
   assert.equal(new Set(SUITES.map((s) => s.name)).size, SUITES.length);
 });
 
@@ -57,31 +65,72 @@ test('the counts are read from Catch2 and node --test summaries', () => {
   assert.deepEqual(countNodeTest('ℹ tests 9\nℹ pass 8\nℹ fail 1\n'), { passed: 8, failed: 1 });
 });
 
-test('the runner prints each suite\'s duration and ends with the closing line; a silent or crashing suite fails', async () => {
+test("the runner prints each suite's duration and ends with the closing line; a silent or crashing suite fails", async () => {
   const { runSuites } = await import('../../scripts/test.mjs');
   const node = (script) => () => [process.execPath, ['-e', script]];
   const suites = [
-    { name: 'a', title: 'Passing', builds: ['site'], command: node("console.log('ℹ pass 3'); console.log('ℹ fail 0')"), count: countNodeTest },
-    { name: 'b', title: 'Failing', builds: ['fuzz'], command: node("console.log('ℹ pass 1'); console.log('ℹ fail 2'); process.exit(1)"), count: countNodeTest },
+    {
+      name: 'a',
+      title: 'Passing',
+      builds: ['site'],
+      command: node("console.log('ℹ pass 3'); console.log('ℹ fail 0')"),
+      count: countNodeTest,
+    },
+    {
+      name: 'b',
+      title: 'Failing',
+      builds: ['fuzz'],
+      command: node("console.log('ℹ pass 1'); console.log('ℹ fail 2'); process.exit(1)"),
+      count: countNodeTest,
+    },
     { name: 'c', title: 'Silent', builds: [], command: node('process.exit(0)'), count: countNodeTest },
-    { name: 'd', title: 'Crashing', builds: [], command: node("console.log('ℹ pass 4'); console.log('ℹ fail 0'); process.exit(3)"), count: countNodeTest },
+    {
+      name: 'd',
+      title: 'Crashing',
+      builds: [],
+      command: node("console.log('ℹ pass 4'); console.log('ℹ fail 0'); process.exit(3)"),
+      count: countNodeTest,
+    },
   ];
   const lines = [];
   let built = null;
-  const code = await runSuites(suites, { build: async (steps) => { built = steps; }, log: (line) => lines.push(line) });
+  const code = await runSuites(suites, {
+    build: async (steps) => {
+      built = steps;
+    },
+    log: (line) => lines.push(line),
+  });
   assert.deepEqual(built, ['wasm-simd', 'wasm-scalar', 'fuzz', 'site']);
   assert.equal(code, 1);
-  for (const title of ['Passing', 'Failing', 'Silent', 'Crashing']) assert.ok(lines.some((l) => new RegExp(`^--- ${title}: \\d+\\.\\d s$`).test(l)), title);
-  assert.match(lines.find((l) => l.startsWith('Passing ')), /^Passing\s+3 passed\s+0 failed\s+\d+\.\d s$/);
-  assert.match(lines.find((l) => l.startsWith('Silent ')), /0 passed\s+1 failed .*\(ran no test\)$/);
-  assert.match(lines.find((l) => l.startsWith('Crashing ')), /4 passed\s+1 failed .*\(exit 3\)$/);
+  for (const title of ['Passing', 'Failing', 'Silent', 'Crashing'])
+    assert.ok(
+      lines.some((l) => new RegExp(`^--- ${title}: \\d+\\.\\d s$`).test(l)),
+      title,
+    );
+  assert.match(
+    lines.find((l) => l.startsWith('Passing ')),
+    /^Passing\s+3 passed\s+0 failed\s+\d+\.\d s$/,
+  );
+  assert.match(
+    lines.find((l) => l.startsWith('Silent ')),
+    /0 passed\s+1 failed .*\(ran no test\)$/,
+  );
+  assert.match(
+    lines.find((l) => l.startsWith('Crashing ')),
+    /4 passed\s+1 failed .*\(exit 3\)$/,
+  );
   assert.equal(lines.at(-1), '8 passed, 4 failed');
 });
 
 test('a failed build ends the run with one failure', async () => {
   const { runSuites } = await import('../../scripts/test.mjs');
   const lines = [];
-  const code = await runSuites(SUITES, { build: async () => { throw new Error('cmake says no'); }, log: (line) => lines.push(line) });
+  const code = await runSuites(SUITES, {
+    build: async () => {
+      throw new Error('cmake says no');
+    },
+    log: (line) => lines.push(line),
+  });
   assert.equal(code, 1);
   assert.deepEqual(lines, ['0 passed, 1 failed']);
 });

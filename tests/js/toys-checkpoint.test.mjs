@@ -9,12 +9,15 @@ import { engineDecoder, probeIds, record, toyFiles } from '../fixtures/toys.mjs'
 
 const TOLERANCE = 1e-5;
 let lab;
-before(async () => { lab = await load(); });
+before(async () => {
+  lab = await load();
+});
 
 // max |a - b| over max |b|: relative to the array's scale, so values near 0 do not inflate it
 function relativeError(actual, expected) {
   assert.equal(actual.length, expected.length);
-  let diff = 0, scale = 0;
+  let diff = 0,
+    scale = 0;
   for (let i = 0; i < expected.length; i++) {
     diff = Math.max(diff, Math.abs(actual[i] - expected[i]));
     scale = Math.max(scale, Math.abs(expected[i]));
@@ -28,8 +31,9 @@ const close = (actual, expected, what) => {
 
 for (const toy of record.toys) {
   test(`${toy.name}: openCheckpoint's forward is the engine's own, logits and stream norms per layer`, async () => {
-    const ids = Int32Array.from(probeIds(toy).slice(0, toy.engineConfig.contextLength));  // the probe text is inputs and one more target
-    const T = ids.length, L = toy.engineConfig.nLayers;
+    const ids = Int32Array.from(probeIds(toy).slice(0, toy.engineConfig.contextLength)); // the probe text is inputs and one more target
+    const T = ids.length,
+      L = toy.engineConfig.nLayers;
     const model = engineDecoder(lab, toy);
     const ckpt = await lab.openCheckpoint(toyFiles(toy));
     try {

@@ -11,24 +11,40 @@ import { fileURLToPath } from 'node:url';
 import { engineDecoder, models, probeIds, readSafetensors, record } from '../fixtures/toys.mjs';
 
 function listFiles(dir, prefix = '') {
-  return readdirSync(dir).sort().flatMap((name) => statSync(`${dir}/${name}`).isDirectory()
-    ? listFiles(`${dir}/${name}`, `${prefix}${name}/`) : [`${prefix}${name}`]);
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) =>
+      statSync(`${dir}/${name}`).isDirectory()
+        ? listFiles(`${dir}/${name}`, `${prefix}${name}/`)
+        : [`${prefix}${name}`],
+    );
 }
 
 // The tensors transformers' modeling_llama.py / modeling_olmo2.py create for this config, with their shapes.
 function expectedShapes(config) {
-  const d = config.hidden_size, f = config.intermediate_size, V = config.vocab_size;
-  const hd = config.head_dim, H = config.num_attention_heads, KV = config.num_key_value_heads;
+  const d = config.hidden_size,
+    f = config.intermediate_size,
+    V = config.vocab_size;
+  const hd = config.head_dim,
+    H = config.num_attention_heads,
+    KV = config.num_key_value_heads;
   const shapes = { 'model.embed_tokens.weight': [V, d], 'model.norm.weight': [d], 'lm_head.weight': [V, d] };
-  const norms = config.model_type === 'olmo2' ? ['post_attention_layernorm', 'post_feedforward_layernorm']
-    : ['input_layernorm', 'post_attention_layernorm'];
+  const norms =
+    config.model_type === 'olmo2'
+      ? ['post_attention_layernorm', 'post_feedforward_layernorm']
+      : ['input_layernorm', 'post_attention_layernorm'];
   for (let i = 0; i < config.num_hidden_layers; ++i) {
     const p = `model.layers.${i}.`;
     Object.assign(shapes, {
-      [`${p}self_attn.q_proj.weight`]: [H * hd, d], [`${p}self_attn.k_proj.weight`]: [KV * hd, d],
-      [`${p}self_attn.v_proj.weight`]: [KV * hd, d], [`${p}self_attn.o_proj.weight`]: [d, H * hd],
-      [`${p}mlp.gate_proj.weight`]: [f, d], [`${p}mlp.up_proj.weight`]: [f, d], [`${p}mlp.down_proj.weight`]: [d, f],
-      [`${p}${norms[0]}.weight`]: [d], [`${p}${norms[1]}.weight`]: [d],
+      [`${p}self_attn.q_proj.weight`]: [H * hd, d],
+      [`${p}self_attn.k_proj.weight`]: [KV * hd, d],
+      [`${p}self_attn.v_proj.weight`]: [KV * hd, d],
+      [`${p}self_attn.o_proj.weight`]: [d, H * hd],
+      [`${p}mlp.gate_proj.weight`]: [f, d],
+      [`${p}mlp.up_proj.weight`]: [f, d],
+      [`${p}mlp.down_proj.weight`]: [d, f],
+      [`${p}${norms[0]}.weight`]: [d],
+      [`${p}${norms[1]}.weight`]: [d],
     });
     if (config.model_type === 'olmo2') {
       // Olmo2Attention: q_norm over num_heads * head_dim, k_norm over num_key_value_heads * head_dim
@@ -40,9 +56,15 @@ function expectedShapes(config) {
 }
 
 test('web/models holds the files `npm run train-toys` recorded, byte for byte, within 2 MB', () => {
-  const sums = readFileSync(`${models}SHA256SUMS`, 'utf8').trim().split('\n').map((l) => l.split(/ {2}/));
+  const sums = readFileSync(`${models}SHA256SUMS`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split(/ {2}/));
   const files = listFiles(models).filter((f) => f !== 'SHA256SUMS');
-  assert.deepEqual(sums.map(([, f]) => f), files);
+  assert.deepEqual(
+    sums.map(([, f]) => f),
+    files,
+  );
   let total = 0;
   for (const [hash, file] of sums) {
     const bytes = readFileSync(`${models}${file}`);
@@ -80,9 +102,15 @@ for (const toy of record.toys) {
     assert.deepEqual(tokenizer.model.merges, []);
     const vocab = Object.entries(tokenizer.model.vocab).sort((a, b) => a[1] - b[1]);
     assert.equal(vocab.length, config.vocab_size);
-    vocab.forEach(([ch, id], i) => { assert.equal(id, i); assert.equal(ch.length, 1); });
+    vocab.forEach(([ch, id], i) => {
+      assert.equal(id, i);
+      assert.equal(ch.length, 1);
+    });
     const codes = vocab.map(([ch]) => ch.charCodeAt(0));
-    assert.deepEqual(codes, [...codes].sort((a, b) => a - b));
+    assert.deepEqual(
+      codes,
+      [...codes].sort((a, b) => a - b),
+    );
     // the trained model learned: its losses are far below the corpus' unigram entropy
     assert.ok(toy.finalValidationLoss < 0.75 * record.corpus.unigramEntropy, `${toy.finalValidationLoss}`);
   });
@@ -107,13 +135,23 @@ test("docs/experiments.md's table and loss curve are the numbers of toys.json", 
   for (const toy of record.toys) {
     const row = doc.split('\n').find((line) => line.startsWith(`| \`${toy.name}\``));
     assert.ok(row, `no row for ${toy.name}`);
-    const cells = row.split('|').slice(3, -1).map((c) => Number(c.trim().replace(/,/g, '')));
-    assert.deepEqual(cells, [toy.numParams, toy.steps, toy.firstLoss, toy.finalTrainLoss, toy.finalValidationLoss,
-      Number(toy.probeLoss.toFixed(4))]);
+    const cells = row
+      .split('|')
+      .slice(3, -1)
+      .map((c) => Number(c.trim().replace(/,/g, '')));
+    assert.deepEqual(cells, [
+      toy.numParams,
+      toy.steps,
+      toy.firstLoss,
+      toy.finalTrainLoss,
+      toy.finalValidationLoss,
+      Number(toy.probeLoss.toFixed(4)),
+    ]);
   }
   const [llama, olmo2] = record.toys;
   for (let i = 1; i < llama.lossCurve.length; i += 2) {
-    const [step, a, b] = llama.lossCurve[i], [, c, d] = olmo2.lossCurve[i];
+    const [step, a, b] = llama.lossCurve[i],
+      [, c, d] = olmo2.lossCurve[i];
     const line = `| ${step} | ${[a, b, c, d].map((v) => v.toFixed(4)).join(' | ')} |`;
     assert.ok(doc.includes(line), `the loss curve lacks ${line}`);
   }

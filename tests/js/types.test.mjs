@@ -10,8 +10,10 @@ import { load } from '../../dist/lib/residual-lab.js';
 import { HANDLE_KINDS, METHODS } from '../../web/lib/worker-methods.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const declarations = (name) => readFileSync(new URL(`../../types/${name}`, import.meta.url), 'utf8')
-  .replace(/\/\*[^]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+const declarations = (name) =>
+  readFileSync(new URL(`../../types/${name}`, import.meta.url), 'utf8')
+    .replace(/\/\*[^]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '');
 const labTypes = declarations('residual-lab.d.ts');
 const workerTypes = declarations('worker-client.d.ts');
 
@@ -19,7 +21,9 @@ const workerTypes = declarations('worker-client.d.ts');
 function interfaceMembers(text, name, { requiredOnly = false } = {}) {
   const start = text.search(new RegExp(`export interface ${name}\\b[^{]*\\{`));
   assert.ok(start >= 0, `no interface ${name}`);
-  let i = text.indexOf('{', start) + 1, depth = 0, member = '';
+  let i = text.indexOf('{', start) + 1,
+    depth = 0,
+    member = '';
   const members = [];
   const flush = () => {
     const m = member.trim().match(/^(?:readonly\s+)?([A-Za-z_$][\w$]*)(\??)\s*[(:<]/);
@@ -40,26 +44,51 @@ function interfaceMembers(text, name, { requiredOnly = false } = {}) {
 const keys = (object) => Object.keys(object).sort();
 /** `actual` has every required member of interface `name` and no member it does not declare. */
 function sameNames(actual, name) {
-  const all = interfaceMembers(labTypes, name), required = interfaceMembers(labTypes, name, { requiredOnly: true });
+  const all = interfaceMembers(labTypes, name),
+    required = interfaceMembers(labTypes, name, { requiredOnly: true });
   for (const key of keys(actual)) assert.ok(all.includes(key), `${name} does not declare ${key}`);
-  for (const key of required) assert.ok(Object.hasOwn(actual, key) || key in actual, `${name}.${key} is declared but missing`);
+  for (const key of required)
+    assert.ok(Object.hasOwn(actual, key) || key in actual, `${name}.${key} is declared but missing`);
 }
 
 test('tsc --strict accepts the example and refuses each line marked @ts-expect-error', () => {
-  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tests/types/tsconfig.json'], { cwd: root, encoding: 'utf8' });
+  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tests/types/tsconfig.json'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
 });
 
 test('tsc reports an error the declarations must catch (the check can fail)', () => {
-  const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '--strict', '--module', 'nodenext',
-    '--moduleResolution', 'nodenext', '--types', '', 'tests/types/wrong.ts'], { cwd: root, encoding: 'utf8' });
+  const tsc = spawnSync(
+    process.execPath,
+    [
+      'node_modules/typescript/bin/tsc',
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--types',
+      '',
+      'tests/types/wrong.ts',
+    ],
+    { cwd: root, encoding: 'utf8' },
+  );
   assert.notEqual(tsc.status, 0);
-  assert.match(tsc.stdout, /wrong\.ts\(5,\d+\): error TS\d+: Object literal may only specify known properties, .*'nLayer' does not exist in type 'DecoderConfig'/);
+  assert.match(
+    tsc.stdout,
+    /wrong\.ts\(5,\d+\): error TS\d+: Object literal may only specify known properties, .*'nLayer' does not exist in type 'DecoderConfig'/,
+  );
 });
 
 test('the lab, its experiments, a decoder and a warmup run have exactly the members declared', async () => {
   const lab = await load();
-  assert.deepEqual(keys(lab), [...interfaceMembers(labTypes, 'ResidualLab'), ...interfaceMembers(labTypes, 'Kernels')].sort());
+  assert.deepEqual(
+    keys(lab),
+    [...interfaceMembers(labTypes, 'ResidualLab'), ...interfaceMembers(labTypes, 'Kernels')].sort(),
+  );
   sameNames(lab.experiments, 'Experiments');
   const model = lab.createDecoder({ nLayers: 1, dModel: 8, nHeads: 2, contextLength: 4 });
   sameNames(model, 'Decoder');
@@ -72,7 +101,14 @@ test('the lab, its experiments, a decoder and a warmup run have exactly the memb
   sameNames(model.paramLayout()[0], 'ParamTensor');
   model.dispose();
   sameNames(lab.memoryBudget(), 'MemoryBudget');
-  const run = lab.experiments.createWarmupRun({ steps: 10, warmupSteps: 5, nLayers: 1, dModel: 8, nHeads: 2, contextLength: 8 });
+  const run = lab.experiments.createWarmupRun({
+    steps: 10,
+    warmupSteps: 5,
+    nLayers: 1,
+    dModel: 8,
+    nHeads: 2,
+    contextLength: 8,
+  });
   sameNames(run, 'WarmupRun');
   run.advance(10);
   sameNames(run.result(), 'WarmupResult');
@@ -89,35 +125,94 @@ test('the kernels and experiments return the fields declared', async () => {
   sameNames(lab.experiments.gradientDecay({ nLayers: 2, width: 4 }), 'GradientDecayResult');
   sameNames(lab.experiments.qkLogitGrowth({ gains: [1] }), 'QkLogitGrowthResult');
   sameNames(lab.experiments.initScaling({ depths: [1] }), 'InitScalingResult');
-  sameNames(lab.experiments.initGradients({ depths: [2], nLayers: 2, dModel: 8, nHeads: 2, contextLength: 8 }), 'InitGradientsResult');
-  sameNames(lab.experiments.residualGrowth({ nLayers: 1, dModel: 8, nHeads: 2, contextLength: 8 }), 'ResidualGrowthResult');
-  const inspected = lab.inspectConfig(JSON.stringify({ model_type: 'llama', hidden_size: 64, num_hidden_layers: 2, vocab_size: 10, intermediate_size: 128, num_attention_heads: 4 }));
+  sameNames(
+    lab.experiments.initGradients({ depths: [2], nLayers: 2, dModel: 8, nHeads: 2, contextLength: 8 }),
+    'InitGradientsResult',
+  );
+  sameNames(
+    lab.experiments.residualGrowth({ nLayers: 1, dModel: 8, nHeads: 2, contextLength: 8 }),
+    'ResidualGrowthResult',
+  );
+  const inspected = lab.inspectConfig(
+    JSON.stringify({
+      model_type: 'llama',
+      hidden_size: 64,
+      num_hidden_layers: 2,
+      vocab_size: 10,
+      intermediate_size: 128,
+      num_attention_heads: 4,
+    }),
+  );
   sameNames(inspected, 'ConfigInspection');
   sameNames(inspected.norms[0], 'NormCount');
 });
 
-test('the worker client declares the methods the worker runs and the proxies\' members', () => {
-  const picked = workerTypes.match(/Pick<ResidualLab, ([^>]*)>/)[1].match(/'([^']+)'/g).map((s) => s.slice(1, -1));
-  const declared = [...interfaceMembers(labTypes, 'Kernels'), ...picked, ...interfaceMembers(labTypes, 'Experiments').map((k) => `experiments.${k}`)];
+test("the worker client declares the methods the worker runs and the proxies' members", () => {
+  const picked = workerTypes
+    .match(/Pick<ResidualLab, ([^>]*)>/)[1]
+    .match(/'([^']+)'/g)
+    .map((s) => s.slice(1, -1));
+  const declared = [
+    ...interfaceMembers(labTypes, 'Kernels'),
+    ...picked,
+    ...interfaceMembers(labTypes, 'Experiments').map((k) => `experiments.${k}`),
+  ];
   assert.deepEqual(declared.sort(), keys(METHODS));
-  const proxied = (name) => workerTypes.match(new RegExp(`export type ${name} = Pick<[^,]+, ([^>]+)>[^]*?\\[K in ([^\\]]+)\\]|export type ${name} = Pick<[^,]+, ([^>]+)>[^]*?\\{ (advance)[^]*?(result)`));
+  const proxied = (name) =>
+    workerTypes.match(
+      new RegExp(
+        `export type ${name} = Pick<[^,]+, ([^>]+)>[^]*?\\[K in ([^\\]]+)\\]|export type ${name} = Pick<[^,]+, ([^>]+)>[^]*?\\{ (advance)[^]*?(result)`,
+      ),
+    );
   const decoder = proxied('DecoderProxy');
-  assert.deepEqual(decoder[2].match(/'([^']+)'/g).map((s) => s.slice(1, -1)).sort(), [...HANDLE_KINDS.decoder.methods].sort());
-  assert.deepEqual(decoder[1].match(/'([^']+)'/g).map((s) => s.slice(1, -1)).sort(), [...HANDLE_KINDS.decoder.data].sort());
-  const run = workerTypes.match(/export type WarmupRunProxy = Pick<WarmupRun, ([^>]+)>\n\s*& \{ advance: [^;]+; result: /);
+  assert.deepEqual(
+    decoder[2]
+      .match(/'([^']+)'/g)
+      .map((s) => s.slice(1, -1))
+      .sort(),
+    [...HANDLE_KINDS.decoder.methods].sort(),
+  );
+  assert.deepEqual(
+    decoder[1]
+      .match(/'([^']+)'/g)
+      .map((s) => s.slice(1, -1))
+      .sort(),
+    [...HANDLE_KINDS.decoder.data].sort(),
+  );
+  const run = workerTypes.match(
+    /export type WarmupRunProxy = Pick<WarmupRun, ([^>]+)>\n\s*& \{ advance: [^;]+; result: /,
+  );
   assert.ok(run, 'WarmupRunProxy has advance and result');
-  assert.deepEqual(run[1].match(/'([^']+)'/g).map((s) => s.slice(1, -1)).sort(), [...HANDLE_KINDS.warmupRun.data, ...HANDLE_KINDS.warmupRun.state].sort());
+  assert.deepEqual(
+    run[1]
+      .match(/'([^']+)'/g)
+      .map((s) => s.slice(1, -1))
+      .sort(),
+    [...HANDLE_KINDS.warmupRun.data, ...HANDLE_KINDS.warmupRun.state].sort(),
+  );
   assert.deepEqual([...HANDLE_KINDS.warmupRun.methods].sort(), ['advance', 'result']);
 });
 
 test('every error code the JS throws is in the declared ErrorCode', () => {
-  const declared = new Set([...labTypes.match(/export type ErrorCode =([^;]*);/)[1].matchAll(/'([a-z_]+)'/g)].map((m) => m[1]));
+  const declared = new Set(
+    [...labTypes.match(/export type ErrorCode =([^;]*);/)[1].matchAll(/'([a-z_]+)'/g)].map((m) => m[1]),
+  );
   const thrown = new Set();
-  for (const file of ['kernels.js', 'decoder.js', 'experiments.js', 'options.js', 'inspect-config.js', 'worker-client.js', 'lab-worker.js', 'residual-lab.js', ...readdirSync(new URL('../../web/lib/checkpoint/', import.meta.url)).map((f) => `checkpoint/${f}`)]) {
+  for (const file of [
+    'kernels.js',
+    'decoder.js',
+    'experiments.js',
+    'options.js',
+    'inspect-config.js',
+    'worker-client.js',
+    'lab-worker.js',
+    'residual-lab.js',
+    ...readdirSync(new URL('../../web/lib/checkpoint/', import.meta.url)).map((f) => `checkpoint/${f}`),
+  ]) {
     const source = readFileSync(new URL(`../../web/lib/${file}`, import.meta.url), 'utf8');
     for (const m of source.matchAll(/code(?: =|:) '([a-z_]+)'|fail\([^;]*?, '([a-z_]+)'\)/g)) thrown.add(m[1] ?? m[2]);
   }
-  thrown.delete('missing_field');  // inspect-config.js's own, caught inside it (a 'cannot_count' note)
+  thrown.delete('missing_field'); // inspect-config.js's own, caught inside it (a 'cannot_count' note)
   for (const code of thrown) assert.ok(declared.has(code), `${code} is thrown but not declared`);
 });
 
@@ -129,8 +224,12 @@ test('docs/api.md shows only declared calls, and every declared member of the la
   const decoder = interfaceMembers(labTypes, 'Decoder');
   const shown = (pattern) => [...new Set([...code.matchAll(pattern)].map((m) => m[1]))];
   for (const name of shown(/(?<![\w-])lab\.(\w+)/g)) assert.ok(lab.includes(name), `lab.${name} is not declared`);
-  for (const name of shown(/(?<![\w-])lab\.experiments\.(\w+)/g)) assert.ok(experiments.includes(name), `lab.experiments.${name} is not declared`);
-  for (const name of shown(/(?<![\w-])model\.(\w+)/g)) assert.ok(decoder.includes(name), `model.${name} is not declared`);
-  for (const name of shown(/worker\.call\('([\w.]+)'/g)) assert.ok(Object.hasOwn(METHODS, name), `worker.call('${name}') is not a method`);
-  for (const name of [...lab, ...experiments, ...decoder]) assert.match(doc, new RegExp(`\\b${name}\\b`), `docs/api.md never mentions ${name}`);
+  for (const name of shown(/(?<![\w-])lab\.experiments\.(\w+)/g))
+    assert.ok(experiments.includes(name), `lab.experiments.${name} is not declared`);
+  for (const name of shown(/(?<![\w-])model\.(\w+)/g))
+    assert.ok(decoder.includes(name), `model.${name} is not declared`);
+  for (const name of shown(/worker\.call\('([\w.]+)'/g))
+    assert.ok(Object.hasOwn(METHODS, name), `worker.call('${name}') is not a method`);
+  for (const name of [...lab, ...experiments, ...decoder])
+    assert.match(doc, new RegExp(`\\b${name}\\b`), `docs/api.md never mentions ${name}`);
 });

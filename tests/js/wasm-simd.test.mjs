@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { wasmSections } from '../../scripts/lib/wasm-sections.mjs';
 
 const manifest = JSON.parse(readFileSync(new URL('../../dist/asset-manifest.json', import.meta.url), 'utf8'));
-const shippedPath = (flavour) => fileURLToPath(new URL(`../../dist/${manifest[`lib/wasm/residual_lab_${flavour}.wasm`]}`, import.meta.url));
+const shippedPath = (flavour) =>
+  fileURLToPath(new URL(`../../dist/${manifest[`lib/wasm/residual_lab_${flavour}.wasm`]}`, import.meta.url));
 const wasmPath = (flavour) => fileURLToPath(new URL(`../../build/wasm-${flavour}/residual_lab.wasm`, import.meta.url));
 
 /** Maps each function's (demangled-ish) name to its body's text. */
@@ -20,14 +21,17 @@ function functionBodies(path) {
   let current = null;
   for (const line of text.split('\n')) {
     const head = line.match(/^[0-9a-f]+ func\[\d+\] <(.+)>:$/);
-    if (head) { current = head[1]; bodies.set(current, ''); } else if (current) bodies.set(current, bodies.get(current) + line + '\n');
+    if (head) {
+      current = head[1];
+      bodies.set(current, '');
+    } else if (current) bodies.set(current, bodies.get(current) + line + '\n');
   }
   return bodies;
 }
 
 const count = (body, op) => body.split(op).length - 1;
 
-test('the SIMD module\'s norm kernels hold f32x4 arithmetic', () => {
+test("the SIMD module's norm kernels hold f32x4 arithmetic", () => {
   const bodies = functionBodies(wasmPath('simd'));
   for (const kernel of ['rmsnorm_forward', 'rmsnorm_backward', 'layernorm_forward', 'layernorm_backward']) {
     const matching = [...bodies.entries()].filter(([name]) => name.includes(kernel) && !name.includes('bf16'));
@@ -47,10 +51,17 @@ for (const flavour of ['simd', 'scalar']) {
   test(`the shipped ${flavour} module is the build's, without its function names`, () => {
     const built = readFileSync(wasmPath(flavour));
     const shipped = readFileSync(shippedPath(flavour));
-    const describe = (bytes) => wasmSections(bytes).map((s) => ({ id: s.id, name: s.name, bytes: bytes.subarray(s.start, s.end) }));
+    const describe = (bytes) =>
+      wasmSections(bytes).map((s) => ({ id: s.id, name: s.name, bytes: bytes.subarray(s.start, s.end) }));
     const builtSections = describe(built);
-    assert.ok(builtSections.some((s) => s.name === 'name'), 'the build has lost its name section (--profiling-funcs)');
-    assert.deepEqual(describe(shipped), builtSections.filter((s) => s.name !== 'name'));
+    assert.ok(
+      builtSections.some((s) => s.name === 'name'),
+      'the build has lost its name section (--profiling-funcs)',
+    );
+    assert.deepEqual(
+      describe(shipped),
+      builtSections.filter((s) => s.name !== 'name'),
+    );
     assert.ok(shipped.length < built.length * 0.95, `shipped ${shipped.length} bytes of the build's ${built.length}`);
     assert.ok(WebAssembly.validate(shipped));
   });

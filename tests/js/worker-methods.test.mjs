@@ -6,7 +6,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
-import { HANDLE_KINDS, METHODS, errorFields, isHandleMethod, methodEntry, resolveMethod, transferables } from '../../web/lib/worker-methods.js';
+import {
+  HANDLE_KINDS,
+  METHODS,
+  errorFields,
+  isHandleMethod,
+  methodEntry,
+  resolveMethod,
+  transferables,
+} from '../../web/lib/worker-methods.js';
 
 const lab = await load();
 
@@ -14,7 +22,8 @@ const lab = await load();
 function functionNames(object, prefix = '') {
   return Object.entries(object).flatMap(([key, value]) => {
     if (typeof value === 'function') return [prefix + key];
-    if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) return functionNames(value, `${prefix}${key}.`);
+    if (value && typeof value === 'object' && !ArrayBuffer.isView(value))
+      return functionNames(value, `${prefix}${key}.`);
     return [];
   });
 }
@@ -26,9 +35,19 @@ test('the method table lists exactly the functions of the lab object', () => {
 
 test('each kept object kind lists exactly the methods and fields of the object the API returns', () => {
   const model = lab.createDecoder({ vocabSize: 11, dModel: 8, nHeads: 2, nLayers: 1, contextLength: 4 });
-  const run = lab.experiments.createWarmupRun({ nLayers: 1, dModel: 8, nHeads: 2, contextLength: 4, steps: 10, warmupSteps: 2 });
+  const run = lab.experiments.createWarmupRun({
+    nLayers: 1,
+    dModel: 8,
+    nHeads: 2,
+    contextLength: 4,
+    steps: 10,
+    warmupSteps: 2,
+  });
   try {
-    for (const [kind, object] of [['decoder', model], ['warmupRun', run]]) {
+    for (const [kind, object] of [
+      ['decoder', model],
+      ['warmupRun', run],
+    ]) {
       const table = HANDLE_KINDS[kind];
       assert.deepEqual([...table.methods, 'dispose'].sort(), functionNames(object).sort(), `${kind} methods`);
       const fields = Object.keys(object).filter((key) => typeof object[key] !== 'function');
@@ -47,7 +66,12 @@ test('the checkpoint kind lists exactly the methods and fields of the object ope
   try {
     const table = HANDLE_KINDS.checkpoint;
     assert.deepEqual([...table.methods, 'dispose'].sort(), functionNames(ckpt).sort());
-    assert.deepEqual([...table.data, ...table.state].sort(), Object.keys(ckpt).filter((key) => typeof ckpt[key] !== 'function').sort());
+    assert.deepEqual(
+      [...table.data, ...table.state].sort(),
+      Object.keys(ckpt)
+        .filter((key) => typeof ckpt[key] !== 'function')
+        .sort(),
+    );
     assert.equal(METHODS.openCheckpoint.returns, 'checkpoint');
   } finally {
     ckpt.dispose();
@@ -56,24 +80,43 @@ test('the checkpoint kind lists exactly the methods and fields of the object ope
 
 test('the methods that report progress take { onProgress } where the table says', () => {
   const seen = [];
-  const callbacks = { onProgress: (p) => { seen.push(p.stepsDone); } };
+  const callbacks = {
+    onProgress: (p) => {
+      seen.push(p.stepsDone);
+    },
+  };
   const args = [{ nLayers: 1, dModel: 8, nHeads: 2, contextLength: 4, trainSteps: 2 }];
   args[METHODS['experiments.residualGrowth'].progressArg] = callbacks;
   resolveMethod(lab, 'experiments.residualGrowth')(...args);
   assert.deepEqual(seen, [1, 2]);
-  assert.deepEqual(Object.keys(METHODS).filter((name) => METHODS[name].progressArg !== undefined).sort(),
-    ['experiments.residualGrowth', 'experiments.warmup']);
+  assert.deepEqual(
+    Object.keys(METHODS)
+      .filter((name) => METHODS[name].progressArg !== undefined)
+      .sort(),
+    ['experiments.residualGrowth', 'experiments.warmup'],
+  );
 });
 
 test('names resolve as own properties only', () => {
-  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'experiments.constructor', 'experiments', 'flavour', '', 'rmsNorm.call']) {
+  for (const name of [
+    'constructor',
+    '__proto__',
+    'toString',
+    'hasOwnProperty',
+    'experiments.constructor',
+    'experiments',
+    'flavour',
+    '',
+    'rmsNorm.call',
+  ]) {
     assert.equal(methodEntry(name), undefined, name);
     assert.equal(resolveMethod(lab, name), undefined, name);
   }
   assert.equal(methodEntry(42), undefined);
   assert.equal(isHandleMethod('decoder', 'forward'), true);
   assert.equal(isHandleMethod('decoder', 'dispose'), true);
-  for (const name of ['constructor', 'toString', 'advance', 'config']) assert.equal(isHandleMethod('decoder', name), false, name);
+  for (const name of ['constructor', 'toString', 'advance', 'config'])
+    assert.equal(isHandleMethod('decoder', name), false, name);
   assert.equal(isHandleMethod('constructor', 'forward'), false);
 });
 
@@ -85,7 +128,16 @@ test('transferables finds each typed array buffer once; errorFields keeps name, 
   assert.deepEqual(transferables(null), []);
 
   let parseError;
-  try { lab.parseVector('[1, 2x]'); } catch (error) { parseError = error; }
-  assert.deepEqual(errorFields(parseError), { name: 'ResidualLabError', message: parseError.message, code: 'unexpected_char', position: 5 });
+  try {
+    lab.parseVector('[1, 2x]');
+  } catch (error) {
+    parseError = error;
+  }
+  assert.deepEqual(errorFields(parseError), {
+    name: 'ResidualLabError',
+    message: parseError.message,
+    code: 'unexpected_char',
+    position: 5,
+  });
   assert.deepEqual(errorFields(new TypeError('boom')), { name: 'TypeError', message: 'boom', code: 'internal_error' });
 });

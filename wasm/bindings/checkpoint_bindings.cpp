@@ -29,12 +29,18 @@ rl::checkpoint::Workspace workspace;
 // spec: 12 floats, in LayerSpec's order.
 rl::checkpoint::LayerSpec read_spec(const float* p) {
   rl::checkpoint::LayerSpec s;
-  s.d = int(p[0]); s.n_heads = int(p[1]); s.n_kv_heads = int(p[2]); s.head_dim = int(p[3]); s.ffn = int(p[4]);
-  s.eps = p[5]; s.norm_offset = p[6];
+  s.d = int(p[0]);
+  s.n_heads = int(p[1]);
+  s.n_kv_heads = int(p[2]);
+  s.head_dim = int(p[3]);
+  s.ffn = int(p[4]);
+  s.eps = p[5];
+  s.norm_offset = p[6];
   s.placement = rl::checkpoint::Placement(int(p[7]));
   s.qk_norm = rl::checkpoint::QkNorm(int(p[8]));
   s.activation = rl::checkpoint::Activation(int(p[9]));
-  s.attn_scale = p[10]; s.attn_softcap = p[11];
+  s.attn_scale = p[10];
+  s.attn_softcap = p[11];
   return s;
 }
 

@@ -68,7 +68,8 @@ EMSCRIPTEN_KEEPALIVE void* rl_scratch_resize(double bytes) {
   scratch_memory.reset();
   if (!(bytes > 0)) return nullptr;
   const std::uint64_t size = bytes < 9007199254740992.0 ? static_cast<std::uint64_t>(bytes) : ~std::uint64_t(0);
-  if (const std::string refused = rl::reserve_memory(size, "the kernels' copy of their inputs and outputs", &scratch_memory);
+  if (const std::string refused =
+          rl::reserve_memory(size, "the kernels' copy of their inputs and outputs", &scratch_memory);
       !refused.empty()) {
     report_out_of_memory(refused);
     return nullptr;
@@ -76,7 +77,8 @@ EMSCRIPTEN_KEEPALIVE void* rl_scratch_resize(double bytes) {
   scratch = std::malloc(static_cast<std::size_t>(size));  // -sABORTING_MALLOC=0: 0 when the heap cannot grow
   if (!scratch) {
     scratch_memory.reset();
-    report_out_of_memory(std::string(rl::kOutOfMemoryPrefix) + "the WASM heap could not grow by " + rl::megabytes(size));
+    report_out_of_memory(std::string(rl::kOutOfMemoryPrefix) + "the WASM heap could not grow by " +
+                         rl::megabytes(size));
   }
   return scratch;
 }
@@ -118,7 +120,8 @@ EMSCRIPTEN_KEEPALIVE int rl_rmsnorm_steps(float* squares, float* normalized, flo
                                           const float* x, int nx, const float* g, int ng, float eps,
                                           float weight_offset) {
   rl::RmsNormSteps steps;
-  if (int failed = report(rl::api::rmsnorm_steps(steps, floats(x, nx), optional(g, ng), eps, weight_offset))) return failed;
+  if (int failed = report(rl::api::rmsnorm_steps(steps, floats(x, nx), optional(g, ng), eps, weight_offset)))
+    return failed;
   std::copy(steps.squares.begin(), steps.squares.end(), squares);
   std::copy(steps.normalized.begin(), steps.normalized.end(), normalized);
   std::copy(steps.output.begin(), steps.output.end(), output);
@@ -129,10 +132,11 @@ EMSCRIPTEN_KEEPALIVE int rl_rmsnorm_steps(float* squares, float* normalized, flo
 
 // scalars: [mean, variance, std]
 EMSCRIPTEN_KEEPALIVE int rl_layernorm_steps(float* centered, float* normalized, float* output, float* scalars,
-                                            const float* x, int nx, const float* gamma, int ngamma,
-                                            const float* beta, int nbeta, float eps) {
+                                            const float* x, int nx, const float* gamma, int ngamma, const float* beta,
+                                            int nbeta, float eps) {
   rl::LayerNormSteps steps;
-  if (int failed = report(rl::api::layernorm_steps(steps, floats(x, nx), optional(gamma, ngamma), optional(beta, nbeta), eps)))
+  if (int failed =
+          report(rl::api::layernorm_steps(steps, floats(x, nx), optional(gamma, ngamma), optional(beta, nbeta), eps)))
     return failed;
   std::copy(steps.centered.begin(), steps.centered.end(), centered);
   std::copy(steps.normalized.begin(), steps.normalized.end(), normalized);
@@ -152,17 +156,16 @@ EMSCRIPTEN_KEEPALIVE int rl_dyt(float* y, const float* x, int nx, float alpha, c
 
 // dalpha: one float
 EMSCRIPTEN_KEEPALIVE int rl_dyt_backward(float* dx, float* dalpha, float* dgamma, float* dbeta, const float* dy,
-                                         int ndy, const float* x, int nx, float alpha, const float* gamma,
-                                         int ngamma) {
+                                         int ndy, const float* x, int nx, float alpha, const float* gamma, int ngamma) {
   return report(rl::api::dyt_backward(out(dx, nx), *dalpha, out(dgamma, nx), out(dbeta, nx), floats(dy, ndy),
                                       floats(x, nx), alpha, optional(gamma, ngamma)));
 }
 
 EMSCRIPTEN_KEEPALIVE int rl_dyt_steps(float* scaled, float* tanh_of_scaled, float* output, const float* x, int nx,
-                                      float alpha,
-                                      const float* gamma, int ngamma, const float* beta, int nbeta) {
+                                      float alpha, const float* gamma, int ngamma, const float* beta, int nbeta) {
   rl::api::DytSteps steps;
-  if (int failed = report(rl::api::dyt_steps(steps, floats(x, nx), alpha, optional(gamma, ngamma), optional(beta, nbeta))))
+  if (int failed =
+          report(rl::api::dyt_steps(steps, floats(x, nx), alpha, optional(gamma, ngamma), optional(beta, nbeta))))
     return failed;
   std::copy(steps.scaled.begin(), steps.scaled.end(), scaled);
   std::copy(steps.tanh.begin(), steps.tanh.end(), tanh_of_scaled);
@@ -175,8 +178,7 @@ EMSCRIPTEN_KEEPALIVE int rl_softcap(float* y, const float* x, int nx, double cap
   return report(rl::api::softcap(out(y, nx), floats(x, nx), cap));
 }
 
-EMSCRIPTEN_KEEPALIVE int rl_softcap_backward(float* dx, const float* dy, int ndy, const float* x, int nx,
-                                             double cap) {
+EMSCRIPTEN_KEEPALIVE int rl_softcap_backward(float* dx, const float* dy, int ndy, const float* x, int nx, double cap) {
   return report(rl::api::softcap_backward(out(dx, nx), floats(dy, ndy), floats(x, nx), cap));
 }
 

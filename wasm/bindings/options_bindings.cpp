@@ -25,7 +25,8 @@ val table_js(const Table& table);
 val default_of(const Option& o) {
   if (o.nullable) return val::null();
   switch (o.type) {
-    case Type::integer: case Type::number: return val(o.number);
+    case Type::integer:
+    case Type::number: return val(o.number);
     case Type::boolean: return val(o.number != 0);
     case Type::choice: return val(o.text);
     case Type::list: {

@@ -21,10 +21,25 @@ import { RlSoftcapExplorer } from './rl-softcap-explorer.js';
 import { RlVectorLab } from './rl-vector-lab.js';
 import { RlWarmupRace } from './rl-warmup-race.js';
 
-const CLASSES = new Map([
-  RlCheckpointProbe, RlConfigInspector, RlForwardReader, RlGemmaTrap, RlGradientFlow, RlInitScaling, RlModelTable, RlPlacementLab,
-  RlPrecisionLab, RlQkNormLab, RlResidualGrowth, RlSelfCheck, RlSoftcapExplorer, RlVectorLab, RlWarmupRace,
-].map((element) => [element.tag, element]));
+const CLASSES = new Map(
+  [
+    RlCheckpointProbe,
+    RlConfigInspector,
+    RlForwardReader,
+    RlGemmaTrap,
+    RlGradientFlow,
+    RlInitScaling,
+    RlModelTable,
+    RlPlacementLab,
+    RlPrecisionLab,
+    RlQkNormLab,
+    RlResidualGrowth,
+    RlSelfCheck,
+    RlSoftcapExplorer,
+    RlVectorLab,
+    RlWarmupRace,
+  ].map((element) => [element.tag, element]),
+);
 
 /** The element classes, in the registry's order (the attribute reference reads their state tables). */
 export const WIDGET_ELEMENTS = WIDGETS.map(({ tag }) => {

@@ -6,7 +6,17 @@
 // symbolic links, which folder uploads drop). Position 0 is drawn apart: its stream is usually far longer.
 import { ExperimentElement } from './experiment-run/experiment-element.js';
 import { createLabWorker } from '../lib/worker-client.js';
-import { LENS_K, TOY_NAMES, fetchToy, probeRows, readFiles, shownToken, toyOf, tokenIds, tokenNames } from './checkpoint-probe/compute.js';
+import {
+  LENS_K,
+  TOY_NAMES,
+  fetchToy,
+  probeRows,
+  readFiles,
+  shownToken,
+  toyOf,
+  tokenIds,
+  tokenNames,
+} from './checkpoint-probe/compute.js';
 import { barChart, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
 import { textField } from './shared/fields.js';
@@ -16,12 +26,12 @@ import { axis, lineChart } from './shared/line-chart.js';
 import { parseNumber } from './shared/parse-number.js';
 
 const MAX_PROMPT = 2000;
-const LAST = -1;  // the position row's value for "the last position"
+const LAST = -1; // the position row's value for "the last position"
 const MAX_POSITION = 4095;
 
 const STATE = [
   { name: 'toy', type: 'choice', choices: TOY_NAMES, default: TOY_NAMES[0] },
-  { name: 'prompt', type: 'text', default: '', maxLength: MAX_PROMPT },  // '' : the toy's probe text
+  { name: 'prompt', type: 'text', default: '', maxLength: MAX_PROMPT }, // '' : the toy's probe text
   { name: 'position', type: 'integer', min: LAST, max: MAX_POSITION, default: LAST },
 ];
 
@@ -34,19 +44,30 @@ export class RlCheckpointProbe extends ExperimentElement {
   static styles = [...ExperimentElement.styles, 'checkpoint-probe.css'];
 
   #worker = null;
-  #opened = null;    // { source, handle, name } of the checkpoint open in the worker
-  #files = null;     // the reader's File objects, while they are the source
+  #opened = null; // { source, handle, name } of the checkpoint open in the worker
+  #files = null; // the reader's File objects, while they are the source
   #generation = 0;
 
   build() {
     const s = this.strings;
     const st = this.state;
     this.whileConnected(() => () => this.#closeWorker());
-    this.toySelect = h('select', { id: 'field-toy', name: 'toy', onchange: () => this.#chooseToy(this.toySelect.value) },
-      TOY_NAMES.map((name) => h('option', { value: name, selected: name === st.toy }, s.toyNames[name] ?? name)));
-    this.fileInput = h('input', { id: 'field-files', type: 'file', multiple: true, onchange: () => this.#chooseFiles(this.fileInput.files) });
+    this.toySelect = h(
+      'select',
+      { id: 'field-toy', name: 'toy', onchange: () => this.#chooseToy(this.toySelect.value) },
+      TOY_NAMES.map((name) => h('option', { value: name, selected: name === st.toy }, s.toyNames[name] ?? name)),
+    );
+    this.fileInput = h('input', {
+      id: 'field-files',
+      type: 'file',
+      multiple: true,
+      onchange: () => this.#chooseFiles(this.fileInput.files),
+    });
     this.dropZone = h('div', { class: 'drop-zone', 'aria-hidden': 'true' }, s.dropHere);
-    this.dropZone.addEventListener('dragover', (event) => { event.preventDefault(); this.dropZone.classList.add('over'); });
+    this.dropZone.addEventListener('dragover', (event) => {
+      event.preventDefault();
+      this.dropZone.classList.add('over');
+    });
     this.dropZone.addEventListener('dragleave', () => this.dropZone.classList.remove('over'));
     this.dropZone.addEventListener('drop', (event) => {
       event.preventDefault();
@@ -54,39 +75,132 @@ export class RlCheckpointProbe extends ExperimentElement {
       if (event.dataTransfer?.files?.length) this.#chooseFiles(event.dataTransfer.files);
     });
     this.source = h('p', { class: 'source', 'data-source': '' });
-    this.prompt = textField({ name: 'prompt', label: s.prompt, hint: s.promptHint, multiline: true,
-      value: st.prompt || toyOf(st.toy).probeText, onInput: () => this.#edited() });
-    this.position = textField({ name: 'position', label: s.position, hint: s.positionHint,
-      value: st.position === LAST ? '' : String(st.position), onInput: () => this.#edited() });
+    this.prompt = textField({
+      name: 'prompt',
+      label: s.prompt,
+      hint: s.promptHint,
+      multiline: true,
+      value: st.prompt || toyOf(st.toy).probeText,
+      onInput: () => this.#edited(),
+    });
+    this.position = textField({
+      name: 'position',
+      label: s.position,
+      hint: s.positionHint,
+      value: st.position === LAST ? '' : String(st.position),
+      onInput: () => this.#edited(),
+    });
     this.progress = h('progress', { class: 'run-progress', 'aria-label': s.reading, hidden: true });
     this.status = h('p', { class: 'run-status', role: 'status', 'aria-live': 'polite' });
     this.error = h('p', { class: 'run-error', role: 'alert' });
-    this.cancelButton = h('button', { type: 'button', class: 'run-cancel', hidden: true, onclick: () => this.#cancel() }, s.cancel);
-    this.streamChart = lineChart({ host: this, label: s.streamLabel, height: 220, build: (color) => this.#lineOptions(color, s.streamAt, 'blue') });
-    this.zeroChart = lineChart({ host: this, label: s.zeroLabel, height: 180, build: (color) => this.#lineOptions(color, s.streamZero, 'orange') });
+    this.cancelButton = h(
+      'button',
+      { type: 'button', class: 'run-cancel', hidden: true, onclick: () => this.#cancel() },
+      s.cancel,
+    );
+    this.streamChart = lineChart({
+      host: this,
+      label: s.streamLabel,
+      height: 220,
+      build: (color) => this.#lineOptions(color, s.streamAt, 'blue'),
+    });
+    this.zeroChart = lineChart({
+      host: this,
+      label: s.zeroLabel,
+      height: 180,
+      build: (color) => this.#lineOptions(color, s.streamZero, 'orange'),
+    });
     this.incrementChart = barChart({ label: s.incrementLabel });
     this.readouts = h('ul', { class: 'readouts' });
     this.weightsTable = h('tbody');
     this.lensTable = h('tbody');
-    const header = (...cells) => h('thead', {}, h('tr', {}, cells.map((c) => h('th', { scope: 'col' }, c))));
+    const header = (...cells) =>
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          cells.map((c) => h('th', { scope: 'col' }, c)),
+        ),
+      );
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('residual-stream', s.sectionLink))),
-      h('div', { class: 'inputs' },
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('residual-stream', s.sectionLink)),
+      ),
+      h(
+        'div',
+        { class: 'inputs' },
         h('div', { class: 'field' }, h('label', { for: 'field-toy' }, s.toy), this.toySelect),
-        h('div', { class: 'field' }, h('label', { for: 'field-files' }, s.files), this.fileInput, h('p', { class: 'hint' }, s.filesHint), this.dropZone)),
+        h(
+          'div',
+          { class: 'field' },
+          h('label', { for: 'field-files' }, s.files),
+          this.fileInput,
+          h('p', { class: 'hint' }, s.filesHint),
+          this.dropZone,
+        ),
+      ),
       this.source,
       h('div', { class: 'inputs' }, this.prompt.root, this.position.root),
-      h('div', { class: 'run-state' }, h('div', { class: 'run-row' }, this.progress, this.status, this.cancelButton), this.error),
+      h(
+        'div',
+        { class: 'run-state' },
+        h('div', { class: 'run-row' }, this.progress, this.status, this.cancelButton),
+        this.error,
+      ),
       this.resultsRegion(
-        h('div', { class: 'charts' },
+        h(
+          'div',
+          { class: 'charts' },
           h('figure', {}, h('figcaption', {}, s.streamTitle), this.streamChart.root),
-          h('figure', {}, h('figcaption', {}, s.incrementTitle, ' ', h('span', { class: 'swatch series-attn' }), s.attention, ' ', h('span', { class: 'swatch series-mlp' }), s.mlp), this.incrementChart.root)),
+          h(
+            'figure',
+            {},
+            h(
+              'figcaption',
+              {},
+              s.incrementTitle,
+              ' ',
+              h('span', { class: 'swatch series-attn' }),
+              s.attention,
+              ' ',
+              h('span', { class: 'swatch series-mlp' }),
+              s.mlp,
+            ),
+            this.incrementChart.root,
+          ),
+        ),
         this.readouts,
-        h('figure', { class: 'position-zero' }, h('figcaption', {}, s.zeroTitle), h('p', { class: 'hint' }, s.zeroWhy), this.zeroChart.root),
+        h(
+          'figure',
+          { class: 'position-zero' },
+          h('figcaption', {}, s.zeroTitle),
+          h('p', { class: 'hint' }, s.zeroWhy),
+          this.zeroChart.root,
+        ),
         h('h4', {}, s.weightsTitle),
-        h('div', { class: 'table-scroll' }, h('table', { class: 'norm-weights' }, header(s.tensor, s.mean, s.std, s.min, s.max), this.weightsTable)),
-        h('h4', {}, s.lensTitle), h('p', { class: 'hint' }, s.lensHint),
-        h('div', { class: 'table-scroll' }, h('table', { class: 'logit-lens' }, header(s.state, ...Array.from({ length: LENS_K }, (_, j) => s.rank(j + 1))), this.lensTable))),
+        h(
+          'div',
+          { class: 'table-scroll' },
+          h('table', { class: 'norm-weights' }, header(s.tensor, s.mean, s.std, s.min, s.max), this.weightsTable),
+        ),
+        h('h4', {}, s.lensTitle),
+        h('p', { class: 'hint' }, s.lensHint),
+        h(
+          'div',
+          { class: 'table-scroll' },
+          h(
+            'table',
+            { class: 'logit-lens' },
+            header(s.state, ...Array.from({ length: LENS_K }, (_, j) => s.rank(j + 1))),
+            this.lensTable,
+          ),
+        ),
+      ),
     );
     this.#showSource();
     this.computeWhenVisible();
@@ -119,13 +233,18 @@ export class RlCheckpointProbe extends ExperimentElement {
 
   #readPosition() {
     const text = this.position.input.value.trim();
-    if (text === '') { this.clearError(this.position); return LAST; }
+    if (text === '') {
+      this.clearError(this.position);
+      return LAST;
+    }
     return this.attempt(this.position, () => parseNumber(text, { min: 0, max: MAX_POSITION, integer: true }), text);
   }
 
   #showSource() {
     const s = this.strings;
-    this.source.textContent = this.#files ? s.sourceFiles(this.#files.map((f) => f.name).join(', ')) : s.sourceToy(s.toyNames[this.state.toy] ?? this.state.toy);
+    this.source.textContent = this.#files
+      ? s.sourceFiles(this.#files.map((f) => f.name).join(', '))
+      : s.sourceToy(s.toyNames[this.state.toy] ?? this.state.toy);
   }
 
   #closeWorker() {
@@ -165,17 +284,23 @@ export class RlCheckpointProbe extends ExperimentElement {
       if (opened?.source !== source) {
         // A first call starts the worker now: it instantiates its WebAssembly while the files are read here.
         this.#worker ??= createLabWorker();
-        this.#worker.call('memoryBudget', []).catch(() => {});  // a failed worker is reported by openCheckpoint below
+        this.#worker.call('memoryBudget', []).catch(() => {}); // a failed worker is reported by openCheckpoint below
         const onProgress = (done, total) => {
           if (!current()) return;
-          if (total) { this.progress.max = total; this.progress.value = done; }
+          if (total) {
+            this.progress.max = total;
+            this.progress.value = done;
+          }
           this.status.textContent = s.readProgress(done, total);
         };
         const files = this.#files ? await readFiles(this.#files, onProgress) : await fetchToy(source, onProgress);
         if (!current()) return;
         this.status.textContent = s.opening;
         const handle = await this.#worker.call('openCheckpoint', [files]);
-        if (!current()) { handle.dispose().catch(() => {}); return; }
+        if (!current()) {
+          handle.dispose().catch(() => {});
+          return;
+        }
         this.#opened?.handle.dispose().catch(() => {});
         opened = this.#opened = { source, handle, name: tokenNames(files), hasTokenizer: 'tokenizer.json' in files };
       }
@@ -200,7 +325,7 @@ export class RlCheckpointProbe extends ExperimentElement {
       const message = failure?.code ? `${failure.code}: ${failure.message}` : describeError(failure, this.language);
       this.error.textContent = stage === 'open' ? s.openFailed(message) : s.runFailed(message);
       this.dataset.status = 'error';
-      this.markStale(true, 'run');  // the last result stays, dimmed
+      this.markStale(true, 'run'); // the last result stays, dimmed
       if (stage === 'open' && this.#files && this.#opened) {
         // the model on screen stays the one open: its source becomes current again
         this.#files = this.#opened.source === this.state.toy ? null : this.#opened.source;
@@ -217,8 +342,13 @@ export class RlCheckpointProbe extends ExperimentElement {
     this.zeroChart.setData([states, Float64Array.from(rows.streamAtZero)]);
     const maxIncrement = Math.max(...rows.attnAt, ...rows.mlpAt);
     this.incrementChart.draw({
-      categories: Array.from({ length: layers }, (_, l) => String(l)), limit: niceLimit(maxIncrement), format: (v) => formatTrimmed(v, 2),
-      series: [{ label: s.attention, className: 'series-attn', values: rows.attnAt }, { label: s.mlp, className: 'series-mlp', values: rows.mlpAt }],
+      categories: Array.from({ length: layers }, (_, l) => String(l)),
+      limit: niceLimit(maxIncrement),
+      format: (v) => formatTrimmed(v, 2),
+      series: [
+        { label: s.attention, className: 'series-attn', values: rows.attnAt },
+        { label: s.mlp, className: 'series-mlp', values: rows.mlpAt },
+      ],
     });
     const top = rows.streamAt.at(-1);
     this.readouts.replaceChildren(
@@ -228,11 +358,29 @@ export class RlCheckpointProbe extends ExperimentElement {
       h('li', { 'data-readout': 'zero' }, s.zeroVersus(formatFixed(rows.streamAtZero.at(-1), 3), formatFixed(top, 3))),
     );
     const cell = (v) => h('td', {}, formatFixed(v, 4));
-    this.weightsTable.replaceChildren(...rows.weights.map((w) => h('tr', {},
-      h('th', { scope: 'row' }, w.onePlus ? s.onePlus(w.name) : w.name), cell(w.mean), cell(w.std), cell(w.min), cell(w.max))));
-    this.lensTable.replaceChildren(...rows.lens.map((layer) => h('tr', {},
-      h('th', { scope: 'row' }, layer.state === 0 ? s.embedding : s.afterLayer(layer.state - 1)),
-      layer.tokens.map((t) => h('td', {}, h('code', {}, shownToken(t.text)), ` ${formatFixed(t.prob, 3)}`)))));
+    this.weightsTable.replaceChildren(
+      ...rows.weights.map((w) =>
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row' }, w.onePlus ? s.onePlus(w.name) : w.name),
+          cell(w.mean),
+          cell(w.std),
+          cell(w.min),
+          cell(w.max),
+        ),
+      ),
+    );
+    this.lensTable.replaceChildren(
+      ...rows.lens.map((layer) =>
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row' }, layer.state === 0 ? s.embedding : s.afterLayer(layer.state - 1)),
+          layer.tokens.map((t) => h('td', {}, h('code', {}, shownToken(t.text)), ` ${formatFixed(t.prob, 3)}`)),
+        ),
+      ),
+    );
   }
 
   #lineOptions(color, label, colour) {
@@ -240,7 +388,10 @@ export class RlCheckpointProbe extends ExperimentElement {
     return {
       scales: { x: { time: false }, y: { range: (u, min, max) => [0, max * 1.1] } },
       axes: [axis(color, { label: s.stateAxis, incrs: [1, 2, 4, 8, 16] }), axis(color, { size: 52 })],
-      series: [{ label: '#', value: fixed(0) }, { label, stroke: color(colour), width: 2.5, value: fixed(3) }],
+      series: [
+        { label: '#', value: fixed(0) },
+        { label, stroke: color(colour), width: 2.5, value: fixed(3) },
+      ],
       cursor: { drag: { x: false, y: false } },
     };
   }

@@ -10,7 +10,7 @@ import { textField } from './shared/fields.js';
 import { LabElement } from './shared/lab-element.js';
 import { stringsOf } from '../languages.js';
 
-const MAX_CONFIG_CHARS = 1_048_576;  // what inspectConfig reads; a link carries it compressed (state.js)
+const MAX_CONFIG_CHARS = 1_048_576; // what inspectConfig reads; a link carries it compressed (state.js)
 
 export class RlConfigInspector extends LabElement {
   static tag = 'rl-config-inspector';
@@ -20,31 +20,79 @@ export class RlConfigInspector extends LabElement {
 
   build() {
     const s = this.strings;
-    this.field = textField({ name: 'config-json', label: s.field, multiline: true, value: this.state.config, onInput: (text) => this.inspect(text) });
+    this.field = textField({
+      name: 'config-json',
+      label: s.field,
+      multiline: true,
+      value: this.state.config,
+      onInput: (text) => this.inspect(text),
+    });
     this.field.input.rows = 12;
-    const examples = h('div', { class: 'presets', role: 'group', 'aria-label': s.examples },
-      CONFIG_EXAMPLES.map((e) => h('button', { type: 'button', 'data-example': e.id, onclick: () => this.pickExample(e.id) }, e.name)));
+    const examples = h(
+      'div',
+      { class: 'presets', role: 'group', 'aria-label': s.examples },
+      CONFIG_EXAMPLES.map((e) =>
+        h('button', { type: 'button', 'data-example': e.id, onclick: () => this.pickExample(e.id) }, e.name),
+      ),
+    );
     this.summary = h('p', { class: 'architecture' });
     this.fieldsBody = h('tbody', {});
-    this.fieldsTable = h('table', { class: 'values config-fields', 'aria-labelledby': 'fields-title' },
-      h('thead', {}, h('tr', {}, s.fieldHead.map((t) => h('th', { scope: 'col' }, t)))), this.fieldsBody);
+    this.fieldsTable = h(
+      'table',
+      { class: 'values config-fields', 'aria-labelledby': 'fields-title' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          s.fieldHead.map((t) => h('th', { scope: 'col' }, t)),
+        ),
+      ),
+      this.fieldsBody,
+    );
     this.noFields = h('p', { class: 'hint' }, s.noFields);
     this.qk = h('p', { class: 'qk-norm' });
     this.normsBody = h('tbody', {});
-    this.normsTable = h('table', { class: 'values config-norms', 'aria-labelledby': 'norms-title' },
-      h('thead', {}, h('tr', {}, s.normHead.map((t, i) => h('th', { scope: 'col', class: i ? 'number' : null }, t)))), this.normsBody);
+    this.normsTable = h(
+      'table',
+      { class: 'values config-norms', 'aria-labelledby': 'norms-title' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          s.normHead.map((t, i) => h('th', { scope: 'col', class: i ? 'number' : null }, t)),
+        ),
+      ),
+      this.normsBody,
+    );
     this.share = h('p', { class: 'share' });
     this.notes = h('ul', { class: 'notes' });
     this.layout = h('figure', { class: 'config-layout' });
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('model-table', s.sectionLink))),
-      this.field.root, examples,
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('model-table', s.sectionLink)),
+      ),
+      this.field.root,
+      examples,
       this.resultsRegion(
         this.summary,
-        h('h4', { id: 'fields-title' }, s.fieldsTitle), h('div', { class: 'table-scroll' }, this.fieldsTable), this.noFields,
-        h('h4', {}, s.qkTitle), this.qk,
-        h('h4', { id: 'norms-title' }, s.normsTitle), h('div', { class: 'table-scroll' }, this.normsTable), this.share,
-        this.notes, this.layout),
+        h('h4', { id: 'fields-title' }, s.fieldsTitle),
+        h('div', { class: 'table-scroll' }, this.fieldsTable),
+        this.noFields,
+        h('h4', {}, s.qkTitle),
+        this.qk,
+        h('h4', { id: 'norms-title' }, s.normsTitle),
+        h('div', { class: 'table-scroll' }, this.normsTable),
+        this.share,
+        this.notes,
+        this.layout,
+      ),
     );
   }
 
@@ -72,7 +120,7 @@ export class RlConfigInspector extends LabElement {
       r = this.lab.inspectConfig(text);
     } catch (error) {
       const say = s.errors[error.code];
-      this.field.setError(typeof say === 'function' ? say(error) : say ?? error.message);
+      this.field.setError(typeof say === 'function' ? say(error) : (say ?? error.message));
       this.markStale(true, this.field);
       this.dataset.error = error.code ?? 'error';
       return;
@@ -81,32 +129,85 @@ export class RlConfigInspector extends LabElement {
     this.markStale(false, this.field);
     delete this.dataset.error;
     this.dataset.architecture = r.architecture ?? '';
-    this.summary.replaceChildren(h('strong', {}, `${s.architecture}: `),
+    this.summary.replaceChildren(
+      h('strong', {}, `${s.architecture}: `),
       r.architecture ? s.known(r.architecture, r.source) : s.unknown(r.modelType),
-      r.textConfig ? s.multimodal(r.modelType, r.textConfig) : '');
-    this.fieldsBody.replaceChildren(...r.fields.map((f) => h('tr', { 'data-field': f.name },
-      h('td', {}, h('code', {}, f.path)),
-      h('td', { class: 'value' }, h('code', {}, shownValue(f.value))),
-      h('td', {}, s.fieldText[f.name] ?? s.groups[f.group], f.source === 'default' ? s.defaultValue : ''))));
+      r.textConfig ? s.multimodal(r.modelType, r.textConfig) : '',
+    );
+    this.fieldsBody.replaceChildren(
+      ...r.fields.map((f) =>
+        h(
+          'tr',
+          { 'data-field': f.name },
+          h('td', {}, h('code', {}, f.path)),
+          h('td', { class: 'value' }, h('code', {}, shownValue(f.value))),
+          h('td', {}, s.fieldText[f.name] ?? s.groups[f.group], f.source === 'default' ? s.defaultValue : ''),
+        ),
+      ),
+    );
     this.fieldsTable.hidden = !r.fields.length;
     this.noFields.hidden = r.fields.length > 0;
     const qkFlag = r.notes.find((n) => n.code === 'qk_norm_flag');
-    this.qk.textContent = r.layout !== null ? (r.layout.qkNorm ? s.qkYes : s.qkNo) : qkFlag ? s.qkFromFlag(qkFlag.field, qkFlag.value) : s.qkUnknown;
+    this.qk.textContent =
+      r.layout !== null
+        ? r.layout.qkNorm
+          ? s.qkYes
+          : s.qkNo
+        : qkFlag
+          ? s.qkFromFlag(qkFlag.field, qkFlag.value)
+          : s.qkUnknown;
     this.normsTable.hidden = r.normParams === null;
-    this.normsBody.replaceChildren(...r.norms.map((n) => h('tr', { 'data-norm': n.name },
-      h('td', {}, h('code', {}, n.name)), h('td', { class: 'number' }, count(n.count)), h('td', { class: 'number' }, count(n.size)),
-      h('td', { class: 'number' }, s.tensors(n.tensors)), h('td', { class: 'number' }, count(n.params)))),
-    r.normParams === null ? [] : h('tr', { class: 'total' }, h('th', { scope: 'row' }, s.total), h('td', { class: 'number' }, count(r.normCount)),
-      h('td', {}), h('td', {}), h('td', { class: 'number', 'data-norm-params': r.normParams }, count(r.normParams))));
+    this.normsBody.replaceChildren(
+      ...r.norms.map((n) =>
+        h(
+          'tr',
+          { 'data-norm': n.name },
+          h('td', {}, h('code', {}, n.name)),
+          h('td', { class: 'number' }, count(n.count)),
+          h('td', { class: 'number' }, count(n.size)),
+          h('td', { class: 'number' }, s.tensors(n.tensors)),
+          h('td', { class: 'number' }, count(n.params)),
+        ),
+      ),
+      r.normParams === null
+        ? []
+        : h(
+            'tr',
+            { class: 'total' },
+            h('th', { scope: 'row' }, s.total),
+            h('td', { class: 'number' }, count(r.normCount)),
+            h('td', {}),
+            h('td', {}),
+            h('td', { class: 'number', 'data-norm-params': r.normParams }, count(r.normParams)),
+          ),
+    );
     const missing = r.notes.find((n) => n.code === 'cannot_count');
-    this.share.textContent = r.normParams !== null ? s.share(count(r.normParams), count(r.totalParams), formatPercent(r.normShare))
-      : missing ? s.missing(missing.field) : s.cannotCount;
-    this.notes.replaceChildren(...r.notes.filter((n) => s.notes[n.code]).map((n) => h('li', {}, typeof s.notes[n.code] === 'function' ? s.notes[n.code](n) : s.notes[n.code])));
+    this.share.textContent =
+      r.normParams !== null
+        ? s.share(count(r.normParams), count(r.totalParams), formatPercent(r.normShare))
+        : missing
+          ? s.missing(missing.field)
+          : s.cannotCount;
+    this.notes.replaceChildren(
+      ...r.notes
+        .filter((n) => s.notes[n.code])
+        .map((n) => h('li', {}, typeof s.notes[n.code] === 'function' ? s.notes[n.code](n) : s.notes[n.code])),
+    );
     this.layout.hidden = r.layout === null;
     if (r.layout) {
-      const config = { ...r.layout, attnSoftcap: fieldValue(r, 'attn_logit_softcapping'), finalSoftcap: fieldValue(r, 'final_logit_softcapping') };
+      const config = {
+        ...r.layout,
+        attnSoftcap: fieldValue(r, 'attn_logit_softcapping'),
+        finalSoftcap: fieldValue(r, 'final_logit_softcapping'),
+      };
       const n = fieldValue(r, 'num_hidden_layers') ?? fieldValue(r, 'n_layer');
-      this.layout.replaceChildren(h('figcaption', {}, s.layoutTitle), blockDiagram(config, stringsOf(this.language, 'block-diagram'), { nLayers: n, attnExtras: r.norms.filter((x) => x.slot === 'mla').map((x) => x.name.replace(/^self_attn\./, '')) }));
+      this.layout.replaceChildren(
+        h('figcaption', {}, s.layoutTitle),
+        blockDiagram(config, stringsOf(this.language, 'block-diagram'), {
+          nLayers: n,
+          attnExtras: r.norms.filter((x) => x.slot === 'mla').map((x) => x.name.replace(/^self_attn\./, '')),
+        }),
+      );
     }
   }
 }

@@ -7,7 +7,14 @@ import { h } from './shared/dom.js';
 import { radioGroup } from './shared/fields.js';
 import { LabElement } from './shared/lab-element.js';
 import { keysOf, markDiagram } from './forward-reader/diagram-link.js';
-import { checkPlacement, decisiveLines, lineKeys, placementFormulas, placementRow, snippetConfig } from './forward-reader/logic.js';
+import {
+  checkPlacement,
+  decisiveLines,
+  lineKeys,
+  placementFormulas,
+  placementRow,
+  snippetConfig,
+} from './forward-reader/logic.js';
 import { SNIPPETS, SNIPPET_IDS } from './forward-reader/snippets.js';
 import { stringsOf } from '../languages.js';
 
@@ -26,7 +33,10 @@ export class RlForwardReader extends LabElement {
     this.formulas = placementFormulas(tables);
     this.choices = placementRow(tables).choices;
     const picker = radioGroup({
-      name: 'snippet', legend: s.snippet, value: this.state.snippet, across: true,
+      name: 'snippet',
+      legend: s.snippet,
+      value: this.state.snippet,
+      across: true,
       options: SNIPPETS.map((snippet) => ({ value: snippet.id, label: snippet.model })),
       onChange: (id) => this.setState({ snippet: id }),
     });
@@ -35,21 +45,52 @@ export class RlForwardReader extends LabElement {
     // The diagram shows where the norms sit, which is the answer: it appears with the answer.
     this.diagramHost = h('div', { class: 'fr-diagram-host', hidden: true });
     this.diagramWait = h('p', { class: 'fr-diagram-wait hint' }, s.diagramWait);
-    this.answerGroup = h('fieldset', { class: 'field radio-group fr-answer', onkeydown: (event) => { if (event.key === 'Enter') { event.preventDefault(); this.check(); } } },
+    this.answerGroup = h(
+      'fieldset',
+      {
+        class: 'field radio-group fr-answer',
+        onkeydown: (event) => {
+          if (event.key === 'Enter') {
+            event.preventDefault();
+            this.check();
+          }
+        },
+      },
       h('legend', {}, s.answer),
       this.choices.map((choice) => {
         const input = h('input', { type: 'radio', name: 'answer', value: choice, id: `answer-${choice}` });
-        return h('label', { class: 'radio', for: input.id }, input, h('span', {}, s.placementNames[choice] ?? choice), ' ',
-          h('code', { class: 'fr-formula' }, s.formulaIs(this.formulas[choice] ?? choice)));
-      }));
-    this.feedback = h('p', { class: 'fr-feedback', role: 'status', 'aria-live': 'polite' });  // verdict, then detail
+        return h(
+          'label',
+          { class: 'radio', for: input.id },
+          input,
+          h('span', {}, s.placementNames[choice] ?? choice),
+          ' ',
+          h('code', { class: 'fr-formula' }, s.formulaIs(this.formulas[choice] ?? choice)),
+        );
+      }),
+    );
+    this.feedback = h('p', { class: 'fr-feedback', role: 'status', 'aria-live': 'polite' }); // verdict, then detail
     this.note = h('p', { class: 'fr-note', hidden: true });
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('read-forward', s.sectionLink))),
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('read-forward', s.sectionLink)),
+      ),
       picker.root,
-      h('div', { class: 'fr-grid' }, this.codeFigure, h('figure', { class: 'fr-diagram' }, h('figcaption', {}, s.diagramTitle), this.diagramWait, this.diagramHost)),
+      h(
+        'div',
+        { class: 'fr-grid' },
+        this.codeFigure,
+        h('figure', { class: 'fr-diagram' }, h('figcaption', {}, s.diagramTitle), this.diagramWait, this.diagramHost),
+      ),
       this.answerGroup,
-      h('div', { class: 'fr-actions' }, h('button', { type: 'button', class: 'fr-check', onclick: () => this.check() }, s.check)),
+      h(
+        'div',
+        { class: 'fr-actions' },
+        h('button', { type: 'button', class: 'fr-check', onclick: () => this.check() }, s.check),
+      ),
       this.feedback,
       this.note,
     );
@@ -71,11 +112,22 @@ export class RlForwardReader extends LabElement {
       // The indent becomes padding (fr-indent-4 in the CSS), so a long line or role comment wraps
       // with a hanging indent instead of running out of the box.
       const indent = line.code.match(/^ */)[0].length;
-      const role = h('span', { class: 'fr-role', hidden: true }, linked ? `# ${line.steps.map((step) => s.roles[step]).join('; ')}` : '');
-      const element = h('span', {
-        class: `fr-line fr-indent-${indent}${linked ? ' fr-link' : ''}`, 'data-index': index, 'data-keys': keys.join(' ') || null,
-        tabindex: linked ? '0' : null,
-      }, h('span', { class: 'fr-text' }, line.code.slice(indent)), role);
+      const role = h(
+        'span',
+        { class: 'fr-role', hidden: true },
+        linked ? `# ${line.steps.map((step) => s.roles[step]).join('; ')}` : '',
+      );
+      const element = h(
+        'span',
+        {
+          class: `fr-line fr-indent-${indent}${linked ? ' fr-link' : ''}`,
+          'data-index': index,
+          'data-keys': keys.join(' ') || null,
+          tabindex: linked ? '0' : null,
+        },
+        h('span', { class: 'fr-text' }, line.code.slice(indent)),
+        role,
+      );
       if (linked) this.linkEvents(element);
       return { element, role };
     });
@@ -138,13 +190,21 @@ export class RlForwardReader extends LabElement {
     }
     this.wrongAnswers += 1;
     const reveal = this.wrongAnswers >= WRONG_BEFORE_REVEAL;
-    this.say('wrong', s.wrong(name(chosen)), s.wrongDetail(this.formulas[chosen]), reveal ? s.revealed(snippet.model, name(expected), this.formulas[expected]) : null);
+    this.say(
+      'wrong',
+      s.wrong(name(chosen)),
+      s.wrongDetail(this.formulas[chosen]),
+      reveal ? s.revealed(snippet.model, name(expected), this.formulas[expected]) : null,
+    );
     this.explain(reveal);
   }
 
   /** The announced feedback: a verdict in bold, then its explanation. */
   say(verdict, headline, ...details) {
-    this.feedback.replaceChildren(...(headline ? [h('strong', {}, headline)] : []), ...details.filter(Boolean).map((text) => ` ${text}`));
+    this.feedback.replaceChildren(
+      ...(headline ? [h('strong', {}, headline)] : []),
+      ...details.filter(Boolean).map((text) => ` ${text}`),
+    );
     if (verdict) this.feedback.setAttribute('data-verdict', verdict);
     else this.feedback.removeAttribute('data-verdict');
   }

@@ -12,14 +12,18 @@ import { LabElement } from './shared/lab-element.js';
 const MAX_TEXT = 2000;
 // The same trained multipliers stored both ways: Gemma 2/3 keep (multiplier - 1), Llama the multiplier.
 const EXAMPLE_WEIGHTS = { gemma: '0.2, -0.3, 0.5, 0.1', llama: '1.2, 0.7, 1.5, 1.1' };
-const EPS = 1e-6;  // Gemma's rms_norm_eps
+const EPS = 1e-6; // Gemma's rms_norm_eps
 // Cosine between the trained and the misread output: at least SAME_DIRECTION the direction is kept, below
 // LOST_DIRECTION it is lost (the verdict's wording follows).
 const SAME_DIRECTION = 0.99;
 const LOST_DIRECTION = 0.9;
 
 const vectorRow = (name, fallback) => ({
-  name, type: 'text', default: fallback, maxLength: MAX_TEXT, validate: (text, { parseVector }) => parseVector(text),
+  name,
+  type: 'text',
+  default: fallback,
+  maxLength: MAX_TEXT,
+  validate: (text, { parseVector }) => parseVector(text),
 });
 const STATE = [
   { name: 'checkpoint', type: 'choice', choices: ['gemma', 'llama'], default: 'gemma' },
@@ -36,8 +40,13 @@ export class RlGemmaTrap extends LabElement {
   build() {
     const s = this.strings;
     const checkpoint = radioGroup({
-      name: 'checkpoint', legend: s.checkpoint, value: this.state.checkpoint,
-      options: [{ value: 'gemma', label: s.gemma }, { value: 'llama', label: s.llama }],
+      name: 'checkpoint',
+      legend: s.checkpoint,
+      value: this.state.checkpoint,
+      options: [
+        { value: 'gemma', label: s.gemma },
+        { value: 'llama', label: s.llama },
+      ],
       onChange: (value) => this.switchCheckpoint(value),
     });
     this.fields = {
@@ -47,26 +56,67 @@ export class RlGemmaTrap extends LabElement {
     this.outputs = {};
     const output = (key) => (this.outputs[key] = h('output', { class: 'vector', 'aria-labelledby': `label-${key}` }));
     const labelCell = (key) => (this.outputs[`label-${key}`] = h('th', { scope: 'row', id: `label-${key}` }));
-    const statRow = (key, label) => h('tr', {}, h('th', { scope: 'row', id: `stat-${key}` }, label), h('td', {}, (this.outputs[key] = h('output', { class: 'scalar', 'aria-labelledby': `stat-${key}` }))));
+    const statRow = (key, label) =>
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'row', id: `stat-${key}` }, label),
+        h('td', {}, (this.outputs[key] = h('output', { class: 'scalar', 'aria-labelledby': `stat-${key}` }))),
+      );
     this.chart = barChart({ label: s.chartLabel });
     this.legend = h('span', { class: 'legend' });
     this.verdict = h('p', { class: 'verdict', 'aria-live': 'polite' });
 
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('gemma-one-plus-w', s.sectionLink))),
-      h('div', { class: 'formulas' },
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('gemma-one-plus-w', s.sectionLink)),
+      ),
+      h(
+        'div',
+        { class: 'formulas' },
         h('div', { class: 'convention' }, h('span', {}, s.llamaConvention), formula('llamaConvention')),
-        h('div', { class: 'convention' }, h('span', {}, s.gemmaConvention), formula('gemmaConvention'))),
+        h('div', { class: 'convention' }, h('span', {}, s.gemmaConvention), formula('gemmaConvention')),
+      ),
       checkpoint.root,
       h('div', { class: 'inputs' }, this.fields.x.root, this.fields.w.root),
       this.resultsRegion(
-        h('div', { class: 'table-scroll' }, h('table', { class: 'readings' }, h('tbody', {},
-          h('tr', {}, h('th', { scope: 'row', id: 'label-normalized' }, s.normalized), h('td', {}, output('normalized'))),
-          h('tr', { class: 'right' }, labelCell('right'), h('td', {}, output('right'))),
-          h('tr', { class: 'wrong' }, labelCell('wrong'), h('td', {}, output('wrong')))))),
+        h(
+          'div',
+          { class: 'table-scroll' },
+          h(
+            'table',
+            { class: 'readings' },
+            h(
+              'tbody',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', { scope: 'row', id: 'label-normalized' }, s.normalized),
+                h('td', {}, output('normalized')),
+              ),
+              h('tr', { class: 'right' }, labelCell('right'), h('td', {}, output('right'))),
+              h('tr', { class: 'wrong' }, labelCell('wrong'), h('td', {}, output('wrong'))),
+            ),
+          ),
+        ),
         h('figure', {}, h('figcaption', {}, this.legend), this.chart.root),
-        h('table', { class: 'stats' }, h('tbody', {}, statRow('lengthRatio', s.lengthRatio), statRow('cosine', s.cosine), statRow('flipped', s.flipped))),
-        this.verdict),
+        h(
+          'table',
+          { class: 'stats' },
+          h(
+            'tbody',
+            {},
+            statRow('lengthRatio', s.lengthRatio),
+            statRow('cosine', s.cosine),
+            statRow('flipped', s.flipped),
+          ),
+        ),
+        this.verdict,
+      ),
     );
   }
 
@@ -81,12 +131,16 @@ export class RlGemmaTrap extends LabElement {
     const { lab, fields, strings: s } = this;
     const text = (name) => fields[name].input.value;
     const x = this.attempt(fields.x, () => lab.parseVector(text('x')), text('x'));
-    const w = this.attempt(fields.w, () => {
-      const values = lab.parseVector(text('w'));
-      if (x && values.length !== x.length) throw widgetError('size_mismatch');
-      return values;
-    }, text('w'));
-    if (!x || !w) return;  // the message shows; the last good result stays
+    const w = this.attempt(
+      fields.w,
+      () => {
+        const values = lab.parseVector(text('w'));
+        if (x && values.length !== x.length) throw widgetError('size_mismatch');
+        return values;
+      },
+      text('w'),
+    );
+    if (!x || !w) return; // the message shows; the last good result stays
     this.commit({ x: text('x'), w: text('w') });
 
     const gemma = this.state.checkpoint === 'gemma';
@@ -96,7 +150,10 @@ export class RlGemmaTrap extends LabElement {
     const right = lab.rmsNorm(x, w, { eps: EPS, weightOffset: trainedOffset });
     const wrong = lab.rmsNorm(x, w, { eps: EPS, weightOffset: 1 - trainedOffset });
 
-    const labels = { right: s.reading(s.right, gemma ? s.rightGemma : s.rightLlama), wrong: s.reading(s.wrong, gemma ? s.wrongGemma : s.wrongLlama) };
+    const labels = {
+      right: s.reading(s.right, gemma ? s.rightGemma : s.rightLlama),
+      wrong: s.reading(s.wrong, gemma ? s.wrongGemma : s.wrongLlama),
+    };
     this.outputs['label-right'].textContent = labels.right;
     this.outputs['label-wrong'].textContent = labels.wrong;
     this.outputs.normalized.textContent = formatVector(normalized);
@@ -112,11 +169,21 @@ export class RlGemmaTrap extends LabElement {
     this.verdict.textContent = verdict(s, readings);
     this.verdict.dataset.verdict = verdictKind(readings);
 
-    this.legend.replaceChildren(h('span', { class: 'swatch series-right' }), s.right, h('span', { class: 'swatch series-wrong' }), s.wrong);
+    this.legend.replaceChildren(
+      h('span', { class: 'swatch series-right' }),
+      s.right,
+      h('span', { class: 'swatch series-wrong' }),
+      s.wrong,
+    );
     const maxAbs = Math.max(...Array.from(right, Math.abs), ...Array.from(wrong, Math.abs));
     this.chart.draw({
-      categories: Array.from(x, (_, i) => `y${i + 1}`), limit: niceLimit(maxAbs), format: (v) => formatTrimmed(v, 2),
-      series: [{ label: s.right, className: 'series-right', values: right }, { label: s.wrong, className: 'series-wrong', values: wrong }],
+      categories: Array.from(x, (_, i) => `y${i + 1}`),
+      limit: niceLimit(maxAbs),
+      format: (v) => formatTrimmed(v, 2),
+      series: [
+        { label: s.right, className: 'series-right', values: right },
+        { label: s.wrong, className: 'series-wrong', values: wrong },
+      ],
     });
   }
 }
@@ -134,12 +201,18 @@ function verdict(s, readings) {
   const cosine = formatFixed(readings.cosine, 3);
   const ratio = `${formatTrimmed(readings.lengthRatio, 2)}×`;
   switch (verdictKind(readings)) {
-    case 'both-zero': return s.verdictBothZero;
-    case 'trained-zero': return s.verdictTrainedZero;
-    case 'misread-zero': return s.verdictMisreadZero;
-    case 'same': return s.verdictSame(cosine, ratio, SAME_DIRECTION);
-    case 'turned': return s.verdictTurned(cosine, ratio, LOST_DIRECTION, SAME_DIRECTION);
-    default: return s.verdictFar(cosine, ratio, LOST_DIRECTION);
+    case 'both-zero':
+      return s.verdictBothZero;
+    case 'trained-zero':
+      return s.verdictTrainedZero;
+    case 'misread-zero':
+      return s.verdictMisreadZero;
+    case 'same':
+      return s.verdictSame(cosine, ratio, SAME_DIRECTION);
+    case 'turned':
+      return s.verdictTurned(cosine, ratio, LOST_DIRECTION, SAME_DIRECTION);
+    default:
+      return s.verdictFar(cosine, ratio, LOST_DIRECTION);
   }
 }
 
@@ -155,5 +228,11 @@ function compareReadings(right, wrong) {
     rw += right[i] * wrong[i];
     if (right[i] * wrong[i] < 0) flipped += 1;
   }
-  return { lengthRatio: Math.sqrt(ww / rr), cosine: rw / Math.sqrt(rr * ww), flipped, rightZero: rr === 0, wrongZero: ww === 0 };
+  return {
+    lengthRatio: Math.sqrt(ww / rr),
+    cosine: rw / Math.sqrt(rr * ww),
+    flipped,
+    rightZero: rr === 0,
+    wrongZero: ww === 0,
+  };
 }

@@ -16,8 +16,10 @@ const WIDTHS = [16, 64, 256, 512];
 // 0.1^32 = 10^-32 of the top gradient, with them about 1.13 of it. The chapter's 0.8 and 1.2 follow, then large
 // branches (gain 1: a plain stack of rotations keeps the gradient exactly, the residual one multiplies it ~2^16).
 const PRESETS = [
-  { gain: 0.1, layers: 32, kind: 'small' }, { gain: 0.8, layers: 32, kind: 'chapter' },
-  { gain: 1.2, layers: 32, kind: 'chapter' }, { gain: 1, layers: 32, kind: 'large' },
+  { gain: 0.1, layers: 32, kind: 'small' },
+  { gain: 0.8, layers: 32, kind: 'chapter' },
+  { gain: 1.2, layers: 32, kind: 'chapter' },
+  { gain: 1, layers: 32, kind: 'large' },
 ];
 // With residuals, a layer-0 gradient within this factor of the top's counts as "stays near 1".
 const NEAR_ONE = 2;
@@ -46,25 +48,102 @@ export class RlGradientFlow extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
-    this.layersSlider = rangeField({ name: 'layers', label: s.layers, ...this.bounds('layers'), step: 1, value: st.layers, onInput: (layers) => this.change({ layers }) });
-    this.gainSlider = rangeField({ name: 'gain', label: s.gain, ...this.bounds('gain'), step: 0.05, value: st.gain, valueText: (g) => formatFixed(g, 2), onInput: (gain) => this.change({ gain }) });
-    this.widthSelect = numberSelect({ name: 'width', label: s.width, options: WIDTHS, value: st.width, onChange: (width) => this.change({ width }) });
-    const variant = radioGroup({ name: 'variant', legend: s.variant, value: st.variant,
-      options: [{ value: 'linear', label: s.linear }, { value: 'mlp', label: s.mlp }], onChange: (v) => this.change({ variant: v }) });
-    this.plainBox = checkbox({ name: 'plain', label: s.plain, checked: st.plain, onChange: (plain) => this.change({ plain }) });
-    this.residualBox = checkbox({ name: 'residual', label: s.residual, checked: st.residual, onChange: (residual) => this.change({ residual }) });
-    const presets = h('div', { class: 'presets', role: 'group', 'aria-label': s.presetsLabel },
-      PRESETS.map(({ gain, layers, kind }) => h('button', { type: 'button', 'data-preset': kind, onclick: () => this.pick(gain, layers) }, s.preset(gain, layers, kind))));
+    this.layersSlider = rangeField({
+      name: 'layers',
+      label: s.layers,
+      ...this.bounds('layers'),
+      step: 1,
+      value: st.layers,
+      onInput: (layers) => this.change({ layers }),
+    });
+    this.gainSlider = rangeField({
+      name: 'gain',
+      label: s.gain,
+      ...this.bounds('gain'),
+      step: 0.05,
+      value: st.gain,
+      valueText: (g) => formatFixed(g, 2),
+      onInput: (gain) => this.change({ gain }),
+    });
+    this.widthSelect = numberSelect({
+      name: 'width',
+      label: s.width,
+      options: WIDTHS,
+      value: st.width,
+      onChange: (width) => this.change({ width }),
+    });
+    const variant = radioGroup({
+      name: 'variant',
+      legend: s.variant,
+      value: st.variant,
+      options: [
+        { value: 'linear', label: s.linear },
+        { value: 'mlp', label: s.mlp },
+      ],
+      onChange: (v) => this.change({ variant: v }),
+    });
+    this.plainBox = checkbox({
+      name: 'plain',
+      label: s.plain,
+      checked: st.plain,
+      onChange: (plain) => this.change({ plain }),
+    });
+    this.residualBox = checkbox({
+      name: 'residual',
+      label: s.residual,
+      checked: st.residual,
+      onChange: (residual) => this.change({ residual }),
+    });
+    const presets = h(
+      'div',
+      { class: 'presets', role: 'group', 'aria-label': s.presetsLabel },
+      PRESETS.map(({ gain, layers, kind }) =>
+        h(
+          'button',
+          { type: 'button', 'data-preset': kind, onclick: () => this.pick(gain, layers) },
+          s.preset(gain, layers, kind),
+        ),
+      ),
+    );
 
-    this.chart = lineChart({ host: this, label: s.chartLabel(st.layers, st.gain), height: 280, log10: true, quantity: s.quantity, build: (color) => this.chartOptions(color) });
+    this.chart = lineChart({
+      host: this,
+      label: s.chartLabel(st.layers, st.gain),
+      height: 280,
+      log10: true,
+      quantity: s.quantity,
+      build: (color) => this.chartOptions(color),
+    });
     this.readouts = h('ul', { class: 'readouts' });
     this.remark = h('p', { class: 'remark' });
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('why-residuals', s.sectionLink))),
-      h('div', { class: 'inputs' }, this.layersSlider.root, h('div', { class: 'field' }, this.gainSlider.root, presets), variant.root, this.widthSelect.root, this.experimentSeedControl((seed) => this.change({ seed }))),
-      h('fieldset', { class: 'field radio-group' }, h('legend', {}, s.curves), h('div', { class: 'checks' }, this.plainBox.root, this.residualBox.root)),
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('why-residuals', s.sectionLink)),
+      ),
+      h(
+        'div',
+        { class: 'inputs' },
+        this.layersSlider.root,
+        h('div', { class: 'field' }, this.gainSlider.root, presets),
+        variant.root,
+        this.widthSelect.root,
+        this.experimentSeedControl((seed) => this.change({ seed })),
+      ),
+      h(
+        'fieldset',
+        { class: 'field radio-group' },
+        h('legend', {}, s.curves),
+        h('div', { class: 'checks' }, this.plainBox.root, this.residualBox.root),
+      ),
       this.runner.root,
-      this.resultsRegion(h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root), this.readouts, this.remark),
+      this.resultsRegion(
+        h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),
+        this.readouts,
+        this.remark,
+      ),
     );
     this.computeWhenVisible();
   }
@@ -77,7 +156,7 @@ export class RlGradientFlow extends ExperimentElement {
 
   /** A control moved: keep the state (and URL) and recompute once the reader pauses (a preset passes delayMs 0). */
   change(patch, delayMs) {
-    if (patch.plain === false && !this.state.residual) patch.residual = true;  // at least one curve
+    if (patch.plain === false && !this.state.residual) patch.residual = true; // at least one curve
     if (patch.residual === false && !this.state.plain) patch.plain = true;
     this.plainBox.input.checked = patch.plain ?? this.state.plain;
     this.residualBox.input.checked = patch.residual ?? this.state.residual;
@@ -109,23 +188,44 @@ export class RlGradientFlow extends ExperimentElement {
 
     const items = [];
     if (plainNorms) {
-      items.push(h('li', { 'data-readout': 'plain' }, s.plainRatio(layers), shown(plainNorms[0] / plainNorms[layers]),
-        s.expected(gain, layers), shown(gain ** layers), s.closing));
+      items.push(
+        h(
+          'li',
+          { 'data-readout': 'plain' },
+          s.plainRatio(layers),
+          shown(plainNorms[0] / plainNorms[layers]),
+          s.expected(gain, layers),
+          shown(gain ** layers),
+          s.closing,
+        ),
+      );
     }
     if (residualNorms) {
-      items.push(h('li', { 'data-readout': 'residual' }, s.residualRatio, shown(residualNorms[0] / residualNorms[layers]),
-        variant === 'linear' ? [s.residualExpected, shown((1 + gain * gain) ** (layers / 2)), s.closing] : null));
+      items.push(
+        h(
+          'li',
+          { 'data-readout': 'residual' },
+          s.residualRatio,
+          shown(residualNorms[0] / residualNorms[layers]),
+          variant === 'linear' ? [s.residualExpected, shown((1 + gain * gain) ** (layers / 2)), s.closing] : null,
+        ),
+      );
     }
     this.readouts.replaceChildren(...items);
 
     const remarks = [];
     const chapterGain = CHAPTER_FIGURES[gain];
-    if (plainNorms && variant === 'linear') remarks.push(chapterGain && layers === 32 ? s.chapterMatch(gain, chapterGain) : s.chapterOther);
+    if (plainNorms && variant === 'linear')
+      remarks.push(chapterGain && layers === 32 ? s.chapterMatch(gain, chapterGain) : s.chapterOther);
     if (variant === 'mlp') remarks.push(s.mlpNote);
     if (residualNorms) {
       const ratio = residualNorms[0] / residualNorms[layers];
       const near = ratio <= NEAR_ONE && ratio >= 1 / NEAR_ONE;
-      remarks.push(near ? s.residualFlat(formatFactor(ratio), NEAR_ONE) : s.residualLarge(formatFactor(ratio ** (1 / layers)), formatFactor(ratio)));
+      remarks.push(
+        near
+          ? s.residualFlat(formatFactor(ratio), NEAR_ONE)
+          : s.residualLarge(formatFactor(ratio ** (1 / layers)), formatFactor(ratio)),
+      );
     }
     this.remark.textContent = remarks.join(this.common.sentenceGap);
   }

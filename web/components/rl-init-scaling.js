@@ -12,7 +12,7 @@ import { axis, lineChart } from './shared/line-chart.js';
 
 const MAX_DEPTHS = [16, 32, 64, 128];
 const STDS = [0.01, 0.02, 0.05];
-const ESTIMATE_TOLERANCE = 0.2;  // within ±20% the measured growth "follows" the linear estimate
+const ESTIMATE_TOLERANCE = 0.2; // within ±20% the measured growth "follows" the linear estimate
 
 const STATE = [
   { name: 'maxDepth', type: 'integer', default: 64, min: 16, max: 128 },
@@ -32,34 +32,74 @@ export class RlInitScaling extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
-    const maxDepth = numberSelect({ name: 'max-depth', label: s.maxDepth, options: MAX_DEPTHS, value: st.maxDepth, onChange: (v) => this.change({ maxDepth: v }) });
-    const std = numberSelect({ name: 'std', label: s.std, options: STDS, value: st.std, onChange: (v) => this.change({ std: v }) });
-    this.depthChart = lineChart({ host: this, label: s.depthLabel, height: 240, build: (color) => this.depthOptions(color) });
+    const maxDepth = numberSelect({
+      name: 'max-depth',
+      label: s.maxDepth,
+      options: MAX_DEPTHS,
+      value: st.maxDepth,
+      onChange: (v) => this.change({ maxDepth: v }),
+    });
+    const std = numberSelect({
+      name: 'std',
+      label: s.std,
+      options: STDS,
+      value: st.std,
+      onChange: (v) => this.change({ std: v }),
+    });
+    this.depthChart = lineChart({
+      host: this,
+      label: s.depthLabel,
+      height: 240,
+      build: (color) => this.depthOptions(color),
+    });
     this.profileCaption = h('figcaption', {}, s.profileTitle(st.maxDepth));
-    this.profileChart = lineChart({ host: this, label: s.profileLabel(st.maxDepth), height: 240, build: (color) => this.profileOptions(color) });
+    this.profileChart = lineChart({
+      host: this,
+      label: s.profileLabel(st.maxDepth),
+      height: 240,
+      build: (color) => this.profileOptions(color),
+    });
     this.readouts = h('ul', { class: 'readouts' });
     this.remark = h('p', { class: 'remark' });
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('init-and-depth', s.sectionLink))),
-      h('div', { class: 'inputs' }, maxDepth.root, std.root, this.experimentSeedControl((seed) => this.change({ seed }))),
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('init-and-depth', s.sectionLink)),
+      ),
+      h(
+        'div',
+        { class: 'inputs' },
+        maxDepth.root,
+        std.root,
+        this.experimentSeedControl((seed) => this.change({ seed })),
+      ),
       this.runner.root,
       this.resultsRegion(
-        h('div', { class: 'charts' },
+        h(
+          'div',
+          { class: 'charts' },
           h('figure', {}, h('figcaption', {}, s.depthTitle), this.depthChart.root),
-          h('figure', {}, this.profileCaption, this.profileChart.root)),
-        this.readouts, this.remark),
+          h('figure', {}, this.profileCaption, this.profileChart.root),
+        ),
+        this.readouts,
+        this.remark,
+      ),
     );
     this.computeWhenVisible();
   }
 
   change(patch) {
     this.setState(patch);
-    this.recomputeNow();  // selects commit once, no debounce needed
+    this.recomputeNow(); // selects commit once, no debounce needed
   }
 
   async compute() {
     const { maxDepth, std, seed } = this.state;
-    const results = await this.runner.run([['experiments.initScaling', { depths: depthsUpTo(maxDepth), init: { std, seed } }]]);
+    const results = await this.runner.run([
+      ['experiments.initScaling', { depths: depthsUpTo(maxDepth), init: { std, seed } }],
+    ]);
     if (results) this.draw(results[0]);
   }
 
@@ -69,7 +109,7 @@ export class RlInitScaling extends ExperimentElement {
     const deepest = depths.at(-1);
     const last = depths.length - 1;
     const embedding = r.profilePlain[0];
-    const increment = (r.finalVariancePlain[0] - embedding) / 2;  // the 1-layer model has 2 increments
+    const increment = (r.finalVariancePlain[0] - embedding) / 2; // the 1-layer model has 2 increments
     const estimate = depths.map((L) => embedding + 2 * L * increment);
     this.depthChart.setData([depths, r.finalVariancePlain, r.finalVarianceScaled, estimate]);
     const points = Float64Array.from(r.profilePlain, (_, i) => i);
@@ -80,21 +120,45 @@ export class RlInitScaling extends ExperimentElement {
     const growthPlain = r.finalVariancePlain[last] / r.finalVariancePlain[0];
     const growthScaled = r.finalVarianceScaled[last] / r.finalVarianceScaled[0];
     this.readouts.replaceChildren(
-      h('li', { 'data-readout': 'deepest' }, s.at(deepest), shown(r.finalVariancePlain[last]), s.scaledAt, shown(r.finalVarianceScaled[last]), s.with, s.end),
-      h('li', { 'data-readout': 'growth' }, s.growth(deepest), shown(growthPlain), s.growthScaled, shown(growthScaled), s.end),
+      h(
+        'li',
+        { 'data-readout': 'deepest' },
+        s.at(deepest),
+        shown(r.finalVariancePlain[last]),
+        s.scaledAt,
+        shown(r.finalVarianceScaled[last]),
+        s.with,
+        s.end,
+      ),
+      h(
+        'li',
+        { 'data-readout': 'growth' },
+        s.growth(deepest),
+        shown(growthPlain),
+        s.growthScaled,
+        shown(growthScaled),
+        s.end,
+      ),
       h('li', { 'data-readout': 'estimate' }, s.estimateAt(deepest), shown(estimate[last]), s.estimateEnd(deepest)),
     );
     const measuredOverEstimate = (r.finalVariancePlain[last] - embedding) / (estimate[last] - embedding);
-    this.remark.textContent = Math.abs(measuredOverEstimate - 1) <= ESTIMATE_TOLERANCE
-      ? s.estimateOn
-      : s.estimateOff(formatTrimmed(100 * measuredOverEstimate, 0));
+    this.remark.textContent =
+      Math.abs(measuredOverEstimate - 1) <= ESTIMATE_TOLERANCE
+        ? s.estimateOn
+        : s.estimateOff(formatTrimmed(100 * measuredOverEstimate, 0));
   }
 
   depthOptions(color) {
     const s = this.strings;
     return {
-      scales: { x: { time: false } },  // linear in L, so linear growth looks linear
-      axes: [axis(color, { label: s.depthAxis }), axis(color, { size: 64, values: (u, ticks) => ticks.map((t) => (t == null ? '' : formatScientific(t, 2).text)) })],
+      scales: { x: { time: false } }, // linear in L, so linear growth looks linear
+      axes: [
+        axis(color, { label: s.depthAxis }),
+        axis(color, {
+          size: 64,
+          values: (u, ticks) => ticks.map((t) => (t == null ? '' : formatScientific(t, 2).text)),
+        }),
+      ],
       series: [
         { label: 'L', value: (u, v) => (v == null ? '–' : String(v)) },
         { label: s.plain, stroke: color('vermillion'), width: 2.5, value: sci },
@@ -109,7 +173,13 @@ export class RlInitScaling extends ExperimentElement {
     const s = this.strings;
     return {
       scales: { x: { time: false } },
-      axes: [axis(color, { label: s.pointAxis }), axis(color, { size: 64, values: (u, ticks) => ticks.map((t) => (t == null ? '' : formatScientific(t, 2).text)) })],
+      axes: [
+        axis(color, { label: s.pointAxis }),
+        axis(color, {
+          size: 64,
+          values: (u, ticks) => ticks.map((t) => (t == null ? '' : formatScientific(t, 2).text)),
+        }),
+      ],
       series: [
         { label: '#', value: (u, v) => (v == null ? '–' : String(v)) },
         { label: s.plain, stroke: color('vermillion'), width: 2, value: sci, points: { show: false } },

@@ -24,7 +24,10 @@ export class RlModelTable extends ExperimentElement {
   build() {
     const s = this.strings;
     const picker = radioGroup({
-      name: 'model', legend: s.models, across: true, value: this.state.model,
+      name: 'model',
+      legend: s.models,
+      across: true,
+      value: this.state.model,
       options: MODELS.map((m) => ({ value: m.id, label: s.modelNames[m.id] ?? m.name })),
       onChange: (id) => this.setState({ model: id }),
     });
@@ -34,12 +37,34 @@ export class RlModelTable extends ExperimentElement {
     this.handover = h('p', { class: 'handover', role: 'status' });
     this.toyCaption = h('h4', { id: 'toy-title' });
     this.toyTable = h('tbody', {});
-    this.toyResult = h('div', { class: 'toy-result', hidden: true }, this.toyCaption,
-      h('table', { class: 'values', 'aria-labelledby': 'toy-title' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'number' }, s.layer), h('th', { scope: 'col', class: 'number' }, s.gradNorm))), this.toyTable),
-      h('p', { class: 'hint' }, s.toyNote));
+    this.toyResult = h(
+      'div',
+      { class: 'toy-result', hidden: true },
+      this.toyCaption,
+      h(
+        'table',
+        { class: 'values', 'aria-labelledby': 'toy-title' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col', class: 'number' }, s.layer),
+            h('th', { scope: 'col', class: 'number' }, s.gradNorm),
+          ),
+        ),
+        this.toyTable,
+      ),
+      h('p', { class: 'hint' }, s.toyNote),
+    );
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('model-table', s.sectionLink))),
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('model-table', s.sectionLink)),
+      ),
       picker.root,
       h('div', { class: 'model-view' }, this.facts, this.diagram),
       h('div', { class: 'run-row' }, this.runButton, this.handover),
@@ -60,7 +85,11 @@ export class RlModelTable extends ExperimentElement {
   update() {
     const s = this.strings;
     const model = this.model;
-    const config = resolveOptions(this.lab.describe().decoder, { ...toyDecoderConfig(model), nLayers: TOY_LAYERS }, { where: 'config' });
+    const config = resolveOptions(
+      this.lab.describe().decoder,
+      { ...toyDecoderConfig(model), nLayers: TOY_LAYERS },
+      { where: 'config' },
+    );
     const layout = blockLayout(config);
     const qk = layout.sublayers[0].qkNorm;
     const diagramStrings = stringsOf(this.language, 'block-diagram');
@@ -70,15 +99,27 @@ export class RlModelTable extends ExperimentElement {
       ...row(s.eps, model.eps === null ? s.noEps : h('code', {}, shownConfigValue(model.eps))),
       ...row(s.placement, s.placements[config.placement]),
       ...row(s.normsPerLayer, s.normCount(layout.normsPerLayer - (qk ? 2 : 0), qk, model.extraNorms)),
-      ...row(s.features, model.features.length ? h('ul', {}, model.features.map((f) => h('li', {}, s.featureText[f]))) : s.none),
+      ...row(
+        s.features,
+        model.features.length
+          ? h(
+              'ul',
+              {},
+              model.features.map((f) => h('li', {}, s.featureText[f])),
+            )
+          : s.none,
+      ),
     );
-    this.diagram.replaceChildren(h('figcaption', {}, `${s.diagram}: ${s.modelNames[model.id] ?? model.name}`), blockDiagram(config, diagramStrings, { attnExtras: model.extraNormNames }));
+    this.diagram.replaceChildren(
+      h('figcaption', {}, `${s.diagram}: ${s.modelNames[model.id] ?? model.name}`),
+      blockDiagram(config, diagramStrings, { attnExtras: model.extraNormNames }),
+    );
     this.diagram.dataset.model = model.id;
     const handsOver = Boolean(this.placementLab);
     this.runButton.textContent = handsOver ? s.runInLab : s.runHere;
-    this.runner.root.hidden = handsOver;  // the toy run happens here only without a placement lab on the page
+    this.runner.root.hidden = handsOver; // the toy run happens here only without a placement lab on the page
     this.toyRegion.hidden = handsOver;
-    this.toyResult.hidden = this.toyResult.dataset.model !== model.id;  // a run of another model's block goes
+    this.toyResult.hidden = this.toyResult.dataset.model !== model.id; // a run of another model's block goes
     this.handover.textContent = '';
   }
 
@@ -94,12 +135,29 @@ export class RlModelTable extends ExperimentElement {
       return;
     }
     const { placement, norm, qkNorm } = model.layout;
-    const results = await this.runner.run([['experiments.initGradients', { placements: [placement], norm, qkNorm, nLayers: TOY_LAYERS, dModel: TOY_WIDTH, depths: [TOY_LAYERS] }]]);
+    const results = await this.runner.run([
+      [
+        'experiments.initGradients',
+        { placements: [placement], norm, qkNorm, nLayers: TOY_LAYERS, dModel: TOY_WIDTH, depths: [TOY_LAYERS] },
+      ],
+    ]);
     if (!results) return;
     const [r] = results;
-    this.toyCaption.textContent = this.strings.toyTitle(r.layers, this.strings.modelNames[model.id] ?? model.name, TOY_WIDTH);
-    this.toyTable.replaceChildren(...Array.from(r.perLayer[placement].mlpDown, (value, layer) => h('tr', {},
-      h('td', { class: 'number' }, String(layer + 1)), h('td', { class: 'number' }, h('data', { value }, formatScientific(value, 3).text)))));
+    this.toyCaption.textContent = this.strings.toyTitle(
+      r.layers,
+      this.strings.modelNames[model.id] ?? model.name,
+      TOY_WIDTH,
+    );
+    this.toyTable.replaceChildren(
+      ...Array.from(r.perLayer[placement].mlpDown, (value, layer) =>
+        h(
+          'tr',
+          {},
+          h('td', { class: 'number' }, String(layer + 1)),
+          h('td', { class: 'number' }, h('data', { value }, formatScientific(value, 3).text)),
+        ),
+      ),
+    );
     this.toyResult.dataset.placement = placement;
     this.toyResult.dataset.model = model.id;
     this.toyResult.hidden = this.state.model !== model.id;

@@ -15,7 +15,7 @@ const COLORS = { post: 'vermillion', pre: 'blue', sandwich: 'green', olmo2: 'pur
 const DASHES = { post: undefined, pre: undefined, sandwich: [8, 4], olmo2: [2, 4] };
 const DEPTHS = [6, 12, 24, 48];
 const RECOMPUTE_DELAY_MS = 300;
-const FLAT_PROFILE = 1.5;  // top/bottom within ×1.5 counts as flat
+const FLAT_PROFILE = 1.5; // top/bottom within ×1.5 counts as flat
 
 const STATE = [
   ...PLACEMENTS.map((p) => ({ name: p, type: 'boolean', default: p === 'post' || p === 'pre' })),
@@ -35,31 +35,105 @@ export class RlPlacementLab extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
-    this.boxes = Object.fromEntries(PLACEMENTS.map((p) => [p, checkbox({ name: `placement-${p}`, label: s.names[p], checked: st[p], onChange: (on) => this.change({ [p]: on }) })]));
-    const layers = rangeField({ name: 'layers', label: s.layers, ...this.bounds('layers'), step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
-    const init = radioGroup({ name: 'init', legend: s.init, value: st.init, options: [{ value: 'normal', label: s.normal }, { value: 'xavier', label: s.xavier }], onChange: (v) => this.change({ init: v }) });
-    const zeroQK = checkbox({ name: 'zero-qk', label: s.zeroQK, checked: st.zeroQK, onChange: (v) => this.change({ zeroQK: v }) });
-    this.layerChart = lineChart({ host: this, label: s.layerLabel(st.layers), height: 240, log10: true, quantity: s.layerQuantity, build: (color) => this.chartOptions(color, s.layerAxis, {}) });
-    this.depthChart = lineChart({ host: this, label: s.depthLabel, height: 240, log10: true, quantity: s.depthQuantity, build: (color) => this.chartOptions(color, s.depthAxis, { distr: 3, log: 2 }) });
+    this.boxes = Object.fromEntries(
+      PLACEMENTS.map((p) => [
+        p,
+        checkbox({
+          name: `placement-${p}`,
+          label: s.names[p],
+          checked: st[p],
+          onChange: (on) => this.change({ [p]: on }),
+        }),
+      ]),
+    );
+    const layers = rangeField({
+      name: 'layers',
+      label: s.layers,
+      ...this.bounds('layers'),
+      step: 1,
+      value: st.layers,
+      onInput: (v) => this.change({ layers: v }),
+    });
+    const init = radioGroup({
+      name: 'init',
+      legend: s.init,
+      value: st.init,
+      options: [
+        { value: 'normal', label: s.normal },
+        { value: 'xavier', label: s.xavier },
+      ],
+      onChange: (v) => this.change({ init: v }),
+    });
+    const zeroQK = checkbox({
+      name: 'zero-qk',
+      label: s.zeroQK,
+      checked: st.zeroQK,
+      onChange: (v) => this.change({ zeroQK: v }),
+    });
+    this.layerChart = lineChart({
+      host: this,
+      label: s.layerLabel(st.layers),
+      height: 240,
+      log10: true,
+      quantity: s.layerQuantity,
+      build: (color) => this.chartOptions(color, s.layerAxis, {}),
+    });
+    this.depthChart = lineChart({
+      host: this,
+      label: s.depthLabel,
+      height: 240,
+      log10: true,
+      quantity: s.depthQuantity,
+      build: (color) => this.chartOptions(color, s.depthAxis, { distr: 3, log: 2 }),
+    });
     this.readouts = h('ul', { class: 'readouts' });
     this.remark = h('p', { class: 'remark' });
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('placement', s.sectionLink))),
-      h('fieldset', { class: 'field radio-group' }, h('legend', {}, s.placements), h('div', { class: 'checks' }, PLACEMENTS.map((p) => this.boxes[p].root))),
-      h('div', { class: 'inputs' }, layers.root, init.root, h('div', { class: 'field' }, zeroQK.root), this.experimentSeedControl((seed) => this.change({ seed }))),
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('placement', s.sectionLink)),
+      ),
+      h(
+        'fieldset',
+        { class: 'field radio-group' },
+        h('legend', {}, s.placements),
+        h(
+          'div',
+          { class: 'checks' },
+          PLACEMENTS.map((p) => this.boxes[p].root),
+        ),
+      ),
+      h(
+        'div',
+        { class: 'inputs' },
+        layers.root,
+        init.root,
+        h('div', { class: 'field' }, zeroQK.root),
+        this.experimentSeedControl((seed) => this.change({ seed })),
+      ),
       this.runner.root,
       this.resultsRegion(
-        h('div', { class: 'charts' },
+        h(
+          'div',
+          { class: 'charts' },
           h('figure', {}, h('figcaption', {}, s.layerTitle), this.layerChart.root),
-          h('figure', {}, h('figcaption', {}, s.depthTitle), this.depthChart.root)),
-        this.readouts, this.remark),
+          h('figure', {}, h('figcaption', {}, s.depthTitle), this.depthChart.root),
+        ),
+        this.readouts,
+        this.remark,
+      ),
     );
     this.computeWhenVisible();
   }
 
   change(patch) {
     const next = { ...this.state, ...patch };
-    if (!PLACEMENTS.some((p) => next[p])) { this.boxes[Object.keys(patch)[0]].input.checked = true; return; }  // keep one
+    if (!PLACEMENTS.some((p) => next[p])) {
+      this.boxes[Object.keys(patch)[0]].input.checked = true;
+      return;
+    } // keep one
     this.setState(patch);
     this.recomputeSoon(RECOMPUTE_DELAY_MS);
   }
@@ -69,7 +143,8 @@ export class RlPlacementLab extends ExperimentElement {
    * model table's "Run this block") hands a block over. Call it once the widget is drawn (data-ready).
    */
   selectPlacements(placements) {
-    if (!placements.length || placements.some((p) => !PLACEMENTS.includes(p))) throw new Error(`selectPlacements: ${placements.join(', ')} is not among ${PLACEMENTS.join(', ')}`);
+    if (!placements.length || placements.some((p) => !PLACEMENTS.includes(p)))
+      throw new Error(`selectPlacements: ${placements.join(', ')} is not among ${PLACEMENTS.join(', ')}`);
     const patch = Object.fromEntries(PLACEMENTS.map((p) => [p, placements.includes(p)]));
     for (const p of PLACEMENTS) this.boxes[p].input.checked = patch[p];
     this.setState(patch);
@@ -80,7 +155,12 @@ export class RlPlacementLab extends ExperimentElement {
   async compute() {
     const { layers, init, zeroQK, seed } = this.state;
     const placements = PLACEMENTS.filter((p) => this.state[p]);
-    const results = await this.runner.run([['experiments.initGradients', { placements, nLayers: layers, init: { scheme: init, zeroQK, seed }, depths: DEPTHS }]]);
+    const results = await this.runner.run([
+      [
+        'experiments.initGradients',
+        { placements, nLayers: layers, init: { scheme: init, zeroQK, seed }, depths: DEPTHS },
+      ],
+    ]);
     if (results) this.draw(results[0]);
   }
 
@@ -89,15 +169,33 @@ export class RlPlacementLab extends ExperimentElement {
     const layerIndex = Float64Array.from({ length: r.layers }, (_, l) => l);
     const gaps = (n) => Array.from({ length: n }, () => null);
     this.layerChart.root.setAttribute('aria-label', s.layerLabel(r.layers));
-    this.layerChart.setData([layerIndex, ...PLACEMENTS.map((p) => (r.perLayer[p] ? log10OrGap(r.perLayer[p].mlpDown) : gaps(r.layers)))]);
-    this.depthChart.setData([Float64Array.from(r.depths), ...PLACEMENTS.map((p) => (r.lastLayerMlpGradNorm[p] ? log10OrGap(r.lastLayerMlpGradNorm[p]) : gaps(r.depths.length)))]);
+    this.layerChart.setData([
+      layerIndex,
+      ...PLACEMENTS.map((p) => (r.perLayer[p] ? log10OrGap(r.perLayer[p].mlpDown) : gaps(r.layers))),
+    ]);
+    this.depthChart.setData([
+      Float64Array.from(r.depths),
+      ...PLACEMENTS.map((p) =>
+        r.lastLayerMlpGradNorm[p] ? log10OrGap(r.lastLayerMlpGradNorm[p]) : gaps(r.depths.length),
+      ),
+    ]);
     const [from, to] = [r.depths[0], r.depths.at(-1)];
-    this.readouts.replaceChildren(...r.placements.map((p) => {
-      const last = r.lastLayerMlpGradNorm[p];
-      const profile = r.perLayer[p].mlpDown;
-      return h('li', { 'data-readout': p }, s.depthRatio(s.names[p], from, to), shown(last.at(-1) / last[0]),
-        s.profileRatio, shown(profile.at(-1) / profile[0]), s.close);
-    }), h('li', {}, s.sqrt(formatFactor(Math.sqrt(from / to)))));
+    this.readouts.replaceChildren(
+      ...r.placements.map((p) => {
+        const last = r.lastLayerMlpGradNorm[p];
+        const profile = r.perLayer[p].mlpDown;
+        return h(
+          'li',
+          { 'data-readout': p },
+          s.depthRatio(s.names[p], from, to),
+          shown(last.at(-1) / last[0]),
+          s.profileRatio,
+          shown(profile.at(-1) / profile[0]),
+          s.close,
+        );
+      }),
+      h('li', {}, s.sqrt(formatFactor(Math.sqrt(from / to)))),
+    );
     const post = r.perLayer.post?.mlpDown;
     const postFlat = post && post.at(-1) / post[0] < FLAT_PROFILE;
     this.remark.hidden = !postFlat;
@@ -108,10 +206,19 @@ export class RlPlacementLab extends ExperimentElement {
     const s = this.strings;
     return {
       scales: { x: { time: false, ...xScale } },
-      axes: [axis(color, { label: xLabel, incrs: [1, 2, 4, 8, 16] }), axis(color, { size: 64, splits: logSplits, values: logValues })],
+      axes: [
+        axis(color, { label: xLabel, incrs: [1, 2, 4, 8, 16] }),
+        axis(color, { size: 64, splits: logSplits, values: logValues }),
+      ],
       series: [
         { label: xLabel, value: (u, v) => (v == null ? '–' : String(v)) },
-        ...PLACEMENTS.map((p) => ({ label: s.names[p], stroke: color(COLORS[p]), width: 2.5, dash: DASHES[p], value: logValue })),
+        ...PLACEMENTS.map((p) => ({
+          label: s.names[p],
+          stroke: color(COLORS[p]),
+          width: 2.5,
+          dash: DASHES[p],
+          value: logValue,
+        })),
       ],
       cursor: { drag: { x: false, y: false } },
     };

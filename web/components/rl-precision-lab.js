@@ -42,43 +42,108 @@ export class RlPrecisionLab extends LabElement {
   static stateKey = 'prec';
   static stateRows = STATE;
   static styles = ['precision-lab.css', uplotCssUrl()];
-  static charts = true;  // line charts: their colours are read before the build (LabElement)
+  static charts = true; // line charts: their colours are read before the build (LabElement)
 
   build() {
     const s = this.strings;
     const source = radioGroup({
-      name: 'source', legend: s.source, value: this.state.source,
-      options: [{ value: 'random', label: s.random }, { value: 'typed', label: s.typed }],
+      name: 'source',
+      legend: s.source,
+      value: this.state.source,
+      options: [
+        { value: 'random', label: s.random },
+        { value: 'typed', label: s.typed },
+      ],
       onChange: (value) => this.setState({ source: value }),
     });
     this.dSlider = rangeField({
-      name: 'd', label: s.d, min: 2, max: 13, step: 0.25, value: toSlider(this.state.d),
+      name: 'd',
+      label: s.d,
+      min: 2,
+      max: 13,
+      step: 0.25,
+      value: toSlider(this.state.d),
       valueText: (position) => s.dValue(fromSlider(position)),
       onInput: (position) => this.setState({ d: fromSlider(position) }),
     });
-    this.typedField = textField({ name: 'typed', label: s.typedLabel, hint: s.typedHint, multiline: true, value: this.state.typed, onInput: () => this.update() });
-    this.randomControls = h('div', { class: 'inputs' }, this.dSlider.root, this.seedControl({ label: s.seed, anotherLabel: s.reroll, max: MAX_SEED, onChange: (seed) => this.setState({ seed }) }));
+    this.typedField = textField({
+      name: 'typed',
+      label: s.typedLabel,
+      hint: s.typedHint,
+      multiline: true,
+      value: this.state.typed,
+      onInput: () => this.update(),
+    });
+    this.randomControls = h(
+      'div',
+      { class: 'inputs' },
+      this.dSlider.root,
+      this.seedControl({
+        label: s.seed,
+        anotherLabel: s.reroll,
+        max: MAX_SEED,
+        onChange: (seed) => this.setState({ seed }),
+      }),
+    );
 
     this.resultsTitle = h('h4', { id: 'results-title' });
     this.cells = {};
     const cell = (key) => (this.cells[key] = h('td', { class: 'number', id: key }));
-    const row = (key, label) => h('tr', { class: `row-${key}` }, h('th', { scope: 'row' }, h('span', { class: `swatch series-${key}` }), label), cell(`rms-${key}`), cell(`error-${key}`));
+    const row = (key, label) =>
+      h(
+        'tr',
+        { class: `row-${key}` },
+        h('th', { scope: 'row' }, h('span', { class: `swatch series-${key}` }), label),
+        cell(`rms-${key}`),
+        cell(`error-${key}`),
+      );
     this.verdict = h('p', { class: 'verdict', 'aria-live': 'polite' });
     this.explain = h('p', { class: 'hint explain', 'aria-live': 'polite', hidden: true });
-    this.chart = lineChart({ host: this, label: s.chartLabel, height: 240, build: (color) => this.chartOptions(color) });
+    this.chart = lineChart({
+      host: this,
+      label: s.chartLabel,
+      height: 240,
+      build: (color) => this.chartOptions(color),
+    });
 
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('precision-and-gemma', s.sectionLink))),
-      source.root, this.randomControls, this.typedField.root,
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('precision-and-gemma', s.sectionLink)),
+      ),
+      source.root,
+      this.randomControls,
+      this.typedField.root,
       this.resultsRegion(
         this.resultsTitle,
-        h('div', { class: 'table-scroll' }, h('table', { class: 'precision', 'aria-labelledby': 'results-title' },
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, s.method), h('th', { scope: 'col', class: 'number' }, s.rmsColumn), h('th', { scope: 'col', class: 'number' }, s.errorColumn))),
-          h('tbody', {}, row('exact', s.exact), row('fp32', s.fp32), row('bf16', s.bf16)))),
-        this.verdict, this.explain,
+        h(
+          'div',
+          { class: 'table-scroll' },
+          h(
+            'table',
+            { class: 'precision', 'aria-labelledby': 'results-title' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', { scope: 'col' }, s.method),
+                h('th', { scope: 'col', class: 'number' }, s.rmsColumn),
+                h('th', { scope: 'col', class: 'number' }, s.errorColumn),
+              ),
+            ),
+            h('tbody', {}, row('exact', s.exact), row('fp32', s.fp32), row('bf16', s.bf16)),
+          ),
+        ),
+        this.verdict,
+        this.explain,
         h('p', { class: 'hint why' }, s.why),
         h('p', { class: 'hint models' }, s.models),
-        h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root)),
+        h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),
+      ),
     );
   }
 
@@ -86,15 +151,19 @@ export class RlPrecisionLab extends LabElement {
   currentVector() {
     const { state, lab } = this;
     if (state.source === 'random') {
-      this.markStale(false, this.typedField);  // the hidden field's text does not hold a random vector back
+      this.markStale(false, this.typedField); // the hidden field's text does not hold a random vector back
       return randomVector(state.d, state.seed);
     }
     const text = this.typedField.input.value;
-    const x = this.attempt(this.typedField, () => {
-      const values = lab.parseVector(text);
-      if (values.length > MAX_D) throw widgetError('too_many_numbers');
-      return values;
-    }, text);
+    const x = this.attempt(
+      this.typedField,
+      () => {
+        const values = lab.parseVector(text);
+        if (values.length > MAX_D) throw widgetError('too_many_numbers');
+        return values;
+      },
+      text,
+    );
     if (x) this.commit({ typed: text });
     return x;
   }
@@ -105,10 +174,14 @@ export class RlPrecisionLab extends LabElement {
     this.randomControls.hidden = typed;
     this.typedField.root.hidden = !typed;
     const x = this.currentVector();
-    if (!x) return;  // the last good result stays, marked stale
+    if (!x) return; // the last good result stays, marked stale
     // A typed vector may be anything parseVector accepts (1e20, all zeros): a kernel that refuses it shows its
     // message under the field instead of throwing out of the input event.
-    const result = this.attempt(typed ? this.typedField : null, () => compare(this.lab, x), this.typedField.input.value);
+    const result = this.attempt(
+      typed ? this.typedField : null,
+      () => compare(this.lab, x),
+      this.typedField.input.value,
+    );
     if (!result) return;
     this.resultsTitle.textContent = s.resultsTitle(result.d);
     this.setCell('rms-exact', rmsText(result.exactRms));
@@ -148,22 +221,47 @@ export class RlPrecisionLab extends LabElement {
     }
     const { dims, fp32, bf16 } = this.sweepResult;
     const xs = [...new Set([...dims, result.d])].sort((a, b) => a - b);
-    const at = (values) => xs.map((d) => { const i = dims.indexOf(d); return i < 0 || !(values[i] > 0) ? null : values[i]; });
+    const at = (values) =>
+      xs.map((d) => {
+        const i = dims.indexOf(d);
+        return i < 0 || !(values[i] > 0) ? null : values[i];
+      });
     const mark = (error) => xs.map((d) => (d === result.d && Number.isFinite(error) && error > 0 ? error : null));
     this.chart.setData([xs, at(fp32), at(bf16), mark(result.fp32?.error), mark(result.bf16?.error)]);
   }
 
   chartOptions(color) {
     const s = this.strings;
-    const line = (label, name, dash) => ({ label, stroke: color(name), width: 2.5, dash, spanGaps: true, value: readout, points: { show: true, size: 5 } });
-    const marker = (label, name) => ({ label: `${label}, ${s.current}`, stroke: color('fg'), fill: color(name), width: 0, paths: () => null, value: readout, points: { show: true, size: 12, width: 2, stroke: color('fg'), fill: color(name) } });
+    const line = (label, name, dash) => ({
+      label,
+      stroke: color(name),
+      width: 2.5,
+      dash,
+      spanGaps: true,
+      value: readout,
+      points: { show: true, size: 5 },
+    });
+    const marker = (label, name) => ({
+      label: `${label}, ${s.current}`,
+      stroke: color('fg'),
+      fill: color(name),
+      width: 0,
+      paths: () => null,
+      value: readout,
+      points: { show: true, size: 12, width: 2, stroke: color('fg'), fill: color(name) },
+    });
     return {
       scales: { x: { time: false, distr: 3, log: 2, range: [SWEEP_DIMS[0], MAX_D] }, y: { distr: 3, log: 10 } },
-      axes: [axis(color, { label: 'd' }), axis(color, { size: 56, splits: powersOfTen, values: (u, splits) => splits.map(powerLabel) })],
+      axes: [
+        axis(color, { label: 'd' }),
+        axis(color, { size: 56, splits: powersOfTen, values: (u, splits) => splits.map(powerLabel) }),
+      ],
       series: [
         { label: 'd', value: (u, v) => (v == null ? '–' : String(v)) },
-        line(s.fp32, 'blue', undefined), line(s.bf16, 'vermillion', [8, 5]),
-        marker(s.fp32, 'blue'), marker(s.bf16, 'vermillion'),
+        line(s.fp32, 'blue', undefined),
+        line(s.bf16, 'vermillion', [8, 5]),
+        marker(s.fp32, 'blue'),
+        marker(s.bf16, 'vermillion'),
       ],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },

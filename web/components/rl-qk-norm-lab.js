@@ -12,7 +12,7 @@ import { axis, lineChart } from './shared/line-chart.js';
 
 /** A growth factor in a <data> element carrying the exact value: ×4,096, never ×4.096 × 10³. */
 const factor = (value) => h('data', { value: String(value) }, formatFactor(value));
-const D_MODEL = 128;  // heads = D_MODEL / d_head
+const D_MODEL = 128; // heads = D_MODEL / d_head
 const HEAD_DIMS = [16, 32, 64, 128];
 const MAX_GAINS = [16, 64, 256];
 
@@ -37,22 +37,71 @@ export class RlQkNormLab extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
-    const dHead = numberSelect({ name: 'd-head', label: s.dHead, options: HEAD_DIMS, value: st.dHead, onChange: (v) => this.change({ dHead: v }) });
-    const maxGain = numberSelect({ name: 'max-gain', label: s.maxGain, options: MAX_GAINS, value: st.maxGain, onChange: (v) => this.change({ maxGain: v }) });
-    const layers = rangeField({ name: 'layers', label: s.layers, ...this.bounds('layers'), step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
-    this.logits = lineChart({ host: this, label: s.logitLabel(st.dHead), height: 260, log10: true, quantity: s.logitQuantity, build: (color) => this.logitOptions(color) });
-    this.entropy = lineChart({ host: this, label: s.entropyLabel, height: 200, quantity: s.entropyQuantity, build: (color) => this.entropyOptions(color) });
+    const dHead = numberSelect({
+      name: 'd-head',
+      label: s.dHead,
+      options: HEAD_DIMS,
+      value: st.dHead,
+      onChange: (v) => this.change({ dHead: v }),
+    });
+    const maxGain = numberSelect({
+      name: 'max-gain',
+      label: s.maxGain,
+      options: MAX_GAINS,
+      value: st.maxGain,
+      onChange: (v) => this.change({ maxGain: v }),
+    });
+    const layers = rangeField({
+      name: 'layers',
+      label: s.layers,
+      ...this.bounds('layers'),
+      step: 1,
+      value: st.layers,
+      onInput: (v) => this.change({ layers: v }),
+    });
+    this.logits = lineChart({
+      host: this,
+      label: s.logitLabel(st.dHead),
+      height: 260,
+      log10: true,
+      quantity: s.logitQuantity,
+      build: (color) => this.logitOptions(color),
+    });
+    this.entropy = lineChart({
+      host: this,
+      label: s.entropyLabel,
+      height: 200,
+      quantity: s.entropyQuantity,
+      build: (color) => this.entropyOptions(color),
+    });
     this.readouts = h('ul', { class: 'readouts' });
     this.remark = h('p', { class: 'remark' });
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('qk-norm', s.sectionLink))),
-      h('div', { class: 'inputs' }, dHead.root, maxGain.root, layers.root, this.experimentSeedControl((seed) => this.change({ seed }))),
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('qk-norm', s.sectionLink)),
+      ),
+      h(
+        'div',
+        { class: 'inputs' },
+        dHead.root,
+        maxGain.root,
+        layers.root,
+        this.experimentSeedControl((seed) => this.change({ seed })),
+      ),
       this.runner.root,
       this.resultsRegion(
-        h('div', { class: 'charts' },
+        h(
+          'div',
+          { class: 'charts' },
           h('figure', {}, h('figcaption', {}, s.logitTitle), this.logits.root),
-          h('figure', {}, h('figcaption', {}, s.entropyTitle), this.entropy.root)),
-        this.readouts, this.remark),
+          h('figure', {}, h('figcaption', {}, s.entropyTitle), this.entropy.root),
+        ),
+        this.readouts,
+        this.remark,
+      ),
     );
     this.computeWhenVisible();
   }
@@ -83,10 +132,27 @@ export class RlQkNormLab extends ExperimentElement {
     const gainText = formatTrimmed(r.gains[last], 2);
     this.readouts.replaceChildren(
       h('li', { 'data-readout': 'bound' }, s.boundReadout(dHead), shown(r.bound), s.qkMax, shown(qkMax), s.end),
-      h('li', { 'data-readout': 'top-gain' }, s.plainAt(gainText), shown(r.maxLogitPlain[last]), s.entropyAt,
-        shown(r.entropyPlain[last]), s.entropyQk, shown(r.entropyQkNorm[last]), s.nats, s.end),
-      h('li', { 'data-readout': 'layer0' }, s.layer0, factor(r.layer0MaxLogitPlain[last] / r.layer0MaxLogitPlain[first]),
-        s.layer0Gain, factor((r.gains[last] / r.gains[first]) ** 2), s.end),
+      h(
+        'li',
+        { 'data-readout': 'top-gain' },
+        s.plainAt(gainText),
+        shown(r.maxLogitPlain[last]),
+        s.entropyAt,
+        shown(r.entropyPlain[last]),
+        s.entropyQk,
+        shown(r.entropyQkNorm[last]),
+        s.nats,
+        s.end,
+      ),
+      h(
+        'li',
+        { 'data-readout': 'layer0' },
+        s.layer0,
+        factor(r.layer0MaxLogitPlain[last] / r.layer0MaxLogitPlain[first]),
+        s.layer0Gain,
+        factor((r.gains[last] / r.gains[first]) ** 2),
+        s.end,
+      ),
     );
     const remarks = [s.belowBound(formatFixed((100 * qkMax) / r.bound, 0))];
     if (dHead === 128) remarks.unshift(s.chapterBound);

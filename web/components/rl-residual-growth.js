@@ -17,7 +17,7 @@ const STEP_CHOICES = [0, 50, 200, 500, 1000];
 const LEARNING_RATES = [0.001, 0.003];
 
 const PLACEMENTS = ['pre', 'post', 'sandwich', 'olmo2'];
-const NORMALIZED_LENGTH = 8;  // √d of the experiment's d = 64: the length of a normalized vector with g = 1
+const NORMALIZED_LENGTH = 8; // √d of the experiment's d = 64: the length of a normalized vector with g = 1
 
 const STATE = [
   { name: 'placement', option: 'experiments.residualGrowth.placement', choices: PLACEMENTS },
@@ -37,26 +37,80 @@ export class RlResidualGrowth extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
-    const placement = radioGroup({ name: 'placement', legend: s.placement, value: st.placement, options: PLACEMENTS.map((p) => ({ value: p, label: s.names[p] })), across: true, onChange: (v) => this.change({ placement: v }) });
-    const layers = rangeField({ name: 'layers', label: s.layers, ...this.bounds('layers'), step: 1, value: st.layers, onInput: (v) => this.change({ layers: v }) });
-    const steps = numberSelect({ name: 'train-steps', label: s.steps, options: STEP_CHOICES, value: st.trainSteps, onChange: (v) => this.change({ trainSteps: v }) });
-    const lr = numberSelect({ name: 'lr', label: s.lr, options: LEARNING_RATES, value: st.lr, onChange: (v) => this.change({ lr: v }) });
+    const placement = radioGroup({
+      name: 'placement',
+      legend: s.placement,
+      value: st.placement,
+      options: PLACEMENTS.map((p) => ({ value: p, label: s.names[p] })),
+      across: true,
+      onChange: (v) => this.change({ placement: v }),
+    });
+    const layers = rangeField({
+      name: 'layers',
+      label: s.layers,
+      ...this.bounds('layers'),
+      step: 1,
+      value: st.layers,
+      onInput: (v) => this.change({ layers: v }),
+    });
+    const steps = numberSelect({
+      name: 'train-steps',
+      label: s.steps,
+      options: STEP_CHOICES,
+      value: st.trainSteps,
+      onChange: (v) => this.change({ trainSteps: v }),
+    });
+    const lr = numberSelect({
+      name: 'lr',
+      label: s.lr,
+      options: LEARNING_RATES,
+      value: st.lr,
+      onChange: (v) => this.change({ lr: v }),
+    });
     this.runButton = h('button', { type: 'button', class: 'run', onclick: () => this.recomputeNow() }, s.run);
     this.pending = h('p', { class: 'hint', hidden: true });
-    this.normChart = lineChart({ host: this, label: s.normLabel(st.layers, s.names[st.placement]), height: 240, build: (color) => this.normOptions(color) });
-    this.ratioChart = lineChart({ host: this, label: s.ratioLabel(st.layers), height: 240, build: (color) => this.ratioOptions(color) });
+    this.normChart = lineChart({
+      host: this,
+      label: s.normLabel(st.layers, s.names[st.placement]),
+      height: 240,
+      build: (color) => this.normOptions(color),
+    });
+    this.ratioChart = lineChart({
+      host: this,
+      label: s.ratioLabel(st.layers),
+      height: 240,
+      build: (color) => this.ratioOptions(color),
+    });
     this.readouts = h('ul', { class: 'readouts' });
     this.remark = h('p', { class: 'remark' });
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('residual-stream', s.sectionLink))),
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('residual-stream', s.sectionLink)),
+      ),
       placement.root,
-      h('div', { class: 'inputs' }, layers.root, steps.root, lr.root, this.experimentSeedControl((seed) => this.change({ seed })), h('div', { class: 'field' }, this.runButton, this.pending)),
+      h(
+        'div',
+        { class: 'inputs' },
+        layers.root,
+        steps.root,
+        lr.root,
+        this.experimentSeedControl((seed) => this.change({ seed })),
+        h('div', { class: 'field' }, this.runButton, this.pending),
+      ),
       this.runner.root,
       this.resultsRegion(
-        h('div', { class: 'charts' },
+        h(
+          'div',
+          { class: 'charts' },
           h('figure', {}, h('figcaption', {}, s.normTitle), this.normChart.root),
-          h('figure', {}, h('figcaption', {}, s.ratioTitle), this.ratioChart.root)),
-        this.readouts, this.remark),
+          h('figure', {}, h('figcaption', {}, s.ratioTitle), this.ratioChart.root),
+        ),
+        this.readouts,
+        this.remark,
+      ),
     );
     this.computeWhenVisible();
   }
@@ -74,7 +128,9 @@ export class RlResidualGrowth extends ExperimentElement {
   async compute() {
     this.pending.hidden = true;
     const { placement, layers, trainSteps, lr, seed } = this.state;
-    const results = await this.runner.run([['experiments.residualGrowth', { placement, nLayers: layers, trainSteps, lr, init: { seed } }]]);
+    const results = await this.runner.run([
+      ['experiments.residualGrowth', { placement, nLayers: layers, trainSteps, lr, init: { seed } }],
+    ]);
     if (results) this.draw({ placement, layers, trainSteps }, results[0]);
   }
 
@@ -82,7 +138,7 @@ export class RlResidualGrowth extends ExperimentElement {
     const s = this.strings;
     const points = Float64Array.from(r.streamNorm, (_, i) => i);
     const layerIndex = Float64Array.from({ length: layers }, (_, l) => l);
-    const attention = layerIndex.map((l) => r.incrementRatio[2 * l]);  // sublayer 2l: attention, 2l+1: MLP
+    const attention = layerIndex.map((l) => r.incrementRatio[2 * l]); // sublayer 2l: attention, 2l+1: MLP
     const mlp = layerIndex.map((l) => r.incrementRatio[2 * l + 1]);
     this.normChart.root.setAttribute('aria-label', s.normLabel(layers, s.names[placement]));
     this.ratioChart.root.setAttribute('aria-label', s.ratioLabel(layers));
@@ -91,9 +147,30 @@ export class RlResidualGrowth extends ExperimentElement {
     const bottom = r.streamNorm[0];
     const top = r.streamNorm.at(-1);
     this.readouts.replaceChildren(
-      h('li', { 'data-readout': 'norms' }, s.norms(trainSteps), shown(bottom), s.normsTo, shown(top), s.normsEnd, shown(top / bottom), s.close),
-      h('li', { 'data-readout': 'ratios' }, s.ratios(layers - 1), shown(attention[0]), s.ratiosTo, shown(attention.at(-1)),
-        s.ratiosMlp, shown(mlp[0]), s.ratiosTo, shown(mlp.at(-1)), s.ratiosEnd),
+      h(
+        'li',
+        { 'data-readout': 'norms' },
+        s.norms(trainSteps),
+        shown(bottom),
+        s.normsTo,
+        shown(top),
+        s.normsEnd,
+        shown(top / bottom),
+        s.close,
+      ),
+      h(
+        'li',
+        { 'data-readout': 'ratios' },
+        s.ratios(layers - 1),
+        shown(attention[0]),
+        s.ratiosTo,
+        shown(attention.at(-1)),
+        s.ratiosMlp,
+        shown(mlp[0]),
+        s.ratiosTo,
+        shown(mlp.at(-1)),
+        s.ratiosEnd,
+      ),
       h('li', { 'data-readout': 'loss' }, s.loss, shown(r.loss, 4)),
     );
     this.remark.textContent = this.remarkText(placement, trainSteps, r);
@@ -110,8 +187,14 @@ export class RlResidualGrowth extends ExperimentElement {
       return s.postFlat(formatFixed(Math.min(...afterAdditions), 2), formatFixed(Math.max(...afterAdditions), 2));
     }
     const shortest = Math.min(...r.incrementNorm);
-    return s.normalizedIncrements(s.names[placement], formatFixed(shortest, 2), formatFixed(Math.max(...r.incrementNorm), 2),
-      formatFixed(stream[0], 2), formatFixed(stream.at(-1), 2), shortest < NORMALIZED_LENGTH / 2);
+    return s.normalizedIncrements(
+      s.names[placement],
+      formatFixed(shortest, 2),
+      formatFixed(Math.max(...r.incrementNorm), 2),
+      formatFixed(stream[0], 2),
+      formatFixed(stream.at(-1), 2),
+      shortest < NORMALIZED_LENGTH / 2,
+    );
   }
 
   normOptions(color) {
@@ -119,7 +202,10 @@ export class RlResidualGrowth extends ExperimentElement {
     return {
       scales: { x: { time: false }, y: { range: (u, min, max) => [0, max * 1.1] } },
       axes: [axis(color, { label: s.pointAxis, incrs: [1, 2, 4, 8, 16] }), axis(color, { size: 52 })],
-      series: [{ label: '#', value: fixed(0) }, { label: s.stream, stroke: color('blue'), width: 2.5, value: fixed(3) }],
+      series: [
+        { label: '#', value: fixed(0) },
+        { label: s.stream, stroke: color('blue'), width: 2.5, value: fixed(3) },
+      ],
       cursor: { drag: { x: false, y: false } },
     };
   }

@@ -30,7 +30,13 @@ export class RlSelfCheck extends LabElement {
     const exercises = exercisesOf(this.state.set);
     this.body.append(h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint)));
     this.items = exercises.map((exercise, i) => this.buildExercise(exercise, i + 1, exercises.length));
-    this.body.append(h('ol', { class: 'sc-list' }, this.items.map((item) => item.root)));
+    this.body.append(
+      h(
+        'ol',
+        { class: 'sc-list' },
+        this.items.map((item) => item.root),
+      ),
+    );
   }
 
   buildExercise(exercise, n, total) {
@@ -41,32 +47,71 @@ export class RlSelfCheck extends LabElement {
     const hint = h('p', { class: 'sc-hint', hidden: true }, h('strong', {}, s.hintLabel), ' ', text.hint);
     const solution = h('p', { class: 'sc-solution', hidden: true });
     const item = { exercise, wrong: 0, feedback, hint, solution };
-    const onEnter = (event) => { if (event.key === 'Enter') { event.preventDefault(); this.check(item); } };
+    const onEnter = (event) => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        this.check(item);
+      }
+    };
     let control;
     if (exercise.kind === 'number') {
       const input = h('input', {
-        id: `${id}-input`, type: 'text', spellcheck: 'false', autocomplete: 'off',
-        'aria-describedby': `${id}-feedback`, 'aria-invalid': 'false', onkeydown: onEnter,
+        id: `${id}-input`,
+        type: 'text',
+        spellcheck: 'false',
+        autocomplete: 'off',
+        'aria-describedby': `${id}-feedback`,
+        'aria-invalid': 'false',
+        onkeydown: onEnter,
       });
       item.read = () => input.value;
       item.input = input;
-      control = h('div', { class: 'sc-number' },
+      control = h(
+        'div',
+        { class: 'sc-number' },
         h('p', { class: 'sc-question', id: `${id}-question` }, text.question),
-        h('div', { class: 'sc-answer-row' }, h('div', { class: 'field' }, h('label', { for: input.id }, s.yourAnswer), input)));
+        h(
+          'div',
+          { class: 'sc-answer-row' },
+          h('div', { class: 'field' }, h('label', { for: input.id }, s.yourAnswer), input),
+        ),
+      );
     } else {
       const radios = exercise.choices.map((choice) => {
-        const input = h('input', { type: 'radio', name: id, value: choice.value, id: `${id}-${choice.value.replace(/[^a-z0-9]+/gi, '-')}`, onkeydown: onEnter });
+        const input = h('input', {
+          type: 'radio',
+          name: id,
+          value: choice.value,
+          id: `${id}-${choice.value.replace(/[^a-z0-9]+/gi, '-')}`,
+          onkeydown: onEnter,
+        });
         return h('label', { class: 'radio', for: input.id }, input, text.choices[choice.value]);
       });
-      item.read = () => radios.map((label) => label.querySelector('input')).find((input) => input.checked)?.value ?? null;
-      control = h('fieldset', { class: 'field radio-group sc-choice', 'aria-describedby': `${id}-feedback` },
-        h('legend', { class: 'sc-question' }, text.question), radios);
+      item.read = () =>
+        radios.map((label) => label.querySelector('input')).find((input) => input.checked)?.value ?? null;
+      control = h(
+        'fieldset',
+        { class: 'field radio-group sc-choice', 'aria-describedby': `${id}-feedback` },
+        h('legend', { class: 'sc-question' }, text.question),
+        radios,
+      );
     }
-    const button = h('button', { type: 'button', class: 'sc-check', onclick: () => this.check(item), 'aria-describedby': `${id}-question` }, s.check);
+    const button = h(
+      'button',
+      { type: 'button', class: 'sc-check', onclick: () => this.check(item), 'aria-describedby': `${id}-question` },
+      s.check,
+    );
     // A number's Check button sits beside its field; a choice's below the choices.
     if (exercise.kind === 'number') control.querySelector('.sc-answer-row').append(button);
-    item.root = h('li', { class: 'sc-exercise', 'data-exercise': exercise.id, 'aria-label': s.exerciseLabel(n, total) },
-      control, exercise.kind === 'number' ? null : h('div', { class: 'sc-actions' }, button), feedback, hint, solution);
+    item.root = h(
+      'li',
+      { class: 'sc-exercise', 'data-exercise': exercise.id, 'aria-label': s.exerciseLabel(n, total) },
+      control,
+      exercise.kind === 'number' ? null : h('div', { class: 'sc-actions' }, button),
+      feedback,
+      hint,
+      solution,
+    );
     return item;
   }
 
@@ -75,7 +120,7 @@ export class RlSelfCheck extends LabElement {
   check(item) {
     const s = this.strings;
     const { exercise } = item;
-    item.expected ??= exercise.answer(this.lab);  // computed on the first check, through the API
+    item.expected ??= exercise.answer(this.lab); // computed on the first check, through the API
     const result = judge(exercise, item.read(), this.lab, item.expected);
     item.input?.setAttribute('aria-invalid', String(result.verdict === 'invalid'));
     item.root.setAttribute('data-verdict', result.verdict);
@@ -85,7 +130,9 @@ export class RlSelfCheck extends LabElement {
         return;
       case 'invalid':
         // With no bounds given, parseNumber's only range error is a number beyond float64 ("1e999").
-        item.feedback.textContent = s.invalid(result.error.code === 'not_in_range' ? s.tooLarge : describeError(result.error, this.language));
+        item.feedback.textContent = s.invalid(
+          result.error.code === 'not_in_range' ? s.tooLarge : describeError(result.error, this.language),
+        );
         return;
       case 'right':
         item.feedback.textContent = s.right;
@@ -107,7 +154,11 @@ export class RlSelfCheck extends LabElement {
   showSolution(item, expected) {
     const { exercise } = item;
     const answer = exercise.kind === 'number' ? formatAnswer(exercise, expected) : expected;
-    item.solution.replaceChildren(h('strong', {}, this.strings.solutionLabel), ' ', this.exerciseText(exercise).solution(answer));
+    item.solution.replaceChildren(
+      h('strong', {}, this.strings.solutionLabel),
+      ' ',
+      this.exerciseText(exercise).solution(answer),
+    );
     item.solution.hidden = false;
   }
 }

@@ -34,38 +34,86 @@ export class RlSoftcapExplorer extends LabElement {
   static stateKey = 'cap';
   static stateRows = STATE;
   static styles = ['softcap-explorer.css', uplotCssUrl()];
-  static charts = true;  // line charts: their colours are read before the build (LabElement)
+  static charts = true; // line charts: their colours are read before the build (LabElement)
 
   build() {
     const s = this.strings;
-    this.capField = textField({ name: 'cap', label: s.cap, hint: s.capHint, value: String(this.state.cap), onInput: (text) => this.typeCap(text) });
-    this.capSlider = rangeField({
-      name: 'cap-slider', label: s.capSlider, min: 1, max: 100, step: 1, value: Math.min(100, Math.round(this.state.cap)),
-      onInput: (cap) => { this.capField.input.value = String(cap); this.clearError(this.capField); this.setState({ cap }); },
+    this.capField = textField({
+      name: 'cap',
+      label: s.cap,
+      hint: s.capHint,
+      value: String(this.state.cap),
+      onInput: (text) => this.typeCap(text),
     });
-    const presets = h('div', { class: 'presets', role: 'group', 'aria-label': s.presetsLabel },
-      CHAPTER_CAPS.map((cap) => h('button', { type: 'button', onclick: () => this.pickCap(cap) }, s.preset(cap))));
+    this.capSlider = rangeField({
+      name: 'cap-slider',
+      label: s.capSlider,
+      min: 1,
+      max: 100,
+      step: 1,
+      value: Math.min(100, Math.round(this.state.cap)),
+      onInput: (cap) => {
+        this.capField.input.value = String(cap);
+        this.clearError(this.capField);
+        this.setState({ cap });
+      },
+    });
+    const presets = h(
+      'div',
+      { class: 'presets', role: 'group', 'aria-label': s.presetsLabel },
+      CHAPTER_CAPS.map((cap) => h('button', { type: 'button', onclick: () => this.pickCap(cap) }, s.preset(cap))),
+    );
 
-    this.curve = lineChart({ host: this, label: s.curveLabel(this.state.cap), height: 260, build: (color) => this.curveOptions(color) });
-    this.gradient = lineChart({ host: this, label: s.gradientLabel(this.state.cap), height: 150, build: (color) => this.gradientOptions(color) });
+    this.curve = lineChart({
+      host: this,
+      label: s.curveLabel(this.state.cap),
+      height: 260,
+      build: (color) => this.curveOptions(color),
+    });
+    this.gradient = lineChart({
+      host: this,
+      label: s.gradientLabel(this.state.cap),
+      height: 150,
+      build: (color) => this.gradientOptions(color),
+    });
     this.tableHead = h('tr', {});
     this.tableBody = h('tbody', {});
 
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('softcap', s.sectionLink))),
-      h('div', { class: 'formulas' }, formula('softcap', { display: true }), formula('softcapGradient', { display: true })),
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('softcap', s.sectionLink)),
+      ),
+      h(
+        'div',
+        { class: 'formulas' },
+        formula('softcap', { display: true }),
+        formula('softcapGradient', { display: true }),
+      ),
       h('div', { class: 'inputs' }, this.capField.root, h('div', { class: 'field' }, this.capSlider.root, presets)),
       this.resultsRegion(
         h('figure', {}, h('figcaption', {}, s.curveTitle), this.curve.root),
         h('figure', {}, h('figcaption', {}, s.gradientTitle), this.gradient.root),
         h('h4', { id: 'table-title' }, s.tableTitle),
-        h('div', { class: 'table-scroll' }, h('table', { class: 'values', 'aria-labelledby': 'table-title' }, h('thead', {}, this.tableHead), this.tableBody))),
+        h(
+          'div',
+          { class: 'table-scroll' },
+          h(
+            'table',
+            { class: 'values', 'aria-labelledby': 'table-title' },
+            h('thead', {}, this.tableHead),
+            this.tableBody,
+          ),
+        ),
+      ),
     );
   }
 
   typeCap(text) {
     const cap = this.attempt(this.capField, () => parseCap(text), text);
-    if (cap === undefined) return;  // the message shows; the last good curve and table stay
+    if (cap === undefined) return; // the message shows; the last good curve and table stay
     this.capSlider.set(Math.min(100, Math.max(1, Math.round(cap))));
     this.setState({ cap });
   }
@@ -96,18 +144,34 @@ export class RlSoftcapExplorer extends LabElement {
     const { lab, strings: s } = this;
     const columns = [...CHAPTER_CAPS.map((c) => lab.softcap(TABLE_X, c)), lab.softcap(TABLE_X, cap)];
     const gradient = lab.softcapBackward(TABLE_X, cap, new Float32Array(TABLE_X.length).fill(1)).dx;
-    this.tableHead.replaceChildren(...[s.x, ...CHAPTER_CAPS.map(s.capColumn), s.yourCap(formatTrimmed(cap, 2)), s.gradientColumn(formatTrimmed(cap, 2))]
-      .map((text, i) => h('th', { scope: 'col', class: i ? 'number' : null }, text)));
-    this.tableBody.replaceChildren(...Array.from(TABLE_X, (x, row) => h('tr', {},
-      h('th', { scope: 'row', class: 'number' }, String(x)),
-      columns.map((values) => h('td', { class: 'number' }, formatFixed(values[row], 1))),
-      h('td', { class: 'number' }, formatFixed(gradient[row], 3)))));
+    this.tableHead.replaceChildren(
+      ...[
+        s.x,
+        ...CHAPTER_CAPS.map(s.capColumn),
+        s.yourCap(formatTrimmed(cap, 2)),
+        s.gradientColumn(formatTrimmed(cap, 2)),
+      ].map((text, i) => h('th', { scope: 'col', class: i ? 'number' : null }, text)),
+    );
+    this.tableBody.replaceChildren(
+      ...Array.from(TABLE_X, (x, row) =>
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row', class: 'number' }, String(x)),
+          columns.map((values) => h('td', { class: 'number' }, formatFixed(values[row], 1))),
+          h('td', { class: 'number' }, formatFixed(gradient[row], 3)),
+        ),
+      ),
+    );
   }
 
   curveOptions(color) {
     const s = this.strings;
     return {
-      scales: { x: { time: false, range: [-X_MAX, X_MAX] }, y: { range: () => [-1.6 * this.state.cap, 1.6 * this.state.cap] } },
+      scales: {
+        x: { time: false, range: [-X_MAX, X_MAX] },
+        y: { range: () => [-1.6 * this.state.cap, 1.6 * this.state.cap] },
+      },
       axes: [axis(color, { label: 'x' }), axis(color, { size: 56 })],
       series: [
         { label: 'x', value: readout(0) },

@@ -6,23 +6,34 @@
 import { barChart, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
 import { rangeField, textField } from './shared/fields.js';
-import { formatCount, formatFactor, formatFixed, formatTrimmed, formatVector, formatVectorSummary } from './shared/format.js';
+import {
+  formatCount,
+  formatFactor,
+  formatFixed,
+  formatTrimmed,
+  formatVector,
+  formatVectorSummary,
+} from './shared/format.js';
 import { widgetError } from './shared/i18n.js';
 import { asciiNumberText, parseNumber } from './shared/parse-number.js';
 import { LabElement } from './shared/lab-element.js';
 import { dytControls, scaleComparison } from './vector-lab/dyt.js';
 import { STEPS, createStepper } from './vector-lab/stepper.js';
 
-const MAX_TEXT = 200_000;  // a link carries a long vector compressed (state.js)
+const MAX_TEXT = 200_000; // a link carries a long vector compressed (state.js)
 // A vector longer than this is shown by its first and last three values and its length; the results table's CSV
 // keeps it whole.
 const SHOWN_IN_FULL = 16;
 // A float32 sum of n values of size up to m is exact to within about n * 2^-24 * m: a measured mean of x̂ that
 // small is rounding, and x̂'s mean is shown as the 0 it is. (A loop, not Math.max(...values): a vector may hold
 // more values than a call takes arguments.)
-const roundoffOfSum = (values) => values.length * 2 ** -24 * Array.prototype.reduce.call(values, (max, v) => Math.max(max, Math.abs(v)), 0);
+const roundoffOfSum = (values) =>
+  values.length * 2 ** -24 * Array.prototype.reduce.call(values, (max, v) => Math.max(max, Math.abs(v)), 0);
 const vectorRow = (name, fallback, optional) => ({
-  name, type: 'text', default: fallback, maxLength: MAX_TEXT,
+  name,
+  type: 'text',
+  default: fallback,
+  maxLength: MAX_TEXT,
   validate: (text, { parseVector }) => (optional && text.trim() === '' ? null : parseVector(text)),
 });
 
@@ -52,9 +63,15 @@ export class RlVectorLab extends LabElement {
     const s = this.strings;
     // The fields are the source of truth while typing: update() parses them all and commits them to the
     // state (and the URL) only when every one is valid.
-    const field = (name, label, hint, placeholder) => textField({
-      name, label, hint, placeholder, value: String(this.state[name]), onInput: () => this.update(),
-    });
+    const field = (name, label, hint, placeholder) =>
+      textField({
+        name,
+        label,
+        hint,
+        placeholder,
+        value: String(this.state[name]),
+        onInput: () => this.update(),
+      });
     this.fields = {
       x: field('x', s.x, s.xHint),
       g: field('g', s.g, s.weightHint, '1, 1, 1, 1'),
@@ -63,7 +80,12 @@ export class RlVectorLab extends LabElement {
       eps: field('eps', s.eps, null),
     };
     this.scale = rangeField({
-      name: 'scale', label: s.scale, min: -1, max: 2, step: 0.1, value: toSlider(this.state.scale),
+      name: 'scale',
+      label: s.scale,
+      min: -1,
+      max: 2,
+      step: 0.1,
+      value: toSlider(this.state.scale),
       valueText: (position) => formatFactor(fromSlider(position)),
       onInput: (position) => this.setState({ scale: fromSlider(position) }),
     });
@@ -71,7 +93,10 @@ export class RlVectorLab extends LabElement {
     this.scaleNote = h('p', { class: 'scale-note', id: 'scale-note', 'aria-live': 'polite', hidden: !this.state.dyt });
     this.dyt = dytControls({
       range: this.bounds('alpha'),
-      strings: s, shown: this.state.dyt, alpha: this.state.alpha, onInput: () => this.update(),
+      strings: s,
+      shown: this.state.dyt,
+      alpha: this.state.alpha,
+      onInput: () => this.update(),
       onToggle: (shown) => this.setState({ dyt: shown }),
     });
 
@@ -89,19 +114,54 @@ export class RlVectorLab extends LabElement {
     this.stepper = createStepper({ strings: s, onStep: (step) => this.setState({ step }) });
 
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('worked-example', s.sectionLink))),
-      h('div', { class: 'inputs' }, Object.values(this.fields).map((f) => f.root), this.dyt.root, h('div', { class: 'scale-box' }, this.scale.root, this.lengthNote)),
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('worked-example', s.sectionLink)),
+      ),
+      h(
+        'div',
+        { class: 'inputs' },
+        Object.values(this.fields).map((f) => f.root),
+        this.dyt.root,
+        h('div', { class: 'scale-box' }, this.scale.root, this.lengthNote),
+      ),
       this.resultsRegion(
         this.scaleNote,
         h('h4', {}, s.results),
-        h('div', { class: 'table-scroll' }, h('table', { class: 'results' }, h('tbody', {},
-          resultRow('input', s.rowInput), resultRow('rms', s.rowRms), resultRow('ln', s.rowLn), this.dytRow = resultRow('dyt', s.rowDyt)))),
+        h(
+          'div',
+          { class: 'table-scroll' },
+          h(
+            'table',
+            { class: 'results' },
+            h(
+              'tbody',
+              {},
+              resultRow('input', s.rowInput),
+              resultRow('rms', s.rowRms),
+              resultRow('ln', s.rowLn),
+              (this.dytRow = resultRow('dyt', s.rowDyt)),
+            ),
+          ),
+        ),
         h('p', { class: 'invariants-title' }, s.invariants),
-        h('ul', { class: 'invariants' }, invariantRow('rmsRms', s.rmsInvariant), invariantRow('lnMean', s.lnMeanInvariant), invariantRow('lnVariance', s.lnVarianceInvariant)),
-        h('div', { class: 'charts' },
+        h(
+          'ul',
+          { class: 'invariants' },
+          invariantRow('rmsRms', s.rmsInvariant),
+          invariantRow('lnMean', s.lnMeanInvariant),
+          invariantRow('lnVariance', s.lnVarianceInvariant),
+        ),
+        h(
+          'div',
+          { class: 'charts' },
           h('figure', {}, h('figcaption', {}, s.inputTitle), this.inputChart.root),
-          h('figure', {}, h('figcaption', {}, s.outputsTitle, this.legend = legend(s)), this.outputChart.root)),
-        this.stepper.root),
+          h('figure', {}, h('figcaption', {}, s.outputsTitle, (this.legend = legend(s))), this.outputChart.root),
+        ),
+        this.stepper.root,
+      ),
     );
   }
 
@@ -110,19 +170,26 @@ export class RlVectorLab extends LabElement {
     const { lab, fields } = this;
     const text = (name) => fields[name].input.value;
     const x = this.attempt(fields.x, () => lab.parseVector(text('x')), text('x'));
-    const weight = (name) => this.attempt(fields[name], () => {
-      if (text(name).trim() === '') return null;
-      const values = lab.parseVector(text(name));
-      if (x && values.length !== x.length) throw widgetError('size_mismatch');
-      return values;
-    }, text(name));
+    const weight = (name) =>
+      this.attempt(
+        fields[name],
+        () => {
+          if (text(name).trim() === '') return null;
+          const values = lab.parseVector(text(name));
+          if (x && values.length !== x.length) throw widgetError('size_mismatch');
+          return values;
+        },
+        text(name),
+      );
     const g = weight('g');
     const gamma = weight('gamma');
     const beta = weight('beta');
     const eps = this.attempt(fields.eps, () => parseEps(text('eps'), this.bounds('eps')), text('eps'));
     // alpha is read only while DyT is shown: a hidden field cannot hold the other results back.
     const alphaField = this.dyt.alphaField;
-    const alpha = this.state.dyt ? this.attempt(alphaField, () => this.dyt.readAlpha(), alphaField.input.value) : this.state.alpha;
+    const alpha = this.state.dyt
+      ? this.attempt(alphaField, () => this.dyt.readAlpha(), alphaField.input.value)
+      : this.state.alpha;
     if (!this.state.dyt) this.markStale(false, alphaField);
     if ([x, g, gamma, beta, eps, alpha].includes(undefined)) return null;
     this.commit({ x: text('x'), g: text('g'), gamma: text('gamma'), beta: text('beta'), eps, alpha });
@@ -133,16 +200,26 @@ export class RlVectorLab extends LabElement {
     const inputs = this.readInputs();
     const showDyt = this.state.dyt;
     this.showDytParts(showDyt);
-    if (!inputs) { this.stepper.show(this.state.step, this.lastStepValues ?? {}, showDyt && Boolean(this.lastStepValues?.dytOutput)); return; }
+    if (!inputs) {
+      this.stepper.show(this.state.step, this.lastStepValues ?? {}, showDyt && Boolean(this.lastStepValues?.dytOutput));
+      return;
+    }
     const { lab } = this;
     const { x, g, gamma, beta, eps, alpha } = inputs;
     const rms = this.attempt(this.fields.x, () => lab.rmsNormSteps(x, g, { eps }));
     const ln = rms && this.attempt(this.fields.x, () => lab.layerNormSteps(x, gamma, beta, { eps }));
-    const dyt = ln && showDyt ? this.attempt(this.dyt.alphaField, () => lab.dynamicTanhSteps(x, gamma, beta, { alpha })) : null;
+    const dyt =
+      ln && showDyt ? this.attempt(this.dyt.alphaField, () => lab.dynamicTanhSteps(x, gamma, beta, { alpha })) : null;
     if (!rms || !ln || dyt === undefined) return;
     // The invariants are measured by the kernels too: the mean square of x̂, and the mean and variance of x̂
     // (an all-zero x̂ has none to measure: eps 0 is then rejected, and the cells show a dash).
-    const measure = (compute) => { try { return compute(); } catch { return null; } };
+    const measure = (compute) => {
+      try {
+        return compute();
+      } catch {
+        return null;
+      }
+    };
     const rmsCheck = measure(() => lab.rmsNormSteps(rms.normalized, null, { eps: 0 }));
     const lnCheck = measure(() => lab.layerNormSteps(ln.normalized, null, null, { eps: 0 }));
     const lengthSquared = rms.meanSquare * x.length;
@@ -151,21 +228,36 @@ export class RlVectorLab extends LabElement {
     this.outputs.rms.replaceChildren(this.shownVector(rms.output));
     this.outputs.ln.replaceChildren(this.shownVector(ln.output));
     this.outputs.rmsRms.textContent = rmsCheck ? formatFixed(Math.sqrt(rmsCheck.meanSquare)) : '–';
-    this.outputs.lnMean.textContent = lnCheck ? formatFixed(Math.abs(lnCheck.mean) <= roundoffOfSum(ln.normalized) ? 0 : lnCheck.mean) : '–';
+    this.outputs.lnMean.textContent = lnCheck
+      ? formatFixed(Math.abs(lnCheck.mean) <= roundoffOfSum(ln.normalized) ? 0 : lnCheck.mean)
+      : '–';
     this.outputs.lnVariance.textContent = lnCheck ? formatFixed(lnCheck.variance) : '–';
-    this.lengthNote.textContent = this.strings.lengthNote(formatTrimmed(Math.sqrt(lengthSquared), 2), formatTrimmed(Math.sqrt(rms.meanSquare), 2));
+    this.lengthNote.textContent = this.strings.lengthNote(
+      formatTrimmed(Math.sqrt(lengthSquared), 2),
+      formatTrimmed(Math.sqrt(rms.meanSquare), 2),
+    );
     if (dyt) {
       this.outputs.dyt.replaceChildren(this.shownVector(dyt.output));
-      this.scaleNote.textContent = this.attempt(this.fields.x, () => this.compareWithScaleOne(inputs, { rms: rms.output, ln: ln.output, dyt: dyt.output }, dyt.tanh)) ?? '';
+      this.scaleNote.textContent =
+        this.attempt(this.fields.x, () =>
+          this.compareWithScaleOne(inputs, { rms: rms.output, ln: ln.output, dyt: dyt.output }, dyt.tanh),
+        ) ?? '';
     }
     this.drawCharts(x, rms.output, ln.output, dyt?.output);
 
     const vector = (values) => this.vectorText(values);
     this.lastStepValues = {
-      rmsSquares: vector(rms.squares), rmsMeanSquare: formatTrimmed(rms.meanSquare), rmsRms: formatTrimmed(rms.rms),
-      rmsNormalized: vector(rms.normalized), rmsOutput: vector(rms.output),
-      lnMean: formatTrimmed(ln.mean), lnCentered: vector(ln.centered), lnVariance: formatTrimmed(ln.variance),
-      lnStd: formatTrimmed(ln.std), lnNormalized: vector(ln.normalized), lnOutput: vector(ln.output),
+      rmsSquares: vector(rms.squares),
+      rmsMeanSquare: formatTrimmed(rms.meanSquare),
+      rmsRms: formatTrimmed(rms.rms),
+      rmsNormalized: vector(rms.normalized),
+      rmsOutput: vector(rms.output),
+      lnMean: formatTrimmed(ln.mean),
+      lnCentered: vector(ln.centered),
+      lnVariance: formatTrimmed(ln.variance),
+      lnStd: formatTrimmed(ln.std),
+      lnNormalized: vector(ln.normalized),
+      lnOutput: vector(ln.output),
       ...(dyt && { dytScaled: vector(dyt.scaled), dytTanh: vector(dyt.tanh), dytOutput: vector(dyt.output) }),
     };
     this.stepper.show(this.state.step, this.lastStepValues, showDyt);
@@ -193,9 +285,14 @@ export class RlVectorLab extends LabElement {
   /** The sentence under the slider: the three outputs at x1 come from the same kernels, on the unscaled x. */
   compareWithScaleOne({ unscaled, g, gamma, beta, eps, alpha }, now, tanh) {
     const { lab } = this;
-    const atOne = this.state.scale === 1 ? now : {
-      rms: lab.rmsNorm(unscaled, g, { eps }), ln: lab.layerNorm(unscaled, gamma, beta, { eps }), dyt: lab.dynamicTanh(unscaled, gamma, beta, { alpha }),
-    };
+    const atOne =
+      this.state.scale === 1
+        ? now
+        : {
+            rms: lab.rmsNorm(unscaled, g, { eps }),
+            ln: lab.layerNorm(unscaled, gamma, beta, { eps }),
+            dyt: lab.dynamicTanh(unscaled, gamma, beta, { alpha }),
+          };
     return scaleComparison({ strings: this.strings, scale: this.state.scale, now, atOne, tanh, x: unscaled });
   }
 
@@ -204,13 +301,18 @@ export class RlVectorLab extends LabElement {
     const categories = Array.from(x, (_, i) => s.dimension(i + 1));
     const maxAbs = (values) => Math.max(...Array.from(values, Math.abs));
     this.inputChart.draw({
-      categories, limit: niceLimit(maxAbs(x)), format: (v) => formatTrimmed(v, 2),
+      categories,
+      limit: niceLimit(maxAbs(x)),
+      format: (v) => formatTrimmed(v, 2),
       series: [{ label: s.rowInput, className: 'series-input', values: x }],
     });
     this.outputChart.draw({
-      categories, limit: Math.max(2, niceLimit(Math.max(maxAbs(rmsOut), maxAbs(lnOut), dytOut ? maxAbs(dytOut) : 0))), format: (v) => formatTrimmed(v, 2),
+      categories,
+      limit: Math.max(2, niceLimit(Math.max(maxAbs(rmsOut), maxAbs(lnOut), dytOut ? maxAbs(dytOut) : 0))),
+      format: (v) => formatTrimmed(v, 2),
       series: [
-        { label: s.rowRms, className: 'series-rms', values: rmsOut }, { label: s.rowLn, className: 'series-ln', values: lnOut },
+        { label: s.rowRms, className: 'series-rms', values: rmsOut },
+        { label: s.rowLn, className: 'series-ln', values: lnOut },
         ...(dytOut ? [{ label: s.rowDyt, className: 'series-dyt', values: dytOut }] : []),
       ],
     });
@@ -224,7 +326,13 @@ function parseEps(text, bounds) {
 }
 
 function legend(s) {
-  return h('span', { class: 'legend' },
-    h('span', { class: 'swatch series-rms' }), s.rowRms, h('span', { class: 'swatch series-ln' }), s.rowLn,
-    h('span', { class: 'legend-dyt' }, h('span', { class: 'swatch series-dyt' }, ''), s.rowDyt));
+  return h(
+    'span',
+    { class: 'legend' },
+    h('span', { class: 'swatch series-rms' }),
+    s.rowRms,
+    h('span', { class: 'swatch series-ln' }),
+    s.rowLn,
+    h('span', { class: 'legend-dyt' }, h('span', { class: 'swatch series-dyt' }, ''), s.rowDyt),
+  );
 }

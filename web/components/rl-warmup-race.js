@@ -13,11 +13,16 @@ import { movingAverage } from './shared/smoothing.js';
 const RUN_KEYS = ['post-false', 'post-true', 'pre-false', 'pre-true'];
 // Colour tells the placement apart, the dash pattern each of the four runs (shown in the legend swatches too):
 // Post-Norm solid / long dashes, Pre-Norm dots / dash-dot.
-const STYLE = { 'post-false': ['vermillion', undefined], 'post-true': ['vermillion', [10, 5]], 'pre-false': ['blue', [2, 4]], 'pre-true': ['blue', [10, 4, 2, 4]] };
+const STYLE = {
+  'post-false': ['vermillion', undefined],
+  'post-true': ['vermillion', [10, 5]],
+  'pre-false': ['blue', [2, 4]],
+  'pre-true': ['blue', [10, 4, 2, 4]],
+};
 const STEP_CHOICES = [100, 200, 500];
 const LR_CHOICES = [0.001, 0.003, 0.01];
 const WARMUP_CHOICES = [10, 25, 50, 100];
-const CLEAR_GAP = 0.1;  // a loss gap (nats) worth calling out
+const CLEAR_GAP = 0.1; // a loss gap (nats) worth calling out
 
 const STATE = [
   { name: 'layers', option: 'experiments.warmup.nLayers', min: 2, max: 12 },
@@ -38,20 +43,68 @@ export class RlWarmupRace extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
-    const layers = rangeField({ name: 'layers', label: s.layers, ...this.bounds('layers'), step: 1, value: st.layers, onInput: (v) => this.setState({ layers: v }) });
-    const steps = numberSelect({ name: 'steps', label: s.steps, options: STEP_CHOICES, value: st.steps, onChange: (v) => this.setState({ steps: v }) });
-    const lr = numberSelect({ name: 'lr', label: s.lr, options: LR_CHOICES, value: st.lr, onChange: (v) => this.setState({ lr: v }) });
-    const warmup = numberSelect({ name: 'warmup-steps', label: s.warmupSteps, options: WARMUP_CHOICES, value: st.warmupSteps, onChange: (v) => this.setState({ warmupSteps: v }) });
+    const layers = rangeField({
+      name: 'layers',
+      label: s.layers,
+      ...this.bounds('layers'),
+      step: 1,
+      value: st.layers,
+      onInput: (v) => this.setState({ layers: v }),
+    });
+    const steps = numberSelect({
+      name: 'steps',
+      label: s.steps,
+      options: STEP_CHOICES,
+      value: st.steps,
+      onChange: (v) => this.setState({ steps: v }),
+    });
+    const lr = numberSelect({
+      name: 'lr',
+      label: s.lr,
+      options: LR_CHOICES,
+      value: st.lr,
+      onChange: (v) => this.setState({ lr: v }),
+    });
+    const warmup = numberSelect({
+      name: 'warmup-steps',
+      label: s.warmupSteps,
+      options: WARMUP_CHOICES,
+      value: st.warmupSteps,
+      onChange: (v) => this.setState({ warmupSteps: v }),
+    });
     this.idle = h('p', { class: 'hint' }, s.idle);
-    this.chart = lineChart({ host: this, label: s.chartLabel, height: 280, build: (color) => this.chartOptions(color) });
+    this.chart = lineChart({
+      host: this,
+      label: s.chartLabel,
+      height: 280,
+      build: (color) => this.chartOptions(color),
+    });
     this.readouts = h('ul', { class: 'readouts' });
     this.remark = h('p', { class: 'remark', hidden: true });
     this.body.append(
-      h('header', { class: 'widget-header' }, h('h3', {}, s.title), h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('placement', s.sectionLink))),
-      h('div', { class: 'inputs' }, layers.root, steps.root, lr.root, warmup.root, this.experimentSeedControl((seed) => this.setState({ seed }))),
+      h(
+        'header',
+        { class: 'widget-header' },
+        h('h3', {}, s.title),
+        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('placement', s.sectionLink)),
+      ),
+      h(
+        'div',
+        { class: 'inputs' },
+        layers.root,
+        steps.root,
+        lr.root,
+        warmup.root,
+        this.experimentSeedControl((seed) => this.setState({ seed })),
+      ),
       h('button', { type: 'button', class: 'run', onclick: () => this.compute() }, s.run),
-      this.idle, this.runner.root,
-      this.resultsRegion(h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root), this.readouts, this.remark),
+      this.idle,
+      this.runner.root,
+      this.resultsRegion(
+        h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),
+        this.readouts,
+        this.remark,
+      ),
     );
   }
 
@@ -59,8 +112,10 @@ export class RlWarmupRace extends ExperimentElement {
     this.idle.hidden = true;
     const { layers, steps, lr, seed } = this.state;
     const warmupSteps = Math.min(this.state.warmupSteps, steps);
-    const results = await this.runner.run([['experiments.warmup', { nLayers: layers, steps, lr, warmupSteps, init: { seed } }]],
-      { onPartial: (partial) => this.drawPartial(partial, steps) });
+    const results = await this.runner.run(
+      [['experiments.warmup', { nLayers: layers, steps, lr, warmupSteps, init: { seed } }]],
+      { onPartial: (partial) => this.drawPartial(partial, steps) },
+    );
     if (results) this.draw(results[0]);
   }
 
@@ -77,28 +132,41 @@ export class RlWarmupRace extends ExperimentElement {
    */
   drawCurves(r, totalSteps = r.stepsDone) {
     const steps = Float64Array.from({ length: Math.max(totalSteps, r.stepsDone) }, (_, i) => i + 1);
-    const curve = (run) => Array.from(steps, (_, i) => (run && i < r.stepsDone && Number.isFinite(run.loss[i]) ? run.loss[i] : null));
+    const curve = (run) =>
+      Array.from(steps, (_, i) => (run && i < r.stepsDone && Number.isFinite(run.loss[i]) ? run.loss[i] : null));
     const byKey = Object.fromEntries(r.runs.map((run) => [`${run.placement}-${run.warmup}`, run]));
     const raw = RUN_KEYS.map((key) => curve(byKey[key]));
     // The unigram entropy of the training text: where a run that learns nothing from context levels off.
     const plateau = Array.from(steps, () => (Number.isFinite(r.unigramEntropy) ? r.unigramEntropy : null));
     this.chart.setData([steps, ...raw, ...raw.map((values) => movingAverage(values)), plateau]);
-    this.dataset.stepsDrawn = String(r.stepsDone);  // for pages and tests that follow the race
+    this.dataset.stepsDrawn = String(r.stepsDone); // for pages and tests that follow the race
     return byKey;
   }
 
   draw(r) {
     const s = this.strings;
     const byKey = this.drawCurves(r);
-    this.readouts.replaceChildren(...RUN_KEYS.filter((key) => byKey[key]).map((key) => {
-      const run = byKey[key];
-      return h('li', { 'data-readout': key }, s.final(s.runs[key]), shown(run.finalSmoothedLoss), s.evalLoss, shown(run.evalLoss),
-        run.firstDivergentStep >= 0 ? s.diverged(run.firstDivergentStep) : null, s.end);
-    }));
-    const gap = (placement) => byKey[`${placement}-false`].finalSmoothedLoss - byKey[`${placement}-true`].finalSmoothedLoss;
+    this.readouts.replaceChildren(
+      ...RUN_KEYS.filter((key) => byKey[key]).map((key) => {
+        const run = byKey[key];
+        return h(
+          'li',
+          { 'data-readout': key },
+          s.final(s.runs[key]),
+          shown(run.finalSmoothedLoss),
+          s.evalLoss,
+          shown(run.evalLoss),
+          run.firstDivergentStep >= 0 ? s.diverged(run.firstDivergentStep) : null,
+          s.end,
+        );
+      }),
+    );
+    const gap = (placement) =>
+      byKey[`${placement}-false`].finalSmoothedLoss - byKey[`${placement}-true`].finalSmoothedLoss;
     const postGap = gap('post');
     this.remark.hidden = false;
-    this.remark.textContent = postGap > CLEAR_GAP && postGap > gap('pre') ? s.postWorse(formatFixed(postGap, 2)) : s.noEffect;
+    this.remark.textContent =
+      postGap > CLEAR_GAP && postGap > gap('pre') ? s.postWorse(formatFixed(postGap, 2)) : s.noEffect;
   }
 
   chartOptions(color) {
@@ -109,9 +177,31 @@ export class RlWarmupRace extends ExperimentElement {
       // The measured losses, faint and out of the legend; over them their moving averages, which the legend names.
       series: [
         { label: s.stepAxis, value: fixed(0) },
-        ...RUN_KEYS.map((key) => ({ label: s.rawRun(s.runs[key]), class: 'raw-series', stroke: faint(color(STYLE[key][0]), 0.22), width: 1, value: fixed(3), points: { show: false } })),
-        ...RUN_KEYS.map((key) => ({ label: s.runs[key], stroke: color(STYLE[key][0]), dash: STYLE[key][1], width: 2.5, value: fixed(3), points: { show: false } })),
-        { label: s.unigramEntropy, class: 'reference-series', stroke: color('muted'), dash: [2, 5], width: 1.5, value: fixed(3), points: { show: false } },
+        ...RUN_KEYS.map((key) => ({
+          label: s.rawRun(s.runs[key]),
+          class: 'raw-series',
+          stroke: faint(color(STYLE[key][0]), 0.22),
+          width: 1,
+          value: fixed(3),
+          points: { show: false },
+        })),
+        ...RUN_KEYS.map((key) => ({
+          label: s.runs[key],
+          stroke: color(STYLE[key][0]),
+          dash: STYLE[key][1],
+          width: 2.5,
+          value: fixed(3),
+          points: { show: false },
+        })),
+        {
+          label: s.unigramEntropy,
+          class: 'reference-series',
+          stroke: color('muted'),
+          dash: [2, 5],
+          width: 1.5,
+          value: fixed(3),
+          points: { show: false },
+        },
       ],
       cursor: { drag: { x: false, y: false } },
     };

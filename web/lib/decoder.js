@@ -8,18 +8,25 @@
 import { ResidualLabError } from './errors.js';
 import { resolveOptions, shown as show } from './options.js';
 
-const fail = (message, code = 'invalid_config') => { throw new ResidualLabError(message, { code }); };
+const fail = (message, code = 'invalid_config') => {
+  throw new ResidualLabError(message, { code });
+};
 const INT32_MAX = 2147483647;
 
 // `values` as an Int32Array of at most maxLength tokens; the length is checked before anything is converted.
 function asTokens(values, name, maxLength) {
   if (!Array.isArray(values) && !(ArrayBuffer.isView(values) && !(values instanceof DataView)))
-    fail(`${name} must be an Int32Array (got ${values instanceof DataView ? 'a DataView' : show(values)})`, 'invalid_input');
-  if (values.length > maxLength) fail(`sequence of ${values.length} tokens exceeds contextLength ${maxLength}`, 'invalid_input');
+    fail(
+      `${name} must be an Int32Array (got ${values instanceof DataView ? 'a DataView' : show(values)})`,
+      'invalid_input',
+    );
+  if (values.length > maxLength)
+    fail(`sequence of ${values.length} tokens exceeds contextLength ${maxLength}`, 'invalid_input');
   if (values instanceof Int32Array) return values;
   const out = new Int32Array(values.length);
   for (let i = 0; i < values.length; i++) {
-    if (!Number.isInteger(values[i]) || Math.abs(values[i]) > INT32_MAX) fail(`${name}[${i}] must be an integer token id (got ${show(values[i])})`, 'invalid_input');
+    if (!Number.isInteger(values[i]) || Math.abs(values[i]) > INT32_MAX)
+      fail(`${name}[${i}] must be an integer token id (got ${show(values[i])})`, 'invalid_input');
     out[i] = values[i];
   }
   return out;
@@ -27,7 +34,8 @@ function asTokens(values, name, maxLength) {
 
 export function createDecoderApi(Module, tables) {
   // Frees the C++ model of a decoder object that was collected without dispose(); held value: the model's id.
-  const reclaim = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((id) => Module.decoderDispose(id)) : null;
+  const reclaim =
+    typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((id) => Module.decoderDispose(id)) : null;
 
   function createDecoder(config = {}) {
     const normalized = resolveOptions(tables.decoder, config, { where: 'config', code: 'invalid_config' });
@@ -38,8 +46,13 @@ export function createDecoderApi(Module, tables) {
     let disposed = false;
     let trainOptions = null;
 
-    const live = () => { if (disposed) fail('this decoder has been disposed', 'disposed'); };
-    const check = (result) => { if (result.error) fail(result.error, result.code ?? 'invalid_input'); return result; };
+    const live = () => {
+      if (disposed) fail('this decoder has been disposed', 'disposed');
+    };
+    const check = (result) => {
+      if (result.error) fail(result.error, result.code ?? 'invalid_input');
+      return result;
+    };
 
     // Per-layer gradient norms keyed by the tensor's name within its layer ("attn.q.weight").
     function groupNorms(tensorGradNorms) {
@@ -65,7 +78,8 @@ export function createDecoderApi(Module, tables) {
         if (n === 0) fail('the token sequence is empty', 'invalid_input');
         const hasTargets = targets !== undefined && targets !== null;
         const tgt = hasTargets ? asTokens(targets, 'targets', normalized.contextLength) : null;
-        if (hasTargets && tgt.length !== n) fail(`targets has ${tgt.length} entries but tokens has ${n}`, 'invalid_input');
+        if (hasTargets && tgt.length !== n)
+          fail(`targets has ${tgt.length} entries but tokens has ${n}`, 'invalid_input');
         if (!Number.isInteger(logitLens) || logitLens < 0 || logitLens > INT32_MAX)
           fail(`logitLens must be an integer from 0 to ${INT32_MAX} (got ${show(logitLens)})`, 'invalid_input');
         Module.decoderTokensView(id).set(ids);
@@ -93,19 +107,30 @@ export function createDecoderApi(Module, tables) {
       logitLens(k = 5) {
         live();
         // the binding takes an int32: a larger k would wrap (2 ** 32 + 3 to 3), so it is refused
-        if (!Number.isInteger(k) || k < 1 || k > INT32_MAX) fail(`k must be an integer from 1 to ${INT32_MAX} (got ${show(k)})`, 'invalid_input');
+        if (!Number.isInteger(k) || k < 1 || k > INT32_MAX)
+          fail(`k must be an integer from 1 to ${INT32_MAX} (got ${show(k)})`, 'invalid_input');
         const { error, ...lens } = check(Module.decoderLogitLens(id, k));
         return lens;
       },
 
-      params() { live(); return Module.decoderParams(id); },
-      grads() { live(); return Module.decoderGrads(id); },
-      paramLayout() { return layout.map((t) => ({ ...t, shape: [...t.shape] })); },
+      params() {
+        live();
+        return Module.decoderParams(id);
+      },
+      grads() {
+        live();
+        return Module.decoderGrads(id);
+      },
+      paramLayout() {
+        return layout.map((t) => ({ ...t, shape: [...t.shape] }));
+      },
 
       setParams(values) {
         live();
-        if (!(values instanceof Float32Array)) fail(`setParams expects a Float32Array (got ${show(values)})`, 'invalid_input');
-        if (values.length !== created.numParams) fail(`expected ${created.numParams} parameters, got ${values.length}`, 'invalid_input');
+        if (!(values instanceof Float32Array))
+          fail(`setParams expects a Float32Array (got ${show(values)})`, 'invalid_input');
+        if (values.length !== created.numParams)
+          fail(`expected ${created.numParams} parameters, got ${values.length}`, 'invalid_input');
         const staging = Module.decoderStagingView(id);
         if (staging.error) fail(staging.error, staging.code ?? 'invalid_input');
         staging.set(values);
@@ -124,11 +149,23 @@ export function createDecoderApi(Module, tables) {
         }
         const r = check(Module.decoderTrainStep(id, o));
         if (trainOptions === null) trainOptions = key;
-        return { loss: r.loss, gradNorm: r.gradNorm, lr: r.lr, step: r.step, status: r.status, updated: r.updated, diverged: r.diverged };
+        return {
+          loss: r.loss,
+          gradNorm: r.gradNorm,
+          lr: r.lr,
+          step: r.step,
+          status: r.status,
+          updated: r.updated,
+          diverged: r.diverged,
+        };
       },
 
       /** Forgets the optimizer state and the schedule position (the parameters stay). */
-      resetTraining() { live(); Module.decoderResetTraining(id); trainOptions = null; },
+      resetTraining() {
+        live();
+        Module.decoderResetTraining(id);
+        trainOptions = null;
+      },
 
       /** Frees the model's WASM memory; any later call throws. */
       dispose() {

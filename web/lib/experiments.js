@@ -11,7 +11,8 @@ import { resolveOptions } from './options.js';
 
 function checked(result, experiment) {
   if (result.error === 'cancelled') return { ...result, cancelled: true };
-  if (result.error) throw new ResidualLabError(`${experiment}: ${result.error}`, { code: result.code ?? 'invalid_input' });
+  if (result.error)
+    throw new ResidualLabError(`${experiment}: ${result.error}`, { code: result.code ?? 'invalid_input' });
   const { error, ...rest } = result;
   return rest;
 }
@@ -27,7 +28,7 @@ function splitRows(flat, names, n) {
   return Object.fromEntries(names.map((name, i) => [name, flat.slice(i * n, (i + 1) * n)]));
 }
 
-const WARMUP_RUNS = ['post', 'post+warmup', 'pre', 'pre+warmup'];  // the race's order (the option table's choices)
+const WARMUP_RUNS = ['post', 'post+warmup', 'pre', 'pre+warmup']; // the race's order (the option table's choices)
 const warmupRunName = (run) => `${run.placement}${run.warmup ? '+warmup' : ''}`;
 
 /**
@@ -63,7 +64,9 @@ export function createExperimentsApi(Module, tables) {
 
   function requireBinding(name) {
     if (typeof Module[name] !== 'function' && typeof Module[name] !== 'object')
-      throw new ResidualLabError(`this build of the lab has no experiments (${name} is missing)`, { code: 'unavailable' });
+      throw new ResidualLabError(`this build of the lab has no experiments (${name} is missing)`, {
+        code: 'unavailable',
+      });
     return Module[name];
   }
 
@@ -80,7 +83,11 @@ export function createExperimentsApi(Module, tables) {
     const perLayer = {};
     for (const [i, placement] of o.placements.entries()) {
       const rows = (flat) => flat.slice(i * r.layers, (i + 1) * r.layers);
-      perLayer[placement] = { attn: rows(r.attnGradNorm), mlpUp: rows(r.mlpUpGradNorm), mlpDown: rows(r.mlpDownGradNorm) };
+      perLayer[placement] = {
+        attn: rows(r.attnGradNorm),
+        mlpUp: rows(r.mlpUpGradNorm),
+        mlpDown: rows(r.mlpDownGradNorm),
+      };
     }
     return {
       placements: o.placements,
@@ -103,14 +110,16 @@ export function createExperimentsApi(Module, tables) {
     // The callback runs inside the C++ call: an exception there would unwind past C++ without freeing its model.
     // So it is caught, the run is stopped (false) and frees what it holds, and the exception is rethrown here.
     let failure = null;
-    const relay = callback && ((stepsDone, stepsTotal) => {
-      try {
-        return callback({ stepsDone, stepsTotal });
-      } catch (err) {
-        failure = { err };
-        return false;
-      }
-    });
+    const relay =
+      callback &&
+      ((stepsDone, stepsTotal) => {
+        try {
+          return callback({ stepsDone, stepsTotal });
+        } catch (err) {
+          failure = { err };
+          return false;
+        }
+      });
     const result = requireBinding('experimentResidualGrowth')(o, relay ?? null);
     if (failure) throw failure.err;
     return checked(result, 'residualGrowth');
@@ -119,7 +128,10 @@ export function createExperimentsApi(Module, tables) {
   /** Experiment 5: largest attention logit and softmax entropy against the q/k gain, without and with QK-Norm. */
   function qkLogitGrowth(options) {
     const o = resolve('qkLogitGrowth', options);
-    return { gains: Float64Array.from(o.gains), ...checked(requireBinding('experimentQkLogitGrowth')(o), 'qkLogitGrowth') };
+    return {
+      gains: Float64Array.from(o.gains),
+      ...checked(requireBinding('experimentQkLogitGrowth')(o), 'qkLogitGrowth'),
+    };
   }
 
   /** Experiment 6: the stream's variance against depth, without and with the 1/sqrt(2L) scaling. */
@@ -154,14 +166,21 @@ export function createExperimentsApi(Module, tables) {
       advance(n = 10) {
         if (!handle) return last.stepsDone;
         // the binding takes an int32: a larger n would wrap
-        if (!Number.isInteger(n) || n < 1 || n > 2147483647) throw new ResidualLabError(`warmup: advance(n) needs an integer from 1 to 2147483647 (got ${n})`);
+        if (!Number.isInteger(n) || n < 1 || n > 2147483647)
+          throw new ResidualLabError(`warmup: advance(n) needs an integer from 1 to 2147483647 (got ${n})`);
         const done = handle.advance(n);
         if (handle.done()) release();
         return done;
       },
-      get done() { return !handle; },
-      result() { return handle ? checked(handle.result(), 'warmup') : last; },
-      dispose() { release(); },
+      get done() {
+        return !handle;
+      },
+      result() {
+        return handle ? checked(handle.result(), 'warmup') : last;
+      },
+      dispose() {
+        release();
+      },
     };
   }
 
@@ -173,7 +192,8 @@ export function createExperimentsApi(Module, tables) {
   function warmup(options, callbacks) {
     const { onProgress, chunk = 10 } = callbacks ?? {};
     const callback = progressCallback(onProgress, 'warmup');
-    if (!Number.isInteger(chunk) || chunk < 1 || chunk > 2147483647) throw new ResidualLabError(`warmup: chunk must be a positive integer up to 2147483647 (got ${chunk})`);
+    if (!Number.isInteger(chunk) || chunk < 1 || chunk > 2147483647)
+      throw new ResidualLabError(`warmup: chunk must be a positive integer up to 2147483647 (got ${chunk})`);
     const run = createWarmupRun(options);
     try {
       while (!run.done) {
@@ -188,5 +208,13 @@ export function createExperimentsApi(Module, tables) {
     }
   }
 
-  return Object.freeze({ gradientDecay, initGradients, residualGrowth, warmup, createWarmupRun, qkLogitGrowth, initScaling });
+  return Object.freeze({
+    gradientDecay,
+    initGradients,
+    residualGrowth,
+    warmup,
+    createWarmupRun,
+    qkLogitGrowth,
+    initScaling,
+  });
 }

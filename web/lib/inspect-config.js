@@ -5,7 +5,7 @@
 import { ResidualLabError } from './errors.js';
 import { ARCHITECTURES } from './architectures.js';
 
-export const MAX_CONFIG_CHARS = 1 << 20;  // 1 MiB: published configs are a few kB
+export const MAX_CONFIG_CHARS = 1 << 20; // 1 MiB: published configs are a few kB
 const MAX_DEPTH = 64;
 
 // The fields a reader should pick out, by what they are for. Integers are sizes (checked: positive, whole, at
@@ -55,7 +55,9 @@ export const QK_NORM_FLAGS = Object.freeze(['use_qk_norm', 'qk_layernorm']);
 export { ARCHITECTURES };
 
 const fieldRow = new Map(CONFIG_FIELDS.map((row) => [row.name, row]));
-const byModelType = new Map(Object.entries(ARCHITECTURES).flatMap(([key, arch]) => arch.modelTypes.map((t) => [t, key])));
+const byModelType = new Map(
+  Object.entries(ARCHITECTURES).flatMap(([key, arch]) => arch.modelTypes.map((t) => [t, key])),
+);
 
 /**
  * Reads `text` (a config.json) and returns
@@ -68,14 +70,23 @@ const byModelType = new Map(Object.entries(ARCHITECTURES).flatMap(([key, arch]) 
  * `invalid_config` naming the `field`.
  */
 export function inspectConfig(text) {
-  if (typeof text !== 'string') throw new ResidualLabError(`inspectConfig takes the text of a config.json, got ${text === null ? 'null' : typeof text}`, { code: 'invalid_input' });
-  if (text.length > MAX_CONFIG_CHARS) throw new ResidualLabError(`the text is ${text.length} characters long; a config.json of at most ${MAX_CONFIG_CHARS} is read`, { code: 'too_long' });
+  if (typeof text !== 'string')
+    throw new ResidualLabError(
+      `inspectConfig takes the text of a config.json, got ${text === null ? 'null' : typeof text}`,
+      { code: 'invalid_input' },
+    );
+  if (text.length > MAX_CONFIG_CHARS)
+    throw new ResidualLabError(
+      `the text is ${text.length} characters long; a config.json of at most ${MAX_CONFIG_CHARS} is read`,
+      { code: 'too_long' },
+    );
   if (!text.trim()) throw new ResidualLabError('the text is empty: paste a config.json', { code: 'empty' });
   const root = parseJson(text);
   if (!isObject(root)) throw configError('the config must be a JSON object { ... }', '(root)', { kind: 'not_object' });
   const modelType = readString(root, 'model_type', '');
   const nested = isObject(root.text_config) ? root.text_config : null;
-  if (Object.hasOwn(root, 'text_config') && root.text_config !== null && !nested) throw configError('must be an object', 'text_config', { kind: 'not_object' });
+  if (Object.hasOwn(root, 'text_config') && root.text_config !== null && !nested)
+    throw configError('must be an object', 'text_config', { kind: 'not_object' });
   const textType = nested ? readString(nested, 'model_type', 'text_config.') : null;
   const archKey = byModelType.get(textType ?? '') ?? byModelType.get(modelType ?? '') ?? null;
   const arch = archKey ? ARCHITECTURES[archKey] : null;
@@ -87,31 +98,83 @@ export function inspectConfig(text) {
   for (const row of CONFIG_FIELDS) {
     if (Object.hasOwn(scope, row.name)) {
       values[row.name] = checkField(row, scope[row.name], prefix + row.name);
-      fields.push({ name: row.name, path: prefix + row.name, value: values[row.name], group: row.group, source: 'config' });
+      fields.push({
+        name: row.name,
+        path: prefix + row.name,
+        value: values[row.name],
+        group: row.group,
+        source: 'config',
+      });
     } else if (nested && Object.hasOwn(root, row.name)) {
       values[row.name] = checkField(row, root[row.name], row.name);
       fields.push({ name: row.name, path: row.name, value: values[row.name], group: row.group, source: 'config' });
     } else if (arch?.defaults && Object.hasOwn(arch.defaults, row.name)) {
       values[row.name] = arch.defaults[row.name];
-      fields.push({ name: row.name, path: prefix + row.name, value: values[row.name], group: row.group, source: 'default' });
+      fields.push({
+        name: row.name,
+        path: prefix + row.name,
+        value: values[row.name],
+        group: row.group,
+        source: 'default',
+      });
     }
   }
 
   const notes = [];
   const result = {
-    architecture: archKey, modelType, textConfig: nested ? textType : null,
-    fields, layout: arch ? { ...arch.toy } : null, norms: [], normParams: null, normCount: null,
-    totalParams: null, normShare: null, notes, source: arch?.source ?? null,
+    architecture: archKey,
+    modelType,
+    textConfig: nested ? textType : null,
+    fields,
+    layout: arch ? { ...arch.toy } : null,
+    norms: [],
+    normParams: null,
+    normCount: null,
+    totalParams: null,
+    normShare: null,
+    notes,
+    source: arch?.source ?? null,
   };
-  if (nested) notes.push(note('text_config', 'The language model\'s settings are read from text_config; the vision tower\'s norms are not counted.'));
+  if (nested)
+    notes.push(
+      note(
+        'text_config',
+        "The language model's settings are read from text_config; the vision tower's norms are not counted.",
+      ),
+    );
   const qkFlags = fields.filter((f) => QK_NORM_FLAGS.includes(f.name));
-  if (arch) notes.push(note('qk_norm_from_code', `Whether ${archKey} has QK-Norm is a property of its modeling code (q_norm, k_norm in the attention class), which reads no config field for it.`));
+  if (arch)
+    notes.push(
+      note(
+        'qk_norm_from_code',
+        `Whether ${archKey} has QK-Norm is a property of its modeling code (q_norm, k_norm in the attention class), which reads no config field for it.`,
+      ),
+    );
   for (const flag of qkFlags) {
-    if (!arch) notes.push(note('qk_norm_flag', `config.json sets ${flag.path}: ${flag.value}; the architectures that define this field build q and k norms from it.`, { field: flag.path, value: flag.value }));
-    else if (flag.value !== arch.toy.qkNorm) notes.push(note('qk_norm_flag_ignored', `config.json sets ${flag.path}: ${flag.value}, but ${archKey}'s attention class ${arch.toy.qkNorm ? 'has' : 'has no'} q_norm and k_norm whatever the config says; the count follows the code.`, { field: flag.path, value: flag.value }));
+    if (!arch)
+      notes.push(
+        note(
+          'qk_norm_flag',
+          `config.json sets ${flag.path}: ${flag.value}; the architectures that define this field build q and k norms from it.`,
+          { field: flag.path, value: flag.value },
+        ),
+      );
+    else if (flag.value !== arch.toy.qkNorm)
+      notes.push(
+        note(
+          'qk_norm_flag_ignored',
+          `config.json sets ${flag.path}: ${flag.value}, but ${archKey}'s attention class ${arch.toy.qkNorm ? 'has' : 'has no'} q_norm and k_norm whatever the config says; the count follows the code.`,
+          { field: flag.path, value: flag.value },
+        ),
+      );
   }
   if (!arch) {
-    notes.push(note('unknown_architecture', `model_type ${modelType === null ? '(missing)' : JSON.stringify(modelType)} is not one the inspector knows (${[...byModelType.keys()].join(', ')}): the fields above are read, the norms cannot be counted.`));
+    notes.push(
+      note(
+        'unknown_architecture',
+        `model_type ${modelType === null ? '(missing)' : JSON.stringify(modelType)} is not one the inspector knows (${[...byModelType.keys()].join(', ')}): the fields above are read, the norms cannot be counted.`,
+      ),
+    );
     return result;
   }
   try {
@@ -122,13 +185,30 @@ export function inspectConfig(text) {
       const count = evaluate(norm.count, values, norm.name);
       const size = evaluate(norm.size, values, norm.name);
       const tensors = norm.tensors ?? 1;
-      return { name: norm.name, slot: norm.slot, count, size, tensors, params: checkedProduct([count, size, tensors], norm.name) };
+      return {
+        name: norm.name,
+        slot: norm.slot,
+        count,
+        size,
+        tensors,
+        params: checkedProduct([count, size, tensors], norm.name),
+      };
     });
-    result.normParams = checkedSum(result.norms.map((n) => n.params), 'normParams');
-    result.normCount = checkedSum(result.norms.map((n) => n.count), 'normCount');
+    result.normParams = checkedSum(
+      result.norms.map((n) => n.params),
+      'normParams',
+    );
+    result.normCount = checkedSum(
+      result.norms.map((n) => n.count),
+      'normCount',
+    );
     const tied = values.tie_word_embeddings ?? false;
-    const parts = arch.params.filter((part) => !(part.unlessTied && tied) && (!part.onlyIf || values[part.onlyIf] === true));
-    const other = parts.map((part) => checkedProduct([evaluate(part.count, values, part.name), evaluate(part.size, values, part.name)], part.name));
+    const parts = arch.params.filter(
+      (part) => !(part.unlessTied && tied) && (!part.onlyIf || values[part.onlyIf] === true),
+    );
+    const other = parts.map((part) =>
+      checkedProduct([evaluate(part.count, values, part.name), evaluate(part.size, values, part.name)], part.name),
+    );
     result.totalParams = checkedSum([...other, result.normParams], 'totalParams');
     result.normShare = result.normParams / result.totalParams;
   } catch (error) {
@@ -136,7 +216,12 @@ export function inspectConfig(text) {
     result.norms = [];
     notes.push(note('cannot_count', `The norms cannot be counted: ${error.message}.`, { field: error.field }));
   }
-  if (arch.softcaps && values.attn_logit_softcapping == null && values.final_logit_softcapping == null && fields.some((f) => f.group === 'softcap')) {
+  if (
+    arch.softcaps &&
+    values.attn_logit_softcapping == null &&
+    values.final_logit_softcapping == null &&
+    fields.some((f) => f.group === 'softcap')
+  ) {
     notes.push(note('softcap_off', 'Both soft-caps are null: this model relies on QK-Norm instead.'));
   }
   return result;
@@ -148,32 +233,55 @@ function note(code, message, extra = {}) {
 
 /** An invalid_config error naming `field`; `reason` ({ kind, value, limit }) lets a page say it in its language. */
 function configError(message, field, reason = { kind: 'other' }) {
-  return Object.assign(new ResidualLabError(`config.json: ${field}: ${message}`, { code: 'invalid_config' }), { field, reason });
+  return Object.assign(new ResidualLabError(`config.json: ${field}: ${message}`, { code: 'invalid_config' }), {
+    field,
+    reason,
+  });
 }
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function readString(object, key, prefix) {
   if (!Object.hasOwn(object, key)) return null;
-  if (typeof object[key] !== 'string') throw configError(`must be a string, is ${JSON.stringify(object[key])}`, prefix + key, { kind: 'not_string', value: JSON.stringify(object[key]) });
+  if (typeof object[key] !== 'string')
+    throw configError(`must be a string, is ${JSON.stringify(object[key])}`, prefix + key, {
+      kind: 'not_string',
+      value: JSON.stringify(object[key]),
+    });
   return object[key];
 }
 
 function checkField(row, value, path) {
   if (value === null && row.nullable) return null;
   if (row.type === 'boolean') {
-    if (typeof value !== 'boolean') throw configError(`must be true or false, is ${JSON.stringify(value)}`, path, { kind: 'not_boolean', value: JSON.stringify(value) });
+    if (typeof value !== 'boolean')
+      throw configError(`must be true or false, is ${JSON.stringify(value)}`, path, {
+        kind: 'not_boolean',
+        value: JSON.stringify(value),
+      });
     return value;
   }
-  if (typeof value !== 'number') throw configError(`must be a number, is ${JSON.stringify(value)}`, path, { kind: 'not_number', value: JSON.stringify(value) });
+  if (typeof value !== 'number')
+    throw configError(`must be a number, is ${JSON.stringify(value)}`, path, {
+      kind: 'not_number',
+      value: JSON.stringify(value),
+    });
   if (row.type === 'integer') {
     const min = row.min ?? 1;
-    if (!Number.isInteger(value)) throw configError(`must be a whole number, is ${value}`, path, { kind: 'not_integer', value });
-    if (value < min) throw configError(`must be at least ${min}, is ${value}`, path, { kind: 'too_small', value, limit: min });
-    if (value > row.max) throw configError(`is ${value}; at most ${row.max} is plausible`, path, { kind: 'too_large', value, limit: row.max });
+    if (!Number.isInteger(value))
+      throw configError(`must be a whole number, is ${value}`, path, { kind: 'not_integer', value });
+    if (value < min)
+      throw configError(`must be at least ${min}, is ${value}`, path, { kind: 'too_small', value, limit: min });
+    if (value > row.max)
+      throw configError(`is ${value}; at most ${row.max} is plausible`, path, {
+        kind: 'too_large',
+        value,
+        limit: row.max,
+      });
     return value;
   }
-  if (!(value > 0) || !Number.isFinite(value)) throw configError(`must be a positive number, is ${value}`, path, { kind: 'not_positive', value });
+  if (!(value > 0) || !Number.isFinite(value))
+    throw configError(`must be a positive number, is ${value}`, path, { kind: 'not_positive', value });
   return value;
 }
 
@@ -186,10 +294,17 @@ function evaluate(formula, values, what) {
       let value;
       if (/^\d+$/.test(factor)) value = Number(factor);
       else if (values[factor] === undefined || values[factor] === null) {
-        throw Object.assign(new ResidualLabError(`${what} needs ${factor}, which the config does not give`, { code: 'missing_field' }), { field: factor });
+        throw Object.assign(
+          new ResidualLabError(`${what} needs ${factor}, which the config does not give`, { code: 'missing_field' }),
+          { field: factor },
+        );
       } else value = values[factor];
       if (op === '/') {
-        if (product % value !== 0) throw configError(`${formula.split('/')[0].trim()} is not a multiple of ${factor} (${value})`, factor, { kind: 'not_divisor', value });
+        if (product % value !== 0)
+          throw configError(`${formula.split('/')[0].trim()} is not a multiple of ${factor} (${value})`, factor, {
+            kind: 'not_divisor',
+            value,
+          });
         product /= value;
       } else product = checkedProduct([product, value], what);
     }
@@ -201,7 +316,8 @@ function evaluate(formula, values, what) {
 
 function checkedProduct(factors, what) {
   const product = factors.reduce((a, b) => a * b, 1);
-  if (!Number.isSafeInteger(product)) throw configError(`the parameter count overflows (${factors.join(' x ')})`, what, { kind: 'overflow' });
+  if (!Number.isSafeInteger(product))
+    throw configError(`the parameter count overflows (${factors.join(' x ')})`, what, { kind: 'overflow' });
   return product;
 }
 
@@ -216,10 +332,23 @@ function checkedSum(terms, what) {
  * engine. Objects are made without prototype lookups: "__proto__" is an ordinary key.
  */
 export function parseJson(text) {
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;  // a file saved with a byte-order mark
-  const fail = (what, at = i) => { throw new ResidualLabError(`config.json is not valid JSON: ${what} at character ${at + 1}`, { code: 'invalid_json', position: at }); };
-  const space = () => { while (i < text.length && ' \t\n\r'.includes(text[i])) i += 1; };
-  const expect = (word) => { if (text.startsWith(word, i)) { i += word.length; return true; } return false; };
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; // a file saved with a byte-order mark
+  const fail = (what, at = i) => {
+    throw new ResidualLabError(`config.json is not valid JSON: ${what} at character ${at + 1}`, {
+      code: 'invalid_json',
+      position: at,
+    });
+  };
+  const space = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i])) i += 1;
+  };
+  const expect = (word) => {
+    if (text.startsWith(word, i)) {
+      i += word.length;
+      return true;
+    }
+    return false;
+  };
   const value = (depth) => {
     if (depth > MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH}`);
     space();
@@ -239,7 +368,10 @@ export function parseJson(text) {
     i += 1;
     const out = {};
     space();
-    if (text[i] === '}') { i += 1; return out; }
+    if (text[i] === '}') {
+      i += 1;
+      return out;
+    }
     for (;;) {
       space();
       if (text[i] !== '"') fail('a key in double quotes is expected');
@@ -249,10 +381,21 @@ export function parseJson(text) {
       space();
       if (text[i] !== ':') fail('":" is expected after a key');
       i += 1;
-      Object.defineProperty(out, key, { value: value(depth + 1), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: value(depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       space();
-      if (text[i] === ',') { i += 1; continue; }
-      if (text[i] === '}') { i += 1; return out; }
+      if (text[i] === ',') {
+        i += 1;
+        continue;
+      }
+      if (text[i] === '}') {
+        i += 1;
+        return out;
+      }
       fail(text[i] === undefined ? 'the object is never closed' : '"," or "}" is expected');
     }
   };
@@ -260,12 +403,21 @@ export function parseJson(text) {
     i += 1;
     const out = [];
     space();
-    if (text[i] === ']') { i += 1; return out; }
+    if (text[i] === ']') {
+      i += 1;
+      return out;
+    }
     for (;;) {
       out.push(value(depth + 1));
       space();
-      if (text[i] === ',') { i += 1; continue; }
-      if (text[i] === ']') { i += 1; return out; }
+      if (text[i] === ',') {
+        i += 1;
+        continue;
+      }
+      if (text[i] === ']') {
+        i += 1;
+        return out;
+      }
       fail(text[i] === undefined ? 'the array is never closed' : '"," or "]" is expected');
     }
   };
@@ -279,7 +431,11 @@ export function parseJson(text) {
     }
     if (i >= text.length) fail('the string is never closed', start);
     i += 1;
-    try { return JSON.parse(text.slice(start, i)); } catch { return fail('an invalid escape in a string', start); }
+    try {
+      return JSON.parse(text.slice(start, i));
+    } catch {
+      return fail('an invalid escape in a string', start);
+    }
   };
   const number = () => {
     const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));

@@ -9,29 +9,46 @@
 import { ResidualLabError } from './errors.js';
 import { defaultsOf, fits, resolveOptions } from './options.js';
 
-const ABSENT = -1;  // length passed for an omitted optional weight (g, gamma, beta)
+const ABSENT = -1; // length passed for an omitted optional weight (g, gamma, beta)
 // A scratch block larger than this (in floats) is freed after the call, giving its budget back.
 const KEEP_SCRATCH_FLOATS = 1 << 18;
 
 // Typed arrays whose elements are numbers; BigInt64Array, BigUint64Array and DataView are not among them.
-const NUMERIC_ARRAYS = [Float64Array, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
-  Uint32Array, globalThis.Float16Array].filter(Boolean);
+const NUMERIC_ARRAYS = [
+  Float64Array,
+  Int8Array,
+  Uint8Array,
+  Uint8ClampedArray,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  globalThis.Float16Array,
+].filter(Boolean);
 
-const kindOf = (value) => (value === null ? 'null' : typeof value !== 'object' ? typeof value : value.constructor?.name ?? 'object');
+const kindOf = (value) =>
+  value === null ? 'null' : typeof value !== 'object' ? typeof value : (value.constructor?.name ?? 'object');
 
 /**
  * `value` as a Float32Array: itself, or an Array / numeric typed array converted. Its length is checked against
  * the kernels' limit (maxLength, from C++) before anything is converted or copied.
  */
 function asFloat32(value, name, maxLength) {
-  if (value instanceof Float32Array && value.length <= maxLength) return value;  // the common case, first
+  if (value instanceof Float32Array && value.length <= maxLength) return value; // the common case, first
   if (value === null || value === undefined) throw new ResidualLabError(`${name} is required (a Float32Array)`);
-  const accepted = value instanceof Float32Array || Array.isArray(value) || NUMERIC_ARRAYS.some((T) => value instanceof T);
-  if (!accepted) throw new ResidualLabError(`${name} must be a Float32Array, a numeric typed array or an array of numbers (got ${kindOf(value)})`);
+  const accepted =
+    value instanceof Float32Array || Array.isArray(value) || NUMERIC_ARRAYS.some((T) => value instanceof T);
+  if (!accepted)
+    throw new ResidualLabError(
+      `${name} must be a Float32Array, a numeric typed array or an array of numbers (got ${kindOf(value)})`,
+    );
   if (value.length > maxLength) {
-    throw new ResidualLabError(`${name} has ${value.length} values; at most ${maxLength.toLocaleString('en-US')} are supported`);
+    throw new ResidualLabError(
+      `${name} has ${value.length} values; at most ${maxLength.toLocaleString('en-US')} are supported`,
+    );
   }
-  if (Array.isArray(value)) {  // Float32Array.from would turn '1' into 1 and a BigInt into a TypeError
+  if (Array.isArray(value)) {
+    // Float32Array.from would turn '1' into 1 and a BigInt into a TypeError
     const i = value.findIndex((v) => typeof v !== 'number');
     if (i >= 0) throw new ResidualLabError(`${name} must hold numbers (${name}[${i}] is a ${kindOf(value[i])})`);
   }
@@ -42,21 +59,30 @@ function asFloat32(value, name, maxLength) {
 // surrogate, which UTF-8 cannot encode, is written as the 3 bytes of its code point, for the parser to name by
 // position ("U+D800 (a lone surrogate)") instead of seeing a character that is not in the text.
 function encodeText(text) {
-  const bytes = new Uint8Array(text.length * 3);  // at most 3 bytes per UTF-16 unit (a pair takes 4 for 2)
+  const bytes = new Uint8Array(text.length * 3); // at most 3 bytes per UTF-16 unit (a pair takes 4 for 2)
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     let cp = text.charCodeAt(i);
-    if (cp >= 0xD800 && cp <= 0xDBFF && i + 1 < text.length) {
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length) {
       const low = text.charCodeAt(i + 1);
-      if (low >= 0xDC00 && low <= 0xDFFF) { cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00); i++; }
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+        i++;
+      }
     }
     if (cp < 0x80) bytes[n++] = cp;
-    else if (cp < 0x800) { bytes[n++] = 0xC0 | (cp >> 6); bytes[n++] = 0x80 | (cp & 0x3F); }
-    else if (cp < 0x10000) {
-      bytes[n++] = 0xE0 | (cp >> 12); bytes[n++] = 0x80 | ((cp >> 6) & 0x3F); bytes[n++] = 0x80 | (cp & 0x3F);
+    else if (cp < 0x800) {
+      bytes[n++] = 0xc0 | (cp >> 6);
+      bytes[n++] = 0x80 | (cp & 0x3f);
+    } else if (cp < 0x10000) {
+      bytes[n++] = 0xe0 | (cp >> 12);
+      bytes[n++] = 0x80 | ((cp >> 6) & 0x3f);
+      bytes[n++] = 0x80 | (cp & 0x3f);
     } else {
-      bytes[n++] = 0xF0 | (cp >> 18); bytes[n++] = 0x80 | ((cp >> 12) & 0x3F);
-      bytes[n++] = 0x80 | ((cp >> 6) & 0x3F); bytes[n++] = 0x80 | (cp & 0x3F);
+      bytes[n++] = 0xf0 | (cp >> 18);
+      bytes[n++] = 0x80 | ((cp >> 12) & 0x3f);
+      bytes[n++] = 0x80 | ((cp >> 6) & 0x3f);
+      bytes[n++] = 0x80 | (cp & 0x3f);
     }
   }
   return bytes.subarray(0, n);
@@ -72,7 +98,8 @@ const SCALAR_ROW_TYPES = new Set(['integer', 'number', 'boolean', 'choice']);
  */
 function optionsReader(fn, table, defaults) {
   const full = (options) => resolveOptions(table, options, { where: `${fn} options`, code: 'invalid_input' });
-  if (!table.every((row) => SCALAR_ROW_TYPES.has(row.type))) return (options) => (options === undefined || options === null ? defaults : full(options));
+  if (!table.every((row) => SCALAR_ROW_TYPES.has(row.type)))
+    return (options) => (options === undefined || options === null ? defaults : full(options));
   const rowNamed = Object.create(null);
   for (const row of table) rowNamed[row.name] = row;
   return (options) => {
@@ -91,20 +118,26 @@ function optionsReader(fn, table, defaults) {
 /** The caller's output array: a Float32Array of length d. */
 function outputArray(out, d) {
   if (!(out instanceof Float32Array)) throw new ResidualLabError(`out must be a Float32Array (got ${kindOf(out)})`);
-  if (out.length !== d) throw new ResidualLabError(`out has room for ${out.length} value${out.length === 1 ? '' : 's'} but x has ${d}`);
+  if (out.length !== d)
+    throw new ResidualLabError(`out has room for ${out.length} value${out.length === 1 ? '' : 's'} but x has ${d}`);
   return out;
 }
 
 export function createKernelApi(Module, tables) {
   /** The defaults of every kernel's options: D.rmsNorm.eps. */
-  const D = Object.freeze(Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, Object.freeze(defaultsOf(table))])));
-  const readers = Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, optionsReader(fn, table, D[fn])]));
+  const D = Object.freeze(
+    Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, Object.freeze(defaultsOf(table))])),
+  );
+  const readers = Object.fromEntries(
+    Object.entries(tables.kernels).map(([fn, table]) => [fn, optionsReader(fn, table, D[fn])]),
+  );
   /** The options of kernel `fn` (lab.describe().kernels[fn]) checked; a missing value is read as D[fn]'s. */
   const optionsOf = (fn, options) => readers[fn](options);
 
   const maxLength = Module._rl_max_vector_length();
   const vector = (value, name) => asFloat32(value, name, maxLength);
-  const optionalVector = (value, name) => (value === null || value === undefined ? null : asFloat32(value, name, maxLength));
+  const optionalVector = (value, name) =>
+    value === null || value === undefined ? null : asFloat32(value, name, maxLength);
   let scratchPtr = 0;
   let scratchFloats = 0;
 
@@ -115,7 +148,7 @@ export function createKernelApi(Module, tables) {
   function reserve(floats) {
     if (floats > scratchFloats) {
       scratchFloats = 0;
-      scratchPtr = Module._rl_scratch_resize(Math.max(floats, 1024) * 4 + 16);  // malloc aligns to 8; f32x4 loads prefer 16
+      scratchPtr = Module._rl_scratch_resize(Math.max(floats, 1024) * 4 + 16); // malloc aligns to 8; f32x4 loads prefer 16
       if (!scratchPtr) throwLastError();
       scratchFloats = Math.max(floats, 1024);
     }
@@ -136,7 +169,7 @@ export function createKernelApi(Module, tables) {
    * Returns the outputs copied out of the heap (slice), so they survive later memory growth.
    */
   function withScratch(inputs, outputLengths, call) {
-    const padded = (n) => (n + 3) & ~3;  // every array starts 16-byte aligned
+    const padded = (n) => (n + 3) & ~3; // every array starts 16-byte aligned
     let total = 0;
     for (const a of inputs) total += a ? padded(a.length) : 0;
     for (const n of outputLengths) total += padded(n);
@@ -158,7 +191,12 @@ export function createKernelApi(Module, tables) {
     const heap = Module.HEAPF32;
     if (heap !== slots.heap || base !== slots.base || d !== slots.d || na !== slots.na || nb !== slots.nb) {
       Object.assign(slots, {
-        heap, base, d, na, nb, slot,
+        heap,
+        base,
+        d,
+        na,
+        nb,
+        slot,
         x: heap.subarray(base, base + d),
         a: heap.subarray(base + slot, base + slot + Math.max(na, 0)),
         b: heap.subarray(base + 2 * slot, base + 2 * slot + Math.max(nb, 0)),
@@ -189,7 +227,7 @@ export function createKernelApi(Module, tables) {
   function finish(status, out) {
     try {
       if (status !== 0) throwLastError();
-      const s = Module.HEAPF32 === slots.heap ? slots : slotsFor(slots.d, slots.na, slots.nb);  // the call may have grown memory
+      const s = Module.HEAPF32 === slots.heap ? slots : slotsFor(slots.d, slots.na, slots.nb); // the call may have grown memory
       const y = out ?? new Float32Array(s.d);
       copy(y, s.y);
       return y;
@@ -210,12 +248,12 @@ export function createKernelApi(Module, tables) {
     });
     const outPtrs = outputLengths.map((n) => {
       const ptr = offset << 2;
-      offset += padded(n);  // the C++ API writes every output element (its backwards zero before accumulating)
+      offset += padded(n); // the C++ API writes every output element (its backwards zero before accumulating)
       return ptr;
     });
     const status = call(inPtrs, outPtrs);
     if (status !== 0) throwLastError();
-    const view = Module.HEAPF32;  // re-read: the call may have grown memory
+    const view = Module.HEAPF32; // re-read: the call may have grown memory
     return outPtrs.map((ptr, i) => view.slice(ptr >> 2, (ptr >> 2) + outputLengths[i]));
   }
 
@@ -232,76 +270,150 @@ export function createKernelApi(Module, tables) {
   const at = (s, k) => (s.base + k * s.slot) << 2;
 
   function rmsNorm(x, g = null, options, out) {
-    x = vector(x, 'x'); g = optionalVector(g, 'g');
-    const { eps = D.rmsNorm.eps, weightOffset = D.rmsNorm.weightOffset, precision = D.rmsNorm.precision } = optionsOf('rmsNorm', options);
+    x = vector(x, 'x');
+    g = optionalVector(g, 'g');
+    const {
+      eps = D.rmsNorm.eps,
+      weightOffset = D.rmsNorm.weightOffset,
+      precision = D.rmsNorm.precision,
+    } = optionsOf('rmsNorm', options);
     const s = stage(x, g, null, out);
-    return finish(Module._rl_rmsnorm(at(s, 3), at(s, 0), x.length, g ? at(s, 1) : 0, len(g), eps, weightOffset, precision === 'bf16' ? 1 : 0), out);
+    return finish(
+      Module._rl_rmsnorm(
+        at(s, 3),
+        at(s, 0),
+        x.length,
+        g ? at(s, 1) : 0,
+        len(g),
+        eps,
+        weightOffset,
+        precision === 'bf16' ? 1 : 0,
+      ),
+      out,
+    );
   }
 
   function layerNorm(x, gamma = null, beta = null, options, out) {
-    x = vector(x, 'x'); gamma = optionalVector(gamma, 'gamma'); beta = optionalVector(beta, 'beta');
+    x = vector(x, 'x');
+    gamma = optionalVector(gamma, 'gamma');
+    beta = optionalVector(beta, 'beta');
     const { eps = D.layerNorm.eps } = optionsOf('layerNorm', options);
     const s = stage(x, gamma, beta, out);
-    return finish(Module._rl_layernorm(at(s, 3), at(s, 0), x.length, gamma ? at(s, 1) : 0, len(gamma), beta ? at(s, 2) : 0, len(beta), eps), out);
+    return finish(
+      Module._rl_layernorm(
+        at(s, 3),
+        at(s, 0),
+        x.length,
+        gamma ? at(s, 1) : 0,
+        len(gamma),
+        beta ? at(s, 2) : 0,
+        len(beta),
+        eps,
+      ),
+      out,
+    );
   }
 
   function rmsNormBackward(x, g, dy, options) {
-    x = vector(x, 'x'); g = optionalVector(g, 'g'); dy = vector(dy, 'dy');
-    const { eps = D.rmsNormBackward.eps, weightOffset = D.rmsNormBackward.weightOffset } = optionsOf('rmsNormBackward', options);
+    x = vector(x, 'x');
+    g = optionalVector(g, 'g');
+    dy = vector(dy, 'dy');
+    const { eps = D.rmsNormBackward.eps, weightOffset = D.rmsNormBackward.weightOffset } = optionsOf(
+      'rmsNormBackward',
+      options,
+    );
     const [dx, dg] = withScratch([x, g, dy], [x.length, x.length], ([px, pg, pdy], [pdx, pdg]) =>
-      Module._rl_rmsnorm_backward(pdx, pdg, pdy, dy.length, px, x.length, pg, len(g), eps, weightOffset));
+      Module._rl_rmsnorm_backward(pdx, pdg, pdy, dy.length, px, x.length, pg, len(g), eps, weightOffset),
+    );
     return { dx, dg };
   }
 
   function layerNormBackward(x, gamma, dy, options) {
-    x = vector(x, 'x'); gamma = optionalVector(gamma, 'gamma'); dy = vector(dy, 'dy');
+    x = vector(x, 'x');
+    gamma = optionalVector(gamma, 'gamma');
+    dy = vector(dy, 'dy');
     const { eps = D.layerNormBackward.eps } = optionsOf('layerNormBackward', options);
-    const [dx, dgamma, dbeta] = withScratch([x, gamma, dy], [x.length, x.length, x.length], ([px, pgamma, pdy], [pdx, pdgamma, pdbeta]) =>
-      Module._rl_layernorm_backward(pdx, pdgamma, pdbeta, pdy, dy.length, px, x.length, pgamma, len(gamma), eps));
+    const [dx, dgamma, dbeta] = withScratch(
+      [x, gamma, dy],
+      [x.length, x.length, x.length],
+      ([px, pgamma, pdy], [pdx, pdgamma, pdbeta]) =>
+        Module._rl_layernorm_backward(pdx, pdgamma, pdbeta, pdy, dy.length, px, x.length, pgamma, len(gamma), eps),
+    );
     return { dx, dgamma, dbeta };
   }
 
   function rmsNormSteps(x, g = null, options) {
-    x = vector(x, 'x'); g = optionalVector(g, 'g');
+    x = vector(x, 'x');
+    g = optionalVector(g, 'g');
     const { eps = D.rmsNormSteps.eps, weightOffset = D.rmsNormSteps.weightOffset } = optionsOf('rmsNormSteps', options);
     const d = x.length;
     const [squares, normalized, output, scalars] = withScratch([x, g], [d, d, d, 2], ([px, pg], [psq, pn, po, ps]) =>
-      Module._rl_rmsnorm_steps(psq, pn, po, ps, px, d, pg, len(g), eps, weightOffset));
+      Module._rl_rmsnorm_steps(psq, pn, po, ps, px, d, pg, len(g), eps, weightOffset),
+    );
     return { squares, meanSquare: scalars[0], rms: scalars[1], normalized, output };
   }
 
   function layerNormSteps(x, gamma = null, beta = null, options) {
-    x = vector(x, 'x'); gamma = optionalVector(gamma, 'gamma'); beta = optionalVector(beta, 'beta');
+    x = vector(x, 'x');
+    gamma = optionalVector(gamma, 'gamma');
+    beta = optionalVector(beta, 'beta');
     const { eps = D.layerNormSteps.eps } = optionsOf('layerNormSteps', options);
     const d = x.length;
-    const [centered, normalized, output, scalars] = withScratch([x, gamma, beta], [d, d, d, 3], ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
-      Module._rl_layernorm_steps(pc, pn, po, ps, px, d, pgamma, len(gamma), pbeta, len(beta), eps));
+    const [centered, normalized, output, scalars] = withScratch(
+      [x, gamma, beta],
+      [d, d, d, 3],
+      ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
+        Module._rl_layernorm_steps(pc, pn, po, ps, px, d, pgamma, len(gamma), pbeta, len(beta), eps),
+    );
     return { mean: scalars[0], centered, variance: scalars[1], std: scalars[2], normalized, output };
   }
 
   // DyT: y = gamma * tanh(alpha * x) + beta. The raw exports take outputs first, then inputs in the C++ kernel's order.
   function dynamicTanh(x, gamma = null, beta = null, options, out) {
-    x = vector(x, 'x'); gamma = optionalVector(gamma, 'gamma'); beta = optionalVector(beta, 'beta');
+    x = vector(x, 'x');
+    gamma = optionalVector(gamma, 'gamma');
+    beta = optionalVector(beta, 'beta');
     const { alpha = D.dynamicTanh.alpha } = optionsOf('dynamicTanh', options);
     const s = stage(x, gamma, beta, out);
-    return finish(Module._rl_dyt(at(s, 3), at(s, 0), x.length, alpha, gamma ? at(s, 1) : 0, len(gamma), beta ? at(s, 2) : 0, len(beta)), out);
+    return finish(
+      Module._rl_dyt(
+        at(s, 3),
+        at(s, 0),
+        x.length,
+        alpha,
+        gamma ? at(s, 1) : 0,
+        len(gamma),
+        beta ? at(s, 2) : 0,
+        len(beta),
+      ),
+      out,
+    );
   }
 
   function dynamicTanhBackward(x, gamma, dy, options) {
-    x = vector(x, 'x'); gamma = optionalVector(gamma, 'gamma'); dy = vector(dy, 'dy');
+    x = vector(x, 'x');
+    gamma = optionalVector(gamma, 'gamma');
+    dy = vector(dy, 'dy');
     const { alpha = D.dynamicTanhBackward.alpha } = optionsOf('dynamicTanhBackward', options);
     const d = x.length;
-    const [dx, dalpha, dgamma, dbeta] = withScratch([x, gamma, dy], [d, 1, d, d], ([px, pgamma, pdy], [pdx, pda, pdgamma, pdbeta]) =>
-      Module._rl_dyt_backward(pdx, pda, pdgamma, pdbeta, pdy, dy.length, px, d, alpha, pgamma, len(gamma)));
+    const [dx, dalpha, dgamma, dbeta] = withScratch(
+      [x, gamma, dy],
+      [d, 1, d, d],
+      ([px, pgamma, pdy], [pdx, pda, pdgamma, pdbeta]) =>
+        Module._rl_dyt_backward(pdx, pda, pdgamma, pdbeta, pdy, dy.length, px, d, alpha, pgamma, len(gamma)),
+    );
     return { dx, dalpha: dalpha[0], dgamma, dbeta };
   }
 
   function dynamicTanhSteps(x, gamma = null, beta = null, options) {
-    x = vector(x, 'x'); gamma = optionalVector(gamma, 'gamma'); beta = optionalVector(beta, 'beta');
+    x = vector(x, 'x');
+    gamma = optionalVector(gamma, 'gamma');
+    beta = optionalVector(beta, 'beta');
     const { alpha = D.dynamicTanhSteps.alpha } = optionsOf('dynamicTanhSteps', options);
     const d = x.length;
     const [scaled, tanh, output] = withScratch([x, gamma, beta], [d, d, d], ([px, pgamma, pbeta], [ps, pt, po]) =>
-      Module._rl_dyt_steps(ps, pt, po, px, d, alpha, pgamma, len(gamma), pbeta, len(beta)));
+      Module._rl_dyt_steps(ps, pt, po, px, d, alpha, pgamma, len(gamma), pbeta, len(beta)),
+    );
     return { scaled, tanh, output };
   }
 
@@ -313,10 +425,12 @@ export function createKernelApi(Module, tables) {
   }
 
   function softcapBackward(x, cap, dy) {
-    x = vector(x, 'x'); dy = vector(dy, 'dy');
+    x = vector(x, 'x');
+    dy = vector(dy, 'dy');
     if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
     const [dx] = withScratch([x, dy], [x.length], ([px, pdy], [pdx]) =>
-      Module._rl_softcap_backward(pdx, pdy, dy.length, px, x.length, cap));
+      Module._rl_softcap_backward(pdx, pdy, dy.length, px, x.length, cap),
+    );
     return { dx };
   }
 
@@ -328,9 +442,9 @@ export function createKernelApi(Module, tables) {
 
   function parseVector(text) {
     if (typeof text !== 'string') throw new ResidualLabError(`parseVector takes a string (got ${typeof text})`);
-    if (Module._rl_check_text_length(Module.lengthBytesUTF8(text))) throwLastError();  // before encoding
+    if (Module._rl_check_text_length(Module.lengthBytesUTF8(text))) throwLastError(); // before encoding
     const bytes = encodeText(text);
-    const capacity = Math.min(bytes.length + 1, maxLength);  // never more numbers than bytes, nor than the limit
+    const capacity = Math.min(bytes.length + 1, maxLength); // never more numbers than bytes, nor than the limit
     try {
       const base = reserve(capacity + Math.ceil(bytes.length / 4));
       const textPtr = base + capacity * 4;
@@ -344,7 +458,18 @@ export function createKernelApi(Module, tables) {
   }
 
   return {
-    rmsNorm, layerNorm, rmsNormBackward, layerNormBackward, rmsNormSteps, layerNormSteps,
-    dynamicTanh, dynamicTanhBackward, dynamicTanhSteps, softcap, softcapBackward, softmax, parseVector,
+    rmsNorm,
+    layerNorm,
+    rmsNormBackward,
+    layerNormBackward,
+    rmsNormSteps,
+    layerNormSteps,
+    dynamicTanh,
+    dynamicTanhBackward,
+    dynamicTanhSteps,
+    softcap,
+    softcapBackward,
+    softmax,
+    parseVector,
   };
 }

@@ -14,12 +14,22 @@
 // Arguments arrive as the page gave them (structured clone); nothing is added to them except, for a method
 // that reports progress, the `{ onProgress }` object in the argument position its table entry names.
 import { load } from './residual-lab.js';
-import { HANDLE_KINDS, METHODS, errorFields, isHandleMethod, methodEntry, resolveMethod, transferables } from './worker-methods.js';
+import {
+  HANDLE_KINDS,
+  METHODS,
+  errorFields,
+  isHandleMethod,
+  methodEntry,
+  resolveMethod,
+  transferables,
+} from './worker-methods.js';
 
 let startLab;
-const labReady = new Promise((resolve) => { startLab = resolve; });
-labReady.catch(() => {});  // a failed load is reported to each call that needs the lab
-const handles = new Map();  // id -> { kind, object }
+const labReady = new Promise((resolve) => {
+  startLab = resolve;
+});
+labReady.catch(() => {}); // a failed load is reported to each call that needs the lab
+const handles = new Map(); // id -> { kind, object }
 let nextHandle = 1;
 
 class ProtocolError extends Error {
@@ -35,17 +45,25 @@ const pick = (object, keys) => Object.fromEntries(keys.map((key) => [key, object
 function withProgress(entry, args, id) {
   const at = entry.progressArg;
   const given = args[at];
-  if (given !== undefined && given !== null && (typeof given !== 'object' || Array.isArray(given))) return args;  // the API names the problem
+  if (given !== undefined && given !== null && (typeof given !== 'object' || Array.isArray(given))) return args; // the API names the problem
   const copy = args.slice();
   while (copy.length < at) copy.push(undefined);
-  copy[at] = { ...(given ?? {}), onProgress: (progress) => { self.postMessage({ id, progress }); } };
+  copy[at] = {
+    ...(given ?? {}),
+    onProgress: (progress) => {
+      self.postMessage({ id, progress });
+    },
+  };
   return copy;
 }
 
 async function runLabCall({ id, method, args, progress }) {
   const entry = methodEntry(method);
   if (!entry) {
-    throw new ProtocolError(`the lab has no method ${JSON.stringify(method)} (known: ${Object.keys(METHODS).join(', ')})`, 'unknown_method');
+    throw new ProtocolError(
+      `the lab has no method ${JSON.stringify(method)} (known: ${Object.keys(METHODS).join(', ')})`,
+      'unknown_method',
+    );
   }
   const fn = resolveMethod(await labReady, method);
   if (!fn) throw new ProtocolError(`this build of the lab has no ${method}`, 'unavailable');
@@ -55,7 +73,9 @@ async function runLabCall({ id, method, args, progress }) {
   const kind = HANDLE_KINDS[entry.returns];
   const handleId = nextHandle++;
   handles.set(handleId, { kind: entry.returns, object: result });
-  return { handle: { id: handleId, kind: entry.returns, data: pick(result, kind.data), state: pick(result, kind.state) } };
+  return {
+    handle: { id: handleId, kind: entry.returns, data: pick(result, kind.data), state: pick(result, kind.state) },
+  };
 }
 
 async function runHandleCall({ handle, method, args }) {
@@ -63,7 +83,10 @@ async function runHandleCall({ handle, method, args }) {
   if (!held) throw new ProtocolError(`object ${handle} does not exist in the lab worker (disposed?)`, 'disposed');
   if (!isHandleMethod(held.kind, method)) {
     const known = [...HANDLE_KINDS[held.kind].methods, 'dispose'].join(', ');
-    throw new ProtocolError(`a ${held.kind} has no method ${JSON.stringify(method)} (known: ${known})`, 'unknown_method');
+    throw new ProtocolError(
+      `a ${held.kind} has no method ${JSON.stringify(method)} (known: ${known})`,
+      'unknown_method',
+    );
   }
   if (method === 'dispose') {
     handles.delete(handle);
@@ -84,7 +107,12 @@ function reply(id, { transfer = true, ...message }) {
     try {
       self.postMessage({ id, ...message });
     } catch {
-      self.postMessage({ id, error: errorFields(new ProtocolError(`the result cannot be sent to the page: ${error.message}`, 'not_cloneable')) });
+      self.postMessage({
+        id,
+        error: errorFields(
+          new ProtocolError(`the result cannot be sent to the page: ${error.message}`, 'not_cloneable'),
+        ),
+      });
     }
   }
 }
@@ -96,7 +124,8 @@ self.onmessage = async ({ data }) => {
   }
   const { id } = data ?? {};
   try {
-    if (!Array.isArray(data.args)) throw new ProtocolError('args must be an array of the call\'s arguments', 'invalid_request');
+    if (!Array.isArray(data.args))
+      throw new ProtocolError("args must be an array of the call's arguments", 'invalid_request');
     reply(id, data.handle !== undefined ? await runHandleCall(data) : await runLabCall(data));
   } catch (error) {
     self.postMessage({ id, error: errorFields(error) });

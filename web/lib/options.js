@@ -7,38 +7,57 @@ import { ResidualLabError } from './errors.js';
 /** How a value looks in a message. */
 export function shown(value) {
   if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined)
+    return String(value);
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'bigint' ? `${value}n` : typeof value;
 }
 
 function bounds(row) {
-  const below = Number.isFinite(row.min), above = Number.isFinite(row.max);
-  if (below && above) return row.minExclusive ? ` above ${row.min} and at most ${row.max}` : ` from ${row.min} to ${row.max}`;
+  const below = Number.isFinite(row.min),
+    above = Number.isFinite(row.max);
+  if (below && above)
+    return row.minExclusive ? ` above ${row.min} and at most ${row.max}` : ` from ${row.min} to ${row.max}`;
   if (below) return row.minExclusive ? ` above ${row.min}` : ` of at least ${row.min}`;
   return above ? ` of at most ${row.max}` : '';
 }
 
 // The float32 range (api/options.hpp): a row with float32 set takes 0 or a magnitude from the smallest normal
 // float32 to the largest; the sentence is the C++ check_float32's.
-const FLOAT32_MIN = 1.1754943508222875e-38, FLOAT32_MAX = 3.4028234663852886e38;
+const FLOAT32_MIN = 1.1754943508222875e-38,
+  FLOAT32_MAX = 3.4028234663852886e38;
 const fitsFloat32 = (value) => value === 0 || (Math.abs(value) >= FLOAT32_MIN && Math.abs(value) <= FLOAT32_MAX);
 function float32Problem(value, label) {
-  const becomes = Math.abs(value) > FLOAT32_MAX ? (value > 0 ? 'Infinity' : '-Infinity')
-    : Math.fround(value) === 0 ? '0' : 'a subnormal float32 (imprecise)';
-  return `${label} must be representable as a float32: ${shown(value)} would become ${becomes} ` +
-    '(nonzero magnitudes from 1.17549435e-38 to 3.40282347e+38)';
+  const becomes =
+    Math.abs(value) > FLOAT32_MAX
+      ? value > 0
+        ? 'Infinity'
+        : '-Infinity'
+      : Math.fround(value) === 0
+        ? '0'
+        : 'a subnormal float32 (imprecise)';
+  return (
+    `${label} must be representable as a float32: ${shown(value)} would become ${becomes} ` +
+    '(nonzero magnitudes from 1.17549435e-38 to 3.40282347e+38)'
+  );
 }
 
-const inBounds = (row, value, integral) => typeof value === 'number' && Number.isFinite(value) &&
-  (!integral || Number.isInteger(value)) && (row.minExclusive ? value > row.min : value >= row.min) && value <= row.max;
+const inBounds = (row, value, integral) =>
+  typeof value === 'number' &&
+  Number.isFinite(value) &&
+  (!integral || Number.isInteger(value)) &&
+  (row.minExclusive ? value > row.min : value >= row.min) &&
+  value <= row.max;
 
 /** Whether `value` fits a scalar row (type integer, number, boolean or choice). */
 export function fits(row, value, type = row.type) {
   switch (type) {
-    case 'boolean': return typeof value === 'boolean';
-    case 'choice': return row.choices.includes(value);
-    default: return inBounds(row, value, type === 'integer') && (!row.float32 || fitsFloat32(value));  // integer, number
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'choice':
+      return row.choices.includes(value);
+    default:
+      return inBounds(row, value, type === 'integer') && (!row.float32 || fitsFloat32(value)); // integer, number
   }
 }
 
@@ -46,8 +65,10 @@ export function fits(row, value, type = row.type) {
 export function problemWith(row, value, type = row.type, label = row.name) {
   if (fits(row, value, type)) return '';
   switch (type) {
-    case 'boolean': return `${label} must be true or false (got ${shown(value)})`;
-    case 'choice': return `${label} must be one of ${row.choices.join(', ')} (got ${shown(value)})`;
+    case 'boolean':
+      return `${label} must be true or false (got ${shown(value)})`;
+    case 'choice':
+      return `${label} must be one of ${row.choices.join(', ')} (got ${shown(value)})`;
     default: {
       const integral = type === 'integer';
       if (inBounds(row, value, integral)) return float32Problem(value, label);
@@ -95,7 +116,8 @@ function resolveTable(table, given, { where, path }, fail) {
   }
   const out = {};
   for (const row of table) {
-    const value = Object.hasOwn(given, row.name) && given[row.name] !== undefined ? given[row.name] : copyDefault(row.default);
+    const value =
+      Object.hasOwn(given, row.name) && given[row.name] !== undefined ? given[row.name] : copyDefault(row.default);
     out[row.name] = checkRow(row, value, path + row.name, fail);
   }
   return out;
@@ -106,13 +128,17 @@ function resolveTable(table, given, { where, path }, fail) {
  * "init", "trainStep option"); `prefix` is put before every message ("warmup: "); `code` is the error's code.
  */
 export function resolveOptions(table, given, { where = 'options', prefix = '', code = 'invalid_options' } = {}) {
-  const fail = (message) => { throw new ResidualLabError(prefix + message, { code }); };
+  const fail = (message) => {
+    throw new ResidualLabError(prefix + message, { code });
+  };
   return resolveTable(table, given, { where, path: '' }, fail);
 }
 
 /** The defaults of a table, as resolveOptions would fill them in. */
 export function defaultsOf(table) {
-  return Object.fromEntries(table.map((row) => [row.name, row.type === 'object' ? defaultsOf(row.fields) : copyDefault(row.default)]));
+  return Object.fromEntries(
+    table.map((row) => [row.name, row.type === 'object' ? defaultsOf(row.fields) : copyDefault(row.default)]),
+  );
 }
 
 /** The row at a dotted path: findRow(tables, 'experiments.warmup.init.scheme'). */

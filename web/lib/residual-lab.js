@@ -16,23 +16,31 @@ const SIMD_PROBE = new Uint8Array([
 ]);
 
 export function simdSupported() {
-  try { return WebAssembly.validate(SIMD_PROBE); } catch { return false; }
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
 }
 
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
+const isNode =
+  typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
 const FLAVOURS = ['simd', 'scalar'];
 // The one place that names the files of a build (a build step that renames them maps these URLs).
-const glueUrl = (flavour) => (flavour === 'simd'
-  ? new URL('./wasm/residual_lab_simd.mjs', import.meta.url)
-  : new URL('./wasm/residual_lab_scalar.mjs', import.meta.url));
-const wasmUrl = (flavour) => (flavour === 'simd'
-  ? new URL('./wasm/residual_lab_simd.wasm', import.meta.url)
-  : new URL('./wasm/residual_lab_scalar.wasm', import.meta.url));
+const glueUrl = (flavour) =>
+  flavour === 'simd'
+    ? new URL('./wasm/residual_lab_simd.mjs', import.meta.url)
+    : new URL('./wasm/residual_lab_scalar.mjs', import.meta.url);
+const wasmUrl = (flavour) =>
+  flavour === 'simd'
+    ? new URL('./wasm/residual_lab_simd.wasm', import.meta.url)
+    : new URL('./wasm/residual_lab_scalar.wasm', import.meta.url);
 
 /** 'simd' or 'scalar' for a flavour option ('auto' picks SIMD when the engine validates it). */
 export function chooseFlavour(flavour = 'auto') {
-  if (flavour !== 'auto' && !FLAVOURS.includes(flavour)) throw new Error(`Residual Lab: unknown flavour "${flavour}" (auto, simd or scalar)`);
+  if (flavour !== 'auto' && !FLAVOURS.includes(flavour))
+    throw new Error(`Residual Lab: unknown flavour "${flavour}" (auto, simd or scalar)`);
   return flavour === 'auto' ? (simdSupported() ? 'simd' : 'scalar') : flavour;
 }
 
@@ -44,13 +52,16 @@ async function compileFrom(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`Residual Lab: could not fetch ${url.href} (HTTP ${response.status})`);
   // Streaming compilation overlaps the download; it needs the application/wasm type, else the bytes are compiled.
-  if (typeof WebAssembly.compileStreaming === 'function' && response.headers.get('content-type')?.split(';')[0].trim() === 'application/wasm') {
+  if (
+    typeof WebAssembly.compileStreaming === 'function' &&
+    response.headers.get('content-type')?.split(';')[0].trim() === 'application/wasm'
+  ) {
     return WebAssembly.compileStreaming(response);
   }
   return WebAssembly.compile(await response.arrayBuffer());
 }
 
-const compiled = new Map();  // flavour -> Promise<WebAssembly.Module>
+const compiled = new Map(); // flavour -> Promise<WebAssembly.Module>
 
 /**
  * The lab's WebAssembly.Module of `flavour`, fetched and compiled once per page (or worker, or node process).
@@ -61,20 +72,28 @@ export function compileWasm(flavour = 'auto') {
   const chosen = chooseFlavour(flavour);
   if (!compiled.has(chosen)) {
     const pending = compileFrom(wasmUrl(chosen));
-    pending.catch(() => compiled.delete(chosen));  // a failed fetch may be retried
+    pending.catch(() => compiled.delete(chosen)); // a failed fetch may be retried
     compiled.set(chosen, pending);
   }
   return compiled.get(chosen);
 }
 
 async function instantiate(flavour, givenModule) {
-  const [{ default: createModule }, module] = await Promise.all([import(glueUrl(flavour).href), givenModule ?? compileWasm(flavour)]);
+  const [{ default: createModule }, module] = await Promise.all([
+    import(glueUrl(flavour).href),
+    givenModule ?? compileWasm(flavour),
+  ]);
   // Emscripten's instantiateWasm hook: the glue uses this instance of the given module instead of fetching.
   let instantiationFailed;
-  const failure = new Promise((resolve, reject) => { instantiationFailed = reject; });
+  const failure = new Promise((resolve, reject) => {
+    instantiationFailed = reject;
+  });
   const ready = createModule({
     instantiateWasm(imports, receiveInstance) {
-      WebAssembly.instantiate(module, imports).then((instance) => receiveInstance(instance, module), instantiationFailed);
+      WebAssembly.instantiate(module, imports).then(
+        (instance) => receiveInstance(instance, module),
+        instantiationFailed,
+      );
       return {};
     },
   });
@@ -113,12 +132,13 @@ const cache = new Map();
 export function load({ flavour = 'auto', module } = {}) {
   const chosen = chooseFlavour(flavour);
   if (module !== undefined) {
-    if (!(module instanceof WebAssembly.Module)) throw new Error('Residual Lab: module must be a WebAssembly.Module (from compileWasm)');
+    if (!(module instanceof WebAssembly.Module))
+      throw new Error('Residual Lab: module must be a WebAssembly.Module (from compileWasm)');
     if (flavour === 'auto') throw new Error('Residual Lab: a precompiled module needs its flavour, "simd" or "scalar"');
   }
   if (!cache.has(chosen)) {
     const pending = createLab({ flavour: chosen, module });
-    pending.catch(() => cache.delete(chosen));  // a failed load may be retried
+    pending.catch(() => cache.delete(chosen)); // a failed load may be retried
     cache.set(chosen, pending);
   }
   return cache.get(chosen);

@@ -46,15 +46,15 @@ import(${JSON.stringify(url.href)}).then(() => {
 `;
   const blobUrl = URL.createObjectURL(new Blob([bootstrap], { type: 'text/javascript' }));
   const worker = new Worker(blobUrl, { type: 'module' });
-  setTimeout(() => URL.revokeObjectURL(blobUrl), 60_000);  // long after the worker has read it
+  setTimeout(() => URL.revokeObjectURL(blobUrl), 60_000); // long after the worker has read it
   return worker;
 }
 
 export function createLabWorker() {
   let worker = null;
   let nextId = 1;
-  const pending = new Map();  // id -> { resolve, reject, onProgress }
-  const held = new Set();     // records of the proxies whose objects live in the current worker
+  const pending = new Map(); // id -> { resolve, reject, onProgress }
+  const held = new Set(); // records of the proxies whose objects live in the current worker
 
   function start() {
     worker = createWorkerFor(new URL('./lab-worker.js', import.meta.url));
@@ -68,7 +68,10 @@ export function createLabWorker() {
     worker.onmessage = ({ data }) => {
       const entry = pending.get(data.id);
       if (!entry) return;
-      if ('progress' in data) { entry.onProgress?.(data.progress); return; }
+      if ('progress' in data) {
+        entry.onProgress?.(data.progress);
+        return;
+      }
       pending.delete(data.id);
       if (data.error) entry.reject(toError(data.error));
       else entry.resolve(data);
@@ -77,7 +80,10 @@ export function createLabWorker() {
       event.preventDefault();
       // No message: the script did not load (a network or CSP failure) or the browser ended the worker.
       const detail = event.message || '';
-      const error = new ResidualLabError(`the lab worker failed: ${detail || 'its script did not load, or the browser ended it (for instance when memory ran out)'}`, { code: 'worker_failed' });
+      const error = new ResidualLabError(
+        `the lab worker failed: ${detail || 'its script did not load, or the browser ended it (for instance when memory ran out)'}`,
+        { code: 'worker_failed' },
+      );
       failAll(Object.assign(error, { detail }));
     };
   }
@@ -107,9 +113,13 @@ export function createLabWorker() {
   function proxy({ id, kind, data, state }) {
     const record = { dropped: false, disposed: false, state: { ...state } };
     held.add(record);
-    const gone = () => new ResidualLabError(record.disposed
-      ? `this ${kind} has been disposed`
-      : `this ${kind} is gone: the lab worker that held it was terminated`, { code: 'disposed' });
+    const gone = () =>
+      new ResidualLabError(
+        record.disposed
+          ? `this ${kind} has been disposed`
+          : `this ${kind} is gone: the lab worker that held it was terminated`,
+        { code: 'disposed' },
+      );
     const invoke = async (method, args) => {
       if (record.disposed || record.dropped) throw gone();
       const reply = await send({ handle: id, method, args });
@@ -117,7 +127,8 @@ export function createLabWorker() {
       return reply.result;
     };
     const target = { ...data };
-    for (const key of Object.keys(state)) Object.defineProperty(target, key, { enumerable: true, get: () => record.state[key] });
+    for (const key of Object.keys(state))
+      Object.defineProperty(target, key, { enumerable: true, get: () => record.state[key] });
     for (const method of HANDLE_KINDS[kind]?.methods ?? []) target[method] = (...args) => invoke(method, args);
     /** Frees the object in the worker; resolves once it is freed (or was already gone). */
     target.dispose = async () => {
@@ -134,8 +145,12 @@ export function createLabWorker() {
    * result (typed arrays transferred), or to a proxy for an object that stays in the worker.
    */
   async function call(method, args = [], { onProgress, signal } = {}) {
-    if (!Array.isArray(args)) throw new ResidualLabError(`args must be an array of the call's arguments (got ${typeof args})`, { code: 'invalid_request' });
-    if (onProgress !== undefined && typeof onProgress !== 'function') throw new ResidualLabError('onProgress must be a function', { code: 'invalid_request' });
+    if (!Array.isArray(args))
+      throw new ResidualLabError(`args must be an array of the call's arguments (got ${typeof args})`, {
+        code: 'invalid_request',
+      });
+    if (onProgress !== undefined && typeof onProgress !== 'function')
+      throw new ResidualLabError('onProgress must be a function', { code: 'invalid_request' });
     const reply = await send({ method, args, progress: typeof onProgress === 'function' }, { onProgress, signal });
     return reply.handle ? proxy(reply.handle) : reply.result;
   }

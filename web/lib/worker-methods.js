@@ -45,7 +45,17 @@ export const METHODS = Object.freeze({
  */
 export const HANDLE_KINDS = Object.freeze({
   decoder: Object.freeze({
-    methods: Object.freeze(['forward', 'backward', 'logitLens', 'params', 'grads', 'paramLayout', 'setParams', 'trainStep', 'resetTraining']),
+    methods: Object.freeze([
+      'forward',
+      'backward',
+      'logitLens',
+      'params',
+      'grads',
+      'paramLayout',
+      'setParams',
+      'trainStep',
+      'resetTraining',
+    ]),
     data: Object.freeze(['config', 'numParams']),
     state: Object.freeze([]),
     freshResults: true,
@@ -94,7 +104,11 @@ export function transferables(value, found = new Set()) {
 
 /** The fields of an error that cross to the page: name, message, code and, for typed text, position. */
 export function errorFields(error) {
-  const fields = { name: error?.name ?? 'Error', message: error?.message ?? String(error), code: error?.code ?? 'internal_error' };
+  const fields = {
+    name: error?.name ?? 'Error',
+    message: error?.message ?? String(error),
+    code: error?.code ?? 'internal_error',
+  };
   if (error?.position !== undefined) fields.position = error.position;
   return fields;
 }

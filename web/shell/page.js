@@ -29,7 +29,11 @@ function setupTheme() {
   button?.addEventListener('click', () => {
     const theme = root.getAttribute('data-theme') === 'dark' ? 'light' : 'dark';
     followsSystem = false;
-    try { localStorage.setItem(THEME_KEY, theme); } catch { /* not remembered, still applied */ }
+    try {
+      localStorage.setItem(THEME_KEY, theme);
+    } catch {
+      /* not remembered, still applied */
+    }
     apply(theme);
   });
   systemDark.addEventListener('change', () => {
@@ -49,17 +53,20 @@ function setupTableOfContents() {
   const sections = [...document.querySelectorAll('section[data-section]')];
   const links = new Map([...document.querySelectorAll('[data-toc-link]')].map((a) => [a.dataset.tocLink, a]));
   const crossing = new Set();
-  const observer = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (entry.isIntersecting) crossing.add(entry.target);
-      else crossing.delete(entry.target);
-    }
-    const current = sections.find((s) => crossing.has(s))?.dataset.section ?? null;
-    for (const [id, link] of links) {
-      if (id === current) link.setAttribute('aria-current', 'true');
-      else link.removeAttribute('aria-current');
-    }
-  }, { rootMargin: '-20% 0px -79% 0px' });
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (entry.isIntersecting) crossing.add(entry.target);
+        else crossing.delete(entry.target);
+      }
+      const current = sections.find((s) => crossing.has(s))?.dataset.section ?? null;
+      for (const [id, link] of links) {
+        if (id === current) link.setAttribute('aria-current', 'true');
+        else link.removeAttribute('aria-current');
+      }
+    },
+    { rootMargin: '-20% 0px -79% 0px' },
+  );
   sections.forEach((section) => observer.observe(section));
 }
 
@@ -77,7 +84,10 @@ function readingPlace() {
 function setupLanguageMenu() {
   const menu = document.querySelector('[data-lang-menu]');
   if (!menu) return;
-  const links = [...menu.querySelectorAll('[data-lang-link]')].map((link) => ({ link, target: new URL(link.getAttribute('href'), location.href) }));
+  const links = [...menu.querySelectorAll('[data-lang-link]')].map((link) => ({
+    link,
+    target: new URL(link.getAttribute('href'), location.href),
+  }));
   const summary = menu.querySelector('summary');
   const refresh = () => {
     const place = readingPlace();
@@ -94,7 +104,9 @@ function setupLanguageMenu() {
     summary.focus();
   });
   for (const type of ['pointerdown', 'focusin']) {
-    document.addEventListener(type, (event) => { if (menu.open && !menu.contains(event.target)) menu.open = false; });
+    document.addEventListener(type, (event) => {
+      if (menu.open && !menu.contains(event.target)) menu.open = false;
+    });
   }
 }
 
@@ -127,7 +139,8 @@ function holdLinkedSection() {
       for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) removeEventListener(type, release, true);
     };
     resizes.observe(document.body);
-    for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) addEventListener(type, release, { capture: true, passive: true });
+    for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown'])
+      addEventListener(type, release, { capture: true, passive: true });
     const timer = setTimeout(release, HOLD_LIMIT_MS);
     releaseHeld = release;
   };
@@ -148,7 +161,7 @@ function holdLinkedSection() {
 function layOutSectionsInTurn() {
   const ui = stringsOf(languageCode(document.documentElement.lang), 'page');
   const label = (blocks) => {
-    const scrolls = blocks.map((block) => block.scrollWidth > block.clientWidth + 1);  // every read before a write: one layout
+    const scrolls = blocks.map((block) => block.scrollWidth > block.clientWidth + 1); // every read before a write: one layout
     blocks.forEach((block, i) => {
       if (scrolls[i]) {
         block.tabIndex = 0;
@@ -166,8 +179,12 @@ function layOutSectionsInTurn() {
   const start = () => {
     const article = document.querySelector('article');
     if (!article) return;
-    const blocksOf = new Map([[null, []], ...[...article.querySelectorAll('.chapter-section')].map((section) => [section, []])]);
-    for (const block of article.querySelectorAll('.math-display, pre')) blocksOf.get(block.closest('.chapter-section')).push(block);
+    const blocksOf = new Map([
+      [null, []],
+      ...[...article.querySelectorAll('.chapter-section')].map((section) => [section, []]),
+    ]);
+    for (const block of article.querySelectorAll('.math-display, pre'))
+      blocksOf.get(block.closest('.chapter-section')).push(block);
     let timer = 0;
     const layOutAll = () => {
       clearTimeout(timer);
@@ -178,7 +195,7 @@ function layOutSectionsInTurn() {
         section?.setAttribute('data-laid-out', '');
         label(blocksOf.get(section));
         if (pending.length) timer = setTimeout(next);
-        else article.setAttribute('data-laid-out', '');  // every section laid out, every block labelled
+        else article.setAttribute('data-laid-out', ''); // every section laid out, every block labelled
       };
       next();
     };

@@ -10,7 +10,7 @@
     // Storage can be unavailable (privacy settings); the system's preference then decides.
   }
   var systemDark = matchMedia('(prefers-color-scheme: dark)').matches;
-  var theme = saved === 'light' || saved === 'dark' ? saved : (systemDark ? 'dark' : 'light');
+  var theme = saved === 'light' || saved === 'dark' ? saved : systemDark ? 'dark' : 'light';
   document.documentElement.setAttribute('data-theme', theme);
 })();
 

@@ -14,7 +14,10 @@ export default {
   skipScaled: '× α',
   noSkip: 'no skip',
   summary: (layout) => {
-    const where = (sub) => (sub.norms.length ? sub.norms.map((slot) => `${SLOT_EN[slot]} ${sub.name === 'attn' ? 'attention' : 'the MLP'}`).join(' and ') : null);
+    const where = (sub) =>
+      sub.norms.length
+        ? sub.norms.map((slot) => `${SLOT_EN[slot]} ${sub.name === 'attn' ? 'attention' : 'the MLP'}`).join(' and ')
+        : null;
     const placed = layout.sublayers.map(where).filter(Boolean);
     return [
       `Block diagram of one decoder layer, placement ${layout.placement}:`,

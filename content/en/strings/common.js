@@ -8,7 +8,8 @@ export default {
   loadFailed: (detail) => `The lab could not be loaded (${detail}). Reload the page to try again.`,
   urlProblem: (key, shown) => `The link's setting ${key}=${shown} is not usable; the default is shown instead.`,
   attributeProblem: (name, shown, why) => `The attribute ${name}=${shown} is not usable (${why}); it is ignored.`,
-  unknownSetting: (key, shown, names) => `The link's setting ${key}=${shown} is not a setting of this widget (its settings: ${names.join(', ')}); it is ignored.`,
+  unknownSetting: (key, shown, names) =>
+    `The link's setting ${key}=${shown} is not a setting of this widget (its settings: ${names.join(', ')}); it is ignored.`,
   staleRun: 'Last valid result: the latest run failed (see below), so this is from an earlier run.',
   expected: {
     number: (min, max) => `expected a number from ${min} to ${max}`,
@@ -18,7 +19,8 @@ export default {
     text: (max) => `expected at most ${max} characters`,
   },
   noSimd: 'Running without WebAssembly SIMD (this browser lacks it): the same results, computed more slowly.',
-  noWasm: 'This interactive figure needs WebAssembly, which this browser does not provide or has turned off. The text around it explains what the figure shows.',
+  noWasm:
+    'This interactive figure needs WebAssembly, which this browser does not provide or has turned off. The text around it explains what the figure shows.',
   stale: 'Last valid result: it does not match the inputs until they are corrected.',
   share: {
     title: 'Share and export',
@@ -26,10 +28,12 @@ export default {
     copyIframe: 'Copy iframe code',
     copyTag: 'Copy tag code',
     copiedLink: 'Link copied: it opens this page with these settings.',
-    linkTooLong: (length, limit) => `These settings are too long for a link (${length} characters, more than ${limit}), so nothing was copied: a link opening this page would show the defaults instead.`,
+    linkTooLong: (length, limit) =>
+      `These settings are too long for a link (${length} characters, more than ${limit}), so nothing was copied: a link opening this page would show the defaults instead.`,
     copiedIframe: 'iframe code copied: paste it into any page or LMS that allows iframes.',
     copiedTag: 'Tag code copied: paste it into a page that loads components/index.js.',
-    copyRefused: 'The browser did not allow copying: the text is selected in the field below; press Ctrl+C (⌘C) to copy it.',
+    copyRefused:
+      'The browser did not allow copying: the text is selected in the field below; press Ctrl+C (⌘C) to copy it.',
     fallbackLabel: 'Text to copy',
     saveAs: (format, label) => `Save ${label} as ${format}`,
     table: (n) => `Table ${n}`,

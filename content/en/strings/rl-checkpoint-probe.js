@@ -4,18 +4,26 @@ export default {
   hint: 'A model that has learned, not one made up for the figure: by default one of the lab’s own toy decoders, trained on the project’s small English corpus and saved as a Hugging Face checkpoint, or any checkpoint whose files you give (nothing leaves your computer). It is run in a background worker; the figure shows the stream’s length after every layer at one position, what each sublayer adds there, the norms’ weights, and what each layer’s stream would predict (a logit lens).',
   sectionLink: 'Read the section',
   toy: 'Trained toy',
-  toyNames: { 'toy-llama': 'toy Llama (Pre-Norm, 4 layers, 0.2 M parameters)', 'toy-olmo2': 'toy OLMo 2 (norms on the sublayer outputs, q/k norm, 4 layers)' },
+  toyNames: {
+    'toy-llama': 'toy Llama (Pre-Norm, 4 layers, 0.2 M parameters)',
+    'toy-olmo2': 'toy OLMo 2 (norms on the sublayer outputs, q/k norm, 4 layers)',
+  },
   files: 'Or your checkpoint’s files',
-  filesHint: 'Pick config.json, model.safetensors (or the index and every shard) and tokenizer.json together: files, not a folder (the Hugging Face cache keeps them as links, which folder uploads drop).',
+  filesHint:
+    'Pick config.json, model.safetensors (or the index and every shard) and tokenizer.json together: files, not a folder (the Hugging Face cache keeps them as links, which folder uploads drop).',
   dropHere: 'or drop the files here',
   sourceToy: (name) => `Showing: ${name}.`,
   sourceFiles: (names) => `Showing your files: ${names}.`,
   prompt: 'Prompt',
-  promptHint: 'The toys read characters and know only the lower-case English of the project’s corpus, so the default is a line of it; other characters are not in their vocabulary. Without tokenizer.json, type token ids: 3, 17, 5.',
+  promptHint:
+    'The toys read characters and know only the lower-case English of the project’s corpus, so the default is a line of it; other characters are not in their vocabulary. Without tokenizer.json, type token ids: 3, 17, 5.',
   position: 'Position',
   positionHint: 'A token position from 0; empty: the last one.',
   reading: 'Reading the files',
-  readProgress: (done, total) => (total ? `Reading the files: ${(done / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB…` : `Reading the files: ${(done / 1e6).toFixed(1)} MB…`),
+  readProgress: (done, total) =>
+    total
+      ? `Reading the files: ${(done / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB…`
+      : `Reading the files: ${(done / 1e6).toFixed(1)} MB…`,
   opening: 'Opening the checkpoint in a background worker…',
   running: 'Running the model in a background worker…',
   cancel: 'Cancel',
@@ -28,16 +36,20 @@ export default {
   streamAt: '|h|',
   stateAxis: 'stream state',
   incrementTitle: 'What each sublayer adds there, |Δ|:',
-  incrementLabel: 'Bar chart: the length of what the attention and the MLP sublayer of each layer add to the stream at the chosen position',
+  incrementLabel:
+    'Bar chart: the length of what the attention and the MLP sublayer of each layer add to the stream at the chosen position',
   attention: 'attention',
   mlp: 'MLP',
   zeroTitle: 'Position 0, drawn apart',
-  zeroWhy: 'The first position attends only to itself, and trained models often make its stream far longer than the others’ (attention sinks, massive activations): on the same axis it would flatten every other curve.',
+  zeroWhy:
+    'The first position attends only to itself, and trained models often make its stream far longer than the others’ (attention sinks, massive activations): on the same axis it would flatten every other curve.',
   zeroLabel: 'Line chart: the residual stream’s length at position 0, from the embedding to the last layer',
   streamZero: '|h| at position 0',
   positionIs: (p, n, token) => `Position ${p} of 0 .. ${n - 1}, token “${token}”.`,
-  streamFromTo: (bottom, top) => `The stream’s length goes from ${bottom} at the embedding to ${top} after the last layer.`,
-  finalNorm: (before, after) => `The final norm turns that ${before} into ${after}: the output head reads the normalized direction, scaled by the final norm’s weights.`,
+  streamFromTo: (bottom, top) =>
+    `The stream’s length goes from ${bottom} at the embedding to ${top} after the last layer.`,
+  finalNorm: (before, after) =>
+    `The final norm turns that ${before} into ${after}: the output head reads the normalized direction, scaled by the final norm’s weights.`,
   zeroVersus: (zero, here) => `At position 0 the last layer’s stream is ${zero} long, against ${here} here.`,
   weightsTitle: 'The norms’ weights',
   tensor: 'tensor',
@@ -47,7 +59,8 @@ export default {
   max: 'max',
   onePlus: (name) => `${name} (as applied: 1 + w)`,
   lensTitle: 'Logit lens at the chosen position',
-  lensHint: 'Each stream state read through the final norm (with its own root mean square) and the output head, as if the model stopped there: the top tokens and their probabilities. The last row is the model’s own prediction.',
+  lensHint:
+    'Each stream state read through the final norm (with its own root mean square) and the output head, as if the model stopped there: the top tokens and their probabilities. The last row is the model’s own prediction.',
   state: 'state',
   rank: (r) => `top ${r}`,
   embedding: 'embedding',

@@ -1,7 +1,7 @@
 // Text of <rl-config-inspector> in English.
 export default {
   title: 'Read a config.json',
-  hint: 'Paste a model\'s config.json from Hugging Face (or pick an example). The inspector names the fields that exist for numerical stability and the sizes the norms depend on, and counts the norms\' parameters for the architectures it knows.',
+  hint: "Paste a model's config.json from Hugging Face (or pick an example). The inspector names the fields that exist for numerical stability and the sizes the norms depend on, and counts the norms' parameters for the architectures it knows.",
   sectionLink: 'What the models chose',
   field: 'config.json',
   examples: 'Examples',
@@ -12,7 +12,7 @@ export default {
   fieldsTitle: 'The fields that matter here',
   noFields: 'None of the fields the inspector looks for is in this config.',
   fieldHead: ['field', 'value', 'what it is for'],
-  defaultValue: ' (not in the file: the config class\'s default)',
+  defaultValue: " (not in the file: the config class's default)",
   groups: {
     eps: 'ε added inside every norm, so a near-zero vector never divides by zero',
     softcap: 'attention and output logits: soft-cap (cap · tanh(x / cap)) or score scaling; null is off',
@@ -32,26 +32,32 @@ export default {
     qk_layernorm: 'QK-Norm on or off, in the architectures that read this field (StableLM, Phi, Persimmon)',
   },
   qkTitle: 'QK-Norm',
-  qkYes: 'Yes: the attention class of its modeling code normalizes q and k (q_norm, k_norm), with no config field to switch it.',
+  qkYes:
+    'Yes: the attention class of its modeling code normalizes q and k (q_norm, k_norm), with no config field to switch it.',
   qkNo: 'No: its attention class has no q_norm or k_norm, and no config field adds them.',
-  qkUnknown: 'This config has no QK-Norm field (use_qk_norm, qk_layernorm), so only the code can tell: open the model\'s modeling_*.py and look for q_norm and k_norm in its attention class.',
-  qkFromFlag: (field, value) => `The config says so itself: ${field} is ${value}. The architectures that define this field (use_qk_norm: Llama 4, Cohere; qk_layernorm: StableLM, Phi, Persimmon) build q and k norms exactly when it is true; the inspector does not know this one's code, so confirm in its attention class.`,
+  qkUnknown:
+    "This config has no QK-Norm field (use_qk_norm, qk_layernorm), so only the code can tell: open the model's modeling_*.py and look for q_norm and k_norm in its attention class.",
+  qkFromFlag: (field, value) =>
+    `The config says so itself: ${field} is ${value}. The architectures that define this field (use_qk_norm: Llama 4, Cohere; qk_layernorm: StableLM, Phi, Persimmon) build q and k norms exactly when it is true; the inspector does not know this one's code, so confirm in its attention class.`,
   normsTitle: 'Norm parameters, counted',
   normHead: ['norm', 'how many', 'size', 'tensors', 'parameters'],
   tensors: (n) => (n === 2 ? 'weight, bias' : 'weight'),
   total: 'all norms',
-  share: (norms, total, share) => `${norms} of the model's ${total} parameters (embeddings, attention, MLP, norms, and lm_head unless tied): ${share}.`,
-  cannotCount: 'The norms cannot be counted: the inspector does not know this architecture\'s code.',
+  share: (norms, total, share) =>
+    `${norms} of the model's ${total} parameters (embeddings, attention, MLP, norms, and lm_head unless tied): ${share}.`,
+  cannotCount: "The norms cannot be counted: the inspector does not know this architecture's code.",
   missing: (field) => `The norms cannot be counted: the config lacks ${field}.`,
   layoutTitle: 'The block, as its code builds it',
   notes: {
-    text_config: 'The language model\'s settings are read from text_config; the vision tower\'s norms are not counted.',
+    text_config: "The language model's settings are read from text_config; the vision tower's norms are not counted.",
     softcap_off: 'Both soft-caps are null: this model leans on QK-Norm instead.',
-    qk_norm_flag_ignored: (n) => `The config sets ${n.field}: ${n.value}, but this architecture's code does not read that field: it ${n.value ? 'has no' : 'has'} q_norm and k_norm regardless, and the count above follows the code.`,
+    qk_norm_flag_ignored: (n) =>
+      `The config sets ${n.field}: ${n.value}, but this architecture's code does not read that field: it ${n.value ? 'has no' : 'has'} q_norm and k_norm regardless, and the count above follows the code.`,
   },
   errors: {
     empty: 'The field is empty: paste a config.json.',
-    invalid_json: (e) => `This is not valid JSON: ${e.message.replace(/^config\.json is not valid JSON: /, '').replace(/ at character \d+$/, '')} (at character ${e.position + 1}).`,
+    invalid_json: (e) =>
+      `This is not valid JSON: ${e.message.replace(/^config\.json is not valid JSON: /, '').replace(/ at character \d+$/, '')} (at character ${e.position + 1}).`,
     invalid_config: (e) => `${e.field}: ${e.message.replace(/^config\.json: [^:]+: /, '')}.`,
     too_long: 'The text is too long: a config.json of at most 1 MiB is read.',
   },

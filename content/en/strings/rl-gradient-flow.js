@@ -14,20 +14,29 @@ export default {
   residual: 'with residual',
   reference: 'gain^(L−l)',
   presetsLabel: 'Settings to try',
-  preset: (gain, layers, kind) => ({ small: `${gain} × ${layers} layers: small branches`, large: `large branches: ${gain} × ${layers} layers` })[kind] ?? `${gain} × ${layers} layers`,
+  preset: (gain, layers, kind) =>
+    ({ small: `${gain} × ${layers} layers: small branches`, large: `large branches: ${gain} × ${layers} layers` })[
+      kind
+    ] ?? `${gain} × ${layers} layers`,
   chartTitle: 'Gradient norm at the input of each layer (log scale; 1 at the top)',
-  chartLabel: (layers, gain) => `Line chart, log scale: gradient norm at each of ${layers} layers with gain ${gain}, with and without residual connections`,
+  chartLabel: (layers, gain) =>
+    `Line chart, log scale: gradient norm at each of ${layers} layers with gain ${gain}, with and without residual connections`,
   // the quantity a saved CSV's columns hold
   quantity: 'gradient norm at the layer’s input (the top layer’s = 1)',
   layerAxis: 'layer l (the gradient flows from the top, left, to layer 0, right)',
-  plainRatio: (layers) => `Without residuals, layer 0 receives this fraction of the top gradient after ${layers} layers: `,
+  plainRatio: (layers) =>
+    `Without residuals, layer 0 receives this fraction of the top gradient after ${layers} layers: `,
   expected: (gain, layers) => ` (gain^L = ${gain}^${layers} = `,
   closing: ')',
   residualRatio: 'With residuals, layer 0 receives: ',
   residualExpected: ' (for a linear layer about (1 + gain²)^(L/2) = ',
-  chapterMatch: (gain, value) => `The chapter's figure ${gain}^32 ≈ ${value}: the measured ratio above is the same number.`,
+  chapterMatch: (gain, value) =>
+    `The chapter's figure ${gain}^32 ≈ ${value}: the measured ratio above is the same number.`,
   chapterOther: 'The chapter quotes 0.8^32 ≈ 0.0008 and 1.2^32 ≈ 342: pick a preset to see them measured.',
-  residualLarge: (factor, total) => `With branches this large the residual gradient grows instead: every layer adds its branch's path to the identity path, ${factor} per layer, ${total} at layer 0. That is why initialization keeps branches small; with small branches (gain 0.1) the gradient reaches layer 0 almost unchanged.`,
-  residualFlat: (ratio, band) => `With residuals layer 0 receives ${ratio} of the top gradient, within a factor of ${band} of it: the identity path carries the gradient down, as the section says. Now try large branches: the residual gradient then grows with depth.`,
-  mlpNote: 'The MLP layer has a GELU, so the decay is no longer exactly gain per layer; the gain^(L−l) line is only a guide.',
+  residualLarge: (factor, total) =>
+    `With branches this large the residual gradient grows instead: every layer adds its branch's path to the identity path, ${factor} per layer, ${total} at layer 0. That is why initialization keeps branches small; with small branches (gain 0.1) the gradient reaches layer 0 almost unchanged.`,
+  residualFlat: (ratio, band) =>
+    `With residuals layer 0 receives ${ratio} of the top gradient, within a factor of ${band} of it: the identity path carries the gradient down, as the section says. Now try large branches: the residual gradient then grows with depth.`,
+  mlpNote:
+    'The MLP layer has a GELU, so the decay is no longer exactly gain per layer; the gain^(L−l) line is only a guide.',
 };

@@ -6,9 +6,11 @@ export default {
   maxDepth: 'Deepest model (layers)',
   std: 'Initial weight std',
   depthTitle: 'Mean square of the final stream (per coordinate) against depth',
-  depthLabel: 'Line chart: the residual stream’s variance at the top against the number of layers, without and with 1/√(2L) scaling, and the linear estimate',
+  depthLabel:
+    'Line chart: the residual stream’s variance at the top against the number of layers, without and with 1/√(2L) scaling, and the linear estimate',
   profileTitle: (depth) => `Inside the ${depth}-layer model: mean square at every stream point`,
-  profileLabel: (depth) => `Line chart: the residual stream’s variance after every sublayer of the ${depth}-layer model, without and with scaling`,
+  profileLabel: (depth) =>
+    `Line chart: the residual stream’s variance after every sublayer of the ${depth}-layer model, without and with scaling`,
   depthAxis: 'layers L',
   pointAxis: 'stream point (0 = embedding, then 2 per layer)',
   plain: 'no scaling',
@@ -19,9 +21,11 @@ export default {
   with: ' with it',
   growth: (depth) => `From 1 to ${depth} layers it grew ×`,
   growthScaled: ' without scaling and ×',
-  estimateAt: (depth) => `The linear estimate var(embedding) + 2L·v (v, one increment’s variance, read off the 1-layer model) gives `,
+  estimateAt: (depth) =>
+    `The linear estimate var(embedding) + 2L·v (v, one increment’s variance, read off the 1-layer model) gives `,
   estimateEnd: (depth) => ` at ${depth} layers.`,
   end: '.',
-  estimateOff: (percent) => `The measured growth is ${percent}% of the linear estimate at the deepest model: the increments are not quite independent with equal variance, as the formula assumes, but the trend is the chapter’s.`,
+  estimateOff: (percent) =>
+    `The measured growth is ${percent}% of the linear estimate at the deepest model: the increments are not quite independent with equal variance, as the formula assumes, but the trend is the chapter’s.`,
   estimateOn: 'The measured growth follows the linear estimate, as the chapter’s Var(ΣΔ) = Nσ² says.',
 };

@@ -19,14 +19,22 @@ export default {
     olmo2: 'norm after the sublayer output: h + Norm(F(h)), plus a final norm',
     deepnorm: 'DeepNorm: Norm(α·h + F(h))',
   },
-  normCount: (layer, qk, extra) => [String(layer), qk ? ' (plus q_norm and k_norm)' : '', extra === 2 ? ' (plus 2 inside MLA)' : extra === 1 ? ' (plus v_norm)' : ''].join(''),
+  normCount: (layer, qk, extra) =>
+    [
+      String(layer),
+      qk ? ' (plus q_norm and k_norm)' : '',
+      extra === 2 ? ' (plus 2 inside MLA)' : extra === 1 ? ' (plus v_norm)' : '',
+    ].join(''),
   featureText: {
-    crossAttention: 'the original Transformer\'s decoder has a third norm, around cross-attention (not drawn: this is a decoder-only block)',
+    crossAttention:
+      "the original Transformer's decoder has a third norm, around cross-attention (not drawn: this is a decoder-only block)",
     residualInit: 'the projections that write into the residual stream start scaled by 1/√N',
-    qkNorm: 'QK-Norm: RMSNorm over each head\'s q and k',
-    qkNormWhole: 'QK-Norm over the whole projections: one RMSNorm over all of q (hidden_size wide), one over all of k (the toy decoder normalizes per head)',
+    qkNorm: "QK-Norm: RMSNorm over each head's q and k",
+    qkNormWhole:
+      'QK-Norm over the whole projections: one RMSNorm over all of q (hidden_size wide), one over all of k (the toy decoder normalizes per head)',
     noQkvBias: 'no bias on the q, k, v projections',
-    mlaNorms: 'MLA normalizes its compressed vectors c_q and c_kv with an RMSNorm each (q_a_layernorm, kv_a_layernorm, drawn beside attention; the toy decoder has no MLA, so a run leaves them out)',
+    mlaNorms:
+      'MLA normalizes its compressed vectors c_q and c_kv with an RMSNorm each (q_a_layernorm, kv_a_layernorm, drawn beside attention; the toy decoder has no MLA, so a run leaves them out)',
     softcaps: 'soft-caps: attention scores at 50, output logits at 30',
     noSoftcap: 'no soft-capping (both fields null in config.json)',
     qkvNorm: 'QK-Norm, and a norm on v as well (the toy decoder runs q and k only)',
@@ -35,10 +43,13 @@ export default {
   diagram: 'The block',
   runInLab: 'Run this block in the placement lab',
   runHere: 'Run this block at toy size',
-  handedOver: (placement) => `The placement lab now runs ${placement} alone: the gradients of its layers at initialization.`,
-  handoverPlacement: { post: 'Post-Norm', pre: 'Pre-Norm', sandwich: 'the sandwich', olmo2: 'OLMo 2\'s placement' },
-  toyTitle: (n, name, d) => `${name}'s block at toy size: the gradient norm of each layer's MLP down-projection at initialization (${n} layers, d = ${d})`,
+  handedOver: (placement) =>
+    `The placement lab now runs ${placement} alone: the gradients of its layers at initialization.`,
+  handoverPlacement: { post: 'Post-Norm', pre: 'Pre-Norm', sandwich: 'the sandwich', olmo2: "OLMo 2's placement" },
+  toyTitle: (n, name, d) =>
+    `${name}'s block at toy size: the gradient norm of each layer's MLP down-projection at initialization (${n} layers, d = ${d})`,
   layer: 'layer',
   gradNorm: '‖∂L/∂W_down‖',
-  toyNote: 'The toy stack runs this block\'s placement, norm kind and QK-Norm. The experiment has no soft-cap setting: at initialization the scores stay far below caps of 30 or 50, where cap·tanh(x/cap) is almost x.',
+  toyNote:
+    "The toy stack runs this block's placement, norm kind and QK-Norm. The experiment has no soft-cap setting: at initialization the scores stay far below caps of 30 or 50, where cap·tanh(x/cap) is almost x.",
 };

@@ -13,9 +13,11 @@ export default {
   xavier: 'Xavier (the paper’s assumption)',
   zeroQK: 'uniform attention (q, k = 0, as in the theorem)',
   layerTitle: 'Gradient norm of each layer’s MLP down-projection (log scale)',
-  layerLabel: (layers) => `Line chart, log scale: the gradient norm of the MLP down-projection in each of ${layers} layers, per norm placement`,
+  layerLabel: (layers) =>
+    `Line chart, log scale: the gradient norm of the MLP down-projection in each of ${layers} layers, per norm placement`,
   depthTitle: 'The last layer’s gradient against depth (log–log)',
-  depthLabel: 'Line chart, log scales: the last layer’s MLP gradient norm for models of 6 to 48 layers, per norm placement',
+  depthLabel:
+    'Line chart, log scales: the last layer’s MLP gradient norm for models of 6 to 48 layers, per norm placement',
   // the quantities a saved CSV's columns hold
   layerQuantity: 'gradient norm of the MLP down-projection',
   depthQuantity: 'gradient norm of the last layer’s MLP down-projection',
@@ -25,5 +27,6 @@ export default {
   profileRatio: ' (top layer / layer 0 in the per-layer chart: ×',
   close: ')',
   sqrt: (factor) => `A 1/√L law would give ${factor}.`,
-  postFlat: 'Unlike the paper’s Figure 3, Post-Norm’s per-layer gradients here are flat rather than growing toward the output: this toy model (d = 64, a few layers, this init) does not reproduce that picture, while the depth law of Theorem 1 does hold.',
+  postFlat:
+    'Unlike the paper’s Figure 3, Post-Norm’s per-layer gradients here are flat rather than growing toward the output: this toy model (d = 64, a few layers, this init) does not reproduce that picture, while the depth law of Theorem 1 does hold.',
 };

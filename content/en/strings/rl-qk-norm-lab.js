@@ -7,7 +7,8 @@ export default {
   maxGain: 'Largest q/k gain',
   layers: 'Layers',
   logitTitle: 'Largest attention logit q·k/√d_head against the q/k gain (log–log)',
-  logitLabel: (dHead) => `Line chart, log scales: the largest attention logit against the q and k gain, without and with QK-Norm, and the bound √${dHead}`,
+  logitLabel: (dHead) =>
+    `Line chart, log scales: the largest attention logit against the q and k gain, without and with QK-Norm, and the bound √${dHead}`,
   entropyTitle: 'Softmax entropy (nats, mean over heads and queries)',
   entropyLabel: 'Line chart: the softmax entropy against the q and k gain, without and with QK-Norm',
   // the quantities a saved CSV's columns hold
@@ -27,5 +28,6 @@ export default {
   layer0Gain: ' while gain² grew ',
   end: '.',
   chapterBound: 'This is the chapter’s d_head = 128, whose bound is √128 ≈ 11.3.',
-  belowBound: (ratio) => `With QK-Norm the logit stays at ${ratio}% of the bound, not at it: Cauchy–Schwarz is reached only when a query and a key point the same way, and random weights make them nearly orthogonal. The bound is a ceiling, not the typical value.`,
+  belowBound: (ratio) =>
+    `With QK-Norm the logit stays at ${ratio}% of the bound, not at it: Cauchy–Schwarz is reached only when a query and a key point the same way, and random weights make them nearly orthogonal. The bound is a ceiling, not the typical value.`,
 };

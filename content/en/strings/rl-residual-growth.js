@@ -15,9 +15,11 @@ export default {
   run: 'Train and measure',
   pending: (steps) => `Press “Train and measure” to train ${steps} steps (this takes a while; you can cancel).`,
   normTitle: 'Length of the residual stream |h| (mean over positions)',
-  normLabel: (layers, name) => `Line chart: the residual stream’s length at each of the ${2 * layers + 1} stream points of a ${layers}-layer ${name} decoder`,
+  normLabel: (layers, name) =>
+    `Line chart: the residual stream’s length at each of the ${2 * layers + 1} stream points of a ${layers}-layer ${name} decoder`,
   ratioTitle: 'Increment-to-stream ratio |Δ| / |h| per layer (Δ: what the sublayer adds, F(Norm(h)) under Pre-Norm)',
-  ratioLabel: (layers) => `Line chart: the ratio of each increment to the stream it is added to, attention and MLP, for each of ${layers} layers`,
+  ratioLabel: (layers) =>
+    `Line chart: the ratio of each increment to the stream it is added to, attention and MLP, for each of ${layers} layers`,
   pointAxis: 'stream point (0 = embedding)',
   layerAxis: 'layer',
   stream: '|h|',
@@ -32,8 +34,12 @@ export default {
   ratiosMlp: ', MLP ',
   ratiosEnd: '.',
   loss: 'Loss on the measured text window: ',
-  untrained: (growth) => `At initialization (std 0.02) the increments are small and the trunk grows only ×${growth} from bottom to top. The chapter measured ${QWEN_GROWTH} from the embedding to the last layer of a trained Qwen2.5-0.5B: the growth comes from training, so train this model and compare.`,
-  trained: (growth) => `This small model, trained briefly, grew its stream ×${growth} from bottom to top; the chapter measured ${QWEN_GROWTH} from the embedding to the last layer of the trained 24-layer Qwen2.5-0.5B. Same direction, a smaller model and far less training.`,
-  postFlat: (low, high) => `Post-Norm normalizes the trunk after every addition, Norm(h + F(h)), so after each sublayer its length is back at √d·|g| (8 for d = 64 and g = 1): here between ${low} and ${high} at every stream point. Nothing accumulates, trained or not.`,
-  normalizedIncrements: (name, shortest, longest, bottom, top, epsShrunk) => `${name} normalizes every increment before adding it, h + Norm(F(·)), so small weights do not make small increments: they measure ${shortest} to ${longest} here (a normalized vector of d = 64 is √64 = 8 long${epsShrunk ? '; the shortest come where F is so small that eps dominates its mean square' : ''}). The trunk, their running sum, grows from ${bottom} to ${top}.`,
+  untrained: (growth) =>
+    `At initialization (std 0.02) the increments are small and the trunk grows only ×${growth} from bottom to top. The chapter measured ${QWEN_GROWTH} from the embedding to the last layer of a trained Qwen2.5-0.5B: the growth comes from training, so train this model and compare.`,
+  trained: (growth) =>
+    `This small model, trained briefly, grew its stream ×${growth} from bottom to top; the chapter measured ${QWEN_GROWTH} from the embedding to the last layer of the trained 24-layer Qwen2.5-0.5B. Same direction, a smaller model and far less training.`,
+  postFlat: (low, high) =>
+    `Post-Norm normalizes the trunk after every addition, Norm(h + F(h)), so after each sublayer its length is back at √d·|g| (8 for d = 64 and g = 1): here between ${low} and ${high} at every stream point. Nothing accumulates, trained or not.`,
+  normalizedIncrements: (name, shortest, longest, bottom, top, epsShrunk) =>
+    `${name} normalizes every increment before adding it, h + Norm(F(·)), so small weights do not make small increments: they measure ${shortest} to ${longest} here (a normalized vector of d = 64 is √64 = 8 long${epsShrunk ? '; the shortest come where F is so small that eps dominates its mean square' : ''}). The trunk, their running sum, grows from ${bottom} to ${top}.`,
 };

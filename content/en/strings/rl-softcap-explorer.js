@@ -9,7 +9,8 @@ export default {
   preset: (cap) => `c = ${cap}`,
   presetsLabel: 'Caps used by Gemma 2',
   curveTitle: 'softcap(x) = c·tanh(x/c), the identity and a hard clip',
-  curveLabel: (cap) => `Line chart: softcap with cap ${cap}, the identity and a hard clip at ±${cap}, for x from -200 to 200`,
+  curveLabel: (cap) =>
+    `Line chart: softcap with cap ${cap}, the identity and a hard clip at ±${cap}, for x from -200 to 200`,
   gradientTitle: 'Gradient d/dx: softcap keeps a little, the clip none',
   gradientLabel: (cap) => `Line chart: the gradient of softcap with cap ${cap} and of the hard clip`,
   softcap: 'softcap',

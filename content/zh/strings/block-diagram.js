@@ -14,7 +14,10 @@ export default {
   skipScaled: '× α',
   noSkip: '无残差',
   summary: (layout) => {
-    const where = (sub) => (sub.norms.length ? sub.norms.map((slot) => `${sub.name === 'attn' ? '注意力' : 'MLP'}${SLOT_ZH[slot]}`).join('、') : null);
+    const where = (sub) =>
+      sub.norms.length
+        ? sub.norms.map((slot) => `${sub.name === 'attn' ? '注意力' : 'MLP'}${SLOT_ZH[slot]}`).join('、')
+        : null;
     const placed = layout.sublayers.map(where).filter(Boolean);
     return [
       `一个解码器层的结构图，放置方式 ${layout.placement}：`,

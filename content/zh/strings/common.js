@@ -8,7 +8,8 @@ export default {
   loadFailed: (detail) => `实验室加载失败（${detail}），请刷新页面重试。`,
   urlProblem: (key, shown) => `链接里的设置 ${key}=${shown} 无法使用，已改用默认值。`,
   attributeProblem: (name, shown, why) => `属性 ${name}=${shown} 无法使用（${why}），已忽略。`,
-  unknownSetting: (key, shown, names) => `链接里的 ${key}=${shown} 不是这个组件的设置（它的设置有：${names.join('、')}），已忽略。`,
+  unknownSetting: (key, shown, names) =>
+    `链接里的 ${key}=${shown} 不是这个组件的设置（它的设置有：${names.join('、')}），已忽略。`,
   staleRun: '上一次有效的结果：最近一次运行失败（见下方），这是更早一次运行的结果。',
   expected: {
     number: (min, max) => `应为 ${min} 到 ${max} 之间的数`,
@@ -26,7 +27,8 @@ export default {
     copyIframe: '复制 iframe 代码',
     copyTag: '复制标签代码',
     copiedLink: '链接已复制：打开它会看到本页和现在的设置。',
-    linkTooLong: (length, limit) => `这些设置太长，放不进链接（${length} 个字符，超过 ${limit}），所以没有复制：这样的链接打开后只会显示默认设置。`,
+    linkTooLong: (length, limit) =>
+      `这些设置太长，放不进链接（${length} 个字符，超过 ${limit}），所以没有复制：这样的链接打开后只会显示默认设置。`,
     copiedIframe: 'iframe 代码已复制：可粘贴到任何允许 iframe 的网页或课程平台。',
     copiedTag: '标签代码已复制：粘贴到加载了 components/index.js 的网页即可。',
     copyRefused: '浏览器不允许复制：文字已在下面的框里选中，请按 Ctrl+C（⌘C）复制。',

@@ -26,7 +26,8 @@ export default {
   'residual-jacobian': {
     question: '有残差时，一层计算 h + f(h)。它的雅可比矩阵是什么？',
     hint: '逐项求导：h 对 h 的导数是单位矩阵。',
-    solution: () => 'I + f′：即使 f′ 很小，单位矩阵也能把梯度传下去（打开残差时，梯度流实验里第一层拿到的梯度比最后一层还多）。',
+    solution: () =>
+      'I + f′：即使 f′ 很小，单位矩阵也能把梯度传下去（打开残差时，梯度流实验里第一层拿到的梯度比最后一层还多）。',
     choices: {
       'identity-plus': 'I + f′',
       'f-only': 'f′',
@@ -54,14 +55,17 @@ export default {
     },
   },
   'gemma-port': {
-    question: '刚初始化的 Gemma Norm 存的是 w = [0, 0, 0, 0]。某个移植版本用了 Llama 的 x / rms · w，而不是 x / rms · (1 + w)，对 x = [2, -1, 3, 0] 做归一化。输出的第一个分量是多少？',
+    question:
+      '刚初始化的 Gemma Norm 存的是 w = [0, 0, 0, 0]。某个移植版本用了 Llama 的 x / rms · w，而不是 x / rms · (1 + w)，对 x = [2, -1, 3, 0] 做归一化。输出的第一个分量是多少？',
     hint: '1.069 乘以存下来的 w 是多少？',
-    solution: (answer) => `${answer}：所有输出都变成 0，而 Gemma 算出的是 1.069（1 + 0 = 1）。移植时每个 Norm 的约定都要核对。`,
+    solution: (answer) =>
+      `${answer}：所有输出都变成 0，而 Gemma 算出的是 1.069（1 + 0 = 1）。移植时每个 Norm 的约定都要核对。`,
   },
   'trunk-normalized': {
     question: '下面哪种放置方式（引擎里的名字）不对主干做归一化？',
     hint: '写成公式：是整个更新 h + …… 都在 Norm 里面，还是只有子层的输入？',
-    solution: () => 'pre：h + F(Norm(h)) 只归一化子层读到的那份副本。post 的 Norm(h + F(h)) 与 deepnorm 的 Norm(αh + F(h)) 归一化的是和，也就是主干本身。',
+    solution: () =>
+      'pre：h + F(Norm(h)) 只归一化子层读到的那份副本。post 的 Norm(h + F(h)) 与 deepnorm 的 Norm(αh + F(h)) 归一化的是和，也就是主干本身。',
     choices: {
       post: 'post',
       pre: 'pre',
@@ -77,7 +81,8 @@ export default {
   'qk-bound': {
     question: '像 Qwen3 那样逐头做 QK-Norm、g 全为 1 时，注意力分数 q·k / √d_head 的上限是什么？',
     hint: 'RMSNorm 之后，一个 d 维向量有多长？再用柯西-施瓦茨不等式。',
-    solution: () => '归一化后的向量长度都是 √d_head，所以 q·k ≤ d_head，分数 ≤ √d_head（d_head = 128 时约 11.3），与权重多大无关。',
+    solution: () =>
+      '归一化后的向量长度都是 √d_head，所以 q·k ≤ d_head，分数 ≤ √d_head（d_head = 128 时约 11.3），与权重多大无关。',
     choices: {
       'sqrt-d': '√d_head（再乘以学到的 g）',
       one: '1',
@@ -95,7 +100,8 @@ export default {
     solution: (answer) => `30 · tanh(10 / 30) = ${answer}：小的 logit 几乎不变。`,
   },
   'llama-norm-params': {
-    question: 'Llama-3.1-8B 的归一化层一共有多少个参数？（32 层，d_model = 4096，RMSNorm，Pre-Norm，末尾还有一个 Norm）',
+    question:
+      'Llama-3.1-8B 的归一化层一共有多少个参数？（32 层，d_model = 4096，RMSNorm，Pre-Norm，末尾还有一个 Norm）',
     hint: '先数 Norm 的个数：每层两个，再加末尾一个。每个 RMSNorm 每一维有一个权重。',
     solution: (answer) => `(32 × 2 + 1) × 4096 = 65 × 4096 = ${answer}，约占 80 亿参数的 0.003%。`,
   },

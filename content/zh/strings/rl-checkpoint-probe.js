@@ -4,18 +4,26 @@ export default {
   hint: '这里看的是真正学过东西的模型，而不是为画图编出来的数字：默认打开本项目自己训练的玩具解码器（在项目的小型英文语料上训练，存成 Hugging Face 检查点），也可以换成你手头任意检查点的文件（文件只在你的电脑上读取）。计算在后台 worker 里进行；图中是某个位置上残差流在每层之后的长度、每个子层往里加了多少、各归一化层的权重，以及每层的残差流此刻会预测什么（logit lens）。',
   sectionLink: '阅读本节',
   toy: '训练好的玩具模型',
-  toyNames: { 'toy-llama': '玩具 Llama（Pre-Norm，4 层，约 20 万参数）', 'toy-olmo2': '玩具 OLMo 2（归一化放在子层输出上，带 q/k 归一化，4 层）' },
+  toyNames: {
+    'toy-llama': '玩具 Llama（Pre-Norm，4 层，约 20 万参数）',
+    'toy-olmo2': '玩具 OLMo 2（归一化放在子层输出上，带 q/k 归一化，4 层）',
+  },
   files: '或者用你自己的检查点文件',
-  filesHint: '同时选中 config.json、model.safetensors（分片的话选索引文件和全部分片）以及 tokenizer.json。请选文件，不要选文件夹：Hugging Face 缓存里存的是符号链接，按文件夹上传时会被丢掉。',
+  filesHint:
+    '同时选中 config.json、model.safetensors（分片的话选索引文件和全部分片）以及 tokenizer.json。请选文件，不要选文件夹：Hugging Face 缓存里存的是符号链接，按文件夹上传时会被丢掉。',
   dropHere: '也可以把文件拖到这里',
   sourceToy: (name) => `当前显示：${name}。`,
   sourceFiles: (names) => `当前显示你的文件：${names}。`,
   prompt: '输入文本',
-  promptHint: '玩具模型按字符读入，只认识项目语料里的小写英文，所以默认给的是语料中的一句；其他字符不在它们的词表里。没有 tokenizer.json 时，请直接输入词元 id，例如 3, 17, 5。',
+  promptHint:
+    '玩具模型按字符读入，只认识项目语料里的小写英文，所以默认给的是语料中的一句；其他字符不在它们的词表里。没有 tokenizer.json 时，请直接输入词元 id，例如 3, 17, 5。',
   position: '位置',
   positionHint: '从 0 开始的词元位置；留空表示最后一个。',
   reading: '正在读取文件',
-  readProgress: (done, total) => (total ? `正在读取文件：${(done / 1e6).toFixed(1)} / ${(total / 1e6).toFixed(1)} MB…` : `正在读取文件：${(done / 1e6).toFixed(1)} MB…`),
+  readProgress: (done, total) =>
+    total
+      ? `正在读取文件：${(done / 1e6).toFixed(1)} / ${(total / 1e6).toFixed(1)} MB…`
+      : `正在读取文件：${(done / 1e6).toFixed(1)} MB…`,
   opening: '正在后台 worker 中打开检查点…',
   running: '正在后台 worker 中运行模型…',
   cancel: '取消',
@@ -32,12 +40,14 @@ export default {
   attention: '注意力',
   mlp: 'MLP',
   zeroTitle: '位置 0 单独画出',
-  zeroWhy: '第一个位置只能关注它自己，训练过的模型常常让它的残差流比其他位置长得多（注意力汇聚点、超大激活）；放在同一根坐标轴上，其他曲线都会被压成一条平线。',
+  zeroWhy:
+    '第一个位置只能关注它自己，训练过的模型常常让它的残差流比其他位置长得多（注意力汇聚点、超大激活）；放在同一根坐标轴上，其他曲线都会被压成一条平线。',
   zeroLabel: '折线图：位置 0 上残差流的长度，从嵌入一直到最后一层',
   streamZero: '位置 0 的 |h|',
   positionIs: (p, n, token) => `位置 ${p}（范围 0 .. ${n - 1}），词元“${token}”。`,
   streamFromTo: (bottom, top) => `残差流的长度从嵌入处的 ${bottom} 增长到最后一层之后的 ${top}。`,
-  finalNorm: (before, after) => `最终归一化把这个 ${before} 变成 ${after}：输出头读取的是归一化后的方向，再乘上最终归一化的权重。`,
+  finalNorm: (before, after) =>
+    `最终归一化把这个 ${before} 变成 ${after}：输出头读取的是归一化后的方向，再乘上最终归一化的权重。`,
   zeroVersus: (zero, here) => `在位置 0，最后一层之后的残差流长度是 ${zero}，而这里是 ${here}。`,
   weightsTitle: '各归一化层的权重',
   tensor: '张量',
@@ -47,7 +57,8 @@ export default {
   max: '最大值',
   onePlus: (name) => `${name}（实际乘上的是 1 + w）`,
   lensTitle: '所选位置上的 logit lens',
-  lensHint: '把每个残差流状态当作模型就此停下：先用它自己的均方根做最终归一化，再送进输出头，列出概率最高的几个词元。最后一行就是模型本身的预测。',
+  lensHint:
+    '把每个残差流状态当作模型就此停下：先用它自己的均方根做最终归一化，再送进输出头，列出概率最高的几个词元。最后一行就是模型本身的预测。',
   state: '状态',
   rank: (r) => `第 ${r} 名`,
   embedding: '嵌入',

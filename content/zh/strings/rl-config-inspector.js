@@ -34,37 +34,45 @@ export default {
   qkTitle: 'QK-Norm',
   qkYes: '有：它的建模代码在注意力类里对 q、k 做归一化（q_norm、k_norm），没有哪个配置字段能关掉它。',
   qkNo: '没有：它的注意力类里没有 q_norm、k_norm，也没有哪个配置字段能加上它们。',
-  qkUnknown: '这个配置里没有 QK-Norm 字段（use_qk_norm、qk_layernorm），只能去看代码：打开模型的 modeling_*.py，在注意力类里找 q_norm 和 k_norm。',
-  qkFromFlag: (field, value) => `配置自己写明了：${field} 为 ${value}。定义了这个字段的架构（use_qk_norm：Llama 4、Cohere；qk_layernorm：StableLM、Phi、Persimmon）恰好在它为 true 时给 q、k 加 Norm；检查器不认识这个架构的代码，最好再到它的注意力类里确认一下。`,
+  qkUnknown:
+    '这个配置里没有 QK-Norm 字段（use_qk_norm、qk_layernorm），只能去看代码：打开模型的 modeling_*.py，在注意力类里找 q_norm 和 k_norm。',
+  qkFromFlag: (field, value) =>
+    `配置自己写明了：${field} 为 ${value}。定义了这个字段的架构（use_qk_norm：Llama 4、Cohere；qk_layernorm：StableLM、Phi、Persimmon）恰好在它为 true 时给 q、k 加 Norm；检查器不认识这个架构的代码，最好再到它的注意力类里确认一下。`,
   normsTitle: 'Norm 参数，逐项数出',
   normHead: ['Norm', '个数', '尺寸', '张量', '参数量'],
   tensors: (n) => (n === 2 ? 'weight、bias' : 'weight'),
   total: '全部 Norm',
-  share: (norms, total, share) => `模型共 ${total} 个参数（词嵌入、注意力、MLP、Norm，以及不共享时的 lm_head），Norm 占 ${norms}，即 ${share}。`,
+  share: (norms, total, share) =>
+    `模型共 ${total} 个参数（词嵌入、注意力、MLP、Norm，以及不共享时的 lm_head），Norm 占 ${norms}，即 ${share}。`,
   cannotCount: '无法计数：检查器不了解这个架构的代码。',
   missing: (field) => `无法计数：配置里缺少 ${field}。`,
   layoutTitle: '按代码画出的结构',
   notes: {
     text_config: '语言模型的设置取自 text_config；视觉塔里的 Norm 没有计入。',
     softcap_off: '两个 soft-cap 都是 null：这个模型改靠 QK-Norm 控制分数。',
-    qk_norm_flag_ignored: (n) => `配置里写着 ${n.field}: ${n.value}，但这个架构的代码并不读这个字段：不管它怎么写，注意力类里都${n.value ? '没有' : '有'} q_norm 和 k_norm，上面的计数以代码为准。`,
+    qk_norm_flag_ignored: (n) =>
+      `配置里写着 ${n.field}: ${n.value}，但这个架构的代码并不读这个字段：不管它怎么写，注意力类里都${n.value ? '没有' : '有'} q_norm 和 k_norm，上面的计数以代码为准。`,
   },
   errors: {
     empty: '输入为空：请粘贴一个 config.json。',
-    invalid_json: (e) => `这不是合法的 JSON：${e.message.replace(/^config\.json is not valid JSON: /, '').replace(/ at character \d+$/, '')}（第 ${e.position + 1} 个字符）。`,
-    invalid_config: (e) => `${e.field}：${({
-      not_object: () => '必须是 JSON 对象 { ... }',
-      not_string: (r) => `必须是字符串，现在是 ${r.value}`,
-      not_boolean: (r) => `必须是 true 或 false，现在是 ${r.value}`,
-      not_number: (r) => `必须是数字，现在是 ${r.value}`,
-      not_integer: (r) => `必须是整数，现在是 ${r.value}`,
-      too_small: (r) => `至少应为 ${r.limit}，现在是 ${r.value}`,
-      too_large: (r) => `是 ${r.value}，超过了合理上限 ${r.limit}`,
-      not_positive: (r) => `必须是正数，现在是 ${r.value}`,
-      not_divisor: (r) => `不能整除（${r.value}）`,
-      negative: (r) => `算出的数为负（${r.value}）`,
-      overflow: () => '参数量超出了可精确计算的范围',
-    })[e.reason?.kind]?.(e.reason) ?? e.message}。`,
+    invalid_json: (e) =>
+      `这不是合法的 JSON：${e.message.replace(/^config\.json is not valid JSON: /, '').replace(/ at character \d+$/, '')}（第 ${e.position + 1} 个字符）。`,
+    invalid_config: (e) =>
+      `${e.field}：${
+        {
+          not_object: () => '必须是 JSON 对象 { ... }',
+          not_string: (r) => `必须是字符串，现在是 ${r.value}`,
+          not_boolean: (r) => `必须是 true 或 false，现在是 ${r.value}`,
+          not_number: (r) => `必须是数字，现在是 ${r.value}`,
+          not_integer: (r) => `必须是整数，现在是 ${r.value}`,
+          too_small: (r) => `至少应为 ${r.limit}，现在是 ${r.value}`,
+          too_large: (r) => `是 ${r.value}，超过了合理上限 ${r.limit}`,
+          not_positive: (r) => `必须是正数，现在是 ${r.value}`,
+          not_divisor: (r) => `不能整除（${r.value}）`,
+          negative: (r) => `算出的数为负（${r.value}）`,
+          overflow: () => '参数量超出了可精确计算的范围',
+        }[e.reason?.kind]?.(e.reason) ?? e.message
+      }。`,
     too_long: '文本太长：最多读取 1 MiB 的 config.json。',
   },
 };

@@ -22,6 +22,7 @@ export default {
   estimateAt: () => '线性估计 var(词嵌入) + 2L·v（v 为单个增量的方差，由 1 层模型读出）给出 ',
   estimateEnd: (depth) => `（${depth} 层）。`,
   end: '。',
-  estimateOff: (percent) => `最深的模型里，实测的增长是线性估计的 ${percent}%：各增量并不像公式假设的那样完全独立、方差相同，但趋势与正文一致。`,
+  estimateOff: (percent) =>
+    `最深的模型里，实测的增长是线性估计的 ${percent}%：各增量并不像公式假设的那样完全独立、方差相同，但趋势与正文一致。`,
   estimateOn: '实测的增长与线性估计相符，正如正文的 Var(ΣΔ) = Nσ² 所说。',
 };

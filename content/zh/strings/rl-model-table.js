@@ -19,14 +19,21 @@ export default {
     olmo2: '子层输出之后：h + Norm(F(h))，末尾另有一个 Norm',
     deepnorm: 'DeepNorm：Norm(α·h + F(h))',
   },
-  normCount: (layer, qk, extra) => [String(layer), qk ? '（+ q_norm、k_norm）' : '', extra === 2 ? '（+ MLA 内部 2 个）' : extra === 1 ? '（+ v_norm）' : ''].join(''),
+  normCount: (layer, qk, extra) =>
+    [
+      String(layer),
+      qk ? '（+ q_norm、k_norm）' : '',
+      extra === 2 ? '（+ MLA 内部 2 个）' : extra === 1 ? '（+ v_norm）' : '',
+    ].join(''),
   featureText: {
-    crossAttention: '原始 Transformer 的解码器还有第三个 Norm，套在交叉注意力上（图中没有画：这里画的是只有解码器的结构）',
+    crossAttention:
+      '原始 Transformer 的解码器还有第三个 Norm，套在交叉注意力上（图中没有画：这里画的是只有解码器的结构）',
     residualInit: '写回残差流的投影层，初始化时按 1/√N 缩放',
     qkNorm: 'QK-Norm：每个头的 q、k 各过一次 RMSNorm',
     qkNormWhole: 'QK-Norm 作用在整个投影上：全部 q（宽 hidden_size）一个 RMSNorm，全部 k 一个（玩具解码器按头归一化）',
     noQkvBias: 'q、k、v 投影去掉了偏置',
-    mlaNorms: 'MLA 的压缩向量 c_q、c_kv 各过一次 RMSNorm（q_a_layernorm、kv_a_layernorm，画在注意力旁边；玩具解码器没有 MLA，运行时不含这两个）',
+    mlaNorms:
+      'MLA 的压缩向量 c_q、c_kv 各过一次 RMSNorm（q_a_layernorm、kv_a_layernorm，画在注意力旁边；玩具解码器没有 MLA，运行时不含这两个）',
     softcaps: 'soft-cap：注意力分数 50，输出 logits 30',
     noSoftcap: '没有 soft-capping（config.json 里两个字段都是 null）',
     qkvNorm: 'QK-Norm，v 也有一个 Norm（玩具解码器只运行 q、k 的 Norm）',
@@ -40,5 +47,6 @@ export default {
   toyTitle: (n, name, d) => `${name} 的结构，玩具规模：初始化时每层 MLP 下投影的梯度范数（${n} 层，d = ${d}）`,
   layer: '层',
   gradNorm: '‖∂L/∂W_down‖',
-  toyNote: '玩具模型运行的是这个结构的放置方式、Norm 种类和 QK-Norm。这个实验没有 soft-cap 选项：初始化时的分数远低于 30 或 50 的上限，此时 cap·tanh(x/cap) 几乎就是 x。',
+  toyNote:
+    '玩具模型运行的是这个结构的放置方式、Norm 种类和 QK-Norm。这个实验没有 soft-cap 选项：初始化时的分数远低于 30 或 50 的上限，此时 cap·tanh(x/cap) 几乎就是 x。',
 };

@@ -27,5 +27,6 @@ export default {
   layer0Gain: '，gain² 增长了 ',
   end: '。',
   chapterBound: '这正是正文中的 d_head = 128，上界为 √128 ≈ 11.3。',
-  belowBound: (ratio) => `有 QK-Norm 时分数只有上界的 ${ratio}%，而不是贴着上界：只有 query 与 key 方向相同时 Cauchy–Schwarz 才取等号，而随机权重下它们几乎正交。上界是天花板，不是典型值。`,
+  belowBound: (ratio) =>
+    `有 QK-Norm 时分数只有上界的 ${ratio}%，而不是贴着上界：只有 query 与 key 方向相同时 Cauchy–Schwarz 才取等号，而随机权重下它们几乎正交。上界是天花板，不是典型值。`,
 };

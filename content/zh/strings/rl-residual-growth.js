@@ -33,8 +33,12 @@ export default {
   ratiosMlp: '，MLP ',
   ratiosEnd: '。',
   loss: '在测量所用文本窗口上的 loss：',
-  untrained: (growth) => `初始化时（标准差 0.02）增量很小，主干从底到顶只增长了 ×${growth}。正文在训练好的 Qwen2.5-0.5B 上测得，从词嵌入到最后一层是 ${QWEN_GROWTH_ZH}：增长来自训练，训练一下这个模型再对比。`,
-  trained: (growth) => `这个小模型经过短暂训练，残差流从底到顶增长了 ×${growth}；正文在训练好的 24 层 Qwen2.5-0.5B 上测得，从词嵌入到最后一层是 ${QWEN_GROWTH_ZH}。方向一致，只是模型更小、训练少得多。`,
-  postFlat: (low, high) => `Post-Norm 在每次相加之后都对主干做归一化，Norm(h + F(h))，所以每个子层之后它的长度都回到 √d·|g|（d = 64、g = 1 时为 8）：这里每个位置都在 ${low} 到 ${high} 之间。无论训练与否，都不会累积。`,
-  normalizedIncrements: (name, shortest, longest, bottom, top, epsShrunk) => `${name} 在加入之前先对每个增量做归一化，h + Norm(F(·))，所以权重小并不会让增量变小：这里增量的长度在 ${shortest} 到 ${longest} 之间（d = 64 的归一化向量长 √64 = 8${epsShrunk ? '；最短的那些出现在 F 小到 eps 主导其均方的地方' : ''}）。主干是这些增量的累加，从 ${bottom} 增长到 ${top}。`,
+  untrained: (growth) =>
+    `初始化时（标准差 0.02）增量很小，主干从底到顶只增长了 ×${growth}。正文在训练好的 Qwen2.5-0.5B 上测得，从词嵌入到最后一层是 ${QWEN_GROWTH_ZH}：增长来自训练，训练一下这个模型再对比。`,
+  trained: (growth) =>
+    `这个小模型经过短暂训练，残差流从底到顶增长了 ×${growth}；正文在训练好的 24 层 Qwen2.5-0.5B 上测得，从词嵌入到最后一层是 ${QWEN_GROWTH_ZH}。方向一致，只是模型更小、训练少得多。`,
+  postFlat: (low, high) =>
+    `Post-Norm 在每次相加之后都对主干做归一化，Norm(h + F(h))，所以每个子层之后它的长度都回到 √d·|g|（d = 64、g = 1 时为 8）：这里每个位置都在 ${low} 到 ${high} 之间。无论训练与否，都不会累积。`,
+  normalizedIncrements: (name, shortest, longest, bottom, top, epsShrunk) =>
+    `${name} 在加入之前先对每个增量做归一化，h + Norm(F(·))，所以权重小并不会让增量变小：这里增量的长度在 ${shortest} 到 ${longest} 之间（d = 64 的归一化向量长 √64 = 8${epsShrunk ? '；最短的那些出现在 F 小到 eps 主导其均方的地方' : ''}）。主干是这些增量的累加，从 ${bottom} 增长到 ${top}。`,
 };

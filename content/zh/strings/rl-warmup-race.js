@@ -1,6 +1,11 @@
 // Text of <rl-warmup-race> in Chinese.
 export default {
-  runs: { 'post-false': 'Post-Norm，无预热', 'post-true': 'Post-Norm，有预热', 'pre-false': 'Pre-Norm，无预热', 'pre-true': 'Pre-Norm，有预热' },
+  runs: {
+    'post-false': 'Post-Norm，无预热',
+    'post-true': 'Post-Norm，有预热',
+    'pre-false': 'Pre-Norm，无预热',
+    'pre-true': 'Pre-Norm，有预热',
+  },
   title: '要不要学习率预热：Post-Norm 与 Pre-Norm',
   hint: '四个同构模型用相同的学习率训练：看 Post-Norm 在不预热时是否落后、卡在一元模型的损失附近，而 Pre-Norm 几乎不受影响。',
   sectionLink: '阅读这一节',

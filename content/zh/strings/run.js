@@ -8,7 +8,8 @@ export default {
   cancelled: '已取消：屏幕上保留上一次完成的结果。',
   cancelledPartial: (done, total) => `已在第 ${done} / ${total} 步取消：屏幕上保留到此为止的曲线。`,
   failed: (message) => `实验出错：${message}`,
-  workerFailed: (detail) => `实验出错：负责计算的后台线程没有算完就停止了（${detail || '脚本没有加载成功，或被浏览器终止，例如内存不足'}）。设置没有问题：请点“重试”。`,
+  workerFailed: (detail) =>
+    `实验出错：负责计算的后台线程没有算完就停止了（${detail || '脚本没有加载成功，或被浏览器终止，例如内存不足'}）。设置没有问题：请点“重试”。`,
   took: (ms) => `用时 ${ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(1)} 秒`}。`,
   seed: '随机种子',
   anotherSeed: '换一个种子',

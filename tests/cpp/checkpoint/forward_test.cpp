@@ -51,11 +51,17 @@ TEST_CASE("BF16 widens to the float32 whose top half it is, at any alignment", "
 
 TEST_CASE("a layer refuses a bad spec or a missing weight instead of running", "[checkpoint]") {
   LayerSpec spec;
-  spec.d = 8; spec.n_heads = 2; spec.n_kv_heads = 1; spec.head_dim = 4; spec.ffn = 8; spec.attn_scale = 0.5f;
+  spec.d = 8;
+  spec.n_heads = 2;
+  spec.n_kv_heads = 1;
+  spec.head_dim = 4;
+  spec.ffn = 8;
+  spec.attn_scale = 0.5f;
   std::vector<float> x(8 * 3, 0.5f), norms(3), freq(2, 1.0f);
   Workspace ws;
   LayerWeights none;
-  REQUIRE(layer_forward(x.data(), 3, spec, none, freq.data(), 0, norms.data(), norms.data(), ws).starts_with("missing weight"));
+  REQUIRE(layer_forward(x.data(), 3, spec, none, freq.data(), 0, norms.data(), norms.data(), ws)
+              .starts_with("missing weight"));
   LayerSpec odd = spec;
   odd.n_kv_heads = 3;
   REQUIRE(check_spec(odd) == "num_attention_heads must be a multiple of num_key_value_heads");

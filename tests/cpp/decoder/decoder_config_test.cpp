@@ -188,13 +188,25 @@ TEST_CASE("parameter layout uses PyTorch names, shapes and order", "[decoder][la
   const decoder::ParamLayout layout = decoder::build_layout(c);
   std::vector<std::string> names;
   for (const auto& t : layout.tensors) names.push_back(t.name);
-  const std::vector<std::string> first_layer = {
-      "embed.weight", "pos_embed.weight", "layers.0.attn_norm.weight", "layers.0.attn_norm.bias",
-      "layers.0.attn.q.weight", "layers.0.attn.k.weight", "layers.0.attn.v.weight", "layers.0.attn.o.weight",
-      "layers.0.attn.q_norm.weight", "layers.0.attn.k_norm.weight", "layers.0.attn_out_norm.weight",
-      "layers.0.attn_out_norm.bias", "layers.0.mlp_norm.weight", "layers.0.mlp_norm.bias", "layers.0.mlp.up.weight",
-      "layers.0.mlp.gate.weight", "layers.0.mlp.down.weight", "layers.0.mlp_out_norm.weight",
-      "layers.0.mlp_out_norm.bias"};
+  const std::vector<std::string> first_layer = {"embed.weight",
+                                                "pos_embed.weight",
+                                                "layers.0.attn_norm.weight",
+                                                "layers.0.attn_norm.bias",
+                                                "layers.0.attn.q.weight",
+                                                "layers.0.attn.k.weight",
+                                                "layers.0.attn.v.weight",
+                                                "layers.0.attn.o.weight",
+                                                "layers.0.attn.q_norm.weight",
+                                                "layers.0.attn.k_norm.weight",
+                                                "layers.0.attn_out_norm.weight",
+                                                "layers.0.attn_out_norm.bias",
+                                                "layers.0.mlp_norm.weight",
+                                                "layers.0.mlp_norm.bias",
+                                                "layers.0.mlp.up.weight",
+                                                "layers.0.mlp.gate.weight",
+                                                "layers.0.mlp.down.weight",
+                                                "layers.0.mlp_out_norm.weight",
+                                                "layers.0.mlp_out_norm.bias"};
   REQUIRE(names.size() == 2 + 2 * (first_layer.size() - 2) + 3);
   CHECK(std::vector<std::string>(names.begin(), names.begin() + first_layer.size()) == first_layer);
   CHECK(names[names.size() - 3] == "final_norm.weight");
@@ -244,8 +256,8 @@ TEST_CASE("a forward whose logits or loss overflow says so in its status", "[dec
   const decoder::ParamLayout& layout = scalar->layout();
   std::vector<float> p(scalar->num_params(), 0.0f);
   for (const decoder::ParamTensor& t : layout.tensors) {
-    const float value = t.name == "embed.weight" || t.name == "pos_embed.weight" || t.name == "final_norm.weight"
-                            ? 1.0f : 0.0f;
+    const float value =
+        t.name == "embed.weight" || t.name == "pos_embed.weight" || t.name == "final_norm.weight" ? 1.0f : 0.0f;
     std::fill(p.begin() + t.offset, p.begin() + t.offset + t.size, value);
   }
   const auto& head = layout.tensors[std::size_t(layout.find("lm_head.weight"))];

@@ -21,7 +21,9 @@ struct Fixture {
   std::vector<float> data;  // the .bin, float32 little-endian
 };
 
-std::string fixture_path(const std::string& name) { return std::string(RL_SOURCE_DIR) + "/tests/fixtures/decoder/" + name; }
+std::string fixture_path(const std::string& name) {
+  return std::string(RL_SOURCE_DIR) + "/tests/fixtures/decoder/" + name;
+}
 
 Fixture read_fixture(const std::string& name) {
   Fixture f;
@@ -34,18 +36,30 @@ Fixture read_fixture(const std::string& name) {
     std::istringstream in(line);
     std::string key, word;
     in >> key;
-    auto number = [&] { double v; in >> v; return v; };
+    auto number = [&] {
+      double v;
+      in >> v;
+      return v;
+    };
     if (key == "vocab_size") c.vocab_size = static_cast<int>(number());
     else if (key == "d_model") c.d_model = static_cast<int>(number());
     else if (key == "n_heads") c.n_heads = static_cast<int>(number());
     else if (key == "d_ff") c.d_ff = static_cast<int>(number());
     else if (key == "n_layers") c.n_layers = static_cast<int>(number());
     else if (key == "context_length") c.context_length = static_cast<int>(number());
-    else if (key == "mlp") { in >> word; REQUIRE(decoder::parse_mlp_kind(word, &c.mlp)); }
-    else if (key == "norm") { in >> word; REQUIRE(decoder::parse_norm_kind(word, &c.norm)); }
-    else if (key == "placement") { in >> word; REQUIRE(decoder::parse_placement(word, &c.placement)); }
-    else if (key == "init_scheme") { in >> word; REQUIRE(decoder::parse_init_scheme(word, &c.init.scheme)); }
-    else if (key == "residual") c.residual = number() != 0;
+    else if (key == "mlp") {
+      in >> word;
+      REQUIRE(decoder::parse_mlp_kind(word, &c.mlp));
+    } else if (key == "norm") {
+      in >> word;
+      REQUIRE(decoder::parse_norm_kind(word, &c.norm));
+    } else if (key == "placement") {
+      in >> word;
+      REQUIRE(decoder::parse_placement(word, &c.placement));
+    } else if (key == "init_scheme") {
+      in >> word;
+      REQUIRE(decoder::parse_init_scheme(word, &c.init.scheme));
+    } else if (key == "residual") c.residual = number() != 0;
     else if (key == "qk_norm") c.qk_norm = number() != 0;
     else if (key == "pos_embed") c.pos_embed = number() != 0;
     else if (key == "attn_softcap") c.attn_softcap = static_cast<float>(number());
@@ -78,7 +92,8 @@ Fixture read_fixture(const std::string& name) {
   std::vector<unsigned char> raw(static_cast<std::size_t>(bytes));
   bin.read(reinterpret_cast<char*>(raw.data()), bytes);
   for (std::size_t i = 0; i < f.data.size(); ++i) {  // little-endian, whatever the host
-    const std::uint32_t u = raw[4 * i] | raw[4 * i + 1] << 8 | raw[4 * i + 2] << 16 | std::uint32_t(raw[4 * i + 3]) << 24;
+    const std::uint32_t u =
+        raw[4 * i] | raw[4 * i + 1] << 8 | raw[4 * i + 2] << 16 | std::uint32_t(raw[4 * i + 3]) << 24;
     std::memcpy(&f.data[i], &u, 4);
   }
   return f;
@@ -96,8 +111,7 @@ void check_layout(const decoder::Model& model, const Fixture& f) {
 
 }  // namespace
 
-TEST_CASE("decoder forward, loss and gradients match PyTorch for every placement x norm kind",
-          "[decoder][fixtures]") {
+TEST_CASE("decoder forward, loss and gradients match PyTorch for every placement x norm kind", "[decoder][fixtures]") {
   int checked = 0;
   for (decoder::Placement placement : kAllPlacements)
     for (decoder::NormKind norm : kAllNorms) {
@@ -127,8 +141,7 @@ TEST_CASE("decoder forward, loss and gradients match PyTorch for every placement
 }
 
 TEST_CASE("seeded initialisation equals make_fixtures.py's recomputation bit for bit", "[decoder][fixtures][init]") {
-  for (const char* name :
-       {"init_normal_gpt2", "init_xavier_deepnorm", "init_zero_qk_sandwich", "init_dyt_sandwich"}) {
+  for (const char* name : {"init_normal_gpt2", "init_xavier_deepnorm", "init_zero_qk_sandwich", "init_dyt_sandwich"}) {
     const Fixture f = read_fixture(name);
     INFO(name << ": " << describe(f.config));
     auto model = make_model(f.config);

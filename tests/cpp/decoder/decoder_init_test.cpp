@@ -55,9 +55,9 @@ TEST_CASE("the init rng's normals have mean 0 and variance 1", "[decoder][init]"
     const double z = rng.normal();
     sum += z, sq += z * z, fourth += z * z * z * z;
   }
-  CHECK(std::fabs(sum / n) < 5.0 / std::sqrt(n));    // 5 standard errors
+  CHECK(std::fabs(sum / n) < 5.0 / std::sqrt(n));  // 5 standard errors
   CHECK(sq / n == Approx(1.0).margin(0.015));
-  CHECK(fourth / n == Approx(3.0).margin(0.08));     // a normal's kurtosis
+  CHECK(fourth / n == Approx(3.0).margin(0.08));  // a normal's kurtosis
 }
 
 TEST_CASE("normal init: std 0.02 everywhere, norms at their identity", "[decoder][init]") {
@@ -73,18 +73,18 @@ TEST_CASE("normal init: std 0.02 everywhere, norms at their identity", "[decoder
   CHECK(moments(*m, "layers.2.attn_norm.bias").max_abs == 0.0);
   c.norm = decoder::NormKind::rmsnorm_gemma, c.qk_norm = true;
   auto gemma = make_model(c);
-  CHECK(moments(*gemma, "layers.2.mlp_norm.weight").max_abs == 0.0);        // (1 + w) with w = 0
-  CHECK(moments(*gemma, "layers.2.attn.q_norm.weight").mean == 1.0);        // QK-Norm: Llama convention
+  CHECK(moments(*gemma, "layers.2.mlp_norm.weight").max_abs == 0.0);  // (1 + w) with w = 0
+  CHECK(moments(*gemma, "layers.2.attn.q_norm.weight").mean == 1.0);  // QK-Norm: Llama convention
   CHECK(moments(*gemma, "layers.2.attn.q_norm.weight").std == 0.0);
   c.norm = decoder::NormKind::dyt;
   auto dyt = make_model(c);
   const auto& alpha = dyt->layout().tensors[std::size_t(dyt->layout().find("layers.2.mlp_norm.alpha"))];
   CHECK(alpha.shape == std::vector<int>{1});
-  CHECK(dyt->params()[alpha.offset] == 0.5f);                               // Zhu et al. 2025's alpha_0
+  CHECK(dyt->params()[alpha.offset] == 0.5f);  // Zhu et al. 2025's alpha_0
   CHECK(moments(*dyt, "layers.2.mlp_norm.weight").mean == 1.0);
   CHECK(moments(*dyt, "layers.2.mlp_norm.weight").std == 0.0);
   CHECK(moments(*dyt, "layers.2.mlp_norm.bias").max_abs == 0.0);
-  CHECK(moments(*dyt, "layers.2.attn.k_norm.weight").mean == 1.0);          // QK-Norm stays RMSNorm
+  CHECK(moments(*dyt, "layers.2.attn.k_norm.weight").mean == 1.0);  // QK-Norm stays RMSNorm
   CHECK(dyt->layout().find("layers.2.attn.k_norm.alpha") == -1);
 }
 
@@ -95,7 +95,8 @@ TEST_CASE("init options scale the tensors they name", "[decoder][init]") {
   auto gpt2 = make_model(c);
   const double factor = 1.0 / std::sqrt(2.0 * c.n_layers);
   CHECK(moments(*gpt2, "layers.5.attn.o.weight").std == Approx(moments(*base, "layers.5.attn.o.weight").std * factor));
-  CHECK(moments(*gpt2, "layers.5.mlp.down.weight").std == Approx(moments(*base, "layers.5.mlp.down.weight").std * factor));
+  CHECK(moments(*gpt2, "layers.5.mlp.down.weight").std ==
+        Approx(moments(*base, "layers.5.mlp.down.weight").std * factor));
   CHECK(moments(*gpt2, "layers.5.attn.v.weight").std == moments(*base, "layers.5.attn.v.weight").std);
 
   c = init_config();
@@ -126,7 +127,8 @@ TEST_CASE("init options scale the tensors they name", "[decoder][init]") {
   c.placement = decoder::Placement::deepnorm;
   auto deep = make_model(c);
   const double beta = std::pow(8.0 * c.n_layers, -0.25);
-  for (const char* name : {"layers.6.attn.v.weight", "layers.6.attn.o.weight", "layers.6.mlp.up.weight", "layers.6.mlp.down.weight"})
+  for (const char* name :
+       {"layers.6.attn.v.weight", "layers.6.attn.o.weight", "layers.6.mlp.up.weight", "layers.6.mlp.down.weight"})
     CHECK(moments(*deep, name).std == Approx(moments(*base, name).std * beta).epsilon(1e-6));
   CHECK(moments(*deep, "layers.6.attn.q.weight").std == moments(*base, "layers.6.attn.q.weight").std);
   CHECK(c.deepnorm_alpha() == Approx(std::pow(2.0 * c.n_layers, 0.25)));

@@ -102,7 +102,8 @@ TEST_CASE("with QK-Norm (g = 1) no attention logit exceeds sqrt(d_head), however
 
 TEST_CASE("dL/dh norms per stream point match finite differences of the reference", "[decoder][stats][gradcheck]") {
   for (decoder::Placement placement : kAllPlacements) {
-    decoder::Config c = tiny_config(decoder::NormKind::layernorm, placement, placement == decoder::Placement::pre, true);
+    decoder::Config c =
+        tiny_config(decoder::NormKind::layernorm, placement, placement == decoder::Placement::pre, true);
     INFO(describe(c));
     auto model = make_model(c);
     randomize(*model, 21);
@@ -137,7 +138,8 @@ TEST_CASE("dL/dh norms per stream point match finite differences of the referenc
     for (std::size_t i = 0; i < model->layout().tensors.size(); ++i) {
       const auto& t = model->layout().tensors[i];
       double sq = 0;
-      for (std::size_t k = 0; k < t.size; ++k) sq += double(model->grads()[t.offset + k]) * model->grads()[t.offset + k];
+      for (std::size_t k = 0; k < t.size; ++k)
+        sq += double(model->grads()[t.offset + k]) * model->grads()[t.offset + k];
       CHECK(g.param_grad_norm[i] == Approx(std::sqrt(sq)).epsilon(1e-6));
       total += sq;
     }
@@ -147,7 +149,8 @@ TEST_CASE("dL/dh norms per stream point match finite differences of the referenc
 
 TEST_CASE("logit lens reads each stream through the final norm and lm_head", "[decoder][lens]") {
   for (decoder::Placement placement : kAllPlacements) {
-    decoder::Config c = tiny_config(decoder::NormKind::rmsnorm, placement, false, placement == decoder::Placement::olmo2);
+    decoder::Config c =
+        tiny_config(decoder::NormKind::rmsnorm, placement, false, placement == decoder::Placement::olmo2);
     INFO(describe(c));
     auto model = make_model(c);
     randomize(*model, 31);

@@ -57,10 +57,10 @@ inline void randomize(decoder::Model& model, std::uint64_t seed, double scale = 
     for (std::size_t i = 0; i < t.size; ++i) {
       const double z = rng.normal();
       p[t.offset + i] = static_cast<float>(!is_vector ? scale * z
-                                           : bias      ? 0.2 * z
-                                           : alpha     ? 0.5 + 0.2 * z
-                                           : gemma     ? 0.3 * z
-                                                       : 1.0 + 0.3 * z);
+                                           : bias     ? 0.2 * z
+                                           : alpha    ? 0.5 + 0.2 * z
+                                           : gemma    ? 0.3 * z
+                                                      : 1.0 + 0.3 * z);
     }
   }
   REQUIRE(model.set_params(p) == "");

@@ -32,10 +32,13 @@ class ReferenceDecoder {
     Mat h(static_cast<std::size_t>(T) * d);
     for (int t = 0; t < T; ++t)
       for (int i = 0; i < d; ++i)
-        h[t * d + i] = p_[layout_.embed + tokens[t] * d + i] + (c_.pos_embed ? p_[layout_.pos_embed + t * d + i] : S(0));
+        h[t * d + i] =
+            p_[layout_.embed + tokens[t] * d + i] + (c_.pos_embed ? p_[layout_.pos_embed + t * d + i] : S(0));
     bump_stream(h, 0);
     if (streams_out) streams_out->push_back(h);
-    const S skip = !c_.residual ? S(0) : c_.placement == Placement::deepnorm ? std::sqrt(std::sqrt(S(2) * c_.n_layers)) : S(1);
+    const S skip = !c_.residual                          ? S(0)
+                   : c_.placement == Placement::deepnorm ? std::sqrt(std::sqrt(S(2) * c_.n_layers))
+                                                         : S(1);
     for (int l = 0; l < c_.n_layers; ++l) {
       const decoder::LayerOffsets& L = layout_.layers[l];
       for (int sub = 0; sub < 2; ++sub) {
@@ -66,7 +69,7 @@ class ReferenceDecoder {
     return total / T;
   }
 
- // Logits of a stream [T, d]: final norm (if the model has one), lm_head, final soft-cap.
+  // Logits of a stream [T, d]: final norm (if the model has one), lm_head, final soft-cap.
   Mat read_out(Mat h, int T) const {
     if (c_.has_final_norm()) h = norm(h, layout_.final_norm, T);
     Mat logits = linear(h, T, c_.d_model, layout_.lm_head, c_.vocab_size);

@@ -49,7 +49,8 @@ TEST_CASE("figures of docs/experiments.md", "[.figures]") {
     o.model.init.scheme = scheme;
     const auto r = init_gradients(o);
     REQUIRE(r.error.empty());
-    std::printf("\n## 2. initGradients %s (LayerNorm, d 64, 12 layers, 2 windows)\n", scheme == InitScheme::xavier ? "xavier" : "std 0.02");
+    std::printf("\n## 2. initGradients %s (LayerNorm, d 64, 12 layers, 2 windows)\n",
+                scheme == InitScheme::xavier ? "xavier" : "std 0.02");
     row("loss post, pre", r.loss);
     row("post mlp.down per layer", r.mlp_down_grad_norm, 0, 12);
     row("pre mlp.down per layer", r.mlp_down_grad_norm, 12, 12);
@@ -111,8 +112,9 @@ TEST_CASE("figures of docs/experiments.md", "[.figures]") {
     row("embedding mean square", r.profile_plain, 0, 1);
   }
 
-  std::printf("\n## 4. warmup (L 6, d 64, LayerNorm, 200 steps): validation loss (prediction\n"
-              "## similarity) of post without, post with, pre without, pre with warmup\n");
+  std::printf(
+      "\n## 4. warmup (L 6, d 64, LayerNorm, 200 steps): validation loss (prediction\n"
+      "## similarity) of post without, post with, pre without, pre with warmup\n");
   struct Setting {
     InitScheme scheme;
     double lr;
@@ -121,10 +123,10 @@ TEST_CASE("figures of docs/experiments.md", "[.figures]") {
     int warmup_steps;
   };
   const InitScheme X = InitScheme::xavier, N = InitScheme::normal;
-  for (const Setting& s : {Setting{X, 1e-3, 0, 0, 50}, Setting{X, 2e-3, 0, 0, 50}, Setting{X, 3e-3, 0, 0, 50},
-                           Setting{X, 3e-3, 1, 0, 50}, Setting{X, 3e-3, 2, 0, 50}, Setting{X, 3e-3, 0, 1, 50},
-                           Setting{X, 5e-3, 0, 0, 50}, Setting{X, 5e-3, 0, 0, 150}, Setting{X, 1e-2, 0, 0, 50},
-                           Setting{N, 3e-3, 0, 0, 50}, Setting{N, 1e-2, 0, 0, 50}}) {
+  for (const Setting& s :
+       {Setting{X, 1e-3, 0, 0, 50}, Setting{X, 2e-3, 0, 0, 50}, Setting{X, 3e-3, 0, 0, 50}, Setting{X, 3e-3, 1, 0, 50},
+        Setting{X, 3e-3, 2, 0, 50}, Setting{X, 3e-3, 0, 1, 50}, Setting{X, 5e-3, 0, 0, 50}, Setting{X, 5e-3, 0, 0, 150},
+        Setting{X, 1e-2, 0, 0, 50}, Setting{N, 3e-3, 0, 0, 50}, Setting{N, 1e-2, 0, 0, 50}}) {
     WarmupOptions o;
     o.model.init.scheme = s.scheme;
     o.model.init.seed = s.seed;

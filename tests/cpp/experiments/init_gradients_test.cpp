@@ -20,7 +20,8 @@ double spread(const std::vector<double>& v) {  // max / min
 
 }  // namespace
 
-TEST_CASE("Theorem 1 at toy scale: Post-LN's last layer ignores depth, Pre-LN's shrinks", "[experiments][init_gradients]") {
+TEST_CASE("Theorem 1 at toy scale: Post-LN's last layer ignores depth, Pre-LN's shrinks",
+          "[experiments][init_gradients]") {
   for (InitScheme scheme : {InitScheme::normal, InitScheme::xavier}) {
     InitGradientsOptions o;  // post and pre, LayerNorm, d 64, depths 6, 12, 24, 48
     o.model.layers = 12;

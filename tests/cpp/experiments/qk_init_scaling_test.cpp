@@ -43,7 +43,8 @@ TEST_CASE("with QK-Norm the attention logit never exceeds sqrt(d_head)", "[exper
   CHECK(validate(bad).find("zeroQK") != std::string::npos);
 }
 
-TEST_CASE("1/sqrt(2L) keeps the stream's variance flat in depth, without it it grows linearly", "[experiments][init_scaling]") {
+TEST_CASE("1/sqrt(2L) keeps the stream's variance flat in depth, without it it grows linearly",
+          "[experiments][init_scaling]") {
   InitScalingOptions o;  // pre-norm, LayerNorm, std 0.02, depths 1 .. 64
   const InitScalingResult r = init_scaling(o);
   REQUIRE(r.error.empty());

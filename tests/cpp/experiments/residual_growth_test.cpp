@@ -7,7 +7,8 @@
 
 using namespace rl::experiments;
 
-TEST_CASE("at init the pre-norm stream grows and the increments shrink relative to it", "[experiments][residual_growth]") {
+TEST_CASE("at init the pre-norm stream grows and the increments shrink relative to it",
+          "[experiments][residual_growth]") {
   ResidualGrowthOptions o;
   o.model.layers = 8;
   o.model.norm = rl::decoder::NormKind::rmsnorm;
@@ -41,7 +42,7 @@ TEST_CASE("training makes the stream grow by an order of magnitude", "[experimen
   REQUIRE(trained.train_loss.size() == 100);
   o.train_steps = 0;
   const ResidualGrowthResult init = residual_growth(o);
-  CHECK(trained.loss < init.loss - 0.5);                     // 3.69 -> 2.82 nats measured
+  CHECK(trained.loss < init.loss - 0.5);  // 3.69 -> 2.82 nats measured
   // the stream's last point: 0.22 at init, 7.8 after training
   CHECK(trained.stream_norm.back() > 10 * init.stream_norm.back());
   o.train_steps = 50;

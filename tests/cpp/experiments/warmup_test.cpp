@@ -25,7 +25,8 @@ WarmupOptions found_setting() {  // the defaults of the warmup option table
 
 }  // namespace
 
-TEST_CASE("Xavier init, lr 3e-3: post-norm without warmup stalls at the unigram loss, the others learn", "[experiments][warmup]") {
+TEST_CASE("Xavier init, lr 3e-3: post-norm without warmup stalls at the unigram loss, the others learn",
+          "[experiments][warmup]") {
   const WarmupResult r = warmup(found_setting());
   REQUIRE(r.error.empty());
   REQUIRE(r.runs.size() == 4);

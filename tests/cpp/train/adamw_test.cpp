@@ -68,10 +68,10 @@ TEST_CASE("warmup ramps linearly to the peak, cosine ends at the floor", "[train
   s.decay = LrDecay::cosine;
   s.total_steps = 110;
   s.final_ratio = 0.1;
-  CHECK(learning_rate(s, 10) == Approx(1e-3));              // cos(0) = 1: the peak
+  CHECK(learning_rate(s, 10) == Approx(1e-3));                 // cos(0) = 1: the peak
   CHECK(learning_rate(s, 60) == Approx(0.5 * (1e-3 + 1e-4)));  // halfway: cos(pi / 2) = 0, the midpoint
-  CHECK(learning_rate(s, 110) == Approx(1e-4));             // cos(pi) = -1: the floor
-  CHECK(learning_rate(s, 1000) == Approx(1e-4));            // stays at the floor
+  CHECK(learning_rate(s, 110) == Approx(1e-4));                // cos(pi) = -1: the floor
+  CHECK(learning_rate(s, 1000) == Approx(1e-4));               // stays at the floor
 
   s.warmup_steps = 0;
   CHECK(learning_rate(s, 0) == Approx(1e-3));

@@ -27,7 +27,6 @@ train::TrainOptions tiny_options(double lr) {
   return o;
 }
 
-
 }  // namespace
 
 TEST_CASE("training learns more than character frequencies", "[train][loop]") {
@@ -54,7 +53,8 @@ TEST_CASE("training learns more than character frequencies", "[train][loop]") {
 TEST_CASE("training is deterministic for fixed seeds", "[train][loop]") {
   std::string error;
   auto a = decoder::Model::create(tiny_config(), &error), b = decoder::Model::create(tiny_config(), &error);
-  auto ta = train::Trainer::create(*a, tiny_options(1e-3), &error), tb = train::Trainer::create(*b, tiny_options(1e-3), &error);
+  auto ta = train::Trainer::create(*a, tiny_options(1e-3), &error),
+       tb = train::Trainer::create(*b, tiny_options(1e-3), &error);
   for (int s = 0; s < 5; ++s) {
     const auto ra = ta->step(), rb = tb->step();
     CHECK(ra.loss == rb.loss);

@@ -50,7 +50,8 @@ TEST_CASE("safetensors bytes: little-endian header length, sorted JSON header, c
   const std::string header(f32.begin() + 8, f32.begin() + 8 + long(n));
   // sorted names: embed_tokens < layers.0.mlp.down_proj < ... < model.norm; lm_head first of all
   CHECK(header.rfind("{\"lm_head.weight\":{\"dtype\":\"F32\",\"shape\":[5,8],\"data_offsets\":[0,160]}", 0) == 0);
-  CHECK(header.find("\"model.layers.0.self_attn.q_norm.weight\":{\"dtype\":\"F32\",\"shape\":[8]") != std::string::npos);
+  CHECK(header.find("\"model.layers.0.self_attn.q_norm.weight\":{\"dtype\":\"F32\",\"shape\":[8]") !=
+        std::string::npos);
   CHECK(header.find("post_feedforward_layernorm") != std::string::npos);
   // lm_head's data is the engine's lm_head tensor, as little-endian floats
   const decoder::ParamTensor& head = model->layout().tensors[model->layout().find("lm_head.weight")];
@@ -98,7 +99,8 @@ TEST_CASE("a config a family cannot express is refused, naming the difference", 
   CHECK(train::check_exportable(c, llama).find("swiglu") != std::string::npos);
   c = train::toy_config(train::toy_specs()[1]);
   c.qk_norm_shape = decoder::QkNormShape::head;
-  CHECK(train::check_exportable(c, *train::find_hf_architecture("olmo2")).find("whole projection") != std::string::npos);
+  CHECK(train::check_exportable(c, *train::find_hf_architecture("olmo2")).find("whole projection") !=
+        std::string::npos);
   CHECK(train::find_hf_architecture("gpt2") == nullptr);
 }
 

@@ -21,10 +21,9 @@
 #include "kernels/norms.hpp"
 
 // Returns from the enclosing function when the Status expression failed.
-#define RL_RETURN_IF_ERROR(expr)                              \
-  do {                                                        \
-    if (::rl::Status rl_status_ = (expr); !rl_status_.ok)     \
-      return rl_status_;                                      \
+#define RL_RETURN_IF_ERROR(expr)                                             \
+  do {                                                                       \
+    if (::rl::Status rl_status_ = (expr); !rl_status_.ok) return rl_status_; \
   } while (0)
 
 namespace rl::api {
@@ -56,7 +55,8 @@ inline float largest_magnitude(Floats x) {
 inline Status check_eps_fits(Floats x, float sum_of_squares, float eps) {
   if (std::isfinite(sum_of_squares / static_cast<float>(x.size()) + eps)) return Status::success();
   return failure_from([&] {
-    return "eps (" + format_number(eps) + ") plus the mean square of x overflows float32, so 1 / sqrt of it is 0 and "
+    return "eps (" + format_number(eps) +
+           ") plus the mean square of x overflows float32, so 1 / sqrt of it is 0 and "
            "every output would be 0; use a smaller eps";
   });
 }
@@ -66,7 +66,8 @@ inline Status check_rms_defined(Floats x, float sum_of_squares, float eps) {
   if (eps != 0.0f || sum_of_squares / static_cast<float>(x.size()) != 0.0f) return Status::success();
   return failure_from([&] {
     const float largest = largest_magnitude(x);
-    if (largest == 0.0f) return std::string("x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0");
+    if (largest == 0.0f)
+      return std::string("x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0");
     return "the mean square of x underflows float32 to 0 (the largest |x_i| is " + format_number(largest) +
            ") and eps is 0, so x / RMS is undefined; scale x up or use eps > 0";
   });
@@ -113,8 +114,8 @@ inline Status check_std_defined(Floats x, float sum_of_squares, float eps) {
   if (variance > variance_rounding_noise_bound(largest_bound, d)) return Status::success();
   const double noise = variance_rounding_noise(x);
   if (variance > noise || (static_cast<double>(eps) >= noise && eps != 0.0f)) return Status::success();
-  const std::string head = "x is constant: its variance (" + format_number(variance) +
-                           ") is rounding noise (at most " + format_number(noise) + " for these values), and ";
+  const std::string head = "x is constant: its variance (" + format_number(variance) + ") is rounding noise (at most " +
+                           format_number(noise) + " for these values), and ";
   if (eps == 0.0f) return Status::failure(head + "eps is 0, so (x - mean) / std is undefined; use eps > 0");
   return Status::failure(head + "eps (" + format_number(eps) +
                          ") is smaller, so (x - mean) / std would be rounding error over its own size; use eps >= " +
@@ -190,17 +191,17 @@ inline Status rmsnorm(OutFloats y, Floats x, const OptionalFloats& g, float eps,
   }
   // the checks' sum of squares is the kernel's: one pass over x fewer
   rl::rmsnorm_forward_row(y.data(), x.data(), gp, d, rl::rmsnorm_rstd_given(sum_of_squares, d, eps), weight_offset);
-  return output_bound < kSafeOutputBound
-             ? Status::success()
-             : gp ? check_result("y", y) : check_result("y", y, "1 / RMS times (weightOffset + 1) overflows");
+  return output_bound < kSafeOutputBound ? Status::success()
+         : gp                            ? check_result("y", y)
+                                         : check_result("y", y, "1 / RMS times (weightOffset + 1) overflows");
 }
 
 inline Status layernorm(OutFloats y, Floats x, const OptionalFloats& gamma, const OptionalFloats& beta, float eps) {
   double output_bound = 0.0;
   RL_RETURN_IF_ERROR(detail::check_layernorm_inputs(x, gamma, beta, eps, output_bound));
   RL_RETURN_IF_ERROR(check_output("y", y, x.size()));
-  rl::layernorm_forward(y.data(), nullptr, nullptr, x.data(), detail::data_or_null(gamma),
-                        detail::data_or_null(beta), 1, static_cast<int>(x.size()), eps);
+  rl::layernorm_forward(y.data(), nullptr, nullptr, x.data(), detail::data_or_null(gamma), detail::data_or_null(beta),
+                        1, static_cast<int>(x.size()), eps);
   return output_bound < kSafeOutputBound ? Status::success() : check_result("y", y);
 }
 
@@ -220,10 +221,11 @@ inline Status rmsnorm_backward(OutFloats dx, OutFloats dg, Floats dy, Floats x, 
   rl::rmsnorm_backward(dx.data(), dg.data(), dy.data(), x.data(), &rstd, gp, 1, d, weight_offset);
   // dx has a term in rstd^3 = 1 / RMS^3, which overflows float32 for an RMS below about 1.4e-13
   const double rstd3 = static_cast<double>(rstd) * rstd * rstd;
-  RL_RETURN_IF_ERROR(check_result("dx", dx, rstd3 > std::numeric_limits<float>::max()
-                                                ? "x is so small that 1 / RMS^3 overflows float32 (1 / RMS is " +
-                                                      format_number(rstd) + "); scale x up or use a larger eps"
-                                                : "the weights or dy are too large"));
+  RL_RETURN_IF_ERROR(check_result("dx", dx,
+                                  rstd3 > std::numeric_limits<float>::max()
+                                      ? "x is so small that 1 / RMS^3 overflows float32 (1 / RMS is " +
+                                            format_number(rstd) + "); scale x up or use a larger eps"
+                                      : "the weights or dy are too large"));
   return check_result("dg", dg);
 }
 
@@ -242,8 +244,8 @@ inline Status layernorm_backward(OutFloats dx, OutFloats dgamma, OutFloats dbeta
   std::fill(dx.begin(), dx.end(), 0.0f);
   std::fill(dgamma.begin(), dgamma.end(), 0.0f);
   std::fill(dbeta.begin(), dbeta.end(), 0.0f);
-  rl::layernorm_backward(dx.data(), dgamma.data(), dbeta.data(), dy.data(), x.data(), &stats.mean, &stats.rstd, gp,
-                         1, d);
+  rl::layernorm_backward(dx.data(), dgamma.data(), dbeta.data(), dy.data(), x.data(), &stats.mean, &stats.rstd, gp, 1,
+                         d);
   RL_RETURN_IF_ERROR(check_result("dx", dx));
   RL_RETURN_IF_ERROR(check_result("dgamma", dgamma));
   return check_result("dbeta", dbeta);
@@ -257,8 +259,8 @@ inline Status rmsnorm_steps(RmsNormSteps& steps, Floats x, const OptionalFloats&
   return check_result("output", steps.output);
 }
 
-inline Status layernorm_steps(LayerNormSteps& steps, Floats x, const OptionalFloats& gamma,
-                              const OptionalFloats& beta, float eps) {
+inline Status layernorm_steps(LayerNormSteps& steps, Floats x, const OptionalFloats& gamma, const OptionalFloats& beta,
+                              float eps) {
   double output_bound = 0.0;
   RL_RETURN_IF_ERROR(detail::check_layernorm_inputs(x, gamma, beta, eps, output_bound));
   steps = rl::layernorm_steps(x.data(), detail::data_or_null(gamma), detail::data_or_null(beta),

@@ -61,13 +61,15 @@ inline Status check_vector(std::string_view name, Floats v) {
 
 inline Status check_size(std::string_view name, Floats v, std::size_t d) {
   if (v.size() == d) return Status::success();
-  return failure_from([&] { return std::string(name) + " has " + values(v.size()) + " but x has " + std::to_string(d); });
+  return failure_from(
+      [&] { return std::string(name) + " has " + values(v.size()) + " but x has " + std::to_string(d); });
 }
 
 inline Status check_output(std::string_view name, OutFloats out, std::size_t d) {
   if (out.size() == d) return Status::success();
   return failure_from([&] {
-    return "the output " + std::string(name) + " has room for " + values(out.size()) + " but x has " + std::to_string(d);
+    return "the output " + std::string(name) + " has room for " + values(out.size()) + " but x has " +
+           std::to_string(d);
   });
 }
 
@@ -101,8 +103,8 @@ inline Status check_matching(std::string_view name, const OptionalFloats& v, std
   if (Status s = first_non_finite("x", x); !s.ok) return s;
   float largest = 0.0f;
   for (float v : x) largest = std::fmax(largest, std::fabs(v));
-  return Status::failure("the sum of squares of x overflows float32 (the largest |x_i| is " +
-                         format_number(largest) + "); scale x down");
+  return Status::failure("the sum of squares of x overflows float32 (the largest |x_i| is " + format_number(largest) +
+                         "); scale x down");
 }
 inline Status check_norm_input_given(Floats x, float sum_of_squares) {
   return std::isfinite(sum_of_squares) ? Status::success() : norm_input_problem(x);
@@ -154,7 +156,8 @@ inline Status check_cap(double cap) {
 
 // After a kernel whose output could not be bounded in advance: overflow is reported, not handed back as inf.
 // `cause` says which inputs can make it overflow (the callers rule out the others beforehand).
-inline Status check_result(std::string_view name, Floats v, std::string_view cause = "the weights or dy are too large") {
+inline Status check_result(std::string_view name, Floats v,
+                           std::string_view cause = "the weights or dy are too large") {
   if (simd::all_finite(v.data(), static_cast<int>(v.size()))) return Status::success();
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (std::isfinite(v[i])) continue;

@@ -54,7 +54,8 @@ void to_f32(float* out, const void* in, std::size_t n, Dtype dtype) {
 }
 
 std::string check_spec(const LayerSpec& s) {
-  if (s.d <= 0 || s.n_heads <= 0 || s.n_kv_heads <= 0 || s.head_dim <= 0 || s.ffn <= 0) return "layer sizes must be positive";
+  if (s.d <= 0 || s.n_heads <= 0 || s.n_kv_heads <= 0 || s.head_dim <= 0 || s.ffn <= 0)
+    return "layer sizes must be positive";
   if (s.head_dim % 2 != 0) return "head_dim must be even for RoPE";
   if (s.n_heads % s.n_kv_heads != 0) return "num_attention_heads must be a multiple of num_key_value_heads";
   if (!(s.eps > 0) || !std::isfinite(s.eps)) return "the norm eps must be positive";
@@ -68,16 +69,21 @@ std::size_t slot_size(const LayerSpec& s, Slot slot) {
   switch (slot) {
     case kAttnNormBefore: return s.placement == Placement::post ? 0 : d;
     case kMlpNormBefore: return s.placement == Placement::post ? 0 : d;
-    case kAttnNormAfter: case kMlpNormAfter: return s.placement == Placement::pre ? 0 : d;
+    case kAttnNormAfter:
+    case kMlpNormAfter: return s.placement == Placement::pre ? 0 : d;
     case kQNorm: return s.qk_norm == QkNorm::none ? 0 : s.qk_norm == QkNorm::per_head ? s.head_dim : q;
     case kKNorm: return s.qk_norm == QkNorm::none ? 0 : s.qk_norm == QkNorm::per_head ? s.head_dim : kv;
     case kQ: return q * d;
-    case kK: case kV: return kv * d;
+    case kK:
+    case kV: return kv * d;
     case kO: return d * q;
     case kQBias: return q;
-    case kKBias: case kVBias: return kv;
+    case kKBias:
+    case kVBias: return kv;
     case kOBias: return d;
-    case kGate: case kUp: case kDown: return d * s.ffn;
+    case kGate:
+    case kUp:
+    case kDown: return d * s.ffn;
     default: return 0;
   }
 }
@@ -100,13 +106,16 @@ void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, 
 }
 
 std::string Workspace::reserve(const LayerSpec& s, int T) {
-  const std::size_t t = T, q_cols = std::size_t(s.n_heads) * s.head_dim, kv_cols = std::size_t(s.n_kv_heads) * s.head_dim;
-  const std::size_t sizes[] = {t * s.d, t * q_cols, t * kv_cols, t * kv_cols, t * q_cols, t * t, t * s.ffn, t * s.ffn, t * s.d, panel_floats(s)};
+  const std::size_t t = T, q_cols = std::size_t(s.n_heads) * s.head_dim,
+                    kv_cols = std::size_t(s.n_kv_heads) * s.head_dim;
+  const std::size_t sizes[] = {t * s.d, t * q_cols, t * kv_cols, t * kv_cols, t * q_cols,
+                               t * t,   t * s.ffn,  t * s.ffn,   t * s.d,     panel_floats(s)};
   std::size_t total = 0;
   for (std::size_t n : sizes) total += n;
   if (total > data_.size()) {
     release();
-    if (std::string e = reserve_memory(total * sizeof(float), "a checkpoint layer's activations", &memory_); !e.empty()) return e;
+    if (std::string e = reserve_memory(total * sizeof(float), "a checkpoint layer's activations", &memory_); !e.empty())
+      return e;
     data_.resize(total);
   }
   float* p = data_.data();
@@ -208,9 +217,22 @@ void mlp(float* out, const float* x, int T, const LayerSpec& s, const LayerWeigh
 }
 
 const char* slot_name(int slot) {
-  static const char* names[kSlotCount] = {"attention norm (before)", "attention norm (after)", "MLP norm (before)",
-                                          "MLP norm (after)", "q norm", "k norm", "q_proj", "k_proj", "v_proj",
-                                          "o_proj", "q bias", "k bias", "v bias", "o bias", "gate_proj", "up_proj",
+  static const char* names[kSlotCount] = {"attention norm (before)",
+                                          "attention norm (after)",
+                                          "MLP norm (before)",
+                                          "MLP norm (after)",
+                                          "q norm",
+                                          "k norm",
+                                          "q_proj",
+                                          "k_proj",
+                                          "v_proj",
+                                          "o_proj",
+                                          "q bias",
+                                          "k bias",
+                                          "v bias",
+                                          "o bias",
+                                          "gate_proj",
+                                          "up_proj",
                                           "down_proj"};
   return names[slot];
 }
@@ -225,13 +247,14 @@ void row_norms(float* out, const float* x, int rows, int d) {
   }
 }
 
-std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeights& w, const float* inv_freq,
-                          int window, float* attn_norms, float* mlp_norms, Workspace& ws) {
+std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeights& w, const float* inv_freq, int window,
+                          float* attn_norms, float* mlp_norms, Workspace& ws) {
   if (std::string e = check_spec(s); !e.empty()) return e;
   // Biases are optional; every other slot the spec has is required. Only the projections may be F16 / BF16.
   for (int slot = 0; slot < kSlotCount; ++slot) {
     const bool optional = slot >= kQBias && slot <= kOBias;
-    if (!optional && slot_size(s, Slot(slot)) > 0 && !w.w[slot]) return std::string("missing weight: ") + slot_name(slot);
+    if (!optional && slot_size(s, Slot(slot)) > 0 && !w.w[slot])
+      return std::string("missing weight: ") + slot_name(slot);
     const bool projection = (slot >= kQ && slot <= kO) || slot >= kGate;
     if (!projection && w.dtype[slot] != Dtype::f32) return std::string(slot_name(slot)) + " must be float32";
   }
@@ -245,7 +268,8 @@ std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeight
     attn_in = ws.h;
   }
   attention(ws.branch, attn_in, T, s, w, inv_freq, window, ws);
-  if (s.placement != Placement::pre) rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kAttnNormAfter), T, d, s.eps, s.norm_offset);
+  if (s.placement != Placement::pre)
+    rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kAttnNormAfter), T, d, s.eps, s.norm_offset);
   row_norms(attn_norms, ws.branch, T, d);
   for (std::size_t i = 0; i < n; ++i) x[i] += ws.branch[i];
 
@@ -255,7 +279,8 @@ std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeight
     mlp_in = ws.h;
   }
   mlp(ws.branch, mlp_in, T, s, w, ws);
-  if (s.placement != Placement::pre) rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kMlpNormAfter), T, d, s.eps, s.norm_offset);
+  if (s.placement != Placement::pre)
+    rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kMlpNormAfter), T, d, s.eps, s.norm_offset);
   row_norms(mlp_norms, ws.branch, T, d);
   for (std::size_t i = 0; i < n; ++i) x[i] += ws.branch[i];
   return "";
@@ -274,7 +299,8 @@ void head_chunk(float* logits, int ld, const float* h, int rows, int d, const vo
     }
   }
   if (softcap > 0)
-    for (int r = 0; r < rows; ++r) softcap_forward(logits + std::size_t(r) * ld, logits + std::size_t(r) * ld, n, softcap);
+    for (int r = 0; r < rows; ++r)
+      softcap_forward(logits + std::size_t(r) * ld, logits + std::size_t(r) * ld, n, softcap);
 }
 
 }  // namespace rl::checkpoint

@@ -44,8 +44,24 @@ struct LayerSpec {
 std::string check_spec(const LayerSpec& spec);
 
 enum Slot : int {
-  kAttnNormBefore, kAttnNormAfter, kMlpNormBefore, kMlpNormAfter, kQNorm, kKNorm,
-  kQ, kK, kV, kO, kQBias, kKBias, kVBias, kOBias, kGate, kUp, kDown, kSlotCount
+  kAttnNormBefore,
+  kAttnNormAfter,
+  kMlpNormBefore,
+  kMlpNormAfter,
+  kQNorm,
+  kKNorm,
+  kQ,
+  kK,
+  kV,
+  kO,
+  kQBias,
+  kKBias,
+  kVBias,
+  kOBias,
+  kGate,
+  kUp,
+  kDown,
+  kSlotCount
 };
 // The projections (q, k, v, o, gate, up, down) may stay in the file's dtype: they are widened to float32 four
 // rows at a time into a small panel right before the matmul kernel reads them (the kernel holds four rows of W

@@ -39,8 +39,8 @@ std::string reserve_memory(std::uint64_t bytes, std::string_view what, MemoryRes
   // What *out holds now is given back if the new reservation succeeds, so it counts as free for this one.
   const std::uint64_t left = kMemoryBudgetBytes - used + out->bytes_;
   if (bytes > left) {
-    return std::string(kOutOfMemoryPrefix) + std::string(what) + " needs " + megabytes(bytes) + ", " +
-           megabytes(left) + " of the " + megabytes(kMemoryBudgetBytes) +
+    return std::string(kOutOfMemoryPrefix) + std::string(what) + " needs " + megabytes(bytes) + ", " + megabytes(left) +
+           " of the " + megabytes(kMemoryBudgetBytes) +
            " memory budget is left; dispose of decoders you no longer use or ask for less";
   }
   // The budget bounds what is live, not where it lies: after frees of different sizes the heap may hold no free
@@ -53,7 +53,8 @@ std::string reserve_memory(std::uint64_t bytes, std::string_view what, MemoryRes
     if (!probe) {
       return std::string(kOutOfMemoryPrefix) + std::string(what) + " needs " + megabytes(bytes) +
              ", and the WASM heap has no free block that large (" + megabytes(left) + " of the " +
-             megabytes(kMemoryBudgetBytes) + " memory budget is left, in pieces); dispose of decoders you no "
+             megabytes(kMemoryBudgetBytes) +
+             " memory budget is left, in pieces); dispose of decoders you no "
              "longer use or ask for less";
     }
     std::free(probe);

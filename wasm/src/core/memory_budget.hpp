@@ -48,7 +48,7 @@ class MemoryReservation {
 // "out of memory: <what> needs N MB, M MB of the 768 MB budget is left ...".
 std::string reserve_memory(std::uint64_t bytes, std::string_view what, MemoryReservation* out);
 
-std::uint64_t memory_used_bytes();  // reserved now
+std::uint64_t memory_used_bytes();    // reserved now
 std::uint64_t memory_budget_bytes();  // kMemoryBudgetBytes
 
 // "12.5 MB": bytes in MiB with one decimal, as the messages say them.

@@ -83,8 +83,8 @@ Option number_list(std::string name, std::vector<double> def, Option item, int m
   return o;
 }
 
-Option choice_list(std::string name, std::vector<std::string> def, std::vector<std::string> choices,
-                   int min_length, int max_length, std::string meaning) {
+Option choice_list(std::string name, std::vector<std::string> def, std::vector<std::string> choices, int min_length,
+                   int max_length, std::string meaning) {
   Option o = choice(std::move(name), "", std::move(choices), std::move(meaning));
   o.type = Type::list, o.item = Type::choice;
   o.texts = std::move(def), o.min_length = min_length, o.max_length = max_length;
@@ -129,18 +129,17 @@ std::string check_number(const Option& row, double value, std::string_view label
   if (bounded_below && bounded_above)
     bounds = row.min_exclusive ? " above " + shown(row.min) + " and at most " + shown(row.max)
                                : " from " + shown(row.min) + " to " + shown(row.max);
-  else if (bounded_below)
-    bounds = (row.min_exclusive ? " above " : " of at least ") + shown(row.min);
-  else if (bounded_above)
-    bounds = " of at most " + shown(row.max);
+  else if (bounded_below) bounds = (row.min_exclusive ? " above " : " of at least ") + shown(row.min);
+  else if (bounded_above) bounds = " of at most " + shown(row.max);
   return name + " must be " + (integral ? "an integer" : "a finite number") + bounds + " (got " + shown(value) + ")";
 }
 
 std::string check_float32(double value, std::string_view name) {
   if (fits_float32(value)) return "";
   const double magnitude = std::fabs(value);
-  const std::string becomes = magnitude > kFloat32Max ? (value > 0 ? "Infinity" : "-Infinity")
-                              : static_cast<float>(value) == 0 ? "0" : "a subnormal float32 (imprecise)";
+  const std::string becomes = magnitude > kFloat32Max          ? (value > 0 ? "Infinity" : "-Infinity")
+                              : static_cast<float>(value) == 0 ? "0"
+                                                               : "a subnormal float32 (imprecise)";
   return std::string(name) + " must be representable as a float32: " + shown(value) + " would become " + becomes +
          " (nonzero magnitudes from 1.17549435e-38 to 3.40282347e+38)";
 }

@@ -22,7 +22,7 @@ enum class Type { integer, number, boolean, choice, list, object };
 const char* to_string(Type type);
 
 struct Option {
-  std::string name;     // as the JS API spells it: "nLayers"
+  std::string name;  // as the JS API spells it: "nLayers"
   Type type = Type::number;
   std::string meaning;  // one line
   // Default: `number` for integer, number and boolean (0 / 1); `text` for choice; `numbers` or `texts` for lists.
@@ -42,7 +42,7 @@ struct Option {
   std::vector<std::string> choices;  // choice (and list items of type choice)
   Type item = Type::number;          // list: the type of its entries
   int min_length = 0, max_length = 0;
-  std::vector<Option> fields;        // object: its own table
+  std::vector<Option> fields;  // object: its own table
 
   // The same option with another default or narrower bounds (an experiment's model, a smaller budget).
   Option with_default(double value) const;
@@ -60,8 +60,8 @@ Option choice(std::string name, std::string def, std::vector<std::string> choice
 Option object(std::string name, Table fields, std::string meaning);
 Option number_list(std::string name, std::vector<double> def, Option item, int min_length, int max_length,
                    std::string meaning);
-Option choice_list(std::string name, std::vector<std::string> def, std::vector<std::string> choices,
-                   int min_length, int max_length, std::string meaning);
+Option choice_list(std::string name, std::vector<std::string> def, std::vector<std::string> choices, int min_length,
+                   int max_length, std::string meaning);
 
 // The row named `name` (a dotted path reaches into objects: "init.std"); a missing row is a programming
 // error in the caller's table, reported by the tests that build every table.

@@ -6,8 +6,9 @@
 // Everything else is an error that names where and what (see ParseError); the caller can show `message` or
 // translate by `code`. Control characters (U+0000 to U+001F other than the separators tab, LF and CR, and
 // U+007F) are unexpected_char, named by their code point; so is a lone surrogate (U+D800 to U+DFFF, which
-// JavaScript strings can hold and web/lib/kernels.js encodes as the 3 bytes UTF-8 would use), never echoed. Rejected: no numbers at all, NaN / infinity, values that overflow float32, and more than
-// kMaxVectorLength numbers. Numbers too small for float32 round to 0 or a subnormal, as float32 does.
+// JavaScript strings can hold and web/lib/kernels.js encodes as the 3 bytes UTF-8 would use), never echoed. Rejected:
+// no numbers at all, NaN / infinity, values that overflow float32, and more than kMaxVectorLength numbers. Numbers too
+// small for float32 round to 0 or a subnormal, as float32 does.
 //
 // Header-only (the build compiles .cpp files from wasm/src/ and wasm/src/kernels/ only).
 #pragma once
@@ -28,8 +29,8 @@ inline constexpr int kMaxVectorLength = 1 << 20;  // 1,048,576
 inline constexpr std::size_t kMaxVectorTextBytes = std::size_t(16) * kMaxVectorLength;
 
 struct ParseError {
-  // empty | too_long | unexpected_char | invalid_number | not_finite | out_of_range | missing_value | unclosed_bracket |
-  // unmatched_bracket | nested_bracket | trailing_text | too_many_values | invalid_utf8
+  // empty | too_long | unexpected_char | invalid_number | not_finite | out_of_range | missing_value | unclosed_bracket
+  // | unmatched_bracket | nested_bracket | trailing_text | too_many_values | invalid_utf8
   std::string code;
   int position = 0;     // 0-based index in UTF-16 code units, as JavaScript indexes the string
   int column = 1;       // 1-based index in characters, as the message says it
@@ -71,9 +72,13 @@ inline char ascii_reading(std::uint32_t cp) {
   if (cp < 0x80) return static_cast<char>(cp);
   if (cp >= 0xFF10 && cp <= 0xFF19) return static_cast<char>('0' + (cp - 0xFF10));  // full-width digits
   switch (cp) {
-    case 0x00A0: case 0x202F: case 0x3000: return ' ';  // no-break, narrow no-break, ideographic space
-    case 0xFF0C: case 0x3001: return ',';               // full-width comma, ideographic comma
-    case 0x2212: case 0xFF0D: return '-';               // minus sign, full-width hyphen-minus
+    case 0x00A0:
+    case 0x202F:
+    case 0x3000: return ' ';  // no-break, narrow no-break, ideographic space
+    case 0xFF0C:
+    case 0x3001: return ',';  // full-width comma, ideographic comma
+    case 0x2212:
+    case 0xFF0D: return '-';  // minus sign, full-width hyphen-minus
     case 0xFF0B: return '+';
     case 0xFF0E: return '.';
     case 0xFF45: return 'e';
@@ -256,9 +261,9 @@ inline ParsedVector parse_vector(std::string_view text) {
                   cat({"more than 1,048,576 numbers (the limit), the next one", at(c.column)}));
     const float value = std::strtof(token.c_str(), nullptr);
     if (std::isinf(value))
-      return fail("out_of_range", c.position, c.column, typed_token,
-                  cat({"'", typed_token, "'", at(c.column),
-                       " is too large for float32 (the largest is about 3.4e38)"}));
+      return fail(
+          "out_of_range", c.position, c.column, typed_token,
+          cat({"'", typed_token, "'", at(c.column), " is too large for float32 (the largest is about 3.4e38)"}));
     if (k < n && is_unprintable(chars[k].cp)) {
       const std::string name = code_point_name(chars[k].cp);
       return fail("unexpected_char", chars[k].position, chars[k].column, name,
@@ -274,11 +279,10 @@ inline ParsedVector parse_vector(std::string_view text) {
     i = k;
   }
   if (open_bracket != nullptr && !closed)
-    return fail("unclosed_bracket", end_position, end_column, std::string(open_bracket->original),
-                cat({"the '", open_bracket->original, "'", at(open_bracket->column),
-                     " is never closed: add ']' at the end"}));
-  if (result.values.empty())
-    return fail("empty", 0, 1, "", "no numbers found: type a vector such as [2, -1, 3, 0]");
+    return fail(
+        "unclosed_bracket", end_position, end_column, std::string(open_bracket->original),
+        cat({"the '", open_bracket->original, "'", at(open_bracket->column), " is never closed: add ']' at the end"}));
+  if (result.values.empty()) return fail("empty", 0, 1, "", "no numbers found: type a vector such as [2, -1, 3, 0]");
   result.ok = true;
   return result;
 }

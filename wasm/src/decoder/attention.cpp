@@ -30,7 +30,8 @@ inline void for_each_block(int T, Fn fn) {
 }
 
 // RoPE on [T, d] rows of H heads (Hugging Face's rotate_half): for pair (i, i + dh/2) of each head at position t,
-//   forward: (a, b) <- (a cos - b sin, b cos + a sin);   inverse (the backward, R^T): (a, b) <- (a cos + b sin, b cos - a sin)
+//   forward: (a, b) <- (a cos - b sin, b cos + a sin);   inverse (the backward, R^T): (a, b) <- (a cos + b sin, b cos -
+//   a sin)
 // with angle = t * inv_freq_i, inv_freq_i = theta^(-2i/dh), each rounded to float32 as transformers computes them.
 // In place is allowed (y == x).
 void rope_rotate(float* y, const float* x, int T, int H, int dh, float theta, bool inverse) {
@@ -128,7 +129,8 @@ void attention_backward(const Config& c, float* dx, LayerWeights& dw, const floa
     const float *qh = a.qr + h * dh, *kh = a.kr + h * dh, *vh = a.v + h * dh, *dyh = s.d_att_y + h * dh;
     const float* P = a.probs + static_cast<long>(h) * T * T;
     const float* S = a.scores + static_cast<long>(h) * T * T;
-    for_each_block(T, [&](int t0, int rows) { matmul_nt(dP + t0 * T, T, dyh + t0 * d, d, vh, d, rows, dh, t0 + rows); });
+    for_each_block(T,
+                   [&](int t0, int rows) { matmul_nt(dP + t0 * T, T, dyh + t0 * d, d, vh, d, rows, dh, t0 + rows); });
     for (int t = 0; t < T; ++t) {
       const int n = t + 1;
       float* g_row = G + static_cast<long>(t) * T;

@@ -31,17 +31,17 @@ void sublayer_backward(const Config& c, const SublayerActs& a, NormWeights norm_
   const int n = T * c.d_model;
   float* d_h = s.d_stream;
   switch (c.placement) {
-    case Placement::pre:  // h_out = skip h + F(Norm(h))
-      std::memcpy(s.d_a, d_h, sizeof(float) * n);               // dL/dF = dL/dh_out
-      scale(d_h, skip, n);                                       // skip path
+    case Placement::pre:                           // h_out = skip h + F(Norm(h))
+      std::memcpy(s.d_a, d_h, sizeof(float) * n);  // dL/dF = dL/dh_out
+      scale(d_h, skip, n);                         // skip path
       zero(s.d_b, n);
-      branch_backward(s.d_b, s.d_a);                             // dL/dNorm(h)
+      branch_backward(s.d_b, s.d_a);                                         // dL/dNorm(h)
       norm_backward(c, d_h, d_norm_w, s.d_b, a.x_in, a.in_norm, norm_w, T);  // += branch path
       break;
     case Placement::sandwich:  // h_out = skip h + Norm_out(F(Norm(h)))
       zero(s.d_a, n);
       norm_backward(c, s.d_a, d_out_norm_w, d_h, a.branch_out, a.out_norm, out_norm_w, T);  // dL/dF
-      scale(d_h, skip, n);                                       // skip path
+      scale(d_h, skip, n);                                                                  // skip path
       zero(s.d_b, n);
       branch_backward(s.d_b, s.d_a);
       norm_backward(c, d_h, d_norm_w, s.d_b, a.x_in, a.in_norm, norm_w, T);  // += branch path
@@ -49,15 +49,15 @@ void sublayer_backward(const Config& c, const SublayerActs& a, NormWeights norm_
     case Placement::olmo2:  // h_out = skip h + Norm(F(h))
       zero(s.d_a, n);
       norm_backward(c, s.d_a, d_norm_w, d_h, a.branch_out, a.out_norm, norm_w, T);  // dL/dF
-      scale(d_h, skip, n);                                       // skip path
-      branch_backward(d_h, s.d_a);                               // += branch path
+      scale(d_h, skip, n);                                                          // skip path
+      branch_backward(d_h, s.d_a);                                                  // += branch path
       break;
-    case Placement::post:      // h_out = Norm(skip h + F(h))
+    case Placement::post:  // h_out = Norm(skip h + F(h))
     case Placement::deepnorm:
       zero(s.d_a, n);
       norm_backward(c, s.d_a, d_norm_w, d_h, a.sum, a.post_norm, norm_w, T);  // dL/dsum = dL/dF
-      for (int i = 0; i < n; ++i) d_h[i] = skip * s.d_a[i];     // skip path
-      branch_backward(d_h, s.d_a);                               // += branch path
+      for (int i = 0; i < n; ++i) d_h[i] = skip * s.d_a[i];                   // skip path
+      branch_backward(d_h, s.d_a);                                            // += branch path
       break;
   }
 }

@@ -50,8 +50,8 @@ struct Config {
   MlpKind mlp = MlpKind::gelu;
   NormKind norm = NormKind::layernorm;
   Placement placement = Placement::pre;
-  bool residual = true;        // false drops the skip term (deepnorm: the alpha * h) and keeps the rest
-  bool qk_norm = false;        // Llama-convention RMSNorm on q and k, weight initialised to ones
+  bool residual = true;  // false drops the skip term (deepnorm: the alpha * h) and keeps the rest
+  bool qk_norm = false;  // Llama-convention RMSNorm on q and k, weight initialised to ones
   QkNormShape qk_norm_shape = QkNormShape::head;
   float attn_softcap = 0.0f;   // 0 = off; else cap * tanh(s / cap) after the 1/sqrt(d_head) scaling, before the mask
   float final_softcap = 0.0f;  // 0 = off; else on the output logits
@@ -65,9 +65,9 @@ struct Config {
 
   int ffn_width() const { return d_ff > 0 ? d_ff : 4 * d_model; }
   int d_head() const { return d_model / n_heads; }
-  bool has_final_norm() const;      // pre, sandwich, olmo2 (and a norm kind other than none)
-  float deepnorm_alpha() const;     // (2L)^(1/4)
-  float deepnorm_beta() const;      // (8L)^(-1/4), the init gain on v, o and the MLP weights
+  bool has_final_norm() const;   // pre, sandwich, olmo2 (and a norm kind other than none)
+  float deepnorm_alpha() const;  // (2L)^(1/4)
+  float deepnorm_beta() const;   // (8L)^(-1/4), the init gain on v, o and the MLP weights
 };
 
 // Largest number of bytes a model may hold (parameters, gradients, activations, workspace).

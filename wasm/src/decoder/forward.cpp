@@ -82,13 +82,11 @@ std::string Model::forward(std::span<const std::int32_t> tokens, std::span<const
     LayerActs& la = st.layers[l];
     const LayerWeights& lw = st.w.layers[l];
     // attention sublayer: norm, attention, residual add (in the placement's order)
-    sublayer_forward(c, la.attn_sub, lw.attn_norm, lw.attn_out_norm, T, [&](const float* in, float* out) {
-      attention_forward(c, la.attn, out, in, lw, T);
-    });
+    sublayer_forward(c, la.attn_sub, lw.attn_norm, lw.attn_out_norm, T,
+                     [&](const float* in, float* out) { attention_forward(c, la.attn, out, in, lw, T); });
     // MLP sublayer: norm, MLP, residual add
-    sublayer_forward(c, la.mlp_sub, lw.mlp_norm, lw.mlp_out_norm, T, [&](const float* in, float* out) {
-      mlp_forward(c, la.mlp, out, in, lw, T);
-    });
+    sublayer_forward(c, la.mlp_sub, lw.mlp_norm, lw.mlp_out_norm, T,
+                     [&](const float* in, float* out) { mlp_forward(c, la.mlp, out, in, lw, T); });
   }
 
   // final norm (pre, sandwich, olmo2), unembedding, final soft-cap
@@ -111,7 +109,7 @@ std::string Model::forward(std::span<const std::int32_t> tokens, std::span<const
     }
     st.loss = static_cast<float>(total / T);
   }
-  st.forward_status = !simd::all_finite(st.logits, T * V)            ? ForwardStatus::nonfinite_logits
+  st.forward_status = !simd::all_finite(st.logits, T * V)         ? ForwardStatus::nonfinite_logits
                       : st.has_targets && !std::isfinite(st.loss) ? ForwardStatus::nonfinite_loss
                                                                   : ForwardStatus::ok;
   return "";

@@ -20,11 +20,11 @@ namespace rl::decoder {
 inline constexpr long kAbsent = -1;  // offset of a tensor this config does not have
 
 struct ParamTensor {
-  std::string name;        // "layers.3.attn.q.weight"
-  std::size_t offset = 0;  // in floats, into params() and grads()
-  std::vector<int> shape;  // PyTorch shape
-  std::size_t size = 0;    // product of shape
-  int layer = -1;          // -1 for embed, pos_embed, final_norm, lm_head
+  std::string name;                 // "layers.3.attn.q.weight"
+  std::size_t offset = 0;           // in floats, into params() and grads()
+  std::vector<int> shape;           // PyTorch shape
+  std::size_t size = 0;             // product of shape
+  int layer = -1;                   // -1 for embed, pos_embed, final_norm, lm_head
   std::optional<float> init_value;  // norm parameters: every element starts at this value (else drawn at random)
 };
 

@@ -55,7 +55,7 @@ void mlp_backward(const Config& c, float* dx, LayerWeights& dw, const float* dou
     // d/du = d_act silu(g);  d/dg = d_act u silu'(g),  silu'(g) = sigma(g) (1 + g (1 - sigma(g)))
     vmath::for_lanes<3, 2>(n, {s.d_act, a.gate, a.up}, {s.d_up, s.d_gate}, [](const f32x4* in, f32x4* grads) {
       const f32x4 sig = sigmoid(in[1]);
-      grads[0] = in[0] * in[1] * sig;                                 // term through up
+      grads[0] = in[0] * in[1] * sig;                                  // term through up
       grads[1] = in[0] * in[2] * sig * (1.0f + in[1] * (1.0f - sig));  // term through gate
     });
     matmul_backward(dx, dw.gate, s.d_gate, x, w.gate, T, d, f);

@@ -200,9 +200,7 @@ const char* forward_status_name(ForwardStatus status) {
 
 ForwardStatus Model::forward_status() const { return state_->T > 0 ? state_->forward_status : ForwardStatus::ok; }
 
-float Model::loss() const {
-  return state_->has_targets ? state_->loss : std::numeric_limits<float>::quiet_NaN();
-}
+float Model::loss() const { return state_->has_targets ? state_->loss : std::numeric_limits<float>::quiet_NaN(); }
 
 std::span<const float> Model::logits() const {
   return {state_->logits, static_cast<std::size_t>(state_->T) * state_->config.vocab_size};

@@ -55,8 +55,8 @@ class Model {
   // Runs one sequence. With targets (same length as tokens) it also computes the mean cross-entropy over all
   // positions. Errors: empty or too long a sequence, a token or target outside [0, vocab_size), length mismatch.
   std::string forward(std::span<const std::int32_t> tokens, std::span<const std::int32_t> targets = {});
-  int seq_len() const;                    // T of the last successful forward (0 before any)
-  float loss() const;                     // NaN unless the last forward had targets
+  int seq_len() const;  // T of the last successful forward (0 before any)
+  float loss() const;   // NaN unless the last forward had targets
   // Of the last forward: nonfinite_logits if any logit is NaN or infinite, else nonfinite_loss if it had targets
   // and the loss is not finite, else ok (also before any forward).
   ForwardStatus forward_status() const;

@@ -37,13 +37,13 @@ struct NormActs {
 };
 
 struct AttentionActs {
-  float *q = nullptr, *k = nullptr, *v = nullptr;   // [T, d] projections (q, k before QK-Norm)
-  float *qn = nullptr, *kn = nullptr;                // [T, d] after QK-Norm (aliases of q, k without it)
-  float *q_rstd = nullptr, *k_rstd = nullptr;        // [T * H] QK-Norm statistics (projection shape: [T])
-  float *qr = nullptr, *kr = nullptr;                // [T, d] after RoPE (aliases of qn, kn without it)
-  float *scores = nullptr;                           // [H, T, T] q.k / sqrt(d_head), before the soft-cap
-  float *probs = nullptr;                            // [H, T, T] causal softmax (zeros above the diagonal)
-  float *att_y = nullptr;                            // [T, d] heads concatenated, input of attn.o
+  float *q = nullptr, *k = nullptr, *v = nullptr;  // [T, d] projections (q, k before QK-Norm)
+  float *qn = nullptr, *kn = nullptr;              // [T, d] after QK-Norm (aliases of q, k without it)
+  float *q_rstd = nullptr, *k_rstd = nullptr;      // [T * H] QK-Norm statistics (projection shape: [T])
+  float *qr = nullptr, *kr = nullptr;              // [T, d] after RoPE (aliases of qn, kn without it)
+  float* scores = nullptr;                         // [H, T, T] q.k / sqrt(d_head), before the soft-cap
+  float* probs = nullptr;                          // [H, T, T] causal softmax (zeros above the diagonal)
+  float* att_y = nullptr;                          // [T, d] heads concatenated, input of attn.o
 };
 
 struct MlpActs {
@@ -52,15 +52,15 @@ struct MlpActs {
 
 // One sublayer (attention or MLP) and the residual stream around it.
 struct SublayerActs {
-  const float* x_in = nullptr;  // stream entering (= streams[j])
-  NormActs in_norm;             // pre, sandwich: Norm(x_in)
-  const float* branch_in = nullptr;   // what F reads: in_norm.y or x_in
-  float* branch_out = nullptr;  // F(branch_in)
-  NormActs out_norm;            // sandwich: Norm_out(F); olmo2: Norm(F)
-  const float* increment = nullptr;   // what is added to the stream: out_norm.y or branch_out
-  float* sum = nullptr;         // post, deepnorm: skip * x_in + F, before the norm (alias of x_out otherwise)
-  NormActs post_norm;           // post, deepnorm: Norm(sum), whose y is x_out
-  float* x_out = nullptr;       // stream leaving (= streams[j + 1])
+  const float* x_in = nullptr;       // stream entering (= streams[j])
+  NormActs in_norm;                  // pre, sandwich: Norm(x_in)
+  const float* branch_in = nullptr;  // what F reads: in_norm.y or x_in
+  float* branch_out = nullptr;       // F(branch_in)
+  NormActs out_norm;                 // sandwich: Norm_out(F); olmo2: Norm(F)
+  const float* increment = nullptr;  // what is added to the stream: out_norm.y or branch_out
+  float* sum = nullptr;              // post, deepnorm: skip * x_in + F, before the norm (alias of x_out otherwise)
+  NormActs post_norm;                // post, deepnorm: Norm(sum), whose y is x_out
+  float* x_out = nullptr;            // stream leaving (= streams[j + 1])
 };
 
 struct LayerActs {
@@ -69,13 +69,13 @@ struct LayerActs {
   MlpActs mlp;
 };
 
-struct Scratch {  // backward temporaries, reused by every layer
-  float *d_stream = nullptr;                                   // [T, d] dL/dh, accumulated through the stack
-  float *d_a = nullptr, *d_b = nullptr, *d_c = nullptr;        // [T, d]
+struct Scratch {                                         // backward temporaries, reused by every layer
+  float* d_stream = nullptr;                             // [T, d] dL/dh, accumulated through the stack
+  float *d_a = nullptr, *d_b = nullptr, *d_c = nullptr;  // [T, d]
   float *dq = nullptr, *dk = nullptr, *dv = nullptr, *dqn = nullptr, *dkn = nullptr, *d_att_y = nullptr;  // [T, d]
   float *d_probs = nullptr, *d_scores = nullptr, *d_raw = nullptr;  // [T, T] one head at a time
-  float *d_up = nullptr, *d_gate = nullptr, *d_act = nullptr;  // [T, d_ff]
-  float *d_logits = nullptr, *d_logits_raw = nullptr;         // [T, V]; raw: before the final soft-cap
+  float *d_up = nullptr, *d_gate = nullptr, *d_act = nullptr;       // [T, d_ff]
+  float *d_logits = nullptr, *d_logits_raw = nullptr;               // [T, V]; raw: before the final soft-cap
 };
 
 struct ModelState {
@@ -87,14 +87,14 @@ struct ModelState {
 
   std::vector<float*> streams;  // 2L + 1 buffers [T, d]
   std::vector<LayerActs> layers;
-  NormActs final_norm;          // with a final norm
-  const float* final_in = nullptr;    // what lm_head reads: final_norm.y or the last stream
+  NormActs final_norm;              // with a final norm
+  const float* final_in = nullptr;  // what lm_head reads: final_norm.y or the last stream
   float *logits_raw = nullptr, *logits = nullptr, *probs = nullptr;  // [T, V]
   Scratch s;
   std::vector<float> stream_grad_norm;  // [2L+1, T] ||dL/dh_t|| saved by backward
 
   std::vector<std::int32_t> tokens, targets;
-  int T = 0;                 // tokens in the last forward
+  int T = 0;  // tokens in the last forward
   bool has_targets = false;
   bool has_backward = false;
   float loss = 0;

@@ -1,7 +1,8 @@
 // What a norm kind is, in one table: its name (as the JS API spells it), its parameter tensors, the per-row
 // statistics its backward reads, and its forward and backward (the kernels of kernels/norms.hpp). The layout,
 // the parameter count, the initialisation, the saved activations and the dispatch all read this table, so a new
-// kind is one entry here (the README's "Add a norm kind" lists the steps). QK-Norm is not a norm kind: it is always Llama's RMSNorm.
+// kind is one entry here (the README's "Add a norm kind" lists the steps). QK-Norm is not a norm kind: it is always
+// Llama's RMSNorm.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -33,8 +34,8 @@ using NormStats = std::array<float*, kMaxNormStats>;
 using NormForward = void (*)(float* y, const NormStats& stats, const float* x, const NormTensors& w, int rows, int d,
                              float eps);
 // ACCUMULATES into dx and dw (the residual rule of kernels/norms.hpp); entries of dw may be nullptr.
-using NormBackward = void (*)(float* dx, const NormTensors& dw, const float* dy, const float* x,
-                              const NormStats& stats, const NormTensors& w, int rows, int d);
+using NormBackward = void (*)(float* dx, const NormTensors& dw, const float* dy, const float* x, const NormStats& stats,
+                              const NormTensors& w, int rows, int d);
 
 struct NormKindSpec {
   NormKind kind;

@@ -110,10 +110,10 @@ LogitLens Model::logit_lens(int k) const {
   k = std::clamp(k, 1, V);
   // top_tokens and top_probs [points, T, k]; normed [T, d]; norm_stats [kMaxNormStats, T]; logits and probs
   // [T, V]; order [V]
-  const std::uint64_t bytes = std::uint64_t(points) * T * k * (sizeof(std::int32_t) + sizeof(float)) +
-                              (std::uint64_t(T) * d + std::uint64_t(kMaxNormStats) * T + 2 * std::uint64_t(T) * V) *
-                                  sizeof(float) +
-                              std::uint64_t(V) * sizeof(int);
+  const std::uint64_t bytes =
+      std::uint64_t(points) * T * k * (sizeof(std::int32_t) + sizeof(float)) +
+      (std::uint64_t(T) * d + std::uint64_t(kMaxNormStats) * T + 2 * std::uint64_t(T) * V) * sizeof(float) +
+      std::uint64_t(V) * sizeof(int);
   out.error = reserve_memory(bytes, "the logit lens (k = " + std::to_string(k) + ")", &out.memory);
   if (!out.error.empty()) return out;
   out.points = points, out.seq_len = T, out.k = k;

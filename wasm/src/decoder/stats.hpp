@@ -12,8 +12,8 @@ namespace rl::decoder {
 
 struct ForwardStats {
   int n_layers = 0, n_heads = 0, seq_len = 0;
-  std::vector<float> stream_norm;        // [2L+1, T]  ||h_t||, L2 over d_model
-  std::vector<float> stream_norm_mean;   // [2L+1]     mean over positions
+  std::vector<float> stream_norm;       // [2L+1, T]  ||h_t||, L2 over d_model
+  std::vector<float> stream_norm_mean;  // [2L+1]     mean over positions
   // The increment of a sublayer is what its branch writes into the stream: F(Norm(h)) for pre,
   // Norm_out(F(Norm(h))) for sandwich, Norm(F(h)) for olmo2, F(h) for post and deepnorm (before their norm).
   std::vector<float> increment_norm;       // [2L, T]  ||increment_t||
@@ -24,10 +24,10 @@ struct ForwardStats {
 };
 
 struct GradStats {
-  std::vector<float> param_grad_norm;   // [tensors]  ||grad|| per tensor, in ParamLayout order
-  std::vector<float> stream_grad_norm;  // [2L+1]     ||dL/dh|| over all positions, per stream point
+  std::vector<float> param_grad_norm;                // [tensors]  ||grad|| per tensor, in ParamLayout order
+  std::vector<float> stream_grad_norm;               // [2L+1]     ||dL/dh|| over all positions, per stream point
   std::vector<float> stream_grad_norm_per_position;  // [2L+1, T]
-  float total_grad_norm = 0;            // ||grads()||
+  float total_grad_norm = 0;                         // ||grads()||
 };
 
 // Logit lens: each stream point read through the final norm (when the model has one) and the unembedding

@@ -102,7 +102,7 @@ Vec mlp_stack_input_gradient(const GradientDecayOptions& o, const Vec& input, Ve
     Vec du(um, 0.0);
     for (size_t i = 0; i < un; ++i)
       for (size_t k = 0; k < um; ++k) du[k] += w.w2[i * um + k] * g[i];  // W2^T g
-    for (size_t k = 0; k < um; ++k) du[k] *= gelu_derivative(u[k]);     // through gelu
+    for (size_t k = 0; k < um; ++k) du[k] *= gelu_derivative(u[k]);      // through gelu
     Vec dh(un, 0.0);
     for (size_t k = 0; k < um; ++k)
       for (size_t i = 0; i < un; ++i) dh[i] += w.w1[k * un + i] * du[k];  // W1^T du
@@ -136,8 +136,8 @@ Vec mlp_stack(const GradientDecayOptions& o) {
 
 std::string validate(const GradientDecayOptions& o) {
   const options::Table& t = option_table("gradientDecay");
-  for (const std::string& e : {options::check(t, "nLayers", o.layers), options::check(t, "gain", o.gain),
-                               options::check(t, "width", o.width)})
+  for (const std::string& e :
+       {options::check(t, "nLayers", o.layers), options::check(t, "gain", o.gain), options::check(t, "width", o.width)})
     if (!e.empty()) return e;
   if (o.variant == GradientDecayVariant::mlp && o.width > kMaxMlpWidth)
     return "width must be at most " + std::to_string(kMaxMlpWidth) + " for the mlp variant (got " +

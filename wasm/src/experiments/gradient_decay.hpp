@@ -30,7 +30,7 @@ inline constexpr int kMaxMlpWidth = 512;
 
 struct GradientDecayOptions {
   int layers = 32;
-  double gain = 0.8;      // the layer's scale, or the branch's scale when residual
+  double gain = 0.8;  // the layer's scale, or the branch's scale when residual
   bool residual = false;
   GradientDecayVariant variant = GradientDecayVariant::linear;
   int width = 256;

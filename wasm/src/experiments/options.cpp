@@ -62,12 +62,11 @@ std::vector<std::pair<std::string, Table>> build() {
                 number_list("depths", {6, 12, 24, 48}, depth, 1, 12, "depths of the last-layer-gradient curve"),
                 integer("samples", 2, 1, 16, "text windows in the batch"),
             })},
-      {"residualGrowth",
-       with(model({{"nLayers", 8}}, {{"norm", "rmsnorm"}}, {}),
-            {
-                integer("trainSteps", 0, 0, 2000, "AdamW steps (no warmup, clip 1) before measuring"),
-                positive("lr", 1e-3, 1, "their learning rate"),
-            })},
+      {"residualGrowth", with(model({{"nLayers", 8}}, {{"norm", "rmsnorm"}}, {}),
+                              {
+                                  integer("trainSteps", 0, 0, 2000, "AdamW steps (no warmup, clip 1) before measuring"),
+                                  positive("lr", 1e-3, 1, "their learning rate"),
+                              })},
       {"warmup",
        with(model({}, {{"init.scheme", "xavier"}}, {"placement"}),
             {
@@ -81,12 +80,11 @@ std::vector<std::pair<std::string, Table>> build() {
                             "which of the four runs to train; each gives the same curves alone as in the race, so "
                             "the race can be split across workers"),
             })},
-      {"qkLogitGrowth",
-       with(model({{"nLayers", 2}}, {{"norm", "rmsnorm"}}, {"qkNorm", "init.qkGain"}),
-            {
-                number_list("gains", {1, 2, 4, 8, 16, 32, 64}, positive("gain", 1, 1000, ""), 1, 32,
-                            "factors on the q and k weights"),
-            })},
+      {"qkLogitGrowth", with(model({{"nLayers", 2}}, {{"norm", "rmsnorm"}}, {"qkNorm", "init.qkGain"}),
+                             {
+                                 number_list("gains", {1, 2, 4, 8, 16, 32, 64}, positive("gain", 1, 1000, ""), 1, 32,
+                                             "factors on the q and k weights"),
+                             })},
       {"initScaling",
        with(model({}, {}, {"nLayers", "init.residualScaling"}),
             {

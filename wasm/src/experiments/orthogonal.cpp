@@ -16,8 +16,8 @@ RandomOrthogonal::RandomOrthogonal(int n, rl::Rng& rng) : n_(n), offset_(size_t(
       norm2 += xi * xi;
     }
     const double s = x[0] >= 0.0 ? 1.0 : -1.0;
-    sign_[size_t(j)] = -s;                 // D_jj = sign(R_jj) = -sign(x_1)
-    x[0] += s * std::sqrt(norm2);          // u ~ x + sign(x_1) |x| e_1
+    sign_[size_t(j)] = -s;         // D_jj = sign(R_jj) = -sign(x_1)
+    x[0] += s * std::sqrt(norm2);  // u ~ x + sign(x_1) |x| e_1
     double unorm2 = 0.0;
     for (double xi : x) unorm2 += xi * xi;
     const double inv = 1.0 / std::sqrt(unorm2);

@@ -36,10 +36,10 @@ double prediction_similarity(const decoder::Model& model) {
 
 std::string validate(const WarmupOptions& o) {
   const options::Table& t = option_table("warmup");
-  for (const std::string& e : {options::check(t, "steps", o.steps), options::check(t, "lr", o.lr),
-                               options::check(t, "warmupSteps", o.warmup_steps),
-                               options::check(t, "clipNorm", o.clip_norm), options::check(t, "beta2", o.beta2),
-                               options::check(t, "evalWindows", o.eval_windows)})
+  for (const std::string& e :
+       {options::check(t, "steps", o.steps), options::check(t, "lr", o.lr),
+        options::check(t, "warmupSteps", o.warmup_steps), options::check(t, "clipNorm", o.clip_norm),
+        options::check(t, "beta2", o.beta2), options::check(t, "evalWindows", o.eval_windows)})
     if (!e.empty()) return e;
   if (std::string e = check_length(t, "runs", o.runs.size()); !e.empty()) return e;
   const std::vector<std::string> names = warmup_run_names();
@@ -51,7 +51,8 @@ std::string validate(const WarmupOptions& o) {
       return "runs lists \"" + o.runs[i] + "\" more than once";
   }
   if (o.warmup_steps > o.steps)
-    return "warmupSteps (" + std::to_string(o.warmup_steps) + ") must not exceed steps (" + std::to_string(o.steps) + ")";
+    return "warmupSteps (" + std::to_string(o.warmup_steps) + ") must not exceed steps (" + std::to_string(o.steps) +
+           ")";
   return validate(o.model);
 }
 
@@ -102,7 +103,8 @@ int WarmupRun::advance(int n) {
     r.curve.final_smoothed_loss = m.smoothed_loss();
     if (target == options_.steps && std::isnan(r.curve.eval_loss)) {
       r.curve.eval_loss = r.trainer->evaluate(options_.eval_windows);
-      const train::Sequence window = train::fixed_windows(train::shipped_corpus().validation, options_.model.seq_len, 1).at(0);
+      const train::Sequence window =
+          train::fixed_windows(train::shipped_corpus().validation, options_.model.seq_len, 1).at(0);
       if (r.model->forward(window.tokens).empty()) r.curve.prediction_similarity = prediction_similarity(*r.model);
     }
   }

@@ -30,7 +30,7 @@ struct WarmupOptions {
   int warmup_steps = 50;   // the warmed-up runs' ramp, at most steps
   double clip_norm = 0.0;  // 0 = off (clipping at 1 does not rescue post-norm here: docs/experiments.md)
   double beta2 = 0.999;
-  int eval_windows = 8;    // validation windows for the final loss
+  int eval_windows = 8;  // validation windows for the final loss
   // Which of the four runs to train (names of warmup_run_names()); the result lists those, in the race's order.
   std::vector<std::string> runs = warmup_run_names();
 };
@@ -38,7 +38,7 @@ struct WarmupOptions {
 struct WarmupCurve {
   decoder::Placement placement = decoder::Placement::pre;
   bool warmup = false;
-  std::vector<double> loss, grad_norm, lr;  // one entry per step taken
+  std::vector<double> loss, grad_norm, lr;             // one entry per step taken
   train::TrainStatus status = train::TrainStatus::ok;  // the first divergence, if any
   int first_divergent_step = -1;
   double final_smoothed_loss = 0;  // the divergence monitor's moving average at the end

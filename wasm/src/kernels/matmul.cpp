@@ -105,7 +105,9 @@ void matmul_nt(float* y, int ldy, const float* x, int ldx, const float* w, int l
   for (; n < N; ++n) dot_columns<1>(y + n, ldy, x, ldx, w + static_cast<long>(n) * ldw, ldw, M, K);
 }
 
-void matmul_forward(float* y, const float* x, const float* w, int M, int K, int N) { matmul_nt(y, N, x, K, w, K, M, K, N); }
+void matmul_forward(float* y, const float* x, const float* w, int M, int K, int N) {
+  matmul_nt(y, N, x, K, w, K, M, K, N);
+}
 
 void gemm(float* c, int ldc, const float* a, int a_row, int a_col, const float* b, int ldb, int M, int N, int K,
           bool accumulate) {

@@ -101,7 +101,9 @@ void rmsnorm_backward(float* dx, float* dg, const float* dy, const float* x, con
         g == nullptr ? (weight_offset + 1.0f) * simd::dot(dyr, xr, d)
                      : simd::reduce_sum(
                            d,
-                           [&](int i, int k) { return (splat(weight_offset) + load(g + i + k)) * load(dyr + i + k) * load(xr + i + k); },
+                           [&](int i, int k) {
+                             return (splat(weight_offset) + load(g + i + k)) * load(dyr + i + k) * load(xr + i + k);
+                           },
                            [&](int i) { return (weight_offset + g[i]) * dyr[i] * xr[i]; });
     const float c = s * s * s * wdy_dot_x * inv_d;
     const f32x4 sv = splat(s), cv = splat(c), ov = splat(weight_offset);

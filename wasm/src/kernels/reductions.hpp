@@ -49,21 +49,34 @@ inline Sums2 reduce_sum2(int n, VectorTerms vector_terms, ScalarTerms scalar_ter
 
 // sum_i x_i
 inline float sum(const float* x, int n) {
-  return reduce_sum(n, [x](int i, int k) { return load(x + i + k); }, [x](int i) { return x[i]; });
+  return reduce_sum(
+      n, [x](int i, int k) { return load(x + i + k); }, [x](int i) { return x[i]; });
 }
 
 // sum_i x_i^2
 inline float sum_of_squares(const float* x, int n) {
   return reduce_sum(
-      n, [x](int i, int k) { f32x4 v = load(x + i + k); return v * v; }, [x](int i) { return x[i] * x[i]; });
+      n,
+      [x](int i, int k) {
+        f32x4 v = load(x + i + k);
+        return v * v;
+      },
+      [x](int i) { return x[i] * x[i]; });
 }
 
 // sum_i (x_i - c)^2, the second pass of a two-pass variance (more accurate than E[x^2] - E[x]^2).
 inline float sum_of_squared_deviations(const float* x, float c, int n) {
   const f32x4 cv = splat(c);
   return reduce_sum(
-      n, [x, cv](int i, int k) { f32x4 v = load(x + i + k) - cv; return v * v; },
-      [x, c](int i) { float v = x[i] - c; return v * v; });
+      n,
+      [x, cv](int i, int k) {
+        f32x4 v = load(x + i + k) - cv;
+        return v * v;
+      },
+      [x, c](int i) {
+        float v = x[i] - c;
+        return v * v;
+      });
 }
 
 // sum_i a_i^2 and sum_i b_i^2, in one pass over both, four accumulators each
@@ -106,7 +119,8 @@ inline float dot(const float* a, const float* b, int n) {
 // (Valid because we never build with -ffast-math.)
 inline bool all_finite(const float* x, int n) {
   const f32x4 zero = splat(0.0f);
-  float s = reduce_sum(n, [x, zero](int i, int k) { return load(x + i + k) * zero; }, [x](int i) { return x[i] * 0.0f; });
+  float s = reduce_sum(
+      n, [x, zero](int i, int k) { return load(x + i + k) * zero; }, [x](int i) { return x[i] * 0.0f; });
   return s == 0.0f;
 }
 

@@ -60,7 +60,7 @@ void AdamW::step(float* params, const float* grads, double lr, float grad_scale)
       float(1.0 - b1),
       float(b2),
       float(1.0 - b2),
-      float(lr / (1.0 - std::pow(b1, double(t_)))),         // lr / (1 - beta1^t)
+      float(lr / (1.0 - std::pow(b1, double(t_)))),            // lr / (1 - beta1^t)
       float(1.0 / std::sqrt(1.0 - std::pow(b2, double(t_)))),  // 1 / sqrt(1 - beta2^t)
       float(config_.eps),
   };

@@ -13,7 +13,7 @@ constexpr std::array<const char*, 8> kNouns = {"cat", "dog", "bird", "fox", "cow
 constexpr std::array<const char*, 8> kAdjectives = {"red", "big", "small", "old", "young", "brown", "quick", "lazy"};
 constexpr std::array<const char*, 6> kVerbs = {"sees", "likes", "finds", "helps", "follows", "feeds"};
 constexpr std::array<const char*, 5> kPlaces = {"home", "out", "at school", "in the park", "by the river"};
-constexpr std::array<const char*, 10> kNumbers = {"one", "two", "three", "four", "five",
+constexpr std::array<const char*, 10> kNumbers = {"one", "two",   "three", "four", "five",
                                                   "six", "seven", "eight", "nine", "ten"};
 
 std::string plural(const std::string& noun) { return noun + (noun.back() == 'x' ? "es" : "s"); }  // fox -> foxes

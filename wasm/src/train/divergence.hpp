@@ -5,8 +5,8 @@
 //   - the gradient norm is NaN or infinite (nonfinite_gradient; the trainer skips that update), or
 //   - one step's loss jumps far above the running level (loss_exploded, from the second step on):
 //       exploded  if loss_t > spike_factor * smoothed_{t-1}   (once there is a smoothed_{t-1})
-//     The smoothing starts at the first loss, so the second step is compared with it. Cross-entropy does not jump tenfold
-//     from one healthy batch to the next; this flags a blow-up on the step it happens, or
+//     The smoothing starts at the first loss, so the second step is compared with it. Cross-entropy does not jump
+//     tenfold from one healthy batch to the next; this flags a blow-up on the step it happens, or
 //   - the smoothed loss climbs far above the best it has reached (loss_exploded):
 //       smoothed_t = beta * smoothed_{t-1} + (1 - beta) * loss_t        (starts at the first finite loss)
 //       best_t     = min over s <= t of smoothed_s
@@ -23,10 +23,10 @@ enum class TrainStatus { ok = 0, nonfinite_loss = 1, nonfinite_gradient = 2, los
 const char* status_name(TrainStatus status);  // "ok", "nonfinite_loss", ...
 
 struct DivergenceConfig {
-  double smoothing = 0.9;         // beta of the loss average
-  double explode_factor = 1.5;    // how far above its best the smoothed loss may climb
-  int warmup_observations = 10;   // steps before an explosion of the smoothed loss can be declared
-  double spike_factor = 10.0;     // how far above the previous smoothed loss one step's loss may jump
+  double smoothing = 0.9;        // beta of the loss average
+  double explode_factor = 1.5;   // how far above its best the smoothed loss may climb
+  int warmup_observations = 10;  // steps before an explosion of the smoothed loss can be declared
+  double spike_factor = 10.0;    // how far above the previous smoothed loss one step's loss may jump
 };
 
 std::string validate(const DivergenceConfig& config);

@@ -85,10 +85,10 @@ std::string check_exportable(const decoder::Config& c, const HfArchitecture& arc
 
 std::string hf_tensor_name(const decoder::ParamTensor& t, const HfArchitecture& arch) {
   static const std::pair<std::string_view, std::string_view> kLayerNames[] = {
-      {"attn.q.weight", "self_attn.q_proj.weight"},     {"attn.k.weight", "self_attn.k_proj.weight"},
-      {"attn.v.weight", "self_attn.v_proj.weight"},     {"attn.o.weight", "self_attn.o_proj.weight"},
+      {"attn.q.weight", "self_attn.q_proj.weight"},      {"attn.k.weight", "self_attn.k_proj.weight"},
+      {"attn.v.weight", "self_attn.v_proj.weight"},      {"attn.o.weight", "self_attn.o_proj.weight"},
       {"attn.q_norm.weight", "self_attn.q_norm.weight"}, {"attn.k_norm.weight", "self_attn.k_norm.weight"},
-      {"mlp.gate.weight", "mlp.gate_proj.weight"},      {"mlp.up.weight", "mlp.up_proj.weight"},
+      {"mlp.gate.weight", "mlp.gate_proj.weight"},       {"mlp.up.weight", "mlp.up_proj.weight"},
       {"mlp.down.weight", "mlp.down_proj.weight"},
   };
   if (t.name == "embed.weight") return "model.embed_tokens.weight";

@@ -16,10 +16,10 @@ namespace rl::train {
 enum class HfDtype { f32, bf16 };
 
 struct HfArchitecture {
-  std::string_view model_type;    // config.json "model_type": "llama", "olmo2"
-  std::string_view class_name;    // config.json "architectures": "LlamaForCausalLM", "Olmo2ForCausalLM"
-  decoder::Placement placement;   // pre (Llama), olmo2 (norms on the sublayer outputs)
-  bool qk_norm;                   // OLMo 2: RMSNorm over the whole q and k projections
+  std::string_view model_type;   // config.json "model_type": "llama", "olmo2"
+  std::string_view class_name;   // config.json "architectures": "LlamaForCausalLM", "Olmo2ForCausalLM"
+  decoder::Placement placement;  // pre (Llama), olmo2 (norms on the sublayer outputs)
+  bool qk_norm;                  // OLMo 2: RMSNorm over the whole q and k projections
   decoder::QkNormShape qk_norm_shape;
   // Hugging Face names of the engine's per-layer norms: attn_norm and mlp_norm (the only two these layouts use)
   std::string_view attn_norm_name, mlp_norm_name;

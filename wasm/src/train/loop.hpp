@@ -29,13 +29,13 @@ struct TrainOptions {
 };
 
 struct StepReport {
-  int step = 0;            // 0-based index of this step
-  double loss = 0;         // the batch's loss before the update
-  double grad_norm = 0;    // global gradient norm before clipping
-  double lr = 0;           // learning rate used (0 when the update was skipped)
+  int step = 0;          // 0-based index of this step
+  double loss = 0;       // the batch's loss before the update
+  double grad_norm = 0;  // global gradient norm before clipping
+  double lr = 0;         // learning rate used (0 when the update was skipped)
   TrainStatus status = TrainStatus::ok;
-  bool updated = false;    // false when a non-finite loss or gradient skipped the update
-  std::string error;       // non-empty only if the model refused the batch (a bug, not divergence)
+  bool updated = false;  // false when a non-finite loss or gradient skipped the update
+  std::string error;     // non-empty only if the model refused the batch (a bug, not divergence)
 };
 
 // Empty when usable with this model, else a message naming the field.

@@ -16,7 +16,7 @@ struct ToySpec {
   std::string_view model_type;  // a row of hf_architectures()
   int steps;
   double peak_lr;
-  std::uint64_t seed;           // the initialisation's and the data order's
+  std::uint64_t seed;  // the initialisation's and the data order's
 };
 
 const std::vector<ToySpec>& toy_specs();

@@ -59,18 +59,23 @@ export function tokenNames(files) {
     const bytes = files['tokenizer.json'];
     const vocab = bytes && JSON.parse(new TextDecoder().decode(bytes))?.model?.vocab;
     if (vocab && !Array.isArray(vocab)) for (const [token, id] of Object.entries(vocab)) names.set(id, token);
-    if (Array.isArray(vocab)) vocab.forEach((entry, id) => names.set(id, Array.isArray(entry) ? entry[0] : entry));  // Unigram: [[token, score]]
+    if (Array.isArray(vocab)) vocab.forEach((entry, id) => names.set(id, Array.isArray(entry) ? entry[0] : entry)); // Unigram: [[token, score]]
   } catch {
-    names.clear();  // the lab reports a broken tokenizer.json itself when it is needed
+    names.clear(); // the lab reports a broken tokenizer.json itself when it is needed
   }
   return (id) => (names.has(id) ? names.get(id) : `#${id}`);
 }
 
 /** Token ids typed as numbers separated by commas or spaces ("3, 17, 5"), for a checkpoint without tokenizer.json. */
 export function tokenIds(text) {
-  const parts = text.trim().split(/[\s,]+/).filter(Boolean);
+  const parts = text
+    .trim()
+    .split(/[\s,]+/)
+    .filter(Boolean);
   if (!parts.length || parts.some((p) => !/^\d+$/.test(p))) {
-    throw Object.assign(new Error('without tokenizer.json the prompt must be token ids, such as 3, 17, 5'), { code: 'no_tokenizer' });
+    throw Object.assign(new Error('without tokenizer.json the prompt must be token ids, such as 3, 17, 5'), {
+      code: 'no_tokenizer',
+    });
   }
   return parts.map(Number);
 }

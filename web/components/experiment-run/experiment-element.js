@@ -13,14 +13,14 @@ const RECOMPUTE_DELAY_MS = 250;
 
 export class ExperimentElement extends LabElement {
   static styles = ['experiment.css', uplotCssUrl()];
-  static charts = true;  // line charts: their colours are read before the build (LabElement)
+  static charts = true; // line charts: their colours are read before the build (LabElement)
 
   #runner = null;
   #nearViewport = false;
   #recomputeTimer = 0;
-  #autoCompute = false;  // computeWhenVisible was called: this widget computes by itself
-  #owesRun = false;      // a run is due the next time the widget nears the viewport
-  #viewport = null;      // the IntersectionObserver waiting for that
+  #autoCompute = false; // computeWhenVisible was called: this widget computes by itself
+  #owesRun = false; // a run is due the next time the widget nears the viewport
+  #viewport = null; // the IntersectionObserver waiting for that
 
   /** The run state shown in the widget (runner.js): place runner.root in build(), call runner.run in compute(). */
   get runner() {
@@ -42,7 +42,7 @@ export class ExperimentElement extends LabElement {
     this.#runner?.stop();
   }
 
-  update() {}  // nothing to draw until a run finishes (compute)
+  update() {} // nothing to draw until a run finishes (compute)
 
   /**
    * Computes the first time the widget nears the viewport. Requests before that are dropped: that first run
@@ -56,14 +56,17 @@ export class ExperimentElement extends LabElement {
 
   #watchViewport() {
     if (!this.#autoCompute || !this.#owesRun || this.#viewport || !this.isConnected) return;
-    this.#viewport = new IntersectionObserver((entries) => {
-      if (!entries.some((entry) => entry.isIntersecting)) return;
-      this.#viewport.disconnect();
-      this.#viewport = null;
-      this.#nearViewport = true;
-      this.#owesRun = false;
-      this.recomputeNow();
-    }, { rootMargin: '100% 0px' });
+    this.#viewport = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        this.#viewport.disconnect();
+        this.#viewport = null;
+        this.#nearViewport = true;
+        this.#owesRun = false;
+        this.recomputeNow();
+      },
+      { rootMargin: '100% 0px' },
+    );
     this.#viewport.observe(this);
   }
 

@@ -33,18 +33,32 @@ export function experimentRunner({ host, language }) {
   const progress = h('progress', { class: 'run-progress', 'aria-label': s.running, hidden: true });
   const status = h('p', { class: 'run-status', role: 'status', 'aria-live': 'polite' });
   const error = h('p', { class: 'run-error', role: 'alert' });
-  const cancelButton = h('button', { type: 'button', class: 'run-cancel', hidden: true, onclick: () => cancel(true) }, s.cancel);
+  const cancelButton = h(
+    'button',
+    { type: 'button', class: 'run-cancel', hidden: true, onclick: () => cancel(true) },
+    s.cancel,
+  );
   // After a failed run: the widget's own compute() runs the same settings again.
-  const retryButton = h('button', { type: 'button', class: 'run-retry', hidden: true, onclick: () => host.compute?.() }, s.retry);
-  const root = h('div', { class: 'run-state' }, h('div', { class: 'run-row' }, progress, status, cancelButton), error, retryButton);
+  const retryButton = h(
+    'button',
+    { type: 'button', class: 'run-retry', hidden: true, onclick: () => host.compute?.() },
+    s.retry,
+  );
+  const root = h(
+    'div',
+    { class: 'run-state' },
+    h('div', { class: 'run-row' }, progress, status, cancelButton),
+    error,
+    retryButton,
+  );
 
-  let workers = [];  // workers[0] runs every call
-  const helpers = new Set();  // the extra workers of split calls in flight: each belongs to its call alone
+  let workers = []; // workers[0] runs every call
+  const helpers = new Set(); // the extra workers of split calls in flight: each belongs to its call alone
   let controller = null;
   let generation = 0;
   let showTimer = 0;
-  let partialShown = null;  // { stepsDone, stepsTotal } of the partial result on screen, while a run is going
-  let starter = null;  // the control that had focus when the run started (a Run button, a slider)
+  let partialShown = null; // { stepsDone, stepsTotal } of the partial result on screen, while a run is going
+  let starter = null; // the control that had focus when the run started (a Run button, a slider)
 
   // The Cancel button hides when the run ends: if it had focus, focus goes back to the control that started the
   // run (or to the status line), never to <body>.
@@ -63,7 +77,11 @@ export function experimentRunner({ host, language }) {
     if (!busy) handBackFocus();
     if (busy) {
       // Quick runs never flash a progress bar.
-      showTimer = setTimeout(() => { progress.hidden = false; cancelButton.hidden = false; status.textContent = s.running; }, SHOW_PROGRESS_AFTER_MS);
+      showTimer = setTimeout(() => {
+        progress.hidden = false;
+        cancelButton.hidden = false;
+        status.textContent = s.running;
+      }, SHOW_PROGRESS_AFTER_MS);
     } else {
       progress.hidden = true;
       cancelButton.hidden = true;
@@ -76,7 +94,9 @@ export function experimentRunner({ host, language }) {
     if (byReader) {
       generation += 1;
       setBusy(false);
-      status.textContent = partialShown ? s.cancelledPartial(partialShown.stepsDone, partialShown.stepsTotal) : s.cancelled;
+      status.textContent = partialShown
+        ? s.cancelledPartial(partialShown.stepsDone, partialShown.stepsTotal)
+        : s.cancelled;
       host.dataset.status = 'cancelled';
     }
   }
@@ -105,7 +125,10 @@ export function experimentRunner({ host, language }) {
       progress.value = stepsDone;
       // The time left from this run's own pace (a machine's speed varies tenfold: no fixed promise).
       const elapsed = performance.now() - started;
-      const left = stepsDone > 0 && stepsDone < stepsTotal && elapsed > 1000 ? Math.ceil((elapsed / stepsDone) * (stepsTotal - stepsDone) / 1000) : 0;
+      const left =
+        stepsDone > 0 && stepsDone < stepsTotal && elapsed > 1000
+          ? Math.ceil(((elapsed / stepsDone) * (stepsTotal - stepsDone)) / 1000)
+          : 0;
       status.textContent = s.steps(stepsDone, stepsTotal) + (left ? s.left(left) : '');
       if (partial && onPartial) {
         onPartial(partial);
@@ -128,10 +151,12 @@ export function experimentRunner({ host, language }) {
       if (failure?.name === 'AbortError') return null;
       status.textContent = '';
       const workerStopped = failure?.code === 'worker_failed';
-      error.textContent = workerStopped ? s.workerFailed(failure.detail) : s.failed(failure?.message ?? String(failure));
+      error.textContent = workerStopped
+        ? s.workerFailed(failure.detail)
+        : s.failed(failure?.message ?? String(failure));
       retryButton.hidden = false;
       host.dataset.status = 'error';
-      host.markStale?.(true, 'run');  // what is on screen came from an earlier run
+      host.markStale?.(true, 'run'); // what is on screen came from an earlier run
       return null;
     } finally {
       if (mine === generation) controller = null;
@@ -169,15 +194,19 @@ export function experimentRunner({ host, language }) {
       });
     };
     try {
-      const results = await Promise.all(used.map((worker, i) =>
-        worker.call(method, [parts[i]], { onProgress: partProgress(i), signal: partsController.signal })));
+      const results = await Promise.all(
+        used.map((worker, i) =>
+          worker.call(method, [parts[i]], { onProgress: partProgress(i), signal: partsController.signal }),
+        ),
+      );
       return splittable.merge(results);
     } catch (failure) {
       stopParts();
       throw failure;
     } finally {
       signal.removeEventListener('abort', stopParts);
-      for (const helper of used.slice(1)) {  // between runs a widget keeps one worker
+      for (const helper of used.slice(1)) {
+        // between runs a widget keeps one worker
         helper.terminate();
         helpers.delete(helper);
       }
@@ -201,7 +230,15 @@ export function experimentRunner({ host, language }) {
     }
   }
 
-  return { root, run, cancel: () => cancel(true), stop, get busy() { return controller !== null; } };
+  return {
+    root,
+    run,
+    cancel: () => cancel(true),
+    stop,
+    get busy() {
+      return controller !== null;
+    },
+  };
 }
 
 /** A labelled <select> of numbers; onChange gets the number. */
@@ -209,8 +246,11 @@ export function numberSelect({ name, label, options, value, format = String, onC
   const id = `field-${name}`;
   // A value set by a link or an attribute may lie between the offered choices: it joins them, in order.
   const shown = options.includes(value) ? options : [...options, value].sort((a, b) => a - b);
-  const select = h('select', { id, name, onchange: () => onChange(Number(select.value)) },
-    shown.map((option) => h('option', { value: String(option) }, format(option))));
+  const select = h(
+    'select',
+    { id, name, onchange: () => onChange(Number(select.value)) },
+    shown.map((option) => h('option', { value: String(option) }, format(option))),
+  );
   select.value = String(value);
   return { root: h('div', { class: 'field' }, h('label', { for: id }, label), select), select };
 }

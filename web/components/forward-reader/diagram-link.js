@@ -27,7 +27,8 @@ export function markDiagram(diagram, labelOf) {
   };
   const skips = diagram.querySelectorAll('.bd-skip');
   SUBLAYERS.forEach((sub, i) => {
-    for (const [step, selector] of Object.entries(SELECTORS)) mark(diagram.querySelector(selector(sub)), [`${sub}:${step}`]);
+    for (const [step, selector] of Object.entries(SELECTORS))
+      mark(diagram.querySelector(selector(sub)), [`${sub}:${step}`]);
     mark(skips[i], [`${sub}:skip`, `${sub}:skip-scale`]);
   });
   return marked;

@@ -38,11 +38,16 @@ export function checkPlacement(snippet, choice, tables) {
  */
 export function placementFormulas(tables) {
   const row = placementRow(tables);
-  const described = row.meaning.slice(row.meaning.indexOf(':') + 1).split(';').map((part) => part.trim());
-  return Object.fromEntries(row.choices.map((choice) => {
-    const entry = described.find((part) => part.startsWith(`${choice} `));
-    return [choice, entry ? entry.slice(choice.length + 1).trim() : null];
-  }));
+  const described = row.meaning
+    .slice(row.meaning.indexOf(':') + 1)
+    .split(';')
+    .map((part) => part.trim());
+  return Object.fromEntries(
+    row.choices.map((choice) => {
+      const entry = described.find((part) => part.startsWith(`${choice} `));
+      return [choice, entry ? entry.slice(choice.length + 1).trim() : null];
+    }),
+  );
 }
 
 /** The steps of one sublayer's path, in the order the snippet's lines perform them (each once). */

@@ -3,7 +3,7 @@
 // The kernels run through the lab; the exact reference is the same formula in float64, computed here.
 
 export const MAX_D = 8192;
-export const SWEEP_DIMS = Array.from({ length: 12 }, (_, i) => 4 * 2 ** i);  // 4, 8, ..., 8192
+export const SWEEP_DIMS = Array.from({ length: 12 }, (_, i) => 4 * 2 ** i); // 4, 8, ..., 8192
 export const EPS = 1e-5;
 
 /** Deterministic standard-normal values: mulberry32 for uniforms, Box-Muller for the normal. */

@@ -22,5 +22,9 @@ export function judge(exercise, given, lab, expected = exercise.answer(lab)) {
   } catch (error) {
     return { verdict: 'invalid', expected, error };
   }
-  return { verdict: Math.abs(value - expected) <= allowedError(exercise, expected) ? 'right' : 'wrong', expected, value };
+  return {
+    verdict: Math.abs(value - expected) <= allowedError(exercise, expected) ? 'right' : 'wrong',
+    expected,
+    value,
+  };
 }

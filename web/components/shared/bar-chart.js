@@ -6,7 +6,7 @@ import { svg, replaceChildren } from './dom.js';
 import { barChartExport } from './chart-export.js';
 import { formatTicks, formatTrimmed } from './format.js';
 
-const DEFAULT_WIDTH = 480;  // until the chart has a size of its own
+const DEFAULT_WIDTH = 480; // until the chart has a size of its own
 const MIN_WIDTH = 240;
 const HEIGHT = 200;
 const MARGIN = { left: 46, right: 8, top: 14, bottom: 22 };
@@ -21,17 +21,28 @@ const VALUE_CHAR = 6.7;
  * Category names are thinned to every n-th where they would not fit side by side.
  */
 export function barChart({ label }) {
-  const root = svg('svg', { class: 'bar-chart', viewBox: `0 0 ${DEFAULT_WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': label });
+  const root = svg('svg', {
+    class: 'bar-chart',
+    viewBox: `0 0 ${DEFAULT_WIDTH} ${HEIGHT}`,
+    role: 'img',
+    'aria-label': label,
+  });
   // The drawing is as wide in user units as the chart is on screen, so its text keeps its CSS size (11-12 px) on
   // a phone instead of shrinking with a fixed viewBox; it is drawn again when the width changes.
-  let last = null;  // the last draw() argument: redrawn on resize, read by the share menu's CSV
+  let last = null; // the last draw() argument: redrawn on resize, read by the share menu's CSV
   let drawnWidth = DEFAULT_WIDTH;
   // Until the chart's first layout its width is unknown, and reading it would lay out the page there and then (in
   // a widget's first drawing, most of its cost): it is drawn at the default width, and again at its own once the
   // observer reports that layout, before the frame is painted.
   let laidOut = false;
   const shownWidth = () => Math.max(MIN_WIDTH, Math.round(root.getBoundingClientRect().width) || DEFAULT_WIDTH);
-  root.chartExport = barChartExport({ label, getLabel: () => root.getAttribute('aria-label') || label, root, getDrawn: () => last && { categories: last.categories, series: last.series }, background: () => getComputedStyle(root).getPropertyValue('--bg').trim() || '#ffffff' });
+  root.chartExport = barChartExport({
+    label,
+    getLabel: () => root.getAttribute('aria-label') || label,
+    root,
+    getDrawn: () => last && { categories: last.categories, series: last.series },
+    background: () => getComputedStyle(root).getPropertyValue('--bg').trim() || '#ffffff',
+  });
   new ResizeObserver(() => {
     laidOut = true;
     if (last && Math.abs(shownWidth() - drawnWidth) > 1) draw(last);
@@ -64,8 +75,18 @@ export function barChart({ label }) {
     const labelEvery = Math.max(1, Math.ceil(categories.length / 16), Math.ceil(widestName / groupWidth));
 
     const axis = ticks.map((tick, k) => [
-      svg('line', { class: tick === 0 ? 'zero-line' : 'grid-line', x1: left, x2: WIDTH - MARGIN.right, y1: y(tick), y2: y(tick) }),
-      svg('text', { class: 'tick', x: left - 6, y: y(tick), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, tickLabels[k]),
+      svg('line', {
+        class: tick === 0 ? 'zero-line' : 'grid-line',
+        x1: left,
+        x2: WIDTH - MARGIN.right,
+        y1: y(tick),
+        y2: y(tick),
+      }),
+      svg(
+        'text',
+        { class: 'tick', x: left - 6, y: y(tick), 'text-anchor': 'end', 'dominant-baseline': 'middle' },
+        tickLabels[k],
+      ),
     ]);
     const bars = categories.map((category, i) => {
       const groupLeft = left + i * groupWidth + groupWidth * 0.1;
@@ -75,12 +96,39 @@ export function barChart({ label }) {
         const x = groupLeft + k * barWidth;
         const overflow = value > limit || value < low;
         return [
-          svg('rect', { class: `bar ${s.className}${overflow ? ' overflow' : ''}`, x, y: top, width: Math.max(1, barWidth - 2), height: Math.max(0.5, Math.abs(y(value) - y(0))) },
-            svg('title', {}, `${s.label}, ${category}: ${format(value)}`)),
-          showValues ? svg('text', { class: 'bar-value', x: x + barWidth / 2 - 1, y: value < 0 ? y(value) + 13 : y(value) - 4, 'text-anchor': 'middle' }, valueTexts[k][i]) : null,
+          svg(
+            'rect',
+            {
+              class: `bar ${s.className}${overflow ? ' overflow' : ''}`,
+              x,
+              y: top,
+              width: Math.max(1, barWidth - 2),
+              height: Math.max(0.5, Math.abs(y(value) - y(0))),
+            },
+            svg('title', {}, `${s.label}, ${category}: ${format(value)}`),
+          ),
+          showValues
+            ? svg(
+                'text',
+                {
+                  class: 'bar-value',
+                  x: x + barWidth / 2 - 1,
+                  y: value < 0 ? y(value) + 13 : y(value) - 4,
+                  'text-anchor': 'middle',
+                },
+                valueTexts[k][i],
+              )
+            : null,
         ];
       });
-      const name = i % labelEvery === 0 ? svg('text', { class: 'category', x: groupLeft + groupWidth * 0.4, y: HEIGHT - 5, 'text-anchor': 'middle' }, category) : null;
+      const name =
+        i % labelEvery === 0
+          ? svg(
+              'text',
+              { class: 'category', x: groupLeft + groupWidth * 0.4, y: HEIGHT - 5, 'text-anchor': 'middle' },
+              category,
+            )
+          : null;
       return [rects, name];
     });
     replaceChildren(root, axis, bars);

@@ -27,19 +27,30 @@ export const SUBLAYERS = Object.freeze(['attn', 'mlp']);
  *   finalNorm, finalSoftcap, scaledSkip, residual, normsPerLayer } for a decoder config. norm 'none' draws no norm
  * (QK-Norm is an RMSNorm whatever the kind, as in the engine).
  */
-export function blockLayout({ placement = 'pre', norm = 'layernorm', qkNorm = false, attnSoftcap = null, finalSoftcap = null, residual = true } = {}) {
+export function blockLayout({
+  placement = 'pre',
+  norm = 'layernorm',
+  qkNorm = false,
+  attnSoftcap = null,
+  finalSoftcap = null,
+  residual = true,
+} = {}) {
   const slots = PLACEMENT_SLOTS[placement];
-  if (!slots || !Object.hasOwn(PLACEMENT_SLOTS, placement)) throw new Error(`block diagram: unknown placement "${placement}"`);
+  if (!slots || !Object.hasOwn(PLACEMENT_SLOTS, placement))
+    throw new Error(`block diagram: unknown placement "${placement}"`);
   const hasNorm = norm !== 'none';
   const norms = hasNorm ? ['before', 'after', 'trunk'].filter((slot) => slots[slot]) : [];
   const sublayers = SUBLAYERS.map((name) => ({
     name,
     norms,
     qkNorm: name === 'attn' && Boolean(qkNorm),
-    softcap: name === 'attn' ? attnSoftcap ?? null : null,
+    softcap: name === 'attn' ? (attnSoftcap ?? null) : null,
   }));
   return {
-    placement, norm, sublayers, residual,
+    placement,
+    norm,
+    sublayers,
+    residual,
     scaledSkip: slots.scaledSkip,
     finalNorm: hasNorm && slots.final,
     finalSoftcap: finalSoftcap ?? null,
@@ -50,8 +61,8 @@ export function blockLayout({ placement = 'pre', norm = 'layernorm', qkNorm = fa
 // Drawn in a column of a widget (a third to a half of its width, about 340 px on a desktop): 372 units wide with
 // 14-unit text at the least (block-diagram.css), so no text is drawn under 12 px there.
 const W = 372;
-const TRUNK_X = 56;      // centre of the trunk column
-const BRANCH_X = 200;    // centre of the branch column
+const TRUNK_X = 56; // centre of the trunk column
+const BRANCH_X = 200; // centre of the branch column
 const BOX_W = 130;
 const BOX_H = 32;
 const GAP = 16;
@@ -71,14 +82,23 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
   const normName = labels.norm[layout.norm] ?? layout.norm;
   const parts = [];
   let y = 14;
-  const text = (x, ty, content, cls = 'bd-text') => svg('text', { x, y: ty, class: cls, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, content);
-  const box = (cx, top, content, cls, data = {}) => svg('g', { class: cls, ...data },
-    svg('rect', { x: cx - BOX_W / 2, y: top, width: BOX_W, height: BOX_H, rx: 6 }),
-    text(cx, top + BOX_H / 2, content));
+  const text = (x, ty, content, cls = 'bd-text') =>
+    svg('text', { x, y: ty, class: cls, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, content);
+  const box = (cx, top, content, cls, data = {}) =>
+    svg(
+      'g',
+      { class: cls, ...data },
+      svg('rect', { x: cx - BOX_W / 2, y: top, width: BOX_W, height: BOX_H, rx: 6 }),
+      text(cx, top + BOX_H / 2, content),
+    );
   const line = (x1, y1, x2, y2, cls = 'bd-line') => svg('line', { x1, y1, x2, y2, class: cls });
-  const chip = (top, content, data) => svg('g', { class: 'bd-chip', ...data },
-    svg('rect', { x: CHIP_X, y: top, width: CHIP_W, height: CHIP_H, rx: 11 }),
-    text(CHIP_X + CHIP_W / 2, top + CHIP_H / 2, content));
+  const chip = (top, content, data) =>
+    svg(
+      'g',
+      { class: 'bd-chip', ...data },
+      svg('rect', { x: CHIP_X, y: top, width: CHIP_W, height: CHIP_H, rx: 11 }),
+      text(CHIP_X + CHIP_W / 2, top + CHIP_H / 2, content),
+    );
 
   parts.push(svg('text', { x: 8, y, class: 'bd-caption', 'dominant-baseline': 'central' }, labels.input));
   y += 16;
@@ -104,7 +124,8 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
     ].filter(Boolean);
     const chipsTop = fTop + BOX_H / 2 - (chips.length * (CHIP_H + 4) - 4) / 2;
     chips.forEach(([content, data], k) => parts.push(chip(chipsTop + k * (CHIP_H + 4), content, data)));
-    if (chips.length) parts.push(line(BRANCH_X + BOX_W / 2, fTop + BOX_H / 2, CHIP_X, fTop + BOX_H / 2, 'bd-line bd-dashed'));
+    if (chips.length)
+      parts.push(line(BRANCH_X + BOX_W / 2, fTop + BOX_H / 2, CHIP_X, fTop + BOX_H / 2, 'bd-line bd-dashed'));
     if (sub.norms.includes('after')) branchBox(normName, 'bd-norm', { 'data-norm': `${sub.name}-after` });
     const add = by;
     parts.push(line(BRANCH_X, add, TRUNK_X + 9, add));
@@ -114,9 +135,15 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
     } else {
       parts.push(text(TRUNK_X, (fork + add) / 2, labels.noSkip, 'bd-caption'));
     }
-    parts.push(svg('g', { class: 'bd-add', 'data-add': sub.name },
-      svg('circle', { cx: TRUNK_X, cy: add, r: 9 }),
-      line(TRUNK_X - 5, add, TRUNK_X + 5, add, 'bd-plus'), line(TRUNK_X, add - 5, TRUNK_X, add + 5, 'bd-plus')));
+    parts.push(
+      svg(
+        'g',
+        { class: 'bd-add', 'data-add': sub.name },
+        svg('circle', { cx: TRUNK_X, cy: add, r: 9 }),
+        line(TRUNK_X - 5, add, TRUNK_X + 5, add, 'bd-plus'),
+        line(TRUNK_X, add - 5, TRUNK_X, add + 5, 'bd-plus'),
+      ),
+    );
     y = add + 9;
     if (sub.norms.includes('trunk')) {
       parts.push(line(TRUNK_X, y, TRUNK_X, y + GAP / 2));
@@ -125,7 +152,16 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
     }
   }
   const layerBottom = y + 6;
-  parts.unshift(svg('rect', { x: 8, y: layerTop - 4, width: W - 16, height: layerBottom - layerTop + 4, rx: 10, class: 'bd-layer' }));
+  parts.unshift(
+    svg('rect', {
+      x: 8,
+      y: layerTop - 4,
+      width: W - 16,
+      height: layerBottom - layerTop + 4,
+      rx: 10,
+      class: 'bd-layer',
+    }),
+  );
   parts.push(text(CHIP_X + CHIP_W / 2, layerBottom - 10, labels.layers(nLayers), 'bd-caption'));
   parts.push(line(TRUNK_X, y, TRUNK_X, layerBottom + GAP));
   y = layerBottom + GAP;
@@ -143,8 +179,17 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
   }
   y += BOX_H + 8;
   const summary = labels.summary(layout);
-  return svg('svg', {
-    class: 'block-diagram', viewBox: `0 0 ${W} ${y}`, role: 'img', 'aria-label': summary,
-    'data-placement': layout.placement, 'data-norm-kind': layout.norm,
-  }, svg('title', {}, summary), parts);
+  return svg(
+    'svg',
+    {
+      class: 'block-diagram',
+      viewBox: `0 0 ${W} ${y}`,
+      role: 'img',
+      'aria-label': summary,
+      'data-placement': layout.placement,
+      'data-norm-kind': layout.norm,
+    },
+    svg('title', {}, summary),
+    parts,
+  );
 }

@@ -8,8 +8,8 @@
 import { formatTicks } from './format.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const TITLE_LINE = 16;     // a line of the title above a saved chart
-const LEGEND_ROW = 18;     // one row of the legend below a saved bar chart
+const TITLE_LINE = 16; // a line of the title above a saved chart
+const LEGEND_ROW = 18; // one row of the legend below a saved bar chart
 
 /**
  * A chart's label broken into lines that fit `width` px at 12 px (about 7 px a character, 12 for a CJK one), at
@@ -20,34 +20,42 @@ export function titleLines(text, width) {
   let line = '';
   let used = 0;
   for (const c of text) {
-    const w = c.codePointAt(0) >= 0x2E80 ? 12 : 7;
+    const w = c.codePointAt(0) >= 0x2e80 ? 12 : 7;
     if (used + w > width && line) {
       const space = line.lastIndexOf(' ');
       const [kept, carried] = space > 0 ? [line.slice(0, space), line.slice(space + 1)] : [line, ''];
       lines.push(kept);
       line = carried;
-      used = [...carried].reduce((sum, d) => sum + (d.codePointAt(0) >= 0x2E80 ? 12 : 7), 0);
+      used = [...carried].reduce((sum, d) => sum + (d.codePointAt(0) >= 0x2e80 ? 12 : 7), 0);
     }
-    if (!(line === '' && c === ' ')) { line += c; used += w; }
+    if (!(line === '' && c === ' ')) {
+      line += c;
+      used += w;
+    }
   }
   if (line) lines.push(line);
   return lines;
 }
 const titleHeight = (lines) => 10 + lines.length * TITLE_LINE;
-const svgTitle = (lines, x, fill) => `<text x="${x}" y="${TITLE_LINE}" font-weight="bold"${fill ? ` fill="${escapeXml(fill)}"` : ''}>${lines
-  .map((line, k) => `<tspan x="${x}" dy="${k ? TITLE_LINE : 0}">${escapeXml(line)}</tspan>`).join('')}</text>`;
+const svgTitle = (lines, x, fill) =>
+  `<text x="${x}" y="${TITLE_LINE}" font-weight="bold"${fill ? ` fill="${escapeXml(fill)}"` : ''}>${lines
+    .map((line, k) => `<tspan x="${x}" dy="${k ? TITLE_LINE : 0}">${escapeXml(line)}</tspan>`)
+    .join('')}</text>`;
 
 /** One CSV line: fields with a comma, quote or line break are quoted (RFC 4180). */
 export function csvLine(fields) {
-  return fields.map((field) => {
-    const text = field === null || field === undefined ? '' : String(field);
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  }).join(',');
+  return fields
+    .map((field) => {
+      const text = field === null || field === undefined ? '' : String(field);
+      return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+    })
+    .join(',');
 }
 
 export const csvText = (rows) => `${rows.map(csvLine).join('\r\n')}\r\n`;
 
-const escapeXml = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (text) =>
+  String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * A table's cells as CSV (header cells included, in order). A cell that shows a <data> element (a number rounded
@@ -56,13 +64,16 @@ const escapeXml = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&
 export function tableCsv(table) {
   const cellText = (cell) => {
     const data = cell.querySelectorAll('data[value]');
-    return data.length === 1 && data[0].textContent.trim() === cell.textContent.trim() ? data[0].value : cell.textContent.trim();
+    return data.length === 1 && data[0].textContent.trim() === cell.textContent.trim()
+      ? data[0].value
+      : cell.textContent.trim();
   };
   return csvText([...table.rows].map((row) => [...row.cells].map(cellText)));
 }
 
 /** The tables of a widget's shadow root that are its own, not a chart's legend (uPlot lays its legend out as one). */
-export const exportableTables = (root) => [...root.querySelectorAll('table')].filter((table) => !table.closest('[hidden], .line-chart'));
+export const exportableTables = (root) =>
+  [...root.querySelectorAll('table')].filter((table) => !table.closest('[hidden], .line-chart'));
 
 /** Up to about `count` round tick values covering [min, max] (1, 2 or 5 times a power of ten apart). */
 export function linearTicks(min, max, count = 5) {
@@ -77,10 +88,10 @@ export function linearTicks(min, max, count = 5) {
 
 function logTicks(min, max, base) {
   const ticks = [];
-  for (let e = Math.ceil(Math.log(min) / Math.log(base) - 1e-9); base ** e <= max * (1 + 1e-9); e++) ticks.push(base ** e);
+  for (let e = Math.ceil(Math.log(min) / Math.log(base) - 1e-9); base ** e <= max * (1 + 1e-9); e++)
+    ticks.push(base ** e);
   return ticks;
 }
-
 
 /**
  * A uPlot scale as { position(v) in 0..1, ticks, labels }: the ticks and labels uPlot drew on `axis` (its splits
@@ -89,7 +100,10 @@ function logTicks(min, max, base) {
 function scaleMap(scale, axis) {
   const { min, max } = scale;
   const drawn = axis?._splits?.length && axis._values?.length === axis._splits.length;
-  const labelled = (ticks) => (drawn ? { ticks: axis._splits, labels: axis._values.map((v) => (v == null ? '' : String(v))) } : { ticks, labels: formatTicks(ticks) });
+  const labelled = (ticks) =>
+    drawn
+      ? { ticks: axis._splits, labels: axis._values.map((v) => (v == null ? '' : String(v))) }
+      : { ticks, labels: formatTicks(ticks) };
   if (scale.distr === 3) {
     const base = scale.log ?? 10;
     const [lo, hi] = [Math.log(min), Math.log(max)];
@@ -109,12 +123,22 @@ function seriesColor(plot, i) {
  * `getLabel()` the chart's current label, `background()` and `foreground()` the widget's colours. `log10`: the y values are log10 of the quantity (log-axis.js), which the
  * CSV writes back as the quantity; `quantity` names it in the CSV's headers ("without residuals: gradient norm").
  */
-export function lineChartExport({ label, getLabel = () => label, getPlot, getData, background, foreground = () => '#000000', log10 = false, quantity = '' }) {
-  const names = (plot) => plot.series.map((s, i) => {
-    if (i === 0) return plot.axes[0]?.label || 'x';
-    const name = s.label || `series ${i}`;
-    return quantity ? `${name}: ${quantity}` : name;
-  });
+export function lineChartExport({
+  label,
+  getLabel = () => label,
+  getPlot,
+  getData,
+  background,
+  foreground = () => '#000000',
+  log10 = false,
+  quantity = '',
+}) {
+  const names = (plot) =>
+    plot.series.map((s, i) => {
+      if (i === 0) return plot.axes[0]?.label || 'x';
+      const name = s.label || `series ${i}`;
+      return quantity ? `${name}: ${quantity}` : name;
+    });
   const shownValue = (v) => (log10 ? 10 ** v : v);
   return {
     label,
@@ -123,7 +147,11 @@ export function lineChartExport({ label, getLabel = () => label, getPlot, getDat
       const data = getData() ?? [];
       const rows = [names(plot)];
       for (let r = 0; r < (data[0]?.length ?? 0); r++) {
-        rows.push(data.map((column, i) => (column[r] !== null && Number.isFinite(column[r]) ? (i === 0 ? column[r] : shownValue(column[r])) : '')));
+        rows.push(
+          data.map((column, i) =>
+            column[r] !== null && Number.isFinite(column[r]) ? (i === 0 ? column[r] : shownValue(column[r])) : '',
+          ),
+        );
       }
       return csvText(rows);
     },
@@ -146,16 +174,22 @@ export function lineChartExport({ label, getLabel = () => label, getPlot, getDat
       const py = (v, scale = yScale) => m.top + (1 - scale.position(v)) * ph;
       const parts = [svgTitle(lines, 8)];
       xScale.ticks.forEach((t, k) => {
-        parts.push(`<line x1="${px(t)}" x2="${px(t)}" y1="${m.top}" y2="${m.top + ph}" stroke="#dddddd"/>`,
-          `<text x="${px(t)}" y="${m.top + ph + 16}" text-anchor="middle">${escapeXml(xScale.labels[k])}</text>`);
+        parts.push(
+          `<line x1="${px(t)}" x2="${px(t)}" y1="${m.top}" y2="${m.top + ph}" stroke="#dddddd"/>`,
+          `<text x="${px(t)}" y="${m.top + ph + 16}" text-anchor="middle">${escapeXml(xScale.labels[k])}</text>`,
+        );
       });
       yScale.ticks.forEach((t, k) => {
-        parts.push(`<line x1="${m.left}" x2="${m.left + pw}" y1="${py(t)}" y2="${py(t)}" stroke="#dddddd"/>`,
-          `<text x="${m.left - 6}" y="${py(t) + 4}" text-anchor="end">${escapeXml(yScale.labels[k])}</text>`);
+        parts.push(
+          `<line x1="${m.left}" x2="${m.left + pw}" y1="${py(t)}" y2="${py(t)}" stroke="#dddddd"/>`,
+          `<text x="${m.left - 6}" y="${py(t) + 4}" text-anchor="end">${escapeXml(yScale.labels[k])}</text>`,
+        );
       });
       parts.push(`<rect x="${m.left}" y="${m.top}" width="${pw}" height="${ph}" fill="none" stroke="#888888"/>`);
-      parts.push(`<text x="${m.left + pw / 2}" y="${m.top + ph + 36}" text-anchor="middle">${escapeXml(plot.axes[0]?.label ?? '')}</text>`,
-        `<text transform="translate(16 ${m.top + ph / 2}) rotate(-90)" text-anchor="middle">${escapeXml(yAxis?.label ?? '')}</text>`);
+      parts.push(
+        `<text x="${m.left + pw / 2}" y="${m.top + ph + 36}" text-anchor="middle">${escapeXml(plot.axes[0]?.label ?? '')}</text>`,
+        `<text transform="translate(16 ${m.top + ph / 2}) rotate(-90)" text-anchor="middle">${escapeXml(yAxis?.label ?? '')}</text>`,
+      );
       const legend = [];
       for (let i = 1; i < data.length; i++) {
         const scale = (plot.series[i].scale ?? 'y') === yKey ? yScale : scaleMap(plot.scales[plot.series[i].scale]);
@@ -168,16 +202,25 @@ export function lineChartExport({ label, getLabel = () => label, getPlot, getDat
           else runs.at(-1).push(`${x.toFixed(2)},${y.toFixed(2)}`);
         });
         const color = seriesColor(plot, i);
-        for (const run of runs) if (run.length) parts.push(`<polyline fill="none" stroke="${escapeXml(color)}" stroke-width="2" points="${run.join(' ')}"/>`);
+        for (const run of runs)
+          if (run.length)
+            parts.push(
+              `<polyline fill="none" stroke="${escapeXml(color)}" stroke-width="2" points="${run.join(' ')}"/>`,
+            );
         legend.push({ color, name: plot.series[i].label ?? `series ${i}` });
       }
       legend.forEach(({ color, name }, k) => {
         const x = m.left + (k % 3) * (pw / 3);
         const y = H - 34 + Math.floor(k / 3) * 16;
-        parts.push(`<rect x="${x}" y="${y - 9}" width="14" height="4" fill="${escapeXml(color)}"/>`, `<text x="${x + 20}" y="${y}">${escapeXml(name)}</text>`);
+        parts.push(
+          `<rect x="${x}" y="${y - 9}" width="14" height="4" fill="${escapeXml(color)}"/>`,
+          `<text x="${x + 20}" y="${y}">${escapeXml(name)}</text>`,
+        );
       });
-      return `<svg xmlns="${SVG_NS}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-family="system-ui, sans-serif" font-size="12">\n`
-        + `<title>${escapeXml(title)}</title>\n<rect width="${W}" height="${H}" fill="#ffffff"/>\n${parts.join('\n')}\n</svg>\n`;
+      return (
+        `<svg xmlns="${SVG_NS}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-family="system-ui, sans-serif" font-size="12">\n` +
+        `<title>${escapeXml(title)}</title>\n<rect width="${W}" height="${H}" fill="#ffffff"/>\n${parts.join('\n')}\n</svg>\n`
+      );
     },
     /**
      * The chart's canvas (axes and curves as uPlot drew them) on the widget's background, the chart's label above
@@ -190,7 +233,10 @@ export function lineChartExport({ label, getLabel = () => label, getPlot, getDat
       const strip = Math.round(24 * ratio);
       const lines = titleLines(getLabel(), plot.width - 16);
       const top = Math.round(titleHeight(lines) * ratio);
-      const canvas = Object.assign(document.createElement('canvas'), { width: source.width, height: top + source.height + strip });
+      const canvas = Object.assign(document.createElement('canvas'), {
+        width: source.width,
+        height: top + source.height + strip,
+      });
       const ctx = canvas.getContext('2d');
       ctx.fillStyle = background();
       ctx.fillRect(0, 0, canvas.width, canvas.height);
@@ -213,7 +259,13 @@ export function lineChartExport({ label, getLabel = () => label, getPlot, getDat
   };
 }
 
-const canvasBlob = (canvas) => new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the chart could not be encoded as PNG'))), 'image/png'));
+const canvasBlob = (canvas) =>
+  new Promise((resolve, reject) =>
+    canvas.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error('the chart could not be encoded as PNG'))),
+      'image/png',
+    ),
+  );
 
 const PAINTED = ['fill', 'stroke', 'stroke-width', 'font-size', 'font-family', 'font-weight', 'opacity'];
 
@@ -246,19 +298,25 @@ function standaloneSvg(svgElement, { title, series, background }) {
   let row = 0;
   for (const { label, className } of series) {
     const itemWidth = 22 + 7 * label.length + 14;
-    if (x > 8 && x + itemWidth > width) { x = 8; row += 1; }
+    if (x > 8 && x + itemWidth > width) {
+      x = 8;
+      row += 1;
+    }
     const y = top + chartHeight + 4 + row * LEGEND_ROW;
     const bar = svgElement.querySelector(`rect.bar.${CSS.escape(className)}`);
     const fill = bar ? getComputedStyle(bar).fill : '#777777';
-    legend.push(`<rect class="legend-swatch ${escapeXml(className)}" x="${x}" y="${y + 3}" width="14" height="10" fill="${escapeXml(fill)}"/>`,
-      `<text x="${x + 20}" y="${y + 12}" fill="${escapeXml(text)}">${escapeXml(label)}</text>`);
+    legend.push(
+      `<rect class="legend-swatch ${escapeXml(className)}" x="${x}" y="${y + 3}" width="14" height="10" fill="${escapeXml(fill)}"/>`,
+      `<text x="${x + 20}" y="${y + 12}" fill="${escapeXml(text)}">${escapeXml(label)}</text>`,
+    );
     x += itemWidth;
   }
   const height = top + chartHeight + (series.length ? (row + 1) * LEGEND_ROW + 6 : 0);
-  const file = `<svg xmlns="${SVG_NS}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="12">`
-    + `<title>${escapeXml(title)}</title><rect width="${width}" height="${height}" fill="${escapeXml(background)}"/>`
-    + svgTitle(lines, 8, text)
-    + `${new XMLSerializer().serializeToString(copy)}<g class="legend">${legend.join('')}</g></svg>`;
+  const file =
+    `<svg xmlns="${SVG_NS}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" font-family="system-ui, sans-serif" font-size="12">` +
+    `<title>${escapeXml(title)}</title><rect width="${width}" height="${height}" fill="${escapeXml(background)}"/>` +
+    svgTitle(lines, 8, text) +
+    `${new XMLSerializer().serializeToString(copy)}<g class="legend">${legend.join('')}</g></svg>`;
   return { text: file, width, height };
 }
 
@@ -267,12 +325,16 @@ function standaloneSvg(svgElement, { title, series, background }) {
  * the chart's current label.
  */
 export function barChartExport({ label, getLabel = () => label, root, getDrawn, background }) {
-  const file = () => standaloneSvg(root, { title: getLabel(), series: getDrawn()?.series ?? [], background: background() });
+  const file = () =>
+    standaloneSvg(root, { title: getLabel(), series: getDrawn()?.series ?? [], background: background() });
   return {
     label,
     csv() {
       const { categories = [], series = [] } = getDrawn() ?? {};
-      return csvText([['', ...series.map((s) => s.label)], ...categories.map((c, i) => [c, ...series.map((s) => s.values[i])])]);
+      return csvText([
+        ['', ...series.map((s) => s.label)],
+        ...categories.map((c, i) => [c, ...series.map((s) => s.values[i])]),
+      ]);
     },
     svg: () => file().text,
     /** The SVG rendered at twice its size (an image from a data: URL, which the page's img-src allows). */

@@ -21,11 +21,14 @@ export function textField({ name, label, hint, value = '', placeholder, multilin
   });
   input.value = value;
   const error = h('p', { id: errorId, class: 'field-error', 'aria-live': 'polite' });
-  const root = h('div', { class: 'field' },
+  const root = h(
+    'div',
+    { class: 'field' },
     h('label', { for: id }, label),
     input,
     hint ? h('p', { id: hintId, class: 'hint' }, hint) : null,
-    error);
+    error,
+  );
   return {
     root,
     input,
@@ -45,8 +48,16 @@ export function rangeField({ name, label, min, max, step, value, valueText = Str
   const id = `field-${name}`;
   const output = h('output', { for: id, class: 'range-value' });
   const input = h('input', {
-    id, name, type: 'range', min, max, step,
-    oninput: () => { show(); onInput?.(Number(input.value)); },
+    id,
+    name,
+    type: 'range',
+    min,
+    max,
+    step,
+    oninput: () => {
+      show();
+      onInput?.(Number(input.value));
+    },
     onchange: () => onChange?.(Number(input.value)),
   });
   function show() {
@@ -56,11 +67,19 @@ export function rangeField({ name, label, min, max, step, value, valueText = Str
   }
   input.value = String(value);
   show();
-  const root = h('div', { class: 'field field-range' }, h('label', { for: id }, label), h('div', { class: 'range-row' }, input, output));
+  const root = h(
+    'div',
+    { class: 'field field-range' },
+    h('label', { for: id }, label),
+    h('div', { class: 'range-row' }, input, output),
+  );
   return {
     root,
     input,
-    set(newValue) { input.value = String(newValue); show(); },
+    set(newValue) {
+      input.value = String(newValue);
+      show();
+    },
   };
 }
 
@@ -70,9 +89,22 @@ export function rangeField({ name, label, min, max, step, value, valueText = Str
  */
 export function radioGroup({ name, legend, options, value, across = false, onChange }) {
   const inputs = options.map(({ value: optionValue, label }) => {
-    const input = h('input', { type: 'radio', name, value: optionValue, id: `field-${name}-${optionValue}`, onchange: () => onChange?.(optionValue) });
+    const input = h('input', {
+      type: 'radio',
+      name,
+      value: optionValue,
+      id: `field-${name}-${optionValue}`,
+      onchange: () => onChange?.(optionValue),
+    });
     input.checked = optionValue === value;
     return h('label', { class: 'radio', for: input.id }, input, label);
   });
-  return { root: h('fieldset', { class: across ? 'field radio-group across' : 'field radio-group' }, h('legend', {}, legend), inputs) };
+  return {
+    root: h(
+      'fieldset',
+      { class: across ? 'field radio-group across' : 'field radio-group' },
+      h('legend', {}, legend),
+      inputs,
+    ),
+  };
 }

@@ -23,7 +23,8 @@ export function formatNumber(value, { decimals = 3, significant = 2, trim = true
   if (value === -Infinity) return '-∞';
   const size = Math.abs(value);
   if (size === 0) return trim || decimals === 0 ? '0' : (0).toFixed(decimals);
-  if (size < SMALLEST_FIXED || size >= LARGEST_FIXED) return scientificText(value, Math.max(significant, 3), trim, style);
+  if (size < SMALLEST_FIXED || size >= LARGEST_FIXED)
+    return scientificText(value, Math.max(significant, 3), trim, style);
   // More decimals only where `decimals` would round off more than half a unit of the last significant digit.
   const magnitude = Math.floor(Math.log10(size));
   const lost = Math.abs(Number(value.toFixed(decimals)) - value) > 0.5 * 10 ** (magnitude - significant + 1);
@@ -102,7 +103,8 @@ export function powerOfTen(e) {
 export const formatCount = (n) => Math.round(n).toLocaleString('en-US');
 
 /** A share of a whole as a percentage with `significant` significant digits: 0.0033%. */
-export const formatPercent = (fraction, significant = 2) => `${formatNumber(100 * fraction, { decimals: 0, significant })}%`;
+export const formatPercent = (fraction, significant = 2) =>
+  `${formatNumber(100 * fraction, { decimals: 0, significant })}%`;
 
 /**
  * A factor as text, in one form for every size: ×0.1, ×1.58 (three significant digits, what is used), ×65,540
@@ -118,5 +120,7 @@ export function formatFactor(factor) {
 
 /** A config.json value as such a file writes it: small eps values in exponent form (1e-6, not 0.000001). */
 export function shownConfigValue(value) {
-  return typeof value === 'number' && value !== 0 && Math.abs(value) < 1e-3 ? value.toExponential() : JSON.stringify(value);
+  return typeof value === 'number' && value !== 0 && Math.abs(value) < 1e-3
+    ? value.toExponential()
+    : JSON.stringify(value);
 }

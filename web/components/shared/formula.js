@@ -4,7 +4,14 @@ import { h } from './dom.js';
 import { FORMULA_SOURCES } from './formula-sources.js';
 
 let typeset = null;
-const ready = import('./formulas.js').then((module) => { typeset = module.FORMULAS; }, () => { typeset = {}; });
+const ready = import('./formulas.js').then(
+  (module) => {
+    typeset = module.FORMULAS;
+  },
+  () => {
+    typeset = {};
+  },
+);
 
 /** Resolves once the typeset formulas are loaded (or known to be missing). */
 export const formulasReady = () => ready;
@@ -13,6 +20,6 @@ export function formula(key, { display = false } = {}) {
   const mathml = typeset?.[key];
   if (!mathml) return h('code', { class: 'formula formula-tex' }, FORMULA_SOURCES[key] ?? key);
   const element = h(display ? 'div' : 'span', { class: display ? 'formula formula-display' : 'formula' });
-  element.innerHTML = mathml;  // build-time KaTeX output from our own TeX, not reader input
+  element.innerHTML = mathml; // build-time KaTeX output from our own TeX, not reader input
   return element;
 }

@@ -18,7 +18,9 @@ export const QUOTE_LIMIT = 40;
 export function quoted(raw, lang) {
   const length = raw.length - (raw.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
   if (length <= QUOTE_LIMIT) return JSON.stringify(raw);
-  const prefix = Array.from(raw.slice(0, 2 * QUOTE_LIMIT)).slice(0, QUOTE_LIMIT).join('');
+  const prefix = Array.from(raw.slice(0, 2 * QUOTE_LIMIT))
+    .slice(0, QUOTE_LIMIT)
+    .join('');
   return `${JSON.stringify(`${prefix}…`)}${common(lang).quotedLength(length.toLocaleString(languageRow(lang).numberLocale))}`;
 }
 
@@ -35,7 +37,7 @@ export function describeError(error, lang, text = '') {
   const position = Number.isInteger(error?.position) ? error.position : undefined;
   let message;
   if (typeof template === 'function') {
-    const ch = position !== undefined ? Array.from(text.slice(position))[0] ?? '' : '';
+    const ch = position !== undefined ? (Array.from(text.slice(position))[0] ?? '') : '';
     message = error.code === 'not_in_range' ? template(error.min, error.max) : template(ch);
   } else {
     message = template ?? strings.unexplained(error?.message ?? String(error));

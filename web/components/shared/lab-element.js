@@ -26,7 +26,16 @@ import { stringsOf } from '../../languages.js';
 import { common, describeError, languageOf, quoted } from './i18n.js';
 import { parseNumber } from './parse-number.js';
 import { shareMenu } from './share-menu.js';
-import { attributeName, defineState, expandLongState, readAttributes, readState, unknownKeys, writeLongState, writeState } from './state.js';
+import {
+  attributeName,
+  defineState,
+  expandLongState,
+  readAttributes,
+  readState,
+  unknownKeys,
+  writeLongState,
+  writeState,
+} from './state.js';
 import { adoptStyles, stylesUrl } from './styles.js';
 
 const URL_WRITE_DELAY_MS = 200;
@@ -36,7 +45,10 @@ const KEEP_IN_VIEW_MS = 10_000;
 // they held the main thread for a second (each chart reads its colours and width: a style and layout pass of the
 // page). Between two turns the browser paints and answers input.
 let lastTurn = Promise.resolve();
-const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+const nextTask = () =>
+  new Promise((resolve) => {
+    setTimeout(resolve, 0);
+  });
 function drawingTurn() {
   lastTurn = lastTurn.then(nextTask);
   return lastTurn;
@@ -50,14 +62,14 @@ export class LabElement extends HTMLElement {
   #started = false;
   #urlTimer = 0;
   #urlPending = false;
-  #whileConnected = [];  // { start, stop }: stop is set while connected
-  #staleReasons = new Set();  // fields showing an error, and names such as 'run' given to markStale
-  #regions = [];              // { region, label } from resultsRegion()
-  #base = null;               // the starting example: the rows' defaults overlaid by the attributes
+  #whileConnected = []; // { start, stop }: stop is set while connected
+  #staleReasons = new Set(); // fields showing an error, and names such as 'run' given to markStale
+  #regions = []; // { region, label } from resultsRegion()
+  #base = null; // the starting example: the rows' defaults overlaid by the attributes
   #urlNotice = '';
-  #attributeNotices = new Map();  // attribute name -> why its value is ignored
+  #attributeNotices = new Map(); // attribute name -> why its value is ignored
   #building = false;
-  #buildEntries = [];         // whileConnected entries registered by the current build()
+  #buildEntries = []; // whileConnected entries registered by the current build()
   #rebuildQueued = false;
 
   /** One attribute per state row (names derived from the static rows: the lab is not loaded at definition). */
@@ -70,8 +82,8 @@ export class LabElement extends HTMLElement {
     if (this.#urlPending) this.scheduleUrlWrite();
     if (this.#started) return;
     this.#started = true;
-    this.language = languageOf(this);  // not `lang`: that property reflects the element's attribute
-    this.strings = stringsOf(this.language, this.constructor.tag);  // content/<lang>/strings/<tag>.js
+    this.language = languageOf(this); // not `lang`: that property reflects the element's attribute
+    this.strings = stringsOf(this.language, this.constructor.tag); // content/<lang>/strings/<tag>.js
     this.common = common(this.language);
     this.attachShadow({ mode: 'open' });
     this.start().catch((error) => {
@@ -81,7 +93,7 @@ export class LabElement extends HTMLElement {
   }
 
   disconnectedCallback() {
-    clearTimeout(this.#urlTimer);  // a pending write waits for the next connection (#urlPending)
+    clearTimeout(this.#urlTimer); // a pending write waits for the next connection (#urlPending)
     for (const entry of this.#whileConnected) {
       entry.stop?.();
       entry.stop = null;
@@ -101,11 +113,13 @@ export class LabElement extends HTMLElement {
 
   async start() {
     const webAssemblyPresent = typeof WebAssembly === 'object' && WebAssembly !== null;
-    const labReady = webAssemblyPresent ? Promise.all([load(), formulasReady()]) : null;  // fetched while the stylesheets are
-    labReady?.catch(() => {});  // awaited below, where a failure is shown
-    const styleUrls = ['widget.css', ...this.constructor.styles].map((name) => (name instanceof URL ? name : stylesUrl(name)));
+    const labReady = webAssemblyPresent ? Promise.all([load(), formulasReady()]) : null; // fetched while the stylesheets are
+    labReady?.catch(() => {}); // awaited below, where a failure is shown
+    const styleUrls = ['widget.css', ...this.constructor.styles].map((name) =>
+      name instanceof URL ? name : stylesUrl(name),
+    );
     await adoptStyles(this.shadowRoot, styleUrls);
-    if (this.constructor.charts) resolveChartColours(this);  // while the lab loads, not in the build's task
+    if (this.constructor.charts) resolveChartColours(this); // while the lab loads, not in the build's task
     this.notice = h('p', { class: 'notice', role: 'status', hidden: true });
     this.body = h('div', { class: 'widget-body' });
     this.loading = h('p', { class: 'loading' }, this.common.loading);
@@ -131,19 +145,25 @@ export class LabElement extends HTMLElement {
     const expanded = await expandLongState(this.stateTable, query, this.statePrefix);
     const fromUrl = readState(this.stateTable, expanded.params, this.statePrefix, context, this.#base);
     this.state = fromUrl.values;
-    for (const problem of fromAttributes.problems) this.#attributeNotices.set(problem.key, this.#attributeProblem(problem));
+    for (const problem of fromAttributes.problems)
+      this.#attributeNotices.set(problem.key, this.#attributeProblem(problem));
     // Keys of this widget that name no setting; with no prefix (embed.html) only where the page says which keys are its own.
-    const unknown = this.statePrefix || this.reservedKeys ? unknownKeys(this.stateTable, query, this.statePrefix, this.reservedKeys) : [];
+    const unknown =
+      this.statePrefix || this.reservedKeys
+        ? unknownKeys(this.stateTable, query, this.statePrefix, this.reservedKeys)
+        : [];
     const settingNames = this.stateTable.map((row) => attributeName(row.name));
     this.#urlNotice = [
-      ...[...expanded.problems, ...fromUrl.problems].map((p) => this.common.urlProblem(p.key, quoted(p.raw, this.language))),
+      ...[...expanded.problems, ...fromUrl.problems].map((p) =>
+        this.common.urlProblem(p.key, quoted(p.raw, this.language)),
+      ),
       ...unknown.map((p) => this.common.unknownSetting(p.key, quoted(p.raw, this.language), settingNames)),
     ].join(' ');
     this.#showNotices();
     this.#build();
     this.update();
     this.shadowRoot.append(shareMenu(this));
-    this.setAttribute('data-ready', '');  // for pages (and tests) that wait for the first drawing
+    this.setAttribute('data-ready', ''); // for pages (and tests) that wait for the first drawing
     // A shared link names the widget in its fragment (shareableAddress); the browser found no element by that name.
     if (!this.id && location.hash === `#${this.anchor}`) this.#keepInView();
   }
@@ -172,18 +192,18 @@ export class LabElement extends HTMLElement {
   }
 
   attributeChangedCallback(name, oldValue, value) {
-    if (!this.state || oldValue === value) return;  // before the first drawing, start() reads every attribute
+    if (!this.state || oldValue === value) return; // before the first drawing, start() reads every attribute
     const row = this.stateTable.find((r) => attributeName(r.name) === name);
     if (!row) return;
     const { values, problems } = readAttributes([row], this, this.stateContext());
     if (problems.length) this.#attributeNotices.set(name, this.#attributeProblem(problems[0]));
     else this.#attributeNotices.delete(name);
     this.#showNotices();
-    if (problems.length) return;  // the widget keeps what it shows
+    if (problems.length) return; // the widget keeps what it shows
     this.#base[row.name] = values[row.name];
     this.state[row.name] = values[row.name];
     if (this.#rebuildQueued) return;
-    this.#rebuildQueued = true;  // several attributes set by one script: one rebuild
+    this.#rebuildQueued = true; // several attributes set by one script: one rebuild
     queueMicrotask(() => {
       this.#rebuildQueued = false;
       this.#rebuild();
@@ -240,7 +260,8 @@ export class LabElement extends HTMLElement {
   /** The widget's state table, its option rows resolved against lab.describe() (once per widget class). */
   get stateTable() {
     let table = stateTables.get(this.constructor);
-    if (!table) stateTables.set(this.constructor, (table = defineState(this.constructor.stateRows, this.lab.describe())));
+    if (!table)
+      stateTables.set(this.constructor, (table = defineState(this.constructor.stateRows, this.lab.describe())));
     return table;
   }
 
@@ -300,7 +321,13 @@ export class LabElement extends HTMLElement {
    */
   async addressWithState() {
     const url = new URL(location.href);
-    const { dropped } = await writeLongState(this.stateTable, this.state, url.searchParams, this.statePrefix, this.#base ?? undefined);
+    const { dropped } = await writeLongState(
+      this.stateTable,
+      this.state,
+      url.searchParams,
+      this.statePrefix,
+      this.#base ?? undefined,
+    );
     return { url, dropped };
   }
 
@@ -317,7 +344,7 @@ export class LabElement extends HTMLElement {
     const write = ++this.#urlWrites;
     const base = this.#base ?? undefined;
     const own = await writeLongState(this.stateTable, this.state, new URLSearchParams(), this.statePrefix, base);
-    if (write !== this.#urlWrites) return;  // a newer write is under way
+    if (write !== this.#urlWrites) return; // a newer write is under way
     // Other widgets may have written the address meanwhile: only this widget's keys change.
     const url = new URL(location.href);
     writeState(this.stateTable, this.state, url.searchParams, this.statePrefix, base);
@@ -346,7 +373,9 @@ export class LabElement extends HTMLElement {
    */
   seedControl({ label, anotherLabel, max, onChange }) {
     const field = textField({
-      name: 'seed', label, value: String(this.state.seed),
+      name: 'seed',
+      label,
+      value: String(this.state.seed),
       onInput: (text) => {
         const seed = this.attempt(field, () => parseNumber(text, { min: 0, max, integer: true }), text);
         if (seed !== undefined) onChange(seed);
@@ -358,7 +387,12 @@ export class LabElement extends HTMLElement {
       this.clearError(field);
       onChange(seed);
     };
-    return h('div', { class: 'seed-row' }, field.root, h('button', { type: 'button', class: 'reroll', onclick: another }, anotherLabel));
+    return h(
+      'div',
+      { class: 'seed-row' },
+      field.root,
+      h('button', { type: 'button', class: 'reroll', onclick: another }, anotherLabel),
+    );
   }
 
   /**

@@ -15,12 +15,15 @@ const printing = matchMedia('print');
 
 let uPlot = null;
 let uPlotLoading = null;
-const loadUPlot = () => (uPlotLoading ??= import('../../vendor/uplot/uPlot.esm.js').then((module) => { uPlot = module.default; }));
+const loadUPlot = () =>
+  (uPlotLoading ??= import('../../vendor/uplot/uPlot.esm.js').then((module) => {
+    uPlot = module.default;
+  }));
 
 // The colours charts use, read for a widget in one style pass before it builds (resolveChartColours): the first
 // drawing then reads no style, which in the middle of a widget's build is a style pass of the whole page.
 const CHART_COLOURS = ['fg', 'muted', 'border', 'bg', 'blue', 'orange', 'vermillion', 'green', 'grey', 'purple'];
-const palettes = new WeakMap();  // host -> { scheme, colours: Map }
+const palettes = new WeakMap(); // host -> { scheme, colours: Map }
 const schemeNow = () => `${document.documentElement.dataset.theme ?? ''}|${systemDark.matches}|${printing.matches}`;
 
 /** Reads the chart colours of `host` (its shadow root holds the widget's stylesheets) at once, for its charts. */
@@ -34,7 +37,7 @@ export function resolveChartColours(host) {
   const colours = new Map(CHART_COLOURS.map((name, i) => [name, getComputedStyle(probes[i]).color]));
   for (const probe of probes) probe.remove();
   palettes.set(host, { scheme: schemeNow(), colours });
-  loadUPlot().catch(() => {});  // fetched while the lab loads
+  loadUPlot().catch(() => {}); // fetched while the lab loads
 }
 
 /**
@@ -54,10 +57,13 @@ function colorProbe(host) {
 
 export function lineChart({ host, label, height = 240, build, log10 = false, quantity = '' }) {
   // Until the first data the chart is an empty frame; on paper a short note stands in for it (widget.css).
-  const root = h('div', { class: 'line-chart', role: 'img', 'aria-label': label, 'data-empty': '' },
-    h('p', { class: 'chart-empty-note' }, common(host.language).chartNotComputed));
+  const root = h(
+    'div',
+    { class: 'line-chart', role: 'img', 'aria-label': label, 'data-empty': '' },
+    h('p', { class: 'chart-empty-note' }, common(host.language).chartNotComputed),
+  );
   let plot = null;
-  let data = null;  // null until the first setData: the chart is then drawn empty (axes, legend)
+  let data = null; // null until the first setData: the chart is then drawn empty (axes, legend)
 
   // The widget's colours are light-dark() pairs (widget.css): a hidden probe in its shadow root resolves one to
   // the rgb() of the current scheme, which a canvas understands.
@@ -80,37 +86,63 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
   // jump when a widget's results come in.
   function create() {
     if (!uPlot) {
-      loadUPlot().then(() => { if (!plot && host.isConnected && root.isConnected) create(); }, () => {});
+      loadUPlot().then(
+        () => {
+          if (!plot && host.isConnected && root.isConnected) create();
+        },
+        () => {},
+      );
       return;
     }
     plot?.destroy();
     colours = null;
     const options = build(color);
-    const legend = { ...options.legend, markers: { width: markerBorder, fill: legendSwatch, ...options.legend?.markers } };
+    const legend = {
+      ...options.legend,
+      markers: { width: markerBorder, fill: legendSwatch, ...options.legend?.markers },
+    };
     // Points-only series (width 0) keep a round marker in the legend (widget.css), lines get a line.
-    const series = options.series.map((one, i) => (i > 0 && one.width === 0 ? { ...one, class: one.class ?? 'points-series' } : one));
-    plot = new uPlot({ ...options, series, legend, cursor: followTransforms(options.cursor), width: width(), height }, data ?? options.series.map(() => []), root);
+    const series = options.series.map((one, i) =>
+      i > 0 && one.width === 0 ? { ...one, class: one.class ?? 'points-series' } : one,
+    );
+    plot = new uPlot(
+      { ...options, series, legend, cursor: followTransforms(options.cursor), width: width(), height },
+      data ?? options.series.map(() => []),
+      root,
+    );
   }
 
   // While the widget is in the document: the plot (uPlot listens on window), its resize observer and the theme
   // listeners. A re-inserted widget draws again from the kept data, in the theme of that moment.
   // PNG, SVG and CSV for the share menu
   root.chartExport = lineChartExport({
-    label, getLabel: () => root.getAttribute('aria-label') || label, getPlot: () => plot, getData: () => data,
-    background: () => color('bg'), foreground: () => color('fg'), log10, quantity,
+    label,
+    getLabel: () => root.getAttribute('aria-label') || label,
+    getPlot: () => plot,
+    getData: () => data,
+    background: () => color('bg'),
+    foreground: () => color('fg'),
+    log10,
+    quantity,
   });
 
   host.whileConnected(() => {
     // Drawn once the widget's build() has placed the chart in the page (a microtask later), where it can take
     // its real width; the first data then only fills it in.
     if (root.isConnected) create();
-    else queueMicrotask(() => { if (!plot && host.isConnected) create(); });
+    else
+      queueMicrotask(() => {
+        if (!plot && host.isConnected) create();
+      });
     const resizes = new ResizeObserver(() => {
       if (plot && Math.abs(plot.width - width()) > 1) plot.setSize({ width: width(), height });
     });
     resizes.observe(root);
     let frame = 0;
-    const onTheme = () => { cancelAnimationFrame(frame); frame = requestAnimationFrame(create); };
+    const onTheme = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(create);
+    };
     document.addEventListener('residual-lab:themechange', onTheme);
     systemDark.addEventListener('change', create);
     // Printing switches the page to its print palette (page.css): the canvas is redrawn in it, and back after.
@@ -133,10 +165,10 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
   return {
     root,
     setData(next) {
-      const sameShape = plot && next.length === plot.series.length;  // the empty first drawing included
+      const sameShape = plot && next.length === plot.series.length; // the empty first drawing included
       data = next;
       root.removeAttribute('data-empty');
-      if (!plot) return;  // drawn when the widget is inserted
+      if (!plot) return; // drawn when the widget is inserted
       if (sameShape) plot.setData(data);
       else create();
     },

@@ -9,8 +9,13 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 // The characters parse_vector.hpp's ascii_reading() reads as ASCII, other than its separators and brackets.
 const ASCII_READING = new Map([
-  ...Array.from({ length: 10 }, (_, d) => [String.fromCharCode(0xFF10 + d), String(d)]),
-  ['\u2212', '-'], ['\uFF0D', '-'], ['\uFF0B', '+'], ['\uFF0E', '.'], ['\uFF45', 'e'], ['\uFF25', 'E'],
+  ...Array.from({ length: 10 }, (_, d) => [String.fromCharCode(0xff10 + d), String(d)]),
+  ['\u2212', '-'],
+  ['\uFF0D', '-'],
+  ['\uFF0B', '+'],
+  ['\uFF0E', '.'],
+  ['\uFF45', 'e'],
+  ['\uFF25', 'E'],
 ]);
 const READ_AS_ASCII = new RegExp(`[${[...ASCII_READING.keys()].join('')}]`, 'g');
 // parse_vector.hpp's spaces: is_space() after ascii_reading().
@@ -18,7 +23,8 @@ const SPACES = '[ \\t\\n\\r\\u00A0\\u202F\\u3000]';
 const SURROUNDING_SPACE = new RegExp(`^${SPACES}+|${SPACES}+$`, 'g');
 
 /** The text as the vector parser reads one number: ASCII forms, surrounding spaces removed. */
-export const asciiNumberText = (text) => text.replace(SURROUNDING_SPACE, '').replace(READ_AS_ASCII, (c) => ASCII_READING.get(c));
+export const asciiNumberText = (text) =>
+  text.replace(SURROUNDING_SPACE, '').replace(READ_AS_ASCII, (c) => ASCII_READING.get(c));
 
 /** Returns the number, or throws a coded Error (not_a_number, not_in_range) for describeError. */
 export function parseNumber(text, { min = -Infinity, max = Infinity, integer = false } = {}) {

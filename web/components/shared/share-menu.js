@@ -32,7 +32,11 @@ export async function pageLink(host) {
 /** embed.html?widget=<tag without rl->&<setting>=<value>...&lang=<code> */
 export function embedUrl(host) {
   const url = embedPage();
-  url.search = new URLSearchParams([['widget', host.localName.replace(/^rl-/, '')], ...settings(host), ['lang', host.language]]).toString();
+  url.search = new URLSearchParams([
+    ['widget', host.localName.replace(/^rl-/, '')],
+    ...settings(host),
+    ['lang', host.language],
+  ]).toString();
   return url.href;
 }
 
@@ -48,7 +52,9 @@ export function iframeSnippet(host) {
  * and lang unless the widget shows the fallback language (which a tag without lang gets).
  */
 export function tagSnippet(host) {
-  const attributes = settings(host).map(([name, value]) => ` ${kebab(name)}="${escapeAttribute(value)}"`).join('');
+  const attributes = settings(host)
+    .map(([name, value]) => ` ${kebab(name)}="${escapeAttribute(value)}"`)
+    .join('');
   const lang = host.language === FALLBACK_LANGUAGE ? '' : ` lang="${host.language}"`;
   return `<${host.localName}${lang}${attributes}></${host.localName}>`;
 }
@@ -65,7 +71,13 @@ function download(parent, blob, fileName) {
 export function shareMenu(host) {
   const t = host.common.share;
   const status = h('p', { class: 'share-status', role: 'status', 'aria-live': 'polite' });
-  const fallback = h('textarea', { class: 'share-fallback', readonly: true, rows: 3, 'aria-label': t.fallbackLabel, hidden: true });
+  const fallback = h('textarea', {
+    class: 'share-fallback',
+    readonly: true,
+    rows: 3,
+    'aria-label': t.fallbackLabel,
+    hidden: true,
+  });
   const exports = h('div', { class: 'share-exports' });
 
   async function copy(text, done) {
@@ -87,7 +99,10 @@ export function shareMenu(host) {
     const { href, tooLong } = await pageLink(host);
     if (!tooLong) return copy(href, t.copiedLink);
     fallback.hidden = true;
-    status.textContent = t.linkTooLong(tooLong.toLocaleString(languageRow(host.language).numberLocale), LINK_LIMIT.toLocaleString(languageRow(host.language).numberLocale));
+    status.textContent = t.linkTooLong(
+      tooLong.toLocaleString(languageRow(host.language).numberLocale),
+      LINK_LIMIT.toLocaleString(languageRow(host.language).numberLocale),
+    );
     return undefined;
   }
 
@@ -109,30 +124,76 @@ export function shareMenu(host) {
     charts.forEach((root, i) => {
       const label = root.getAttribute('aria-label') || root.chartExport.label;
       const name = `${base}-chart-${i + 1}`;
-      const button = (format, make, type) => h('button', { type: 'button', 'aria-label': t.saveAs(format, label), onclick: () => save(make, type, `${name}.${format.toLowerCase()}`) }, format);
-      items.push(h('li', { class: 'share-item' }, h('span', { class: 'share-label' }, label), ' ',
-        button('PNG', () => root.chartExport.png(), 'image/png'),
-        button('SVG', () => root.chartExport.svg(), 'image/svg+xml'),
-        button('CSV', () => root.chartExport.csv(), 'text/csv')));
+      const button = (format, make, type) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            'aria-label': t.saveAs(format, label),
+            onclick: () => save(make, type, `${name}.${format.toLowerCase()}`),
+          },
+          format,
+        );
+      items.push(
+        h(
+          'li',
+          { class: 'share-item' },
+          h('span', { class: 'share-label' }, label),
+          ' ',
+          button('PNG', () => root.chartExport.png(), 'image/png'),
+          button('SVG', () => root.chartExport.svg(), 'image/svg+xml'),
+          button('CSV', () => root.chartExport.csv(), 'text/csv'),
+        ),
+      );
     });
     const tables = exportableTables(host.shadowRoot);
     tables.forEach((table, i) => {
       const labelledBy = table.getAttribute('aria-labelledby');
       const heading = labelledBy ? host.shadowRoot.getElementById(labelledBy)?.textContent.trim() : '';
       const label = heading ? `${t.table(i + 1)}: ${heading}` : t.table(i + 1);
-      items.push(h('li', { class: 'share-item' }, h('span', { class: 'share-label' }, label), ' ',
-        h('button', { type: 'button', 'aria-label': t.saveAs('CSV', label), onclick: () => save(() => tableCsv(table), 'text/csv', `${base}-table-${i + 1}.csv`) }, 'CSV')));
+      items.push(
+        h(
+          'li',
+          { class: 'share-item' },
+          h('span', { class: 'share-label' }, label),
+          ' ',
+          h(
+            'button',
+            {
+              type: 'button',
+              'aria-label': t.saveAs('CSV', label),
+              onclick: () => save(() => tableCsv(table), 'text/csv', `${base}-table-${i + 1}.csv`),
+            },
+            'CSV',
+          ),
+        ),
+      );
     });
     exports.replaceChildren(...(items.length ? [h('ul', { class: 'share-list' }, items)] : []));
   }
 
-  const menu = h('details', { class: 'share-menu', ontoggle: () => { if (menu.open) listExports(); } },
+  const menu = h(
+    'details',
+    {
+      class: 'share-menu',
+      ontoggle: () => {
+        if (menu.open) listExports();
+      },
+    },
     h('summary', {}, t.title),
-    h('div', { class: 'share-actions' },
+    h(
+      'div',
+      { class: 'share-actions' },
       h('button', { type: 'button', onclick: copyLink }, t.copyLink),
       // The single-file chapter (scripts/offline.mjs) has no embed page beside it to frame.
-      globalThis.residualLabOffline ? null : h('button', { type: 'button', onclick: () => copy(iframeSnippet(host), t.copiedIframe) }, t.copyIframe),
-      h('button', { type: 'button', onclick: () => copy(tagSnippet(host), t.copiedTag) }, t.copyTag)),
-    exports, fallback, status);
+      globalThis.residualLabOffline
+        ? null
+        : h('button', { type: 'button', onclick: () => copy(iframeSnippet(host), t.copiedIframe) }, t.copyIframe),
+      h('button', { type: 'button', onclick: () => copy(tagSnippet(host), t.copiedTag) }, t.copyTag),
+    ),
+    exports,
+    fallback,
+    status,
+  );
   return menu;
 }

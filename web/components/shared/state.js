@@ -78,15 +78,19 @@ function checkRange(value, row) {
 function withOption(row, tables) {
   if (!row.option) return row;
   const option = findRow(tables, row.option);
-  const fail = (problem) => { throw new Error(`state row "${row.name}" (option ${row.option}): ${problem}`); };
-  if (!['integer', 'number', 'boolean', 'choice'].includes(option.type)) fail(`a ${option.type} option cannot be one setting`);
+  const fail = (problem) => {
+    throw new Error(`state row "${row.name}" (option ${row.option}): ${problem}`);
+  };
+  if (!['integer', 'number', 'boolean', 'choice'].includes(option.type))
+    fail(`a ${option.type} option cannot be one setting`);
   const merged = { default: option.default, ...row, type: option.type };
   if (option.type === 'integer' || option.type === 'number') {
     merged.min = row.min ?? option.min;
     merged.max = row.max ?? option.max;
     merged.minExclusive = row.min === undefined && option.minExclusive;
     const below = option.minExclusive && !merged.minExclusive ? merged.min <= option.min : merged.min < option.min;
-    if (below || merged.max > option.max) fail(`bounds ${merged.min}..${merged.max} leave the option's ${option.min}..${option.max}`);
+    if (below || merged.max > option.max)
+      fail(`bounds ${merged.min}..${merged.max} leave the option's ${option.min}..${option.max}`);
   }
   if (option.type === 'choice') {
     merged.choices = row.choices ?? option.choices;
@@ -108,9 +112,11 @@ export function defineState(rows, tables = null) {
     if (!type) throw new Error(`state row "${row.name}": unknown type "${row.type}"`);
     if (names.has(row.name)) throw new Error(`state row "${row.name}" appears twice`);
     if (!/^[a-z][a-zA-Z0-9]*$/.test(row.name)) throw new Error(`state row "${row.name}": use a short camelCase name`);
-    if (row.type === 'choice' && !Array.isArray(row.choices)) throw new Error(`state row "${row.name}": choice needs choices`);
+    if (row.type === 'choice' && !Array.isArray(row.choices))
+      throw new Error(`state row "${row.name}": choice needs choices`);
     if (row.type === 'text' && !(row.maxLength > 0)) throw new Error(`state row "${row.name}": text needs maxLength`);
-    if (!type.check(row.default, row)) throw new Error(`state row "${row.name}": default ${JSON.stringify(row.default)} is not valid`);
+    if (!type.check(row.default, row))
+      throw new Error(`state row "${row.name}": default ${JSON.stringify(row.default)} is not valid`);
     names.add(row.name);
   }
   return Object.freeze(rows.map((row) => Object.freeze({ ...row })));
@@ -178,7 +184,8 @@ export function unknownKeys(table, params, prefix, reserved = []) {
     }
   }
   const ours = (key) => (prefix ? key.startsWith(`${prefix}.`) : true);
-  return [...new Set(params.keys())].filter((key) => ours(key) && !known.has(key))
+  return [...new Set(params.keys())]
+    .filter((key) => ours(key) && !known.has(key))
     .map((key) => ({ key, raw: params.get(key), code: 'unknown_setting' }));
 }
 
@@ -196,7 +203,9 @@ export function readAttributes(table, element, context = {}) {
 function longValues(table, values, base) {
   return table.filter((row) => {
     const value = values[row.name];
-    return row.type === 'text' && value !== base[row.name] && TYPES.text.check(value, row) && value.length > plainLimit(row);
+    return (
+      row.type === 'text' && value !== base[row.name] && TYPES.text.check(value, row) && value.length > plainLimit(row)
+    );
   });
 }
 
@@ -211,7 +220,8 @@ export function writeState(table, values, params, prefix, base = defaultValues(t
     const value = values[row.name];
     const type = TYPES[row.type];
     const tooLong = typeof value === 'string' && value.length > plainLimit(row);
-    for (const other of [keyOf(prefix, attributeName(row.name)), key + COMPRESSED]) if (other !== key) params.delete(other);
+    for (const other of [keyOf(prefix, attributeName(row.name)), key + COMPRESSED])
+      if (other !== key) params.delete(other);
     if (value === base[row.name] || !type.check(value, row) || tooLong) params.delete(key);
     else params.set(key, type.format(value));
   }
@@ -224,8 +234,11 @@ export function writeState(table, values, params, prefix, base = defaultValues(t
  */
 export async function writeLongState(table, values, params, prefix, base = defaultValues(table)) {
   writeState(table, values, params, prefix, base);
-  for (const row of longValues(table, values, base)) params.set(keyOf(prefix, row.name) + COMPRESSED, await compress(values[row.name]));
-  const dropped = table.filter((row) => row.type === 'text' && values[row.name] !== base[row.name] && !TYPES.text.check(values[row.name], row));
+  for (const row of longValues(table, values, base))
+    params.set(keyOf(prefix, row.name) + COMPRESSED, await compress(values[row.name]));
+  const dropped = table.filter(
+    (row) => row.type === 'text' && values[row.name] !== base[row.name] && !TYPES.text.check(values[row.name], row),
+  );
   return { params, dropped: dropped.map((row) => row.name) };
 }
 

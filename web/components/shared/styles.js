@@ -24,10 +24,13 @@ function sheetFor(url) {
 /** Styles `root` (a ShadowRoot) with the given stylesheet URLs, in order. Never rejects. */
 export async function adoptStyles(root, urls) {
   try {
-    if (typeof CSSStyleSheet !== 'function' || !('adoptedStyleSheets' in root)) throw new Error('no constructable stylesheets');
+    if (typeof CSSStyleSheet !== 'function' || !('adoptedStyleSheets' in root))
+      throw new Error('no constructable stylesheets');
     root.adoptedStyleSheets = await Promise.all(urls.map(sheetFor));
   } catch {
-    const links = urls.map((url) => Object.assign(document.createElement('link'), { rel: 'stylesheet', href: url.href }));
+    const links = urls.map((url) =>
+      Object.assign(document.createElement('link'), { rel: 'stylesheet', href: url.href }),
+    );
     root.prepend(...links);
   }
 }

@@ -19,22 +19,39 @@ const SATURATED = 0.99;
  */
 export function dytControls({ strings, range, shown, alpha, onToggle, onInput }) {
   const checkbox = h('input', {
-    type: 'checkbox', id: 'field-dyt', name: 'dyt', 'aria-describedby': 'field-dyt-hint',
+    type: 'checkbox',
+    id: 'field-dyt',
+    name: 'dyt',
+    'aria-describedby': 'field-dyt-hint',
     onchange: () => onToggle(checkbox.checked),
   });
   checkbox.checked = shown;
-  const alphaField = textField({ name: 'alpha', label: strings.alpha, hint: strings.alphaHint, value: String(alpha), onInput });
+  const alphaField = textField({
+    name: 'alpha',
+    label: strings.alpha,
+    hint: strings.alphaHint,
+    value: String(alpha),
+    onInput,
+  });
   alphaField.root.hidden = !shown;
-  const root = h('div', { class: 'dyt-controls' },
-    h('div', { class: 'field field-checkbox' },
+  const root = h(
+    'div',
+    { class: 'dyt-controls' },
+    h(
+      'div',
+      { class: 'field field-checkbox' },
       h('label', { class: 'checkbox', for: 'field-dyt' }, checkbox, strings.showDyt),
-      h('p', { class: 'hint', id: 'field-dyt-hint' }, strings.showDytHint)),
-    alphaField.root);
+      h('p', { class: 'hint', id: 'field-dyt-hint' }, strings.showDytHint),
+    ),
+    alphaField.root,
+  );
   return {
     root,
     alphaField,
     readAlpha: () => parseNumber(alphaField.input.value, range),
-    setShown(value) { alphaField.root.hidden = !value; },
+    setShown(value) {
+      alphaField.root.hidden = !value;
+    },
   };
 }
 
@@ -51,13 +68,23 @@ export function maxChange(a, b) {
  */
 export function scaleComparison({ strings, scale, now, atOne, tanh, x }) {
   if (scale === 1) return strings.scaleAtOne;
-  const change = { rms: maxChange(now.rms, atOne.rms), ln: maxChange(now.ln, atOne.ln), dyt: maxChange(now.dyt, atOne.dyt) };
+  const change = {
+    rms: maxChange(now.rms, atOne.rms),
+    ln: maxChange(now.ln, atOne.ln),
+    dyt: maxChange(now.dyt, atOne.dyt),
+  };
   const dytMoved = change.dyt >= CHANGE;
   const normsMoved = change.rms >= CHANGE || change.ln >= CHANGE;
   const verdict = !dytMoved ? 'none' : normsMoved ? 'all' : 'dytOnly';
-  const saturated = Array.from(x).some((v) => v !== 0) && Array.from(tanh).every((t, i) => x[i] === 0 || Math.abs(t) > SATURATED);
+  const saturated =
+    Array.from(x).some((v) => v !== 0) && Array.from(tanh).every((t, i) => x[i] === 0 || Math.abs(t) > SATURATED);
   const parts = [
-    strings.scaleCompared(formatFactor(scale), formatChange(change.rms), formatChange(change.ln), formatChange(change.dyt)),
+    strings.scaleCompared(
+      formatFactor(scale),
+      formatChange(change.rms),
+      formatChange(change.ln),
+      formatChange(change.dyt),
+    ),
     strings.scaleVerdict[verdict],
     saturated ? strings.saturated : null,
   ];

@@ -19,35 +19,81 @@ export function createStepper({ strings, onStep }) {
   let current = 0;
   let total = stepCount(false);
   const go = (index) => onStep(Math.max(0, Math.min(total, index)));
-  const previous = h('button', { type: 'button', class: 'step-button', onclick: () => go(current - 1) }, '◀ ', strings.previous);
-  const next = h('button', { type: 'button', class: 'step-button', onclick: () => go(current + 1) }, strings.next, ' ▶');
+  const previous = h(
+    'button',
+    { type: 'button', class: 'step-button', onclick: () => go(current - 1) },
+    '◀ ',
+    strings.previous,
+  );
+  const next = h(
+    'button',
+    { type: 'button', class: 'step-button', onclick: () => go(current + 1) },
+    strings.next,
+    ' ▶',
+  );
   const now = h('p', { class: 'step-now', 'aria-live': 'polite', id: 'step-now' });
 
   const items = STEPS.map((step) => {
     const value = h('span', { class: 'step-value' });
-    const item = h('li', { class: 'step' }, h('span', { class: 'step-name' }, strings.stepNames[step.key]), formula(step.key), h('span', { class: 'step-equals' }, ' = '), value);
+    const item = h(
+      'li',
+      { class: 'step' },
+      h('span', { class: 'step-name' }, strings.stepNames[step.key]),
+      formula(step.key),
+      h('span', { class: 'step-equals' }, ' = '),
+      value,
+    );
     return { ...step, item, value };
   });
-  const column = (method, title, full) => h('div', { class: `step-column step-${method}` },
-    h('h4', {}, title), formula(full, { display: true }),
-    h('ol', {}, items.filter((s) => s.method === method).map((s) => s.item)));
+  const column = (method, title, full) =>
+    h(
+      'div',
+      { class: `step-column step-${method}` },
+      h('h4', {}, title),
+      formula(full, { display: true }),
+      h(
+        'ol',
+        {},
+        items.filter((s) => s.method === method).map((s) => s.item),
+      ),
+    );
   const dytColumn = column('dyt', strings.methodDyt, 'dytFull');
-  const columns = h('div', { class: 'step-columns' }, column('rms', strings.methodRms, 'rmsFull'), column('ln', strings.methodLn, 'lnFull'), dytColumn);
+  const columns = h(
+    'div',
+    { class: 'step-columns' },
+    column('rms', strings.methodRms, 'rmsFull'),
+    column('ln', strings.methodLn, 'lnFull'),
+    dytColumn,
+  );
 
-  const root = h('div', {
-    class: 'stepper', role: 'group', tabindex: '0', 'aria-labelledby': 'steps-title', 'aria-describedby': 'steps-hint step-now',
-    onkeydown: (event) => {
-      const moves = { ArrowRight: current + 1, ArrowDown: current + 1, ArrowLeft: current - 1, ArrowUp: current - 1, Home: 0, End: total };
-      if (!(event.key in moves) || event.altKey || event.ctrlKey || event.metaKey) return;
-      event.preventDefault();
-      go(moves[event.key]);
+  const root = h(
+    'div',
+    {
+      class: 'stepper',
+      role: 'group',
+      tabindex: '0',
+      'aria-labelledby': 'steps-title',
+      'aria-describedby': 'steps-hint step-now',
+      onkeydown: (event) => {
+        const moves = {
+          ArrowRight: current + 1,
+          ArrowDown: current + 1,
+          ArrowLeft: current - 1,
+          ArrowUp: current - 1,
+          Home: 0,
+          End: total,
+        };
+        if (!(event.key in moves) || event.altKey || event.ctrlKey || event.metaKey) return;
+        event.preventDefault();
+        go(moves[event.key]);
+      },
     },
-  },
-  h('h3', { id: 'steps-title' }, strings.steps),
-  h('p', { class: 'hint', id: 'steps-hint' }, strings.stepsHint),
-  h('div', { class: 'step-controls' }, previous, next),
-  now,
-  columns);
+    h('h3', { id: 'steps-title' }, strings.steps),
+    h('p', { class: 'hint', id: 'steps-hint' }, strings.stepsHint),
+    h('div', { class: 'step-controls' }, previous, next),
+    now,
+    columns,
+  );
 
   /**
    * Shows step `index` (clamped to the walk) with `values` (key -> formatted text); `withDyt` adds DyT's column
@@ -74,7 +120,13 @@ export function createStepper({ strings, onStep }) {
       now.textContent = strings.stepNone;
     } else {
       const step = STEPS[index - 1];
-      now.textContent = strings.stepNow(index, total, strings[METHOD_NAME[step.method]], strings.stepNames[step.key], values[step.key]);
+      now.textContent = strings.stepNow(
+        index,
+        total,
+        strings[METHOD_NAME[step.method]],
+        strings.stepNames[step.key],
+        values[step.key],
+      );
     }
   }
 

@@ -44,7 +44,8 @@ export function floatToBf16(x) {
 
 export function f16ToFloat(h) {
   const sign = h & 0x8000 ? -1 : 1;
-  const exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  const exponent = (h >> 10) & 0x1f,
+    mantissa = h & 0x3ff;
   if (exponent === 0x1f) return mantissa ? NaN : sign * Infinity;
   if (exponent === 0) return sign * mantissa * 2 ** -24;
   return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
@@ -57,17 +58,21 @@ export function floatToF16(x) {
   const a = Math.abs(x);
   if (Number.isNaN(x)) return 0x7e00;
   if (a >= 65520) return sign | 0x7c00;
-  if (a < 2 ** -14) return sign | roundEven(a / 2 ** -24);  // subnormal (may round up into the first normal)
+  if (a < 2 ** -14) return sign | roundEven(a / 2 ** -24); // subnormal (may round up into the first normal)
   let e = Math.floor(Math.log2(a));
   if (2 ** e > a) e -= 1;
   if (2 ** (e + 1) <= a) e += 1;
   let m = roundEven((a / 2 ** e - 1) * 1024);
-  if (m === 1024) { m = 0; e += 1; }
+  if (m === 1024) {
+    m = 0;
+    e += 1;
+  }
   return sign | ((e + 15) << 10) | m;
 }
 
 function roundEven(v) {
-  const floor = Math.floor(v), rest = v - floor;
+  const floor = Math.floor(v),
+    rest = v - floor;
   if (rest > 0.5) return floor + 1;
   if (rest < 0.5) return floor;
   return floor % 2 === 0 ? floor : floor + 1;

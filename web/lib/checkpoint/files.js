@@ -3,7 +3,7 @@
 import { ResidualLabError } from '../errors.js';
 import { MAX_CONFIG_CHARS } from '../inspect-config.js';
 
-const MAX_JSON_BYTES = 64 << 20;  // an index.json or tokenizer.json (Qwen's is 11 MB)
+const MAX_JSON_BYTES = 64 << 20; // an index.json or tokenizer.json (Qwen's is 11 MB)
 
 /** `files` as a Map(name -> entry); accepts a plain object, a Map, or a FileList / array of File. */
 export function fileMap(files) {
@@ -12,7 +12,10 @@ export function fileMap(files) {
     return new Map([...files].map((file) => [file?.name, file]));
   }
   if (files && typeof files === 'object') return new Map(Object.entries(files));
-  throw new ResidualLabError('openCheckpoint takes the files of a checkpoint: { "config.json": ..., "model.safetensors": ... }', { code: 'invalid_input' });
+  throw new ResidualLabError(
+    'openCheckpoint takes the files of a checkpoint: { "config.json": ..., "model.safetensors": ... }',
+    { code: 'invalid_input' },
+  );
 }
 
 /** The bytes of one entry, as a Uint8Array (a view, not a copy, where it already is bytes). */
@@ -28,11 +31,15 @@ export async function readBytes(entry, name) {
 /** The text of a JSON entry, bounded. */
 export async function readText(entry, name, limit = MAX_JSON_BYTES) {
   if (typeof entry === 'string') {
-    if (entry.length > limit) throw new ResidualLabError(`${name} is ${entry.length} characters long; at most ${limit} are read`, { code: 'too_long' });
+    if (entry.length > limit)
+      throw new ResidualLabError(`${name} is ${entry.length} characters long; at most ${limit} are read`, {
+        code: 'too_long',
+      });
     return entry;
   }
   const size = entry?.size ?? entry?.byteLength;
-  if (typeof size === 'number' && size > limit) throw new ResidualLabError(`${name} is ${size} bytes long; at most ${limit} are read`, { code: 'too_long' });
+  if (typeof size === 'number' && size > limit)
+    throw new ResidualLabError(`${name} is ${size} bytes long; at most ${limit} are read`, { code: 'too_long' });
   const bytes = await readBytes(entry, name);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -10,15 +10,38 @@ const configError = (message) => new ResidualLabError(`config.json: ${message}`,
 const unsupported = (message) => new ResidualLabError(message, { code: 'unsupported_config' });
 
 // The weight slots of one layer, in the order of checkpoint::Slot (wasm/src/checkpoint/forward.hpp).
-export const SLOTS = Object.freeze(['attnNormBefore', 'attnNormAfter', 'mlpNormBefore', 'mlpNormAfter', 'qNorm', 'kNorm',
-  'q', 'k', 'v', 'o', 'qBias', 'kBias', 'vBias', 'oBias', 'gate', 'up', 'down']);
-const NORM_SLOT = { 'attn-before': 'attnNormBefore', 'attn-after': 'attnNormAfter', 'mlp-before': 'mlpNormBefore', 'mlp-after': 'mlpNormAfter' };
+export const SLOTS = Object.freeze([
+  'attnNormBefore',
+  'attnNormAfter',
+  'mlpNormBefore',
+  'mlpNormAfter',
+  'qNorm',
+  'kNorm',
+  'q',
+  'k',
+  'v',
+  'o',
+  'qBias',
+  'kBias',
+  'vBias',
+  'oBias',
+  'gate',
+  'up',
+  'down',
+]);
+const NORM_SLOT = {
+  'attn-before': 'attnNormBefore',
+  'attn-after': 'attnNormAfter',
+  'mlp-before': 'mlpNormBefore',
+  'mlp-after': 'mlpNormAfter',
+};
 const PLACEMENTS = ['pre', 'sandwich', 'post'];
 const QK_NORMS = ['none', 'per_head', 'whole'];
 const ACTIVATIONS = ['silu', 'gelu_tanh'];
 
 const positiveNumber = (value, name) => {
-  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) throw configError(`${name} must be a positive number, is ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))
+    throw configError(`${name} must be a positive number, is ${JSON.stringify(value)}`);
   return value;
 };
 
@@ -28,7 +51,10 @@ export function describeModel(configText) {
   const modelType = root?.text_config?.model_type ?? root?.model_type;
   const runnable = Object.entries(ARCHITECTURES).filter(([, a]) => a.forward);
   if (!runnable.some(([, a]) => a.modelTypes.includes(modelType))) {
-    throw new ResidualLabError(`model_type ${JSON.stringify(modelType ?? null)} cannot be run; the lab runs ${runnable.flatMap(([, a]) => a.modelTypes).join(', ')}`, { code: 'unsupported_architecture' });
+    throw new ResidualLabError(
+      `model_type ${JSON.stringify(modelType ?? null)} cannot be run; the lab runs ${runnable.flatMap(([, a]) => a.modelTypes).join(', ')}`,
+      { code: 'unsupported_architecture' },
+    );
   }
   const inspected = inspectConfig(configText);
   const key = inspected.architecture;
@@ -36,12 +62,16 @@ export function describeModel(configText) {
   const scope = inspected.textConfig ? root.text_config : root;
   const f = arch.forward;
   const values = Object.fromEntries(inspected.fields.map((field) => [field.name, field.value]));
-  const read = (name) => (Object.hasOwn(scope, name) ? scope[name] : Object.hasOwn(root, name) ? root[name] : f.defaults?.[name]);
+  const read = (name) =>
+    Object.hasOwn(scope, name) ? scope[name] : Object.hasOwn(root, name) ? root[name] : f.defaults?.[name];
   const need = (name) => {
     if (values[name] === undefined || values[name] === null) throw configError(`${name} is missing`);
     return values[name];
   };
-  const d = need('hidden_size'), L = need('num_hidden_layers'), H = need('num_attention_heads'), ffn = need('intermediate_size');
+  const d = need('hidden_size'),
+    L = need('num_hidden_layers'),
+    H = need('num_attention_heads'),
+    ffn = need('intermediate_size');
   const V = need('vocab_size');
   const KV = values.num_key_value_heads ?? H;
   const headDim = values.head_dim ?? d / H;
@@ -55,10 +85,17 @@ export function describeModel(configText) {
   }
   const act = read('hidden_activation') ?? read('hidden_act');
   const wantAct = f.activation === 'gelu_tanh' ? 'gelu_pytorch_tanh' : 'silu';
-  if (act !== undefined && act !== wantAct) throw unsupported(`config.json: the activation ${JSON.stringify(act)} is not ${wantAct}, which this family's forward runs`);
+  if (act !== undefined && act !== wantAct)
+    throw unsupported(
+      `config.json: the activation ${JSON.stringify(act)} is not ${wantAct}, which this family's forward runs`,
+    );
 
-  const biases = f.biases === 'attention_bias' ? (read('attention_bias') === true ? ['q', 'k', 'v', 'o'] : []) : f.biases;
-  const attnScale = f.attnScale === 'query_pre_attn_scalar' ? positiveNumber(read('query_pre_attn_scalar'), 'query_pre_attn_scalar') ** -0.5 : headDim ** -0.5;
+  const biases =
+    f.biases === 'attention_bias' ? (read('attention_bias') === true ? ['q', 'k', 'v', 'o'] : []) : f.biases;
+  const attnScale =
+    f.attnScale === 'query_pre_attn_scalar'
+      ? positiveNumber(read('query_pre_attn_scalar'), 'query_pre_attn_scalar') ** -0.5
+      : headDim ** -0.5;
   const cap = (name) => {
     const value = f.softcaps ? read(name) : null;
     return value === null || value === undefined ? 0 : positiveNumber(value, name);
@@ -70,18 +107,51 @@ export function describeModel(configText) {
   const window = sliding.some(Boolean) ? positiveNumber(read('sliding_window'), 'sliding_window') : 0;
   const ropeTheta = positiveNumber(read('rope_theta'), 'rope_theta');
   const globalFreq = invFreq(headDim, ropeTheta, read('rope_scaling'));
-  const localFreq = f.rope === 'local_global' ? invFreq(headDim, positiveNumber(read('rope_local_base_freq'), 'rope_local_base_freq'), null) : globalFreq;
+  const localFreq =
+    f.rope === 'local_global'
+      ? invFreq(headDim, positiveNumber(read('rope_local_base_freq'), 'rope_local_base_freq'), null)
+      : globalFreq;
 
-  const spec = new Float32Array([d, H, KV, headDim, ffn, eps, f.normOffset, PLACEMENTS.indexOf(f.placement),
-    QK_NORMS.indexOf(f.qkNorm), ACTIVATIONS.indexOf(f.activation), attnScale, attnSoftcap]);
-  const layers = Array.from({ length: L }, (_, i) => ({ index: i, sliding: sliding[i], window: sliding[i] ? window : 0, invFreq: sliding[i] ? localFreq : globalFreq }));
+  const spec = new Float32Array([
+    d,
+    H,
+    KV,
+    headDim,
+    ffn,
+    eps,
+    f.normOffset,
+    PLACEMENTS.indexOf(f.placement),
+    QK_NORMS.indexOf(f.qkNorm),
+    ACTIVATIONS.indexOf(f.activation),
+    attnScale,
+    attnSoftcap,
+  ]);
+  const layers = Array.from({ length: L }, (_, i) => ({
+    index: i,
+    sliding: sliding[i],
+    window: sliding[i] ? window : 0,
+    invFreq: sliding[i] ? localFreq : globalFreq,
+  }));
 
   return {
-    architecture: key, modelType: inspected.textConfig ?? inspected.modelType, inspected, arch,
+    architecture: key,
+    modelType: inspected.textConfig ?? inspected.modelType,
+    inspected,
+    arch,
     sizes: { d, L, H, KV, headDim, ffn, V, eps, tied },
-    forward: { ...f, biases, attnScale, attnSoftcap, finalSoftcap, window, embedScale: f.embedScale === 'sqrt_d' ? Math.fround(Math.sqrt(d)) : 1 },
-    spec, layers,
-    expected: (prefix) => expectedTensors(arch, prefix, { d, L, H, KV, headDim, ffn, V, tied, biases, qkNorm: f.qkNorm }),
+    forward: {
+      ...f,
+      biases,
+      attnScale,
+      attnSoftcap,
+      finalSoftcap,
+      window,
+      embedScale: f.embedScale === 'sqrt_d' ? Math.fround(Math.sqrt(d)) : 1,
+    },
+    spec,
+    layers,
+    expected: (prefix) =>
+      expectedTensors(arch, prefix, { d, L, H, KV, headDim, ffn, V, tied, biases, qkNorm: f.qkNorm }),
   };
 }
 
@@ -89,13 +159,14 @@ export function describeModel(configText) {
 function slidingLayers(f, read, L) {
   const types = read('layer_types');
   if (Array.isArray(types)) {
-    if (types.length !== L || types.some((t) => t !== 'sliding_attention' && t !== 'full_attention')) throw configError('layer_types must list sliding_attention or full_attention for every layer');
+    if (types.length !== L || types.some((t) => t !== 'sliding_attention' && t !== 'full_attention'))
+      throw configError('layer_types must list sliding_attention or full_attention for every layer');
     return types.map((t) => t === 'sliding_attention');
   }
   const windowSet = read('sliding_window') !== null && read('sliding_window') !== undefined;
   return Array.from({ length: L }, (_, i) => {
     if (f.sliding === 'all') return windowSet;
-    if (f.sliding === 'even') return i % 2 === 0;  // Gemma2DecoderLayer: is_sliding = not bool(layer_idx % 2)
+    if (f.sliding === 'even') return i % 2 === 0; // Gemma2DecoderLayer: is_sliding = not bool(layer_idx % 2)
     if (f.sliding === 'pattern') return (i + 1) % read('sliding_window_pattern') !== 0;
     return false;
   });
@@ -111,14 +182,20 @@ export function invFreq(headDim, base, scaling) {
   const half = headDim / 2;
   const out = new Float32Array(half);
   for (let i = 0; i < half; i++) out[i] = 1 / Math.fround(base ** Math.fround((2 * i) / headDim));
-  const type = scaling ? scaling.rope_type ?? scaling.type : null;
+  const type = scaling ? (scaling.rope_type ?? scaling.type) : null;
   if (!type || type === 'default') return out;
   const factor = positiveNumber(scaling.factor, 'rope_scaling.factor');
   if (type === 'linear') return out.map((v) => v / factor);
-  if (type !== 'llama3') throw unsupported(`config.json: rope_scaling type ${JSON.stringify(type)} is not one the lab runs (linear, llama3)`);
+  if (type !== 'llama3')
+    throw unsupported(
+      `config.json: rope_scaling type ${JSON.stringify(type)} is not one the lab runs (linear, llama3)`,
+    );
   const low = positiveNumber(scaling.low_freq_factor, 'rope_scaling.low_freq_factor');
   const high = positiveNumber(scaling.high_freq_factor, 'rope_scaling.high_freq_factor');
-  const original = positiveNumber(scaling.original_max_position_embeddings, 'rope_scaling.original_max_position_embeddings');
+  const original = positiveNumber(
+    scaling.original_max_position_embeddings,
+    'rope_scaling.original_max_position_embeddings',
+  );
   return out.map((v) => {
     const wavelength = (2 * Math.PI) / v;
     if (wavelength < original / high) return v;
@@ -135,12 +212,14 @@ function expectedTensors(arch, prefix, s) {
   add(`${prefix}embed_tokens.weight`, [s.V, s.d], null, 'embed');
   add(`${prefix}norm.weight`, [s.d], null, 'finalNorm');
   if (!s.tied) add('lm_head.weight', [s.V, s.d], null, 'head');
-  const q = s.H * s.headDim, kv = s.KV * s.headDim;
+  const q = s.H * s.headDim,
+    kv = s.KV * s.headDim;
   for (let i = 0; i < s.L; i++) {
     const p = `${prefix}layers.${i}.`;
     for (const norm of arch.norms) {
       if (norm.slot === 'final') continue;
-      const size = norm.slot !== 'qk' ? s.d : s.qkNorm === 'whole' ? (norm.name.endsWith('q_norm') ? q : kv) : s.headDim;
+      const size =
+        norm.slot !== 'qk' ? s.d : s.qkNorm === 'whole' ? (norm.name.endsWith('q_norm') ? q : kv) : s.headDim;
       const slot = norm.slot === 'qk' ? (norm.name.endsWith('q_norm') ? 'qNorm' : 'kNorm') : NORM_SLOT[norm.slot];
       add(`${p}${norm.name}.weight`, [size], i, slot);
     }
@@ -148,7 +227,8 @@ function expectedTensors(arch, prefix, s) {
     add(`${p}self_attn.k_proj.weight`, [kv, s.d], i, 'k');
     add(`${p}self_attn.v_proj.weight`, [kv, s.d], i, 'v');
     add(`${p}self_attn.o_proj.weight`, [s.d, q], i, 'o');
-    for (const b of s.biases) add(`${p}self_attn.${b}_proj.bias`, [b === 'q' ? q : b === 'o' ? s.d : kv], i, `${b}Bias`);
+    for (const b of s.biases)
+      add(`${p}self_attn.${b}_proj.bias`, [b === 'q' ? q : b === 'o' ? s.d : kv], i, `${b}Bias`);
     add(`${p}mlp.gate_proj.weight`, [s.ffn, s.d], i, 'gate');
     add(`${p}mlp.up_proj.weight`, [s.ffn, s.d], i, 'up');
     add(`${p}mlp.down_proj.weight`, [s.d, s.ffn], i, 'down');

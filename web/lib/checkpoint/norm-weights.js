@@ -3,8 +3,14 @@
 import { decodeFloats } from './dtypes.js';
 
 function stats(values) {
-  let sum = 0, min = Infinity, max = -Infinity;
-  for (const v of values) { sum += v; min = Math.min(min, v); max = Math.max(max, v); }
+  let sum = 0,
+    min = Infinity,
+    max = -Infinity;
+  for (const v of values) {
+    sum += v;
+    min = Math.min(min, v);
+    max = Math.max(max, v);
+  }
   const mean = sum / values.length;
   let squares = 0;
   for (const v of values) squares += (v - mean) ** 2;

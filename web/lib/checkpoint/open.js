@@ -26,22 +26,36 @@ async function readWeights(map) {
       throw missing('invalid_index', `${INDEX}: ${error.message}`);
     }
     const weightMap = index?.weight_map;
-    if (!weightMap || typeof weightMap !== 'object' || Array.isArray(weightMap) || Object.values(weightMap).some((v) => typeof v !== 'string')) {
+    if (
+      !weightMap ||
+      typeof weightMap !== 'object' ||
+      Array.isArray(weightMap) ||
+      Object.values(weightMap).some((v) => typeof v !== 'string')
+    ) {
       throw missing('invalid_index', `${INDEX}: weight_map must map tensor names to shard file names`);
     }
     const shards = [...new Set(Object.values(weightMap))];
     const absent = shards.filter((name) => !map.has(name));
-    if (absent.length) throw missing('missing_shard', `${absent.join(', ')} ${absent.length > 1 ? 'are' : 'is'} listed in ${INDEX} but not among the files given`);
+    if (absent.length)
+      throw missing(
+        'missing_shard',
+        `${absent.join(', ')} ${absent.length > 1 ? 'are' : 'is'} listed in ${INDEX} but not among the files given`,
+      );
     const tensors = new Map();
     for (const shard of shards) {
       const parsed = parseSafetensors(await readBytes(map.get(shard), shard), shard);
       for (const [name, tensor] of parsed.tensors) {
-        if (weightMap[name] !== shard) throw missing('invalid_index', `${shard} holds ${name}, which ${INDEX} places ${weightMap[name] ? `in ${weightMap[name]}` : 'nowhere'}`);
+        if (weightMap[name] !== shard)
+          throw missing(
+            'invalid_index',
+            `${shard} holds ${name}, which ${INDEX} places ${weightMap[name] ? `in ${weightMap[name]}` : 'nowhere'}`,
+          );
         tensors.set(name, tensor);
       }
     }
     for (const [name, shard] of Object.entries(weightMap)) {
-      if (!tensors.has(name)) throw missing('missing_tensor', `${INDEX} places ${name} in ${shard}, which does not hold it`);
+      if (!tensors.has(name))
+        throw missing('missing_tensor', `${INDEX} places ${name} in ${shard}, which does not hold it`);
     }
     return tensors;
   }
@@ -56,7 +70,9 @@ async function readTokenizer(map) {
     try {
       return JSON.parse(await readText(map.get(name), name));
     } catch (error) {
-      throw error instanceof ResidualLabError ? error : missing('invalid_tokenizer', `${name} is not valid JSON: ${error.message}`);
+      throw error instanceof ResidualLabError
+        ? error
+        : missing('invalid_tokenizer', `${name} is not valid JSON: ${error.message}`);
     }
   };
   const json = await parse('tokenizer.json');
@@ -75,13 +91,19 @@ export async function openCheckpoint(Module, files) {
   const model = describeModel(await readText(map.get('config.json'), 'config.json', CONFIG_LIMIT));
   const all = await readWeights(map);
   const prefix = PREFIXES.find((p) => all.has(`${p}embed_tokens.weight`));
-  if (!prefix) throw missing('missing_tensor', `the weights hold no ${PREFIXES[0]}embed_tokens.weight (the token embedding)`);
+  if (!prefix)
+    throw missing('missing_tensor', `the weights hold no ${PREFIXES[0]}embed_tokens.weight (the token embedding)`);
   const expected = model.expected(prefix);
   const weights = new Map();
   for (const [name, want] of expected) {
     const tensor = all.get(name);
-    if (!tensor) throw missing('missing_tensor', `${name} is missing from the weights (a ${model.architecture} checkpoint has it)`);
-    if (!Object.hasOwn(DTYPE_CODES, tensor.dtype)) throw missing('unsupported_dtype', `${name} is ${tensor.dtype}; the lab reads BF16, F16 and F32`);
+    if (!tensor)
+      throw missing(
+        'missing_tensor',
+        `${name} is missing from the weights (a ${model.architecture} checkpoint has it)`,
+      );
+    if (!Object.hasOwn(DTYPE_CODES, tensor.dtype))
+      throw missing('unsupported_dtype', `${name} is ${tensor.dtype}; the lab reads BF16, F16 and F32`);
     if (tensor.shape.length !== want.shape.length || tensor.shape.some((s, i) => s !== want.shape[i])) {
       throw missing('shape_mismatch', `${name} has shape [${tensor.shape}], config.json implies [${want.shape}]`);
     }
@@ -101,7 +123,10 @@ export async function openCheckpoint(Module, files) {
     /** Token ids of `text` (needs tokenizer.json). */
     tokenize(text) {
       live();
-      if (!tokenizer) throw new ResidualLabError('a text needs tokenizer.json among the files; give token ids instead', { code: 'no_tokenizer' });
+      if (!tokenizer)
+        throw new ResidualLabError('a text needs tokenizer.json among the files; give token ids instead', {
+          code: 'no_tokenizer',
+        });
       if (typeof text !== 'string') throw new ResidualLabError('tokenize takes a string', { code: 'invalid_input' });
       return tokenizer.encode(text).ids;
     },

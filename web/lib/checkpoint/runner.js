@@ -10,8 +10,8 @@ import { SLOTS } from './model.js';
 import { DTYPE_BYTES, DTYPE_CODES } from './safetensors.js';
 
 export const MAX_TOKENS = 4096;
-const HEAD_CHUNK_BYTES = 16 << 20;  // the output head's rows are copied in 16 MB at a time
-const PROJECTIONS = new Set(['q', 'k', 'v', 'o', 'gate', 'up', 'down']);  // kept in the file's dtype
+const HEAD_CHUNK_BYTES = 16 << 20; // the output head's rows are copied in 16 MB at a time
+const PROJECTIONS = new Set(['q', 'k', 'v', 'o', 'gate', 'up', 'down']); // kept in the file's dtype
 const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 
 export function createRunner(Module, model, weights) {
@@ -29,7 +29,9 @@ export function createRunner(Module, model, weights) {
   const layerBytes = Math.max(...byLayer.map((m) => [...m.values()].reduce((n, w) => n + heapBytes(w), 0)));
   const headRowBytes = d * DTYPE_BYTES[head.dtype];
   const chunkRows = Math.max(1, Math.min(V, Math.floor(HEAD_CHUNK_BYTES / headRowBytes)));
-  const small = [...weights.values()].filter((w) => !PROJECTIONS.has(w.slot) && w.slot !== 'embed' && w.slot !== 'head');
+  const small = [...weights.values()].filter(
+    (w) => !PROJECTIONS.has(w.slot) && w.slot !== 'embed' && w.slot !== 'head',
+  );
   const stagingBytes = Math.max(d * 4, ...small.map((w) => w.bytes.byteLength));
   const panelFloats = Module._rl_ckpt_panel_rows() * d;
 
@@ -43,7 +45,10 @@ export function createRunner(Module, model, weights) {
     const tokens = checkTokens(ids, V);
     const T = tokens.length;
     const { logits: logitsOption = 'last', hiddenStates = false, lens = null } = options ?? {};
-    if (logitsOption !== 'last' && logitsOption !== 'all') throw new ResidualLabError(`options.logits must be 'last' or 'all', is ${JSON.stringify(logitsOption)}`, { code: 'invalid_input' });
+    if (logitsOption !== 'last' && logitsOption !== 'all')
+      throw new ResidualLabError(`options.logits must be 'last' or 'all', is ${JSON.stringify(logitsOption)}`, {
+        code: 'invalid_input',
+      });
     const lensAt = lens ? checkLens(lens, T, V) : null;
     const logitRows = logitsOption === 'all' ? T : 1;
     const headRows = logitRows + (lensAt ? L + 1 : 0);
@@ -60,12 +65,16 @@ export function createRunner(Module, model, weights) {
     };
     try {
       const x = alloc(T * d * 4, 'the residual stream');
-      const layer = alloc(layerBytes, 'one layer\'s weights');
-      const staging = alloc(stagingBytes, 'the copy of one tensor\'s bytes');
+      const layer = alloc(layerBytes, "one layer's weights");
+      const staging = alloc(stagingBytes, "the copy of one tensor's bytes");
       const chunk = alloc(chunkRows * headRowBytes, 'a chunk of the output head');
-      const settings = alloc((16 + 2 * SLOTS.length + d + 2 * T + d + panelFloats) * 4, 'the layer\'s settings');
-      const spec = settings, slots = spec + 16 * 4, freq = slots + 2 * SLOTS.length * 4, norms = freq + d * 4;
-      const gain = norms + 2 * T * 4, panel = gain + d * 4;
+      const settings = alloc((16 + 2 * SLOTS.length + d + 2 * T + d + panelFloats) * 4, "the layer's settings");
+      const spec = settings,
+        slots = spec + 16 * 4,
+        freq = slots + 2 * SLOTS.length * 4,
+        norms = freq + d * 4;
+      const gain = norms + 2 * T * 4,
+        panel = gain + d * 4;
       const final = alloc(T * d * 4, 'the stream after the final norm');
       const headIn = alloc(headRows * d * 4, 'the rows read through the output head');
       const logits = alloc(headRows * V * 4, 'the logits');
@@ -73,7 +82,10 @@ export function createRunner(Module, model, weights) {
       const toF32 = (dest, w, byteOffset = 0, count = elements(w)) => {
         const size = DTYPE_BYTES[w.dtype];
         const bytes = w.bytes.subarray(byteOffset, byteOffset + count * size);
-        if (w.dtype === 'F32') { Module.HEAPU8.set(bytes, dest); return; }
+        if (w.dtype === 'F32') {
+          Module.HEAPU8.set(bytes, dest);
+          return;
+        }
         Module.HEAPU8.set(bytes, staging);
         Module._rl_ckpt_to_f32(dest, staging, count, DTYPE_CODES[w.dtype]);
       };
@@ -93,13 +105,18 @@ export function createRunner(Module, model, weights) {
       const streamNorms = [rowNorms(x, T)];
       const states = hiddenStates ? [heapRows(x, T)] : null;
       const lensRows = lensAt ? new Float32Array((L + 1) * d) : null;
-      const keepLensRow = (i) => lensRows?.set(Module.HEAPF32.subarray((x >> 2) + lensAt.position * d, (x >> 2) + (lensAt.position + 1) * d), i * d);
+      const keepLensRow = (i) =>
+        lensRows?.set(
+          Module.HEAPF32.subarray((x >> 2) + lensAt.position * d, (x >> 2) + (lensAt.position + 1) * d),
+          i * d,
+        );
       keepLensRow(0);
 
       Module.HEAPF32.set(model.spec, spec >> 2);
-      const attnNorms = [], mlpNorms = [];
+      const attnNorms = [],
+        mlpNorms = [];
       for (let i = 0; i < L; i++) {
-        const pointers = new Uint32Array(2 * SLOTS.length);  // addresses, then dtype codes
+        const pointers = new Uint32Array(2 * SLOTS.length); // addresses, then dtype codes
         let at = layer;
         SLOTS.forEach((slot, s) => {
           const w = byLayer[i].get(slot);
@@ -113,7 +130,8 @@ export function createRunner(Module, model, weights) {
         });
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
-        if (Module._rl_ckpt_layer(x, T, spec, slots, freq, model.layers[i].window, norms, norms + T * 4) !== 0) throw fail();
+        if (Module._rl_ckpt_layer(x, T, spec, slots, freq, model.layers[i].window, norms, norms + T * 4) !== 0)
+          throw fail();
         const both = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + 2 * T);
         attnNorms.push(both.subarray(0, T));
         mlpNorms.push(both.subarray(T));
@@ -136,11 +154,29 @@ export function createRunner(Module, model, weights) {
       for (let v0 = 0; v0 < V; v0 += chunkRows) {
         const n = Math.min(chunkRows, V - v0);
         Module.HEAPU8.set(head.bytes.subarray(v0 * headRowBytes, (v0 + n) * headRowBytes), chunk);
-        if (Module._rl_ckpt_head(logits + v0 * 4, V, headIn, headRows, d, chunk, DTYPE_CODES[head.dtype], n, f.finalSoftcap, panel) !== 0) throw fail();
+        if (
+          Module._rl_ckpt_head(
+            logits + v0 * 4,
+            V,
+            headIn,
+            headRows,
+            d,
+            chunk,
+            DTYPE_CODES[head.dtype],
+            n,
+            f.finalSoftcap,
+            panel,
+          ) !== 0
+        )
+          throw fail();
       }
       const allLogits = Module.HEAPF32.slice(logits >> 2, (logits >> 2) + headRows * V);
       const result = {
-        tokens: Int32Array.from(tokens), streamNorms, attnNorms, mlpNorms, finalNorms,
+        tokens: Int32Array.from(tokens),
+        streamNorms,
+        attnNorms,
+        mlpNorms,
+        finalNorms,
         logits: allLogits.slice(0, logitRows * V),
       };
       if (hiddenStates) Object.assign(result, { hiddenStates: states, finalHidden });
@@ -153,24 +189,40 @@ export function createRunner(Module, model, weights) {
 
   return {
     run,
-    dispose() { Module._rl_ckpt_release_workspace(); },
+    dispose() {
+      Module._rl_ckpt_release_workspace();
+    },
   };
 }
 
 function checkTokens(ids, V) {
-  if (!(Array.isArray(ids) || ArrayBuffer.isView(ids))) throw new ResidualLabError('the input must be a list of token ids (or a text, with tokenizer.json)', { code: 'invalid_input' });
+  if (!(Array.isArray(ids) || ArrayBuffer.isView(ids)))
+    throw new ResidualLabError('the input must be a list of token ids (or a text, with tokenizer.json)', {
+      code: 'invalid_input',
+    });
   if (ids.length === 0) throw new ResidualLabError('the input has no tokens', { code: 'invalid_input' });
-  if (ids.length > MAX_TOKENS) throw new ResidualLabError(`the input has ${ids.length} tokens; at most ${MAX_TOKENS} are run`, { code: 'too_long' });
+  if (ids.length > MAX_TOKENS)
+    throw new ResidualLabError(`the input has ${ids.length} tokens; at most ${MAX_TOKENS} are run`, {
+      code: 'too_long',
+    });
   const tokens = Array.from(ids, Number);
   const bad = tokens.findIndex((id) => !Number.isInteger(id) || id < 0 || id >= V);
-  if (bad >= 0) throw new ResidualLabError(`token ${bad} is ${ids[bad]}, not an id in 0 .. ${V - 1}`, { code: 'invalid_input', position: bad });
+  if (bad >= 0)
+    throw new ResidualLabError(`token ${bad} is ${ids[bad]}, not an id in 0 .. ${V - 1}`, {
+      code: 'invalid_input',
+      position: bad,
+    });
   return tokens;
 }
 
 function checkLens({ k = 10, position } = {}, T, V) {
   const p = position ?? T - 1;
-  if (!Number.isInteger(p) || p < 0 || p >= T) throw new ResidualLabError(`lens.position must be a position 0 .. ${T - 1}, is ${position}`, { code: 'invalid_input' });
-  if (!Number.isInteger(k) || k < 1 || k > V) throw new ResidualLabError(`lens.k must be a whole number 1 .. ${V}, is ${k}`, { code: 'invalid_input' });
+  if (!Number.isInteger(p) || p < 0 || p >= T)
+    throw new ResidualLabError(`lens.position must be a position 0 .. ${T - 1}, is ${position}`, {
+      code: 'invalid_input',
+    });
+  if (!Number.isInteger(k) || k < 1 || k > V)
+    throw new ResidualLabError(`lens.k must be a whole number 1 .. ${V}, is ${k}`, { code: 'invalid_input' });
   return { k, position: p };
 }
 
@@ -185,7 +237,9 @@ function readLens(logits, rows, V, { k, position }) {
     for (const v of row) sum += Math.exp(v - max);
     const order = topK(row, k);
     layers.push({
-      state: i, ids: Int32Array.from(order), logits: Float32Array.from(order, (j) => row[j]),
+      state: i,
+      ids: Int32Array.from(order),
+      logits: Float32Array.from(order, (j) => row[j]),
       probs: Float32Array.from(order, (j) => Math.exp(row[j] - max) / sum),
     });
   }
@@ -193,7 +247,7 @@ function readLens(logits, rows, V, { k, position }) {
 }
 
 function topK(row, k) {
-  const best = [];  // indices, kept sorted by descending value (ties: lower id first)
+  const best = []; // indices, kept sorted by descending value (ties: lower id first)
   for (let j = 0; j < row.length; j++) {
     if (best.length === k && row[j] <= row[best[k - 1]]) continue;
     let at = best.length;

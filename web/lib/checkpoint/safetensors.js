@@ -9,13 +9,26 @@
 // byte outside the given buffer is read.
 import { ResidualLabError } from '../errors.js';
 
-export const MAX_HEADER_BYTES = 100_000_000;  // the reference implementation's limit
+export const MAX_HEADER_BYTES = 100_000_000; // the reference implementation's limit
 // Bytes per element of the dtypes the format defines (the lab runs F32, F16 and BF16: DTYPE_CODES).
 export const DTYPE_BYTES = Object.freeze({
-  BOOL: 1, U8: 1, I8: 1, F8_E5M2: 1, F8_E4M3: 1, I16: 2, U16: 2, F16: 2, BF16: 2, I32: 4, U32: 4, F32: 4,
-  I64: 8, U64: 8, F64: 8,
+  BOOL: 1,
+  U8: 1,
+  I8: 1,
+  F8_E5M2: 1,
+  F8_E4M3: 1,
+  I16: 2,
+  U16: 2,
+  F16: 2,
+  BF16: 2,
+  I32: 4,
+  U32: 4,
+  F32: 4,
+  I64: 8,
+  U64: 8,
+  F64: 8,
 });
-export const DTYPE_CODES = Object.freeze({ F32: 0, F16: 1, BF16: 2 });  // checkpoint::Dtype in forward.hpp
+export const DTYPE_CODES = Object.freeze({ F32: 0, F16: 1, BF16: 2 }); // checkpoint::Dtype in forward.hpp
 
 const fail = (code, file, message) => new ResidualLabError(`${file}: ${message}`, { code });
 
@@ -27,29 +40,50 @@ const fail = (code, file, message) => new ResidualLabError(`${file}: ${message}`
  */
 export function parseSafetensors(bytes, file = 'model.safetensors') {
   if (!(bytes instanceof Uint8Array)) throw fail('not_safetensors', file, 'expected the bytes of a .safetensors file');
-  if (bytes.length < 8) throw fail('safetensors_truncated', file, `the file has ${bytes.length} bytes, fewer than the 8 of the header's length`);
+  if (bytes.length < 8)
+    throw fail(
+      'safetensors_truncated',
+      file,
+      `the file has ${bytes.length} bytes, fewer than the 8 of the header's length`,
+    );
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = view.getBigUint64(0, true);
   if (headerLength > BigInt(MAX_HEADER_BYTES)) {
-    throw fail('safetensors_header_too_large', file, `the header says it is ${headerLength} bytes long; at most ${MAX_HEADER_BYTES} is read (is this a safetensors file?)`);
+    throw fail(
+      'safetensors_header_too_large',
+      file,
+      `the header says it is ${headerLength} bytes long; at most ${MAX_HEADER_BYTES} is read (is this a safetensors file?)`,
+    );
   }
   const n = Number(headerLength);
-  if (8 + n > bytes.length) throw fail('safetensors_truncated', file, `the header needs ${n} bytes but the file ends after ${bytes.length - 8}`);
-  if (n < 2 || bytes[8] !== 0x7b) throw fail('not_safetensors', file, 'the header is not a JSON object (it must start with "{")');
+  if (8 + n > bytes.length)
+    throw fail(
+      'safetensors_truncated',
+      file,
+      `the header needs ${n} bytes but the file ends after ${bytes.length - 8}`,
+    );
+  if (n < 2 || bytes[8] !== 0x7b)
+    throw fail('not_safetensors', file, 'the header is not a JSON object (it must start with "{")');
   let header;
   try {
     header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + n)));
   } catch (error) {
     throw fail('not_safetensors', file, `the header is not valid UTF-8 JSON (${error.message})`);
   }
-  if (header === null || typeof header !== 'object' || Array.isArray(header)) throw fail('not_safetensors', file, 'the header is not a JSON object');
+  if (header === null || typeof header !== 'object' || Array.isArray(header))
+    throw fail('not_safetensors', file, 'the header is not a JSON object');
   const dataStart = 8 + n;
   const dataLength = bytes.length - dataStart;
   const tensors = [];
   let metadata = null;
   for (const [name, entry] of Object.entries(header)) {
     if (name === '__metadata__') {
-      if (entry === null || typeof entry !== 'object' || Array.isArray(entry) || Object.values(entry).some((v) => typeof v !== 'string')) {
+      if (
+        entry === null ||
+        typeof entry !== 'object' ||
+        Array.isArray(entry) ||
+        Object.values(entry).some((v) => typeof v !== 'string')
+      ) {
         throw fail('safetensors_bad_tensor', file, '__metadata__ must map strings to strings');
       }
       metadata = { ...entry };
@@ -62,16 +96,31 @@ export function parseSafetensors(bytes, file = 'model.safetensors') {
   let expected = 0;
   for (const t of tensors) {
     if (t.begin !== expected) {
-      throw fail('safetensors_bad_offsets', file, t.begin < expected
-        ? `${t.name} starts at byte ${t.begin}, inside the tensor before it (which ends at ${expected})`
-        : `${t.name} starts at byte ${t.begin}, leaving a gap after byte ${expected}`);
+      throw fail(
+        'safetensors_bad_offsets',
+        file,
+        t.begin < expected
+          ? `${t.name} starts at byte ${t.begin}, inside the tensor before it (which ends at ${expected})`
+          : `${t.name} starts at byte ${t.begin}, leaving a gap after byte ${expected}`,
+      );
     }
-    if (t.end > dataLength) throw fail('safetensors_truncated', file, `${t.name} ends at data byte ${t.end}, past the file's ${dataLength} data bytes`);
+    if (t.end > dataLength)
+      throw fail(
+        'safetensors_truncated',
+        file,
+        `${t.name} ends at data byte ${t.end}, past the file's ${dataLength} data bytes`,
+      );
     expected = t.end;
   }
-  if (expected !== dataLength) throw fail('safetensors_bad_offsets', file, `the tensors end at data byte ${expected} but the file has ${dataLength} data bytes`);
+  if (expected !== dataLength)
+    throw fail(
+      'safetensors_bad_offsets',
+      file,
+      `the tensors end at data byte ${expected} but the file has ${dataLength} data bytes`,
+    );
   const map = new Map();
-  for (const t of tensors) map.set(t.name, Object.freeze({ ...t, file, bytes: bytes.subarray(dataStart + t.begin, dataStart + t.end) }));
+  for (const t of tensors)
+    map.set(t.name, Object.freeze({ ...t, file, bytes: bytes.subarray(dataStart + t.begin, dataStart + t.end) }));
   return { tensors: map, metadata };
 }
 
@@ -79,20 +128,33 @@ function readEntry(name, entry, file) {
   const bad = (what) => fail('safetensors_bad_tensor', file, `tensor ${JSON.stringify(name)}: ${what}`);
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw bad('its entry is not an object');
   const { dtype, shape, data_offsets: offsets } = entry;
-  if (typeof dtype !== 'string' || !Object.hasOwn(DTYPE_BYTES, dtype)) throw bad(`unknown dtype ${JSON.stringify(dtype)}`);
-  if (!Array.isArray(shape) || shape.some((s) => !Number.isSafeInteger(s) || s < 0)) throw bad(`the shape ${JSON.stringify(shape)} is not a list of sizes`);
+  if (typeof dtype !== 'string' || !Object.hasOwn(DTYPE_BYTES, dtype))
+    throw bad(`unknown dtype ${JSON.stringify(dtype)}`);
+  if (!Array.isArray(shape) || shape.some((s) => !Number.isSafeInteger(s) || s < 0))
+    throw bad(`the shape ${JSON.stringify(shape)} is not a list of sizes`);
   if (!Array.isArray(offsets) || offsets.length !== 2 || offsets.some((o) => !Number.isSafeInteger(o) || o < 0)) {
-    throw fail('safetensors_bad_offsets', file, `tensor ${JSON.stringify(name)}: data_offsets ${JSON.stringify(offsets)} is not [begin, end]`);
+    throw fail(
+      'safetensors_bad_offsets',
+      file,
+      `tensor ${JSON.stringify(name)}: data_offsets ${JSON.stringify(offsets)} is not [begin, end]`,
+    );
   }
   const [begin, end] = offsets;
-  if (end < begin) throw fail('safetensors_bad_offsets', file, `tensor ${JSON.stringify(name)} ends (${end}) before it begins (${begin})`);
+  if (end < begin)
+    throw fail(
+      'safetensors_bad_offsets',
+      file,
+      `tensor ${JSON.stringify(name)} ends (${end}) before it begins (${begin})`,
+    );
   let count = 1;
   for (const s of shape) {
     count *= s;
     if (!Number.isSafeInteger(count)) throw bad('its element count overflows');
   }
   if (count * DTYPE_BYTES[dtype] !== end - begin) {
-    throw bad(`${count} elements of ${dtype} take ${count * DTYPE_BYTES[dtype]} bytes, its data_offsets give ${end - begin}`);
+    throw bad(
+      `${count} elements of ${dtype} take ${count * DTYPE_BYTES[dtype]} bytes, its data_offsets give ${end - begin}`,
+    );
   }
   return { name, dtype, shape: Object.freeze([...shape]), begin, end };
 }
@@ -118,6 +180,9 @@ export function writeSafetensors(tensors, metadata = null) {
   new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
   out.set(json, 8);
   let at = 8 + json.length;
-  for (const t of tensors) { out.set(t.bytes, at); at += t.bytes.length; }
+  for (const t of tensors) {
+    out.set(t.bytes, at);
+    at += t.bytes.length;
+  }
   return out;
 }
