@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks, then the npm packages. Idempotent: a second run only checks.
 #   scripts/ensure-deps.sh            toolchain for building and serving
-#   scripts/ensure-deps.sh --tests    also clang and its sanitizer/libFuzzer runtimes, for the fuzz targets
+#   scripts/ensure-deps.sh --tests    also clang and its sanitizer/libFuzzer runtimes (the fuzz targets), clang-format
 #   scripts/ensure-deps.sh --browser  also Chromium, for the browser tests (npm test passes both)
 # On Debian (as root, or with sudo) it installs with apt-get; elsewhere it names the packages and stops.
 set -euo pipefail
@@ -31,7 +31,8 @@ if (( want_tests )); then
   # are in libclang-rt-14-dev, which clang does not pull in.
   probe[clang]=/usr/bin/clang++
   probe[libclang-rt-14-dev]=/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
-  order+=(clang libclang-rt-14-dev)
+  probe[clang-format]=/usr/bin/clang-format  # the format suite's C++ check (Debian's, 14: its output is the reference)
+  order+=(clang libclang-rt-14-dev clang-format)
 fi
 if (( want_browser )); then
   probe[chromium]=/usr/bin/chromium

@@ -5,6 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILDS, planBuild } from '../build.mjs';
+import { countFormat } from '../format.mjs';
 import { countFuzz } from '../fuzz.mjs';
 import { SANITIZER_ENV } from './run.mjs';
 
@@ -98,6 +99,14 @@ export const SUITES = [
     builds: ['site'],
     command: () => [process.execPath, [...nodeTest, '--test-concurrency=1', ...testFiles('tests/e2e')]],
     count: countNodeTest,
+  },
+  // Prettier and clang-format with the repository's configurations: one check each, no build.
+  {
+    name: 'format',
+    title: 'Formatting',
+    builds: [],
+    command: () => [process.execPath, [join(root, 'scripts/format.mjs'), '--check']],
+    count: countFormat,
   },
 ];
 

@@ -45,7 +45,10 @@ test('suites run in table order whatever order --only names them in', () => {
 });
 
 test('an unknown suite or build step is refused with the list of names', () => {
-  assert.throws(() => selectSuites(['js', 'jss']), /unknown suite "jss" \(the suites: cpp-native, .*, js, browser\)/);
+  assert.throws(
+    () => selectSuites(['js', 'jss']),
+    /unknown suite "jss" \(the suites: cpp-native, .*, js, browser, format\)/,
+  );
   assert.throws(() => planBuild(['sitee']), /unknown build step "sitee" \(the steps: native, /);
 });
 
