@@ -4,10 +4,12 @@
 // whose scale is set by the weights alone, so |F| / |h| falls as |h| grows. Post-Norm, h <- Norm(h + F(h)):
 // the trunk is normalized after every addition and cannot grow. Sandwich and OLMo 2 normalize each increment,
 // Norm(F(.)), so every one has length about sqrt(d) and the trunk grows like a sum of them. Both curves are
-// measured.
+// measured. For Pre-Norm and OLMo 2 a third chart sets the shipped trained toy of that placement against itself
+// before training (experiment-run/toy-stream.js), the contrast a few hundred steps in the page cannot show.
 import { shownScientific as shown } from './experiment-run/log-axis.js';
 import { ExperimentElement } from './experiment-run/experiment-element.js';
 import { numberSelect } from './experiment-run/runner.js';
+import { toyOfPlacement, toyStreamsInWorker } from './experiment-run/toy-stream.js';
 import { h } from './shared/dom.js';
 import { radioGroup, rangeField } from './shared/fields.js';
 import { formatFixed, formatTrimmed } from './shared/format.js';
@@ -81,6 +83,14 @@ export class RlResidualGrowth extends ExperimentElement {
       height: 240,
       build: (color) => this.ratioOptions(color),
     });
+    this.toyChart = lineChart({
+      host: this,
+      label: s.toyLabel,
+      height: 240,
+      build: (color) => this.toyOptions(color),
+    });
+    this.toyCaption = h('figcaption', {});
+    this.toyFigure = h('figure', { class: 'toy-figure' }, this.toyCaption, this.toyChart.root);
     this.readouts = h('ul', { class: 'readouts' });
     this.remark = h('p', { class: 'remark' });
     this.body.append(
@@ -108,6 +118,7 @@ export class RlResidualGrowth extends ExperimentElement {
           h('figure', {}, h('figcaption', {}, s.normTitle), this.normChart.root),
           h('figure', {}, h('figcaption', {}, s.ratioTitle), this.ratioChart.root),
         ),
+        this.toyFigure,
         this.readouts,
         this.remark,
       ),
@@ -128,10 +139,44 @@ export class RlResidualGrowth extends ExperimentElement {
   async compute() {
     this.pending.hidden = true;
     const { placement, layers, trainSteps, lr, seed } = this.state;
+    const toy = toyOfPlacement(placement);
+    // the toy's files missing or unreadable: its readout says so, the experiment still draws
+    const measureToy = (worker) =>
+      toyStreamsInWorker(worker, toy).catch((failure) => ({ error: failure?.message ?? String(failure) }));
     const results = await this.runner.run([
       ['experiments.residualGrowth', { placement, nLayers: layers, trainSteps, lr, init: { seed } }],
+      ...(toy ? [measureToy] : []),
     ]);
-    if (results) this.draw({ placement, layers, trainSteps }, results[0]);
+    if (!results) return;
+    this.draw({ placement, layers, trainSteps }, results[0]);
+    this.drawToy(toy, results[1]);
+  }
+
+  /** The shipped toy of the placement drawn, trained and before training (toyStreams), or nothing without one. */
+  drawToy(toy, t) {
+    const s = this.strings;
+    this.toyFigure.hidden = !toy;
+    if (!toy) return;
+    if (t.error) {
+      this.readouts.append(h('li', { 'data-readout': 'toy' }, s.toyFailed(t.error)));
+      return;
+    }
+    const name = s.toyNames[toy.name] ?? toy.name;
+    const { trained, untrained } = t;
+    this.toyCaption.textContent = s.toyTitle(name, t.tokens);
+    this.toyChart.setData([Float64Array.from(trained.stream, (_, i) => i), trained.stream, untrained.stream]);
+    const growth = ({ stream }) => [
+      shown(stream[0]),
+      s.normsTo,
+      shown(stream.at(-1)),
+      s.normsEnd,
+      shown(stream.at(-1) / stream[0]),
+      s.close,
+    ];
+    this.readouts.append(
+      h('li', { 'data-readout': 'toy' }, s.toyTrained(name, toy.steps), ...growth(trained)),
+      h('li', { 'data-readout': 'toy-untrained' }, s.toyUntrained, ...growth(untrained)),
+    );
   }
 
   draw({ placement, layers, trainSteps }, r) {
@@ -205,6 +250,20 @@ export class RlResidualGrowth extends ExperimentElement {
       series: [
         { label: '#', value: fixed(0) },
         { label: s.stream, stroke: color('blue'), width: 2.5, value: fixed(3) },
+      ],
+      cursor: { drag: { x: false, y: false } },
+    };
+  }
+
+  toyOptions(color) {
+    const s = this.strings;
+    return {
+      scales: { x: { time: false }, y: { range: (u, min, max) => [0, max * 1.1] } },
+      axes: [axis(color, { label: s.toyAxis, incrs: [1, 2, 4, 8, 16] }), axis(color, { size: 52 })],
+      series: [
+        { label: '#', value: fixed(0) },
+        { label: s.toyTrainedSeries, stroke: color('blue'), width: 2.5, value: fixed(3) },
+        { label: s.toyUntrainedSeries, stroke: color('vermillion'), width: 2.5, dash: [8, 4], value: fixed(3) },
       ],
       cursor: { drag: { x: false, y: false } },
     };

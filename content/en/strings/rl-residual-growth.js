@@ -5,7 +5,7 @@ const QWEN_GROWTH = `${QWEN_EMBEDDING} → ${QWEN_TOP} (×${Math.round(QWEN_TOP 
 
 export default {
   title: 'How the residual stream grows',
-  hint: 'Under Pre-Norm nothing normalizes the trunk, so its length keeps growing layer after layer while each increment keeps its own scale: the increment-to-stream ratio falls with depth. Train the model a few hundred steps to see the growth the chapter measured, and switch the placement to see what Post-Norm, sandwich and OLMo 2 do to the trunk.',
+  hint: 'Under Pre-Norm nothing normalizes the trunk, so its length keeps growing layer after layer while each increment keeps its own scale: the increment-to-stream ratio falls with depth. Train the model a few hundred steps, or look at the shipped trained toy set against itself before training, to see the growth the chapter measured; switch the placement to see what Post-Norm, sandwich and OLMo 2 do to the trunk.',
   placement: 'Norm placement',
   names: { pre: 'Pre-Norm', post: 'Post-Norm', sandwich: 'sandwich', olmo2: 'OLMo 2' },
   sectionLink: 'Read the section',
@@ -34,6 +34,16 @@ export default {
   ratiosMlp: ', MLP ',
   ratiosEnd: '.',
   loss: 'Loss on the measured text window: ',
+  toyNames: { 'toy-llama': 'toy Llama', 'toy-olmo2': 'toy OLMo 2' },
+  toyTitle: (name, tokens) =>
+    `The shipped ${name}, trained and before training: |h| after each layer at the last of ${tokens} characters of its probe text`,
+  toyLabel: 'Line chart: the residual stream’s length after each layer of a shipped trained toy and of the same toy before training',
+  toyAxis: 'after layer (0 = embedding)',
+  toyTrainedSeries: 'trained toy',
+  toyUntrainedSeries: 'same toy before training',
+  toyTrained: (name, steps) => `The shipped ${name}, trained ${steps} steps: the stream’s length goes from `,
+  toyUntrained: 'The same toy before training (its own initial weights): from ',
+  toyFailed: (message) => `The shipped toy could not be measured: ${message}`,
   untrained: (growth) =>
     `At initialization (std 0.02) the increments are small and the trunk grows only ×${growth} from bottom to top. The chapter measured ${QWEN_GROWTH} from the embedding to the last layer of a trained Qwen2.5-0.5B: the growth comes from training, so train this model and compare.`,
   trained: (growth) =>

@@ -6,7 +6,7 @@ const QWEN_GROWTH_ZH = QWEN_GROWTH.replace(' (', '（').replace(')', '）');
 
 export default {
   title: '残差流是怎样增长的',
-  hint: 'Pre-Norm 下没有任何东西对主干做归一化，所以它的长度一层层变大，而每个增量保持自己的尺度：增量与主干之比随深度下降。把模型训练几百步，就能看到正文测得的那种增长；切换归一化的位置，看看 Post-Norm、sandwich 和 OLMo 2 对主干做了什么。',
+  hint: 'Pre-Norm 下没有任何东西对主干做归一化，所以它的长度一层层变大，而每个增量保持自己的尺度：增量与主干之比随深度下降。把模型训练几百步，或者看看随实验室发布的训练好的玩具模型与训练前的它自己的对比，就能看到正文测得的那种增长；切换归一化的位置，看看 Post-Norm、sandwich 和 OLMo 2 对主干做了什么。',
   placement: '归一化的位置',
   names: { pre: 'Pre-Norm', post: 'Post-Norm', sandwich: 'sandwich', olmo2: 'OLMo 2' },
   sectionLink: '阅读这一节',
@@ -33,6 +33,15 @@ export default {
   ratiosMlp: '，MLP ',
   ratiosEnd: '。',
   loss: '在测量所用文本窗口上的 loss：',
+  toyNames: { 'toy-llama': '玩具 Llama', 'toy-olmo2': '玩具 OLMo 2' },
+  toyTitle: (name, tokens) => `随实验室发布的${name}，训练后与训练前：在它的探测文本 ${tokens} 个字符的最后一个位置上，每层之后的 |h|`,
+  toyLabel: '折线图：一个随实验室发布的训练好的玩具模型，和训练前的同一个模型，每层之后残差流的长度',
+  toyAxis: '第几层之后（0 = 词嵌入）',
+  toyTrainedSeries: '训练后的玩具',
+  toyUntrainedSeries: '训练前的同一个玩具',
+  toyTrained: (name, steps) => `随实验室发布的${name}，训练了 ${steps} 步：残差流的长度从词嵌入处的 `,
+  toyUntrained: '训练前的同一个玩具（它自己的初始权重）：从词嵌入处的 ',
+  toyFailed: (message) => `没能测量随实验室发布的玩具模型：${message}`,
   untrained: (growth) =>
     `初始化时（标准差 0.02）增量很小，主干从底到顶只增长了 ×${growth}。正文在训练好的 Qwen2.5-0.5B 上测得，从词嵌入到最后一层是 ${QWEN_GROWTH_ZH}：增长来自训练，训练一下这个模型再对比。`,
   trained: (growth) =>

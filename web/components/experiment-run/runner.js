@@ -24,7 +24,8 @@ const SHOW_PROGRESS_AFTER_MS = 100;
 
 /**
  * `host` is the widget (its data-status is set), `language` a language code (its text: content/<lang>/strings/run.js).
- * Returns { root, run(calls, { onPartial }), cancel(), stop(), busy }: `calls` is [[method, options], ...]; run
+ * Returns { root, run(calls, { onPartial }), cancel(), stop(), busy }: `calls` is [[method, options], ...], or a
+ * function (worker) => Promise for a call that needs more than one method (its own handles, disposed by it); run
  * resolves to the array of results, or to null when the run was cancelled, replaced by a newer run, or failed
  * (the message shows). stop() is for a widget leaving the page: it also terminates the worker.
  */
@@ -137,7 +138,12 @@ export function experimentRunner({ host, language }) {
     };
     try {
       const results = [];
-      for (const [method, options] of calls) results.push(await dispatch(method, options, { onProgress, signal }));
+      for (const call of calls)
+        results.push(
+          typeof call === 'function'
+            ? await call(workerAt(0))
+            : await dispatch(call[0], call[1], { onProgress, signal }),
+        );
       if (mine !== generation) return null;
       partialShown = null;
       setBusy(false);
