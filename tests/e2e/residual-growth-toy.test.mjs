@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
+import { untrainedToyConfig } from '../../web/components/experiment-run/toy-stream.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
 import { EN, ZH, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
@@ -34,10 +35,7 @@ async function expectedEnds(toy) {
   const checkpoint = await api.openCheckpoint(toyFiles(toy));
   const trained = checkpoint.run(ids).streamNorms;
   checkpoint.dispose();
-  const decoder = api.createDecoder({
-    ...toy.engineConfig,
-    init: { scheme: 'normal', std: 0.02, residualScaling: true, seed: toy.seed },
-  });
+  const decoder = api.createDecoder(untrainedToyConfig(toy));
   const { streamNorm } = decoder.forward(ids).stats;
   decoder.dispose();
   return {

@@ -37,7 +37,8 @@ export default {
   toyNames: { 'toy-llama': 'toy Llama', 'toy-olmo2': 'toy OLMo 2' },
   toyTitle: (name, tokens) =>
     `The shipped ${name}, trained and before training: |h| after each layer at the last of ${tokens} characters of its probe text`,
-  toyLabel: 'Line chart: the residual stream’s length after each layer of a shipped trained toy and of the same toy before training',
+  toyLabel:
+    'Line chart: the residual stream’s length after each layer of a shipped trained toy and of the same toy before training',
   toyAxis: 'after layer (0 = embedding)',
   toyTrainedSeries: 'trained toy',
   toyUntrainedSeries: 'same toy before training',

@@ -34,7 +34,8 @@ export default {
   ratiosEnd: '。',
   loss: '在测量所用文本窗口上的 loss：',
   toyNames: { 'toy-llama': '玩具 Llama', 'toy-olmo2': '玩具 OLMo 2' },
-  toyTitle: (name, tokens) => `随实验室发布的${name}，训练后与训练前：在它的探测文本 ${tokens} 个字符的最后一个位置上，每层之后的 |h|`,
+  toyTitle: (name, tokens) =>
+    `随实验室发布的${name}，训练后与训练前：在它的探测文本 ${tokens} 个字符的最后一个位置上，每层之后的 |h|`,
   toyLabel: '折线图：一个随实验室发布的训练好的玩具模型，和训练前的同一个模型，每层之后残差流的长度',
   toyAxis: '第几层之后（0 = 词嵌入）',
   toyTrainedSeries: '训练后的玩具',
