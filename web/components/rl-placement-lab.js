@@ -3,10 +3,10 @@
 // of one model, and the last layer's against depth (6 to 48 layers). Xiong et al. (2020), Theorem 1: the latter
 // is independent of L for Post-LN and O(1/√L) for Pre-LN. Every curve is measured.
 import { log10OrGap, logSplits, logValues, shownScientific as shown } from './experiment-run/log-axis.js';
-import { ExperimentElement } from './experiment-run/experiment-element.js';
+import { ExperimentElement, chartFigure, experimentChartOptions } from './experiment-run/experiment-element.js';
 import { checkbox } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
-import { radioGroup, rangeField } from './shared/fields.js';
+import { radioGroup } from './shared/fields.js';
 import { formatFactor, formatScientific } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
 
@@ -46,14 +46,7 @@ export class RlPlacementLab extends ExperimentElement {
         }),
       ]),
     );
-    const layers = rangeField({
-      name: 'layers',
-      label: s.layers,
-      ...this.bounds('layers'),
-      step: 1,
-      value: st.layers,
-      onInput: (v) => this.change({ layers: v }),
-    });
+    const layers = this.layersField((v) => this.change({ layers: v }));
     const init = radioGroup({
       name: 'init',
       legend: s.init,
@@ -86,15 +79,8 @@ export class RlPlacementLab extends ExperimentElement {
       quantity: s.depthQuantity,
       build: (color) => this.chartOptions(color, s.depthAxis, { distr: 3, log: 2 }),
     });
-    this.readouts = h('ul', { class: 'readouts' });
-    this.remark = h('p', { class: 'remark' });
     this.body.append(
-      h(
-        'header',
-        { class: 'widget-header' },
-        h('h3', {}, s.title),
-        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('placement', s.sectionLink)),
-      ),
+      this.experimentHeader('placement'),
       h(
         'fieldset',
         { class: 'field radio-group' },
@@ -113,16 +99,13 @@ export class RlPlacementLab extends ExperimentElement {
         h('div', { class: 'field' }, zeroQK.root),
         this.experimentSeedControl((seed) => this.change({ seed })),
       ),
-      this.runner.root,
-      this.resultsRegion(
+      ...this.experimentResults(
         h(
           'div',
           { class: 'charts' },
-          h('figure', {}, h('figcaption', {}, s.layerTitle), this.layerChart.root),
-          h('figure', {}, h('figcaption', {}, s.depthTitle), this.depthChart.root),
+          chartFigure(s.layerTitle, this.layerChart),
+          chartFigure(s.depthTitle, this.depthChart),
         ),
-        this.readouts,
-        this.remark,
       ),
     );
     this.computeWhenVisible();
@@ -204,8 +187,8 @@ export class RlPlacementLab extends ExperimentElement {
 
   chartOptions(color, xLabel, xScale) {
     const s = this.strings;
-    return {
-      scales: { x: { time: false, ...xScale } },
+    return experimentChartOptions({
+      x: xScale,
       axes: [
         axis(color, { label: xLabel, incrs: [1, 2, 4, 8, 16] }),
         axis(color, { size: 64, splits: logSplits, values: logValues }),
@@ -220,7 +203,6 @@ export class RlPlacementLab extends ExperimentElement {
           value: logValue,
         })),
       ],
-      cursor: { drag: { x: false, y: false } },
-    };
+    });
   }
 }

@@ -3,10 +3,9 @@
 // s = q·k/√d_head: without QK-Norm s grows as gain²; with it |q̂| = |k̂| = √d_head, so s ≤ √d_head (Cauchy–Schwarz)
 // whatever the gain. The flat line is that bound; every curve is measured.
 import { log10OrGap, logSplits, logValues, shownScientific as shown } from './experiment-run/log-axis.js';
-import { ExperimentElement } from './experiment-run/experiment-element.js';
+import { ExperimentElement, chartFigure, experimentChartOptions } from './experiment-run/experiment-element.js';
 import { numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
-import { rangeField } from './shared/fields.js';
 import { formatFactor, formatFixed, formatScientific, formatTrimmed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
 
@@ -51,14 +50,7 @@ export class RlQkNormLab extends ExperimentElement {
       value: st.maxGain,
       onChange: (v) => this.change({ maxGain: v }),
     });
-    const layers = rangeField({
-      name: 'layers',
-      label: s.layers,
-      ...this.bounds('layers'),
-      step: 1,
-      value: st.layers,
-      onInput: (v) => this.change({ layers: v }),
-    });
+    const layers = this.layersField((v) => this.change({ layers: v }));
     this.logits = lineChart({
       host: this,
       label: s.logitLabel(st.dHead),
@@ -74,15 +66,8 @@ export class RlQkNormLab extends ExperimentElement {
       quantity: s.entropyQuantity,
       build: (color) => this.entropyOptions(color),
     });
-    this.readouts = h('ul', { class: 'readouts' });
-    this.remark = h('p', { class: 'remark' });
     this.body.append(
-      h(
-        'header',
-        { class: 'widget-header' },
-        h('h3', {}, s.title),
-        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('qk-norm', s.sectionLink)),
-      ),
+      this.experimentHeader('qk-norm'),
       h(
         'div',
         { class: 'inputs' },
@@ -91,16 +76,13 @@ export class RlQkNormLab extends ExperimentElement {
         layers.root,
         this.experimentSeedControl((seed) => this.change({ seed })),
       ),
-      this.runner.root,
-      this.resultsRegion(
+      ...this.experimentResults(
         h(
           'div',
           { class: 'charts' },
-          h('figure', {}, h('figcaption', {}, s.logitTitle), this.logits.root),
-          h('figure', {}, h('figcaption', {}, s.entropyTitle), this.entropy.root),
+          chartFigure(s.logitTitle, this.logits),
+          chartFigure(s.entropyTitle, this.entropy),
         ),
-        this.readouts,
-        this.remark,
       ),
     );
     this.computeWhenVisible();
@@ -162,8 +144,8 @@ export class RlQkNormLab extends ExperimentElement {
   logitOptions(color) {
     const s = this.strings;
     const value = (u, v) => (v == null ? '–' : formatScientific(10 ** v, 3).text);
-    return {
-      scales: { x: { time: false, distr: 3 } },
+    return experimentChartOptions({
+      x: { distr: 3 },
       axes: [axis(color, { label: s.gainAxis }), axis(color, { size: 64, splits: logSplits, values: logValues })],
       series: [
         { label: s.gainAxis, value: (u, v) => (v == null ? '–' : formatTrimmed(v, 2)) },
@@ -171,22 +153,21 @@ export class RlQkNormLab extends ExperimentElement {
         { label: s.qkNorm, stroke: color('blue'), width: 2.5, value },
         { label: s.bound, stroke: color('fg'), width: 1.5, dash: [3, 6], value, points: { show: false } },
       ],
-      cursor: { drag: { x: false, y: false } },
-    };
+    });
   }
 
   entropyOptions(color) {
     const s = this.strings;
     const value = (u, v) => (v == null ? '–' : formatFixed(v, 3));
-    return {
-      scales: { x: { time: false, distr: 3 }, y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
+    return experimentChartOptions({
+      x: { distr: 3 },
+      y: { range: (u, min, max) => [0, Math.max(1, max * 1.1)] },
       axes: [axis(color, { label: s.gainAxis }), axis(color, { size: 48 })],
       series: [
         { label: s.gainAxis, value: (u, v) => (v == null ? '–' : formatTrimmed(v, 2)) },
         { label: s.plain, stroke: color('vermillion'), width: 2.5, value },
         { label: s.qkNorm, stroke: color('blue'), width: 2.5, value },
       ],
-      cursor: { drag: { x: false, y: false } },
-    };
+    });
   }
 }

@@ -7,11 +7,16 @@
 // measured. For Pre-Norm and OLMo 2 a third chart sets the shipped trained toy of that placement against itself
 // before training (experiment-run/toy-stream.js), the contrast a few hundred steps in the page cannot show.
 import { shownScientific as shown } from './experiment-run/log-axis.js';
-import { ExperimentElement } from './experiment-run/experiment-element.js';
+import {
+  ExperimentElement,
+  chartFigure,
+  experimentChartOptions,
+  fixedValue as fixed,
+} from './experiment-run/experiment-element.js';
 import { numberSelect } from './experiment-run/runner.js';
 import { toyOfPlacement, toyStreamsInWorker } from './experiment-run/toy-stream.js';
 import { h } from './shared/dom.js';
-import { radioGroup, rangeField } from './shared/fields.js';
+import { radioGroup } from './shared/fields.js';
 import { formatFixed, formatTrimmed } from './shared/format.js';
 import { axis, lineChart } from './shared/line-chart.js';
 
@@ -29,8 +34,6 @@ const STATE = [
   { name: 'seed', option: 'experiments.residualGrowth.init.seed', max: 1e9 },
 ];
 
-const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
-
 export class RlResidualGrowth extends ExperimentElement {
   static tag = 'rl-residual-growth';
   static stateKey = 'growth';
@@ -47,14 +50,7 @@ export class RlResidualGrowth extends ExperimentElement {
       across: true,
       onChange: (v) => this.change({ placement: v }),
     });
-    const layers = rangeField({
-      name: 'layers',
-      label: s.layers,
-      ...this.bounds('layers'),
-      step: 1,
-      value: st.layers,
-      onInput: (v) => this.change({ layers: v }),
-    });
+    const layers = this.layersField((v) => this.change({ layers: v }));
     const steps = numberSelect({
       name: 'train-steps',
       label: s.steps,
@@ -89,17 +85,9 @@ export class RlResidualGrowth extends ExperimentElement {
       height: 240,
       build: (color) => this.toyOptions(color),
     });
-    this.toyCaption = h('figcaption', {});
-    this.toyFigure = h('figure', { class: 'toy-figure' }, this.toyCaption, this.toyChart.root);
-    this.readouts = h('ul', { class: 'readouts' });
-    this.remark = h('p', { class: 'remark' });
+    this.toyFigure = chartFigure('', this.toyChart, { class: 'toy-figure' });
     this.body.append(
-      h(
-        'header',
-        { class: 'widget-header' },
-        h('h3', {}, s.title),
-        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('residual-stream', s.sectionLink)),
-      ),
+      this.experimentHeader('residual-stream'),
       placement.root,
       h(
         'div',
@@ -110,17 +98,14 @@ export class RlResidualGrowth extends ExperimentElement {
         this.experimentSeedControl((seed) => this.change({ seed })),
         h('div', { class: 'field' }, this.runButton, this.pending),
       ),
-      this.runner.root,
-      this.resultsRegion(
+      ...this.experimentResults(
         h(
           'div',
           { class: 'charts' },
-          h('figure', {}, h('figcaption', {}, s.normTitle), this.normChart.root),
-          h('figure', {}, h('figcaption', {}, s.ratioTitle), this.ratioChart.root),
+          chartFigure(s.normTitle, this.normChart),
+          chartFigure(s.ratioTitle, this.ratioChart),
         ),
         this.toyFigure,
-        this.readouts,
-        this.remark,
       ),
     );
     this.computeWhenVisible();
@@ -163,7 +148,7 @@ export class RlResidualGrowth extends ExperimentElement {
     }
     const name = s.toyNames[toy.name] ?? toy.name;
     const { trained, untrained } = t;
-    this.toyCaption.textContent = s.toyTitle(name, t.tokens);
+    this.toyFigure.querySelector('figcaption').textContent = s.toyTitle(name, t.tokens);
     this.toyChart.setData([Float64Array.from(trained.stream, (_, i) => i), trained.stream, untrained.stream]);
     const growth = ({ stream }) => [
       shown(stream[0]),
@@ -244,42 +229,39 @@ export class RlResidualGrowth extends ExperimentElement {
 
   normOptions(color) {
     const s = this.strings;
-    return {
-      scales: { x: { time: false }, y: { range: (u, min, max) => [0, max * 1.1] } },
+    return experimentChartOptions({
+      y: { range: (u, min, max) => [0, max * 1.1] },
       axes: [axis(color, { label: s.pointAxis, incrs: [1, 2, 4, 8, 16] }), axis(color, { size: 52 })],
       series: [
         { label: '#', value: fixed(0) },
         { label: s.stream, stroke: color('blue'), width: 2.5, value: fixed(3) },
       ],
-      cursor: { drag: { x: false, y: false } },
-    };
+    });
   }
 
   toyOptions(color) {
     const s = this.strings;
-    return {
-      scales: { x: { time: false }, y: { range: (u, min, max) => [0, max * 1.1] } },
+    return experimentChartOptions({
+      y: { range: (u, min, max) => [0, max * 1.1] },
       axes: [axis(color, { label: s.toyAxis, incrs: [1, 2, 4, 8, 16] }), axis(color, { size: 52 })],
       series: [
         { label: '#', value: fixed(0) },
         { label: s.toyTrainedSeries, stroke: color('blue'), width: 2.5, value: fixed(3) },
         { label: s.toyUntrainedSeries, stroke: color('vermillion'), width: 2.5, dash: [8, 4], value: fixed(3) },
       ],
-      cursor: { drag: { x: false, y: false } },
-    };
+    });
   }
 
   ratioOptions(color) {
     const s = this.strings;
-    return {
-      scales: { x: { time: false }, y: { range: (u, min, max) => [0, max * 1.1] } },
+    return experimentChartOptions({
+      y: { range: (u, min, max) => [0, max * 1.1] },
       axes: [axis(color, { label: s.layerAxis, incrs: [1, 2, 4, 8, 16] }), axis(color, { size: 52 })],
       series: [
         { label: '#', value: fixed(0) },
         { label: s.attention, stroke: color('vermillion'), width: 2.5, value: fixed(3) },
         { label: s.mlp, stroke: color('green'), width: 2.5, dash: [8, 4], value: fixed(3) },
       ],
-      cursor: { drag: { x: false, y: false } },
-    };
+    });
   }
 }

@@ -2,10 +2,14 @@
 // the same peak learning rate (lab.experiments.warmup, experiment 4, in a worker with per-chunk progress). Long:
 // it starts only on the Run button and can be cancelled; the curves grow on the chart as the runs train (every
 // 10 steps), and a cancelled race leaves them there. The curves are the measured training losses.
-import { ExperimentElement } from './experiment-run/experiment-element.js';
+import {
+  ExperimentElement,
+  chartFigure,
+  experimentChartOptions,
+  fixedValue as fixed,
+} from './experiment-run/experiment-element.js';
 import { numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
-import { rangeField } from './shared/fields.js';
 import { formatFixed } from './shared/format.js';
 import { axis, faint, lineChart } from './shared/line-chart.js';
 import { movingAverage } from './shared/smoothing.js';
@@ -32,7 +36,6 @@ const STATE = [
   { name: 'seed', option: 'experiments.warmup.init.seed', max: 1e9 },
 ];
 
-const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
 const shown = (value) => h('data', { value: String(value) }, formatFixed(value, 3));
 
 export class RlWarmupRace extends ExperimentElement {
@@ -43,14 +46,7 @@ export class RlWarmupRace extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
-    const layers = rangeField({
-      name: 'layers',
-      label: s.layers,
-      ...this.bounds('layers'),
-      step: 1,
-      value: st.layers,
-      onInput: (v) => this.setState({ layers: v }),
-    });
+    const layers = this.layersField((v) => this.setState({ layers: v }));
     const steps = numberSelect({
       name: 'steps',
       label: s.steps,
@@ -79,15 +75,8 @@ export class RlWarmupRace extends ExperimentElement {
       height: 280,
       build: (color) => this.chartOptions(color),
     });
-    this.readouts = h('ul', { class: 'readouts' });
-    this.remark = h('p', { class: 'remark', hidden: true });
     this.body.append(
-      h(
-        'header',
-        { class: 'widget-header' },
-        h('h3', {}, s.title),
-        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('placement', s.sectionLink)),
-      ),
+      this.experimentHeader('placement'),
       h(
         'div',
         { class: 'inputs' },
@@ -99,13 +88,9 @@ export class RlWarmupRace extends ExperimentElement {
       ),
       h('button', { type: 'button', class: 'run', onclick: () => this.compute() }, s.run),
       this.idle,
-      this.runner.root,
-      this.resultsRegion(
-        h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),
-        this.readouts,
-        this.remark,
-      ),
+      ...this.experimentResults(chartFigure(s.chartTitle, this.chart)),
     );
+    this.remark.hidden = true; // until a race finishes
   }
 
   async compute() {
@@ -171,8 +156,7 @@ export class RlWarmupRace extends ExperimentElement {
 
   chartOptions(color) {
     const s = this.strings;
-    return {
-      scales: { x: { time: false } },
+    return experimentChartOptions({
       axes: [axis(color, { label: s.stepAxis }), axis(color, { size: 56, label: s.lossAxis })],
       // The measured losses, faint and out of the legend; over them their moving averages, which the legend names.
       series: [
@@ -203,7 +187,6 @@ export class RlWarmupRace extends ExperimentElement {
           points: { show: false },
         },
       ],
-      cursor: { drag: { x: false, y: false } },
-    };
+    });
   }
 }

@@ -4,12 +4,35 @@
 // reruns once the settings have stood still, so dragging a slider starts one run, not one per step.
 // Removing the widget cancels its run, ends its worker and its timers; inserted again, a widget whose run was
 // cut short runs again when it next nears the viewport (its worker starts afresh with that run).
+// The parts every experiment widget lays out the same way are here too: its header, the layer slider, the run
+// state followed by the results (charts, readouts, remark), and the charts' common uPlot options.
 import { LabElement } from '../shared/lab-element.js';
+import { h } from '../shared/dom.js';
+import { rangeField } from '../shared/fields.js';
+import { formatFixed } from '../shared/format.js';
 import { uplotCssUrl } from '../shared/styles.js';
 import { stringsOf } from '../../languages.js';
 import { experimentRunner } from './runner.js';
 
 const RECOMPUTE_DELAY_MS = 250;
+
+/** A chart under its caption. */
+export const chartFigure = (caption, chart, attributes = {}) =>
+  h('figure', attributes, h('figcaption', {}, caption), chart.root);
+
+/** A legend value: `digits` decimals, a dash for a gap. */
+export const fixedValue = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
+
+/**
+ * The uPlot options of an experiment chart: a numeric x scale (`x` adds to it, e.g. a log distribution), `y` when
+ * given, and a cursor that reads values without drag-zooming.
+ */
+export const experimentChartOptions = ({ x = {}, y, axes, series }) => ({
+  scales: { x: { time: false, ...x }, ...(y ? { y } : {}) },
+  axes,
+  series,
+  cursor: { drag: { x: false, y: false } },
+});
 
 export class ExperimentElement extends LabElement {
   static styles = ['experiment.css', uplotCssUrl()];
@@ -84,6 +107,39 @@ export class ExperimentElement extends LabElement {
   cancelRecompute() {
     clearTimeout(this.#recomputeTimer);
     this.#recomputeTimer = 0;
+  }
+
+  /** The heading: strings.title, strings.hint and a link to the chapter's section `sectionId` (when on the page). */
+  experimentHeader(sectionId) {
+    const s = this.strings;
+    return h(
+      'header',
+      { class: 'widget-header' },
+      h('h3', {}, s.title),
+      h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink(sectionId, s.sectionLink)),
+    );
+  }
+
+  /** The slider of state row 'layers' (its bounds), labelled strings.layers; onInput gets the number. */
+  layersField(onInput) {
+    return rangeField({
+      name: 'layers',
+      label: this.strings.layers,
+      ...this.bounds('layers'),
+      step: 1,
+      value: this.state.layers,
+      onInput,
+    });
+  }
+
+  /**
+   * The run state, then a results region (LabElement.resultsRegion) holding `results` (the charts), this.readouts
+   * (a list the widget fills with its readouts) and this.remark (what the measurement says).
+   */
+  experimentResults(...results) {
+    this.readouts = h('ul', { class: 'readouts' });
+    this.remark = h('p', { class: 'remark' });
+    return [this.runner.root, this.resultsRegion(...results, this.readouts, this.remark)];
   }
 
   /** The seed control (LabElement.seedControl) with the experiment widgets' labels and bound. */
