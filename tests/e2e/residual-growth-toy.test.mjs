@@ -106,3 +106,30 @@ test("residual growth: the shipped Pre-Norm toy against itself untrained, the AP
   zh.assertClean();
   await zh.close();
 });
+
+test("residual growth: a toy's files that do not load leave a message in its readout; the experiment still draws", async () => {
+  const broken = `${toyOf('pre').name}/model.safetensors`;
+  const view = await openReady(lab, EN, {
+    initScript: `{
+      const fetchFile = window.fetch;
+      window.fetch = (input, init) =>
+        String(input?.url ?? input).endsWith(${JSON.stringify(broken)})
+          ? Promise.resolve(new Response('', { status: 404 }))
+          : fetchFile(input, init);
+    }`,
+  });
+  const widget = view.page.locator('rl-residual-growth');
+  await widget.scrollIntoViewIfNeeded();
+  await finished(widget);
+  assert.equal(
+    await textOf(widget.locator('[data-readout="toy"]')),
+    `The shipped toy could not be measured: ${broken}: HTTP 404`,
+  );
+  assert.equal(await widget.locator('.toy-figure').isVisible(), false);
+  const [bottom, top] = await numbers(readout(widget, 'norms'));
+  assert.ok(bottom > 0 && top > bottom, `the experiment drew: ${bottom} -> ${top}`);
+  await rerun(widget, () => widget.getByLabel('OLMo 2', { exact: true }).check());
+  await checkToy(widget, toyOf('olmo2'));
+  view.assertClean();
+  await view.close();
+});

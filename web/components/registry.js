@@ -75,7 +75,7 @@ export const WIDGETS = [
     module: 'rl-residual-growth.js',
     section: 'residual-stream',
     worker: 'in-view',
-    frameHeight: 1060,
+    frameHeight: 1420,
     example: { placement: 'post' },
   },
   {

@@ -14,7 +14,7 @@ import {
   fixedValue as fixed,
 } from './experiment-run/experiment-element.js';
 import { numberSelect } from './experiment-run/runner.js';
-import { toyOfPlacement, toyStreamsInWorker } from './experiment-run/toy-stream.js';
+import { toyOfPlacement, toyStreamsInWorker, toyWindow } from './experiment-run/toy-stream.js';
 import { h } from './shared/dom.js';
 import { radioGroup } from './shared/fields.js';
 import { formatFixed, formatTrimmed } from './shared/format.js';
@@ -86,6 +86,7 @@ export class RlResidualGrowth extends ExperimentElement {
       build: (color) => this.toyOptions(color),
     });
     this.toyFigure = chartFigure('', this.toyChart, { class: 'toy-figure' });
+    this.showToyFigure(toyOfPlacement(st.placement));
     this.body.append(
       this.experimentHeader('residual-stream'),
       placement.root,
@@ -137,18 +138,26 @@ export class RlResidualGrowth extends ExperimentElement {
     this.drawToy(toy, results[1]);
   }
 
+  /** The toy chart, captioned for `toy`; hidden without one (no shipped toy has the placement, or it failed). */
+  showToyFigure(toy) {
+    this.toyFigure.hidden = !toy;
+    if (toy) {
+      const { toyNames, toyTitle } = this.strings;
+      this.toyFigure.firstChild.textContent = toyTitle(toyNames[toy.name], toyWindow(toy).length);
+    }
+  }
+
   /** The shipped toy of the placement drawn, trained and before training (toyStreams), or nothing without one. */
   drawToy(toy, t) {
     const s = this.strings;
-    this.toyFigure.hidden = !toy;
+    this.showToyFigure(toy && !t.error ? toy : null); // after a failure the chart may hold another toy
     if (!toy) return;
     if (t.error) {
       this.readouts.append(h('li', { 'data-readout': 'toy' }, s.toyFailed(t.error)));
       return;
     }
-    const name = s.toyNames[toy.name] ?? toy.name;
+    const name = s.toyNames[toy.name];
     const { trained, untrained } = t;
-    this.toyFigure.querySelector('figcaption').textContent = s.toyTitle(name, t.tokens);
     this.toyChart.setData([Float64Array.from(trained.stream, (_, i) => i), trained.stream, untrained.stream]);
     const growth = ({ stream }) => [
       shown(stream[0]),
