@@ -178,3 +178,15 @@ export const numbers = async (locator) =>
 
 /** |a/b − 1|, the relative distance of a shown value from its reference. */
 export const relative = (a, b) => Math.abs(a / b - 1);
+
+// The chapter's worked example x = [2, -1, 3, 0] as <rl-vector-lab> prints its RMSNorm and LayerNorm.
+export const WORKED_RMS = '[1.069, -0.535, 1.604, 0]';
+export const WORKED_LN = '[0.632, -1.265, 1.265, -0.632]';
+
+/** Opens `path` ready and returns its <rl-vector-lab>, with `$(label)` to find one of its controls by label. */
+export async function openVectorLab(lab, path = EN) {
+  const view = await openReady(lab, path);
+  const widget = view.page.locator('rl-vector-lab');
+  const $ = (label) => widget.getByLabel(label, { exact: true });
+  return { view, widget, $ };
+}
