@@ -200,6 +200,8 @@ test('every error code the JS throws is in the declared ErrorCode', () => {
   const thrown = new Set();
   for (const file of [
     'kernels.js',
+    'kernel-inputs.js',
+    'kernel-scratch.js',
     'decoder.js',
     'experiments.js',
     'options.js',
