@@ -206,6 +206,7 @@ test('every error code the JS throws is in the declared ErrorCode', () => {
     'experiments.js',
     'options.js',
     'inspect-config.js',
+    'parse-json.js',
     'worker-client.js',
     'lab-worker.js',
     'residual-lab.js',
