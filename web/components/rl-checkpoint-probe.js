@@ -17,6 +17,7 @@ import {
   tokenIds,
   tokenNames,
 } from './checkpoint-probe/compute.js';
+import { SEEDS, comparable, configOf, seedComparison, seedOf, seedRows } from './checkpoint-probe/seed.js';
 import { barChart, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
 import { textField } from './shared/fields.js';
@@ -42,6 +43,8 @@ export class RlCheckpointProbe extends ExperimentElement {
   static stateKey = 'probe';
   static stateRows = STATE;
   static styles = [...ExperimentElement.styles, 'checkpoint-probe.css'];
+  /** The published measurements set beside a model of the same shape (checkpoint-probe/seed.js). */
+  static seeds = SEEDS;
 
   #worker = null;
   #opened = null; // { source, handle, name } of the checkpoint open in the worker
@@ -112,6 +115,7 @@ export class RlCheckpointProbe extends ExperimentElement {
     });
     this.incrementChart = barChart({ label: s.incrementLabel });
     this.readouts = h('ul', { class: 'readouts' });
+    this.seedView = seedComparison(s.seed, () => this.#useSeed());
     this.weightsTable = h('tbody');
     this.lensTable = h('tbody');
     const header = (...cells) =>
@@ -175,6 +179,7 @@ export class RlCheckpointProbe extends ExperimentElement {
           ),
         ),
         this.readouts,
+        this.seedView.root,
         h(
           'figure',
           { class: 'position-zero' },
@@ -229,6 +234,14 @@ export class RlCheckpointProbe extends ExperimentElement {
     if (position === undefined) return;
     this.commit({ prompt: text === toyOf(this.state.toy).probeText ? '' : text, position });
     this.recomputeSoon();
+  }
+
+  /** The prompt and position of the measurement set beside this model: its last position. */
+  #useSeed() {
+    this.prompt.input.value = this.#opened.seed.prompt;
+    this.position.input.value = '';
+    this.#edited();
+    this.recomputeNow();
   }
 
   #readPosition() {
@@ -302,7 +315,14 @@ export class RlCheckpointProbe extends ExperimentElement {
           return;
         }
         this.#opened?.handle.dispose().catch(() => {});
-        opened = this.#opened = { source, handle, name: tokenNames(files), hasTokenizer: 'tokenizer.json' in files };
+        opened = this.#opened = {
+          source,
+          handle,
+          name: tokenNames(files),
+          hasTokenizer: 'tokenizer.json' in files,
+          seed: seedOf(configOf(files), this.constructor.seeds),
+          dtypes: [...new Set(handle.tensors.map((t) => t.dtype))],
+        };
       }
       stage = 'run';
       this.status.textContent = s.running;
@@ -313,7 +333,20 @@ export class RlCheckpointProbe extends ExperimentElement {
       const run = await opened.handle.run(ids, { lens: { k: LENS_K, position: at } });
       const weights = await opened.handle.normWeights();
       if (!current()) return;
-      this.#draw(probeRows(run, weights, opened.name));
+      const rows = probeRows(run, weights, opened.name);
+      this.#draw(rows);
+      const { seed, dtypes } = opened;
+      this.seedView.show(
+        seed && {
+          seed,
+          rows: seedRows(seed, rows),
+          comparable: comparable(seed, text, at, ids.length),
+          prompt: text,
+          position: at,
+          token: shownToken(rows.tokens[at]),
+          dtypes,
+        },
+      );
       this.#busy(false);
       this.status.textContent = s.took(performance.now() - started);
       this.dataset.status = 'done';
