@@ -132,7 +132,10 @@ test("English: the chapter's numbers beside the reader's; another prompt is flag
   );
   await settled(widget, "the chapter's prompt is run");
   assert.deepEqual(await columns(widget), await table(QWEN_SEED.prompt), "the chapter's prompt");
-  assert.match(await textOf(section.locator('[data-seed="yours"]')), /the prompt “年假怎么申请？”, position 4 \(“？”\)/);
+  assert.match(
+    await textOf(section.locator('[data-seed="yours"]')),
+    /the prompt “年假怎么申请？”, position 4 \(“？”\)/,
+  );
   await screenshotWidget(view, section, 'checkpoint-probe-seed-en');
 
   // a position that is not the last is flagged too
