@@ -55,5 +55,8 @@ for (const lang of ['en', 'zh']) {
     assert.deepEqual(read('peak'), lang === 'en' ? [s.peak.norm, s.peak.layer] : [s.peak.layer, s.peak.norm]);
     assert.deepEqual(read('last'), [s.last]);
     assert.deepEqual(read('increments'), [...s.increments, s.lastFfn]);
+    // the paragraph that introduces the probe says it sets this measurement beside the reader's
+    const probe = text.slice(0, text.indexOf('<rl-checkpoint-probe>')).split('\n\n').at(-2);
+    assert.ok(probe.includes(s.model), `${lang}: the probe's paragraph names ${s.model}`);
   });
 }
