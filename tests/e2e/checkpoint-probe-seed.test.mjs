@@ -22,6 +22,7 @@ import { startLab } from './harness.mjs';
 import { EN, ZH, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const QWEN_VOCAB = 151936;
 const realConfig = JSON.parse(
   readFileSync(new URL('../fixtures/configs/qwen2.5-0.5b-instruct.json', import.meta.url), 'utf8'),
@@ -143,6 +144,14 @@ test("English: the chapter's numbers beside the reader's; another prompt is flag
   await eventually(() => note.isVisible(), Boolean, 'the note is back', 90000);
   await settled(widget, 'position 2 is run');
   assert.match(await textOf(note), /^Not comparable: your position is not the last, so/);
+  // axe on the probe with the comparison and its note shown: no serious or critical violation
+  await view.page.evaluate(AXE_SOURCE); // evaluated by the test runner, not an inline script: the page's CSP stays
+  const found = await widget.evaluate((el) => window.axe.run(el, { resultTypes: ['violations'] }));
+  assert.ok(found.passes.length > 0, 'axe ran its rules');
+  assert.deepEqual(
+    found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
+    [],
+  );
   view.assertClean();
   await view.close();
 });

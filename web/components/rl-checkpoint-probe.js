@@ -3,7 +3,9 @@
 // adds there, the final norm's effect, each norm's weight statistics, and a logit lens (the top tokens each stream
 // state would predict, read through the final norm and the output head). It opens a shipped toy by default
 // (checkpoint-probe/compute.js), or the files the reader gives (files, not a folder: the Hub's cache keeps
-// symbolic links, which folder uploads drop). Position 0 is drawn apart: its stream is usually far longer.
+// symbolic links, which folder uploads drop). Position 0 is drawn apart: its stream is usually far longer. Where
+// the files have the shape of the model the chapter measured, its numbers stand beside the reader's
+// (checkpoint-probe/seed.js).
 import { ExperimentElement } from './experiment-run/experiment-element.js';
 import { createLabWorker } from '../lib/worker-client.js';
 import {
@@ -43,11 +45,14 @@ export class RlCheckpointProbe extends ExperimentElement {
   static stateKey = 'probe';
   static stateRows = STATE;
   static styles = [...ExperimentElement.styles, 'checkpoint-probe.css'];
-  /** The published measurements set beside a model of the same shape (checkpoint-probe/seed.js). */
+  /**
+   * The published measurements set beside a model of the same shape (checkpoint-probe/seed.js): the chapter's.
+   * A page may replace the list; tests/e2e/checkpoint-probe-seed.test.mjs narrows its shape to a small fixture.
+   */
   static seeds = SEEDS;
 
   #worker = null;
-  #opened = null; // { source, handle, name } of the checkpoint open in the worker
+  #opened = null; // { source, handle, name, hasTokenizer, seed, dtypes } of the checkpoint open in the worker
   #files = null; // the reader's File objects, while they are the source
   #generation = 0;
 
