@@ -256,8 +256,10 @@ function printCheckpoint(rows) {
   console.log(
     '\nA Qwen2.5-0.5B-shaped checkpoint (random BF16, 24 layers, d 896, vocabulary 151936, tied), WASM SIMD in node:',
   );
-  console.log('open (parsing and checks; the bytes already in memory), one run per length after a warm-up, the matmul');
-  console.log('kernel on the same module, the WASM heap after the runs (its peak). CPU: seconds of the process.');
+  console.log("touching a fresh buffer of the file's size (the floor under reading it), open from disk (the 1 GB file");
+  console.log('read into memory, parsed, checked), open in memory (parsing and checks),');
+  console.log('one run per length after a warm-up, the matmul kernel on the same module, the WASM heap after the runs');
+  console.log('(its peak). CPU: seconds of the process.');
   const matmul = rows.find((r) => r.name.startsWith('matmul'));
   for (const r of rows) {
     const speed = r.gflops

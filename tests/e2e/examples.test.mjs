@@ -13,6 +13,9 @@ import { startServer } from '../../scripts/serve.mjs';
 import { startExamplesServer } from '../../examples/serve.mjs';
 import { CHROMIUM_ARGS, SCREENSHOT_DIR } from './harness.mjs';
 import { eventually, textOf } from './widget-helpers.mjs';
+import { load } from '../../dist/lib/residual-lab.js';
+import { formatFixed } from '../../web/components/shared/format.js';
+import { record, toyFiles } from '../fixtures/toys.mjs';
 
 const root = join(import.meta.dirname, '../..');
 let labServer;
@@ -125,6 +128,55 @@ test('course page on another origin: the one script and its tags work under host
   );
   await page.evaluate(() => window.scrollTo(0, 0));
   await view.screenshot('example-course-page');
+  assert.deepEqual(view.problems, []);
+  await view.close();
+});
+
+test('course page on another origin: the checkpoint probe fetches its toy from the lab and draws what the API gives', async () => {
+  const view = await openExample('course-page/');
+  const probe = view.page.locator('rl-checkpoint-probe');
+  await probe.scrollIntoViewIfNeeded();
+  await eventually(
+    () => probe.getAttribute('data-status'),
+    (s) => s === 'done' || s === 'error',
+    'the probe runs its toy in its worker',
+    60000,
+  );
+  assert.equal(await probe.getAttribute('data-status'), 'done', await textOf(probe.locator('.run-error')));
+  // the default toy and its probe text, opened and run by the API in node from the same files
+  const toy = record.toys[0];
+  const api = await load();
+  const ckpt = await api.openCheckpoint(toyFiles(toy));
+  try {
+    const T = ckpt.tokenize(toy.probeText).length;
+    const r = ckpt.run(toy.probeText, { lens: { k: 3, position: T - 1 } });
+    const last = (norms) => formatFixed(norms[T - 1], 3);
+    const numbers = async (name) => (await textOf(probe.locator(`[data-readout="${name}"]`))).match(/\d+\.\d{3}/g);
+    assert.deepEqual(await numbers('stream'), [last(r.streamNorms[0]), last(r.streamNorms.at(-1))]);
+    assert.deepEqual(await numbers('final'), [last(r.streamNorms.at(-1)), last(r.finalNorms)]);
+    const lens = await probe
+      .locator('table.logit-lens tbody tr')
+      .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent.trim())));
+    assert.equal(lens.length, r.lens.layers.length);
+    const vocab = JSON.parse(new TextDecoder().decode(toyFiles(toy)['tokenizer.json'])).model.vocab;
+    const tokenOf = new Map(Object.entries(vocab).map(([token, id]) => [id, token.replace(/ /g, '␣')]));
+    assert.deepEqual(
+      lens,
+      r.lens.layers.map((layer) =>
+        Array.from(layer.ids, (id, j) => `${tokenOf.get(id)} ${formatFixed(layer.probs[j], 3)}`),
+      ),
+      "the lens table's tokens and probabilities",
+    );
+  } finally {
+    ckpt.dispose();
+  }
+  // the site build names its assets by content: models/<toy>/model-<hash>.safetensors, on the lab's origin
+  const fetched = await view.page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name));
+  const weights = new RegExp(`^${new URL(labUrl).origin}/models/${toy.name}/model[^/]*\\.safetensors$`);
+  assert.ok(
+    fetched.some((url) => weights.test(url)),
+    `the toy's weights come from the lab's origin: ${fetched.join(' ')}`,
+  );
   assert.deepEqual(view.problems, []);
   await view.close();
 });

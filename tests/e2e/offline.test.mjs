@@ -10,7 +10,9 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, SCREENSHOT_DIR } from './harness.mjs';
 import { eventually, textOf } from './widget-helpers.mjs';
-import { record } from '../fixtures/toys.mjs';
+import { record, toyFiles } from '../fixtures/toys.mjs';
+import { load } from '../../dist/lib/residual-lab.js';
+import { formatFixed } from '../../web/components/shared/format.js';
 
 const dist = join(import.meta.dirname, '../../dist');
 let browser;
@@ -109,6 +111,20 @@ test('offline, English: the vector lab shows its numbers and the gradient-flow w
   );
   assert.equal(await probe.getAttribute('data-status'), 'done', await textOf(probe.locator('.run-error')));
   assert.equal(await probe.locator('table.logit-lens tbody tr').count(), record.toys[0].engineConfig.nLayers + 1);
+  // and draws what the API gives for the same files and prompt
+  const toy = record.toys[0];
+  const ckpt = await (await load()).openCheckpoint(toyFiles(toy));
+  try {
+    const T = ckpt.tokenize(toy.probeText).length;
+    const r = ckpt.run(toy.probeText);
+    const last = (norms) => formatFixed(norms[T - 1], 3);
+    assert.deepEqual((await textOf(probe.locator('[data-readout="stream"]'))).match(/\d+\.\d{3}/g), [
+      last(r.streamNorms[0]),
+      last(r.streamNorms.at(-1)),
+    ]);
+  } finally {
+    ckpt.dispose();
+  }
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, 'offline-en.png') });
   assert.deepEqual(problems, []);

@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { EN, ZH, eventually, openReady, textOf } from './widget-helpers.mjs';
+import { EN, ZH, eventually, finished, numbers, openReady, readout, rerun, textOf } from './widget-helpers.mjs';
 
 let lab;
 before(async () => {
@@ -17,34 +17,6 @@ after(async () => {
   await lab?.close();
 });
 
-async function finished(widget, timeout = 20000) {
-  await widget.scrollIntoViewIfNeeded();
-  await eventually(
-    () => widget.getAttribute('data-status'),
-    (status) => status === 'done',
-    'the run finishes',
-    timeout,
-  );
-}
-
-async function rerun(widget, action, timeout = 20000) {
-  await widget.evaluate((el) => {
-    el.dataset.status = 'stale';
-  });
-  await action();
-  await eventually(
-    () => widget.getAttribute('data-status'),
-    (status) => status === 'done',
-    'the widget recomputes',
-    timeout,
-  );
-}
-
-const readout = async (widget, name) =>
-  widget
-    .locator(`[data-readout="${name}"] data`)
-    .evaluateAll((els) => els.map((el) => Number(el.getAttribute('value'))));
-
 for (const [lang, path, large] of [
   ['en', EN, 'large branches'],
   ['zh', ZH, '大分支'],
@@ -53,8 +25,8 @@ for (const [lang, path, large] of [
     const view = await openReady(lab, path);
     const widget = view.page.locator('rl-gradient-flow');
     await finished(widget);
-    const [plain] = await readout(widget, 'plain');
-    const [residual] = await readout(widget, 'residual');
+    const [plain] = await numbers(readout(widget, 'plain'));
+    const [residual] = await numbers(readout(widget, 'residual'));
     assert.ok(
       plain < 1e-30 && Math.abs(plain / 0.1 ** 32 - 1) < 1e-3,
       `without residuals it vanishes: 0.1^32, shown ${plain}`,
@@ -65,11 +37,11 @@ for (const [lang, path, large] of [
     assert.ok(remark.includes(`×${Number(residual.toPrecision(3))}`), `the remark gives the measured ratio: ${remark}`);
 
     await rerun(widget, () => widget.getByRole('button', { name: new RegExp(large) }).click());
-    const [grown] = await readout(widget, 'residual');
-    const [, expected] = await readout(widget, 'residual');
+    const [grown] = await numbers(readout(widget, 'residual'));
+    const [, expected] = await numbers(readout(widget, 'residual'));
     assert.equal(expected, 2 ** 16, '(1 + 1²)^(32/2)');
     assert.ok(grown > 2 ** 15 && grown < 2 ** 18, `large branches: the residual gradient grows, ${grown}`);
-    const [rotations] = await readout(widget, 'plain');
+    const [rotations] = await numbers(readout(widget, 'plain'));
     assert.ok(Math.abs(rotations - 1) < 1e-9, `gain 1 without residuals: rotations keep the norm, ${rotations}`);
     const grownRemark = await textOf(widget.locator('.remark'));
     assert.ok(
@@ -214,7 +186,7 @@ test('warmup race: smoothed curves end at the reported final smoothed loss, lege
   );
   const keys = ['post-false', 'post-true', 'pre-false', 'pre-true'];
   for (const [i, key] of keys.entries()) {
-    const [finalSmoothed] = await readout(widget, key);
+    const [finalSmoothed] = await numbers(readout(widget, key));
     assert.equal(
       shownAtEnd[i + 1],
       finalSmoothed.toFixed(3),

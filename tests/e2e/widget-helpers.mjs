@@ -143,3 +143,50 @@ export async function computeEveryWidget(page, { step = 700, timeout = 90000 } =
     { timeout, polling: 500 },
   );
 }
+
+/** Scrolls an experiment widget into view (it computes near the viewport) and waits for a finished run. */
+export async function finished(widget, timeout = 20000) {
+  await widget.scrollIntoViewIfNeeded();
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (status) => status === 'done',
+    `${await widget.evaluate((el) => el.localName)} finishes`,
+    timeout,
+  );
+}
+
+/** Waits for a new finished run of an experiment widget after `action` (the status passes through running). */
+export async function rerun(widget, action, timeout = 20000) {
+  await widget.evaluate((el) => {
+    el.dataset.status = 'stale';
+  });
+  await action();
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (status) => status === 'done',
+    'the widget recomputes',
+    timeout,
+  );
+}
+
+/** The `<data>` elements of a widget's readout `name` (its numbers are their value attributes). */
+export const readout = (widget, name) => widget.locator(`[data-readout="${name}"] data`);
+
+/** The value attributes of the located `<data>` elements, as numbers. */
+export const numbers = async (locator) =>
+  await locator.evaluateAll((els) => els.map((el) => Number(el.getAttribute('value'))));
+
+/** |a/b − 1|, the relative distance of a shown value from its reference. */
+export const relative = (a, b) => Math.abs(a / b - 1);
+
+// The chapter's worked example x = [2, -1, 3, 0] as <rl-vector-lab> prints its RMSNorm and LayerNorm.
+export const WORKED_RMS = '[1.069, -0.535, 1.604, 0]';
+export const WORKED_LN = '[0.632, -1.265, 1.265, -0.632]';
+
+/** Opens `path` ready and returns its <rl-vector-lab>, with `$(label)` to find one of its controls by label. */
+export async function openVectorLab(lab, path = EN) {
+  const view = await openReady(lab, path);
+  const widget = view.page.locator('rl-vector-lab');
+  const $ = (label) => widget.getByLabel(label, { exact: true });
+  return { view, widget, $ };
+}

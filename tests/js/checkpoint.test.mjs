@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
 import { DTYPES, FAMILIES, makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { referenceForward } from '../fixtures/checkpoints/reference.mjs';
+import { assertRelativelyClose } from '../fixtures/float64.mjs';
 
 const IDS = [3, 17, 5, 40, 11, 2, 29]; // 7 positions: past the fixtures' sliding window of 3
 let lab;
@@ -14,21 +15,7 @@ before(async () => {
   lab = await load();
 });
 
-// max |a - b| over max |b|: relative to the array's scale, so values near 0 do not inflate it
-function relativeError(actual, expected) {
-  assert.equal(actual.length, expected.length);
-  let diff = 0,
-    scale = 0;
-  for (let i = 0; i < expected.length; i++) {
-    diff = Math.max(diff, Math.abs(actual[i] - expected[i]));
-    scale = Math.max(scale, Math.abs(expected[i]));
-  }
-  return diff / scale;
-}
-const close = (actual, expected, what, tol = 1e-4) => {
-  const error = relativeError(actual, expected);
-  assert.ok(error <= tol, `${what}: relative error ${error.toExponential(2)} > ${tol}`);
-};
+const close = (actual, expected, what, tol = 1e-4) => assertRelativelyClose(actual, expected, what, tol);
 const rowNorms = (x, d) =>
   Array.from({ length: x.length / d }, (_, r) => Math.hypot(...x.subarray(r * d, (r + 1) * d)));
 

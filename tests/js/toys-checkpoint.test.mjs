@@ -5,6 +5,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
+import { assertRelativelyClose } from '../fixtures/float64.mjs';
 import { engineDecoder, probeIds, record, toyFiles } from '../fixtures/toys.mjs';
 
 const TOLERANCE = 1e-5;
@@ -13,21 +14,7 @@ before(async () => {
   lab = await load();
 });
 
-// max |a - b| over max |b|: relative to the array's scale, so values near 0 do not inflate it
-function relativeError(actual, expected) {
-  assert.equal(actual.length, expected.length);
-  let diff = 0,
-    scale = 0;
-  for (let i = 0; i < expected.length; i++) {
-    diff = Math.max(diff, Math.abs(actual[i] - expected[i]));
-    scale = Math.max(scale, Math.abs(expected[i]));
-  }
-  return diff / scale;
-}
-const close = (actual, expected, what) => {
-  const error = relativeError(actual, expected);
-  assert.ok(error <= TOLERANCE, `${what}: relative error ${error.toExponential(2)} > ${TOLERANCE}`);
-};
+const close = (actual, expected, what) => assertRelativelyClose(actual, expected, what, TOLERANCE);
 
 for (const toy of record.toys) {
   test(`${toy.name}: openCheckpoint's forward is the engine's own, logits and stream norms per layer`, async () => {

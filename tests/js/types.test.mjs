@@ -200,10 +200,13 @@ test('every error code the JS throws is in the declared ErrorCode', () => {
   const thrown = new Set();
   for (const file of [
     'kernels.js',
+    'kernel-inputs.js',
+    'kernel-scratch.js',
     'decoder.js',
     'experiments.js',
     'options.js',
     'inspect-config.js',
+    'parse-json.js',
     'worker-client.js',
     'lab-worker.js',
     'residual-lab.js',

@@ -3,7 +3,9 @@
 // adds there, the final norm's effect, each norm's weight statistics, and a logit lens (the top tokens each stream
 // state would predict, read through the final norm and the output head). It opens a shipped toy by default
 // (checkpoint-probe/compute.js), or the files the reader gives (files, not a folder: the Hub's cache keeps
-// symbolic links, which folder uploads drop). Position 0 is drawn apart: its stream is usually far longer.
+// symbolic links, which folder uploads drop). Position 0 is drawn apart: its stream is usually far longer. Where
+// the files have the shape of the model the chapter measured, its numbers stand beside the reader's
+// (checkpoint-probe/seed.js).
 import { ExperimentElement } from './experiment-run/experiment-element.js';
 import { createLabWorker } from '../lib/worker-client.js';
 import {
@@ -17,6 +19,7 @@ import {
   tokenIds,
   tokenNames,
 } from './checkpoint-probe/compute.js';
+import { SEEDS, comparable, configOf, seedComparison, seedOf, seedRows } from './checkpoint-probe/seed.js';
 import { barChart, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
 import { textField } from './shared/fields.js';
@@ -42,9 +45,14 @@ export class RlCheckpointProbe extends ExperimentElement {
   static stateKey = 'probe';
   static stateRows = STATE;
   static styles = [...ExperimentElement.styles, 'checkpoint-probe.css'];
+  /**
+   * The published measurements set beside a model of the same shape (checkpoint-probe/seed.js): the chapter's.
+   * A page may replace the list; tests/e2e/checkpoint-probe-seed.test.mjs narrows its shape to a small fixture.
+   */
+  static seeds = SEEDS;
 
   #worker = null;
-  #opened = null; // { source, handle, name } of the checkpoint open in the worker
+  #opened = null; // { source, handle, name, hasTokenizer, seed, dtypes } of the checkpoint open in the worker
   #files = null; // the reader's File objects, while they are the source
   #generation = 0;
 
@@ -112,6 +120,7 @@ export class RlCheckpointProbe extends ExperimentElement {
     });
     this.incrementChart = barChart({ label: s.incrementLabel });
     this.readouts = h('ul', { class: 'readouts' });
+    this.seedView = seedComparison(s.seed, () => this.#useSeed());
     this.weightsTable = h('tbody');
     this.lensTable = h('tbody');
     const header = (...cells) =>
@@ -175,6 +184,7 @@ export class RlCheckpointProbe extends ExperimentElement {
           ),
         ),
         this.readouts,
+        this.seedView.root,
         h(
           'figure',
           { class: 'position-zero' },
@@ -229,6 +239,14 @@ export class RlCheckpointProbe extends ExperimentElement {
     if (position === undefined) return;
     this.commit({ prompt: text === toyOf(this.state.toy).probeText ? '' : text, position });
     this.recomputeSoon();
+  }
+
+  /** The prompt and position of the measurement set beside this model: its last position. */
+  #useSeed() {
+    this.prompt.input.value = this.#opened.seed.prompt;
+    this.position.input.value = '';
+    this.#edited();
+    this.recomputeNow();
   }
 
   #readPosition() {
@@ -302,7 +320,14 @@ export class RlCheckpointProbe extends ExperimentElement {
           return;
         }
         this.#opened?.handle.dispose().catch(() => {});
-        opened = this.#opened = { source, handle, name: tokenNames(files), hasTokenizer: 'tokenizer.json' in files };
+        opened = this.#opened = {
+          source,
+          handle,
+          name: tokenNames(files),
+          hasTokenizer: 'tokenizer.json' in files,
+          seed: seedOf(configOf(files), this.constructor.seeds),
+          dtypes: [...new Set(handle.tensors.map((t) => t.dtype))],
+        };
       }
       stage = 'run';
       this.status.textContent = s.running;
@@ -313,7 +338,20 @@ export class RlCheckpointProbe extends ExperimentElement {
       const run = await opened.handle.run(ids, { lens: { k: LENS_K, position: at } });
       const weights = await opened.handle.normWeights();
       if (!current()) return;
-      this.#draw(probeRows(run, weights, opened.name));
+      const rows = probeRows(run, weights, opened.name);
+      this.#draw(rows);
+      const { seed, dtypes } = opened;
+      this.seedView.show(
+        seed && {
+          seed,
+          rows: seedRows(seed, rows),
+          comparable: comparable(seed, text, at, ids.length),
+          prompt: text,
+          position: at,
+          token: shownToken(rows.tokens[at]),
+          dtypes,
+        },
+      );
       this.#busy(false);
       this.status.textContent = s.took(performance.now() - started);
       this.dataset.status = 'done';

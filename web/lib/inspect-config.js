@@ -4,9 +4,9 @@
 // and integer arithmetic only; nothing here calls the WASM module.
 import { ResidualLabError } from './errors.js';
 import { ARCHITECTURES } from './architectures.js';
+import { parseJson } from './parse-json.js';
 
 export const MAX_CONFIG_CHARS = 1 << 20; // 1 MiB: published configs are a few kB
-const MAX_DEPTH = 64;
 
 // The fields a reader should pick out, by what they are for. Integers are sizes (checked: positive, whole, at
 // most `max`); numbers are eps values and caps (checked: positive and finite, or null where null means off).
@@ -53,6 +53,8 @@ export const QK_NORM_FLAGS = Object.freeze(['use_qk_norm', 'qk_layernorm']);
 
 // The architectures, one row per family, live in architectures.js (the checkpoint reader runs the same rows).
 export { ARCHITECTURES };
+// The config's JSON reader, with the position of a problem, lives in parse-json.js (the checkpoint reader uses it too).
+export { parseJson };
 
 const fieldRow = new Map(CONFIG_FIELDS.map((row) => [row.name, row]));
 const byModelType = new Map(
@@ -325,126 +327,4 @@ function checkedSum(terms, what) {
   const sum = terms.reduce((a, b) => a + b, 0);
   if (!Number.isSafeInteger(sum)) throw configError('the parameter count overflows', what, { kind: 'overflow' });
   return sum;
-}
-
-/**
- * JSON.parse with the position of the first problem (character index), which JSON.parse does not give in every
- * engine. Objects are made without prototype lookups: "__proto__" is an ordinary key.
- */
-export function parseJson(text) {
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; // a file saved with a byte-order mark
-  const fail = (what, at = i) => {
-    throw new ResidualLabError(`config.json is not valid JSON: ${what} at character ${at + 1}`, {
-      code: 'invalid_json',
-      position: at,
-    });
-  };
-  const space = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i])) i += 1;
-  };
-  const expect = (word) => {
-    if (text.startsWith(word, i)) {
-      i += word.length;
-      return true;
-    }
-    return false;
-  };
-  const value = (depth) => {
-    if (depth > MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH}`);
-    space();
-    const c = text[i];
-    if (c === undefined) fail('the text ends where a value should be');
-    if (c === '{') return object(depth);
-    if (c === '[') return array(depth);
-    if (c === '"') return string();
-    if (c === '-' || (c >= '0' && c <= '9')) return number();
-    if (expect('true')) return true;
-    if (expect('false')) return false;
-    if (expect('null')) return null;
-    if (expect('NaN') || expect('Infinity')) fail('NaN and Infinity are not JSON', i - 3);
-    return fail(`unexpected ${JSON.stringify(Array.from(text.slice(i))[0])}`);
-  };
-  const object = (depth) => {
-    i += 1;
-    const out = {};
-    space();
-    if (text[i] === '}') {
-      i += 1;
-      return out;
-    }
-    for (;;) {
-      space();
-      if (text[i] !== '"') fail('a key in double quotes is expected');
-      const keyAt = i;
-      const key = string();
-      if (Object.hasOwn(out, key)) fail(`the key ${JSON.stringify(key)} appears twice`, keyAt);
-      space();
-      if (text[i] !== ':') fail('":" is expected after a key');
-      i += 1;
-      Object.defineProperty(out, key, {
-        value: value(depth + 1),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-      space();
-      if (text[i] === ',') {
-        i += 1;
-        continue;
-      }
-      if (text[i] === '}') {
-        i += 1;
-        return out;
-      }
-      fail(text[i] === undefined ? 'the object is never closed' : '"," or "}" is expected');
-    }
-  };
-  const array = (depth) => {
-    i += 1;
-    const out = [];
-    space();
-    if (text[i] === ']') {
-      i += 1;
-      return out;
-    }
-    for (;;) {
-      out.push(value(depth + 1));
-      space();
-      if (text[i] === ',') {
-        i += 1;
-        continue;
-      }
-      if (text[i] === ']') {
-        i += 1;
-        return out;
-      }
-      fail(text[i] === undefined ? 'the array is never closed' : '"," or "]" is expected');
-    }
-  };
-  const string = () => {
-    const start = i;
-    i += 1;
-    while (i < text.length && text[i] !== '"') {
-      if (text[i] === '\\') i += text[i + 1] === 'u' ? 6 : 2;
-      else if (text.charCodeAt(i) < 0x20) fail('a control character inside a string');
-      else i += 1;
-    }
-    if (i >= text.length) fail('the string is never closed', start);
-    i += 1;
-    try {
-      return JSON.parse(text.slice(start, i));
-    } catch {
-      return fail('an invalid escape in a string', start);
-    }
-  };
-  const number = () => {
-    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!match) fail('an invalid number');
-    i += match[0].length;
-    return Number(match[0]);
-  };
-  const result = value(0);
-  space();
-  if (i < text.length) fail('text after the end of the JSON value');
-  return result;
 }

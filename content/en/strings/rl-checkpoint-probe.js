@@ -65,4 +65,30 @@ export default {
   rank: (r) => `top ${r}`,
   embedding: 'embedding',
   afterLayer: (l) => `after layer ${l}`,
+  seed: {
+    title: (model) => `The chapter’s measurement beside yours: ${model}`,
+    recognised: (model) =>
+      `These files have the shape of ${model} (its config.json: the same family, widths, layers, heads and vocabulary), the model the chapter measured, so its numbers are set beside yours. Weights of another model of that shape (the base model, Qwen2-0.5B, a fine-tune) give other numbers.`,
+    conditions: (prompt, last, precision) =>
+      `The chapter: the prompt “${prompt}” without a chat template, its last position (“${last}”), ${precision} on a CPU.`,
+    yoursAre: (prompt, position, token, dtypes) =>
+      `Yours: the prompt “${prompt}”, position ${position} (“${token}”), weights stored as ${dtypes}, computed in FP32 by the lab’s kernels (WebAssembly).`,
+    notComparable: (prompt, position) =>
+      `Not comparable: ${[prompt && 'your prompt is not the chapter’s', position && 'your position is not the last'].filter(Boolean).join(' and ')}, so the two columns measure different things.`,
+    useSeed: 'Use the chapter’s prompt and the last position',
+    point: 'stream length |h| or increment |Δ|',
+    chapter: 'chapter',
+    yours: 'yours',
+    most: (range) => `most in ${range}`,
+    within: (k, n, range) => `${k} of ${n} in ${range}`,
+    points: {
+      embedding: () => '|h|, the embedding',
+      afterLayer0: () => '|h| after layer 0',
+      middle: ([a, b]) => `|h| in the middle layers (after layers ${a}–${b}: lowest–highest)`,
+      peak: (l) => `|h| after layer ${l}`,
+      last: (l) => `|h| after the last layer (${l})`,
+      lastFfn: (l) => `|Δ| of layer ${l}’s FFN (the last)`,
+      increments: () => '|Δ| of every other sublayer',
+    },
+  },
 };

@@ -49,16 +49,43 @@ export async function readFiles(fileList, onProgress) {
   return files;
 }
 
+// GPT-2's byte-level alphabet (bytes_to_unicode), inverted: the character a byte-level vocabulary writes -> the
+// byte it stands for. Printable bytes stand for themselves; the others are shifted past 255 in byte order.
+const BYTE_OF = (() => {
+  const printable = (b) => (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
+  const map = new Map();
+  let shifted = 0;
+  for (let b = 0; b < 256; b++) map.set(String.fromCharCode(printable(b) ? b : 256 + shifted++), b);
+  return map;
+})();
+
+/** A byte-level token's text as UTF-8 ("ï¼Ł" -> "？"); the token itself where its bytes are not whole characters. */
+function byteLevelText(token) {
+  const bytes = [...token].map((ch) => BYTE_OF.get(ch));
+  if (bytes.some((b) => b === undefined)) return token;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes));
+  } catch {
+    return token;
+  }
+}
+
+const isByteLevel = (decoder) =>
+  decoder?.type === 'ByteLevel' || (decoder?.type === 'Sequence' && decoder.decoders?.some(isByteLevel));
+
 /**
- * id -> the token's text, from tokenizer.json's model.vocab (BPE, WordPiece, WordLevel keep {token: id});
- * ids it does not name show as #id. Without a usable tokenizer.json every id shows as #id.
+ * id -> the token's text, from tokenizer.json's model.vocab (BPE, WordPiece, WordLevel keep {token: id}), decoded
+ * from the byte-level alphabet where the tokenizer's decoder is ByteLevel (GPT-2, Llama 3, Qwen); ids it does not
+ * name show as #id. Without a usable tokenizer.json every id shows as #id.
  */
 export function tokenNames(files) {
   const names = new Map();
   try {
     const bytes = files['tokenizer.json'];
-    const vocab = bytes && JSON.parse(new TextDecoder().decode(bytes))?.model?.vocab;
-    if (vocab && !Array.isArray(vocab)) for (const [token, id] of Object.entries(vocab)) names.set(id, token);
+    const json = bytes && JSON.parse(typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
+    const vocab = json?.model?.vocab;
+    const text = isByteLevel(json?.decoder) ? byteLevelText : (token) => token;
+    if (vocab && !Array.isArray(vocab)) for (const [token, id] of Object.entries(vocab)) names.set(id, text(token));
     if (Array.isArray(vocab)) vocab.forEach((entry, id) => names.set(id, Array.isArray(entry) ? entry[0] : entry)); // Unigram: [[token, score]]
   } catch {
     names.clear(); // the lab reports a broken tokenizer.json itself when it is needed
