@@ -4,9 +4,9 @@
 // initialisation, the weights its training started from. Both run in the lab worker (or on the lab itself).
 import { TOYS, fetchToy } from '../checkpoint-probe/compute.js';
 
-// toy_decoder_config in wasm/src/train/toys.cpp: N(0, 0.02²) weights, GPT-2's 1/√(2L) on attn.o and mlp.down,
+// toy_config in wasm/src/train/toys.cpp (tests/js/toys.test.mjs compares): N(0, 0.02²) weights, GPT-2's 1/√(2L) on attn.o and mlp.down,
 // seeded with the toy's seed.
-const TOY_INIT = { scheme: 'normal', std: 0.02, residualScaling: true };
+export const TOY_INIT = { scheme: 'normal', std: 0.02, residualScaling: true };
 
 /** The shipped toy whose norm placement is `placement` (pre: the Llama-style one; olmo2: the OLMo 2-style one). */
 export const toyOfPlacement = (placement) => TOYS.find((toy) => toy.engineConfig.placement === placement);
