@@ -146,7 +146,7 @@ function attributeAllowed(row) {
   return allowed(row);
 }
 
-/** The Markdown of every widget's attributes, in the order of components/index.js. */
+/** The Markdown of every widget's attributes, in the registry's order. */
 export function renderAttributes(widgets) {
   const out = [ATTRIBUTES_BEGIN, ''];
   for (const { tag, rows } of widgets) {
@@ -194,14 +194,14 @@ export async function widgetsFromBuild() {
   // The widgets and the lab as built (bundled, with the WASM); the pure modules from their sources.
   const dist = (path) => import(pathToFileURL(join(root, 'dist', path)));
   const source = (path) => import(pathToFileURL(join(root, 'web', path)));
-  const [{ load }, { WIDGET_ELEMENTS }, state, { findRow }, languages] = await Promise.all([
+  const [{ load }, { widgetElements }, state, { findRow }, languages] = await Promise.all([
     dist('lib/residual-lab.js'),
     dist('components/index.js'),
     source('components/shared/state.js'),
     source('lib/options.js'),
     source('languages.js'),
   ]);
-  return { elements: WIDGET_ELEMENTS, tables: (await load()).describe(), state, findRow, languages };
+  return { elements: await widgetElements(), tables: (await load()).describe(), state, findRow, languages };
 }
 
 /** A document's current block between `begin` and `end` (default the option reference), markers included, or null. */

@@ -1,10 +1,13 @@
-// The widgets of Residual Lab, one row each: the one home of what other files need to know about a widget.
-// components/index.js registers them in this order (the attribute reference follows it), the chapter build
-// refuses an unknown tag, embed.html lists them, the share menu's iframe code and the documented frame heights
-// take `frameHeight`, and the scripts and browser tests iterate over them. Pure data: node imports it too.
+// The widgets of Residual Lab, one row each: the one home of what other files need to know about a widget, and
+// the only file that names them. components/index.js defines each from its row (the attribute reference follows
+// this order), the chapter build refuses an unknown tag and marks the known ones for page.css, embed.html and
+// embed-example.html list them, the share menu's iframe code and the documented frame heights take
+// `frameHeight`, and the scripts and browser tests iterate over them. Node imports it too (no row is loaded
+// unless asked).
 //
 //   tag          the custom element's name (its class's static tag)
-//   module       the file in this folder that defines it (named after the tag)
+//   load         imports the module in this folder that defines it, named after the tag (a literal specifier,
+//                so that the bundler splits it off and the offline build inlines it); resolves to the module
 //   section      the chapter section (heading id) the widget sits in; null for <rl-self-check>, which closes
 //                every section that has exercises (its `set` attribute names the section)
 //   worker       'in-view': computes in a worker as soon as it nears the viewport; 'on-run': starts a worker
@@ -16,7 +19,7 @@
 export const WIDGETS = [
   {
     tag: 'rl-vector-lab',
-    module: 'rl-vector-lab.js',
+    load: () => import('./rl-vector-lab.js'),
     section: 'normalization',
     worker: null,
     frameHeight: 1660,
@@ -24,7 +27,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-precision-lab',
-    module: 'rl-precision-lab.js',
+    load: () => import('./rl-precision-lab.js'),
     section: 'precision-and-gemma',
     worker: null,
     frameHeight: 1200,
@@ -32,7 +35,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-gemma-trap',
-    module: 'rl-gemma-trap.js',
+    load: () => import('./rl-gemma-trap.js'),
     section: 'precision-and-gemma',
     worker: null,
     frameHeight: 1000,
@@ -40,7 +43,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-softcap-explorer',
-    module: 'rl-softcap-explorer.js',
+    load: () => import('./rl-softcap-explorer.js'),
     section: 'softcap',
     worker: null,
     frameHeight: 1200,
@@ -48,7 +51,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-gradient-flow',
-    module: 'rl-gradient-flow.js',
+    load: () => import('./rl-gradient-flow.js'),
     section: 'why-residuals',
     worker: 'in-view',
     frameHeight: 1200,
@@ -56,7 +59,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-qk-norm-lab',
-    module: 'rl-qk-norm-lab.js',
+    load: () => import('./rl-qk-norm-lab.js'),
     section: 'qk-norm',
     worker: 'in-view',
     frameHeight: 1040,
@@ -64,7 +67,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-init-scaling',
-    module: 'rl-init-scaling.js',
+    load: () => import('./rl-init-scaling.js'),
     section: 'init-and-depth',
     worker: 'in-view',
     frameHeight: 980,
@@ -72,7 +75,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-residual-growth',
-    module: 'rl-residual-growth.js',
+    load: () => import('./rl-residual-growth.js'),
     section: 'residual-stream',
     worker: 'in-view',
     frameHeight: 1060,
@@ -80,7 +83,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-checkpoint-probe',
-    module: 'rl-checkpoint-probe.js',
+    load: () => import('./rl-checkpoint-probe.js'),
     section: 'residual-stream',
     worker: 'in-view',
     frameHeight: 2200,
@@ -88,7 +91,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-placement-lab',
-    module: 'rl-placement-lab.js',
+    load: () => import('./rl-placement-lab.js'),
     section: 'placement',
     worker: 'in-view',
     frameHeight: 1100,
@@ -96,7 +99,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-warmup-race',
-    module: 'rl-warmup-race.js',
+    load: () => import('./rl-warmup-race.js'),
     section: 'placement',
     worker: 'on-run',
     frameHeight: 980,
@@ -104,7 +107,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-model-table',
-    module: 'rl-model-table.js',
+    load: () => import('./rl-model-table.js'),
     section: 'model-table',
     worker: 'on-run',
     frameHeight: 740,
@@ -112,7 +115,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-config-inspector',
-    module: 'rl-config-inspector.js',
+    load: () => import('./rl-config-inspector.js'),
     section: 'model-table',
     worker: null,
     frameHeight: 1900,
@@ -120,7 +123,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-forward-reader',
-    module: 'rl-forward-reader.js',
+    load: () => import('./rl-forward-reader.js'),
     section: 'summary',
     worker: null,
     frameHeight: 1140,
@@ -128,7 +131,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-self-check',
-    module: 'rl-self-check.js',
+    load: () => import('./rl-self-check.js'),
     section: null,
     worker: null,
     frameHeight: 600,
