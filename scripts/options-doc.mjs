@@ -194,14 +194,14 @@ export async function widgetsFromBuild() {
   // The widgets and the lab as built (bundled, with the WASM); the pure modules from their sources.
   const dist = (path) => import(pathToFileURL(join(root, 'dist', path)));
   const source = (path) => import(pathToFileURL(join(root, 'web', path)));
-  const [{ load }, { widgetElements }, state, { findRow }, languages] = await Promise.all([
+  const [{ load }, { WIDGET_ELEMENTS }, state, { findRow }, languages] = await Promise.all([
     dist('lib/residual-lab.js'),
     dist('components/index.js'),
     source('components/shared/state.js'),
     source('lib/options.js'),
     source('languages.js'),
   ]);
-  return { elements: await widgetElements(), tables: (await load()).describe(), state, findRow, languages };
+  return { elements: WIDGET_ELEMENTS, tables: (await load()).describe(), state, findRow, languages };
 }
 
 /** A document's current block between `begin` and `end` (default the option reference), markers included, or null. */

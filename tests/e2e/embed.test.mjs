@@ -75,51 +75,6 @@ test('vector lab: x and eps from attributes are the example, computed by the ker
   await view.close();
 });
 
-test('a page defines only the widgets it shows; one a script adds later is defined then, one in a shadow root on request', async () => {
-  const view = await lab.open('embed-example.html');
-  const { page } = view;
-  const tags = WIDGETS.map((widget) => widget.tag);
-  await page.waitForFunction(() => document.querySelector('main [data-ready]'));
-  const definedAndShown = () =>
-    page.evaluate(
-      (tags) => ({
-        defined: tags.filter((tag) => customElements.get(tag)),
-        shown: tags.filter((tag) => document.querySelector(tag)),
-      }),
-      tags,
-    );
-  let { defined, shown } = await definedAndShown();
-  assert.ok(shown.length >= 1 && shown.length < tags.length, `the example page shows ${shown.join(', ')}`);
-  await eventually(
-    async () => (await definedAndShown()).defined,
-    (now) => now.length === shown.length,
-    'every widget of the page defined',
-    10000,
-  );
-  ({ defined } = await definedAndShown());
-  assert.deepEqual(defined, shown, 'the widgets of the page are defined, and no other');
-
-  const [later, inShadow] = tags.filter((tag) => !shown.includes(tag) && !RUNNING_WIDGETS.includes(tag));
-  const added = await addWidget(page, later, { 'url-state': 'off' });
-  assert.ok(await added.evaluate((el) => el.shadowRoot !== null), `<${later}>, added by a script, is upgraded`);
-
-  const ready = await page.evaluate(async (tag) => {
-    const host = document.body.appendChild(document.createElement('div'));
-    const element = host.attachShadow({ mode: 'open' }).appendChild(document.createElement(tag));
-    element.setAttribute('url-state', 'off');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const before = Boolean(customElements.get(tag));
-    const { defineWidgets } = await import(document.querySelector('script[src$="components/index.js"]').src);
-    await defineWidgets([tag]);
-    for (let i = 0; i < 600 && !element.hasAttribute('data-ready'); i++)
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-    return { before, after: element.hasAttribute('data-ready') };
-  }, inShadow);
-  assert.deepEqual(ready, { before: false, after: true }, `<${inShadow}> in a shadow root: defined by defineWidgets`);
-  view.assertClean();
-  await view.close();
-});
-
 test('gradient flow: layers and gain attributes, then changed by a script: the widget follows and its controls show it', async () => {
   const view = await lab.open('embed-example.html');
   const widget = await addWidget(view.page, 'rl-gradient-flow', { layers: '16', gain: '0.9', 'url-state': 'off' });

@@ -1,5 +1,5 @@
-// web/components/registry.js is the one list of widgets: every widget module has a row and every row loads its
-// module (the class's tag the row's), no other file imports a widget module, the chapter's sections and the
+// web/components/registry.js is the one list of widgets: every widget module has a row and every row its module
+// (the class's tag the row's), which the build's widget-modules.js imports and no other file does, the chapter's sections and the
 // frame heights documented or written in examples/ are the registry's, and no other file lists widgets of its own
 // (a list that must be kept in step by hand is how a new widget goes unchecked).
 import { test } from 'node:test';
@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { WIDGET_CLASS, checkWidgetTags, markWidgets, withWidgetList } from '../../scripts/pages.mjs';
+import {
+  WIDGET_CLASS,
+  checkWidgetTags,
+  markWidgets,
+  widgetModulesSource,
+  withWidgetList,
+} from '../../scripts/pages.mjs';
 import { BLOCKS, documentBlock, renderFrameHeights } from '../../scripts/options-doc.mjs';
 import { WIDGETS, WIDGET_TAGS, embedName, widgetOf } from '../../web/components/registry.js';
 import { SECTION_IDS } from './chapter-sections.mjs';
@@ -16,7 +22,7 @@ const root = join(import.meta.dirname, '../..');
 const read = (path) => readFileSync(join(root, path), 'utf8');
 const components = join(root, 'web/components');
 
-test('every widget module in web/components has a registry row, and every row loads its module, defining its tag', () => {
+test("every widget module in web/components has a registry row, and the build imports every row's module", () => {
   const modules = readdirSync(components)
     .filter((name) => /^rl-.*\.js$/.test(name))
     .sort();
@@ -26,13 +32,19 @@ test('every widget module in web/components has a registry row, and every row lo
     modules,
     "the rl-*.js files of web/components are the rows' modules",
   );
-  for (const { tag, load } of WIDGETS) {
-    // A literal specifier, named after the tag: the bundler follows it (scripts/lib/site-assets.mjs, scripts/offline.mjs).
-    assert.equal(String(load), `() => import('./${moduleOf(tag)}')`, `${tag}: load imports its module`);
+  for (const { tag } of WIDGETS) {
     const tags = [...read(`web/components/${moduleOf(tag)}`).matchAll(/static tag = '([^']+)'/g)].map((m) => m[1]);
     assert.deepEqual(tags, [tag], `${moduleOf(tag)} defines <${tag}>`);
   }
   assert.equal(new Set(WIDGET_TAGS).size, WIDGETS.length, 'one row per tag');
+  // components/widget-modules.js, which components/index.js imports: the rows' modules, in the registry's order.
+  const imported = [...widgetModulesSource().matchAll(/^import \* as (\w+) from '\.\/(rl-[a-z-]+\.js)';$/gm)];
+  assert.deepEqual(
+    imported.map((m) => m[2]),
+    WIDGETS.map((widget) => moduleOf(widget.tag)),
+  );
+  assert.match(widgetModulesSource(), new RegExp(`WIDGET_MODULES = \\[${imported.map((m) => m[1]).join(', ')}\\]`));
+  assert.match(read('web/components/index.js'), /^import \{ WIDGET_MODULES \} from '\.\/widget-modules\.js';$/m);
 });
 
 test('every row is complete: a chapter section, a worker kind, a frame height, an example', () => {

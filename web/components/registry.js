@@ -1,13 +1,12 @@
 // The widgets of Residual Lab, one row each: the one home of what other files need to know about a widget, and
-// the only file that names them. components/index.js defines each from its row (the attribute reference follows
-// this order), the chapter build refuses an unknown tag and marks the known ones for page.css, embed.html and
-// embed-example.html list them, the share menu's iframe code and the documented frame heights take
-// `frameHeight`, and the scripts and browser tests iterate over them. Node imports it too (no row is loaded
-// unless asked).
+// the only file that names them. The site build writes components/widget-modules.js from it (the modules,
+// imported statically: one bundle), components/index.js defines the widgets in this order (the attribute
+// reference follows it), the chapter build refuses an unknown tag and marks the known ones for page.css,
+// embed.html and embed-example.html list them, the share menu's iframe code and the documented frame heights
+// take `frameHeight`, and the scripts and browser tests iterate over them. Pure data: node imports it too.
 //
-//   tag          the custom element's name (its class's static tag)
-//   load         imports the module in this folder that defines it, named after the tag (a literal specifier,
-//                so that the bundler splits it off and the offline build inlines it); resolves to the module
+//   tag          the custom element's name (its class's static tag); the module in this folder that defines
+//                it is named after it (rl-vector-lab.js), and imported by the build's widget-modules.js
 //   section      the chapter section (heading id) the widget sits in; null for <rl-self-check>, which closes
 //                every section that has exercises (its `set` attribute names the section)
 //   worker       'in-view': computes in a worker as soon as it nears the viewport; 'on-run': starts a worker
@@ -19,7 +18,6 @@
 export const WIDGETS = [
   {
     tag: 'rl-vector-lab',
-    load: () => import('./rl-vector-lab.js'),
     section: 'normalization',
     worker: null,
     frameHeight: 1660,
@@ -27,7 +25,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-precision-lab',
-    load: () => import('./rl-precision-lab.js'),
     section: 'precision-and-gemma',
     worker: null,
     frameHeight: 1200,
@@ -35,7 +32,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-gemma-trap',
-    load: () => import('./rl-gemma-trap.js'),
     section: 'precision-and-gemma',
     worker: null,
     frameHeight: 1000,
@@ -43,7 +39,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-softcap-explorer',
-    load: () => import('./rl-softcap-explorer.js'),
     section: 'softcap',
     worker: null,
     frameHeight: 1200,
@@ -51,7 +46,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-gradient-flow',
-    load: () => import('./rl-gradient-flow.js'),
     section: 'why-residuals',
     worker: 'in-view',
     frameHeight: 1200,
@@ -59,7 +53,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-qk-norm-lab',
-    load: () => import('./rl-qk-norm-lab.js'),
     section: 'qk-norm',
     worker: 'in-view',
     frameHeight: 1040,
@@ -67,7 +60,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-init-scaling',
-    load: () => import('./rl-init-scaling.js'),
     section: 'init-and-depth',
     worker: 'in-view',
     frameHeight: 980,
@@ -75,7 +67,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-residual-growth',
-    load: () => import('./rl-residual-growth.js'),
     section: 'residual-stream',
     worker: 'in-view',
     frameHeight: 1060,
@@ -83,7 +74,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-checkpoint-probe',
-    load: () => import('./rl-checkpoint-probe.js'),
     section: 'residual-stream',
     worker: 'in-view',
     frameHeight: 2200,
@@ -91,7 +81,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-placement-lab',
-    load: () => import('./rl-placement-lab.js'),
     section: 'placement',
     worker: 'in-view',
     frameHeight: 1100,
@@ -99,7 +88,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-warmup-race',
-    load: () => import('./rl-warmup-race.js'),
     section: 'placement',
     worker: 'on-run',
     frameHeight: 980,
@@ -107,7 +95,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-model-table',
-    load: () => import('./rl-model-table.js'),
     section: 'model-table',
     worker: 'on-run',
     frameHeight: 740,
@@ -115,7 +102,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-config-inspector',
-    load: () => import('./rl-config-inspector.js'),
     section: 'model-table',
     worker: null,
     frameHeight: 1900,
@@ -123,7 +109,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-forward-reader',
-    load: () => import('./rl-forward-reader.js'),
     section: 'summary',
     worker: null,
     frameHeight: 1140,
@@ -131,7 +116,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-self-check',
-    load: () => import('./rl-self-check.js'),
     section: null,
     worker: null,
     frameHeight: 600,
