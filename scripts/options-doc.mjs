@@ -146,7 +146,7 @@ function attributeAllowed(row) {
   return allowed(row);
 }
 
-/** The Markdown of every widget's attributes, in the order of components/index.js. */
+/** The Markdown of every widget's attributes, in the registry's order. */
 export function renderAttributes(widgets) {
   const out = [ATTRIBUTES_BEGIN, ''];
   for (const { tag, rows } of widgets) {

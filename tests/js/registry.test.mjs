@@ -1,5 +1,5 @@
 // web/components/registry.js is the one list of widgets: every widget module has a row and every row its module
-// (the class's tag the row's), components/index.js imports exactly those modules, the chapter's sections and the
+// (the class's tag the row's), which the build's widget-modules.js imports and no other file does, the chapter's sections and the
 // frame heights documented or written in examples/ are the registry's, and no other file lists widgets of its own
 // (a list that must be kept in step by hand is how a new widget goes unchecked).
 import { test } from 'node:test';
@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkWidgetTags } from '../../scripts/pages.mjs';
+import {
+  WIDGET_CLASS,
+  checkWidgetTags,
+  markWidgets,
+  widgetModulesSource,
+  withWidgetList,
+} from '../../scripts/pages.mjs';
 import { BLOCKS, documentBlock, renderFrameHeights } from '../../scripts/options-doc.mjs';
 import { WIDGETS, WIDGET_TAGS, embedName, widgetOf } from '../../web/components/registry.js';
 import { SECTION_IDS } from './chapter-sections.mjs';
@@ -16,21 +22,29 @@ const root = join(import.meta.dirname, '../..');
 const read = (path) => readFileSync(join(root, path), 'utf8');
 const components = join(root, 'web/components');
 
-test('every widget module in web/components has a registry row, and every row its module, defining its tag', () => {
+test("every widget module in web/components has a registry row, and the build imports every row's module", () => {
   const modules = readdirSync(components)
     .filter((name) => /^rl-.*\.js$/.test(name))
     .sort();
+  const moduleOf = (tag) => `${tag}.js`;
   assert.deepEqual(
-    [...WIDGETS.map((widget) => widget.module)].sort(),
+    WIDGETS.map((widget) => moduleOf(widget.tag)).sort(),
     modules,
     "the rl-*.js files of web/components are the rows' modules",
   );
-  for (const { tag, module } of WIDGETS) {
-    assert.equal(module, `${tag}.js`, `${tag}: the module is named after the tag`);
-    const tags = [...read(`web/components/${module}`).matchAll(/static tag = '([^']+)'/g)].map((m) => m[1]);
-    assert.deepEqual(tags, [tag], `${module} defines <${tag}>`);
+  for (const { tag } of WIDGETS) {
+    const tags = [...read(`web/components/${moduleOf(tag)}`).matchAll(/static tag = '([^']+)'/g)].map((m) => m[1]);
+    assert.deepEqual(tags, [tag], `${moduleOf(tag)} defines <${tag}>`);
   }
   assert.equal(new Set(WIDGET_TAGS).size, WIDGETS.length, 'one row per tag');
+  // components/widget-modules.js, which components/index.js imports: the rows' modules, in the registry's order.
+  const imported = [...widgetModulesSource().matchAll(/^import \* as (\w+) from '\.\/(rl-[a-z-]+\.js)';$/gm)];
+  assert.deepEqual(
+    imported.map((m) => m[2]),
+    WIDGETS.map((widget) => moduleOf(widget.tag)),
+  );
+  assert.match(widgetModulesSource(), new RegExp(`WIDGET_MODULES = \\[${imported.map((m) => m[1]).join(', ')}\\]`));
+  assert.match(read('web/components/index.js'), /^import \{ WIDGET_MODULES \} from '\.\/widget-modules\.js';$/m);
 });
 
 test('every row is complete: a chapter section, a worker kind, a frame height, an example', () => {
@@ -50,20 +64,31 @@ test('every row is complete: a chapter section, a worker kind, a frame height, a
     );
   }
   // The experiment widgets are the ones with a worker (their base class starts it).
-  for (const { tag, module, worker } of WIDGETS) {
+  for (const { tag, worker } of WIDGETS) {
     assert.equal(
-      /extends ExperimentElement\b/.test(read(`web/components/${module}`)),
+      /extends ExperimentElement\b/.test(read(`web/components/${tag}.js`)),
       worker !== null,
       `${tag}: an ExperimentElement exactly when it has a worker`,
     );
   }
 });
 
-test('components/index.js imports the module of every row, and no other', () => {
-  const imported = [...read('web/components/index.js').matchAll(/^import \{ \w+ \} from '\.\/(rl-[a-z-]+\.js)';$/gm)]
-    .map((m) => m[1])
-    .sort();
-  assert.deepEqual(imported, WIDGETS.map((widget) => widget.module).sort());
+test('no file but the registry imports a widget module', () => {
+  const files = execFileSync('git', ['ls-files', 'web', 'scripts', 'bench', 'tests', 'examples'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .filter(
+      (path) => /\.(m?js|html)$/.test(path) && path !== 'web/components/registry.js' && existsSync(join(root, path)),
+    );
+  const imports = files.flatMap((path) =>
+    [...read(path).matchAll(/(?:from\s*|import\s*\(\s*|import\s+)['"`][^'"`]*\/(rl-[a-z-]+\.js)['"`]/g)].map(
+      (m) => `${path}: ${m[1]}`,
+    ),
+  );
+  assert.deepEqual(imports, []);
 });
 
 test('the chapter build refuses a tag that is no widget of the registry', () => {
@@ -113,16 +138,31 @@ test('examples/ frame each widget at its frame height, and use only registered t
   assert.ok(frames >= 2, `${frames} frames of embed.html found in examples/`);
 });
 
-// Copies that cannot read the registry (a stylesheet, a static page's list): each must name every widget, in order.
-test("the page stylesheet and the embedding page name every widget, in the registry's order", () => {
-  const css = read('web/styles/page.css');
-  const selectors = [...css.matchAll(/^\s*(rl-[a-z-]+(?:,\s*rl-[a-z-]+)+)\s*\{/gm)].map((m) => m[1].split(/,\s*/));
-  assert.equal(selectors.length, 2, 'page.css: the spacing rule and the print rule');
-  for (const tags of selectors) assert.deepEqual(tags, WIDGET_TAGS, 'page.css lists every widget');
-  const listed = [...read('web/embed-example.html').matchAll(/<li><code>&lt;(rl-[a-z-]+)&gt;<\/code>/g)].map(
-    (m) => m[1],
+test('the chapter build marks every widget for page.css, and writes the list of embed-example.html', () => {
+  const marked = markWidgets('<rl-vector-lab x="1">text</rl-vector-lab>\n<rl-self-check>q</rl-self-check> <p>');
+  assert.equal(
+    marked,
+    `<rl-vector-lab class="${WIDGET_CLASS}" x="1">text</rl-vector-lab>\n<rl-self-check class="${WIDGET_CLASS}">q</rl-self-check> <p>`,
   );
-  assert.deepEqual(listed, WIDGET_TAGS, 'embed-example.html lists every widget');
+  const css = read('web/styles/page.css');
+  assert.equal(
+    css.match(new RegExp(`^\\s*\\.${WIDGET_CLASS} \\{`, 'gm'))?.length,
+    2,
+    'page.css: the spacing rule and the print rule',
+  );
+  const page = withWidgetList(read('web/embed-example.html'));
+  const listed = [...page.matchAll(/<li><code>&lt;(rl-[a-z-]+)&gt;<\/code> ([^<]+)<\/li>/g)];
+  assert.deepEqual(
+    listed.map((m) => m[1]),
+    WIDGET_TAGS,
+    'embed-example.html lists every widget',
+  );
+  assert.equal(
+    listed[0][2],
+    'Vector lab: RMSNorm and LayerNorm by hand',
+    "each with its title, in the page's language",
+  );
+  assert.ok(!/widget-list:/.test(page), 'the marker is replaced');
 });
 
 /**
@@ -141,15 +181,7 @@ function handWrittenLists() {
     .trim()
     .split('\n')
     .filter((path) => /\.(m?js|html|css|ipynb)$/.test(path) && existsSync(join(root, path)))
-    .filter(
-      (path) =>
-        ![
-          'web/components/registry.js',
-          'web/components/index.js',
-          'web/styles/page.css',
-          'web/embed-example.html',
-        ].includes(path),
-    );
+    .filter((path) => path !== 'web/components/registry.js');
   const found = [];
   for (const path of files) {
     const inCode = /\.m?js$/.test(path);

@@ -1,10 +1,12 @@
-// The widgets of Residual Lab, one row each: the one home of what other files need to know about a widget.
-// components/index.js registers them in this order (the attribute reference follows it), the chapter build
-// refuses an unknown tag, embed.html lists them, the share menu's iframe code and the documented frame heights
+// The widgets of Residual Lab, one row each: the one home of what other files need to know about a widget, and
+// the only file that names them. The site build writes components/widget-modules.js from it (the modules,
+// imported statically: one bundle), components/index.js defines the widgets in this order (the attribute
+// reference follows it), the chapter build refuses an unknown tag and marks the known ones for page.css,
+// embed.html and embed-example.html list them, the share menu's iframe code and the documented frame heights
 // take `frameHeight`, and the scripts and browser tests iterate over them. Pure data: node imports it too.
 //
-//   tag          the custom element's name (its class's static tag)
-//   module       the file in this folder that defines it (named after the tag)
+//   tag          the custom element's name (its class's static tag); the module in this folder that defines
+//                it is named after it (rl-vector-lab.js), and imported by the build's widget-modules.js
 //   section      the chapter section (heading id) the widget sits in; null for <rl-self-check>, which closes
 //                every section that has exercises (its `set` attribute names the section)
 //   worker       'in-view': computes in a worker as soon as it nears the viewport; 'on-run': starts a worker
@@ -16,7 +18,6 @@
 export const WIDGETS = [
   {
     tag: 'rl-vector-lab',
-    module: 'rl-vector-lab.js',
     section: 'normalization',
     worker: null,
     frameHeight: 1660,
@@ -24,7 +25,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-precision-lab',
-    module: 'rl-precision-lab.js',
     section: 'precision-and-gemma',
     worker: null,
     frameHeight: 1200,
@@ -32,7 +32,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-gemma-trap',
-    module: 'rl-gemma-trap.js',
     section: 'precision-and-gemma',
     worker: null,
     frameHeight: 1000,
@@ -40,7 +39,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-softcap-explorer',
-    module: 'rl-softcap-explorer.js',
     section: 'softcap',
     worker: null,
     frameHeight: 1200,
@@ -48,7 +46,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-gradient-flow',
-    module: 'rl-gradient-flow.js',
     section: 'why-residuals',
     worker: 'in-view',
     frameHeight: 1200,
@@ -56,7 +53,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-qk-norm-lab',
-    module: 'rl-qk-norm-lab.js',
     section: 'qk-norm',
     worker: 'in-view',
     frameHeight: 1040,
@@ -64,7 +60,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-init-scaling',
-    module: 'rl-init-scaling.js',
     section: 'init-and-depth',
     worker: 'in-view',
     frameHeight: 980,
@@ -72,7 +67,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-residual-growth',
-    module: 'rl-residual-growth.js',
     section: 'residual-stream',
     worker: 'in-view',
     frameHeight: 1420,
@@ -80,7 +74,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-checkpoint-probe',
-    module: 'rl-checkpoint-probe.js',
     section: 'residual-stream',
     worker: 'in-view',
     frameHeight: 2200,
@@ -88,7 +81,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-placement-lab',
-    module: 'rl-placement-lab.js',
     section: 'placement',
     worker: 'in-view',
     frameHeight: 1100,
@@ -96,7 +88,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-warmup-race',
-    module: 'rl-warmup-race.js',
     section: 'placement',
     worker: 'on-run',
     frameHeight: 980,
@@ -104,7 +95,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-model-table',
-    module: 'rl-model-table.js',
     section: 'model-table',
     worker: 'on-run',
     frameHeight: 740,
@@ -112,7 +102,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-config-inspector',
-    module: 'rl-config-inspector.js',
     section: 'model-table',
     worker: null,
     frameHeight: 1900,
@@ -120,7 +109,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-forward-reader',
-    module: 'rl-forward-reader.js',
     section: 'summary',
     worker: null,
     frameHeight: 1140,
@@ -128,7 +116,6 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-self-check',
-    module: 'rl-self-check.js',
     section: null,
     worker: null,
     frameHeight: 600,

@@ -19,6 +19,11 @@ const loadUPlot = () =>
   (uPlotLoading ??= import('../../vendor/uplot/uPlot.esm.js').then((module) => {
     uPlot = module.default;
   }));
+// Charts are drawn one per task (each reads the page's layout and paints its canvas), after uPlot has arrived,
+// not all in the task that evaluated it.
+let waitingTurn = Promise.resolve();
+const nextTask = () => new Promise((resolve) => setTimeout(resolve));
+const afterUPlot = () => (waitingTurn = waitingTurn.then(loadUPlot).then(nextTask));
 
 // The colours charts use, read for a widget in one style pass before it builds (resolveChartColours): the first
 // drawing then reads no style, which in the middle of a widget's build is a style pass of the whole page.
@@ -127,13 +132,14 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
   });
 
   host.whileConnected(() => {
-    // Drawn once the widget's build() has placed the chart in the page (a microtask later), where it can take
-    // its real width; the first data then only fills it in.
-    if (root.isConnected) create();
-    else
-      queueMicrotask(() => {
+    // Drawn once the widget's build() has placed the chart in the page, where it can take its real width (the
+    // first data then only fills it in), in a task of its own: a widget's charts are not all drawn in its build's.
+    afterUPlot().then(
+      () => {
         if (!plot && host.isConnected) create();
-      });
+      },
+      () => {},
+    );
     const resizes = new ResizeObserver(() => {
       if (plot && Math.abs(plot.width - width()) > 1) plot.setSize({ width: width(), height });
     });
