@@ -22,10 +22,12 @@ export function countCatch2(output) {
   return null;
 }
 
-/** node --test (spec reporter) summary lines: "ℹ pass N" and "ℹ fail N". */
+/** node --test (spec reporter) summary lines: "ℹ pass N" and "ℹ fail N", the last of each (the run's own summary
+ * ends the output; a test may print a child run's summary before it). */
 export function countNodeTest(output) {
-  const pass = output.match(/^\S*\s*pass (\d+)$/m);
-  const fail = output.match(/^\S*\s*fail (\d+)$/m);
+  const last = (pattern) => [...output.matchAll(pattern)].at(-1);
+  const pass = last(/^\S*\s*pass (\d+)$/gm);
+  const fail = last(/^\S*\s*fail (\d+)$/gm);
   if (!pass || !fail) return null;
   return { passed: Number(pass[1]), failed: Number(fail[1]) };
 }

@@ -66,6 +66,11 @@ test('the counts are read from Catch2 and node --test summaries', () => {
   assert.deepEqual(countCatch2('test cases: 3 | 3 failed'), { passed: 0, failed: 3 });
   assert.equal(countCatch2('Segmentation fault'), null);
   assert.deepEqual(countNodeTest('ℹ tests 9\nℹ pass 8\nℹ fail 1\n'), { passed: 8, failed: 1 });
+  // a test that runs a child suite prints the child's summary first; the run's own summary is the last
+  assert.deepEqual(countNodeTest('ℹ pass 3\nℹ fail 0\n✔ more\nℹ tests 285\nℹ pass 285\nℹ fail 0\n'), {
+    passed: 285,
+    failed: 0,
+  });
 });
 
 test("the runner prints each suite's duration and ends with the closing line; a silent or crashing suite fails", async () => {
