@@ -21,6 +21,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFi
 import { dirname, extname, join, posix, relative, sep } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { uplotLazyIntlPlugin } from './uplot-lazy-intl.mjs';
 import { HASHED_NAME } from './hashed-name.mjs';
 
 export { HASHED_NAME };
@@ -267,7 +268,7 @@ export async function buildSiteAssets({
     external: ['node:*'], // residual-lab.js reads files itself under node only
     metafile: true,
     logLevel: 'silent',
-    plugins: [assetUrlPlugin({ siteDir, served })],
+    plugins: [uplotLazyIntlPlugin(), assetUrlPlugin({ siteDir, served })],
   });
 
   // Each stable entry re-exports its bundle; the pages load the page-only entries under their hashed names.

@@ -63,6 +63,11 @@ async function compileFrom(url) {
 
 const compiled = new Map(); // flavour -> Promise<WebAssembly.Module>
 
+// Loading is three pieces of main-thread work (the compilation's last step, the instance's start-up, the API's
+// tables), each tens of milliseconds on a slow machine: a page runs them in separate tasks, so that input and
+// drawing can run between them.
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 /**
  * The lab's WebAssembly.Module of `flavour`, fetched and compiled once per page (or worker, or node process).
  * A WebAssembly.Module can be posted to workers, which then instantiate it without fetching or compiling again:
@@ -83,6 +88,7 @@ async function instantiate(flavour, givenModule) {
     import(glueUrl(flavour).href),
     givenModule ?? compileWasm(flavour),
   ]);
+  await nextTask();
   // Emscripten's instantiateWasm hook: the glue uses this instance of the given module instead of fetching.
   let instantiationFailed;
   const failure = new Promise((resolve, reject) => {
@@ -90,10 +96,12 @@ async function instantiate(flavour, givenModule) {
   });
   const ready = createModule({
     instantiateWasm(imports, receiveInstance) {
-      WebAssembly.instantiate(module, imports).then(
-        (instance) => receiveInstance(instance, module),
-        instantiationFailed,
-      );
+      WebAssembly.instantiate(module, imports)
+        .then(async (instance) => {
+          await nextTask();
+          receiveInstance(instance, module);
+        })
+        .catch(instantiationFailed);
       return {};
     },
   });
@@ -102,6 +110,7 @@ async function instantiate(flavour, givenModule) {
 
 async function createLab({ flavour, module }) {
   const Module = await instantiate(flavour, module);
+  await nextTask();
   const tables = freezeTables(Module.describeOptions());
   return Object.freeze({
     flavour,
