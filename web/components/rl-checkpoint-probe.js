@@ -22,6 +22,7 @@ import {
   tokenIds,
   unknownCharacters,
 } from './checkpoint-probe/compute.js';
+import { lensTable, weightsTable } from './checkpoint-probe/tables.js';
 import { SEEDS, comparable, configOf, seedComparison, seedOf, seedRows } from './checkpoint-probe/seed.js';
 import { barChart, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
@@ -44,9 +45,6 @@ const STATE = [
   { name: 'prompt', type: 'text', default: '', maxLength: MAX_PROMPT },
   { name: 'position', type: 'integer', min: LAST, max: MAX_POSITION, default: LAST },
 ];
-
-/** A tensor name that may wrap only after its dots and underscores: "model.layers.0." + <wbr> + ... */
-const breakable = (name) => name.split(/(?<=[._])/).flatMap((part, i) => (i ? [h('wbr'), part] : [part]));
 
 const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
 
@@ -134,18 +132,8 @@ export class RlCheckpointProbe extends ExperimentElement {
     this.incrementChart = barChart({ label: s.incrementLabel });
     this.readouts = h('ul', { class: 'readouts' });
     this.seedView = seedComparison(s.seed, () => this.#useSeed());
-    this.weightsTable = h('tbody');
-    this.lensTable = h('tbody');
-    const header = (...cells) =>
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          cells.map((c) => h('th', { scope: 'col' }, c)),
-        ),
-      );
+    this.weightsTable = weightsTable(s);
+    this.lensTable = lensTable(s);
     this.body.append(
       h(
         'header',
@@ -207,23 +195,10 @@ export class RlCheckpointProbe extends ExperimentElement {
           this.zeroChart.root,
         ),
         h('h4', {}, s.weightsTitle),
-        h(
-          'div',
-          { class: 'table-scroll' },
-          h('table', { class: 'norm-weights' }, header(s.tensor, s.mean, s.std, s.min, s.max), this.weightsTable),
-        ),
+        this.weightsTable.root,
         h('h4', {}, s.lensTitle),
         h('p', { class: 'hint' }, s.lensHint),
-        h(
-          'div',
-          { class: 'table-scroll' },
-          h(
-            'table',
-            { class: 'logit-lens' },
-            header(s.state, ...Array.from({ length: LENS_K }, (_, j) => s.rank(j + 1))),
-            this.lensTable,
-          ),
-        ),
+        this.lensTable.root,
       ),
     );
     this.#showSource();
@@ -271,7 +246,7 @@ export class RlCheckpointProbe extends ExperimentElement {
     const s = this.strings;
     const toy = typeof source === 'string';
     const ids = !toy && !hasTokenizer && defaultIds(vocabSize);
-    this.#shownDefault = toy ? toyWindow(toyOf(source)) : (ids || s.chapterPrompt);
+    this.#shownDefault = toy ? toyWindow(toyOf(source)) : ids || s.chapterPrompt;
     if (this.state.prompt === '') this.prompt.input.value = this.#shownDefault;
     this.#defaultNote = toy ? s.toyPromptNote(s.chapterPrompt) : ids ? s.idsNote(ids) : '';
     this.promptNote.textContent = this.#defaultNote;
@@ -438,30 +413,8 @@ export class RlCheckpointProbe extends ExperimentElement {
       h('li', { 'data-readout': 'final' }, s.finalNorm(formatFixed(top, 3), formatFixed(rows.finalAt, 3))),
       h('li', { 'data-readout': 'zero' }, s.zeroVersus(formatFixed(rows.streamAtZero.at(-1), 3), formatFixed(top, 3))),
     );
-    const cell = (v) => h('td', {}, formatFixed(v, 4));
-    this.weightsTable.replaceChildren(
-      ...rows.weights.map((w) =>
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'row' }, breakable(w.onePlus ? s.onePlus(w.name) : w.name)),
-          cell(w.mean),
-          cell(w.std),
-          cell(w.min),
-          cell(w.max),
-        ),
-      ),
-    );
-    this.lensTable.replaceChildren(
-      ...rows.lens.map((layer) =>
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'row' }, layer.state === 0 ? s.embedding : s.afterLayer(layer.state - 1)),
-          layer.tokens.map((t) => h('td', {}, h('code', {}, shownToken(t.text)), ` ${formatFixed(t.prob, 3)}`)),
-        ),
-      ),
-    );
+    this.weightsTable.show(rows);
+    this.lensTable.show(rows);
   }
 
   #lineOptions(color, label, colour) {
