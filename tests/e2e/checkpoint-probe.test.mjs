@@ -17,7 +17,7 @@ import { stringsOf } from '../../web/languages.js';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { models, record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
-import { EN, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
+import { EN, eventually, openReady, reopen, rerun, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 const LENS_K = 3; // the widget's lens table: top 3 per state
 const EN_PROMPT = stringsOf('en', 'rl-checkpoint-probe').chapterPrompt;
@@ -252,6 +252,56 @@ test('files without tokenizer.json run on the first ids of their vocabulary, and
     await textOf(widget.locator('[data-prompt-note]')),
     /no tokenizer\.json, so the prompt is token ids, and the default is the vocabulary’s first ids, 0, 1, 2, 3, 4, 5, 6, 7,/,
   );
+  view.assertClean();
+  await view.close();
+});
+
+test("a prompt of the reader's, typed or from the address, stays when the model changes; the default follows the model", async () => {
+  const { files } = makeCheckpoint({ family: 'llama', dtype: 'F32', seed: 5 });
+  files['tokenizer.json'] = readFileSync(`${models}toy-llama/tokenizer.json`, 'utf8');
+  const given = Object.entries(files).map(([name, content]) => ({
+    name,
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(content),
+  }));
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-checkpoint-probe');
+  await widget.scrollIntoViewIfNeeded();
+  await done(widget, 'the toy is run');
+  const field = widget.getByLabel('Prompt');
+  await rerun(widget, () => field.fill('the dog has three hens.'), 60000);
+  await eventually(
+    () => view.page.url(),
+    (url) => url.includes('prompt=the'),
+    "the reader's prompt is in the address",
+  );
+  const url = view.page.url();
+  // the other toy, then files with tokenizer.json: the reader's prompt is kept and read by each
+  await rerun(widget, () => widget.getByLabel('Trained toy').selectOption(record.toys[1].name), 60000);
+  assert.equal(await field.inputValue(), 'the dog has three hens.');
+  await rerun(widget, () => widget.locator('input[type=file]').setInputFiles(given), 60000);
+  assert.equal(await field.inputValue(), 'the dog has three hens.', 'kept for the files');
+  assert.match(await textOf(widget.locator('[data-readout="position"]')), /Position 22 of 0 \.\. 22/);
+  // typing the default back: the prompt follows the model again, and leaves the address
+  await field.fill(EN_PROMPT);
+  await eventually(
+    () => textOf(widget.locator('#field-prompt-error')),
+    (t) => t.includes('no token for “H” “I” “?”'),
+    'the toy vocabulary given with the files refuses it',
+    60000,
+  );
+  await eventually(
+    () => view.page.url(),
+    (u) => !u.includes('prompt='),
+    'the default is not written to the address',
+  );
+  // the address gives the prompt back, over the toy's default
+  const page = await reopen(view, url);
+  const again = page.locator('rl-checkpoint-probe');
+  await again.scrollIntoViewIfNeeded();
+  await done(again, 'the toy is run from the address');
+  assert.equal(await again.getByLabel('Prompt').inputValue(), 'the dog has three hens.');
+  assert.match(await textOf(again.locator('[data-readout="position"]')), /Position 22 of 0 \.\. 22/);
   view.assertClean();
   await view.close();
 });
