@@ -161,7 +161,7 @@ test("files from the file input replace the toy with the chapter's prompt; chara
   assert.equal(await textOf(widget.locator('[data-prompt-note]')), '', 'no toy note beside the reader’s files');
   assert.equal(
     await textOf(widget.locator('#field-prompt-error')),
-    'This model’s vocabulary has no token for “H” “I” “?”: its tokenizer would drop them without a word. Remove them, or open a model that reads them. The last result stays on screen.',
+    'This model’s vocabulary has no token for “H”, “I”, “?”: its tokenizer would drop them without a word. Remove them, or open a model that reads them. The last result stays on screen.',
   );
   assert.equal(await textOf(widget.locator('.run-error')), '', 'the message is at the prompt, not twice');
   assert.deepEqual(await drawn(widget), toyResult, 'the last result stays');
@@ -286,7 +286,7 @@ test("a prompt of the reader's, typed or from the address, stays when the model 
   await field.fill(EN_PROMPT);
   await eventually(
     () => textOf(widget.locator('#field-prompt-error')),
-    (t) => t.includes('no token for “H” “I” “?”'),
+    (t) => t.includes('no token for “H”, “I”, “?”'),
     'the toy vocabulary given with the files refuses it',
     60000,
   );
@@ -302,6 +302,13 @@ test("a prompt of the reader's, typed or from the address, stays when the model 
   await done(again, 'the toy is run from the address');
   assert.equal(await again.getByLabel('Prompt').inputValue(), 'the dog has three hens.');
   assert.match(await textOf(again.locator('[data-readout="position"]')), /Position 22 of 0 \.\. 22/);
+  // longer than the toy's context: run, and the note says what the positions past it are
+  const long = `${toyWindow(record.toys[0])} the dog.`;
+  await rerun(again, () => again.getByLabel('Prompt').fill(long), 60000);
+  assert.match(
+    await textOf(again.locator('[data-prompt-note]')),
+    new RegExp(`This prompt is ${long.length} tokens long, more than the 64 positions the model was made for`),
+  );
   view.assertClean();
   await view.close();
 });

@@ -341,8 +341,7 @@ export class RlCheckpointProbe extends ExperimentElement {
       const text = this.prompt.input.value;
       const unknown = unknownCharacters(opened.characters, text);
       if (unknown.length) {
-        const named = unknown.map((ch) => `“${shownToken(ch)}”`).join(' ');
-        throw Object.assign(new Error(s.unknownCharacters(named)), { field: this.prompt });
+        throw Object.assign(new Error(s.unknownCharacters(unknown.map(shownToken))), { field: this.prompt });
       }
       // without tokenizer.json the prompt is token ids: "3, 17, 5"
       const ids = opened.hasTokenizer ? await opened.handle.tokenize(text) : tokenIds(text);

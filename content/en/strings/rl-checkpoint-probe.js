@@ -30,7 +30,7 @@ export default {
   beyondContext: (tokens, context) =>
     `This prompt is ${tokens} tokens long, more than the ${context} positions the model was made for (max_position_embeddings): from position ${context} on it reads what it never saw in training.`,
   unknownCharacters: (characters) =>
-    `This model’s vocabulary has no token for ${characters}: its tokenizer would drop them without a word. Remove them, or open a model that reads them. The last result stays on screen.`,
+    `This model’s vocabulary has no token for ${characters.map((ch) => `“${ch}”`).join(', ')}: its tokenizer would drop them without a word. Remove them, or open a model that reads them. The last result stays on screen.`,
   position: 'Position',
   positionHint: 'A token position from 0; empty: the last one.',
   reading: 'Reading the files',

@@ -30,7 +30,7 @@ export default {
   beyondContext: (tokens, context) =>
     `这段输入有 ${tokens} 个词元，超过了模型设计的 ${context} 个位置（max_position_embeddings）：从位置 ${context} 起，它读到的是训练中从没见过的位置。`,
   unknownCharacters: (characters) =>
-    `这个模型的词表里没有这些字符：${characters}，分词器会把它们悄悄丢掉。请删掉它们，或者换一个认识它们的模型。屏幕上保留上一次的结果。`,
+    `这个模型的词表里没有这些字符：${characters.map((ch) => `“${ch}”`).join('、')}，分词器会把它们悄悄丢掉。请删掉它们，或者换一个认识它们的模型。屏幕上保留上一次的结果。`,
   position: '位置',
   positionHint: '从 0 开始的词元位置；留空表示最后一个。',
   reading: '正在读取文件',
