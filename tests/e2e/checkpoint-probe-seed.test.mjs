@@ -5,6 +5,8 @@
 // (tests/fixtures/checkpoints/qwen-shaped.mjs: 24 layers, 14 heads, 2 KV heads, tied, the full 151,936-token
 // vocabulary, hidden 28), which is given through the file input with the real Qwen tokenizer.json. Everything
 // after that is the probe's own: config.json read and recognised, run in the worker, rows, table, note, button.
+// The files come with tokenizer.json, so the prompt is the page's chapter prompt: on the Chinese page the measured
+// one, on the English page its English wording, which the comparison flags until the button sets the measured one.
 //   node --test --test-concurrency=1 tests/e2e/checkpoint-probe-seed.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +19,7 @@ import { QWEN_SEED } from '../../content/measurements.js';
 import { formatFixed } from '../../web/components/shared/format.js';
 import { seedOf } from '../../web/components/checkpoint-probe/seed.js';
 import { qwenShaped, reducedWidths } from '../fixtures/checkpoints/qwen-shaped.mjs';
-import { record } from '../fixtures/toys.mjs';
+import { stringsOf } from '../../web/languages.js';
 import { startLab } from './harness.mjs';
 import { EN, ZH, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 
@@ -90,6 +92,8 @@ async function openWithQwenShaped(path) {
   await widget.scrollIntoViewIfNeeded();
   await settled(widget, 'the toy is run');
   assert.equal(await widget.locator('.seed-comparison').isVisible(), false, 'no seed beside a toy');
+  const { chapterPrompt } = stringsOf(path === EN ? 'en' : 'zh', 'rl-checkpoint-probe');
+  assert.ok((await textOf(widget.locator('[data-prompt-note]'))).includes(`“${chapterPrompt}”`), "the toy's note");
   const pageSeeds = await view.page.evaluate(() => customElements.get('rl-checkpoint-probe').seeds);
   assert.deepEqual(pageSeeds, [QWEN_SEED], "the page's table is the chapter's measurement");
   assert.deepEqual(seedOf(realConfig, pageSeeds), QWEN_SEED, "it recognises the real model's config.json");
@@ -110,20 +114,20 @@ const table = async (prompt) => (await yoursFor(prompt)).map((yours, i) => [CHAP
 test("English: the chapter's numbers beside the reader's; another prompt is flagged, the button sets the chapter's", async () => {
   const { view, widget } = await openWithQwenShaped(EN);
   const section = widget.locator('.seed-comparison');
-  const toyPrompt = record.toys[0].probeText;
-  assert.equal(await widget.getByLabel('Prompt').inputValue(), toyPrompt);
+  const englishPrompt = stringsOf('en', 'rl-checkpoint-probe').chapterPrompt;
+  assert.equal(await widget.getByLabel('Prompt').inputValue(), englishPrompt, "the English chapter's prompt");
   assert.match(await textOf(section.locator('h4')), /Qwen2\.5-0\.5B-Instruct/);
   assert.match(
     await textOf(section.locator('[data-seed="conditions"]')),
-    /the prompt “年假怎么申请？” without a chat template, its last position \(“？”\), FP32 on a CPU/,
+    /^The chapter’s measurement: the prompt “年假怎么申请？” without a chat template, its last position \(“？”\), FP32 on a CPU/,
   );
   assert.match(await textOf(section.locator('[data-seed="yours"]')), /weights stored as BF16, computed in FP32/);
   const note = section.locator('[data-seed="note"]');
   assert.equal(await note.isVisible(), true);
-  assert.match(await textOf(note), /^Not comparable: your prompt is not the chapter’s, so/);
-  assert.deepEqual(await columns(widget), await table(toyPrompt), 'the toy prompt, read by both');
+  assert.match(await textOf(note), /^Not comparable: your prompt is not the one measured, so/);
+  assert.deepEqual(await columns(widget), await table(englishPrompt), 'the English prompt, read by both');
 
-  await section.getByRole('button', { name: 'Use the chapter’s prompt and the last position' }).click();
+  await section.getByRole('button', { name: 'Use the measured prompt and the last position' }).click();
   assert.equal(await widget.getByLabel('Prompt').inputValue(), QWEN_SEED.prompt);
   await eventually(
     () => note.isVisible(),
@@ -159,6 +163,17 @@ test("English: the chapter's numbers beside the reader's; another prompt is flag
 test('Chinese: the same comparison in the Chinese chapter', async () => {
   const { view, widget } = await openWithQwenShaped(ZH);
   const section = widget.locator('.seed-comparison');
+  assert.equal(
+    await widget.getByLabel('输入文本').inputValue(),
+    QWEN_SEED.prompt,
+    "the Chinese chapter's prompt: the measured one",
+  );
+  assert.equal(await section.locator('[data-seed="note"]').isVisible(), false, 'comparable at once');
+  const yours = (await yoursFor(QWEN_SEED.prompt)).slice(0, -1); // the last row's words are the language's
+  assert.deepEqual(
+    (await columns(widget)).slice(0, -1).map((row) => row[1]),
+    yours,
+  );
   assert.match(await textOf(section.locator('h4')), /正文的实测和你的结果并排：Qwen2\.5-0\.5B-Instruct/);
   assert.match(await textOf(section.locator('[data-seed="conditions"]')), /输入“年假怎么申请？”，不加对话模板/);
   const rows = await columns(widget);

@@ -1,7 +1,9 @@
 // <rl-checkpoint-probe> in the served chapter: the shipped toy it opens by default is drawn with the numbers
-// lab.openCheckpoint gives for the same files and prompt (run here in node from web/models/); files given through
-// the file input (a random tiny checkpoint from the fixture script) replace it; a broken file is refused with the
-// reader's message and the last result stays.
+// lab.openCheckpoint gives for the same files and prompt (run here in node from web/models/), and the page says
+// why the toy does not read the chapter's prompt; files given through the file input (a random tiny checkpoint
+// from the fixture script) replace it and get the chapter's prompt, whose characters the toy's vocabulary given
+// with them lacks: they are named and the last result stays; a broken file is refused with the reader's message
+// and the last result stays; files without tokenizer.json run on the vocabulary's first ids.
 //   node --test --test-concurrency=1 tests/e2e/checkpoint-probe.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,12 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from '../../dist/lib/residual-lab.js';
 import { formatFixed } from '../../web/components/shared/format.js';
+import { toyWindow } from '../../web/components/checkpoint-probe/compute.js';
+import { stringsOf } from '../../web/languages.js';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { models, record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
-import { EN, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
+import { EN, eventually, openReady, reopen, rerun, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 const LENS_K = 3; // the widget's lens table: top 3 per state
+const EN_PROMPT = stringsOf('en', 'rl-checkpoint-probe').chapterPrompt;
 let lab, api, dir;
 before(async () => {
   lab = await startLab();
@@ -31,11 +36,11 @@ const shown = (text) => text.replace(/\n/g, '↵').replace(/ /g, '␣');
 const vocabNames = (tokenizerJson) =>
   new Map(Object.entries(JSON.parse(tokenizerJson).model.vocab).map(([t, id]) => [id, t]));
 
-/** What the widget should show for `files` and `prompt`, computed by the API: readouts and the lens table. */
+/** What the widget should show for `files` and `prompt` (a text or ids), computed by the API: readouts and the lens table. */
 async function expected(files, prompt, names) {
   const ckpt = await api.openCheckpoint(files);
   try {
-    const T = ckpt.tokenize(prompt).length;
+    const T = Array.isArray(prompt) ? prompt.length : ckpt.tokenize(prompt).length;
     const r = ckpt.run(prompt, { lens: { k: LENS_K, position: T - 1 } });
     const last = (norms) => formatFixed(norms[T - 1], 3);
     return {
@@ -102,20 +107,27 @@ test('the probe opens toy-llama and draws the numbers lab.openCheckpoint gives; 
       await done(widget, `${toy.name} is run`);
     }
     const names = vocabNames(readFileSync(`${models}${toy.name}/tokenizer.json`, 'utf8'));
-    const want = await expected(toyFiles(toy), toy.probeText, names);
+    const window = toyWindow(toy);
+    const want = await expected(toyFiles(toy), window, names);
     assert.deepEqual(await drawn(widget), want, toy.name);
-    assert.equal(await widget.getByLabel('Prompt').inputValue(), toy.probeText, "the prompt is the toy's probe text");
+    assert.equal(await widget.getByLabel('Prompt').inputValue(), window, "the prompt is the toy's probe window");
+    const T = toy.engineConfig.contextLength;
     assert.match(
       await textOf(widget.locator('[data-readout="position"]')),
-      new RegExp(`Position ${toy.probeText.length - 1} of 0 \\.\\. ${toy.probeText.length - 1}`),
+      new RegExp(`Position ${T - 1} of 0 \\.\\. ${T - 1}`),
+      'the toy reads its context length, no more',
     );
+    const note = await textOf(widget.locator('[data-prompt-note]'));
+    assert.match(note, /^This toy reads only the few characters/);
+    assert.ok(note.includes(`cannot read the chapter’s prompt “${EN_PROMPT}”`), note);
+    assert.match(note, /open your own model’s files above \(Qwen2\.5-0\.5B-Instruct, for one\)/);
   }
   await screenshotWidget(view, widget, 'checkpoint-probe-en');
   view.assertClean();
   await view.close();
 });
 
-test('files from the file input replace the toy; a broken file is refused with its message and the last result stays', async () => {
+test("files from the file input replace the toy with the chapter's prompt; characters their vocabulary lacks are named, a broken file refused, the last result stays", async () => {
   const { files } = makeCheckpoint({ family: 'llama', dtype: 'BF16', seed: 3 });
   const tokenizer = readFileSync(`${models}toy-llama/tokenizer.json`, 'utf8'); // a character vocabulary of 38 < 48 ids
   files['tokenizer.json'] = tokenizer;
@@ -127,14 +139,42 @@ test('files from the file input replace the toy; a broken file is refused with i
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
   await done(widget, 'the toy is run');
+  const toyResult = await drawn(widget);
   await widget.locator('input[type=file]').setInputFiles(paths);
   await eventually(
     () => textOf(widget.locator('.source')),
     (t) => t.includes('model.safetensors'),
     'the files are the source',
   );
+  // the chapter's prompt, which the character vocabulary given with them cannot encode: named where it was typed
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (s) => s === 'error',
+    "the chapter's prompt is refused",
+    60000,
+  );
+  assert.equal(
+    await widget.getByLabel('Prompt').inputValue(),
+    EN_PROMPT,
+    "files with tokenizer.json: the chapter's prompt",
+  );
+  assert.equal(await textOf(widget.locator('[data-prompt-note]')), '', 'no toy note beside the reader’s files');
+  assert.equal(
+    await textOf(widget.locator('#field-prompt-error')),
+    'This model’s vocabulary has no token for “H”, “I”, “?”: its tokenizer would drop them without a word. Remove them, or open a model that reads them. The last result stays on screen.',
+  );
+  assert.equal(await textOf(widget.locator('.run-error')), '', 'the message is at the prompt, not twice');
+  assert.deepEqual(await drawn(widget), toyResult, 'the last result stays');
+  const prompt = toyWindow(record.toys[0]);
+  await widget.getByLabel('Prompt').fill(prompt);
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (s) => s !== 'error',
+    'the new prompt starts a run',
+    5000,
+  );
   await done(widget, 'the files are run');
-  const prompt = record.toys[0].probeText;
+  assert.equal(await textOf(widget.locator('#field-prompt-error')), '', 'the message goes');
   const want = await expected(
     Object.fromEntries(Object.entries(files).map(([n, c]) => [n, typeof c === 'string' ? c : new Uint8Array(c)])),
     prompt,
@@ -172,6 +212,103 @@ test('files from the file input replace the toy; a broken file is refused with i
   );
   await done(widget, 'the last good model runs again');
   assert.match(await textOf(widget.locator('[data-readout="position"]')), /Position 3 of/);
+  view.assertClean();
+  await view.close();
+});
+
+test('files without tokenizer.json run on the first ids of their vocabulary, and the page says so', async () => {
+  const { files } = makeCheckpoint({ family: 'llama', dtype: 'F32', seed: 4 }); // config.json and the weights
+  assert.ok(!('tokenizer.json' in files));
+  const paths = Object.entries(files).map(([name, content]) => ({
+    name,
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(content),
+  }));
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-checkpoint-probe');
+  await widget.scrollIntoViewIfNeeded();
+  await done(widget, 'the toy is run');
+  await widget.locator('input[type=file]').setInputFiles(paths);
+  await eventually(
+    () => textOf(widget.locator('.source')),
+    (t) => t.includes('model.safetensors'),
+    'the files are the source',
+  );
+  await eventually(
+    () => widget.getByLabel('Prompt').inputValue(),
+    (v) => v === '0, 1, 2, 3, 4, 5, 6, 7',
+    'the default ids',
+    60000,
+  );
+  await done(widget, 'the ids are run');
+  const want = await expected(
+    Object.fromEntries(Object.entries(files).map(([n, c]) => [n, typeof c === 'string' ? c : new Uint8Array(c)])),
+    [0, 1, 2, 3, 4, 5, 6, 7],
+    new Map(),
+  );
+  assert.deepEqual(await drawn(widget), want);
+  assert.match(await textOf(widget.locator('[data-readout="position"]')), /Position 7 of 0 \.\. 7, token “#7”/);
+  assert.match(
+    await textOf(widget.locator('[data-prompt-note]')),
+    /no tokenizer\.json, so the prompt is token ids, and the default is the vocabulary’s first ids, 0, 1, 2, 3, 4, 5, 6, 7,/,
+  );
+  view.assertClean();
+  await view.close();
+});
+
+test("a prompt of the reader's, typed or from the address, stays when the model changes; the default follows the model", async () => {
+  const { files } = makeCheckpoint({ family: 'llama', dtype: 'F32', seed: 5 });
+  files['tokenizer.json'] = readFileSync(`${models}toy-llama/tokenizer.json`, 'utf8');
+  const given = Object.entries(files).map(([name, content]) => ({
+    name,
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(content),
+  }));
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-checkpoint-probe');
+  await widget.scrollIntoViewIfNeeded();
+  await done(widget, 'the toy is run');
+  const field = widget.getByLabel('Prompt');
+  await rerun(widget, () => field.fill('the dog has three hens.'), 60000);
+  await eventually(
+    () => view.page.url(),
+    (url) => url.includes('prompt=the'),
+    "the reader's prompt is in the address",
+  );
+  const url = view.page.url();
+  // the other toy, then files with tokenizer.json: the reader's prompt is kept and read by each
+  await rerun(widget, () => widget.getByLabel('Trained toy').selectOption(record.toys[1].name), 60000);
+  assert.equal(await field.inputValue(), 'the dog has three hens.');
+  await rerun(widget, () => widget.locator('input[type=file]').setInputFiles(given), 60000);
+  assert.equal(await field.inputValue(), 'the dog has three hens.', 'kept for the files');
+  assert.match(await textOf(widget.locator('[data-readout="position"]')), /Position 22 of 0 \.\. 22/);
+  // typing the default back: the prompt follows the model again, and leaves the address
+  await field.fill(EN_PROMPT);
+  await eventually(
+    () => textOf(widget.locator('#field-prompt-error')),
+    (t) => t.includes('no token for “H”, “I”, “?”'),
+    'the toy vocabulary given with the files refuses it',
+    60000,
+  );
+  await eventually(
+    () => view.page.url(),
+    (u) => !u.includes('prompt='),
+    'the default is not written to the address',
+  );
+  // the address gives the prompt back, over the toy's default
+  const page = await reopen(view, url);
+  const again = page.locator('rl-checkpoint-probe');
+  await again.scrollIntoViewIfNeeded();
+  await done(again, 'the toy is run from the address');
+  assert.equal(await again.getByLabel('Prompt').inputValue(), 'the dog has three hens.');
+  assert.match(await textOf(again.locator('[data-readout="position"]')), /Position 22 of 0 \.\. 22/);
+  // longer than the toy's context: run, and the note says what the positions past it are
+  const long = `${toyWindow(record.toys[0])} the dog.`;
+  await rerun(again, () => again.getByLabel('Prompt').fill(long), 60000);
+  assert.match(
+    await textOf(again.locator('[data-prompt-note]')),
+    new RegExp(`This prompt is ${long.length} tokens long, more than the 64 positions the model was made for`),
+  );
   view.assertClean();
   await view.close();
 });

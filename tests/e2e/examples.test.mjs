@@ -15,6 +15,7 @@ import { CHROMIUM_ARGS, SCREENSHOT_DIR } from './harness.mjs';
 import { eventually, textOf } from './widget-helpers.mjs';
 import { load } from '../../dist/lib/residual-lab.js';
 import { formatFixed } from '../../web/components/shared/format.js';
+import { toyWindow } from '../../web/components/checkpoint-probe/compute.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 
 const root = join(import.meta.dirname, '../..');
@@ -143,13 +144,13 @@ test('course page on another origin: the checkpoint probe fetches its toy from t
     60000,
   );
   assert.equal(await probe.getAttribute('data-status'), 'done', await textOf(probe.locator('.run-error')));
-  // the default toy and its probe text, opened and run by the API in node from the same files
+  // the default toy and its probe window, opened and run by the API in node from the same files
   const toy = record.toys[0];
   const api = await load();
   const ckpt = await api.openCheckpoint(toyFiles(toy));
   try {
-    const T = ckpt.tokenize(toy.probeText).length;
-    const r = ckpt.run(toy.probeText, { lens: { k: 3, position: T - 1 } });
+    const T = ckpt.tokenize(toyWindow(toy)).length;
+    const r = ckpt.run(toyWindow(toy), { lens: { k: 3, position: T - 1 } });
     const last = (norms) => formatFixed(norms[T - 1], 3);
     const numbers = async (name) => (await textOf(probe.locator(`[data-readout="${name}"]`))).match(/\d+\.\d{3}/g);
     assert.deepEqual(await numbers('stream'), [last(r.streamNorms[0]), last(r.streamNorms.at(-1))]);

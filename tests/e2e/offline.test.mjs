@@ -13,6 +13,7 @@ import { eventually, textOf } from './widget-helpers.mjs';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 import { load } from '../../dist/lib/residual-lab.js';
 import { formatFixed } from '../../web/components/shared/format.js';
+import { toyWindow } from '../../web/components/checkpoint-probe/compute.js';
 
 const dist = join(import.meta.dirname, '../../dist');
 let browser;
@@ -115,8 +116,8 @@ test('offline, English: the vector lab shows its numbers and the gradient-flow w
   const toy = record.toys[0];
   const ckpt = await (await load()).openCheckpoint(toyFiles(toy));
   try {
-    const T = ckpt.tokenize(toy.probeText).length;
-    const r = ckpt.run(toy.probeText);
+    const T = ckpt.tokenize(toyWindow(toy)).length;
+    const r = ckpt.run(toyWindow(toy));
     const last = (norms) => formatFixed(norms[T - 1], 3);
     assert.deepEqual((await textOf(probe.locator('[data-readout="stream"]'))).match(/\d+\.\d{3}/g), [
       last(r.streamNorms[0]),

@@ -8,7 +8,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from '../../dist/lib/residual-lab.js';
-import { untrainedToyConfig } from '../../web/components/experiment-run/toy-stream.js';
+import { toyWindow, untrainedToyConfig } from '../../web/components/experiment-run/toy-stream.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -27,7 +27,7 @@ function measure(lab, toy) {
   const L = toy.engineConfig.nLayers;
   const checkpoint = lab.openCheckpoint(toyFiles(toy));
   return checkpoint.then((ckpt) => {
-    const ids = ckpt.tokenize(toy.probeText.slice(0, T));
+    const ids = ckpt.tokenize(toyWindow(toy)); // what both widgets read
     assert.equal(ids.length, T, 'one token per character');
     const run = ckpt.run(ids);
     ckpt.dispose();

@@ -11,14 +11,18 @@ import { createLabWorker } from '../lib/worker-client.js';
 import {
   LENS_K,
   TOY_NAMES,
+  defaultIds,
   fetchToy,
   probeRows,
   readFiles,
+  readTokenizer,
   shownToken,
   toyOf,
+  toyWindow,
   tokenIds,
-  tokenNames,
+  unknownCharacters,
 } from './checkpoint-probe/compute.js';
+import { lensTable, weightsTable } from './checkpoint-probe/tables.js';
 import { SEEDS, comparable, configOf, seedComparison, seedOf, seedRows } from './checkpoint-probe/seed.js';
 import { barChart, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
@@ -34,7 +38,11 @@ const MAX_POSITION = 4095;
 
 const STATE = [
   { name: 'toy', type: 'choice', choices: TOY_NAMES, default: TOY_NAMES[0] },
-  { name: 'prompt', type: 'text', default: '', maxLength: MAX_PROMPT }, // '' : the toy's probe text
+  // '': the default prompt of the model open, which follows the model: a toy's probe window (toyWindow), the page
+  // language's chapter prompt (strings.chapterPrompt) for the reader's files with tokenizer.json, the first ids
+  // (defaultIds) for files without. Any other text is the reader's and stays when the model changes; typing the
+  // default back makes it '' again.
+  { name: 'prompt', type: 'text', default: '', maxLength: MAX_PROMPT },
   { name: 'position', type: 'integer', min: LAST, max: MAX_POSITION, default: LAST },
 ];
 
@@ -55,6 +63,8 @@ export class RlCheckpointProbe extends ExperimentElement {
   #opened = null; // { source, handle, name, hasTokenizer, seed, dtypes } of the checkpoint open in the worker
   #files = null; // the reader's File objects, while they are the source
   #generation = 0;
+  #shownDefault = ''; // the default prompt of the model on screen, as the field shows it while state.prompt is ''
+  #defaultNote = ''; // what the prompt note says of that model's prompts
 
   build() {
     const s = this.strings;
@@ -63,7 +73,7 @@ export class RlCheckpointProbe extends ExperimentElement {
     this.toySelect = h(
       'select',
       { id: 'field-toy', name: 'toy', onchange: () => this.#chooseToy(this.toySelect.value) },
-      TOY_NAMES.map((name) => h('option', { value: name, selected: name === st.toy }, s.toyNames[name] ?? name)),
+      TOY_NAMES.map((name) => h('option', { value: name, selected: name === st.toy }, s.toyLabels[name] ?? name)),
     );
     this.fileInput = h('input', {
       id: 'field-files',
@@ -88,9 +98,10 @@ export class RlCheckpointProbe extends ExperimentElement {
       label: s.prompt,
       hint: s.promptHint,
       multiline: true,
-      value: st.prompt || toyOf(st.toy).probeText,
+      value: st.prompt,
       onInput: () => this.#edited(),
     });
+    this.promptNote = h('p', { class: 'notice prompt-note', role: 'note', 'data-prompt-note': '' });
     this.position = textField({
       name: 'position',
       label: s.position,
@@ -121,18 +132,8 @@ export class RlCheckpointProbe extends ExperimentElement {
     this.incrementChart = barChart({ label: s.incrementLabel });
     this.readouts = h('ul', { class: 'readouts' });
     this.seedView = seedComparison(s.seed, () => this.#useSeed());
-    this.weightsTable = h('tbody');
-    this.lensTable = h('tbody');
-    const header = (...cells) =>
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          cells.map((c) => h('th', { scope: 'col' }, c)),
-        ),
-      );
+    this.weightsTable = weightsTable(s);
+    this.lensTable = lensTable(s);
     this.body.append(
       h(
         'header',
@@ -155,6 +156,7 @@ export class RlCheckpointProbe extends ExperimentElement {
       ),
       this.source,
       h('div', { class: 'inputs' }, this.prompt.root, this.position.root),
+      this.promptNote,
       h(
         'div',
         { class: 'run-state' },
@@ -193,36 +195,23 @@ export class RlCheckpointProbe extends ExperimentElement {
           this.zeroChart.root,
         ),
         h('h4', {}, s.weightsTitle),
-        h(
-          'div',
-          { class: 'table-scroll' },
-          h('table', { class: 'norm-weights' }, header(s.tensor, s.mean, s.std, s.min, s.max), this.weightsTable),
-        ),
+        this.weightsTable.root,
         h('h4', {}, s.lensTitle),
         h('p', { class: 'hint' }, s.lensHint),
-        h(
-          'div',
-          { class: 'table-scroll' },
-          h(
-            'table',
-            { class: 'logit-lens' },
-            header(s.state, ...Array.from({ length: LENS_K }, (_, j) => s.rank(j + 1))),
-            this.lensTable,
-          ),
-        ),
+        this.lensTable.root,
       ),
     );
     this.#showSource();
+    this.#showDefault({ source: st.toy });
     this.computeWhenVisible();
   }
 
   #chooseToy(name) {
     this.#files = null;
     this.fileInput.value = '';
-    const old = toyOf(this.state.toy);
-    if (this.prompt.input.value === old.probeText) this.prompt.input.value = toyOf(name).probeText;
     this.setState({ toy: name });
     this.#showSource();
+    this.#showDefault({ source: name });
     this.recomputeNow();
   }
 
@@ -237,7 +226,7 @@ export class RlCheckpointProbe extends ExperimentElement {
     const text = this.prompt.input.value;
     const position = this.#readPosition();
     if (position === undefined) return;
-    this.commit({ prompt: text === toyOf(this.state.toy).probeText ? '' : text, position });
+    this.commit({ prompt: text === this.#shownDefault ? '' : text, position });
     this.recomputeSoon();
   }
 
@@ -247,6 +236,20 @@ export class RlCheckpointProbe extends ExperimentElement {
     this.position.input.value = '';
     this.#edited();
     this.recomputeNow();
+  }
+
+  /**
+   * Shows the default prompt of the model `opened` ({ source, hasTokenizer, vocabSize }: a toy's name or the
+   * reader's files) in the field, unless the reader's own prompt is there, and the note that goes with it.
+   */
+  #showDefault({ source, hasTokenizer, vocabSize }) {
+    const s = this.strings;
+    const toy = typeof source === 'string';
+    const ids = !toy && !hasTokenizer && defaultIds(vocabSize);
+    this.#shownDefault = toy ? toyWindow(toyOf(source)) : ids || s.chapterPrompt;
+    if (this.state.prompt === '') this.prompt.input.value = this.#shownDefault;
+    this.#defaultNote = toy ? s.toyPromptNote(s.chapterPrompt) : ids ? s.idsNote(ids) : '';
+    this.promptNote.textContent = this.#defaultNote;
   }
 
   #readPosition() {
@@ -320,24 +323,35 @@ export class RlCheckpointProbe extends ExperimentElement {
           return;
         }
         this.#opened?.handle.dispose().catch(() => {});
+        const config = configOf(files);
         opened = this.#opened = {
           source,
           handle,
-          name: tokenNames(files),
+          ...readTokenizer(files),
           hasTokenizer: 'tokenizer.json' in files,
-          seed: seedOf(configOf(files), this.constructor.seeds),
+          vocabSize: config?.vocab_size,
+          context: config?.max_position_embeddings,
+          seed: seedOf(config, this.constructor.seeds),
           dtypes: [...new Set(handle.tensors.map((t) => t.dtype))],
         };
+        this.#showDefault(opened);
       }
       stage = 'run';
       this.status.textContent = s.running;
       const text = this.prompt.input.value;
+      const unknown = unknownCharacters(opened.characters, text);
+      if (unknown.length) {
+        throw Object.assign(new Error(s.unknownCharacters(unknown.map(shownToken))), { field: this.prompt });
+      }
       // without tokenizer.json the prompt is token ids: "3, 17, 5"
       const ids = opened.hasTokenizer ? await opened.handle.tokenize(text) : tokenIds(text);
       const at = position === LAST || position >= ids.length ? ids.length - 1 : position;
       const run = await opened.handle.run(ids, { lens: { k: LENS_K, position: at } });
       const weights = await opened.handle.normWeights();
       if (!current()) return;
+      this.clearError(this.prompt);
+      const beyond = ids.length > opened.context ? s.beyondContext(ids.length, opened.context) : '';
+      this.promptNote.textContent = [this.#defaultNote, beyond].filter(Boolean).join(' ');
       const rows = probeRows(run, weights, opened.name);
       this.#draw(rows);
       const { seed, dtypes } = opened;
@@ -361,7 +375,10 @@ export class RlCheckpointProbe extends ExperimentElement {
       this.#busy(false);
       this.status.textContent = '';
       const message = failure?.code ? `${failure.code}: ${failure.message}` : describeError(failure, this.language);
-      this.error.textContent = stage === 'open' ? s.openFailed(message) : s.runFailed(message);
+      if (failure?.field) {
+        failure.field.setError(failure.message); // where the reader typed it
+        this.markStale(true, failure.field);
+      } else this.error.textContent = stage === 'open' ? s.openFailed(message) : s.runFailed(message);
       this.dataset.status = 'error';
       this.markStale(true, 'run'); // the last result stays, dimmed
       if (stage === 'open' && this.#files && this.#opened) {
@@ -395,30 +412,8 @@ export class RlCheckpointProbe extends ExperimentElement {
       h('li', { 'data-readout': 'final' }, s.finalNorm(formatFixed(top, 3), formatFixed(rows.finalAt, 3))),
       h('li', { 'data-readout': 'zero' }, s.zeroVersus(formatFixed(rows.streamAtZero.at(-1), 3), formatFixed(top, 3))),
     );
-    const cell = (v) => h('td', {}, formatFixed(v, 4));
-    this.weightsTable.replaceChildren(
-      ...rows.weights.map((w) =>
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'row' }, w.onePlus ? s.onePlus(w.name) : w.name),
-          cell(w.mean),
-          cell(w.std),
-          cell(w.min),
-          cell(w.max),
-        ),
-      ),
-    );
-    this.lensTable.replaceChildren(
-      ...rows.lens.map((layer) =>
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'row' }, layer.state === 0 ? s.embedding : s.afterLayer(layer.state - 1)),
-          layer.tokens.map((t) => h('td', {}, h('code', {}, shownToken(t.text)), ` ${formatFixed(t.prob, 3)}`)),
-        ),
-      ),
-    );
+    this.weightsTable.show(rows);
+    this.lensTable.show(rows);
   }
 
   #lineOptions(color, label, colour) {

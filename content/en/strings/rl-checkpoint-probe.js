@@ -4,6 +4,11 @@ export default {
   hint: 'A model that has learned, not one made up for the figure: by default one of the lab’s own toy decoders, trained on the project’s small English corpus and saved as a Hugging Face checkpoint, or any checkpoint whose files you give (nothing leaves your computer). It is run in a background worker; the figure shows the stream’s length after every layer at one position, what each sublayer adds there, the norms’ weights, and what each layer’s stream would predict (a logit lens).',
   sectionLink: 'Read the section',
   toy: 'Trained toy',
+  // the select's short names; toyNames, the full ones, say what is showing
+  toyLabels: {
+    'toy-llama': 'toy Llama (Pre-Norm)',
+    'toy-olmo2': 'toy OLMo 2 (output norms)',
+  },
   toyNames: {
     'toy-llama': 'toy Llama (Pre-Norm, 4 layers, 0.2 M parameters)',
     'toy-olmo2': 'toy OLMo 2 (norms on the sublayer outputs, q/k norm, 4 layers)',
@@ -15,8 +20,17 @@ export default {
   sourceToy: (name) => `Showing: ${name}.`,
   sourceFiles: (names) => `Showing your files: ${names}.`,
   prompt: 'Prompt',
-  promptHint:
-    'The toys read characters and know only the lower-case English of the project’s corpus, so the default is a line of it; other characters are not in their vocabulary. Without tokenizer.json, type token ids: 3, 17, 5.',
+  promptHint: 'Read by the model’s own tokenizer. Without tokenizer.json, type token ids: 3, 17, 5.',
+  // the chapter's example prompt (#residual-stream), the default for a model of the reader's with tokenizer.json
+  chapterPrompt: 'How do I apply for annual leave?',
+  toyPromptNote: (chapterPrompt) =>
+    `This toy reads only the few characters of the project’s English corpus it was trained on (lower-case letters, digits, space and a little punctuation), one character per token, so it cannot read the chapter’s prompt “${chapterPrompt}”; by default it reads the start of the text it was tested on. To read the chapter’s prompt, open your own model’s files above (Qwen2.5-0.5B-Instruct, for one).`,
+  idsNote: (ids) =>
+    `These files have no tokenizer.json, so the prompt is token ids, and the default is the vocabulary’s first ids, ${ids}, which spell nothing in particular. Type the ids of a text of yours, or add tokenizer.json to the files to type text.`,
+  beyondContext: (tokens, context) =>
+    `This prompt is ${tokens} tokens long, more than the ${context} positions the model was made for (max_position_embeddings): from position ${context} on it reads what it never saw in training.`,
+  unknownCharacters: (characters) =>
+    `This model’s vocabulary has no token for ${characters.map((ch) => `“${ch}”`).join(', ')}: its tokenizer would drop them without a word. Remove them, or open a model that reads them. The last result stays on screen.`,
   position: 'Position',
   positionHint: 'A token position from 0; empty: the last one.',
   reading: 'Reading the files',
@@ -70,12 +84,12 @@ export default {
     recognised: (model) =>
       `These files have the shape of ${model} (its config.json: the same family, widths, layers, heads and vocabulary), the model the chapter measured, so its numbers are set beside yours. Weights of another model of that shape (the base model, Qwen2-0.5B, a fine-tune) give other numbers.`,
     conditions: (prompt, last, precision) =>
-      `The chapter: the prompt “${prompt}” without a chat template, its last position (“${last}”), ${precision} on a CPU.`,
+      `The chapter’s measurement: the prompt “${prompt}” without a chat template, its last position (“${last}”), ${precision} on a CPU.`,
     yoursAre: (prompt, position, token, dtypes) =>
       `Yours: the prompt “${prompt}”, position ${position} (“${token}”), weights stored as ${dtypes}, computed in FP32 by the lab’s kernels (WebAssembly).`,
     notComparable: (prompt, position) =>
-      `Not comparable: ${[prompt && 'your prompt is not the chapter’s', position && 'your position is not the last'].filter(Boolean).join(' and ')}, so the two columns measure different things.`,
-    useSeed: 'Use the chapter’s prompt and the last position',
+      `Not comparable: ${[prompt && 'your prompt is not the one measured', position && 'your position is not the last'].filter(Boolean).join(' and ')}, so the two columns measure different things.`,
+    useSeed: 'Use the measured prompt and the last position',
     point: 'stream length |h| or increment |Δ|',
     chapter: 'chapter',
     yours: 'yours',

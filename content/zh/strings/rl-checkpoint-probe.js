@@ -4,6 +4,11 @@ export default {
   hint: '这里看的是真正学过东西的模型，而不是为画图编出来的数字：默认打开本项目自己训练的玩具解码器（在项目的小型英文语料上训练，存成 Hugging Face 检查点），也可以换成你手头任意检查点的文件（文件只在你的电脑上读取）。计算在后台 worker 里进行；图中是某个位置上残差流在每层之后的长度、每个子层往里加了多少、各归一化层的权重，以及每层的残差流此刻会预测什么（logit lens）。',
   sectionLink: '阅读本节',
   toy: '训练好的玩具模型',
+  // the select's short names; toyNames, the full ones, say what is showing
+  toyLabels: {
+    'toy-llama': '玩具 Llama（Pre-Norm）',
+    'toy-olmo2': '玩具 OLMo 2（子层输出归一化）',
+  },
   toyNames: {
     'toy-llama': '玩具 Llama（Pre-Norm，4 层，约 20 万参数）',
     'toy-olmo2': '玩具 OLMo 2（归一化放在子层输出上，带 q/k 归一化，4 层）',
@@ -15,8 +20,17 @@ export default {
   sourceToy: (name) => `当前显示：${name}。`,
   sourceFiles: (names) => `当前显示你的文件：${names}。`,
   prompt: '输入文本',
-  promptHint:
-    '玩具模型按字符读入，只认识项目语料里的小写英文，所以默认给的是语料中的一句；其他字符不在它们的词表里。没有 tokenizer.json 时，请直接输入词元 id，例如 3, 17, 5。',
+  promptHint: '由模型自己的分词器切分。没有 tokenizer.json 时，请直接输入词元 id，例如 3, 17, 5。',
+  // 正文的示例输入（#residual-stream），打开读者自己带 tokenizer.json 的模型时默认用它
+  chapterPrompt: '年假怎么申请？',
+  toyPromptNote: (chapterPrompt) =>
+    `这个玩具模型一个字符一个词元，只认识训练时见过的那几个字符：项目英文语料里的小写字母、数字、空格和少量标点，所以读不了正文的“${chapterPrompt}”，默认读的是测它时用的那段文字的开头。想看正文那句话，请在上面打开你自己的模型文件（例如 Qwen2.5-0.5B-Instruct）。`,
+  idsNote: (ids) =>
+    `这些文件里没有 tokenizer.json，所以输入的是词元 id，默认是词表最前面的几个 id：${ids}，它们并不组成什么有意义的文字。你可以输入自己那段文字的 id，或者把 tokenizer.json 一起选上，就能直接输入文字。`,
+  beyondContext: (tokens, context) =>
+    `这段输入有 ${tokens} 个词元，超过了模型设计的 ${context} 个位置（max_position_embeddings）：从位置 ${context} 起，它读到的是训练中从没见过的位置。`,
+  unknownCharacters: (characters) =>
+    `这个模型的词表里没有这些字符：${characters.map((ch) => `“${ch}”`).join('、')}，分词器会把它们悄悄丢掉。请删掉它们，或者换一个认识它们的模型。屏幕上保留上一次的结果。`,
   position: '位置',
   positionHint: '从 0 开始的词元位置；留空表示最后一个。',
   reading: '正在读取文件',
@@ -72,8 +86,8 @@ export default {
     yoursAre: (prompt, position, token, dtypes) =>
       `你的：输入“${prompt}”，位置 ${position}（“${token}”），权重以 ${dtypes} 存储，由本实验室的内核用 FP32 计算（WebAssembly）。`,
     notComparable: (prompt, position) =>
-      `无法对照：${[prompt && '你的输入和正文不同', position && '你选的不是最后一个位置'].filter(Boolean).join('，')}，两列量的不是同一样东西。`,
-    useSeed: '改用正文的输入和最后一个位置',
+      `无法对照：${[prompt && '你的输入不是实测用的那句', position && '你选的不是最后一个位置'].filter(Boolean).join('，')}，两列量的不是同一样东西。`,
+    useSeed: '改用实测的输入和最后一个位置',
     point: '残差流长度 |h| 或增量 |Δ|',
     chapter: '正文',
     yours: '你的',

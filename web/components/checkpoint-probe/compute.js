@@ -9,6 +9,13 @@ export const TOYS = record.toys;
 export const TOY_NAMES = TOYS.map((toy) => toy.name);
 export const toyOf = (name) => TOYS.find((toy) => toy.name === name);
 
+/**
+ * The text a toy reads: the first contextLength characters of its probe text (one character, one token). The
+ * probe text holds one more, the last input's target, over which its recorded probeLoss is taken; the toy was
+ * trained on windows of contextLength characters, and a 65th position is one it never saw.
+ */
+export const toyWindow = (toy) => toy.probeText.slice(0, toy.engineConfig.contextLength);
+
 const TOY_FILES = ['config.json', 'model.safetensors', 'tokenizer.json'];
 /** Tokens per layer in the logit lens table. */
 export const LENS_K = 3;
@@ -74,24 +81,47 @@ const isByteLevel = (decoder) =>
   decoder?.type === 'ByteLevel' || (decoder?.type === 'Sequence' && decoder.decoders?.some(isByteLevel));
 
 /**
- * id -> the token's text, from tokenizer.json's model.vocab (BPE, WordPiece, WordLevel keep {token: id}), decoded
- * from the byte-level alphabet where the tokenizer's decoder is ByteLevel (GPT-2, Llama 3, Qwen); ids it does not
- * name show as #id. Without a usable tokenizer.json every id shows as #id.
+ * What the probe reads from tokenizer.json: `name`, id -> the token's text, from model.vocab (BPE, WordPiece,
+ * WordLevel keep {token: id}), decoded from the byte-level alphabet where the tokenizer's decoder is ByteLevel
+ * (GPT-2, Llama 3, Qwen), ids it does not name shown as #id; and `characters`, the set of characters a
+ * character-level vocabulary holds (every token one character, no normalizer, pre-tokenizer, unknown token or
+ * byte fallback: the toys' tokenizers), whose encoder drops any other character without a word; null for any
+ * other tokenizer. Without a usable tokenizer.json every id shows as #id.
  */
-export function tokenNames(files) {
+export function readTokenizer(files) {
   const names = new Map();
+  let characters = null;
   try {
     const bytes = files['tokenizer.json'];
     const json = bytes && JSON.parse(typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
-    const vocab = json?.model?.vocab;
+    const model = json?.model;
+    const vocab = model?.vocab;
     const text = isByteLevel(json?.decoder) ? byteLevelText : (token) => token;
     if (vocab && !Array.isArray(vocab)) for (const [token, id] of Object.entries(vocab)) names.set(id, text(token));
     if (Array.isArray(vocab)) vocab.forEach((entry, id) => names.set(id, Array.isArray(entry) ? entry[0] : entry)); // Unigram: [[token, score]]
+    const plain = json && !json.normalizer && !json.pre_tokenizer && !model?.unk_token && !model?.byte_fallback;
+    if (plain && vocab && !Array.isArray(vocab) && Object.keys(vocab).every((token) => [...token].length === 1))
+      characters = new Set(Object.keys(vocab));
   } catch {
     names.clear(); // the lab reports a broken tokenizer.json itself when it is needed
+    characters = null;
   }
-  return (id) => (names.has(id) ? names.get(id) : `#${id}`);
+  return { name: (id) => (names.has(id) ? names.get(id) : `#${id}`), characters };
 }
+
+/** id -> the token's text (readTokenizer's `name`). */
+export const tokenNames = (files) => readTokenizer(files).name;
+
+/** The distinct characters of `text` that are not in `characters` (readTokenizer's), in order of appearance. */
+export const unknownCharacters = (characters, text) =>
+  characters ? [...new Set(text)].filter((ch) => !characters.has(ch)) : [];
+
+/** How many ids the prompt of a checkpoint without tokenizer.json holds by default: 0, 1, ... */
+const DEFAULT_IDS = 8;
+
+/** The default prompt without tokenizer.json: the first ids of the vocabulary, "0, 1, 2, 3, 4, 5, 6, 7". */
+export const defaultIds = (vocabSize) =>
+  Array.from({ length: Math.max(1, Math.min(DEFAULT_IDS, vocabSize || DEFAULT_IDS)) }, (_, i) => i).join(', ');
 
 /** Token ids typed as numbers separated by commas or spaces ("3, 17, 5"), for a checkpoint without tokenizer.json. */
 export function tokenIds(text) {

@@ -2,7 +2,9 @@
 // stream's length after each layer and what each sublayer adds, at the last position of the toy's probe window.
 // The trained toy is read through lab.openCheckpoint; the untrained one is lab.createDecoder with the toy's own
 // initialisation, the weights its training started from. Both run in the lab worker (or on the lab itself).
-import { TOYS, fetchToy } from '../checkpoint-probe/compute.js';
+import { TOYS, fetchToy, toyWindow } from '../checkpoint-probe/compute.js';
+
+export { toyWindow }; // the text both models read (one character, one token)
 
 // toy_config in wasm/src/train/toys.cpp (tests/js/toys.test.mjs compares): N(0, 0.02²) weights, GPT-2's 1/√(2L) on attn.o and mlp.down,
 // seeded with the toy's seed.
@@ -10,9 +12,6 @@ export const TOY_INIT = { scheme: 'normal', std: 0.02, residualScaling: true };
 
 /** The shipped toy whose norm placement is `placement` (pre: the Llama-style one; olmo2: the OLMo 2-style one). */
 export const toyOfPlacement = (placement) => TOYS.find((toy) => toy.engineConfig.placement === placement);
-
-/** The text both models read: the toy's probe text, cut to its context length (one character, one token). */
-export const toyWindow = (toy) => toy.probeText.slice(0, toy.engineConfig.contextLength);
 
 /** The decoder config of the toy before training. */
 export const untrainedToyConfig = (toy) => ({ ...toy.engineConfig, init: { ...TOY_INIT, seed: toy.seed } });
