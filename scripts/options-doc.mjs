@@ -160,7 +160,8 @@ export function renderAttributes(widgets) {
       '|---|---|---|---|---|',
     );
     for (const row of rows) {
-      const shown = code(row.type === 'text' ? `"${row.default}"` : String(row.default));
+      // A table cell is one line: a default of several lines (the config inspector's JSON) is shown on one.
+      const shown = code(row.type === 'text' ? `"${row.default.replace(/\s*\n\s*/g, ' ')}"` : String(row.default));
       const what = [row.label && `"${row.label}"`, row.option && `${code(row.option)}: ${row.meaning}`]
         .filter(Boolean)
         .join('; ');
