@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// The tree's formatting: Prettier for JS, CSS, JSON and the docs' Markdown, clang-format for C++.
+// The tree's formatting: Prettier for JS, CSS, JSON and Markdown (README, docs/, the chapters), clang-format for C++.
 //   node scripts/format.mjs           rewrite every file that differs
 //   node scripts/format.mjs --check   change nothing; one check per formatter, and the files that differ
 // The last line of --check is "format: N passed | N failed" (one per formatter), which the test suite reads.
-// The files each formatter owns are chosen by .prettierignore and CPP_GLOBS below; content/ is the chapter's
-// prose, whose line breaks and tables are the authors' (Prettier would re-pad every CJK table).
+// The files each formatter owns are chosen by .prettierignore and CPP_GLOBS below; .prettierrc.mjs says how the
+// Markdown is kept (the authors' line breaks; the chapters' wide tables compact).
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -4,9 +4,12 @@
 // the reference of the widgets' attributes (docs/embedding.md) from their state tables (resolved against the same
 // lab.describe()), and the embed frame heights (docs/embedding.md) from web/components/registry.js. `node scripts/options-doc.mjs` prints them; `--write` replaces the blocks between the markers in
 // the two docs and rewrites the types; tests/js/options-doc.test.mjs fails when a file differs from what this renders.
+// A block is written as Prettier formats it in its document (asWritten), so the docs pass `npm run format -- --check`
+// as generated.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as prettier from 'prettier';
 import { WIDGETS, embedName } from '../web/components/registry.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -157,7 +160,8 @@ export function renderAttributes(widgets) {
       '|---|---|---|---|---|',
     );
     for (const row of rows) {
-      const shown = code(row.type === 'text' ? `"${row.default}"` : String(row.default));
+      // A table cell is one line: a default of several lines (the config inspector's JSON) is shown on one.
+      const shown = code(row.type === 'text' ? `"${row.default.replace(/\s*\n\s*/g, ' ')}"` : String(row.default));
       const what = [row.label && `"${row.label}"`, row.option && `${code(row.option)}: ${row.meaning}`]
         .filter(Boolean)
         .join('; ');
@@ -219,6 +223,16 @@ export const BLOCKS = {
 };
 export const OPTION_TYPES = 'types/options.d.ts';
 
+/**
+ * The block `key` of BLOCKS as its document holds it: `rendered` formatted by Prettier with the settings of that
+ * file (.prettierrc.mjs), which pads the tables' columns.
+ */
+export async function asWritten(key, rendered) {
+  const filepath = join(root, BLOCKS[key][0]);
+  const options = await prettier.resolveConfig(filepath);
+  return (await prettier.format(rendered, { ...options, filepath })).replace(/\n$/, '');
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const rendered = {
     options: await renderFromBuild(),
@@ -237,9 +251,10 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
         console.error(`${file} has no ${begin} ... ${end} block`);
         process.exit(1);
       }
+      const written = await asWritten(key, rendered[key]);
       writeFileSync(
         path,
-        text.replace(block, () => rendered[key]),
+        text.replace(block, () => written),
       );
     }
     writeFileSync(join(root, OPTION_TYPES), types);

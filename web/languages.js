@@ -1,23 +1,26 @@
 // The lab's languages: one row each, the one table the page build (scripts/pages.mjs), the offline build
 // (scripts/offline.mjs), the page shell (shell/page.js), embed.html and the widgets read. A language is a folder,
-// content/<code>/ (chapter.md, the chapter; strings/, every other text, strings/index.js listing them), and a row
-// here; docs/extending.md says how to add one.
+// content/<code>/ (chapter.md, the chapter; strings/, every other text: strings/index.js lists those of no one
+// widget, and each widget's are strings/<tag>.js, found through the widget registry), and a row here;
+// docs/extending.md says how to add one.
 //   code          the folder's name, the value of embed.html's ?lang= and of a widget's lang attribute (any
 //                 lang whose first subtag is the code picks the row: zh, zh-CN, zh-Hans)
 //   name          the language's own name, in the page's language menu
 //   htmlLang      the pages' <html lang>
 //   numberLocale  the locale numbers are grouped in (toLocaleString)
 //   page          the page the chapter is rendered to, under the site root (the first row's is index.html)
-//   strings       the texts, by what shows them (content/<code>/strings/index.js)
+//   strings       the texts, by what shows them: content/<code>/strings/index.js, with each widget's own texts
+//                 (content/<code>/strings/<tag>.js) added under its tag from widget-strings.js
 // The folder sits beside web/ on purpose: the site is assembled in .dist-site/, beside web/ too, so this import
 // resolves to the same files from both.
 import en from '../content/en/strings/index.js';
 import zh from '../content/zh/strings/index.js';
+import { WIDGET_STRINGS } from './widget-strings.js';
 
 export const LANGUAGES = [
   { code: 'zh', name: '中文', htmlLang: 'zh-CN', numberLocale: 'en-US', page: 'index.html', strings: zh },
   { code: 'en', name: 'English', htmlLang: 'en', numberLocale: 'en-US', page: 'en/index.html', strings: en },
-];
+].map((row) => ({ ...row, strings: { ...row.strings, ...WIDGET_STRINGS[row.code] } }));
 
 /**
  * The language of a lang attribute that names no row (or of none), and the one a text missing from a language

@@ -9,6 +9,7 @@ import { CONFIG_FIELDS, QK_NORM_FLAGS, inspectConfig } from '../../web/lib/inspe
 import { exampleText } from '../../web/components/config-inspector/examples.js';
 import { EXERCISES } from '../../web/components/self-check/exercises.js';
 import { LANGUAGES } from '../../web/languages.js';
+import { rowAfter } from './markdown-tables.mjs';
 
 // each widget's texts by language code (content/<lang>/strings/<tag>.js)
 const byLanguage = (part) => Object.fromEntries(LANGUAGES.map((row) => [row.code, row.strings[part]]));
@@ -116,14 +117,13 @@ test("QK-Norm's bound is per head; OLMo 2 normalizes the whole projection (its q
 
 test('warmup at std 0.02: the chapter quotes docs/experiments.md, where the effect reverses in the toy', () => {
   const docs = read('docs/experiments.md');
-  const row =
-    /^\| std 0\.02 \| 3e-3 \| 0 \| ([\d.]+) \([\d.]+\) \| ([\d.]+) \([\d.]+\) \| ([\d.]+) \([\d.]+\) \| ([\d.]+) \([\d.]+\) \|$/m.exec(
-      docs,
-    );
-  assert.ok(row, 'the std 0.02, lr 3e-3 row of the warmup table');
-  const [postNo, postWarm, preNo, preWarm] = row.slice(1);
+  const cells = rowAfter(docs, 'std 0.02', '3e-3', '0');
+  assert.ok(cells, 'the std 0.02, lr 3e-3 row of the warmup table');
+  const losses = cells.map((cell) => /^([\d.]+) \([\d.]+\)$/.exec(cell)?.[1]);
+  assert.ok(losses.length === 4 && losses.every(Boolean), `four "loss (spread)" cells: ${cells.join(' | ')}`);
+  const [postNo, postWarm, preNo, preWarm] = losses;
   // the reversal itself: warmup costs Post-Norm and helps Pre-Norm at this init
-  assert.ok(Number(postWarm) > Number(postNo) && Number(preWarm) < Number(preNo), row[0]);
+  assert.ok(Number(postWarm) > Number(postNo) && Number(preWarm) < Number(preNo), cells.join(' | '));
   const stall = /pre-norm\s+without warmup stalled \(([\d.]+)\) while post-norm trained/.exec(docs)?.[1];
   assert.ok(stall, 'the 12-layer measurement');
   assert.ok(

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { load } from '../../dist/lib/residual-lab.js';
 import { toyWindow, untrainedToyConfig } from '../../web/components/experiment-run/toy-stream.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
+import { rowAfter } from './markdown-tables.mjs';
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const section = (lang) => {
@@ -129,12 +130,9 @@ for (const [lang, claims] of Object.entries(CLAIMS)) {
 test("docs/experiments.md's table of the toys' streams is what the API measures", () => {
   const docs = read('docs/experiments.md');
   const row = (name, state) => {
-    const line = docs.split('\n').find((l) => l.startsWith(`| \`${name}\` | ${state} |`));
-    assert.ok(line, `docs: no row for ${name}, ${state}`);
-    return line
-      .split('|')
-      .slice(3, -1)
-      .map((cell) => cell.trim());
+    const cells = rowAfter(docs, `\`${name}\``, state);
+    assert.ok(cells, `docs: no row for ${name}, ${state}`);
+    return cells;
   };
   const pairs = (increments) =>
     Array.from(

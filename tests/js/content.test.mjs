@@ -14,6 +14,7 @@ import { SECTION_IDS } from './chapter-sections.mjs';
 import { WIDGETS } from '../../web/components/registry.js';
 import { EXERCISE_SECTIONS } from '../../web/components/self-check/exercises.js';
 import { LANGUAGES } from '../../web/languages.js';
+import { rowAfter } from './markdown-tables.mjs';
 
 const CONTENT_DIR = new URL('../../content/', import.meta.url);
 // every language of the table, with the words its chapter uses around a widget (content/<lang>/strings/chapter.js)
@@ -378,8 +379,12 @@ for (const [lang, { tryIt, figure }] of Object.entries(LANGS)) {
   test(`${lang}: the soft-cap table holds cap * tanh(x / cap), recomputed`, () => {
     const body = ch.sectionText('softcap');
     for (const [cap, x] of SOFTCAP_ROWS) {
-      const row = `| ${cap} | ${x} | ${round(softcap(x, cap), 1)} |`;
-      assert.ok(body.includes(row), `softcap table lacks the row ${row}`);
+      const value = String(round(softcap(x, cap), 1));
+      assert.deepEqual(
+        rowAfter(body, String(cap), String(x)),
+        [value],
+        `softcap table: the row ${cap} | ${x} | ${value}`,
+      );
     }
   });
 

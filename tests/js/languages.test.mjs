@@ -18,6 +18,8 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { widgetStringsSource } from '../../scripts/pages.mjs';
+import { WIDGET_TAGS } from '../../web/components/registry.js';
 import { FALLBACK_LANGUAGE, LANGUAGES, languageCode, stringsOf } from '../../web/languages.js';
 
 const rootDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -76,6 +78,66 @@ test(`every language has every text of ${FALLBACK_LANGUAGE}, no other and of the
       d.replace(' en', ` ${FALLBACK_LANGUAGE}`),
     ),
   );
+});
+
+/**
+ * What content/<code>/strings/ holds against the registry: a tag with no file, and a file that is neither index.js,
+ * nor one index.js imports, nor a registered tag's (a widget's strings file is named after its tag).
+ */
+function widgetFileProblems(code, files, indexSource) {
+  const shared = new Set([...indexSource.matchAll(/from '\.\/([^']+)'/g)].map((m) => m[1]));
+  const problems = WIDGET_TAGS.filter((tag) => !files.includes(`${tag}.js`)).map(
+    (tag) => `content/${code}/strings/${tag}.js: missing (<${tag}> is a row of web/components/registry.js)`,
+  );
+  for (const file of files)
+    if (file !== 'index.js' && !shared.has(file) && !WIDGET_TAGS.includes(file.replace(/\.js$/, '')))
+      problems.push(
+        `content/${code}/strings/${file}: no widget of web/components/registry.js has this tag, and index.js does not import it`,
+      );
+  return problems;
+}
+
+test("each language's strings/ holds one file per registered widget, named after its tag, and no stray one", async () => {
+  for (const row of LANGUAGES) {
+    const dir = join(rootDir, 'content', row.code, 'strings');
+    const files = readdirSync(dir).filter((name) => name.endsWith('.js'));
+    assert.deepEqual(widgetFileProblems(row.code, files, readFileSync(join(dir, 'index.js'), 'utf8')), []);
+    for (const tag of WIDGET_TAGS) {
+      const file = (await import(pathToFileURL(join(dir, `${tag}.js`)).href)).default;
+      assert.equal(row.strings[tag], file, `${row.code}: the texts of <${tag}> are ${tag}.js`);
+    }
+  }
+  // and the check names a widget without a file and a file without a widget
+  const [first, ...rest] = WIDGET_TAGS.map((tag) => `${tag}.js`);
+  assert.deepEqual(
+    widgetFileProblems('xx', [...rest, 'rl-retired.js', 'page.js', 'index.js'], "import page from './page.js';"),
+    [
+      `content/xx/strings/${first}: missing (<${first.slice(0, -3)}> is a row of web/components/registry.js)`,
+      'content/xx/strings/rl-retired.js: no widget of web/components/registry.js has this tag, and index.js does not import it',
+    ],
+  );
+});
+
+test("the browser's widget-strings.js imports every language's file of every registered widget, under its tag", () => {
+  const source = widgetStringsSource();
+  const imported = new Map(
+    [...source.matchAll(/^import (strings\d+) from '\.\.\/content\/([a-z]+)\/strings\/([a-z-]+)\.js';$/gm)].map((m) => [
+      m[1],
+      `${m[2]}/${m[3]}`,
+    ]),
+  );
+  assert.equal(imported.size, LANGUAGES.length * WIDGET_TAGS.length, source);
+  for (const row of LANGUAGES) {
+    const line = source.match(new RegExp(`^ {2}"${row.code}": \\{ (.*) \\},$`, 'm'));
+    assert.ok(line, `${row.code}: a row of WIDGET_STRINGS`);
+    const entries = [...line[1].matchAll(/"([a-z-]+)": (strings\d+)/g)];
+    assert.deepEqual(
+      entries.map((m) => m[1]),
+      WIDGET_TAGS,
+      `${row.code}: every tag, in the registry's order`,
+    );
+    for (const [, tag, name] of entries) assert.equal(imported.get(name), `${row.code}/${tag}`);
+  }
 });
 
 test('no code in web/ or scripts/ names a language: each is a row of web/languages.js', () => {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { WIDGET_TAGS } from '../../web/components/registry.js';
 import {
+  asWritten,
   BLOCKS,
   documentBlock,
   OPTION_TYPES,
@@ -22,7 +23,7 @@ const generated = (key) => {
 test("docs/options.md's option reference is the one lab.describe() renders", async () => {
   const block = generated('options');
   assert.ok(block, 'docs/options.md has no option reference block');
-  assert.equal(block, await renderFromBuild());
+  assert.equal(block, await asWritten('options', await renderFromBuild()));
 });
 
 test('types/options.d.ts is the one lab.describe() renders', async () => {
@@ -56,7 +57,7 @@ test("the reference shows the bounds and defaults of the tables, such as the dec
 test("docs/embedding.md's attribute reference is the one the widgets' state tables render", async () => {
   const block = generated('attributes');
   assert.ok(block, 'docs/embedding.md has no attribute reference block');
-  assert.equal(block, await renderAttributesFromBuild());
+  assert.equal(block, await asWritten('attributes', await renderAttributesFromBuild()));
 });
 
 test('the attribute reference names each row by its attribute, with the bounds the widget narrowed', async () => {

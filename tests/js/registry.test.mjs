@@ -14,7 +14,7 @@ import {
   widgetModulesSource,
   withWidgetList,
 } from '../../scripts/pages.mjs';
-import { BLOCKS, documentBlock, renderFrameHeights } from '../../scripts/options-doc.mjs';
+import { asWritten, BLOCKS, documentBlock, renderFrameHeights } from '../../scripts/options-doc.mjs';
 import { WIDGETS, WIDGET_TAGS, embedName, widgetOf } from '../../web/components/registry.js';
 import { SECTION_IDS } from './chapter-sections.mjs';
 
@@ -99,11 +99,11 @@ test('the chapter build refuses a tag that is no widget of the registry', () => 
   );
 });
 
-test("the documented frame heights are the registry's", () => {
+test("the documented frame heights are the registry's", async () => {
   const [file, begin, end] = BLOCKS.frameHeights;
   assert.equal(
     documentBlock(read(file), begin, end),
-    renderFrameHeights(),
+    await asWritten('frameHeights', renderFrameHeights()),
     `${file}: run node scripts/options-doc.mjs --write`,
   );
 });

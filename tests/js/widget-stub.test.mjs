@@ -1,7 +1,8 @@
-// A widget added as docs/extending.md says (its module, its strings, one registry row, the tag in both chapters),
-// in a copy of the repository whose site is built (node scripts/build.mjs --site-only): the pages mark its tag for
-// page.css, embed-example.html lists it with its title, the bundle and the offline files define it, and the
-// attribute reference's list of element classes holds it, with no other file edited.
+// A widget added as docs/extending.md says (its module, its strings file in each language, one registry row, the
+// tag in both chapters), in a copy of the repository whose site is built (node scripts/build.mjs --site-only): the
+// pages mark its tag for page.css, embed-example.html lists it with its title, the bundle and the offline files
+// define it and hold its strings, and the attribute reference's list of element classes holds it, with no other
+// file edited (no language's strings/index.js, no list of the widgets).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -36,15 +37,8 @@ test('a widget added as a module, its strings, one registry row and its tag in t
       `export class RlStubProbe extends HTMLElement {\n  static tag = '${TAG}';\n  connectedCallback() {\n    this.setAttribute('data-ready', '');\n  }\n}\n`,
     );
     for (const { code } of LANGUAGES) {
-      // 2. Its strings, and their line in the language's index.
-      const strings = join(copy, `content/${code}/strings`);
-      writeFileSync(join(strings, `${TAG}.js`), `export default { title: '${TITLE}' };\n`);
-      insertBefore(join(strings, 'index.js'), /^import /m, `import stubProbe from './${TAG}.js';\n`);
-      const index = join(strings, 'index.js');
-      writeFileSync(
-        index,
-        readFileSync(index, 'utf8').replace(/^export default \{\n/m, `export default {\n  '${TAG}': stubProbe,\n`),
-      );
+      // 2. Its strings: the file named after the tag, and no other line (web/widget-strings.js finds it).
+      writeFileSync(join(copy, `content/${code}/strings/${TAG}.js`), `export default { title: '${TITLE}' };\n`);
       // 4. The tag in the chapter, in the row's section (the last one).
       insertBefore(
         join(copy, `content/${code}/chapter.md`),
@@ -78,8 +72,14 @@ test('a widget added as a module, its strings, one registry row and its tag in t
       bundles.some((name) => read(`assets/${name}`).includes(`"${TAG}"`)),
       'the bundle holds the module',
     );
-    for (const name of readdirSync(join(dist, 'offline')))
+    assert.ok(
+      bundles.some((name) => read(`assets/${name}`).includes(TITLE)),
+      'the bundle holds its strings',
+    );
+    for (const name of readdirSync(join(dist, 'offline'))) {
       assert.ok(read(`offline/${name}`).includes(`"${TAG}"`), `offline/${name} holds it`);
+      assert.ok(read(`offline/${name}`).includes(TITLE), `offline/${name} holds its strings`);
+    }
 
     // The element classes as the attribute reference reads them (scripts/options-doc.mjs), from the copy's build.
     globalThis.HTMLElement ??= class {};
