@@ -14,7 +14,8 @@
 // (their thread time); WebAssembly compilations are the V8 compile events of the same trace (category v8.wasm)
 // in every thread. Every figure is the median of the visits (5 unless --repeats), printed with its range; the two
 // languages' pages alternate, visit by visit.
-//   node scripts/bench-page.mjs [--repeats N] [--json]
+//   node scripts/bench-page.mjs [--repeats N] [--json] [--site DIR]
+// --site measures another built site (a copy of dist/ from another commit), to set two builds side by side.
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -287,7 +288,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const flag = process.argv.indexOf('--repeats');
   const repeats = flag > 0 ? Number(process.argv[flag + 1]) : 5;
   const asJson = process.argv.includes('--json');
-  const figures = await benchPage({ repeats, log: asJson ? () => {} : console.log });
+  const site = process.argv.indexOf('--site');
+  const siteRoot = site > 0 ? process.argv[site + 1] : undefined;
+  const figures = await benchPage({ repeats, siteRoot, log: asJson ? () => {} : console.log });
   if (asJson) console.log(JSON.stringify(figures, null, 1));
   else printPageFigures(figures);
 }
