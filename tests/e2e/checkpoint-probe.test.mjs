@@ -37,6 +37,14 @@ const vocabNames = (tokenizerJson) =>
   new Map(Object.entries(JSON.parse(tokenizerJson).model.vocab).map(([t, id]) => [id, t]));
 
 /** What the widget should show for `files` and `prompt` (a text or ids), computed by the API: readouts and the lens table. */
+/** Files ({ name: content }) as setInputFiles takes them; `edit(name, buffer)` may change a file's bytes. */
+const asInputFiles = (files, edit = (name, buffer) => buffer) =>
+  Object.entries(files).map(([name, content]) => ({
+    name,
+    mimeType: 'application/octet-stream',
+    buffer: edit(name, Buffer.from(content)),
+  }));
+
 async function expected(files, prompt, names) {
   const ckpt = await api.openCheckpoint(files);
   try {
@@ -184,14 +192,9 @@ test("files from the file input replace the toy with the chapter's prompt; chara
   assert.deepEqual(good, want, 'the random checkpoint');
 
   // a safetensors file cut short: the reader's code and message, the result above kept (dimmed)
-  const broken = Object.entries(files).map(([name, content]) => {
-    const buffer = Buffer.from(content);
-    return {
-      name,
-      mimeType: 'application/octet-stream',
-      buffer: name === 'model.safetensors' ? buffer.subarray(0, buffer.length - 100) : buffer,
-    };
-  });
+  const broken = asInputFiles(files, (name, buffer) =>
+    name === 'model.safetensors' ? buffer.subarray(0, buffer.length - 100) : buffer,
+  );
   await widget.locator('input[type=file]').setInputFiles(broken);
   await eventually(
     () => widget.getAttribute('data-status'),
@@ -219,11 +222,7 @@ test("files from the file input replace the toy with the chapter's prompt; chara
 test('files without tokenizer.json run on the first ids of their vocabulary, and the page says so', async () => {
   const { files } = makeCheckpoint({ family: 'llama', dtype: 'F32', seed: 4 }); // config.json and the weights
   assert.ok(!('tokenizer.json' in files));
-  const paths = Object.entries(files).map(([name, content]) => ({
-    name,
-    mimeType: 'application/octet-stream',
-    buffer: Buffer.from(content),
-  }));
+  const paths = asInputFiles(files);
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
@@ -259,11 +258,7 @@ test('files without tokenizer.json run on the first ids of their vocabulary, and
 test("a prompt of the reader's, typed or from the address, stays when the model changes; the default follows the model", async () => {
   const { files } = makeCheckpoint({ family: 'llama', dtype: 'F32', seed: 5 });
   files['tokenizer.json'] = readFileSync(`${models}toy-llama/tokenizer.json`, 'utf8');
-  const given = Object.entries(files).map(([name, content]) => ({
-    name,
-    mimeType: 'application/octet-stream',
-    buffer: Buffer.from(content),
-  }));
+  const given = asInputFiles(files);
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();

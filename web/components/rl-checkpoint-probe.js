@@ -101,7 +101,7 @@ export class RlCheckpointProbe extends ExperimentElement {
       value: st.prompt,
       onInput: () => this.#edited(),
     });
-    this.promptNote = h('p', { class: 'prompt-note', 'aria-live': 'polite', 'data-prompt-note': '' });
+    this.promptNote = h('p', { class: 'side-note prompt-note', 'aria-live': 'polite', 'data-prompt-note': '' });
     this.position = textField({
       name: 'position',
       label: s.position,

@@ -90,7 +90,12 @@ export class RlVectorLab extends LabElement {
       onInput: (position) => this.setState({ scale: fromSlider(position) }),
     });
     this.lengthNote = h('p', { class: 'length-note', 'aria-live': 'polite' });
-    this.scaleNote = h('p', { class: 'scale-note', id: 'scale-note', 'aria-live': 'polite', hidden: !this.state.dyt });
+    this.scaleNote = h('p', {
+      class: 'side-note scale-note',
+      id: 'scale-note',
+      'aria-live': 'polite',
+      hidden: !this.state.dyt,
+    });
     this.dyt = dytControls({
       range: this.bounds('alpha'),
       strings: s,
