@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { WIDGETS, embedName } from '../../web/components/registry.js';
 import { startLab } from './harness.mjs';
-import { RUNNING_WIDGETS, eventually, expectText, textOf } from './widget-helpers.mjs';
+import { RUNNING_WIDGETS, eventually, expectText, rerun, textOf } from './widget-helpers.mjs';
 
 let lab;
 before(async () => {
@@ -42,20 +42,6 @@ async function addWidget(page, tag, attributes, lang = null) {
   );
   await widget.scrollIntoViewIfNeeded(); // experiment widgets compute near the viewport
   return widget;
-}
-
-/** Waits for a finished run of an experiment widget after `action` (the status passes through running). */
-async function rerun(widget, action, timeout = 20000) {
-  await widget.evaluate((el) => {
-    el.dataset.status = 'stale';
-  });
-  await action();
-  await eventually(
-    () => widget.getAttribute('data-status'),
-    (status) => status === 'done',
-    'the widget computes',
-    timeout,
-  );
 }
 
 const plainRatio = async (widget) =>
