@@ -6,6 +6,7 @@
 // modules (statically: one bundle, which the page fetches with this file and the offline file inlines).
 import { WIDGETS } from './registry.js';
 import { WIDGET_MODULES } from './widget-modules.js';
+import { nextTask } from '../lib/next-task.js';
 
 /** The element classes, in the registry's order (the attribute reference reads their state tables). */
 export const WIDGET_ELEMENTS = WIDGETS.map(({ tag }, i) => {
@@ -20,7 +21,6 @@ export { WIDGET_TAGS } from './registry.js';
 // Defining a tag builds its elements in the document then and there. A tag the document holds is defined in a
 // task of its own, in the order the tags appear (the first screen's widgets first), so that no task of the
 // page's loading builds them all; a tag it does not hold is defined at once, for a script to create.
-const nextTask = () => new Promise((resolve) => setTimeout(resolve));
 const define = (element) => customElements.get(element.tag) || customElements.define(element.tag, element);
 const present = typeof document === 'undefined' ? [] : document.querySelectorAll(WIDGETS.map((w) => w.tag).join(','));
 const inDocument = [...new Set([...present].map((node) => node.localName))];

@@ -9,6 +9,7 @@ import { createExperimentsApi } from './experiments.js';
 import { freezeTables } from './options.js';
 import { inspectConfig } from './inspect-config.js';
 import { openCheckpoint } from './checkpoint/open.js';
+import { nextTask } from './next-task.js';
 
 // (module (func (result v128) (f32x4.splat (f32.const 0)))): validates only where WASM SIMD is supported.
 const SIMD_PROBE = new Uint8Array([
@@ -66,7 +67,6 @@ const compiled = new Map(); // flavour -> Promise<WebAssembly.Module>
 // Loading is three pieces of main-thread work (the compilation's last step, the instance's start-up, the API's
 // tables), each tens of milliseconds on a slow machine: a page runs them in separate tasks, so that input and
 // drawing can run between them.
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * The lab's WebAssembly.Module of `flavour`, fetched and compiled once per page (or worker, or node process).

@@ -18,6 +18,7 @@
 // key of the address under this widget's prefix that names no setting. The share menu's link carries long texts
 // compressed (state.js writeLongState) and the widget's anchor, to which the page scrolls when opened.
 import { load, simdSupported } from '../../lib/residual-lab.js';
+import { nextTask } from '../../lib/next-task.js';
 import { h } from './dom.js';
 import { textField } from './fields.js';
 import { formulasReady } from './formula.js';
@@ -45,10 +46,6 @@ const KEEP_IN_VIEW_MS = 10_000;
 // they held the main thread for a second (each chart reads its colours and width: a style and layout pass of the
 // page). Between two turns the browser paints and answers input.
 let lastTurn = Promise.resolve();
-const nextTask = () =>
-  new Promise((resolve) => {
-    setTimeout(resolve, 0);
-  });
 function drawingTurn() {
   lastTurn = lastTurn.then(nextTask);
   return lastTurn;

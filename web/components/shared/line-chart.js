@@ -6,6 +6,7 @@
 // uPlot (145 KB of the widgets' code) is a chunk of its own, fetched and evaluated when the first chart is made,
 // not with the widgets' bundle while the page loads; a chart is drawn once it has arrived.
 import { h } from './dom.js';
+import { nextTask } from '../../lib/next-task.js';
 import { common } from './i18n.js';
 import { lineChartExport } from './chart-export.js';
 import { axisValues } from './format.js';
@@ -22,7 +23,6 @@ const loadUPlot = () =>
 // Charts are drawn one per task (each reads the page's layout and paints its canvas), after uPlot has arrived,
 // not all in the task that evaluated it.
 let waitingTurn = Promise.resolve();
-const nextTask = () => new Promise((resolve) => setTimeout(resolve));
 const afterUPlot = () => (waitingTurn = waitingTurn.then(loadUPlot).then(nextTask));
 
 // The colours charts use, read for a widget in one style pass before it builds (resolveChartColours): the first
