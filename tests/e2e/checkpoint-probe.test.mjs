@@ -36,7 +36,6 @@ const shown = (text) => text.replace(/\n/g, '↵').replace(/ /g, '␣');
 const vocabNames = (tokenizerJson) =>
   new Map(Object.entries(JSON.parse(tokenizerJson).model.vocab).map(([t, id]) => [id, t]));
 
-/** What the widget should show for `files` and `prompt` (a text or ids), computed by the API: readouts and the lens table. */
 /** Files ({ name: content }) as setInputFiles takes them; `edit(name, buffer)` may change a file's bytes. */
 const asInputFiles = (files, edit = (name, buffer) => buffer) =>
   Object.entries(files).map(([name, content]) => ({
@@ -45,6 +44,7 @@ const asInputFiles = (files, edit = (name, buffer) => buffer) =>
     buffer: edit(name, Buffer.from(content)),
   }));
 
+/** What the widget should show for `files` and `prompt` (a text or ids), computed by the API: readouts and the lens table. */
 async function expected(files, prompt, names) {
   const ckpt = await api.openCheckpoint(files);
   try {

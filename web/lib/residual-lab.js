@@ -64,10 +64,6 @@ async function compileFrom(url) {
 
 const compiled = new Map(); // flavour -> Promise<WebAssembly.Module>
 
-// Loading is three pieces of main-thread work (the compilation's last step, the instance's start-up, the API's
-// tables), each tens of milliseconds on a slow machine: a page runs them in separate tasks, so that input and
-// drawing can run between them.
-
 /**
  * The lab's WebAssembly.Module of `flavour`, fetched and compiled once per page (or worker, or node process).
  * A WebAssembly.Module can be posted to workers, which then instantiate it without fetching or compiling again:
@@ -83,6 +79,9 @@ export function compileWasm(flavour = 'auto') {
   return compiled.get(chosen);
 }
 
+// Loading is three pieces of main-thread work (the compilation's last step, the instance's start-up, the API's
+// tables), each tens of milliseconds on a slow machine: a page runs them in separate tasks, so that input and
+// drawing can run between them.
 async function instantiate(flavour, givenModule) {
   const [{ default: createModule }, module] = await Promise.all([
     import(glueUrl(flavour).href),
