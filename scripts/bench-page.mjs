@@ -22,22 +22,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { WIDGETS } from '../web/components/registry.js';
 import { startServer } from './serve.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs';
 import { LANGUAGES } from '../web/languages.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-// The same flags as tests/e2e/harness.mjs (CHROMIUM_ARGS), which this script does not import: it must run where
-// the test files are not shipped.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const WIDGET_TAGS = WIDGETS.map((widget) => widget.tag);
 // The widgets with a worker: they compute as they near the viewport, or on their Run button (worker 'on-run').
 const WORKER_WIDGETS = WIDGETS.filter((widget) => widget.worker);
@@ -243,7 +232,7 @@ const FIGURES = [
 export async function benchPage({ repeats = 5, log = console.log, siteRoot = join(root, 'dist') } = {}) {
   const { server, url } = await startServer({ siteRoot, port: 0 });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
   });
   const runs = [];

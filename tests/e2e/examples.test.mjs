@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { startExamplesServer } from '../../examples/serve.mjs';
-import { CHROMIUM_ARGS, SCREENSHOT_DIR } from './harness.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, SCREENSHOT_DIR } from './harness.mjs';
 import { eventually, textOf } from './widget-helpers.mjs';
 import { load } from '../../dist/lib/residual-lab.js';
 import { formatFixed } from '../../web/components/shared/format.js';
@@ -33,7 +33,7 @@ before(async () => {
   examplesServer = examples.server;
   examplesUrl = examples.url;
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
   });
 });

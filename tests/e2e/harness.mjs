@@ -6,20 +6,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../scripts/lib/chromium.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENSHOT_DIR = join(root, 'test-results/screenshots');
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM_ARGS, CHROMIUM_PATH };
 
 /**
  * Records the page's failed requests in `problems`, except those the browser aborted because the document (or
@@ -54,7 +46,7 @@ export function watchFailedRequests(page, problems) {
 export async function startLab() {
   const { server, url } = await startServer({ siteRoot: join(root, 'dist'), port: 0 });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
   });
   return {

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, SCREENSHOT_DIR } from './harness.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, SCREENSHOT_DIR } from './harness.mjs';
 import { eventually, textOf } from './widget-helpers.mjs';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 import { load } from '../../dist/lib/residual-lab.js';
@@ -19,7 +19,7 @@ const dist = join(import.meta.dirname, '../../dist');
 let browser;
 before(async () => {
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
   });
 });
