@@ -90,6 +90,12 @@ function chooseRepresentation(file, acceptEncoding) {
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+// The responses that carry the policies: what can become a document (a page, an SVG opened by itself) and the
+// lab's worker script, whose response sets the worker's policy. A module a page or worker imports, a stylesheet,
+// the WASM or a font is governed by its importer's policy; its own would go unread.
+const carriesPolicies = (file) =>
+  ['.html', '.svg'].includes(extname(file)) || basename(file).replace(HASHED_NAME, '.js') === 'lab-worker.js';
+
 // A strong ETag per representation: the SHA-256 of the bytes sent, remembered while the file is unchanged.
 const etags = new Map();
 function etagOf({ full, stat }) {
@@ -104,21 +110,20 @@ function etagOf({ full, stat }) {
  * Every header a response carries, decided in one place. `file` is the resolved file (null for a 404),
  * `representation` what is sent for it (its encoding, its ETag).
  *   - the two policies, both enforced: the page policy (the same text as each page's meta) and the framing
- *     policy, which only a header can carry;
+ *     policy, which only a header can carry, on the pages, the worker script and errors (carriesPolicies);
  *   - content-hashed names (HASHED_NAME, as the build writes them) are cached for good: their bytes never change;
  *     everything else (the pages, the stable entry points, the favicon) is revalidated: no-cache with an ETag;
  *   - Vary: Accept-Encoding wherever the bytes depend on it;
  *   - CORS on everything (CROSS_ORIGIN_HEADERS), for pages on other origins that embed the widgets.
  */
 export function responseHeaders({ file = null, representation = null, status = 200 } = {}) {
-  const headers = {
-    'Content-Security-Policy': [CONTENT_SECURITY_POLICY, FRAMING_POLICY],
-    'X-Content-Type-Options': 'nosniff',
-    ...CROSS_ORIGIN_HEADERS,
-  };
+  const policies = { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY, FRAMING_POLICY] };
+  const headers = { 'X-Content-Type-Options': 'nosniff', ...CROSS_ORIGIN_HEADERS };
   if (!file || status >= 400)
-    return { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' };
-  headers['Content-Type'] = MIME[extname(file.full)] ?? 'application/octet-stream';
+    return { ...policies, ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' };
+  const extension = extname(file.full);
+  if (carriesPolicies(file.full)) Object.assign(headers, policies);
+  headers['Content-Type'] = MIME[extension] ?? 'application/octet-stream';
   headers['Cache-Control'] = HASHED_NAME.test(basename(file.full)) ? IMMUTABLE : 'no-cache';
   headers.ETag = representation.etag;
   headers.Vary = 'Accept-Encoding';

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  formatCount,
   formatFactor,
   formatFixed,
   formatNumber,
@@ -15,6 +16,15 @@ import {
 } from '../../web/components/shared/format.js';
 import { parseNumber } from '../../web/components/shared/parse-number.js';
 import { describeError } from '../../web/components/shared/i18n.js';
+
+test('counts group their digits in threes, as en-US does, at every size and sign', () => {
+  const cases = [0, 7, 999, 1000, 65540, 1048576, -1234567, 2.5, 3.5, 2 ** 53 + 2, 1e21, 123456789012345680000000];
+  for (const n of cases) assert.equal(formatCount(n), Math.round(n).toLocaleString('en-US'), String(n));
+  assert.equal(formatCount(1048576), '1,048,576');
+  assert.equal(formatCount(-0.4), '0'); // no negative zero (toLocaleString writes -0)
+  assert.equal(formatCount(Infinity), '∞');
+  assert.equal(formatCount(NaN), 'NaN');
+});
 
 test('vectors print as the chapter writes them', () => {
   assert.equal(

@@ -283,7 +283,11 @@ test('the server sends precompressed files by Accept-Encoding, hashed names as i
       assert.equal(again.status, 304, `${path}: If-None-Match with the ETag`);
       assert.equal(again.body.length, 0);
       assert.equal(again.headers.etag, first.headers.etag);
-      assert.ok(again.headers['content-security-policy'], 'a 304 carries the policies too');
+      assert.equal(
+        again.headers['content-security-policy'],
+        first.headers['content-security-policy'],
+        `${path}: a 304 carries the policies its 200 does`,
+      );
       const stale = await send(url, path, { 'Accept-Encoding': 'br', 'If-None-Match': '"something-else"' });
       assert.equal(stale.status, 200, `${path}: another ETag gets the file`);
     }
@@ -299,6 +303,31 @@ test('the server sends precompressed files by Accept-Encoding, hashed names as i
     const missing = await send(url, 'no-such-file.js');
     assert.equal(missing.status, 404);
     assert.notEqual(missing.headers['cache-control'], IMMUTABLE);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('the policies travel with what can be a document or a worker, and with nothing imported into one', async () => {
+  const { server, url } = await startServer({ siteRoot: dist, port: 0 });
+  try {
+    const manifest = JSON.parse(readFileSync(join(dist, 'asset-manifest.json'), 'utf8'));
+    const policies = async (path) =>
+      (await send(url, path, { 'Accept-Encoding': 'br' })).headers['content-security-policy'];
+    const hashed = (suffix) => Object.values(manifest).find((path) => path.endsWith(suffix));
+    // The worker the page starts (lib/lab-worker.js) and the bundle it imports (assets/lab-worker-<hash>.js).
+    const workerBundle = readdirSync(join(dist, 'assets')).find((name) => /^lab-worker-\w+\.js$/.test(name));
+    assert.ok(workerBundle, 'the worker bundle is built');
+    for (const path of ['index.html', 'en/', 'favicon.svg', 'lib/lab-worker.js', `assets/${workerBundle}`, 'none.css'])
+      assert.match(String(await policies(path)), /script-src 'self' 'wasm-unsafe-eval'.*frame-ancestors \*/, path);
+    for (const path of [
+      hashed('.css'),
+      hashed('.wasm'),
+      'components/index.js',
+      'lib/residual-lab.js',
+      'asset-manifest.json',
+    ])
+      assert.equal(await policies(path), undefined, path);
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }

@@ -8,7 +8,7 @@ import { widgetError } from './shared/i18n.js';
 import { LabElement } from './shared/lab-element.js';
 import { axis, lineChart } from './shared/line-chart.js';
 import { uplotCssUrl } from './shared/styles.js';
-import { EPS, FLOAT32_MAX, MAX_D, SWEEP_DIMS, compare, randomVector, sweep } from './precision-lab/compute.js';
+import { EPS, FLOAT32_MAX, MAX_D, SWEEP_DIMS, compare, seededPrefix, sweep } from './precision-lab/compute.js';
 
 const MAX_SEED = 2 ** 31 - 1;
 const STATE = [
@@ -152,7 +152,7 @@ export class RlPrecisionLab extends LabElement {
     const { state, lab } = this;
     if (state.source === 'random') {
       this.markStale(false, this.typedField); // the hidden field's text does not hold a random vector back
-      return randomVector(state.d, state.seed);
+      return seededPrefix(state.d, state.seed);
     }
     const text = this.typedField.input.value;
     const x = this.attempt(
