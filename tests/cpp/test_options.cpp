@@ -220,3 +220,38 @@ TEST_CASE("options an experiment sets itself are not in its table", "[options][e
   CHECK_FALSE(options::find(option_table("qkLogitGrowth"), "qkNorm"));
   CHECK(options::find(option_table("warmup"), "init.seed"));
 }
+
+TEST_CASE("a table's JSON is what lab.describe() returns: every field, exact numbers, escaped text", "[options]") {
+  using namespace rl::options;
+  Option nullable_cap = positive("cap", 30, kInfinity, "off when null");
+  nullable_cap.nullable = true;
+  const Table table = {
+      integer("layers", 4, 1, 64, "say \"deep\" \\ or\nnot"),
+      nullable_cap,
+      boolean("zeroQK", true, "QK-Norm 归一化"),
+      object("init", {number("std", 0.02, -kInfinity, 1, "weights")}, "how weights start"),
+      choice_list("norms", {"rms"}, {"rms", "layer"}, 1, 2, "kinds"),
+      number_list("xs", {0.1, -2}, number("x", 0, -1e300, 1e300, "item"), 0, 8, "values"),
+  };
+  CHECK(to_json(table) ==
+        "[{\"name\":\"layers\",\"type\":\"integer\",\"meaning\":\"say \\\"deep\\\" \\\\ or\\u000anot\",\"default\":4,"
+        "\"nullable\":false,\"min\":1,\"max\":64,\"minExclusive\":false,\"float32\":false},"
+        "{\"name\":\"cap\",\"type\":\"number\",\"meaning\":\"off when null\",\"default\":null,\"nullable\":true,"
+        "\"min\":0,\"max\":1e999,\"minExclusive\":true,\"float32\":true},"
+        "{\"name\":\"zeroQK\",\"type\":\"boolean\",\"meaning\":\"QK-Norm 归一化\",\"default\":true,\"nullable\":false},"
+        "{\"name\":\"init\",\"type\":\"object\",\"meaning\":\"how weights start\",\"default\":{\"std\":"
+        "0.02},\"nullable\":false,\"fields\":[{\"name\":\"std\",\"type\":\"number\",\"meaning\":"
+        "\"weights\",\"default\":0.02,\"nullable\":false,\"min\":-1e999,\"max\":1,"
+        "\"minExclusive\":false,\"float32\":true}]},"
+        "{\"name\":\"norms\",\"type\":\"list\",\"meaning\":\"kinds\",\"default\":[\"rms\"],\"nullable\":false,"
+        "\"choices\":[\"rms\",\"layer\"],\"item\":\"choice\",\"minLength\":1,\"maxLength\":2},"
+        "{\"name\":\"xs\",\"type\":\"list\",\"meaning\":\"values\",\"default\":[0.10000000000000001,-2],"
+        "\"nullable\":false,\"min\":-1.0000000000000001e+300,\"max\":1.0000000000000001e+300,\"minExclusive\":false,"
+        "\"float32\":true,\"item\":\"number\",\"minLength\":0,\"maxLength\":8}]");
+  // The whole export: one object, the grouped tables under their group, each table's JSON as above.
+  const std::string all = describe_json();
+  CHECK(all.rfind("{\"decoder\":" + to_json(decoder::config_options()) + ",\"train\":", 0) == 0);
+  CHECK(all.find(",\"experiments\":{\"") != std::string::npos);
+  CHECK(all.find(",\"kernels\":{\"rmsNorm\":" + to_json(api::kernel_option_tables().front().second)) !=
+        std::string::npos);
+}

@@ -110,7 +110,7 @@ async function instantiate(flavour, givenModule) {
 async function createLab({ flavour, module }) {
   const Module = await instantiate(flavour, module);
   await nextTask();
-  const tables = freezeTables(Module.describeOptions());
+  const tables = freezeTables(JSON.parse(Module.describeOptions()));
   return Object.freeze({
     flavour,
     /** Every option table: { decoder, train, experiments: { warmup, ... }, kernels: { rmsNorm, ... } }. */

@@ -182,4 +182,143 @@ Table without(const Table& table, const std::vector<std::string>& names) {
   return out;
 }
 
+namespace {
+
+void append_json(std::string& out, std::string_view text) {
+  out += '"';
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+      out += escaped;
+    } else {
+      out += c;  // UTF-8 passes through
+    }
+  }
+  out += '"';
+}
+
+void append_json(std::string& out, double v) {
+  if (std::isnan(v)) {
+    out += "null";
+    return;
+  }
+  if (std::isinf(v)) {
+    out += v > 0 ? "1e999" : "-1e999";
+    return;
+  }
+  char digits[32];
+  std::snprintf(digits, sizeof digits, "%.17g", v);
+  out += digits;
+}
+
+void append_json(std::string& out, const std::vector<std::string>& texts) {
+  out += '[';
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    if (i) out += ',';
+    append_json(out, texts[i]);
+  }
+  out += ']';
+}
+
+void append_default(std::string& out, const Option& o) {
+  if (o.nullable) {
+    out += "null";
+    return;
+  }
+  switch (o.type) {
+    case Type::integer:
+    case Type::number: append_json(out, o.number); return;
+    case Type::boolean: out += o.number != 0 ? "true" : "false"; return;
+    case Type::choice: append_json(out, o.text); return;
+    case Type::list:
+      if (o.item == Type::choice) {
+        append_json(out, o.texts);
+        return;
+      }
+      out += '[';
+      for (std::size_t i = 0; i < o.numbers.size(); ++i) {
+        if (i) out += ',';
+        append_json(out, o.numbers[i]);
+      }
+      out += ']';
+      return;
+    case Type::object:
+      out += '{';
+      for (std::size_t i = 0; i < o.fields.size(); ++i) {
+        if (i) out += ',';
+        append_json(out, o.fields[i].name);
+        out += ':';
+        append_default(out, o.fields[i]);
+      }
+      out += '}';
+      return;
+  }
+}
+
+// `,"key":` before a value
+void append_key(std::string& out, const char* key) {
+  out += ",\"";
+  out += key;
+  out += "\":";
+}
+
+void append_table(std::string& out, const Table& table) {
+  out += '[';
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const Option& o = table[i];
+    if (i) out += ',';
+    out += "{\"name\":";
+    append_json(out, o.name);
+    append_key(out, "type");
+    append_json(out, to_string(o.type));
+    append_key(out, "meaning");
+    append_json(out, o.meaning);
+    append_key(out, "default");
+    append_default(out, o);
+    append_key(out, "nullable");
+    out += o.nullable ? "true" : "false";
+    const Type kind = o.type == Type::list ? o.item : o.type;
+    if (kind == Type::integer || kind == Type::number) {
+      append_key(out, "min");
+      append_json(out, o.min);
+      append_key(out, "max");
+      append_json(out, o.max);
+      append_key(out, "minExclusive");
+      out += o.min_exclusive ? "true" : "false";
+      append_key(out, "float32");
+      out += o.float32 ? "true" : "false";
+    }
+    if (kind == Type::choice) {
+      append_key(out, "choices");
+      append_json(out, o.choices);
+    }
+    if (o.type == Type::list) {
+      append_key(out, "item");
+      append_json(out, to_string(o.item));
+      append_key(out, "minLength");
+      append_json(out, o.min_length);
+      append_key(out, "maxLength");
+      append_json(out, o.max_length);
+    }
+    if (o.type == Type::object) {
+      append_key(out, "fields");
+      append_table(out, o.fields);
+    }
+    out += '}';
+  }
+  out += ']';
+}
+
+}  // namespace
+
+std::string to_json(const Table& table) {
+  std::string out;
+  append_table(out, table);
+  return out;
+}
+
 }  // namespace rl::options

@@ -52,6 +52,13 @@ struct Option {
 
 using Table = std::vector<Option>;
 
+// A table as JSON, the form lab.describe() returns: an array of rows { name, type, meaning, default, nullable,
+// and by type min, max, minExclusive, float32 / choices / item, minLength, maxLength / fields }. One string
+// crosses into JavaScript (JSON.parse) instead of a JS object built property by property from the WASM, which
+// cost the lab's loading 10-30 ms. Unbounded limits are written 1e999 and -1e999, which JSON.parse reads as
+// Infinity and -Infinity; numbers are written with 17 significant digits, so every double reads back exact.
+std::string to_json(const Table& table);
+
 Option integer(std::string name, double def, double min, double max, std::string meaning);
 Option number(std::string name, double def, double min, double max, std::string meaning);
 Option positive(std::string name, double def, double max, std::string meaning);  // min exclusive 0
