@@ -150,14 +150,19 @@ function holdLinkedSection() {
 
 /**
  * The chapter's sections below the first screen are skipped by the first layout (content-visibility in
- * page.css), which would otherwise lay out the whole chapter in one task. They are then laid out one per task,
- * in the order of the text (or as a widget in one first draws), and once all are, the page behaves as if nothing
- * had been skipped (heights, scroll anchoring, rendered text).
+ * page.css), which would otherwise lay out the whole chapter in one task. Once the document has loaded, each
+ * section is opened in its turn, in the order of the text, with its blocks (paragraphs, formulas, widgets) still
+ * skipped; the blocks are then laid out a few at a time, one batch per task, up to about PIECE_ELEMENTS elements
+ * (a section of 45 formulas took 50 ms of CPU in one piece). A widget's block is laid out as soon as the widget
+ * first draws (data-ready): its numbers are rendered text as soon as it shows them. Once every block is laid out,
+ * the page behaves as if nothing had been skipped (heights, scroll anchoring, rendered text).
  *
  * A formula or code block wider than the column scrolls sideways, and a scroll box is a tab stop (so keyboard
  * users can scroll it): such a block gets a name saying what it is; one that fits is no tab stop and has none.
- * Checked as its section is laid out, and again when the column's width changes.
+ * Checked as its block is laid out, and again when the column's width changes.
  */
+const PIECE_ELEMENTS = 250;
+
 function layOutSectionsInTurn() {
   const ui = stringsOf(languageCode(document.documentElement.lang), 'page');
   const label = (blocks) => {
@@ -179,30 +184,52 @@ function layOutSectionsInTurn() {
   const start = () => {
     const article = document.querySelector('article');
     if (!article) return;
-    const blocksOf = new Map([
-      [null, []],
-      ...[...article.querySelectorAll('.chapter-section')].map((section) => [section, []]),
-    ]);
-    for (const block of article.querySelectorAll('.math-display, pre'))
-      blocksOf.get(block.closest('.chapter-section')).push(block);
+    // The turns, in the order of the text: a section opens, then its blocks in batches. Blocks outside any
+    // section (the introduction) are never skipped, and only labelled.
+    const turns = [];
+    const introduction = [...article.children].filter((child) => !child.matches('.chapter-section'));
+    turns.push({ open: null, blocks: introduction });
+    for (const section of article.querySelectorAll('.chapter-section')) {
+      turns.push({ open: section, blocks: [] });
+      let batch = { open: null, blocks: [] };
+      let elements = 0;
+      for (const block of section.children) {
+        const size = 1 + block.getElementsByTagName('*').length;
+        if (batch.blocks.length && elements + size > PIECE_ELEMENTS) {
+          turns.push(batch);
+          batch = { open: null, blocks: [] };
+          elements = 0;
+        }
+        batch.blocks.push(block);
+        elements += size;
+      }
+      if (batch.blocks.length) turns.push(batch);
+    }
+    const scrollBoxes = (blocks) =>
+      blocks.flatMap((block) =>
+        [...block.querySelectorAll('.math-display, pre')].concat(block.matches('.math-display, pre') ? [block] : []),
+      );
     let timer = 0;
     const layOutAll = () => {
       clearTimeout(timer);
       article.removeAttribute('data-laid-out');
-      const pending = [...blocksOf.keys()];
+      const pending = turns.slice();
       const next = () => {
-        const section = pending.shift();
-        section?.setAttribute('data-laid-out', '');
-        label(blocksOf.get(section));
+        const { open, blocks } = pending.shift();
+        open?.setAttribute('data-laid-out', '');
+        for (const block of blocks) block.setAttribute('data-laid-out', '');
+        label(scrollBoxes(blocks));
         if (pending.length) timer = setTimeout(next);
-        else article.setAttribute('data-laid-out', ''); // every section laid out, every block labelled
+        else article.setAttribute('data-laid-out', ''); // every block laid out and labelled
       };
       next();
     };
-    // A widget's section is laid out as the widget first draws (data-ready), ahead of its turn: a widget's
-    // numbers are rendered text as soon as it shows them.
     new MutationObserver((records) => {
-      for (const { target } of records) target.closest('.chapter-section')?.setAttribute('data-laid-out', '');
+      for (const { target } of records) {
+        const section = target.closest('.chapter-section');
+        section?.setAttribute('data-laid-out', '');
+        [...(section?.children ?? [])].find((block) => block.contains(target))?.setAttribute('data-laid-out', '');
+      }
     }).observe(article, { subtree: true, attributeFilter: ['data-ready'] });
     // Reported once laid out, then on every change of size; only the width changes what scrolls.
     let width = null;
