@@ -248,10 +248,13 @@ TEST_CASE("a table's JSON is what lab.describe() returns: every field, exact num
         "{\"name\":\"xs\",\"type\":\"list\",\"meaning\":\"values\",\"default\":[0.10000000000000001,-2],"
         "\"nullable\":false,\"min\":-1.0000000000000001e+300,\"max\":1.0000000000000001e+300,\"minExclusive\":false,"
         "\"float32\":true,\"item\":\"number\",\"minLength\":0,\"maxLength\":8}]");
-  // The whole export: one object, the grouped tables under their group, each table's JSON as above.
-  const std::string all = describe_json();
+  // Named tables: one object, a dotted name nested under its group wherever the group's tables stand.
+  const Table one = {boolean("on", false, "a switch")};
+  CHECK(to_json({{"decoder", one}, {"experiments.warmup", table}, {"train", {}}, {"experiments.qk", one}}) ==
+        "{\"decoder\":" + to_json(one) + ",\"experiments\":{\"warmup\":" + to_json(table) + ",\"qk\":" + to_json(one) +
+            "},\"train\":[]}");
+  const std::string all = to_json(all_tables());
   CHECK(all.rfind("{\"decoder\":" + to_json(decoder::config_options()) + ",\"train\":", 0) == 0);
-  CHECK(all.find(",\"experiments\":{\"") != std::string::npos);
   CHECK(all.find(",\"kernels\":{\"rmsNorm\":" + to_json(api::kernel_option_tables().front().second)) !=
         std::string::npos);
 }

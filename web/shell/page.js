@@ -163,6 +163,31 @@ function holdLinkedSection() {
  */
 const PIECE_ELEMENTS = 250;
 
+/**
+ * The turns of the chapter's layout, in the order of the text: { open, blocks } sets data-laid-out on the section
+ * `open` (if any) and on `blocks`. The introduction (outside any section, never skipped) comes first, to be
+ * labelled; then each section opens, and its blocks follow in batches of up to PIECE_ELEMENTS elements.
+ */
+function layoutTurns(article) {
+  const turns = [{ open: null, blocks: [...article.children].filter((child) => !child.matches('.chapter-section')) }];
+  for (const section of article.querySelectorAll('.chapter-section')) {
+    turns.push({ open: section, blocks: [] });
+    let batch = null;
+    let elements = 0;
+    for (const block of section.children) {
+      const size = 1 + block.getElementsByTagName('*').length;
+      if (!batch || elements + size > PIECE_ELEMENTS) {
+        batch = { open: null, blocks: [] };
+        turns.push(batch);
+        elements = 0;
+      }
+      batch.blocks.push(block);
+      elements += size;
+    }
+  }
+  return turns;
+}
+
 function layOutSectionsInTurn() {
   const ui = stringsOf(languageCode(document.documentElement.lang), 'page');
   const label = (blocks) => {
@@ -184,27 +209,7 @@ function layOutSectionsInTurn() {
   const start = () => {
     const article = document.querySelector('article');
     if (!article) return;
-    // The turns, in the order of the text: a section opens, then its blocks in batches. Blocks outside any
-    // section (the introduction) are never skipped, and only labelled.
-    const turns = [];
-    const introduction = [...article.children].filter((child) => !child.matches('.chapter-section'));
-    turns.push({ open: null, blocks: introduction });
-    for (const section of article.querySelectorAll('.chapter-section')) {
-      turns.push({ open: section, blocks: [] });
-      let batch = { open: null, blocks: [] };
-      let elements = 0;
-      for (const block of section.children) {
-        const size = 1 + block.getElementsByTagName('*').length;
-        if (batch.blocks.length && elements + size > PIECE_ELEMENTS) {
-          turns.push(batch);
-          batch = { open: null, blocks: [] };
-          elements = 0;
-        }
-        batch.blocks.push(block);
-        elements += size;
-      }
-      if (batch.blocks.length) turns.push(batch);
-    }
+    const turns = layoutTurns(article);
     const scrollBoxes = (blocks) =>
       blocks.flatMap((block) =>
         [...block.querySelectorAll('.math-display, pre')].concat(block.matches('.math-display, pre') ? [block] : []),
@@ -226,9 +231,8 @@ function layOutSectionsInTurn() {
     };
     new MutationObserver((records) => {
       for (const { target } of records) {
-        const section = target.closest('.chapter-section');
-        section?.setAttribute('data-laid-out', '');
-        [...(section?.children ?? [])].find((block) => block.contains(target))?.setAttribute('data-laid-out', '');
+        target.closest('.chapter-section')?.setAttribute('data-laid-out', '');
+        target.closest('.chapter-section > *')?.setAttribute('data-laid-out', '');
       }
     }).observe(article, { subtree: true, attributeFilter: ['data-ready'] });
     // Reported once laid out, then on every change of size; only the width changes what scrolls.

@@ -13,8 +13,4 @@ namespace rl::options {
 // "kernels.rmsNorm", ...
 const std::vector<std::pair<std::string, Table>>& all_tables();
 
-// Every table as one JSON object, what lab.describe() returns: { "decoder": [...], "train": [...],
-// "experiments": { "warmup": [...], ... }, "kernels": { "rmsNorm": [...], ... } } (rows as to_json writes them).
-std::string describe_json();
-
 }  // namespace rl::options

@@ -1,5 +1,6 @@
 #include "core/options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -319,6 +320,46 @@ std::string to_json(const Table& table) {
   std::string out;
   append_table(out, table);
   return out;
+}
+
+std::string to_json(const std::vector<std::pair<std::string, Table>>& named) {
+  struct Entry {
+    std::string_view key;  // a table's name, or a group's ("experiments")
+    bool group;
+    std::vector<std::size_t> tables;  // indices into `named`, in order
+  };
+  std::vector<Entry> entries;
+  for (std::size_t i = 0; i < named.size(); ++i) {
+    const std::string_view name = named[i].first;
+    const std::size_t dot = name.find('.');
+    if (dot == std::string_view::npos) {
+      entries.push_back({name, false, {i}});
+      continue;
+    }
+    const std::string_view group = name.substr(0, dot);
+    auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return e.group && e.key == group; });
+    if (it == entries.end()) it = entries.insert(entries.end(), Entry{group, true, {}});
+    it->tables.push_back(i);
+  }
+  std::string out = "{";
+  for (const Entry& entry : entries) {
+    if (out.size() > 1) out += ',';
+    append_json(out, entry.key);
+    out += ':';
+    if (!entry.group) {
+      append_table(out, named[entry.tables[0]].second);
+      continue;
+    }
+    out += '{';
+    for (std::size_t k = 0; k < entry.tables.size(); ++k) {
+      if (k) out += ',';
+      append_json(out, std::string_view(named[entry.tables[k]].first).substr(entry.key.size() + 1));
+      out += ':';
+      append_table(out, named[entry.tables[k]].second);
+    }
+    out += '}';
+  }
+  return out + '}';
 }
 
 }  // namespace rl::options

@@ -58,6 +58,9 @@ using Table = std::vector<Option>;
 // cost the lab's loading 10-30 ms. Unbounded limits are written 1e999 and -1e999, which JSON.parse reads as
 // Infinity and -Infinity; numbers are written with 17 significant digits, so every double reads back exact.
 std::string to_json(const Table& table);
+// Named tables as one JSON object, each table under its name, a dotted name nested in its group:
+// {"decoder": ..., "experiments.warmup": ...} is written {"decoder":[...],"experiments":{"warmup":[...]}}.
+std::string to_json(const std::vector<std::pair<std::string, Table>>& named);
 
 Option integer(std::string name, double def, double min, double max, std::string meaning);
 Option number(std::string name, double def, double min, double max, std::string meaning);
