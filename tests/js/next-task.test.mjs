@@ -1,8 +1,8 @@
-// nextTask (web/lib/next-task.js), the one way the lab's loading, the widgets' definitions and their first drawings
-// give the browser a turn: it resolves in a later task, after the timers already set.
+// nextTask and nextFrame (web/lib/next-task.js), the ways the lab's loading, the widgets' definitions and their first drawings
+// give the browser a turn: a later task, after the timers already set, or the task after the next frame.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextTask } from '../../web/lib/next-task.js';
+import { nextFrame, nextTask } from '../../web/lib/next-task.js';
 
 test('nextTask resolves in a later task, after a timer set before it', async () => {
   const order = [];
@@ -12,4 +12,35 @@ test('nextTask resolves in a later task, after a timer set before it', async () 
   order.push('same task');
   await done;
   assert.deepEqual(order, ['same task', 'microtask', 'timer set before', 'nextTask']);
+});
+
+test('nextFrame waits for a frame and then a task; with no frames (node, a hidden tab) it is nextTask', async () => {
+  const order = [];
+  setTimeout(() => order.push('timer set before'), 0);
+  await nextFrame().then(() => order.push('nextFrame'));
+  assert.deepEqual(order, ['timer set before', 'nextFrame']);
+
+  const frameCallbacks = [];
+  globalThis.requestAnimationFrame = (callback) => frameCallbacks.push(callback);
+  globalThis.document = { visibilityState: 'visible' };
+  try {
+    let resolved = false;
+    const frame = nextFrame().then(() => (resolved = true));
+    await nextTask();
+    assert.equal(resolved, false, 'no frame yet: still waiting');
+    assert.equal(frameCallbacks.length, 1);
+    frameCallbacks[0]();
+    assert.equal(resolved, false, 'the frame callback itself does not resolve: the task after it does');
+    await frame;
+    // A frame that never comes (hidden after the request): a timer resolves it.
+    const started = performance.now();
+    await nextFrame();
+    assert.ok(performance.now() - started >= 90, 'waited for the fallback timer');
+    globalThis.document = { visibilityState: 'hidden' };
+    await nextFrame(); // a hidden document asks for no frame
+    assert.equal(frameCallbacks.length, 2);
+  } finally {
+    delete globalThis.requestAnimationFrame;
+    delete globalThis.document;
+  }
 });

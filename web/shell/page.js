@@ -2,6 +2,7 @@
 // table of contents that follows reading, the language menu whose links keep the reader's place (#section) and
 // widget settings (?query), and holding a linked section in view while the widgets above it finish drawing.
 import { languageCode, stringsOf } from '../languages.js';
+import { nextFrame } from '../lib/next-task.js';
 
 const THEME_KEY = 'residual-lab-theme';
 const systemDark = matchMedia('(prefers-color-scheme: dark)');
@@ -152,7 +153,7 @@ function holdLinkedSection() {
  * The chapter's sections below the first screen are skipped by the first layout (content-visibility in
  * page.css), which would otherwise lay out the whole chapter in one task. Once the document has loaded, each
  * section is opened in its turn, in the order of the text, with its blocks (paragraphs, formulas, widgets) still
- * skipped; the blocks are then laid out a few at a time, one batch per task, up to about PIECE_ELEMENTS elements
+ * skipped; the blocks are then laid out a few at a time, one batch per frame, up to about PIECE_ELEMENTS elements
  * (a section of 45 formulas took 50 ms of CPU in one piece). A widget's block is laid out as soon as the widget
  * first draws (data-ready): its numbers are rendered text as soon as it shows them. Once every block is laid out,
  * the page behaves as if nothing had been skipped (heights, scroll anchoring, rendered text).
@@ -214,17 +215,19 @@ function layOutSectionsInTurn() {
       blocks.flatMap((block) =>
         [...block.querySelectorAll('.math-display, pre')].concat(block.matches('.math-display, pre') ? [block] : []),
       );
-    let timer = 0;
+    let round = 0; // a new width starts a new round of turns; the old round stops
     const layOutAll = () => {
-      clearTimeout(timer);
+      const thisRound = ++round;
       article.removeAttribute('data-laid-out');
       const pending = turns.slice();
       const next = () => {
+        if (thisRound !== round) return;
         const { open, blocks } = pending.shift();
         open?.setAttribute('data-laid-out', '');
         for (const block of blocks) block.setAttribute('data-laid-out', '');
         label(scrollBoxes(blocks));
-        if (pending.length) timer = setTimeout(next);
+        if (pending.length)
+          nextFrame().then(next); // one turn per frame: each laid out in a frame of its own
         else article.setAttribute('data-laid-out', ''); // every block laid out and labelled
       };
       next();

@@ -18,7 +18,7 @@
 // key of the address under this widget's prefix that names no setting. The share menu's link carries long texts
 // compressed (state.js writeLongState) and the widget's anchor, to which the page scrolls when opened.
 import { load, simdSupported } from '../../lib/residual-lab.js';
-import { nextTask } from '../../lib/next-task.js';
+import { nextFrame } from '../../lib/next-task.js';
 import { h } from './dom.js';
 import { textField } from './fields.js';
 import { formulasReady } from './formula.js';
@@ -42,12 +42,13 @@ import { adoptStyles, stylesUrl } from './styles.js';
 const URL_WRITE_DELAY_MS = 200;
 const KEEP_IN_VIEW_MS = 10_000;
 
-// The widgets' first drawings take turns, one per task: they all wait for the same load(), and drawn in one go
+// The widgets' first drawings take turns, one per frame: they all wait for the same load(), and drawn in one go
 // they held the main thread for a second (each chart reads its colours and width: a style and layout pass of the
-// page). Between two turns the browser paints and answers input.
+// page); two drawn between the same two frames are laid out together. Between two turns the browser lays out and
+// paints the last drawing and answers input.
 let lastTurn = Promise.resolve();
 function drawingTurn() {
-  lastTurn = lastTurn.then(nextTask);
+  lastTurn = lastTurn.then(nextFrame);
   return lastTurn;
 }
 

@@ -6,7 +6,7 @@
 // uPlot (145 KB of the widgets' code) is a chunk of its own, fetched and evaluated when the first chart is made,
 // not with the widgets' bundle while the page loads; a chart is drawn once it has arrived.
 import { h } from './dom.js';
-import { nextTask } from '../../lib/next-task.js';
+import { nextFrame } from '../../lib/next-task.js';
 import { common } from './i18n.js';
 import { lineChartExport } from './chart-export.js';
 import { axisValues } from './format.js';
@@ -20,10 +20,10 @@ const loadUPlot = () =>
   (uPlotLoading ??= import('../../vendor/uplot/uPlot.esm.js').then((module) => {
     uPlot = module.default;
   }));
-// Charts are drawn one per task (each reads the page's layout and paints its canvas), after uPlot has arrived,
-// not all in the task that evaluated it.
+// Charts are drawn one per frame (each reads the page's layout and paints its canvas), after uPlot has arrived,
+// not all in the task that evaluated it; a chart drawn after a frame finds the layout done.
 let waitingTurn = Promise.resolve();
-const afterUPlot = () => (waitingTurn = waitingTurn.then(loadUPlot).then(nextTask));
+const afterUPlot = () => (waitingTurn = waitingTurn.then(loadUPlot).then(nextFrame));
 
 // The colours charts use, read for a widget in one style pass before it builds (resolveChartColours): the first
 // drawing then reads no style, which in the middle of a widget's build is a style pass of the whole page.
