@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Serves dist/ on 127.0.0.1 with the strict Content-Security-Policy the lab is built to run under (the policy
 // lives in scripts/lib/csp.mjs; the pages carry it as a meta element too). GET and HEAD only; others get 405.
-// Sends the build's precompressed .br / .gz files by Accept-Encoding, content-hashed names as immutable, and the
-// rest (pages, stable entry points) as no-cache with an ETag, answering If-None-Match with 304.
+// Sends the build's precompressed .br / .gz files by Accept-Encoding, content-hashed names as immutable (no ETag:
+// nothing revalidates them), and the rest (pages, stable entry points) as no-cache with an ETag, answering
+// If-None-Match with 304.
 //   node scripts/serve.mjs [--port N]     (PORT in the environment works too; default 8080, next free one if taken)
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -111,7 +112,7 @@ function etagOf({ full, stat }) {
  * `representation` what is sent for it (its encoding, its ETag).
  *   - the two policies, both enforced: the page policy (the same text as each page's meta) and the framing
  *     policy, which only a header can carry, on the pages, the worker script and errors (carriesPolicies);
- *   - content-hashed names (HASHED_NAME, as the build writes them) are cached for good: their bytes never change;
+ *   - content-hashed names (isImmutable) are cached for good, without an ETag: their bytes never change;
  *     everything else (the pages, the stable entry points, the favicon) is revalidated: no-cache with an ETag;
  *   - Vary: Accept-Encoding wherever the bytes depend on it;
  *   - CORS on everything (CROSS_ORIGIN_HEADERS), for pages on other origins that embed the widgets.
@@ -121,15 +122,19 @@ export function responseHeaders({ file = null, representation = null, status = 2
   const headers = { 'X-Content-Type-Options': 'nosniff', ...CROSS_ORIGIN_HEADERS };
   if (!file || status >= 400)
     return { ...policies, ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' };
-  const extension = extname(file.full);
   if (carriesPolicies(file.full)) Object.assign(headers, policies);
-  headers['Content-Type'] = MIME[extension] ?? 'application/octet-stream';
-  headers['Cache-Control'] = HASHED_NAME.test(basename(file.full)) ? IMMUTABLE : 'no-cache';
-  headers.ETag = representation.etag;
+  headers['Content-Type'] = MIME[extname(file.full)] ?? 'application/octet-stream';
+  if (isImmutable(file)) headers['Cache-Control'] = IMMUTABLE;
+  else Object.assign(headers, { 'Cache-Control': 'no-cache', ETag: representation.etag });
   headers.Vary = 'Accept-Encoding';
   if (representation.encoding) headers['Content-Encoding'] = representation.encoding;
   if (status === 200) headers['Content-Length'] = representation.stat.size;
   return headers;
+}
+
+/** A content-hashed name (HASHED_NAME, as the build writes them): its bytes never change, so it is never revalidated. */
+function isImmutable(file) {
+  return HASHED_NAME.test(basename(file.full));
 }
 
 /** True when the request's If-None-Match names `etag` (or is *). */
@@ -154,8 +159,8 @@ export function startServer({ siteRoot = join(root, 'dist'), port = 8080, host =
       return;
     }
     const representation = chooseRepresentation(file, req.headers['accept-encoding']);
-    representation.etag = etagOf(representation);
-    if (notModified(req, representation.etag)) {
+    if (!isImmutable(file)) representation.etag = etagOf(representation);
+    if (representation.etag && notModified(req, representation.etag)) {
       res.writeHead(304, responseHeaders({ file, representation, status: 304 }));
       res.end();
       return;

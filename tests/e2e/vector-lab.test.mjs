@@ -233,3 +233,35 @@ test('settings live in the URL: the link restores them, and a broken value falls
   broken.assertClean();
   await broken.close();
 });
+
+test('the first drawing is spread over frames: charts and step columns are laid out after the rest, all before data-ready', async () => {
+  // Records, in the first frame after the widget starts drawing, which of its parts still wait for a frame of
+  // their own; the whole drawing in one frame held the main thread longest of all the page's loading work.
+  const initScript = () => {
+    window.firstFrameParts = null;
+    addEventListener('residual-lab:drawing', ({ target }) => {
+      if (target.localName !== 'rl-vector-lab') return;
+      requestAnimationFrame(() => {
+        const waiting = [...target.shadowRoot.querySelectorAll('[data-later]')];
+        window.firstFrameParts = {
+          waiting: waiting.map((part) => part.className),
+          results: target.shadowRoot.querySelector('output.vector')?.textContent ?? '',
+        };
+      });
+    });
+  };
+  const view = await openReady(lab, EN, { initScript });
+  const first = await view.page.evaluate(() => window.firstFrameParts);
+  assert.deepEqual(first.waiting, ['charts', 'step-column step-rms', 'step-column step-ln', 'step-column step-dyt']);
+  assert.equal(first.results, '[2, -1, 3, 0]', 'the numbers are drawn in the first frame');
+  const widget = view.page.locator('rl-vector-lab');
+  const now = await widget.evaluate((el) => ({
+    waiting: el.shadowRoot.querySelectorAll('[data-later]').length,
+    text: el.shadowRoot.querySelector('.stepper').innerText,
+  }));
+  assert.equal(now.waiting, 0, 'nothing waits once data-ready is set');
+  for (const shown of ['RMSNorm', 'root mean square', 'LayerNorm', 'mean μ'])
+    assert.ok(now.text.includes(shown), `the step-through's "${shown}" is rendered text`);
+  view.assertClean();
+  await view.close();
+});

@@ -44,3 +44,39 @@ test('nextFrame waits for a frame and then a task; with no frames (node, a hidde
     delete globalThis.document;
   }
 });
+
+test('nextFrame releases one caller per frame, in the order they asked; a frame that never comes releases all', async () => {
+  const frameCallbacks = [];
+  globalThis.requestAnimationFrame = (callback) => frameCallbacks.push(callback);
+  globalThis.document = { visibilityState: 'visible' };
+  try {
+    const order = [];
+    const pieces = ['chapter turn', 'widget drawing', 'chart'].map((name) => nextFrame().then(() => order.push(name)));
+    const frame = async () => {
+      assert.equal(frameCallbacks.length, 1, 'one frame asked for at a time');
+      frameCallbacks.shift()();
+      await nextTask();
+      await nextTask();
+    };
+    await frame();
+    assert.deepEqual(order, ['chapter turn'], 'the first frame releases the first caller only');
+    const late = nextFrame().then(() => order.push('asked later'));
+    await frame();
+    assert.deepEqual(order, ['chapter turn', 'widget drawing']);
+    await frame();
+    await frame();
+    assert.deepEqual(order, ['chapter turn', 'widget drawing', 'chart', 'asked later']);
+    await Promise.all([...pieces, late]);
+    assert.equal(frameCallbacks.length, 0, 'no frame asked for once nobody waits');
+
+    // The tab is hidden with callers waiting: no frame comes, and the fallback timer releases them all at once.
+    const stuck = [nextFrame(), nextFrame(), nextFrame()];
+    const started = performance.now();
+    await Promise.all(stuck);
+    assert.ok(performance.now() - started >= 90, 'released by the fallback timer');
+    assert.equal(frameCallbacks.length, 1, 'the one frame asked for never came');
+  } finally {
+    delete globalThis.requestAnimationFrame;
+    delete globalThis.document;
+  }
+});

@@ -2,7 +2,7 @@
 // with bfloat16 accumulation (lab.rmsNorm precision 'fp32' / 'bf16'), each against the exact float64 result,
 // and the error of both as d grows. Compute lives in precision-lab/compute.js (worker-ready, DOM-free).
 import { h } from './shared/dom.js';
-import { radioGroup, rangeField, textField } from './shared/fields.js';
+import { radioGroup, rangeField, seedControl, textField } from './shared/fields.js';
 import { formatScientific, formatTrimmed, powerOfTen } from './shared/format.js';
 import { widgetError } from './shared/i18n.js';
 import { LabElement } from './shared/lab-element.js';
@@ -78,7 +78,7 @@ export class RlPrecisionLab extends LabElement {
       'div',
       { class: 'inputs' },
       this.dSlider.root,
-      this.seedControl({
+      seedControl(this, {
         label: s.seed,
         anotherLabel: s.reroll,
         max: MAX_SEED,
@@ -196,7 +196,8 @@ export class RlPrecisionLab extends LabElement {
     this.verdict.textContent = verdict;
     this.explain.textContent = explain;
     this.explain.hidden = !explain;
-    this.drawChart(result);
+    this.chartResult = result;
+    this.inLaterFrame(() => this.drawChart(this.chartResult)); // the sweep: 8,192 values through both kernels
   }
 
   /** The sentence under the table (how the errors compare, or why there is nothing to compare) and its detail. */

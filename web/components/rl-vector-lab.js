@@ -159,15 +159,18 @@ export class RlVectorLab extends LabElement {
           invariantRow('lnMean', s.lnMeanInvariant),
           invariantRow('lnVariance', s.lnVarianceInvariant),
         ),
-        h(
-          'div',
-          { class: 'charts' },
-          h('figure', {}, h('figcaption', {}, s.inputTitle), this.inputChart.root),
-          h('figure', {}, h('figcaption', {}, s.outputsTitle, (this.legend = legend(s))), this.outputChart.root),
+        this.layOutLater(
+          h(
+            'div',
+            { class: 'charts' },
+            h('figure', {}, h('figcaption', {}, s.inputTitle), this.inputChart.root),
+            h('figure', {}, h('figcaption', {}, s.outputsTitle, (this.legend = legend(s))), this.outputChart.root),
+          ),
         ),
         this.stepper.root,
       ),
     );
+    for (const column of this.stepper.columns) this.layOutLater(column); // after the charts, as on the page
   }
 
   /** Parses the fields; each bad one shows its message, and null leaves the last good result on screen. */

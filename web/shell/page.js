@@ -153,16 +153,17 @@ function holdLinkedSection() {
  * The chapter's sections below the first screen are skipped by the first layout (content-visibility in
  * page.css), which would otherwise lay out the whole chapter in one task. Once the document has loaded, each
  * section is opened in its turn, in the order of the text, with its blocks (paragraphs, formulas, widgets) still
- * skipped; the blocks are then laid out a few at a time, one batch per frame, up to about PIECE_ELEMENTS elements
- * (a section of 45 formulas took 50 ms of CPU in one piece). A widget's block is laid out as soon as the widget
- * first draws (data-ready): its numbers are rendered text as soon as it shows them. Once every block is laid out,
+ * skipped; the blocks are then laid out a few at a time, one batch per frame, up to about PIECE_ELEMENTS elements,
+ * so that no frame lays out a long section in one piece. A widget's section and block are laid out as soon as the
+ * widget starts its first drawing (the residual-lab:drawing event): its numbers are rendered text as soon as it
+ * shows them, and a widget that draws in pieces (LabElement.inLaterFrame) is laid out piece by piece. Once every block is laid out,
  * the page behaves as if nothing had been skipped (heights, scroll anchoring, rendered text).
  *
  * A formula or code block wider than the column scrolls sideways, and a scroll box is a tab stop (so keyboard
  * users can scroll it): such a block gets a name saying what it is; one that fits is no tab stop and has none.
  * Checked as its block is laid out, and again when the column's width changes.
  */
-const PIECE_ELEMENTS = 250;
+const PIECE_ELEMENTS = 150;
 
 /**
  * The turns of the chapter's layout, in the order of the text: { open, blocks } sets data-laid-out on the section
@@ -220,24 +221,26 @@ function layOutSectionsInTurn() {
       const thisRound = ++round;
       article.removeAttribute('data-laid-out');
       const pending = turns.slice();
+      let laidOut = []; // the blocks of the last turn, laid out by the frame since: read without a layout of their own
       const next = () => {
         if (thisRound !== round) return;
+        label(scrollBoxes(laidOut));
+        if (!pending.length) {
+          article.setAttribute('data-laid-out', ''); // every block laid out and labelled
+          return;
+        }
         const { open, blocks } = pending.shift();
         open?.setAttribute('data-laid-out', '');
         for (const block of blocks) block.setAttribute('data-laid-out', '');
-        label(scrollBoxes(blocks));
-        if (pending.length)
-          nextFrame().then(next); // one turn per frame: each laid out in a frame of its own
-        else article.setAttribute('data-laid-out', ''); // every block laid out and labelled
+        laidOut = blocks;
+        nextFrame().then(next); // one turn per frame: each laid out in a frame of its own
       };
       next();
     };
-    new MutationObserver((records) => {
-      for (const { target } of records) {
-        target.closest('.chapter-section')?.setAttribute('data-laid-out', '');
-        target.closest('.chapter-section > *')?.setAttribute('data-laid-out', '');
-      }
-    }).observe(article, { subtree: true, attributeFilter: ['data-ready'] });
+    article.addEventListener('residual-lab:drawing', ({ target }) => {
+      target.closest('.chapter-section')?.setAttribute('data-laid-out', '');
+      target.closest('.chapter-section > *')?.setAttribute('data-laid-out', '');
+    });
     // Reported once laid out, then on every change of size; only the width changes what scrolls.
     let width = null;
     new ResizeObserver(([entry]) => {

@@ -8,7 +8,7 @@
 // state followed by the results (charts, readouts, remark), and the charts' common uPlot options.
 import { LabElement } from '../shared/lab-element.js';
 import { h } from '../shared/dom.js';
-import { rangeField } from '../shared/fields.js';
+import { rangeField, seedControl } from '../shared/fields.js';
 import { formatFixed } from '../shared/format.js';
 import { uplotCssUrl } from '../shared/styles.js';
 import { stringsOf } from '../../languages.js';
@@ -142,9 +142,9 @@ export class ExperimentElement extends LabElement {
     return [this.runner.root, this.resultsRegion(...results, this.readouts, this.remark)];
   }
 
-  /** The seed control (LabElement.seedControl) with the experiment widgets' labels and bound. */
+  /** The seed control (fields.js seedControl) with the experiment widgets' labels and bound. */
   experimentSeedControl(onChange) {
     const s = stringsOf(this.language, 'run');
-    return this.seedControl({ label: s.seed, anotherLabel: s.anotherSeed, max: this.row('seed').max, onChange });
+    return seedControl(this, { label: s.seed, anotherLabel: s.anotherSeed, max: this.row('seed').max, onChange });
   }
 }

@@ -1,6 +1,7 @@
 // Labelled form controls with an inline error slot. Each control's accessible name is its <label> (so a screen
 // reader and a test's getByLabel find it); the error is tied to it by aria-describedby and announced politely.
 import { h } from './dom.js';
+import { parseNumber } from './parse-number.js';
 
 /** A text field (or textarea) for a vector or a number. `setError(message | null)` shows or clears the problem. */
 export function textField({ name, label, hint, value = '', placeholder, multiline = false, onInput }) {
@@ -107,4 +108,33 @@ export function radioGroup({ name, legend, options, value, across = false, onCha
       inputs,
     ),
   };
+}
+
+/**
+ * A field for `widget.state.seed` (an integer, 0 to `max`) and a button that steps to the next seed: a reader can
+ * check that a result holds beyond one random draw. `onChange(seed)` gets every valid seed; a typo shows its
+ * problem under the field (widget.attempt) and changes nothing.
+ */
+export function seedControl(widget, { label, anotherLabel, max, onChange }) {
+  const field = textField({
+    name: 'seed',
+    label,
+    value: String(widget.state.seed),
+    onInput: (text) => {
+      const seed = widget.attempt(field, () => parseNumber(text, { min: 0, max, integer: true }), text);
+      if (seed !== undefined) onChange(seed);
+    },
+  });
+  const another = () => {
+    const seed = (widget.state.seed + 1) % (max + 1);
+    field.input.value = String(seed);
+    widget.clearError(field);
+    onChange(seed);
+  };
+  return h(
+    'div',
+    { class: 'seed-row' },
+    field.root,
+    h('button', { type: 'button', class: 'reroll', onclick: another }, anotherLabel),
+  );
 }

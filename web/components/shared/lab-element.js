@@ -7,7 +7,8 @@
 // Removing a widget ends everything it started (timers here, and whatever subclasses and helpers registered with
 // whileConnected); inserting it again resumes it: the shadow root, the controls and the drawn results are kept.
 // While a field holds an error (attempt) or the last run failed (markStale), the results on screen belong to
-// older inputs: the parts wrapped by resultsRegion() are dimmed (data-stale) under a "last valid result" label.
+// older inputs: the parts wrapped by resultsRegion() are dimmed (stale-results.js). A large first drawing is
+// spread over frames (inLaterFrame, layOutLater), and data-ready is set once all of it is drawn.
 //
 // Attributes and the address: every state row is also an attribute (state.js attributeName: `zeroQK` is
 // `zero-qk`), parsed like the URL. The attributes set the starting example; the page address holds what the
@@ -20,13 +21,12 @@
 import { load, simdSupported } from '../../lib/residual-lab.js';
 import { nextFrame } from '../../lib/next-task.js';
 import { h } from './dom.js';
-import { textField } from './fields.js';
 import { formulasReady } from './formula.js';
 import { resolveChartColours } from './line-chart.js';
 import { stringsOf } from '../../languages.js';
 import { common, describeError, languageOf, quoted } from './i18n.js';
-import { parseNumber } from './parse-number.js';
-import { shareMenu } from './share-menu.js';
+import { keepInView, shareMenu } from './share-menu.js';
+import { StaleResults } from './stale-results.js';
 import {
   attributeName,
   defineState,
@@ -40,17 +40,6 @@ import {
 import { adoptStyles, stylesUrl } from './styles.js';
 
 const URL_WRITE_DELAY_MS = 200;
-const KEEP_IN_VIEW_MS = 10_000;
-
-// The widgets' first drawings take turns, one per frame: they all wait for the same load(), and drawn in one go
-// they held the main thread for a second (each chart reads its colours and width: a style and layout pass of the
-// page); two drawn between the same two frames are laid out together. Between two turns the browser lays out and
-// paints the last drawing and answers input.
-let lastTurn = Promise.resolve();
-function drawingTurn() {
-  lastTurn = lastTurn.then(nextFrame);
-  return lastTurn;
-}
 
 const stateTables = new WeakMap();
 
@@ -61,14 +50,15 @@ export class LabElement extends HTMLElement {
   #urlTimer = 0;
   #urlPending = false;
   #whileConnected = []; // { start, stop }: stop is set while connected
-  #staleReasons = new Set(); // fields showing an error, and names such as 'run' given to markStale
-  #regions = []; // { region, label } from resultsRegion()
+  #staleResults = new StaleResults(this);
   #base = null; // the starting example: the rows' defaults overlaid by the attributes
   #urlNotice = '';
   #attributeNotices = new Map(); // attribute name -> why its value is ignored
   #building = false;
   #buildEntries = []; // whileConnected entries registered by the current build()
   #rebuildQueued = false;
+  #firstDrawing = false;
+  #laterSteps = []; // the first drawing's steps left for later frames (inLaterFrame)
 
   /** One attribute per state row (names derived from the static rows: the lab is not loaded at definition). */
   static get observedAttributes() {
@@ -131,7 +121,9 @@ export class LabElement extends HTMLElement {
       return;
     }
     [this.lab] = await labReady;
-    await drawingTurn();
+    // Every widget waits for the same load(): their first drawings take a frame each (nextFrame), and between two
+    // the browser lays out and paints the last one and answers input.
+    await nextFrame();
     this.loading.remove();
     if (this.lab.flavour !== 'simd' && !simdSupported()) {
       this.shadowRoot.append(h('p', { class: 'flavour-note' }, this.common.noSimd));
@@ -158,30 +150,22 @@ export class LabElement extends HTMLElement {
       ...unknown.map((p) => this.common.unknownSetting(p.key, quoted(p.raw, this.language), settingNames)),
     ].join(' ');
     this.#showNotices();
-    this.#build();
-    this.update();
+    this.dispatchEvent(new Event('residual-lab:drawing', { bubbles: true })); // the page lays out its section
+    this.#firstDrawing = true;
+    try {
+      this.#build();
+      this.update();
+    } finally {
+      this.#firstDrawing = false;
+    }
+    for (const step of this.#laterSteps.splice(0)) {
+      await nextFrame();
+      step();
+    }
     this.shadowRoot.append(shareMenu(this));
     this.setAttribute('data-ready', ''); // for pages (and tests) that wait for the first drawing
     // A shared link names the widget in its fragment (shareableAddress); the browser found no element by that name.
-    if (!this.id && location.hash === `#${this.anchor}`) this.#keepInView();
-  }
-
-  /**
-   * Scrolls to this widget, and again while the page above it still grows (widgets drawing their first results),
-   * until the reader scrolls, types or touches, or KEEP_IN_VIEW_MS have passed.
-   */
-  #keepInView() {
-    const scroll = () => this.scrollIntoView({ block: 'start' });
-    scroll();
-    const resizes = new ResizeObserver(scroll);
-    const readerMoves = ['wheel', 'keydown', 'pointerdown', 'touchstart'];
-    const stop = () => {
-      resizes.disconnect();
-      for (const type of readerMoves) removeEventListener(type, stop, true);
-    };
-    resizes.observe(document.documentElement);
-    for (const type of readerMoves) addEventListener(type, stop, { capture: true, passive: true });
-    setTimeout(stop, KEEP_IN_VIEW_MS);
+    if (!this.id && location.hash === `#${this.anchor}`) keepInView(this);
   }
 
   /** The fragment that opens the page at this widget: its id, else `rl-` and its URL prefix. */
@@ -226,6 +210,23 @@ export class LabElement extends HTMLElement {
     this.showNotice([this.#urlNotice, ...this.#attributeNotices.values()].filter(Boolean).join(' '));
   }
 
+  /**
+   * Runs `step` in a later frame when called during the widget's first drawing (each such step in a frame of its
+   * own, in order, and data-ready after the last), at once otherwise: a large first drawing is then laid out and
+   * computed over several frames, and no frame holds the main thread for all of it.
+   */
+  inLaterFrame(step) {
+    if (this.#firstDrawing) this.#laterSteps.push(step);
+    else step();
+  }
+
+  /** `part` (a chart, a column of formulas) laid out in a later frame of the first drawing (inLaterFrame). */
+  layOutLater(part) {
+    part.setAttribute('data-later', '');
+    this.inLaterFrame(() => part.removeAttribute('data-later'));
+    return part;
+  }
+
   #build() {
     this.#buildEntries = [];
     this.#building = true;
@@ -245,13 +246,11 @@ export class LabElement extends HTMLElement {
       entry.stop?.();
       this.#whileConnected.splice(this.#whileConnected.indexOf(entry), 1);
     }
-    this.#regions = [];
-    for (const reason of this.#staleReasons) if (typeof reason !== 'string') this.#staleReasons.delete(reason);
+    this.#staleResults.forgetBuild();
     const body = h('div', { class: 'widget-body' });
     this.body.replaceWith(body);
     this.body = body;
     this.#build();
-    this.#showStale();
     this.update();
   }
 
@@ -365,35 +364,6 @@ export class LabElement extends HTMLElement {
   }
 
   /**
-   * A field for `this.state.seed` (an integer, 0 to `max`) and a button that steps to the next seed: a reader can
-   * check that a result holds beyond one random draw. `onChange(seed)` gets every valid seed; a typo shows its
-   * problem under the field and changes nothing.
-   */
-  seedControl({ label, anotherLabel, max, onChange }) {
-    const field = textField({
-      name: 'seed',
-      label,
-      value: String(this.state.seed),
-      onInput: (text) => {
-        const seed = this.attempt(field, () => parseNumber(text, { min: 0, max, integer: true }), text);
-        if (seed !== undefined) onChange(seed);
-      },
-    });
-    const another = () => {
-      const seed = (this.state.seed + 1) % (max + 1);
-      field.input.value = String(seed);
-      this.clearError(field);
-      onChange(seed);
-    };
-    return h(
-      'div',
-      { class: 'seed-row' },
-      field.root,
-      h('button', { type: 'button', class: 'reroll', onclick: another }, anotherLabel),
-    );
-  }
-
-  /**
    * Runs `compute`; on an Error shows its translated message in `field`, marks the results stale and returns
    * undefined. Success clears the field's message and its part of the staleness.
    */
@@ -422,33 +392,15 @@ export class LabElement extends HTMLElement {
    * as 'run'), or withdraws that reason. They stay marked while any reason remains.
    */
   markStale(stale, reason = 'result') {
-    if (stale) this.#staleReasons.add(reason);
-    else this.#staleReasons.delete(reason);
-    this.#showStale();
+    this.#staleResults.mark(stale, reason);
   }
 
   get stale() {
-    return this.#staleReasons.size > 0;
+    return this.#staleResults.any;
   }
 
   /** A container for the widget's results (tables, charts, readouts) that can be shown as stale. */
   resultsRegion(...children) {
-    const label = h('p', { class: 'stale-label', role: 'status' }, this.common.stale);
-    const region = h('div', { class: 'results-region' }, label, ...children);
-    this.#regions.push({ region, label });
-    this.#showStale();
-    return region;
-  }
-
-  #showStale() {
-    const stale = this.stale;
-    // Only a failed run holds the results back: the inputs are fine, so the label does not blame them.
-    const runOnly = stale && [...this.#staleReasons].every((reason) => reason === 'run');
-    this.toggleAttribute('data-stale', stale);
-    for (const { region, label } of this.#regions) {
-      region.toggleAttribute('data-stale', stale);
-      label.hidden = !stale;
-      label.textContent = runOnly ? this.common.staleRun : this.common.stale;
-    }
+    return this.#staleResults.region(...children);
   }
 }

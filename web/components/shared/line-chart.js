@@ -85,7 +85,10 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
     }
     return colours.get(name);
   };
-  const width = () => Math.max(240, Math.floor(root.clientWidth || 480));
+  // The width the chart's ResizeObserver last reported (after a layout): reading root.clientWidth instead would
+  // lay out the page there and then, with whatever other work is waiting for the next frame.
+  let reportedWidth = 0;
+  const width = () => Math.max(240, Math.floor(reportedWidth || 480));
 
   // Drawn at once, empty, so the chart takes its final size before the first result arrives: the page does not
   // jump when a widget's results come in.
@@ -140,7 +143,8 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
       },
       () => {},
     );
-    const resizes = new ResizeObserver(() => {
+    const resizes = new ResizeObserver(([entry]) => {
+      reportedWidth = entry.contentRect.width;
       if (plot && Math.abs(plot.width - width()) > 1) plot.setSize({ width: width(), height });
     });
     resizes.observe(root);
@@ -223,12 +227,14 @@ export function faint(colour, alpha = 0.3) {
 
 // uPlot reads the pointer as clientX minus the plot's getBoundingClientRect(): screen pixels. Inside a CSS transform
 // (a slide that reveal.js scales to the window) the chart's own pixels differ from those by the scale, so the
-// hover readout would show another point than the one under the pointer: divide by the scale.
+// hover readout would show another point than the one under the pointer: divide by the scale. A negative position
+// is no pointer at all (uPlot's resting cursor, as every drawing starts): nothing to divide, and no layout to read.
 function followTransforms(cursor = {}) {
   const { move } = cursor;
   return {
     ...cursor,
     move(self, left, top) {
+      if (left < 0) return move ? move(self, left, top) : [left, top];
       const scale = self.over.getBoundingClientRect().width / (self.over.offsetWidth || 1);
       const position = scale > 0 && Math.abs(scale - 1) > 1e-3 ? [left / scale, top / scale] : [left, top];
       return move ? move(self, ...position) : position;

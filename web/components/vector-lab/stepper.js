@@ -58,13 +58,12 @@ export function createStepper({ strings, onStep }) {
       ),
     );
   const dytColumn = column('dyt', strings.methodDyt, 'dytFull');
-  const columns = h(
-    'div',
-    { class: 'step-columns' },
+  const methodColumns = [
     column('rms', strings.methodRms, 'rmsFull'),
     column('ln', strings.methodLn, 'lnFull'),
     dytColumn,
-  );
+  ];
+  const columns = h('div', { class: 'step-columns' }, methodColumns);
 
   const root = h(
     'div',
@@ -130,5 +129,5 @@ export function createStepper({ strings, onStep }) {
     }
   }
 
-  return { root, show };
+  return { root, columns: methodColumns, show };
 }

@@ -1,0 +1,54 @@
+// Whether a widget's results on screen still match its inputs. While a field holds an error or the last run
+// failed, the results stay on screen, dimmed (data-stale) under a "last valid result" label; they are marked
+// while any reason remains (a field, or a name such as 'run').
+import { h } from './dom.js';
+
+export class StaleResults {
+  #host;
+  #reasons = new Set();
+  #regions = []; // { region, label } from region()
+
+  /** `host`: the widget, which carries data-stale too and gives the labels' strings (host.common). */
+  constructor(host) {
+    this.#host = host;
+  }
+
+  /** Marks the results as not matching the inputs for `reason`, or (stale false) withdraws that reason. */
+  mark(stale, reason) {
+    if (stale) this.#reasons.add(reason);
+    else this.#reasons.delete(reason);
+    this.#show();
+  }
+
+  get any() {
+    return this.#reasons.size > 0;
+  }
+
+  /** A container for results (tables, charts, readouts) that is dimmed and labelled while they are stale. */
+  region(...children) {
+    const label = h('p', { class: 'stale-label', role: 'status' }, this.#host.common.stale);
+    const region = h('div', { class: 'results-region' }, label, ...children);
+    this.#regions.push({ region, label });
+    this.#show();
+    return region;
+  }
+
+  /** Forgets the regions and the fields of a build that is replaced; named reasons (a failed run) stay. */
+  forgetBuild() {
+    this.#regions = [];
+    for (const reason of this.#reasons) if (typeof reason !== 'string') this.#reasons.delete(reason);
+    this.#show();
+  }
+
+  #show() {
+    const stale = this.any;
+    // Only a failed run holds the results back: the inputs are fine, so the label does not blame them.
+    const runOnly = stale && [...this.#reasons].every((reason) => reason === 'run');
+    this.#host.toggleAttribute('data-stale', stale);
+    for (const { region, label } of this.#regions) {
+      region.toggleAttribute('data-stale', stale);
+      label.hidden = !stale;
+      label.textContent = runOnly ? this.#host.common.staleRun : this.#host.common.stale;
+    }
+  }
+}
