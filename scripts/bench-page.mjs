@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The page as readers feel it, measured in headless Chromium (launched as tests/e2e/harness.mjs does) against the
 // server of scripts/serve.mjs, on the built dist/ (run `node scripts/build.mjs` first; `npm run bench` does):
-//   top       a first visit (empty cache) to the chapter, not scrolled, until every widget has drawn and
-//             the network is idle: bytes on the wire, responses, the longest main-thread task, time to the first
+//   top       a first visit (empty cache) to the chapter, not scrolled, until every widget has drawn, the
+//             chapter is laid out and the network is idle: bytes on the wire, responses, the longest main-thread task, time to the first
 //             numbers (the first widget's data-ready, from navigation start)
 //   all       the same visit after scrolling to every worker widget and waiting for its run: the whole page with
 //             every widget computed (bytes, responses, WebAssembly fetches and compilations, the longest
@@ -91,9 +91,12 @@ function networkFigures(responses) {
   };
 }
 
+/** Until every widget has drawn and the chapter is laid out (shell/page.js marks the article when its turns end). */
 async function waitWidgetsDrawn(page) {
   await page.waitForFunction(
-    (tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))),
+    (tags) =>
+      tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.hasAttribute('data-ready'))) &&
+      document.querySelector('article')?.hasAttribute('data-laid-out') !== false,
     WIDGET_TAGS,
     { timeout: RUN_TIMEOUT_MS },
   );

@@ -69,9 +69,25 @@ test('nextFrame releases one caller per frame, in the order they asked; a frame 
     await Promise.all([...pieces, late]);
     assert.equal(frameCallbacks.length, 0, 'no frame asked for once nobody waits');
 
+    // A frame that is late (a throttled iframe): the fallback timer releases the next caller, and pacing goes on.
+    const released = [];
+    const slow = [1, 2].map((n) => nextFrame().then(() => released.push(n)));
+    let started = performance.now();
+    await slow[0];
+    assert.ok(performance.now() - started >= 90, 'released by the fallback timer');
+    assert.deepEqual(released, [1], 'one caller per missed frame');
+    frameCallbacks.shift()(); // the late frame of the first request comes after all: it releases nobody
+    await nextTask();
+    await nextTask();
+    assert.deepEqual(released, [1]);
+    frameCallbacks.shift()();
+    await slow[1];
+    assert.deepEqual(released, [1, 2]);
+
     // The tab is hidden with callers waiting: no frame comes, and the fallback timer releases them all at once.
     const stuck = [nextFrame(), nextFrame(), nextFrame()];
-    const started = performance.now();
+    globalThis.document.visibilityState = 'hidden';
+    started = performance.now();
     await Promise.all(stuck);
     assert.ok(performance.now() - started >= 90, 'released by the fallback timer');
     assert.equal(frameCallbacks.length, 1, 'the one frame asked for never came');

@@ -8,7 +8,8 @@ export function nextTask() {
   });
 }
 
-// How long nextFrame waits for a frame that may never come (the tab was hidden after the request).
+// How long nextFrame waits for a frame before it goes on without one: a hidden tab has none, and an iframe out of
+// view gets them throttled.
 const FRAME_WAIT_MS = 100;
 
 const waiting = []; // resolve functions of the nextFrame() promises, in the order they were asked for
@@ -19,7 +20,8 @@ let frameAsked = false;
  * built is laid out and painted in a frame of its own before the next piece starts, whoever asked for it (the
  * chapter's layout, a widget's drawing, a chart). Two pieces run between the same two frames would be laid out
  * together, or the second would force the first's layout by reading it (a canvas font, a width). Where there are
- * no frames (a hidden tab, a worker, node) it is nextTask(), and a frame that never comes releases every caller.
+ * no frames (a worker, node, a tab hidden before the call) it is nextTask(); a frame that does not come within
+ * FRAME_WAIT_MS releases the next caller without it, or every caller if the tab is hidden by then.
  */
 export function nextFrame() {
   if (typeof requestAnimationFrame !== 'function' || document.visibilityState === 'hidden') return nextTask();
@@ -32,18 +34,17 @@ export function nextFrame() {
 function askForFrame() {
   if (frameAsked) return;
   frameAsked = true;
-  const releaseAll = () => {
-    frameAsked = false;
-    for (const resolve of waiting.splice(0)) resolve();
-  };
-  const fallback = setTimeout(releaseAll, FRAME_WAIT_MS);
-  requestAnimationFrame(() => {
+  let answered = false;
+  const release = () => {
+    if (answered) return; // the frame and the fallback timer: whichever comes first
+    answered = true;
     clearTimeout(fallback);
-    // After this frame's style, layout and paint, which follow the frame callbacks: the next caller only.
-    setTimeout(() => {
-      frameAsked = false;
-      waiting.shift()?.();
-      if (waiting.length) askForFrame();
-    }, 0);
-  });
+    frameAsked = false;
+    const count = document.visibilityState === 'hidden' ? waiting.length : 1;
+    for (const resolve of waiting.splice(0, count)) resolve();
+    if (waiting.length) askForFrame();
+  };
+  const fallback = setTimeout(release, FRAME_WAIT_MS);
+  // The task after the frame: after its style, layout and paint, which follow the frame callbacks.
+  requestAnimationFrame(() => setTimeout(release, 0));
 }
