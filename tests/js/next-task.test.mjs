@@ -69,6 +69,21 @@ test('nextFrame releases one caller per frame, in the order they asked; a frame 
     await Promise.all([...pieces, late]);
     assert.equal(frameCallbacks.length, 0, 'no frame asked for once nobody waits');
 
+    // A piece for an element out of the document lays nothing out: it does not use up the frame.
+    const removed = { isConnected: false };
+    const inPage = { isConnected: true };
+    const afterRemoval = [];
+    const three = [
+      nextFrame(removed).then(() => afterRemoval.push('removed widget')),
+      nextFrame(inPage).then(() => afterRemoval.push('widget in the page')),
+      nextFrame(inPage).then(() => afterRemoval.push('next widget')),
+    ];
+    await frame();
+    assert.deepEqual(afterRemoval, ['removed widget', 'widget in the page'], 'released together: one piece to lay out');
+    await frame();
+    await Promise.all(three);
+    assert.deepEqual(afterRemoval, ['removed widget', 'widget in the page', 'next widget']);
+
     // A frame that is late (a throttled iframe): the fallback timer releases the next caller, and pacing goes on.
     const released = [];
     const slow = [1, 2].map((n) => nextFrame().then(() => released.push(n)));

@@ -12,7 +12,7 @@ export function nextTask() {
 // view gets them throttled.
 const FRAME_WAIT_MS = 100;
 
-const waiting = []; // resolve functions of the nextFrame() promises, in the order they were asked for
+const waiting = []; // { resolve, element } of the nextFrame() promises, in the order they were asked for
 let frameAsked = false;
 
 /**
@@ -22,11 +22,14 @@ let frameAsked = false;
  * together, or the second would force the first's layout by reading it (a canvas font, a width). Where there are
  * no frames (a worker, node, a tab hidden before the call) it is nextTask(); a frame that does not come within
  * FRAME_WAIT_MS releases the next caller without it, or every caller if the tab is hidden by then.
+ * `element`, when given, is what the piece of work builds: one out of the document by its turn lays nothing out,
+ * so it does not use up the frame (the caller after it is released too), and a removed widget's pieces do not
+ * hold a queue.
  */
-export function nextFrame() {
+export function nextFrame(element = null) {
   if (typeof requestAnimationFrame !== 'function' || document.visibilityState === 'hidden') return nextTask();
   return new Promise((resolve) => {
-    waiting.push(resolve);
+    waiting.push({ resolve, element });
     askForFrame();
   });
 }
@@ -40,8 +43,12 @@ function askForFrame() {
     answered = true;
     clearTimeout(fallback);
     frameAsked = false;
-    const count = document.visibilityState === 'hidden' ? waiting.length : 1;
-    for (const resolve of waiting.splice(0, count)) resolve();
+    const everyone = document.visibilityState === 'hidden';
+    while (waiting.length) {
+      const { resolve, element } = waiting.shift();
+      resolve();
+      if (!everyone && (!element || element.isConnected)) break;
+    }
     if (waiting.length) askForFrame();
   };
   const fallback = setTimeout(release, FRAME_WAIT_MS);

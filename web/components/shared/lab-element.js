@@ -123,7 +123,7 @@ export class LabElement extends HTMLElement {
     [this.lab] = await labReady;
     // Every widget waits for the same load(): their first drawings take a frame each (nextFrame), and between two
     // the browser lays out and paints the last one and answers input.
-    await nextFrame();
+    await nextFrame(this);
     this.loading.remove();
     if (this.lab.flavour !== 'simd' && !simdSupported()) {
       this.shadowRoot.append(h('p', { class: 'flavour-note' }, this.common.noSimd));
@@ -159,8 +159,8 @@ export class LabElement extends HTMLElement {
       this.#firstDrawing = false;
     }
     for (const step of this.#laterSteps.splice(0)) {
-      await nextFrame();
-      step();
+      await nextFrame(this);
+      await step();
     }
     this.shadowRoot.append(shareMenu(this));
     this.setAttribute('data-ready', ''); // for pages (and tests) that wait for the first drawing
@@ -212,8 +212,9 @@ export class LabElement extends HTMLElement {
 
   /**
    * Runs `step` in a later frame when called during the widget's first drawing (each such step in a frame of its
-   * own, in order, and data-ready after the last), at once otherwise: a large first drawing is then laid out and
-   * computed over several frames, and no frame holds the main thread for all of it.
+   * own, in order, and data-ready after the last, or after the promise it returns), at once otherwise: a large
+   * first drawing is then laid out and computed over several frames, and no frame holds the main thread for all
+   * of it.
    */
   inLaterFrame(step) {
     if (this.#firstDrawing) this.#laterSteps.push(step);

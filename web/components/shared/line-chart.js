@@ -6,7 +6,6 @@
 // uPlot (145 KB of the widgets' code) is a chunk of its own, fetched and evaluated when the first chart is made,
 // not with the widgets' bundle while the page loads; a chart is drawn once it has arrived.
 import { h } from './dom.js';
-import { nextFrame } from '../../lib/next-task.js';
 import { common } from './i18n.js';
 import { lineChartExport } from './chart-export.js';
 import { axisValues } from './format.js';
@@ -20,10 +19,6 @@ const loadUPlot = () =>
   (uPlotLoading ??= import('../../vendor/uplot/uPlot.esm.js').then((module) => {
     uPlot = module.default;
   }));
-// Charts are drawn one per frame (each reads the page's layout and paints its canvas), after uPlot has arrived,
-// not all in the task that evaluated it; a chart drawn after a frame finds the layout done.
-let waitingTurn = Promise.resolve();
-const afterUPlot = () => (waitingTurn = waitingTurn.then(loadUPlot).then(nextFrame));
 
 // The colours charts use, read for a widget in one style pass before it builds (resolveChartColours): the first
 // drawing then reads no style, which in the middle of a widget's build is a style pass of the whole page.
@@ -136,12 +131,15 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
 
   host.whileConnected(() => {
     // Drawn once the widget's build() has placed the chart in the page, where it can take its real width (the
-    // first data then only fills it in), in a task of its own: a widget's charts are not all drawn in its build's.
-    afterUPlot().then(
-      () => {
-        if (!plot && host.isConnected) create();
-      },
-      () => {},
+    // first data then only fills it in): in the widget's first drawing a frame of its own (inLaterFrame), so that a
+    // widget's charts are not all drawn and laid out in its build's frame; later (a rebuild, a re-insertion) at once.
+    host.inLaterFrame(() =>
+      loadUPlot().then(
+        () => {
+          if (!plot && host.isConnected) create();
+        },
+        () => {},
+      ),
     );
     const resizes = new ResizeObserver(([entry]) => {
       reportedWidth = entry.contentRect.width;
