@@ -151,10 +151,12 @@ function assetUrlPlugin({ siteDir, served }) {
   };
 }
 
-// What a page with widgets fetches next, named in its head so that the browser fetches it at once instead of
-// when the code asks: the WASM module of the SIMD build (every current browser's) and its Emscripten glue.
+// What a page with widgets fetches before its code asks: the WASM module of the SIMD build (every current
+// browser's), a plain fetch at the end of a chain of imports. Its modules are not preloaded: fetched and compiled
+// while the first screen is laid out, they held that layout (on two cores, its sync font lookups wait for the
+// browser process) from about 60 to 110-230 ms; loaded as the imports ask, they come after it. docs/benchmarks.md,
+// "The first layout".
 const WIDGET_PAGE_PRELOADS = [
-  { source: 'lib/wasm/residual_lab_simd.mjs', link: (href) => `<link rel="modulepreload" href="${href}">` },
   {
     source: 'lib/wasm/residual_lab_simd.wasm',
     link: (href) => `<link rel="preload" href="${href}" as="fetch" crossorigin>`,
@@ -163,48 +165,24 @@ const WIDGET_PAGE_PRELOADS = [
 
 /**
  * Points the pages' src and href attributes at the names their files are served under, and names before the
- * first module script every module its scripts import statically (modulepreload: fetched at once, not one
- * import level after another).
+ * first module script what a page with widgets will fetch (WIDGET_PAGE_PRELOADS).
  */
-function rewritePage(html, pagePath, served, moduleGraphs) {
+function rewritePage(html, pagePath, served) {
   const here = posix.dirname(pagePath);
-  const preloads = [];
-  const add = (servedPath, link) => {
-    const href = posix.relative(here, servedPath);
-    if (!preloads.some((p) => p.href === href)) preloads.push({ href, html: link(href) });
-  };
+  const preloads = new Set();
   const rewritten = html.replace(/\b(src|href)="([^"#?:]+)"/g, (whole, attribute, path) => {
     const target = posix.normalize(posix.join(here, path));
-    for (const module of moduleGraphs.get(target) ?? [])
-      add(module, (href) => `<link rel="modulepreload" href="${href}">`);
     if (target === 'components/index.js')
-      for (const { source, link } of WIDGET_PAGE_PRELOADS) if (served.has(source)) add(served.get(source), link);
+      for (const { source, link } of WIDGET_PAGE_PRELOADS)
+        if (served.has(source)) preloads.add(link(posix.relative(here, served.get(source))));
     const servedPath = served.get(target);
     if (!servedPath || servedPath === target) return whole;
     return `${attribute}="${posix.relative(here, servedPath)}"`;
   });
   const at = rewritten.search(/<script type="module"/);
-  if (!preloads.length || at < 0) return rewritten;
+  if (!preloads.size || at < 0) return rewritten;
   const indent = rewritten.slice(rewritten.lastIndexOf('\n', at) + 1, at);
-  return `${rewritten.slice(0, at)}${preloads.map((p) => p.html).join(`\n${indent}`)}\n${indent}${rewritten.slice(at)}`;
-}
-
-/** For each module entry: its bundle and every chunk that bundle imports statically, transitively (served paths). */
-function moduleGraphs(metafile, entryPaths, toServed) {
-  const graphs = new Map();
-  for (const [output, meta] of Object.entries(metafile.outputs)) {
-    if (!entryPaths.includes(meta.entryPoint)) continue;
-    const seen = new Set();
-    const visit = (path) => {
-      if (seen.has(path)) return;
-      seen.add(path);
-      for (const im of metafile.outputs[path]?.imports ?? [])
-        if (im.kind === 'import-statement' && !im.external) visit(im.path);
-    };
-    visit(output);
-    graphs.set(meta.entryPoint, [...seen].map(toServed));
-  }
-  return graphs;
+  return `${rewritten.slice(0, at)}${[...preloads].join(`\n${indent}`)}\n${indent}${rewritten.slice(at)}`;
 }
 
 // Source maps are left out: only a reader's developer tools fetch them.
@@ -294,11 +272,9 @@ export async function buildSiteAssets({
   linkSourceMaps(join(outDir, BUNDLE_DIR));
 
   for (const path of copiedAsIs) copyFileSync(join(siteDir, path), join(outDir, path));
-  const toServed = (output) => toPosix(relative(outDir, join(siteDir, output))); // metafile paths are relative to absWorkingDir
-  const graphs = moduleGraphs(result.metafile, [...stableEntries, ...pageEntries], toServed);
   for (const page of siteFiles.filter((p) => p.endsWith('.html'))) {
     mkdirSync(dirname(join(outDir, page)), { recursive: true });
-    writeFileSync(join(outDir, page), rewritePage(readFileSync(join(siteDir, page), 'utf8'), page, served, graphs));
+    writeFileSync(join(outDir, page), rewritePage(readFileSync(join(siteDir, page), 'utf8'), page, served));
   }
   const manifest = Object.fromEntries([...served].sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(join(outDir, 'asset-manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);

@@ -131,17 +131,29 @@ export async function computeEveryWidget(page, { step = 700, timeout = 90000 } =
     await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
     await page.waitForTimeout(60);
   }
-  await page.waitForFunction(
-    (selector) => {
-      const pending = [...document.querySelectorAll(selector)].filter(
-        (el) => !['done', 'error'].includes(el.dataset.status),
-      );
-      if (pending[0]) pending[0].scrollIntoView({ block: 'center', behavior: 'instant' });
-      return pending.length === 0;
-    },
-    selector,
-    { timeout, polling: 500 },
-  );
+  const pending = (selector) =>
+    [...document.querySelectorAll(selector)]
+      .filter((el) => !['done', 'error'].includes(el.dataset.status))
+      .map((el) => {
+        const section = el.closest('.chapter-section');
+        return `${el.localName} (status ${el.dataset.status ?? 'none'}, ${el.hasAttribute('data-ready') ? '' : 'not '}ready, section ${section?.id ?? '-'} ${section?.hasAttribute('data-laid-out') ? 'laid out' : 'waiting'})`;
+      });
+  try {
+    await page.waitForFunction(
+      (selector) => {
+        const left = [...document.querySelectorAll(selector)].filter(
+          (el) => !['done', 'error'].includes(el.dataset.status),
+        );
+        left[0]?.scrollIntoView({ block: 'center', behavior: 'instant' });
+        return left.length === 0;
+      },
+      selector,
+      { timeout, polling: 500 },
+    );
+  } catch (error) {
+    const left = await page.evaluate(pending, selector).catch(() => ['(the page did not answer)']);
+    throw new Error(`not every widget computed within ${timeout} ms: ${left.join('; ')}`, { cause: error });
+  }
 }
 
 /** Scrolls an experiment widget into view (it computes near the viewport) and waits for a finished run. */
