@@ -88,15 +88,7 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
   // Drawn at once, empty, so the chart takes its final size before the first result arrives: the page does not
   // jump when a widget's results come in.
   function create() {
-    if (!uPlot) {
-      loadUPlot().then(
-        () => {
-          if (!plot && host.isConnected && root.isConnected) create();
-        },
-        () => {},
-      );
-      return;
-    }
+    if (!uPlot) return; // drawn once uPlot has loaded (whileConnected, below)
     plot?.destroy();
     colours = null;
     const options = build(color);
