@@ -11,9 +11,10 @@
 // Bytes on the wire are Playwright's request sizes (headers and encoded body as received) of every request of
 // the browser context (the page and its workers); long tasks are PerformanceObserver 'longtask' entries
 // (wall-clock), and the longest main-thread task by CPU time and on the clock (every task, the first layout
-// included, which the Long Tasks API leaves out) comes from a Chromium trace's RunTask events; WebAssembly compilations are the V8 compile events of the same trace (category v8.wasm)
-// in every thread. Every figure is the median of the visits (5 unless --repeats), printed with its range; the two
-// languages' pages alternate, visit by visit.
+// included, which the Long Tasks API seldom reports) comes from a Chromium trace's RunTask events; WebAssembly
+// compilations are the V8 compile events of the same trace (category v8.wasm) in every thread. Every figure is
+// the median of the visits (5 unless --repeats), printed with its range; the two languages' pages alternate,
+// visit by visit.
 //   node scripts/bench-page.mjs [--repeats N] [--json] [--site DIR]
 // --site measures another built site (a copy of dist/ from another commit), to set two builds side by side.
 import { cpus, loadavg } from 'node:os';
@@ -135,7 +136,7 @@ function countWasmCompilations(traceEvents) {
  * The longest task of the page's main thread before and after the page's 'bench-loaded' time stamp, by its CPU
  * time and on the clock (ms). A long task's wall-clock length also counts the time the thread waited for a core
  * or for another process, which on a shared machine can be most of it; its CPU time is the work the page asked
- * for. The trace sees every task, the page's first layout included, which the Long Tasks API does not report.
+ * for. The trace sees every task, the page's first layout included, which the Long Tasks API seldom reports.
  */
 function longestTasks(traceEvents, origin) {
   const renderers = new Set(
