@@ -153,9 +153,7 @@ function assetUrlPlugin({ siteDir, served }) {
 
 // What a page with widgets fetches before its code asks: the WASM module of the SIMD build (every current
 // browser's), a plain fetch at the end of a chain of imports. Its modules are not preloaded: fetched and compiled
-// while the first screen is laid out, they held that layout (on two cores, its sync font lookups wait for the
-// browser process) from about 60 to 110-230 ms; loaded as the imports ask, they come after it. docs/benchmarks.md,
-// "The first layout".
+// at once, they would compete with the first layout of the page (docs/benchmarks.md, "The first layout").
 const WIDGET_PAGE_PRELOADS = [
   {
     source: 'lib/wasm/residual_lab_simd.wasm',
