@@ -150,9 +150,8 @@ function holdLinkedSection() {
 }
 
 /**
- * The chapter's sections below the first screen, and the first section's blocks below it, are skipped by the
- * first layout (content-visibility in page.css), which would otherwise lay out the whole chapter in one task. Once
- * the document has loaded, each section is opened in its turn, in the order of the text, with its blocks
+ * The chapter's sections below the first screen are skipped by the first layout (content-visibility in
+ * page.css), which would otherwise lay out the whole chapter in one task. Once the document has loaded, each section is opened in its turn, in the order of the text, with its blocks
  * (paragraphs, formulas) still skipped; the blocks are then laid out a few at a time, one batch per frame, up to
  * about PIECE_ELEMENTS elements, so that no frame lays out a long section in one piece. A widget's section and
  * block are laid out as soon as the widget starts its first drawing (the residual-lab:drawing event): its numbers
