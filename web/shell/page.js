@@ -151,13 +151,13 @@ function holdLinkedSection() {
 
 /**
  * The chapter's sections below the first screen are skipped by the first layout (content-visibility in
- * page.css), which would otherwise lay out the whole chapter in one task. Once the document has loaded, each section is opened in its turn, in the order of the text, with its blocks
- * (paragraphs, formulas) still skipped; the blocks are then laid out a few at a time, one batch per frame, up to
- * about PIECE_ELEMENTS elements, so that no frame lays out a long section in one piece. A widget's section and
- * block are laid out as soon as the widget starts its first drawing (the residual-lab:drawing event): its numbers
- * are rendered text as soon as it shows them, and a widget that draws in pieces (LabElement.inLaterFrame) is laid
- * out piece by piece. Once every block is laid out, the page behaves as if nothing had been skipped (heights,
- * scroll anchoring, rendered text).
+ * page.css), which would otherwise lay out the whole chapter in one task. Once the document has loaded, each
+ * section is opened in its turn, in the order of the text, with its blocks (paragraphs, formulas) still skipped;
+ * the blocks are then laid out a few at a time, one batch per frame, up to about PIECE_ELEMENTS elements, so that
+ * no frame lays out a long section in one piece. A widget's section and block are laid out as soon as the widget
+ * starts its first drawing (the residual-lab:drawing event): its numbers are rendered text as soon as it shows
+ * them, and a widget that draws in pieces (LabElement.inLaterFrame) is laid out piece by piece. Once every block
+ * is laid out, the page behaves as if nothing had been skipped (heights, scroll anchoring, rendered text).
  *
  * A formula or code block wider than the column scrolls sideways, and a scroll box is a tab stop (so keyboard
  * users can scroll it): such a block gets a name saying what it is; one that fits is no tab stop and has none.
