@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
+import { median } from '../scripts/lib/median.mjs';
 import { LANGUAGES } from '../web/languages.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -77,8 +78,6 @@ async function visit(origins, page, reports) {
   if (blocking === null) throw new Error(`${target} reported nothing within ${VISIT_TIMEOUT_MS / 1000} s`);
   return blocking;
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 export async function benchFirstFrame({ repeats = 6, log = console.log } = {}) {
   const site = mkdtempSync(join(tmpdir(), 'residual-lab-first-frame-site-'));

@@ -24,6 +24,7 @@ import { chromium } from 'playwright-core';
 import { WIDGETS } from '../web/components/registry.js';
 import { startServer } from './serve.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/chromium.mjs';
+import { median } from './lib/median.mjs';
 import { LANGUAGES } from '../web/languages.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -80,7 +81,6 @@ function watchNetwork(context) {
 }
 
 const sum = (values) => values.reduce((a, b) => a + b, 0);
-const median = (values) => values.slice().sort((a, b) => a - b)[values.length >> 1];
 
 function networkFigures(responses) {
   return {

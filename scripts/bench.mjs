@@ -20,6 +20,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, BUILDS } from './build.mjs';
+import { median } from './lib/median.mjs';
 import { runCaptured } from './lib/run.mjs';
 import { benchPage, printPageFigures } from './bench-page.mjs';
 import * as plain from '../bench/plain-js-kernels.mjs';
@@ -59,7 +60,6 @@ async function runBenchBinary(name) {
 // process measured 21.7 GB/s, the next 16.0, each steady within itself), so each build's benchmarks run in
 // PROCESSES processes, interleaved across builds, and every figure is the median over them.
 const PROCESSES = 3;
-const median = (values) => values.slice().sort((a, b) => a - b)[values.length >> 1];
 
 /** Rows of several runs of one benchmark -> one row per measurement: the median value, and the range. */
 function medianRows(runs) {
