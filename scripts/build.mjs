@@ -13,6 +13,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { compilerCacheEnv, findCompilerCache, launcherArgs } from './lib/compiler-cache.mjs';
 import { EMSCRIPTEN_ENV, NODE_EMULATOR, run } from './lib/run.mjs';
 import { buildSiteAssets } from './lib/site-assets.mjs';
 import { withoutCustomSections } from './lib/wasm-sections.mjs';
@@ -39,21 +40,35 @@ export const BUILDS = {
 export const FUZZ_TARGETS = ['parse_vector', 'norms', 'decoder_config'];
 export const fuzzBinary = (name) => join(BUILDS.fuzz.dir, 'tests/fuzz', `fuzz_${name}`);
 
+// ccache, or null (scripts/lib/compiler-cache.mjs): RL_CCACHE=0 builds without it.
+const ccache = findCompilerCache();
+const buildEnv = compilerCacheEnv(EMSCRIPTEN_ENV, ccache, root);
+
+/** The compiler launcher a configured native tree uses ('' for none), read from its CMakeCache.txt. */
+function configuredLauncher(build) {
+  const cache = readFileSync(join(build.dir, 'CMakeCache.txt'), 'utf8');
+  return cache.match(/^CMAKE_CXX_COMPILER_LAUNCHER:[A-Z]+=(.*)$/m)?.[1] ?? '';
+}
+
 function configure(build) {
-  if (existsSync(join(build.dir, 'CMakeCache.txt'))) return; // CMake re-runs itself when CMakeLists changes
+  if (existsSync(join(build.dir, 'CMakeCache.txt'))) {
+    // CMake re-runs itself when CMakeLists changes; a native tree is reconfigured when ccache came or went.
+    if (!build.wasm && configuredLauncher(build) !== (ccache ?? '')) run('cmake', [build.dir, ...launcherArgs(ccache)]);
+    return;
+  }
   const args = ['-S', root, '-B', build.dir, '-DCMAKE_BUILD_TYPE=Release', `-DRL_SIMD=${build.simd ? 'ON' : 'OFF'}`];
   if (build.nativeArch === false) args.push('-DRL_NATIVE_ARCH=OFF');
   if (build.sanitize) args.push('-DRL_SANITIZE=ON', '-DRL_BUILD_BENCH=OFF');
   if (build.fuzz)
     args.push('-DCMAKE_CXX_COMPILER=clang++', '-DRL_FUZZ=ON', '-DRL_BUILD_TESTS=OFF', '-DRL_BUILD_BENCH=OFF');
   if (build.wasm)
-    run('emcmake', ['cmake', ...args, `-DCMAKE_CROSSCOMPILING_EMULATOR=${NODE_EMULATOR}`], { env: EMSCRIPTEN_ENV });
-  else run('cmake', args);
+    run('emcmake', ['cmake', ...args, `-DCMAKE_CROSSCOMPILING_EMULATOR=${NODE_EMULATOR}`], { env: buildEnv });
+  else run('cmake', [...args, ...launcherArgs(ccache)]);
 }
 
 function compile(build, targets) {
   configure(build);
-  run('cmake', ['--build', build.dir, '-j', jobs, '--target', ...targets], { env: EMSCRIPTEN_ENV });
+  run('cmake', ['--build', build.dir, '-j', jobs, '--target', ...targets], { env: buildEnv });
 }
 
 /**

@@ -24,8 +24,9 @@ declare -A probe=(
   [cmake]=/usr/bin/cmake
   [g++]=/usr/bin/g++
   [wabt]=/usr/bin/wasm-objdump
+  [ccache]=/usr/bin/ccache  # compiler cache: a fresh clone on this machine reuses the last build's objects
 )
-order=(emscripten libeigen3-dev catch2 cmake g++ wabt)
+order=(emscripten libeigen3-dev catch2 cmake g++ wabt ccache)
 if (( want_tests )); then
   # libFuzzer needs clang (the main build uses g++). Bookworm's clang is 14; the fuzzer, ASan and UBSan runtimes
   # are in libclang-rt-14-dev, which clang does not pull in.
