@@ -21,7 +21,7 @@ using rl::test::check_close;
 
 namespace {
 
-const std::string kFixtureDir = std::string(RL_SOURCE_DIR) + "/tests/fixtures/kernels/";
+const std::string kFixtureDir = rl::test::source_dir() + "/tests/fixtures/kernels/";
 
 struct FixtureCase {
   std::string kind;                                   // rmsnorm | layernorm | softcap | softmax

@@ -13,6 +13,9 @@
 
 namespace rl::test {
 
+// The source tree's root (tests/cpp/source_dir.cpp), for reading fixture files.
+std::string source_dir();
+
 // Catch2 prints floats with 5 digits by default (1e-6 shows as 0.0f); show them all.
 inline const int kFloatDigits = (Catch::StringMaker<float>::precision = 9);
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "decoder_test_util.hpp"
+#include "test_util.hpp"
 
 using namespace rl;
 using namespace rl::test;
@@ -22,7 +23,7 @@ struct Fixture {
 };
 
 std::string fixture_path(const std::string& name) {
-  return std::string(RL_SOURCE_DIR) + "/tests/fixtures/decoder/" + name;
+  return rl::test::source_dir() + "/tests/fixtures/decoder/" + name;
 }
 
 Fixture read_fixture(const std::string& name) {

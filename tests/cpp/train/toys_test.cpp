@@ -10,6 +10,7 @@
 
 #include "decoder/model.hpp"
 #include "train/toys.hpp"
+#include "test_util.hpp"
 
 using namespace rl;
 
@@ -115,7 +116,7 @@ TEST_CASE("tokenizer.json lists every character once, with the engine's ids", "[
 
 TEST_CASE("the first 50 training steps of each shipped toy give the loss web/models/toys.json records",
           "[train][export][toys]") {
-  const std::string json = read_text(std::string(RL_SOURCE_DIR) + "/web/models/toys.json");
+  const std::string json = read_text(rl::test::source_dir() + "/web/models/toys.json");
   REQUIRE(!json.empty());
   for (const train::ToySpec& toy : train::toy_specs()) {
     INFO(toy.name);
