@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { runSteps } from './build.mjs';
 import { buildsFor, selectSuites, SUITES } from './lib/test-suites.mjs';
 import { runCaptured } from './lib/run.mjs';
+import { compilerCacheCounts, describeCache, describeCacheUse, findCompilerCache } from './lib/compiler-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = (since) => (Number(process.hrtime.bigint() - since) / 1e9).toFixed(1);
@@ -21,6 +22,8 @@ const seconds = (since) => (Number(process.hrtime.bigint() - since) / 1e9).toFix
  */
 export async function runSuites(suites, { build = runSteps, log = console.log } = {}) {
   const buildStart = process.hrtime.bigint();
+  const ccache = findCompilerCache();
+  const cacheBefore = compilerCacheCounts(ccache);
   try {
     await build(buildsFor(suites));
   } catch (err) {
@@ -29,6 +32,7 @@ export async function runSuites(suites, { build = runSteps, log = console.log } 
     return 1;
   }
   const buildSeconds = seconds(buildStart);
+  const cacheUse = describeCacheUse(cacheBefore, compilerCacheCounts(ccache));
   const results = [];
   for (const suite of suites) {
     log(`\n=== ${suite.title} ===`);
@@ -43,7 +47,7 @@ export async function runSuites(suites, { build = runSteps, log = console.log } 
     results.push({ suite: suite.title, seconds: took, ...counts });
   }
   log('\n=== Summary ===');
-  log(`${'Build'.padEnd(16)} ${' '.repeat(26)}${buildSeconds.padStart(8)} s`);
+  log(`${'Build'.padEnd(16)} ${' '.repeat(26)}${buildSeconds.padStart(8)} s  (${cacheUse})`);
   for (const r of results) {
     log(
       `${r.suite.padEnd(16)} ${String(r.passed).padStart(4)} passed  ${String(r.failed).padStart(3)} failed  ${r.seconds.padStart(8)} s${r.note ? `  (${r.note})` : ''}`,
@@ -57,6 +61,7 @@ export async function runSuites(suites, { build = runSteps, log = console.log } 
 
 async function main(args) {
   if (args.includes('--list')) {
+    console.log(`${'(builds)'.padEnd(16)} ${describeCache(findCompilerCache())}`);
     for (const suite of SUITES)
       console.log(`${suite.name.padEnd(16)} ${suite.title.padEnd(16)} builds: ${buildsFor([suite]).join(', ')}`);
     return 0;

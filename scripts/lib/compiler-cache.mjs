@@ -49,3 +49,18 @@ export function describeCacheUse(before, after) {
   if (!before || !after) return 'no compiler cache';
   return `ccache: ${after.hits - before.hits} hits, ${after.misses - before.misses} misses`;
 }
+
+/** Whether the next build compiles cold or warm: ccache's directory and size, or why there is no cache. */
+export function describeCache(ccache, env = process.env) {
+  if (!ccache)
+    return env.RL_CCACHE === '0'
+      ? 'no compiler cache (RL_CCACHE=0): every build compiles cold'
+      : 'no compiler cache (ccache is not installed): every build compiles cold';
+  const dir = spawnSync(ccache, ['--get-config', 'cache_dir'], { encoding: 'utf8', env }).stdout.trim();
+  const stats = spawnSync(ccache, ['--print-stats'], { encoding: 'utf8', env }).stdout;
+  const kib = Number(stats.match(/^cache_size_kibibyte\t(\d+)/m)?.[1] ?? 0);
+  const files = Number(stats.match(/^files_in_cache\t(\d+)/m)?.[1] ?? 0);
+  return files
+    ? `ccache in ${dir}: ${files} files, ${(kib / 1024).toFixed(0)} MB; sources compiled before build warm (RL_CCACHE=0: off)`
+    : `ccache in ${dir}, empty: the next build compiles cold (RL_CCACHE=0: off)`;
+}
