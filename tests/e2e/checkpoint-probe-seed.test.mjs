@@ -53,7 +53,7 @@ async function yoursFor(prompt) {
   );
   try {
     const T = ckpt.tokenize(prompt).length;
-    const r = ckpt.run(prompt);
+    const r = await ckpt.run(prompt);
     const at = (norms) => norms[T - 1];
     const f = (v) => formatFixed(v, 2);
     const middle = r.streamNorms.slice(7, 19).map(at); // after layers 6 .. 17, the middle half of 24

@@ -49,7 +49,7 @@ async function expected(files, prompt, names) {
   const ckpt = await api.openCheckpoint(files);
   try {
     const T = Array.isArray(prompt) ? prompt.length : ckpt.tokenize(prompt).length;
-    const r = ckpt.run(prompt, { lens: { k: LENS_K, position: T - 1 } });
+    const r = await ckpt.run(prompt, { lens: { k: LENS_K, position: T - 1 } });
     const last = (norms) => formatFixed(norms[T - 1], 3);
     return {
       stream: [last(r.streamNorms[0]), last(r.streamNorms.at(-1))],
@@ -58,15 +58,13 @@ async function expected(files, prompt, names) {
       lens: r.lens.layers.map((layer) =>
         Array.from(layer.ids, (id, j) => `${shown(names.get(id) ?? `#${id}`)} ${formatFixed(layer.probs[j], 3)}`),
       ),
-      weights: ckpt
-        .normWeights()
-        .map((w) => [
-          w.name,
-          formatFixed(w.mean, 4),
-          formatFixed(w.std, 4),
-          formatFixed(w.min, 4),
-          formatFixed(w.max, 4),
-        ]),
+      weights: (await ckpt.normWeights()).map((w) => [
+        w.name,
+        formatFixed(w.mean, 4),
+        formatFixed(w.std, 4),
+        formatFixed(w.min, 4),
+        formatFixed(w.max, 4),
+      ]),
     };
   } finally {
     ckpt.dispose();

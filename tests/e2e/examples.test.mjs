@@ -150,7 +150,7 @@ test('course page on another origin: the checkpoint probe fetches its toy from t
   const ckpt = await api.openCheckpoint(toyFiles(toy));
   try {
     const T = ckpt.tokenize(toyWindow(toy)).length;
-    const r = ckpt.run(toyWindow(toy), { lens: { k: 3, position: T - 1 } });
+    const r = await ckpt.run(toyWindow(toy), { lens: { k: 3, position: T - 1 } });
     const last = (norms) => formatFixed(norms[T - 1], 3);
     const numbers = async (name) => (await textOf(probe.locator(`[data-readout="${name}"]`))).match(/\d+\.\d{3}/g);
     assert.deepEqual(await numbers('stream'), [last(r.streamNorms[0]), last(r.streamNorms.at(-1))]);

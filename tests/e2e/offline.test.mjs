@@ -117,7 +117,7 @@ test('offline, English: the vector lab shows its numbers and the gradient-flow w
   const ckpt = await (await load()).openCheckpoint(toyFiles(toy));
   try {
     const T = ckpt.tokenize(toyWindow(toy)).length;
-    const r = ckpt.run(toyWindow(toy));
+    const r = await ckpt.run(toyWindow(toy));
     const last = (norms) => formatFixed(norms[T - 1], 3);
     assert.deepEqual((await textOf(probe.locator('[data-readout="stream"]'))).match(/\d+\.\d{3}/g), [
       last(r.streamNorms[0]),

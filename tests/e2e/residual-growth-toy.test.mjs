@@ -33,7 +33,7 @@ async function expectedEnds(toy) {
   const T = ids.length;
   const L = toy.engineConfig.nLayers;
   const checkpoint = await api.openCheckpoint(toyFiles(toy));
-  const trained = checkpoint.run(ids).streamNorms;
+  const trained = (await checkpoint.run(ids)).streamNorms;
   checkpoint.dispose();
   const decoder = api.createDecoder(untrainedToyConfig(toy));
   const { streamNorm } = decoder.forward(ids).stats;

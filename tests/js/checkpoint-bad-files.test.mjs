@@ -191,20 +191,20 @@ test('each bad checkpoint is refused with its own code, and a good one still run
       [[1.5], 'a fraction'],
       ['text', 'a text without tokenizer.json'],
     ]) {
-      assert.throws(
+      await assert.rejects(
         () => ckpt.run(input),
         (error) => error instanceof ResidualLabError && ['invalid_input', 'no_tokenizer'].includes(error.code),
         what,
       );
     }
-    assert.throws(() => ckpt.run(IDS, { lens: { position: 3 } }), /lens.position/);
-    const first = ckpt.run(IDS, { logits: 'all' });
+    await assert.rejects(() => ckpt.run(IDS, { lens: { position: 3 } }), /lens.position/);
+    const first = await ckpt.run(IDS, { logits: 'all' });
     assert.equal(first.logits.length, IDS.length * 48);
     assert.ok(first.logits.every(Number.isFinite));
   } finally {
     ckpt.dispose();
   }
-  assert.throws(
+  await assert.rejects(
     () => ckpt.run(IDS),
     (error) => error.code === 'disposed',
   );
@@ -226,11 +226,11 @@ test('a run larger than the memory budget is refused with out_of_memory, and the
   try {
     const long = Array.from({ length: 4096 }, (_, i) => i % 65536);
     // every position's logits: 4096 x 65536 floats, 1 GB, past the 768 MB budget
-    assert.throws(
+    await assert.rejects(
       () => ckpt.run(long, { logits: 'all' }),
       (error) => error instanceof ResidualLabError && error.code === 'out_of_memory' && /logits/.test(error.message),
     );
-    const r = ckpt.run(long.slice(0, 8));
+    const r = await ckpt.run(long.slice(0, 8));
     assert.equal(r.logits.length, 65536);
     assert.ok(r.logits.every(Number.isFinite));
   } finally {

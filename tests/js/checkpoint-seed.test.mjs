@@ -89,10 +89,10 @@ test("the comparison's rows read the run where the chapter measured: embedding, 
   try {
     const ids = [3, 14, 15, 9, 26, 5, 35];
     const T = ids.length;
-    const run = ckpt.run(ids, { lens: { k: 3, position: T - 1 } });
+    const run = await ckpt.run(ids, { lens: { k: 3, position: T - 1 } });
     const rows = seedRows(
       QWEN_SEED,
-      probeRows(run, ckpt.normWeights(), (id) => `#${id}`),
+      probeRows(run, await ckpt.normWeights(), (id) => `#${id}`),
     );
     const at = (norms) => norms[T - 1];
     const byKey = Object.fromEntries(rows.map((row) => [row.key, row]));

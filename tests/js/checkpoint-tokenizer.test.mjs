@@ -67,8 +67,8 @@ test('a checkpoint opened with tokenizer.json runs a text as its ids', async () 
   try {
     assert.deepEqual(ckpt.tokenize(PROMPT), PROMPT_IDS);
     assert.deepEqual(ckpt.tokenize('Hello world'), [9707, 1879]);
-    const fromText = ckpt.run(PROMPT, { lens: { k: 3 } });
-    const fromIds = ckpt.run(PROMPT_IDS, { lens: { k: 3 } });
+    const fromText = await ckpt.run(PROMPT, { lens: { k: 3 } });
+    const fromIds = await ckpt.run(PROMPT_IDS, { lens: { k: 3 } });
     assert.deepEqual(Array.from(fromText.tokens), PROMPT_IDS);
     assert.deepEqual(fromText, fromIds);
     assert.equal(fromText.logits.length, 151936);

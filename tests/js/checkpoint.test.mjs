@@ -29,7 +29,7 @@ describe('every family, dtype, layout and head matches the float64 reference', (
             const fixture = makeCheckpoint({ family, dtype, sharded, tied, seed: 7 });
             const ckpt = await lab.openCheckpoint(fixture.files);
             try {
-              const r = ckpt.run(IDS, { logits: 'all', hiddenStates: true });
+              const r = await ckpt.run(IDS, { logits: 'all', hiddenStates: true });
               const ref = referenceForward(family, fixture.config, fixture.tensors, IDS);
               const d = (fixture.config.text_config ?? fixture.config).hidden_size;
               assert.equal(r.hiddenStates.length, ref.hidden.length);
@@ -43,7 +43,7 @@ describe('every family, dtype, layout and head matches the float64 reference', (
               close(r.finalNorms, rowNorms(ref.finalHidden, d), `${what} finalNorms`);
               close(r.logits, ref.logits, `${what} logits`);
               // the last position's logits alone are the last row of all of them
-              const last = ckpt.run(IDS);
+              const last = await ckpt.run(IDS);
               close(last.logits, ref.logits.subarray(ref.logits.length - last.logits.length), `${what} last logits`);
             } finally {
               ckpt.dispose();
@@ -59,7 +59,7 @@ describe('properties', () => {
       const runOf = async (dtype) => {
         const ckpt = await lab.openCheckpoint(makeCheckpoint({ family, dtype, roundTo: 'BF16', seed: 3 }).files);
         try {
-          return ckpt.run(IDS, { logits: 'all', hiddenStates: true });
+          return await ckpt.run(IDS, { logits: 'all', hiddenStates: true });
         } finally {
           ckpt.dispose();
         }
@@ -74,7 +74,7 @@ describe('properties', () => {
     const runOf = async (sharded) => {
       const ckpt = await lab.openCheckpoint(makeCheckpoint({ family: 'olmo2', dtype: 'F16', sharded, seed: 5 }).files);
       try {
-        return ckpt.run(IDS, { logits: 'all', hiddenStates: true, lens: { k: 4 } });
+        return await ckpt.run(IDS, { logits: 'all', hiddenStates: true, lens: { k: 4 } });
       } finally {
         ckpt.dispose();
       }
@@ -89,7 +89,7 @@ describe('properties', () => {
       try {
         const position = 4,
           k = 6;
-        const r = ckpt.run(IDS.slice(0, position + 1), { lens: { k, position }, hiddenStates: true });
+        const r = await ckpt.run(IDS.slice(0, position + 1), { lens: { k, position }, hiddenStates: true });
         const ref = referenceForward(family, fixture.config, fixture.tensors, IDS.slice(0, position + 1));
         const c = fixture.config.text_config ?? fixture.config;
         const d = c.hidden_size,
@@ -131,7 +131,7 @@ describe('properties', () => {
       const zero = makeCheckpoint({ family, dtype: 'F32', zeroNorms: true, seed: 2 });
       const ckpt = await lab.openCheckpoint(zero.files);
       try {
-        const r = ckpt.run(IDS, { logits: 'all', hiddenStates: true });
+        const r = await ckpt.run(IDS, { logits: 'all', hiddenStates: true });
         const ones = new Map(
           [...zero.tensors].map(([name, t]) => [
             name,
@@ -141,7 +141,7 @@ describe('properties', () => {
         const plain = referenceForward(family, zero.config, ones, IDS, { plainGain: true });
         close(r.logits, plain.logits, `${family} logits`);
         close(r.finalHidden, plain.finalHidden, `${family} final`);
-        const weights = ckpt.normWeights();
+        const weights = await ckpt.normWeights();
         assert.ok(
           weights.length > 0 && weights.every((w) => w.mean === 0 && w.multiplier.mean === 1 && w.multiplier.std === 0),
         );
@@ -156,7 +156,7 @@ describe('properties', () => {
       const fixture = makeCheckpoint({ family, dtype: 'BF16', seed: 9 });
       const ckpt = await lab.openCheckpoint(fixture.files);
       try {
-        const rows = ckpt.normWeights();
+        const rows = await ckpt.normWeights();
         const norms = [...fixture.tensors].filter(([name]) => /norm\.weight$/.test(name));
         assert.equal(rows.length, norms.length);
         for (const [name, t] of norms) {

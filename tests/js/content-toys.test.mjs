@@ -27,10 +27,10 @@ function measure(lab, toy) {
   const T = toy.engineConfig.contextLength;
   const L = toy.engineConfig.nLayers;
   const checkpoint = lab.openCheckpoint(toyFiles(toy));
-  return checkpoint.then((ckpt) => {
+  return checkpoint.then(async (ckpt) => {
     const ids = ckpt.tokenize(toyWindow(toy)); // what both widgets read
     assert.equal(ids.length, T, 'one token per character');
-    const run = ckpt.run(ids);
+    const run = await ckpt.run(ids);
     ckpt.dispose();
     const last = (rows) => rows.map((row) => row[T - 1]);
     const trained = { stream: last(run.streamNorms), increments: [] };

@@ -25,9 +25,9 @@ for (const toy of record.toys) {
     const ckpt = await lab.openCheckpoint(toyFiles(toy));
     try {
       const engine = model.forward(ids);
-      const r = ckpt.run(ids, { logits: 'all' });
+      const r = await ckpt.run(ids, { logits: 'all' });
       // the text path tokenizes the probe text to the same ids
-      assert.deepEqual([...ckpt.run(toy.probeText.slice(0, T)).tokens], [...ids]);
+      assert.deepEqual([...(await ckpt.run(toy.probeText.slice(0, T))).tokens], [...ids]);
       close(r.logits, engine.logits, 'logits');
       // the engine records the stream after every sublayer (2L + 1 points); after layer l it is point 2(l + 1)
       const stream = (p) => engine.stats.streamNorm.subarray(p * T, (p + 1) * T);

@@ -4,6 +4,7 @@
 //                                     lab calls that arrive before it wait for it
 //   { id, method: 'experiments.warmup', args: [options], progress: true }   a lab call (names: worker-methods.js)
 //   { id, handle: 7, method: 'forward', args: [tokens] }                   a call on an object kept here
+//   { id, handle: 7, method: 'run', args: [ids, options], progress: true } with progress (progressArgs)
 // Replies, by id:
 //   { id, progress }                          a progress report (only when the request asked for them)
 //   { id, result }                            typed arrays in it are transferred, not copied (except a kept
@@ -78,7 +79,7 @@ async function runLabCall({ id, method, args, progress }) {
   };
 }
 
-async function runHandleCall({ handle, method, args }) {
+async function runHandleCall({ id, handle, method, args, progress }) {
   const held = handles.get(handle);
   if (!held) throw new ProtocolError(`object ${handle} does not exist in the lab worker (disposed?)`, 'disposed');
   if (!isHandleMethod(held.kind, method)) {
@@ -93,8 +94,10 @@ async function runHandleCall({ handle, method, args }) {
     held.object.dispose();
     return { result: undefined };
   }
-  const result = await held.object[method](...args);
   const kind = HANDLE_KINDS[held.kind];
+  const at = kind.progressArgs?.[method];
+  const callArgs = progress && at !== undefined ? withProgress({ progressArg: at }, args, id) : args;
+  const result = await held.object[method](...callArgs);
   return { result, state: pick(held.object, kind.state), transfer: kind.freshResults };
 }
 

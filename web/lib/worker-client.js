@@ -120,9 +120,20 @@ export function createLabWorker() {
           : `this ${kind} is gone: the lab worker that held it was terminated`,
         { code: 'disposed' },
       );
+    const progressArgs = HANDLE_KINDS[kind]?.progressArgs ?? {};
     const invoke = async (method, args) => {
       if (record.disposed || record.dropped) throw gone();
-      const reply = await send({ handle: id, method, args });
+      // onProgress and signal cannot cross to the worker: progress comes back as messages, a cancel terminates it
+      let callbacks = {};
+      const at = progressArgs[method];
+      if (at !== undefined && args[at] && typeof args[at] === 'object') {
+        const { onProgress, signal, ...rest } = args[at];
+        callbacks = { onProgress, signal };
+        args = args.slice();
+        args[at] = rest;
+      }
+      const progress = typeof callbacks.onProgress === 'function';
+      const reply = await send({ handle: id, method, args, progress }, callbacks);
       Object.assign(record.state, reply.state);
       return reply.result;
     };

@@ -39,7 +39,8 @@ export const METHODS = Object.freeze({
 });
 
 /**
- * methods: callable through the proxy (besides dispose); data: plain fields copied once when the object is
+ * methods: callable through the proxy (besides dispose); progressArgs: method -> the index of its options argument,
+ * whose onProgress the worker calls back across and whose signal the page keeps; data: plain fields copied once when the object is
  * made; state: fields that may change with every call, sent back after each one; freshResults: every array its
  * methods return is a new copy, so it may be transferred (a warmup run returns its kept final result again).
  */
@@ -61,7 +62,8 @@ export const HANDLE_KINDS = Object.freeze({
     freshResults: true,
   }),
   checkpoint: Object.freeze({
-    methods: Object.freeze(['run', 'normWeights', 'tokenize']),
+    methods: Object.freeze(['run', 'normWeights', 'tokenize', 'cost']),
+    progressArgs: Object.freeze({ run: 1 }),
     data: Object.freeze(['architecture', 'modelType', 'config', 'tensors']),
     state: Object.freeze([]),
     freshResults: true,

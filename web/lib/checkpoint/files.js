@@ -1,5 +1,7 @@
-// The files a reader hands to lab.openCheckpoint: a map of names to File / Blob, ArrayBuffer, Uint8Array (or,
-// for JSON files, strings), read once into JS memory.
+// The files a reader hands to lab.openCheckpoint: a map of names to File / Blob (node: fs.openAsBlob), ArrayBuffer,
+// Uint8Array (or, for JSON files, strings). The JSON files are read whole; a weights file is a source read by
+// byte ranges when a run needs them (weightSource), so a File stays on disk and only the tensors in use are in
+// memory.
 import { ResidualLabError } from '../errors.js';
 import { MAX_CONFIG_CHARS } from '../inspect-config.js';
 
@@ -49,3 +51,40 @@ export async function readText(entry, name, limit = MAX_JSON_BYTES) {
 }
 
 export const CONFIG_LIMIT = MAX_CONFIG_CHARS;
+
+/**
+ * A weights file as a source of byte ranges: { name, size, read(begin, end) -> Promise<Uint8Array> }. A Blob or
+ * File is read with blob.slice(begin, end) (a disk-backed File reads just that range); bytes already in memory
+ * are viewed, not copied. A read that comes back short, or that the browser refuses (a picked file changed on
+ * disk since it was picked), is the error "file_changed".
+ */
+export function weightSource(entry, name) {
+  if (entry instanceof ArrayBuffer || ArrayBuffer.isView(entry)) {
+    const bytes =
+      entry instanceof ArrayBuffer
+        ? new Uint8Array(entry)
+        : new Uint8Array(entry.buffer, entry.byteOffset, entry.byteLength);
+    return { name, size: bytes.length, read: async (begin, end) => bytes.subarray(begin, end) };
+  }
+  if (!entry || typeof entry.slice !== 'function' || typeof entry.size !== 'number')
+    throw new ResidualLabError(`${name}: expected a File, Blob, ArrayBuffer or Uint8Array`, { code: 'invalid_input' });
+  const changed = (detail) =>
+    new ResidualLabError(`${name} changed or could not be read since it was opened (${detail}); open the files again`, {
+      code: 'file_changed',
+    });
+  return {
+    name,
+    size: entry.size,
+    async read(begin, end) {
+      let buffer;
+      try {
+        buffer = await entry.slice(begin, end).arrayBuffer();
+      } catch (error) {
+        throw changed(error?.message ?? String(error));
+      }
+      if (buffer.byteLength !== end - begin)
+        throw changed(`bytes ${begin}-${end} gave ${buffer.byteLength} bytes, the file is shorter now`);
+      return new Uint8Array(buffer);
+    },
+  };
+}

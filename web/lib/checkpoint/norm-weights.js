@@ -17,13 +17,16 @@ function stats(values) {
   return { mean, std: Math.sqrt(squares / values.length), min, max };
 }
 
-/** [{ name, layer, slot, size, mean, std, min, max, multiplier: { mean, std, min, max } | null }] */
-export function normWeightStats(weights, model) {
+/**
+ * [{ name, layer, slot, size, mean, std, min, max, multiplier: { mean, std, min, max } | null }], each norm tensor
+ * read from its file.
+ */
+export async function normWeightStats(weights, model) {
   const offset = model.forward.normOffset;
   const rows = [];
   for (const w of weights.values()) {
     if (!/norm/i.test(w.slot)) continue;
-    const values = decodeFloats(w.dtype, w.bytes);
+    const values = decodeFloats(w.dtype, await w.source.read(w.offset, w.offset + w.byteLength));
     const multiplier = offset ? stats(Array.from(values, (v) => Math.fround(offset + v))) : null;
     rows.push({ name: w.name, layer: w.layer, slot: w.slot, size: values.length, ...stats(values), multiplier });
   }

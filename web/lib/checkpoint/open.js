@@ -1,12 +1,12 @@
-// lab.openCheckpoint(files): reads config.json and the safetensors weights (one file, or an index and its shards),
-// checks every tensor the forward needs against the config (present, dtype run, shape), and returns the
-// checkpoint object. Weights stay as the file's bytes in JS memory; runner.js copies them into the WASM heap one
-// tensor at a time when a run needs them.
+// lab.openCheckpoint(files): reads config.json, tokenizer.json and the safetensors headers (one file, or an index
+// and its shards), checks every tensor the forward needs against the config (present, dtype run, shape), and
+// returns the checkpoint object. The weights stay where they lie (a File on disk, or the caller's bytes): runner.js
+// reads each tensor's byte range when a run needs it and copies it into the WASM heap.
 import { ResidualLabError } from '../errors.js';
 import { parseJson } from '../inspect-config.js';
 import { describeModel } from './model.js';
-import { fileMap, readBytes, readText, CONFIG_LIMIT } from './files.js';
-import { parseSafetensors, DTYPE_CODES } from './safetensors.js';
+import { fileMap, readText, weightSource, CONFIG_LIMIT } from './files.js';
+import { readSafetensorsHeader, DTYPE_CODES } from './safetensors.js';
 import { createRunner } from './runner.js';
 import { normWeightStats } from './norm-weights.js';
 
@@ -17,7 +17,17 @@ const PREFIXES = ['model.', 'model.language_model.', 'language_model.model.'];
 
 const missing = (code, message) => new ResidualLabError(message, { code });
 
+/** The headers of the weight files: { tensors: Map(name -> tensor with its `source`), files: [{ source, headerBytes }] }. */
 async function readWeights(map) {
+  const files = [];
+  const header = async (name) => {
+    const source = weightSource(map.get(name), name);
+    const parsed = await readSafetensorsHeader(source, name);
+    files.push({ source, headerBytes: parsed.headerBytes });
+    const tensors = new Map();
+    for (const [key, t] of parsed.tensors) tensors.set(key, { ...t, source });
+    return tensors;
+  };
   if (map.has(INDEX)) {
     let index;
     try {
@@ -43,8 +53,7 @@ async function readWeights(map) {
       );
     const tensors = new Map();
     for (const shard of shards) {
-      const parsed = parseSafetensors(await readBytes(map.get(shard), shard), shard);
-      for (const [name, tensor] of parsed.tensors) {
+      for (const [name, tensor] of await header(shard)) {
         if (weightMap[name] !== shard)
           throw missing(
             'invalid_index',
@@ -57,9 +66,9 @@ async function readWeights(map) {
       if (!tensors.has(name))
         throw missing('missing_tensor', `${INDEX} places ${name} in ${shard}, which does not hold it`);
     }
-    return tensors;
+    return { tensors, files };
   }
-  if (map.has(SINGLE)) return parseSafetensors(await readBytes(map.get(SINGLE), SINGLE), SINGLE).tensors;
+  if (map.has(SINGLE)) return { tensors: await header(SINGLE), files };
   throw missing('missing_file', `no weights: give ${SINGLE}, or ${INDEX} with its shards`);
 }
 
@@ -85,11 +94,25 @@ async function readTokenizer(map) {
   }
 }
 
+/** Refuses a weights file replaced since it was opened: its header must read back byte for byte. */
+async function checkUnchanged(files) {
+  for (const { source, headerBytes } of files) {
+    const now = await source.read(0, headerBytes.length);
+    if (now.some((byte, i) => byte !== headerBytes[i]))
+      throw new ResidualLabError(
+        `${source.name} is not the file that was opened (its header changed); open the files again`,
+        {
+          code: 'file_changed',
+        },
+      );
+  }
+}
+
 export async function openCheckpoint(Module, files) {
   const map = fileMap(files);
   if (!map.has('config.json')) throw missing('missing_file', 'config.json is missing: give it with the weights');
   const model = describeModel(await readText(map.get('config.json'), 'config.json', CONFIG_LIMIT));
-  const all = await readWeights(map);
+  const { tensors: all, files: weightFiles } = await readWeights(map);
   const prefix = PREFIXES.find((p) => all.has(`${p}embed_tokens.weight`));
   if (!prefix)
     throw missing('missing_tensor', `the weights hold no ${PREFIXES[0]}embed_tokens.weight (the token embedding)`);
@@ -107,10 +130,16 @@ export async function openCheckpoint(Module, files) {
     if (tensor.shape.length !== want.shape.length || tensor.shape.some((s, i) => s !== want.shape[i])) {
       throw missing('shape_mismatch', `${name} has shape [${tensor.shape}], config.json implies [${want.shape}]`);
     }
-    weights.set(name, { ...want, dtype: tensor.dtype, bytes: tensor.bytes });
+    weights.set(name, {
+      ...want,
+      dtype: tensor.dtype,
+      source: tensor.source,
+      offset: tensor.offset,
+      byteLength: tensor.byteLength,
+    });
   }
   const tokenizer = await readTokenizer(map);
-  const runner = createRunner(Module, model, weights);
+  const runner = createRunner(Module, model, weights, () => checkUnchanged(weightFiles));
   let disposed = false;
   const live = () => {
     if (disposed) throw new ResidualLabError('this checkpoint was disposed', { code: 'disposed' });
@@ -130,11 +159,18 @@ export async function openCheckpoint(Module, files) {
       if (typeof text !== 'string') throw new ResidualLabError('tokenize takes a string', { code: 'invalid_input' });
       return tokenizer.encode(text).ids;
     },
-    normWeights() {
+    /** What a run of `tokens` positions costs: bytes read, floating-point operations, memory (runner.js). */
+    cost(tokens = 16) {
       live();
+      return runner.cost(tokens);
+    },
+    async normWeights() {
+      live();
+      await checkUnchanged(weightFiles);
       return normWeightStats(weights, model);
     },
-    run(input, options = {}) {
+    /** A forward pass; options: logits, hiddenStates, lens, onProgress({ layer, layers, bytesRead }), signal. */
+    async run(input, options = {}) {
       live();
       const ids = typeof input === 'string' ? this.tokenize(input) : input;
       return runner.run(ids, options);

@@ -1,21 +1,28 @@
 // The forward of an opened checkpoint over the lab's C++ kernels (wasm/bindings/checkpoint_bindings.cpp).
-// Memory: the file's bytes stay in JS; a run holds in the WASM heap the stream [T, d], ONE layer's weights
-// (refilled tensor by tensor for every layer: the projections as the file's bytes, which C++ widens to float32
-// four rows at a time right before the matmul kernel reads them; norm weights and biases in float32), one
-// vocabulary chunk of the output head's bytes, and the logits of the rows asked for. The embedding is gathered
-// by rows. Every block is reserved against the memory budget first: a run that does not fit is refused, never
-// aborted.
+// Memory: the weights stay in their files. A run reads each tensor's byte range when it needs it (files.js
+// weightSource) and holds in the WASM heap the stream [T, d], ONE layer's weights (refilled for every layer: the
+// projections as the file's bytes, which C++ widens to float32 four rows at a time right before the matmul kernel
+// reads them; norm weights and biases in float32), one vocabulary chunk of the output head's bytes, and the
+// logits of the rows asked for. The embedding is gathered by rows. In JS a run holds the bytes of the next layer
+// (or head chunk), read while the current one runs from the WASM heap. A run whose largest read exceeds
+// options.memoryLimit is refused; every WASM block is reserved against the memory budget first: a run that does
+// not fit is refused, never aborted.
 import { ResidualLabError } from '../errors.js';
 import { SLOTS } from './model.js';
 import { DTYPE_BYTES, DTYPE_CODES } from './safetensors.js';
 
 export const MAX_TOKENS = 4096;
-const HEAD_CHUNK_BYTES = 16 << 20; // the output head's rows are copied in 16 MB at a time
+const HEAD_CHUNK_BYTES = 16 << 20; // the output head's rows are read and copied in 16 MB at a time
 const PROJECTIONS = new Set(['q', 'k', 'v', 'o', 'gate', 'up', 'down']); // kept in the file's dtype
 const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
+// JS bytes a run may hold at once by default (read buffers not yet copied into the WASM heap): one layer of an
+// 8B model in BF16 is 436 MB.
+export const DEFAULT_MEMORY_LIMIT = 1 << 30;
 
-export function createRunner(Module, model, weights) {
-  const { d, L, V, eps } = model.sizes;
+const abortError = () => new DOMException('the run was cancelled', 'AbortError');
+
+export function createRunner(Module, model, weights, checkUnchanged = async () => {}) {
+  const { d, L, V, eps, H, KV, headDim, ffn } = model.sizes;
   const f = model.forward;
   const byLayer = Array.from({ length: L }, () => new Map());
   const global = new Map();
@@ -23,16 +30,18 @@ export function createRunner(Module, model, weights) {
   const embed = global.get('embed');
   const head = global.get('head') ?? embed;
   const finalNorm = global.get('finalNorm');
-  const elements = (w) => w.bytes.byteLength / DTYPE_BYTES[w.dtype];
-  const heapBytes = (w) => align16(PROJECTIONS.has(w.slot) ? w.bytes.byteLength : elements(w) * 4);
+  const elements = (w) => w.byteLength / DTYPE_BYTES[w.dtype];
+  const heapBytes = (w) => align16(PROJECTIONS.has(w.slot) ? w.byteLength : elements(w) * 4);
+  const fileBytes = (layer) => [...layer.values()].reduce((n, w) => n + w.byteLength, 0);
   // One layer's block: every slot's tensor, in SLOTS order.
   const layerBytes = Math.max(...byLayer.map((m) => [...m.values()].reduce((n, w) => n + heapBytes(w), 0)));
+  const largestLayerRead = Math.max(...byLayer.map(fileBytes));
   const headRowBytes = d * DTYPE_BYTES[head.dtype];
   const chunkRows = Math.max(1, Math.min(V, Math.floor(HEAD_CHUNK_BYTES / headRowBytes)));
   const small = [...weights.values()].filter(
     (w) => !PROJECTIONS.has(w.slot) && w.slot !== 'embed' && w.slot !== 'head',
   );
-  const stagingBytes = Math.max(d * 4, ...small.map((w) => w.bytes.byteLength));
+  const stagingBytes = Math.max(d * 4, ...small.map((w) => w.byteLength));
   const panelFloats = Module._rl_ckpt_panel_rows() * d;
 
   const fail = () => {
@@ -41,17 +50,90 @@ export function createRunner(Module, model, weights) {
     return new ResidualLabError(message, { code });
   };
 
-  function run(ids, options = {}) {
+  /**
+   * What a run of T positions costs before it starts: the bytes it reads from the files (every layer, the final
+   * norm, the head whole, T embedding rows), its multiply-adds counted as 2 FLOPs (projections, attention scores
+   * and values, the head), and the largest single read it needs in JS memory.
+   */
+  function cost(T = 16, { lensRows = 0 } = {}) {
+    const q = H * headDim,
+      kv = KV * headDim;
+    const layerFlops = 2 * T * d * (2 * q + 2 * kv) + 2 * 2 * T * T * q + 2 * 3 * T * d * ffn;
+    const headRows = 1 + lensRows;
+    return {
+      modelBytes: [...weights.values()].reduce((n, w) => n + w.byteLength, 0),
+      bytesRead:
+        byLayer.reduce((n, m) => n + fileBytes(m), 0) +
+        finalNorm.byteLength +
+        V * headRowBytes +
+        T * d * DTYPE_BYTES[embed.dtype],
+      flops: L * layerFlops + 2 * headRows * V * d,
+      largestRead: Math.max(largestLayerRead, chunkRows * headRowBytes),
+      wasmBytes: layerBytes + stagingBytes + chunkRows * headRowBytes + (3 + 2 * L) * T * d * 4,
+    };
+  }
+
+  async function run(ids, options = {}) {
     const tokens = checkTokens(ids, V);
     const T = tokens.length;
-    const { logits: logitsOption = 'last', hiddenStates = false, lens = null } = options ?? {};
+    const {
+      logits: logitsOption = 'last',
+      hiddenStates = false,
+      lens = null,
+      onProgress = null,
+      signal = null,
+      memoryLimit = DEFAULT_MEMORY_LIMIT,
+    } = options ?? {};
     if (logitsOption !== 'last' && logitsOption !== 'all')
       throw new ResidualLabError(`options.logits must be 'last' or 'all', is ${JSON.stringify(logitsOption)}`, {
+        code: 'invalid_input',
+      });
+    if (onProgress !== null && typeof onProgress !== 'function')
+      throw new ResidualLabError('options.onProgress must be a function', { code: 'invalid_input' });
+    if (!(memoryLimit > 0))
+      throw new ResidualLabError(`options.memoryLimit must be a positive number of bytes, is ${memoryLimit}`, {
         code: 'invalid_input',
       });
     const lensAt = lens ? checkLens(lens, T, V) : null;
     const logitRows = logitsOption === 'all' ? T : 1;
     const headRows = logitRows + (lensAt ? L + 1 : 0);
+    const needed = Math.max(largestLayerRead, Math.min(chunkRows, V) * headRowBytes);
+    if (needed > memoryLimit)
+      throw new ResidualLabError(
+        `a run reads ${megabytes(needed)} at once (one layer's weights), more than the memory limit of ${megabytes(memoryLimit)}`,
+        { code: 'out_of_memory' },
+      );
+    const cancelled = () => {
+      if (signal?.aborted) throw abortError();
+    };
+    cancelled();
+    await checkUnchanged();
+
+    // JS memory held by reads not yet copied into the heap, and its peak: the run's own account.
+    const account = { bytesRead: 0, held: 0, peakHeld: 0, reads: 0 };
+    const read = async (w, from = 0, to = w.byteLength) => {
+      account.held += to - from;
+      account.peakHeld = Math.max(account.peakHeld, account.held);
+      try {
+        const bytes = await w.source.read(w.offset + from, w.offset + to);
+        account.bytesRead += bytes.length;
+        account.reads += 1;
+        return bytes;
+      } catch (error) {
+        account.held -= to - from;
+        throw error;
+      }
+    };
+    const release = (bytes) => {
+      account.held -= bytes.length;
+    };
+    // One layer's tensors, read together (the reads run concurrently); a rejected read is kept for the await.
+    const readLayer = (i) => {
+      const entries = [...byLayer[i].entries()];
+      const pending = Promise.all(entries.map(([slot, w]) => read(w).then((bytes) => [slot, bytes])));
+      pending.catch(() => {});
+      return pending;
+    };
 
     const blocks = [];
     const alloc = (bytes, what) => {
@@ -79,25 +161,32 @@ export function createRunner(Module, model, weights) {
       const headIn = alloc(headRows * d * 4, 'the rows read through the output head');
       const logits = alloc(headRows * V * 4, 'the logits');
 
-      const toF32 = (dest, w, byteOffset = 0, count = elements(w)) => {
-        const size = DTYPE_BYTES[w.dtype];
-        const bytes = w.bytes.subarray(byteOffset, byteOffset + count * size);
+      // count values of w's bytes (already read) widened to float32 at dest
+      const toF32 = (dest, w, bytes) => {
         if (w.dtype === 'F32') {
           Module.HEAPU8.set(bytes, dest);
           return;
         }
         Module.HEAPU8.set(bytes, staging);
-        Module._rl_ckpt_to_f32(dest, staging, count, DTYPE_CODES[w.dtype]);
+        Module._rl_ckpt_to_f32(dest, staging, bytes.length / DTYPE_BYTES[w.dtype], DTYPE_CODES[w.dtype]);
       };
       const heapRows = (ptr, rows) => Module.HEAPF32.slice(ptr >> 2, (ptr >> 2) + rows * d);
       const rowNorms = (ptr, rows) => {
         Module._rl_ckpt_row_norms(norms, ptr, rows, d);
         return Module.HEAPF32.slice(norms >> 2, (norms >> 2) + rows);
       };
+      const report = (stage, done) =>
+        onProgress?.({ stage, layer: done, layers: L, bytesRead: account.bytesRead, bytesTotal: cost(T).bytesRead });
 
+      // the first layer's reads start before the embedding's rows are gathered
+      let next = readLayer(0);
       // the embedding, gathered by rows, as the first layer reads it
       const rowBytes = d * DTYPE_BYTES[embed.dtype];
-      tokens.forEach((id, t) => toF32(x + t * d * 4, embed, id * rowBytes, d));
+      const rows = await Promise.all(tokens.map((id) => read(embed, id * rowBytes, (id + 1) * rowBytes)));
+      rows.forEach((bytes, t) => {
+        toF32(x + t * d * 4, embed, bytes);
+        release(bytes);
+      });
       if (f.embedScale !== 1) {
         const view = Module.HEAPF32.subarray(x >> 2, (x >> 2) + T * d);
         for (let i = 0; i < view.length; i++) view[i] = Math.fround(view[i] * f.embedScale);
@@ -116,18 +205,24 @@ export function createRunner(Module, model, weights) {
       const attnNorms = [],
         mlpNorms = [];
       for (let i = 0; i < L; i++) {
+        const tensorBytes = new Map(await next);
+        cancelled();
         const pointers = new Uint32Array(2 * SLOTS.length); // addresses, then dtype codes
         let at = layer;
         SLOTS.forEach((slot, s) => {
           const w = byLayer[i].get(slot);
           if (!w) return;
+          const bytes = tensorBytes.get(slot);
           if (PROJECTIONS.has(slot)) {
-            Module.HEAPU8.set(w.bytes, at);
+            Module.HEAPU8.set(bytes, at);
             pointers[SLOTS.length + s] = DTYPE_CODES[w.dtype];
-          } else toF32(at, w);
+          } else toF32(at, w, bytes);
+          release(bytes);
           pointers[s] = at;
           at += heapBytes(w);
         });
+        tensorBytes.clear();
+        next = i + 1 < L ? readLayer(i + 1) : null; // read while this layer runs
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
         if (Module._rl_ckpt_layer(x, T, spec, slots, freq, model.layers[i].window, norms, norms + T * 4) !== 0)
@@ -138,9 +233,14 @@ export function createRunner(Module, model, weights) {
         streamNorms.push(rowNorms(x, T));
         states?.push(heapRows(x, T));
         keepLensRow(i + 1);
+        report('layer', i + 1);
+        // let the page's events (a cancel) and the reads' completions in between layers
+        await new Promise((resolve) => setTimeout(resolve, 0));
       }
 
-      toF32(gain, finalNorm);
+      const gainBytes = await read(finalNorm);
+      toF32(gain, finalNorm, gainBytes);
+      release(gainBytes);
       Module._rl_ckpt_norm(final, x, gain, T, d, eps, f.normOffset);
       const finalNorms = rowNorms(final, T);
       const finalHidden = hiddenStates ? heapRows(final, T) : null;
@@ -151,9 +251,16 @@ export function createRunner(Module, model, weights) {
         const lensIn = headIn + logitRows * d * 4;
         Module._rl_ckpt_norm(lensIn, lensIn, gain, L + 1, d, eps, f.normOffset);
       }
+      const readChunk = (v0) => read(head, v0 * headRowBytes, Math.min(V, v0 + chunkRows) * headRowBytes);
+      let nextChunk = readChunk(0);
       for (let v0 = 0; v0 < V; v0 += chunkRows) {
         const n = Math.min(chunkRows, V - v0);
-        Module.HEAPU8.set(head.bytes.subarray(v0 * headRowBytes, (v0 + n) * headRowBytes), chunk);
+        const bytes = await nextChunk;
+        cancelled();
+        Module.HEAPU8.set(bytes, chunk);
+        release(bytes);
+        nextChunk = v0 + chunkRows < V ? readChunk(v0 + chunkRows) : null;
+        nextChunk?.catch(() => {});
         if (
           Module._rl_ckpt_head(
             logits + v0 * 4,
@@ -170,6 +277,7 @@ export function createRunner(Module, model, weights) {
         )
           throw fail();
       }
+      report('head', L);
       const allLogits = Module.HEAPF32.slice(logits >> 2, (logits >> 2) + headRows * V);
       const result = {
         tokens: Int32Array.from(tokens),
@@ -178,6 +286,7 @@ export function createRunner(Module, model, weights) {
         mlpNorms,
         finalNorms,
         logits: allLogits.slice(0, logitRows * V),
+        reads: { bytes: account.bytesRead, count: account.reads, peakHeldBytes: account.peakHeld },
       };
       if (hiddenStates) Object.assign(result, { hiddenStates: states, finalHidden });
       if (lensAt) result.lens = readLens(allLogits.subarray(logitRows * V), L + 1, V, lensAt);
@@ -189,11 +298,14 @@ export function createRunner(Module, model, weights) {
 
   return {
     run,
+    cost,
     dispose() {
       Module._rl_ckpt_release_workspace();
     },
   };
 }
+
+const megabytes = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
 function checkTokens(ids, V) {
   if (!(Array.isArray(ids) || ArrayBuffer.isView(ids)))

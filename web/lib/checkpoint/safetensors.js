@@ -34,46 +34,65 @@ const fail = (code, file, message) => new ResidualLabError(`${file}: ${message}`
 
 /**
  * Parses the header of `bytes` (a Uint8Array holding the whole file) named `file` (for messages).
- * Returns { tensors: Map(name -> { name, dtype, shape, begin, end, bytes: Uint8Array view }), metadata }.
- * Codes: safetensors_truncated, safetensors_header_too_large, not_safetensors, safetensors_bad_tensor,
- * safetensors_bad_offsets.
+ * Returns { tensors: Map(name -> { name, dtype, shape, begin, end, offset, file, bytes: Uint8Array view }),
+ * metadata }. Codes: safetensors_truncated, safetensors_header_too_large, not_safetensors,
+ * safetensors_bad_tensor, safetensors_bad_offsets.
  */
 export function parseSafetensors(bytes, file = 'model.safetensors') {
   if (!(bytes instanceof Uint8Array)) throw fail('not_safetensors', file, 'expected the bytes of a .safetensors file');
-  if (bytes.length < 8)
-    throw fail(
-      'safetensors_truncated',
-      file,
-      `the file has ${bytes.length} bytes, fewer than the 8 of the header's length`,
-    );
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const headerLength = view.getBigUint64(0, true);
-  if (headerLength > BigInt(MAX_HEADER_BYTES)) {
+  const n = headerLength(bytes.subarray(0, 8), bytes.length, file);
+  const { tensors, metadata } = parseHeader(bytes.subarray(8, 8 + n), bytes.length, file);
+  const map = new Map();
+  for (const t of tensors.values())
+    map.set(t.name, Object.freeze({ ...t, bytes: bytes.subarray(t.offset, t.offset + t.byteLength) }));
+  return { tensors: map, metadata };
+}
+
+/**
+ * The header of a safetensors file read where it lies: `source` is { size, read(begin, end) -> Promise<Uint8Array> }
+ * (files.js). Reads the first 8 bytes and the header, nothing of the tensors. Returns { tensors, metadata,
+ * headerBytes } (the file's first 8 + N bytes, kept to notice a file replaced after opening); each tensor has
+ * `offset` (its first byte in the file) and `byteLength`, no bytes.
+ */
+export async function readSafetensorsHeader(source, file = 'model.safetensors') {
+  const n = headerLength(await source.read(0, Math.min(8, source.size)), source.size, file);
+  const headerBytes = await source.read(0, 8 + n);
+  return { ...parseHeader(headerBytes.subarray(8), source.size, file), headerBytes };
+}
+
+/** N from the file's first 8 bytes (`first8`), checked against the file's `size`. */
+function headerLength(first8, size, file) {
+  if (size < 8 || first8.length < 8)
+    throw fail('safetensors_truncated', file, `the file has ${size} bytes, fewer than the 8 of the header's length`);
+  const value = new DataView(first8.buffer, first8.byteOffset, 8).getBigUint64(0, true);
+  if (value > BigInt(MAX_HEADER_BYTES)) {
     throw fail(
       'safetensors_header_too_large',
       file,
-      `the header says it is ${headerLength} bytes long; at most ${MAX_HEADER_BYTES} is read (is this a safetensors file?)`,
+      `the header says it is ${value} bytes long; at most ${MAX_HEADER_BYTES} is read (is this a safetensors file?)`,
     );
   }
-  const n = Number(headerLength);
-  if (8 + n > bytes.length)
-    throw fail(
-      'safetensors_truncated',
-      file,
-      `the header needs ${n} bytes but the file ends after ${bytes.length - 8}`,
-    );
-  if (n < 2 || bytes[8] !== 0x7b)
+  const n = Number(value);
+  if (8 + n > size)
+    throw fail('safetensors_truncated', file, `the header needs ${n} bytes but the file ends after ${size - 8}`);
+  return n;
+}
+
+/** The tensors the JSON header `json` (N bytes) describes, checked to tile the `size`-byte file's data exactly. */
+function parseHeader(json, size, file) {
+  const n = json.length;
+  if (n < 2 || json[0] !== 0x7b)
     throw fail('not_safetensors', file, 'the header is not a JSON object (it must start with "{")');
   let header;
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + n)));
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(json));
   } catch (error) {
     throw fail('not_safetensors', file, `the header is not valid UTF-8 JSON (${error.message})`);
   }
   if (header === null || typeof header !== 'object' || Array.isArray(header))
     throw fail('not_safetensors', file, 'the header is not a JSON object');
   const dataStart = 8 + n;
-  const dataLength = bytes.length - dataStart;
+  const dataLength = size - dataStart;
   const tensors = [];
   let metadata = null;
   for (const [name, entry] of Object.entries(header)) {
@@ -120,7 +139,7 @@ export function parseSafetensors(bytes, file = 'model.safetensors') {
     );
   const map = new Map();
   for (const t of tensors)
-    map.set(t.name, Object.freeze({ ...t, file, bytes: bytes.subarray(dataStart + t.begin, dataStart + t.end) }));
+    map.set(t.name, Object.freeze({ ...t, file, offset: dataStart + t.begin, byteLength: t.end - t.begin }));
   return { tensors: map, metadata };
 }
 
