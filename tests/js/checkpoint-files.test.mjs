@@ -1,0 +1,192 @@
+// Weights read where they lie: a checkpoint given as Blobs (node: fs.openAsBlob, a browser's File) is opened from
+// its headers and run from byte ranges. A counting Blob shows what each run reads; the results equal those of the
+// same files given as bytes, and the float64 reference's.
+//   node --test tests/js/checkpoint-files.test.mjs     after `node scripts/build.mjs`
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load } from '../../dist/lib/residual-lab.js';
+import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
+import { referenceForward } from '../fixtures/checkpoints/reference.mjs';
+import { assertRelativelyClose } from '../fixtures/float64.mjs';
+
+const IDS = [3, 17, 5, 40, 11, 2, 29];
+let lab;
+const dir = mkdtempSync(join(tmpdir(), 'rl-ckpt-files-'));
+before(async () => {
+  lab = await load();
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A Blob whose every read is logged as [begin, end) in file offsets (slices of slices included). */
+function countingBlob(blob, log, base = 0) {
+  return {
+    size: blob.size,
+    slice(begin = 0, end = blob.size) {
+      return countingBlob(blob.slice(begin, end), log, base + begin);
+    },
+    async arrayBuffer() {
+      log.push([base, base + blob.size]);
+      return blob.arrayBuffer();
+    },
+  };
+}
+
+/** The fixture's files with every weights file a counting Blob; logs: file name -> its reads. */
+function countedFiles(files) {
+  const logs = new Map();
+  const out = {};
+  for (const [name, content] of Object.entries(files)) {
+    if (!name.endsWith('.safetensors')) {
+      out[name] = content;
+      continue;
+    }
+    logs.set(name, []);
+    out[name] = countingBlob(new Blob([content]), logs.get(name));
+  }
+  return { files: out, logs };
+}
+
+test('Blobs give the same numbers as bytes and the float64 reference, single file and shards', async () => {
+  for (const [family, sharded] of [
+    ['llama', false],
+    ['gemma2', true],
+    ['olmo2', true],
+    ['qwen3', false],
+  ]) {
+    const fixture = makeCheckpoint({ family, dtype: 'BF16', sharded, seed: 9 });
+    const asBlobs = Object.fromEntries(
+      Object.entries(fixture.files).map(([n, c]) => [n, n.endsWith('.safetensors') ? new Blob([c]) : c]),
+    );
+    const [fromBytes, fromBlobs] = [await lab.openCheckpoint(fixture.files), await lab.openCheckpoint(asBlobs)];
+    try {
+      const a = await fromBytes.run(IDS, { logits: 'all', hiddenStates: true });
+      const b = await fromBlobs.run(IDS, { logits: 'all', hiddenStates: true });
+      assert.deepEqual(b.logits, a.logits, family);
+      assert.deepEqual(b.hiddenStates, a.hiddenStates, family);
+      const ref = referenceForward(family, fixture.config, fixture.tensors, IDS);
+      assertRelativelyClose(b.logits, ref.logits, `${family} logits`, 1e-4);
+      assert.deepEqual(await fromBlobs.normWeights(), await fromBytes.normWeights());
+    } finally {
+      fromBytes.dispose();
+      fromBlobs.dispose();
+    }
+  }
+});
+
+test('opening reads the headers only; a run reads each tensor once and never a whole file', async () => {
+  const fixture = makeCheckpoint({ family: 'llama', dtype: 'F16', sharded: true, seed: 4 });
+  const { files, logs } = countedFiles(fixture.files);
+  const ckpt = await lab.openCheckpoint(files);
+  try {
+    const headerOf = (bytes) => 8 + Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
+    for (const [name, log] of logs) {
+      const limit = headerOf(fixture.files[name]);
+      assert.ok(log.length > 0, `${name} was read at open`);
+      assert.ok(
+        log.every(([, end]) => end <= limit),
+        `${name}: open read only its first ${limit} bytes (read ${JSON.stringify(log)})`,
+      );
+      log.length = 0;
+    }
+    const r = await ckpt.run(IDS);
+    // every tensor's range once (the embedding by rows, the tied head in chunks), the header for the change check
+    const tensors = new Map(ckpt.tensors.map((t) => [t.name, t]));
+    let tensorBytes = 0;
+    for (const [name, log] of logs) {
+      const size = fixture.files[name].length;
+      const header = headerOf(fixture.files[name]);
+      const data = log.filter(([begin]) => begin >= header);
+      assert.ok(
+        log.every(([begin, end]) => end - begin < size),
+        `${name}: no read of the whole file (${JSON.stringify(log)})`,
+      );
+      // no byte of the data part read twice in one run
+      const sorted = data.toSorted((a, b) => a[0] - b[0]);
+      sorted.slice(1).forEach(([begin], i) => assert.ok(begin >= sorted[i][1], `${name}: a byte read twice`));
+      tensorBytes += data.reduce((n, [b, e]) => n + e - b, 0);
+    }
+    assert.equal(tensors.size, fixture.tensors.size);
+    assert.equal(r.reads.bytes, tensorBytes, 'the run counts what it read');
+    assert.equal(tensorBytes, ckpt.cost(IDS.length).bytesRead, 'cost() said what the run would read');
+    assert.ok(r.reads.peakHeldBytes < Math.max(...[...logs.keys()].map((n) => fixture.files[n].length)));
+  } finally {
+    ckpt.dispose();
+  }
+});
+
+test('a memory limit below the file runs layer by layer within it; below one layer it is refused', async () => {
+  const fixture = makeCheckpoint({ family: 'qwen2', dtype: 'F32', seed: 2 });
+  const size = fixture.files['model.safetensors'].length;
+  const ckpt = await lab.openCheckpoint({
+    ...fixture.files,
+    'model.safetensors': new Blob([fixture.files['model.safetensors']]),
+  });
+  try {
+    const whole = await ckpt.run(IDS);
+    const limit = Math.ceil(size / 2);
+    const limited = await ckpt.run(IDS, { memoryLimit: limit });
+    assert.deepEqual(limited.logits, whole.logits);
+    assert.ok(limited.reads.peakHeldBytes <= limit, `held ${limited.reads.peakHeldBytes} of a ${limit}-byte limit`);
+    await assert.rejects(
+      () => ckpt.run(IDS, { memoryLimit: 1000 }),
+      (error) => error.code === 'out_of_memory' && /memory limit/.test(error.message),
+    );
+    await assert.rejects(
+      () => ckpt.run(IDS, { memoryLimit: -1 }),
+      (error) => error.code === 'invalid_input',
+    );
+  } finally {
+    ckpt.dispose();
+  }
+});
+
+test('a file that shrinks or is replaced after opening is refused with file_changed, not read as garbage', async () => {
+  const fixture = makeCheckpoint({ family: 'mistral', dtype: 'BF16', seed: 6 });
+  const path = join(dir, 'model.safetensors');
+  const bytes = fixture.files['model.safetensors'];
+  for (const change of ['shrink', 'replace']) {
+    writeFileSync(path, bytes);
+    const ckpt = await lab.openCheckpoint({ ...fixture.files, 'model.safetensors': await openAsBlob(path) });
+    try {
+      assert.equal((await ckpt.run(IDS)).logits.length, fixture.config.vocab_size);
+      if (change === 'shrink') writeFileSync(path, bytes.subarray(0, bytes.length - 1000));
+      else writeFileSync(path, makeCheckpoint({ family: 'llama', dtype: 'F32', seed: 1 }).files['model.safetensors']);
+      await assert.rejects(
+        () => ckpt.run(IDS),
+        (error) => error.code === 'file_changed' && /model\.safetensors/.test(error.message),
+        change,
+      );
+    } finally {
+      ckpt.dispose();
+    }
+  }
+});
+
+test('onProgress reports every layer; an aborted signal cancels between layers and frees the heap', async () => {
+  const fixture = makeCheckpoint({ family: 'gemma3_text', dtype: 'BF16', seed: 8 });
+  const L = fixture.config.num_hidden_layers;
+  const before = lab.memoryBudget();
+  const ckpt = await lab.openCheckpoint(fixture.files);
+  try {
+    const seen = [];
+    await ckpt.run(IDS, { onProgress: (p) => seen.push(p) });
+    const afterRun = lab.memoryBudget().usedBytes; // the layer activations' block, kept until dispose
+    assert.deepEqual(
+      seen.map((p) => [p.stage, p.layer]),
+      [...Array.from({ length: L }, (_, i) => ['layer', i + 1]), ['head', L]],
+    );
+    assert.equal(seen.at(-1).bytesRead, ckpt.cost(IDS.length).bytesRead);
+    const controller = new AbortController();
+    await assert.rejects(
+      () => ckpt.run(IDS, { signal: controller.signal, onProgress: (p) => p.layer === 1 && controller.abort() }),
+      (error) => error.name === 'AbortError',
+    );
+    assert.equal(lab.memoryBudget().usedBytes, afterRun, "a cancelled run's blocks are freed");
+  } finally {
+    ckpt.dispose();
+  }
+  assert.deepEqual(lab.memoryBudget(), before, 'dispose gives everything back');
+});
