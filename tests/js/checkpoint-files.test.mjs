@@ -147,22 +147,35 @@ test('a file that shrinks or is replaced after opening is refused with file_chan
   const fixture = makeCheckpoint({ family: 'mistral', dtype: 'BF16', seed: 6 });
   const path = join(dir, 'model.safetensors');
   const bytes = fixture.files['model.safetensors'];
-  for (const change of ['shrink', 'replace']) {
-    writeFileSync(path, bytes);
-    const ckpt = await lab.openCheckpoint({ ...fixture.files, 'model.safetensors': await openAsBlob(path) });
-    try {
-      assert.equal((await ckpt.run(IDS)).logits.length, fixture.config.vocab_size);
-      if (change === 'shrink') writeFileSync(path, bytes.subarray(0, bytes.length - 1000));
-      else writeFileSync(path, makeCheckpoint({ family: 'llama', dtype: 'F32', seed: 1 }).files['model.safetensors']);
-      await assert.rejects(
-        () => ckpt.run(IDS),
-        (error) => error.code === 'file_changed' && /model\.safetensors/.test(error.message),
-        change,
-      );
-    } finally {
-      ckpt.dispose();
+  const reference = await lab.openCheckpoint(fixture.files);
+  const expected = (await reference.run(IDS)).logits;
+  reference.dispose();
+  // node's two ways to a file on disk: a Blob (fs.openAsBlob, as a browser's File) and a path
+  for (const [how, opener] of [
+    ['openAsBlob', () => openAsBlob(path)],
+    ['path', () => path],
+  ]) {
+    for (const change of ['shrink', 'replace']) {
+      writeFileSync(path, bytes);
+      const ckpt = await lab.openCheckpoint({ ...fixture.files, 'model.safetensors': await opener() });
+      try {
+        assert.deepEqual((await ckpt.run(IDS)).logits, expected, how);
+        if (change === 'shrink') writeFileSync(path, bytes.subarray(0, bytes.length - 1000));
+        else writeFileSync(path, makeCheckpoint({ family: 'llama', dtype: 'F32', seed: 1 }).files['model.safetensors']);
+        await assert.rejects(
+          () => ckpt.run(IDS),
+          (error) => error.code === 'file_changed' && /model\.safetensors/.test(error.message),
+          `${how}: ${change}`,
+        );
+      } finally {
+        ckpt.dispose();
+      }
     }
   }
+  await assert.rejects(
+    () => lab.openCheckpoint({ ...fixture.files, 'model.safetensors': join(dir, 'absent.safetensors') }),
+    (error) => error.code === 'missing_file' && /absent\.safetensors/.test(error.message),
+  );
 });
 
 test('onProgress reports every layer; an aborted signal cancels between layers and frees the heap', async () => {

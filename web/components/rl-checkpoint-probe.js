@@ -14,7 +14,7 @@ import {
   defaultIds,
   fetchToy,
   probeRows,
-  readFiles,
+  gatherFiles,
   readTokenizer,
   shownToken,
   toyOf,
@@ -314,7 +314,7 @@ export class RlCheckpointProbe extends ExperimentElement {
           }
           this.status.textContent = s.readProgress(done, total);
         };
-        const files = this.#files ? await readFiles(this.#files, onProgress) : await fetchToy(source, onProgress);
+        const files = this.#files ? await gatherFiles(this.#files, onProgress) : await fetchToy(source, onProgress);
         if (!current()) return;
         this.status.textContent = s.opening;
         const handle = await this.#worker.call('openCheckpoint', [files]);
@@ -346,7 +346,18 @@ export class RlCheckpointProbe extends ExperimentElement {
       // without tokenizer.json the prompt is token ids: "3, 17, 5"
       const ids = opened.hasTokenizer ? await opened.handle.tokenize(text) : tokenIds(text);
       const at = position === LAST || position >= ids.length ? ids.length - 1 : position;
-      const run = await opened.handle.run(ids, { lens: { k: LENS_K, position: at } });
+      const cost = await opened.handle.cost(ids.length);
+      if (!current()) return;
+      const costLine = s.runCost(cost);
+      this.status.textContent = costLine;
+      this.progress.max = cost.layers;
+      this.progress.value = 0;
+      const onRunProgress = ({ layer, layers, bytesRead }) => {
+        if (!current()) return;
+        this.progress.value = layer;
+        this.status.textContent = `${costLine} ${s.runProgress(layer, layers, bytesRead)}`;
+      };
+      const run = await opened.handle.run(ids, { lens: { k: LENS_K, position: at }, onProgress: onRunProgress });
       const weights = await opened.handle.normWeights();
       if (!current()) return;
       this.clearError(this.prompt);

@@ -35,23 +35,26 @@ export async function fetchToy(name, onProgress) {
   return files;
 }
 
-/** The reader's files (File objects) as { name: ArrayBuffer }, read in chunks; onProgress(bytesDone, bytesTotal). */
-export async function readFiles(fileList, onProgress) {
+/**
+ * The reader's files for lab.openCheckpoint: the weights (.safetensors) stay File objects, read by range in the
+ * worker when a run needs them (a File posted to a worker is a handle to the file on disk, not a copy); the JSON
+ * files are read here (the probe reads the config and the tokenizer's vocabulary too). onProgress(bytesDone,
+ * bytesTotal) over the JSON files.
+ */
+export async function gatherFiles(fileList, onProgress) {
   const list = [...fileList];
-  const total = list.reduce((sum, file) => sum + file.size, 0);
+  const small = list.filter((file) => !file.name.endsWith('.safetensors'));
+  const total = small.reduce((sum, file) => sum + file.size, 0);
   const files = {};
   let done = 0;
   for (const file of list) {
-    const chunks = [];
-    const reader = file.stream().getReader();
-    for (;;) {
-      const { done: finished, value } = await reader.read();
-      if (finished) break;
-      chunks.push(value);
-      done += value.byteLength;
-      onProgress(done, total);
+    if (file.name.endsWith('.safetensors')) {
+      files[file.name] = file;
+      continue;
     }
-    files[file.name] = await new Blob(chunks).arrayBuffer();
+    files[file.name] = await file.arrayBuffer();
+    done += file.size;
+    onProgress(done, total);
   }
   return files;
 }

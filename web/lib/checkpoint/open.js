@@ -17,13 +17,17 @@ const PREFIXES = ['model.', 'model.language_model.', 'language_model.model.'];
 
 const missing = (code, message) => new ResidualLabError(message, { code });
 
-/** The headers of the weight files: { tensors: Map(name -> tensor with its `source`), files: [{ source, headerBytes }] }. */
-async function readWeights(map) {
-  const files = [];
+/**
+ * The headers of the weight files: Map(name -> tensor with its `source`); `files` receives [{ source, headerBytes }]
+ * of each file opened (to close them if opening fails).
+ */
+async function readWeights(map, files) {
   const header = async (name) => {
-    const source = weightSource(map.get(name), name);
+    const source = await weightSource(map.get(name), name);
+    const file = { source, headerBytes: null };
+    files.push(file);
     const parsed = await readSafetensorsHeader(source, name);
-    files.push({ source, headerBytes: parsed.headerBytes });
+    file.headerBytes = parsed.headerBytes;
     const tensors = new Map();
     for (const [key, t] of parsed.tensors) tensors.set(key, { ...t, source });
     return tensors;
@@ -66,9 +70,9 @@ async function readWeights(map) {
       if (!tensors.has(name))
         throw missing('missing_tensor', `${INDEX} places ${name} in ${shard}, which does not hold it`);
     }
-    return { tensors, files };
+    return tensors;
   }
-  if (map.has(SINGLE)) return { tensors: await header(SINGLE), files };
+  if (map.has(SINGLE)) return header(SINGLE);
   throw missing('missing_file', `no weights: give ${SINGLE}, or ${INDEX} with its shards`);
 }
 
@@ -109,10 +113,19 @@ async function checkUnchanged(files) {
 }
 
 export async function openCheckpoint(Module, files) {
-  const map = fileMap(files);
+  const weightFiles = [];
+  try {
+    return await open(Module, fileMap(files), weightFiles);
+  } catch (error) {
+    for (const { source } of weightFiles) source.close();
+    throw error;
+  }
+}
+
+async function open(Module, map, weightFiles) {
   if (!map.has('config.json')) throw missing('missing_file', 'config.json is missing: give it with the weights');
   const model = describeModel(await readText(map.get('config.json'), 'config.json', CONFIG_LIMIT));
-  const { tensors: all, files: weightFiles } = await readWeights(map);
+  const all = await readWeights(map, weightFiles);
   const prefix = PREFIXES.find((p) => all.has(`${p}embed_tokens.weight`));
   if (!prefix)
     throw missing('missing_tensor', `the weights hold no ${PREFIXES[0]}embed_tokens.weight (the token embedding)`);
@@ -176,7 +189,10 @@ export async function openCheckpoint(Module, files) {
       return runner.run(ids, options);
     },
     dispose() {
-      if (!disposed) runner.dispose();
+      if (!disposed) {
+        runner.dispose();
+        for (const { source } of weightFiles) source.close();
+      }
       disposed = true;
     },
   };

@@ -19,6 +19,12 @@ const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 // 8B model in BF16 is 436 MB.
 export const DEFAULT_MEMORY_LIMIT = 1 << 30;
 
+// The speeds cost() estimates a run's time from: one thread of WASM SIMD on BF16 weights, and reading a file in
+// the OS cache through Blob slices (docs/benchmarks.md, "Checkpoints"; npm run bench -- --only=checkpoint).
+// The reads overlap the compute, so the estimate is the longer of the two.
+const ESTIMATE_FLOPS_PER_SECOND = 30e9;
+const ESTIMATE_READ_BYTES_PER_SECOND = 2e9;
+
 const abortError = () => new DOMException('the run was cancelled', 'AbortError');
 
 export function createRunner(Module, model, weights, checkUnchanged = async () => {}) {
@@ -60,14 +66,18 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       kv = KV * headDim;
     const layerFlops = 2 * T * d * (2 * q + 2 * kv) + 2 * 2 * T * T * q + 2 * 3 * T * d * ffn;
     const headRows = 1 + lensRows;
+    const bytesRead =
+      byLayer.reduce((n, m) => n + fileBytes(m), 0) +
+      finalNorm.byteLength +
+      V * headRowBytes +
+      T * d * DTYPE_BYTES[embed.dtype];
+    const flops = L * layerFlops + 2 * headRows * V * d;
     return {
+      layers: L,
       modelBytes: [...weights.values()].reduce((n, w) => n + w.byteLength, 0),
-      bytesRead:
-        byLayer.reduce((n, m) => n + fileBytes(m), 0) +
-        finalNorm.byteLength +
-        V * headRowBytes +
-        T * d * DTYPE_BYTES[embed.dtype],
-      flops: L * layerFlops + 2 * headRows * V * d,
+      bytesRead,
+      flops,
+      estimatedSeconds: Math.max(flops / ESTIMATE_FLOPS_PER_SECOND, bytesRead / ESTIMATE_READ_BYTES_PER_SECOND),
       largestRead: Math.max(largestLayerRead, chunkRows * headRowBytes),
       wasmBytes: layerBytes + stagingBytes + chunkRows * headRowBytes + (3 + 2 * L) * T * d * 4,
     };
@@ -111,11 +121,11 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
 
     // JS memory held by reads not yet copied into the heap, and its peak: the run's own account.
     const account = { bytesRead: 0, held: 0, peakHeld: 0, reads: 0 };
-    const read = async (w, from = 0, to = w.byteLength) => {
+    const read = async (w, from = 0, to = w.byteLength, into = undefined) => {
       account.held += to - from;
       account.peakHeld = Math.max(account.peakHeld, account.held);
       try {
-        const bytes = await w.source.read(w.offset + from, w.offset + to);
+        const bytes = await w.source.read(w.offset + from, w.offset + to, into);
         account.bytesRead += bytes.length;
         account.reads += 1;
         return bytes;
@@ -127,10 +137,19 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
     const release = (bytes) => {
       account.held -= bytes.length;
     };
-    // One layer's tensors, read together (the reads run concurrently); a rejected read is kept for the await.
+    // One layer's tensors, read together (the reads run concurrently) into one reused buffer where the source
+    // can; a rejected read is kept for the await.
+    const layerScratch = new Uint8Array(largestLayerRead);
     const readLayer = (i) => {
-      const entries = [...byLayer[i].entries()];
-      const pending = Promise.all(entries.map(([slot, w]) => read(w).then((bytes) => [slot, bytes])));
+      let at = 0;
+      const entries = [...byLayer[i].entries()].map(([slot, w]) => {
+        const into = layerScratch.subarray(at, at + w.byteLength);
+        at += w.byteLength;
+        return [slot, w, into];
+      });
+      const pending = Promise.all(
+        entries.map(([slot, w, into]) => read(w, 0, w.byteLength, into).then((bytes) => [slot, bytes])),
+      );
       pending.catch(() => {});
       return pending;
     };
@@ -234,8 +253,6 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         states?.push(heapRows(x, T));
         keepLensRow(i + 1);
         report('layer', i + 1);
-        // let the page's events (a cancel) and the reads' completions in between layers
-        await new Promise((resolve) => setTimeout(resolve, 0));
       }
 
       const gainBytes = await read(finalNorm);
@@ -251,7 +268,11 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         const lensIn = headIn + logitRows * d * 4;
         Module._rl_ckpt_norm(lensIn, lensIn, gain, L + 1, d, eps, f.normOffset);
       }
-      const readChunk = (v0) => read(head, v0 * headRowBytes, Math.min(V, v0 + chunkRows) * headRowBytes);
+      const chunkScratch = new Uint8Array(chunkRows * headRowBytes);
+      const readChunk = (v0) => {
+        const [from, to] = [v0 * headRowBytes, Math.min(V, v0 + chunkRows) * headRowBytes];
+        return read(head, from, to, chunkScratch.subarray(0, to - from));
+      };
       let nextChunk = readChunk(0);
       for (let v0 = 0; v0 < V; v0 += chunkRows) {
         const n = Math.min(chunkRows, V - v0);
