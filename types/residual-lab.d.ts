@@ -42,7 +42,7 @@ export type ErrorCode =
   | 'missing_file' | 'missing_shard' | 'invalid_index' | 'missing_tensor' | 'shape_mismatch' | 'unsupported_dtype'
   | 'unsupported_architecture' | 'unsupported_config' | 'invalid_tokenizer' | 'no_tokenizer'
   | 'safetensors_truncated' | 'safetensors_header_too_large' | 'not_safetensors' | 'safetensors_bad_tensor'
-  | 'safetensors_bad_offsets'
+  | 'safetensors_bad_offsets' | 'file_changed'
   // the lab worker (worker-client.js)
   | 'unknown_method' | 'invalid_request' | 'worker_failed';
 
@@ -295,8 +295,11 @@ export interface ConfigInspection {
 // ---- Checkpoints -------------------------------------------------------------------------------------------
 // lab.openCheckpoint (web/lib/checkpoint/; docs/checkpoints.md): a Hugging Face checkpoint the reader has.
 
-/** One file's contents; JSON files may also be given as text. */
-export type CheckpointFile = Blob | ArrayBuffer | ArrayBufferView | string;
+/**
+ * One file: a File / Blob (read by byte ranges where it lies), bytes, or text for the JSON files; in node a
+ * weights file may also be its path (a string or a file: URL), read with a FileHandle.
+ */
+export type CheckpointFile = Blob | ArrayBuffer | ArrayBufferView | string | URL;
 /** config.json, model.safetensors (or model.safetensors.index.json and its shards), optionally tokenizer.json. */
 export type CheckpointFiles = Record<string, CheckpointFile> | Map<string, CheckpointFile> | Iterable<File>;
 
@@ -314,6 +317,38 @@ export interface CheckpointRunOptions {
   hiddenStates?: boolean;
   /** a logit lens at one position (default the last), its top k tokens (default 10) per state */
   lens?: { k?: number; position?: number };
+  /** called after every layer and after the output head */
+  onProgress?: (progress: CheckpointProgress) => void;
+  /** cancels the run between layers (an AbortError); through the lab worker, it terminates the worker */
+  signal?: AbortSignal;
+  /** bytes of weights a run may hold in JS memory at once (default 1 GiB); a model whose one layer needs more is refused */
+  memoryLimit?: number;
+}
+
+export interface CheckpointProgress {
+  stage: 'layer' | 'head';
+  /** layers done */
+  layer: number;
+  layers: number;
+  bytesRead: number;
+  bytesTotal: number;
+}
+
+/** What a run of T positions costs, before it starts. */
+export interface CheckpointCost {
+  layers: number;
+  /** every tensor the forward reads */
+  modelBytes: number;
+  /** what one run reads from the files: every layer, the head, T embedding rows */
+  bytesRead: number;
+  /** multiply-adds counted as two */
+  flops: number;
+  /** the largest single read held in JS memory */
+  largestRead: number;
+  /** the WASM heap blocks of a run */
+  wasmBytes: number;
+  /** at the speeds the bench measured on two cores */
+  estimatedSeconds: number;
 }
 
 export interface LogitLensState {
@@ -339,6 +374,8 @@ export interface CheckpointRun {
   hiddenStates?: Float32Array[];
   finalHidden?: Float32Array;
   lens?: { position: number; k: number; layers: LogitLensState[] };
+  /** what the run read: bytes, reads, and the most bytes held in JS memory at once */
+  reads: { bytes: number; count: number; peakHeldBytes: number };
 }
 
 export interface NormWeightStats {
@@ -363,9 +400,12 @@ export interface Checkpoint {
   readonly tensors: CheckpointTensor[];
   /** token ids of a text (needs tokenizer.json) */
   tokenize(text: string): number[];
-  normWeights(): NormWeightStats[];
+  /** every norm's weights, read from the files */
+  normWeights(): Promise<NormWeightStats[]>;
+  /** what a run of `tokens` positions will read and compute */
+  cost(tokens?: number): CheckpointCost;
   /** token ids, or a text when tokenizer.json was given */
-  run(input: string | ArrayLike<number>, options?: CheckpointRunOptions): CheckpointRun;
+  run(input: string | ArrayLike<number>, options?: CheckpointRunOptions): Promise<CheckpointRun>;
   dispose(): void;
 }
 

@@ -79,9 +79,26 @@ async function inWorker(signal: AbortSignal): Promise<number> {
   return y[0] + race.stepsDone + (loss ?? 0) + n;
 }
 
-export async function main(text: string, signal: AbortSignal): Promise<string> {
+export async function main(text: string, signal: AbortSignal, weights: Blob): Promise<string> {
   await compileWasm('simd');
   const lab = await load({ flavour: 'auto' });
-  const figures = [await kernels(lab), decoder(lab), experiments(lab), await inWorker(signal)];
+  const figures = [await kernels(lab), decoder(lab), experiments(lab), await inWorker(signal), await checkpoint(lab, weights)];
   return `${lab.flavour} ${figures.join(' ')} ${inspect(lab, text)}`;
+}
+
+async function checkpoint(lab: ResidualLab, file: Blob): Promise<number> {
+  const ckpt = await lab.openCheckpoint({ 'config.json': '{"model_type": "llama"}', 'model.safetensors': file });
+  const cost = ckpt.cost(16);
+  const controller = new AbortController();
+  const run = await ckpt.run([1, 2, 3], {
+    lens: { k: 3 },
+    onProgress: ({ layer, layers, bytesRead }) => layer / layers + bytesRead,
+    signal: controller.signal,
+    memoryLimit: 1 << 30,
+  });
+  const norms = await ckpt.normWeights();
+  // @ts-expect-error: a run is a promise, its fields come after await
+  ckpt.run([1]).logits;
+  ckpt.dispose();
+  return cost.estimatedSeconds + run.reads.peakHeldBytes + run.logits[0] + norms.length;
 }
