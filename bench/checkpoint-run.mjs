@@ -9,11 +9,11 @@
 // tokens and a second one (the files then in the OS cache, as far as memory allows), the forward's effective
 // GFLOP/s beside the matmul kernel's on the same module, the process's peak RSS and the WASM heap's size (it never
 // shrinks: its peak). Prints JSON lines; scripts/bench.mjs runs it and prints the table.
-//   node bench/checkpoint-run.mjs [--shapes=qwen2.5-0.5b,llama-3.1-8b]     after `node scripts/build.mjs`
+//   node bench/checkpoint-run.mjs [--shapes=qwen2.5-0.5b,llama-3.1-8b]     after `node scripts/build.mjs --bench`
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { openCheckpoint } from '../web/lib/checkpoint/open.js';
+import { load } from '../dist/lib/residual-lab.js';
 
 const SHAPES = {
   'qwen2.5-0.5b': {
@@ -68,6 +68,9 @@ const argShapes = process.argv.find((a) => a.startsWith('--shapes='))?.slice('--
 const wanted = argShapes ? argShapes.split(',') : Object.keys(SHAPES);
 const cacheDir = process.env.RL_BENCH_CACHE ?? join(homedir(), '.cache/residual-lab/bench');
 
+// the lab as built (dist/lib), whose workers are the site's lab workers, as a page's are; the module again
+// beside it for the matmul kernel alone
+const lab = await load({ flavour: 'simd' });
 const { default: createModule } = await import(new URL('../build/wasm-simd/residual_lab.mjs', import.meta.url));
 const wasm = await WebAssembly.compile(readFileSync(new URL('../build/wasm-simd/residual_lab.wasm', import.meta.url)));
 const Module = await createModule({
@@ -195,33 +198,43 @@ const ids = (T, V) => Array.from({ length: T }, (_, i) => (i * 7919) % V);
 
 for (const key of wanted) {
   if (!SHAPES[key]) throw new Error(`unknown shape ${key} (the shapes: ${Object.keys(SHAPES).join(', ')})`);
-  let t0 = performance.now();
+  const prepareStart = performance.now();
   const files = await cachedCheckpoint(key);
-  const prepared = (performance.now() - t0) / 1000;
-  t0 = performance.now();
-  const ckpt = await openCheckpoint(Module, files);
-  emit({ shape: key, name: 'open (headers only)', value: (performance.now() - t0) / 1000, unit: 's', prepared });
+  const prepared = (performance.now() - prepareStart) / 1000;
   const V = SHAPES[key].config.vocab_size;
   const T = 16;
-  for (const run of ['first', 'second']) {
-    t0 = performance.now();
-    const c0 = cpuSeconds();
-    const result = await ckpt.run(ids(T, V));
-    const seconds = (performance.now() - t0) / 1000;
-    if (!result.logits.every(Number.isFinite)) throw new Error('non-finite logits');
+  for (const workers of [1, 2]) {
+    let t0 = performance.now();
+    const ckpt = await lab.openCheckpoint(files, { workers });
     emit({
       shape: key,
-      name: `run ${T} tokens, ${run}`,
-      value: seconds,
+      workers,
+      name: 'open (headers only)',
+      value: (performance.now() - t0) / 1000,
       unit: 's',
-      cpu: cpuSeconds() - c0,
-      gflops: ckpt.cost(T).flops / seconds / 1e9,
-      readGB: result.reads.bytes / 1e9,
-      peakHeldMB: result.reads.peakHeldBytes / 2 ** 20,
+      prepared,
     });
+    for (const run of ['first', 'second']) {
+      t0 = performance.now();
+      const c0 = cpuSeconds();
+      const result = await ckpt.run(ids(T, V));
+      const seconds = (performance.now() - t0) / 1000;
+      if (!result.logits.every(Number.isFinite)) throw new Error('non-finite logits');
+      emit({
+        shape: key,
+        workers,
+        name: `run ${T} tokens, ${run}`,
+        value: seconds,
+        unit: 's',
+        cpu: cpuSeconds() - c0,
+        gflops: ckpt.cost(T).flops / seconds / 1e9,
+        readGB: result.reads.bytes / 1e9,
+      });
+    }
+    if (workers === 1)
+      emit({ shape: key, name: 'estimated by cost()', value: ckpt.cost(T).estimatedSeconds, unit: 's' });
+    ckpt.dispose();
   }
-  emit({ shape: key, name: 'estimated by cost()', value: ckpt.cost(T).estimatedSeconds, unit: 's' });
-  ckpt.dispose();
 }
 
 // the matmul kernel alone on the same module: y[16, 4864] = x[16, 896] w[4864, 896]^T (the MLP's gate projection)
@@ -251,5 +264,5 @@ for (const key of wanted) {
   for (const p of [y, x, w]) Module._rl_ckpt_free(p);
   Module._free(name);
 }
-emit({ name: 'WASM heap after the runs', value: Module.HEAPU8.length / 2 ** 20, unit: 'MB' });
+emit({ name: "WASM heap after the runs (this thread's)", value: lab.wasmHeapBytes() / 2 ** 20, unit: 'MB' });
 emit({ name: 'peak RSS of the process', value: process.resourceUsage().maxRSS / 1024, unit: 'MB' });

@@ -33,6 +33,7 @@ export const STABLE_ENTRIES = [
   'lib/worker-client.js',
   'lib/lab-worker.js',
   'lib/worker-methods.js',
+  'lib/node-lab-worker.js',
 ];
 /** Module entry points only the pages load: hashed like the rest. */
 const PAGE_ENTRIES = ['shell/page.js', 'embed.js'];

@@ -8,7 +8,7 @@ import { mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from '../../dist/lib/residual-lab.js';
-import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
+import { FAMILIES, makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { referenceForward } from '../fixtures/checkpoints/reference.mjs';
 import { assertRelativelyClose } from '../fixtures/float64.mjs';
 
@@ -79,7 +79,7 @@ test('Blobs give the same numbers as bytes and the float64 reference, single fil
 test('opening reads the headers only; a run reads each tensor once and never a whole file', async () => {
   const fixture = makeCheckpoint({ family: 'llama', dtype: 'F16', sharded: true, seed: 4 });
   const { files, logs } = countedFiles(fixture.files);
-  const ckpt = await lab.openCheckpoint(files);
+  const ckpt = await lab.openCheckpoint(files, { workers: 1 }); // a counting Blob cannot be posted to a worker
   try {
     const headerOf = (bytes) => 8 + Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
     for (const [name, log] of logs) {
@@ -120,10 +120,10 @@ test('opening reads the headers only; a run reads each tensor once and never a w
 test('a memory limit below the file runs layer by layer within it; below one layer it is refused', async () => {
   const fixture = makeCheckpoint({ family: 'qwen2', dtype: 'F32', seed: 2 });
   const size = fixture.files['model.safetensors'].length;
-  const ckpt = await lab.openCheckpoint({
-    ...fixture.files,
-    'model.safetensors': new Blob([fixture.files['model.safetensors']]),
-  });
+  const ckpt = await lab.openCheckpoint(
+    { ...fixture.files, 'model.safetensors': new Blob([fixture.files['model.safetensors']]) },
+    { workers: 1 }, // the limit is this thread's: a split run holds a share of each layer per worker
+  );
   try {
     const whole = await ckpt.run(IDS);
     const limit = Math.ceil(size / 2);
@@ -202,4 +202,67 @@ test('onProgress reports every layer; an aborted signal cancels between layers a
     ckpt.dispose();
   }
   assert.deepEqual(lab.memoryBudget(), before, 'dispose gives everything back');
+});
+
+test("a run split over 2 and 3 workers, each reading its rows from the file, gives one worker's numbers, every family", async () => {
+  for (const family of FAMILIES) {
+    const fixture = makeCheckpoint({ family, dtype: 'BF16', sharded: family === 'gemma3', seed: 12 });
+    const files = { ...fixture.files };
+    for (const name of Object.keys(files).filter((n) => n.endsWith('.safetensors'))) {
+      writeFileSync(join(dir, `${family}-${name}`), files[name]);
+      files[name] = join(dir, `${family}-${name}`);
+    }
+    const runs = [];
+    for (const workers of [1, 2, 3]) {
+      const ckpt = await lab.openCheckpoint(files, { workers });
+      try {
+        assert.equal(ckpt.workers, workers);
+        runs.push(await ckpt.run(IDS, { logits: 'all', hiddenStates: true, lens: { k: 4, position: 3 } }));
+      } finally {
+        ckpt.dispose();
+      }
+    }
+    const ref = referenceForward(family, fixture.config, fixture.tensors, IDS);
+    runs[2].hiddenStates.forEach((h, i) =>
+      assertRelativelyClose(h, ref.hidden[i], `${family} 3 workers h[${i}]`, 1e-4),
+    );
+    for (const [n, run] of [
+      [2, runs[1]],
+      [3, runs[2]],
+    ]) {
+      // the same kernels over the same inputs: the very numbers of one worker
+      assert.deepEqual(run.hiddenStates, runs[0].hiddenStates, `${family}, ${n} workers`);
+      assert.deepEqual(run.logits, runs[0].logits, `${family}, ${n} workers`);
+      assert.deepEqual(run.lens, runs[0].lens, `${family}, ${n} workers`);
+      assert.equal(run.reads.bytes, runs[0].reads.bytes, `${family}: ${n} workers read each byte once`);
+    }
+  }
+});
+
+test('a cancelled split run ends its workers (their memory with them); the next run starts new ones', async () => {
+  const fixture = makeCheckpoint({ family: 'qwen3', dtype: 'F16', seed: 13 });
+  const path = join(dir, 'cancel.safetensors');
+  writeFileSync(path, fixture.files['model.safetensors']);
+  const ckpt = await lab.openCheckpoint({ ...fixture.files, 'model.safetensors': path }, { workers: 2 });
+  const threads = () => process.getActiveResourcesInfo().filter((kind) => kind === 'MessagePort').length;
+  try {
+    const whole = await ckpt.run(IDS);
+    assert.equal(threads(), 2, 'two worker threads while the checkpoint is open');
+    const controller = new AbortController();
+    await assert.rejects(
+      () => ckpt.run(IDS, { signal: controller.signal, onProgress: () => controller.abort() }),
+      (error) => error.name === 'AbortError',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(threads(), 0, 'the cancelled run ended its workers');
+    assert.deepEqual((await ckpt.run(IDS)).logits, whole.logits);
+  } finally {
+    ckpt.dispose();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(threads(), 0, 'dispose ended the workers');
+  await assert.rejects(
+    () => lab.openCheckpoint(fixture.files, { workers: 0 }),
+    (error) => error.code === 'invalid_input' && /workers/.test(error.message),
+  );
 });

@@ -44,6 +44,16 @@ rl::checkpoint::LayerSpec read_spec(const float* p) {
   return s;
 }
 
+bool read_weights(const std::uint32_t* weights, rl::checkpoint::LayerWeights* w) {
+  for (int i = 0; i < rl::checkpoint::kSlotCount; ++i) {
+    w->w[i] = reinterpret_cast<const void*>(std::uintptr_t(weights[i]));
+    const std::uint32_t code = weights[rl::checkpoint::kSlotCount + i];
+    if (code > 2) return false;
+    w->dtype[i] = rl::checkpoint::Dtype(code);
+  }
+  return true;
+}
+
 }  // namespace
 
 extern "C" {
@@ -92,12 +102,7 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_to_f32(float* out, const void* in, double n, in
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer(float* x, int T, const float* spec, const std::uint32_t* weights,
                                        const float* inv_freq, int window, float* attn_norms, float* mlp_norms) {
   rl::checkpoint::LayerWeights w;
-  for (int i = 0; i < rl::checkpoint::kSlotCount; ++i) {
-    w.w[i] = reinterpret_cast<const void*>(std::uintptr_t(weights[i]));
-    const std::uint32_t code = weights[rl::checkpoint::kSlotCount + i];
-    if (code > 2) return fail("unknown dtype code");
-    w.dtype[i] = rl::checkpoint::Dtype(code);
-  }
+  if (!read_weights(weights, &w)) return fail("unknown dtype code");
   const std::string e =
       rl::checkpoint::layer_forward(x, T, read_spec(spec), w, inv_freq, window, attn_norms, mlp_norms, workspace);
   return e.empty() ? 0 : fail(e);
@@ -118,6 +123,31 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_head(float* logits, int ld, const float* h, int
   if (dtype < 0 || dtype > 2) return fail("unknown dtype code");
   rl::checkpoint::head_chunk(logits, ld, h, rows, d, w, rl::checkpoint::Dtype(dtype), n, softcap, panel);
   return 0;
+}
+
+// The pieces of a layer split over workers (web/lib/checkpoint/shards.js): rows of a projection, the attention
+// between the projections, the gated activation.
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_linear(float* y, const float* x, const void* w, int dtype, int M, int K, int N,
+                                        float* panel) {
+  if (dtype < 0 || dtype > 2) return fail("unknown dtype code");
+  rl::checkpoint::linear(y, x, w, rl::checkpoint::Dtype(dtype), M, K, N, panel);
+  return 0;
+}
+
+// weights as for rl_ckpt_layer (the biases and q/k norms are read); scores: T * T floats.
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_attention_core(float* y, float* q, float* k, float* v, int T, const float* spec,
+                                                const std::uint32_t* weights, const float* inv_freq, int window,
+                                                float* scores) {
+  rl::checkpoint::LayerWeights w;
+  if (!read_weights(weights, &w)) return fail("unknown dtype code");
+  const rl::checkpoint::LayerSpec s = read_spec(spec);
+  if (std::string e = rl::checkpoint::check_spec(s); !e.empty()) return fail(e);
+  rl::checkpoint::attention_core(y, q, k, v, T, s, w, inv_freq, window, scores);
+  return 0;
+}
+
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_gated_activation(float* gate, const float* up, double n, int activation) {
+  rl::checkpoint::gated_activation(gate, up, static_cast<std::size_t>(n), rl::checkpoint::Activation(activation));
 }
 
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_panel_rows() { return rl::checkpoint::kPanelRows; }

@@ -123,9 +123,10 @@ async function createLab({ flavour, module }) {
      * Opens a Hugging Face checkpoint the reader has: files maps names to File / Blob / ArrayBuffer /
      * Uint8Array (JSON files also strings): config.json, model.safetensors or model.safetensors.index.json and
      * its shards, optionally tokenizer.json. Resolves to { architecture, config, tensors, normWeights(),
-     * run(input, options), tokenize(text), dispose() } (docs/checkpoints.md).
+     * run(input, options), tokenize(text), cost(tokens), dispose() } (docs/checkpoints.md). options.workers: how
+     * many workers a run is split over.
      */
-    openCheckpoint: (files) => openCheckpoint(Module, files),
+    openCheckpoint: (files, options) => openCheckpoint(Module, files, options),
   });
 }
 

@@ -35,6 +35,7 @@ const abortError = (message) => new DOMException(message, 'AbortError');
  * the page's worker.onerror.
  */
 export function createWorkerFor(url) {
+  if (typeof Worker === 'undefined' && globalThis.process?.getBuiltinModule) return nodeWorker(url);
   if (url.origin === location.origin) return new Worker(url, { type: 'module' });
   const bootstrap = `const held = [];
 const hold = (event) => held.push(event.data);
@@ -48,6 +49,24 @@ import(${JSON.stringify(url.href)}).then(() => {
   const worker = new Worker(blobUrl, { type: 'module' });
   setTimeout(() => URL.revokeObjectURL(blobUrl), 60_000); // long after the worker has read it
   return worker;
+}
+
+/**
+ * In node: a worker_threads Worker running `url` behind node-lab-worker.js (which gives it the `self` of a Web
+ * Worker), with the Web Worker's interface: postMessage, onmessage, onerror, terminate.
+ */
+function nodeWorker(url) {
+  const { Worker: NodeWorker } = globalThis.process.getBuiltinModule('node:worker_threads');
+  const worker = new NodeWorker(new URL('./node-lab-worker.js', import.meta.url), { workerData: { url: url.href } });
+  const adapter = {
+    onmessage: null,
+    onerror: null,
+    postMessage: (message, transfer) => worker.postMessage(message, transfer),
+    terminate: () => worker.terminate(),
+  };
+  worker.on('message', (data) => adapter.onmessage?.({ data }));
+  worker.on('error', (error) => adapter.onerror?.({ message: error.message, preventDefault() {} }));
+  return adapter;
 }
 
 export function createLabWorker() {

@@ -62,9 +62,9 @@ export const HANDLE_KINDS = Object.freeze({
     freshResults: true,
   }),
   checkpoint: Object.freeze({
-    methods: Object.freeze(['run', 'normWeights', 'tokenize', 'cost']),
+    methods: Object.freeze(['run', 'normWeights', 'tokenize', 'cost', 'shardRows']),
     progressArgs: Object.freeze({ run: 1 }),
-    data: Object.freeze(['architecture', 'modelType', 'config', 'tensors']),
+    data: Object.freeze(['architecture', 'modelType', 'config', 'tensors', 'workers']),
     state: Object.freeze([]),
     freshResults: true,
   }),

@@ -162,33 +162,32 @@ float gelu_tanh(float x) {
   return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
 }
 
-void attention(float* out, const float* x, int T, const LayerSpec& s, const LayerWeights& w, const float* inv_freq,
-               int window, Workspace& ws) {
-  const int d = s.d, H = s.n_heads, KV = s.n_kv_heads, hd = s.head_dim, q_cols = H * hd, kv_cols = KV * hd;
-  linear(ws.q, x, w.w[kQ], w.dtype[kQ], T, d, q_cols, ws.panel);
-  linear(ws.k, x, w.w[kK], w.dtype[kK], T, d, kv_cols, ws.panel);
-  linear(ws.v, x, w.w[kV], w.dtype[kV], T, d, kv_cols, ws.panel);
-  add_bias(ws.q, w.f32(kQBias), T, q_cols);
-  add_bias(ws.k, w.f32(kKBias), T, kv_cols);
-  add_bias(ws.v, w.f32(kVBias), T, kv_cols);
+}  // namespace
+
+void attention_core(float* y, float* q, float* k, float* v, int T, const LayerSpec& s, const LayerWeights& w,
+                    const float* inv_freq, int window, float* scores) {
+  const int H = s.n_heads, KV = s.n_kv_heads, hd = s.head_dim, q_cols = H * hd, kv_cols = KV * hd;
+  add_bias(q, w.f32(kQBias), T, q_cols);
+  add_bias(k, w.f32(kKBias), T, kv_cols);
+  add_bias(v, w.f32(kVBias), T, kv_cols);
   if (s.qk_norm == QkNorm::per_head) {
-    rmsnorm_forward(ws.q, nullptr, ws.q, w.f32(kQNorm), T * H, hd, s.eps, s.norm_offset);
-    rmsnorm_forward(ws.k, nullptr, ws.k, w.f32(kKNorm), T * KV, hd, s.eps, s.norm_offset);
+    rmsnorm_forward(q, nullptr, q, w.f32(kQNorm), T * H, hd, s.eps, s.norm_offset);
+    rmsnorm_forward(k, nullptr, k, w.f32(kKNorm), T * KV, hd, s.eps, s.norm_offset);
   } else if (s.qk_norm == QkNorm::whole) {
-    rmsnorm_forward(ws.q, nullptr, ws.q, w.f32(kQNorm), T, q_cols, s.eps, s.norm_offset);
-    rmsnorm_forward(ws.k, nullptr, ws.k, w.f32(kKNorm), T, kv_cols, s.eps, s.norm_offset);
+    rmsnorm_forward(q, nullptr, q, w.f32(kQNorm), T, q_cols, s.eps, s.norm_offset);
+    rmsnorm_forward(k, nullptr, k, w.f32(kKNorm), T, kv_cols, s.eps, s.norm_offset);
   }
-  rope(ws.q, T, H, hd, inv_freq);
-  rope(ws.k, T, KV, hd, inv_freq);
+  rope(q, T, H, hd, inv_freq);
+  rope(k, T, KV, hd, inv_freq);
   const int group = H / KV;
   const float minus_inf = -std::numeric_limits<float>::infinity();
   for (int h = 0; h < H; ++h) {
-    const float* qh = ws.q + h * hd;
-    const float* kh = ws.k + (h / group) * hd;
-    const float* vh = ws.v + (h / group) * hd;
-    matmul_nt(ws.scores, T, qh, q_cols, kh, kv_cols, T, hd, T);
+    const float* qh = q + h * hd;
+    const float* kh = k + (h / group) * hd;
+    const float* vh = v + (h / group) * hd;
+    matmul_nt(scores, T, qh, q_cols, kh, kv_cols, T, hd, T);
     for (int t = 0; t < T; ++t) {
-      float* row = ws.scores + std::size_t(t) * T;
+      float* row = scores + std::size_t(t) * T;
       const int first = window > 0 ? std::max(0, t - window + 1) : 0;
       for (int j = first; j <= t; ++j) row[j] *= s.attn_scale;
       if (s.attn_softcap > 0) softcap_forward(row + first, row + first, t + 1 - first, s.attn_softcap);
@@ -198,8 +197,27 @@ void attention(float* out, const float* x, int T, const LayerSpec& s, const Laye
       for (int j = first; j <= t; ++j) sum += (row[j] = std::exp(row[j] - max));
       for (int j = 0; j < T; ++j) row[j] = j >= first && j <= t ? row[j] / sum : 0.0f;
     }
-    gemm(ws.y + h * hd, q_cols, ws.scores, T, 1, vh, kv_cols, T, hd, T, false);
+    gemm(y + h * hd, q_cols, scores, T, 1, vh, kv_cols, T, hd, T, false);
   }
+}
+
+void gated_activation(float* gate, const float* up, std::size_t n, Activation activation) {
+  if (activation == Activation::gelu_tanh) {
+    for (std::size_t i = 0; i < n; ++i) gate[i] = gelu_tanh(gate[i]) * up[i];
+  } else {
+    for (std::size_t i = 0; i < n; ++i) gate[i] = gate[i] / (1.0f + std::exp(-gate[i])) * up[i];
+  }
+}
+
+namespace {
+
+void attention(float* out, const float* x, int T, const LayerSpec& s, const LayerWeights& w, const float* inv_freq,
+               int window, Workspace& ws) {
+  const int d = s.d, q_cols = s.n_heads * s.head_dim, kv_cols = s.n_kv_heads * s.head_dim;
+  linear(ws.q, x, w.w[kQ], w.dtype[kQ], T, d, q_cols, ws.panel);
+  linear(ws.k, x, w.w[kK], w.dtype[kK], T, d, kv_cols, ws.panel);
+  linear(ws.v, x, w.w[kV], w.dtype[kV], T, d, kv_cols, ws.panel);
+  attention_core(ws.y, ws.q, ws.k, ws.v, T, s, w, inv_freq, window, ws.scores);
   linear(out, ws.y, w.w[kO], w.dtype[kO], T, q_cols, d, ws.panel);
   add_bias(out, w.f32(kOBias), T, d);
 }
@@ -207,12 +225,7 @@ void attention(float* out, const float* x, int T, const LayerSpec& s, const Laye
 void mlp(float* out, const float* x, int T, const LayerSpec& s, const LayerWeights& w, Workspace& ws) {
   linear(ws.gate, x, w.w[kGate], w.dtype[kGate], T, s.d, s.ffn, ws.panel);
   linear(ws.up, x, w.w[kUp], w.dtype[kUp], T, s.d, s.ffn, ws.panel);
-  const std::size_t n = std::size_t(T) * s.ffn;
-  if (s.activation == Activation::gelu_tanh) {
-    for (std::size_t i = 0; i < n; ++i) ws.gate[i] = gelu_tanh(ws.gate[i]) * ws.up[i];
-  } else {
-    for (std::size_t i = 0; i < n; ++i) ws.gate[i] = ws.gate[i] / (1.0f + std::exp(-ws.gate[i])) * ws.up[i];
-  }
+  gated_activation(ws.gate, ws.up, std::size_t(T) * s.ffn, s.activation);
   linear(out, ws.gate, w.w[kDown], w.dtype[kDown], T, s.ffn, s.d, ws.panel);
 }
 

@@ -96,6 +96,15 @@ class Workspace {
   MemoryReservation memory_;
 };
 
+// The attention between the projections: q[T, H * hd], k and v [T, KV * hd] as the projections give them (biases
+// not yet added; q and k are changed in place: biases, q/k norm, RoPE; v gets its bias) -> y[T, H * hd], the
+// heads' outputs before o_proj. scores: T * T floats. The layer's own weights used: the biases and q/k norms.
+void attention_core(float* y, float* q, float* k, float* v, int T, const LayerSpec& spec,
+                    const LayerWeights& weights, const float* inv_freq, int window, float* scores);
+
+// gate[i] = act(gate[i]) * up[i] for n values: the MLP between its gate/up and down projections.
+void gated_activation(float* gate, const float* up, std::size_t n, Activation activation);
+
 // One layer: x[T, d] += attention branch, then += MLP branch. inv_freq: head_dim / 2 RoPE frequencies of the
 // layer; window > 0 lets position t see keys t - window + 1 .. t only. attn_norms / mlp_norms [T] receive the L2
 // norm of each branch (what the sublayer adds to the stream). Returns "" or the problem (missing weight, memory).

@@ -8,6 +8,7 @@ import { describeModel } from './model.js';
 import { fileMap, readText, weightSource, CONFIG_LIMIT } from './files.js';
 import { readSafetensorsHeader, DTYPE_CODES } from './safetensors.js';
 import { createRunner } from './runner.js';
+import { createShardPool, createShardWorker, defaultWorkers } from './shards.js';
 import { normWeightStats } from './norm-weights.js';
 
 const INDEX = 'model.safetensors.index.json';
@@ -112,17 +113,28 @@ async function checkUnchanged(files) {
   }
 }
 
-export async function openCheckpoint(Module, files) {
+const MAX_WORKERS = 16;
+
+/**
+ * options.workers: how many workers a run is split over (shards.js); default: the cores, up to 4, for files on
+ * disk, 1 for bytes in memory (a worker would hold a copy). 1 runs in this thread.
+ */
+export async function openCheckpoint(Module, files, options = {}) {
   const weightFiles = [];
   try {
-    return await open(Module, fileMap(files), weightFiles);
+    return await open(Module, fileMap(files), weightFiles, options ?? {});
   } catch (error) {
     for (const { source } of weightFiles) source.close();
     throw error;
   }
 }
 
-async function open(Module, map, weightFiles) {
+async function open(Module, map, weightFiles, options) {
+  const workers = options.workers ?? defaultWorkers([...map.values()]);
+  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS)
+    throw new ResidualLabError(`options.workers must be a whole number 1 .. ${MAX_WORKERS}, is ${workers}`, {
+      code: 'invalid_input',
+    });
   if (!map.has('config.json')) throw missing('missing_file', 'config.json is missing: give it with the weights');
   const model = describeModel(await readText(map.get('config.json'), 'config.json', CONFIG_LIMIT));
   const all = await readWeights(map, weightFiles);
@@ -152,7 +164,30 @@ async function open(Module, map, weightFiles) {
     });
   }
   const tokenizer = await readTokenizer(map);
-  const runner = createRunner(Module, model, weights, () => checkUnchanged(weightFiles));
+  const bySlot = new Map([...weights.values()].map((w) => [`${w.layer}:${w.slot}`, w]));
+  const weightOf = (layer, slot) =>
+    slot === 'head' ? (bySlot.get('null:head') ?? bySlot.get('null:embed')) : bySlot.get(`${layer}:${slot}`);
+  const readTensor = (w, from, to) => w.source.read(w.offset + from, w.offset + to);
+  let usedWorkers = workers;
+  let pool = null;
+  const shards = workers > 1 && {
+    // started with the first run; a pool that cannot start (no workers where the page runs) leaves one thread
+    get: () =>
+      (pool ??= import('../worker-client.js')
+        .then(({ createLabWorker }) =>
+          createShardPool(Object.fromEntries(map), workers, { createWorker: () => createLabWorker() }),
+        )
+        .catch(() => {
+          usedWorkers = 1;
+          return null;
+        })),
+    drop: () => {
+      pool?.then((p) => p?.terminate());
+      pool = null;
+    },
+  };
+  const runner = createRunner(Module, model, weights, () => checkUnchanged(weightFiles), shards || null);
+  const shardRows = createShardWorker(Module, model, weightOf, readTensor);
   let disposed = false;
   const live = () => {
     if (disposed) throw new ResidualLabError('this checkpoint was disposed', { code: 'disposed' });
@@ -162,6 +197,10 @@ async function open(Module, map, weightFiles) {
     modelType: model.modelType,
     config: model.inspected,
     tensors: [...all.values()].map((t) => ({ name: t.name, dtype: t.dtype, shape: [...t.shape], file: t.file })),
+    /** How many workers a run is split over (1 where workers cannot start). */
+    get workers() {
+      return usedWorkers;
+    },
     /** Token ids of `text` (needs tokenizer.json). */
     tokenize(text) {
       live();
@@ -181,6 +220,11 @@ async function open(Module, map, weightFiles) {
       live();
       await checkUnchanged(weightFiles);
       return normWeightStats(weights, model);
+    },
+    /** A worker's share of a split run (shards.js); the run's coordinator calls it. */
+    shardRows(call) {
+      live();
+      return shardRows(call);
     },
     /** A forward pass; options: logits, hiddenStates, lens, onProgress({ layer, layers, bytesRead }), signal. */
     async run(input, options = {}) {

@@ -27,7 +27,12 @@ const ESTIMATE_READ_BYTES_PER_SECOND = 2e9;
 
 const abortError = () => new DOMException('the run was cancelled', 'AbortError');
 
-export function createRunner(Module, model, weights, checkUnchanged = async () => {}) {
+/**
+ * model: describeModel's; weights: name -> { slot, layer, shape, dtype, source, offset, byteLength };
+ * checkUnchanged(): rejects when a file changed since opening; shards: { get(): Promise<pool | null>, drop() } (the
+ * workers a run is split over, shards.js; null: this thread alone).
+ */
+export function createRunner(Module, model, weights, checkUnchanged = async () => {}, shards = null) {
   const { d, L, V, eps, H, KV, headDim, ffn } = model.sizes;
   const f = model.forward;
   const byLayer = Array.from({ length: L }, () => new Map());
@@ -42,6 +47,12 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
   // One layer's block: every slot's tensor, in SLOTS order.
   const layerBytes = Math.max(...byLayer.map((m) => [...m.values()].reduce((n, w) => n + heapBytes(w), 0)));
   const largestLayerRead = Math.max(...byLayer.map(fileBytes));
+  const smallLayerBytes = Math.max(
+    16,
+    ...byLayer.map((m) =>
+      [...m.values()].filter((w) => !PROJECTIONS.has(w.slot)).reduce((n, w) => n + heapBytes(w), 0),
+    ),
+  );
   const headRowBytes = d * DTYPE_BYTES[head.dtype];
   const chunkRows = Math.max(1, Math.min(V, Math.floor(HEAD_CHUNK_BYTES / headRowBytes)));
   const small = [...weights.values()].filter(
@@ -154,6 +165,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       return pending;
     };
 
+    const pool = (await shards?.get()) ?? null;
     const blocks = [];
     const alloc = (bytes, what) => {
       const name = Module._malloc(what.length + 1);
@@ -166,7 +178,8 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
     };
     try {
       const x = alloc(T * d * 4, 'the residual stream');
-      const layer = alloc(layerBytes, "one layer's weights");
+      // split over workers, this thread holds a layer's norms and biases only, and the attention's blocks
+      const layer = alloc(pool ? smallLayerBytes : layerBytes, "one layer's weights");
       const staging = alloc(stagingBytes, "the copy of one tensor's bytes");
       const chunk = alloc(chunkRows * headRowBytes, 'a chunk of the output head');
       const settings = alloc((16 + 2 * SLOTS.length + d + 2 * T + d + panelFloats) * 4, "the layer's settings");
@@ -198,7 +211,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         onProgress?.({ stage, layer: done, layers: L, bytesRead: account.bytesRead, bytesTotal: cost(T).bytesRead });
 
       // the first layer's reads start before the embedding's rows are gathered
-      let next = readLayer(0);
+      let next = pool ? null : readLayer(0);
       // the embedding, gathered by rows, as the first layer reads it
       const rowBytes = d * DTYPE_BYTES[embed.dtype];
       const rows = await Promise.all(tokens.map((id) => read(embed, id * rowBytes, (id + 1) * rowBytes)));
@@ -223,7 +236,8 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       Module.HEAPF32.set(model.spec, spec >> 2);
       const attnNorms = [],
         mlpNorms = [];
-      for (let i = 0; i < L; i++) {
+      /** Layer i here, on its weights copied into the heap (the one-thread path, and the reference for the rest). */
+      const localLayer = async (i) => {
         const tensorBytes = new Map(await next);
         cancelled();
         const pointers = new Uint32Array(2 * SLOTS.length); // addresses, then dtype codes
@@ -247,8 +261,110 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         if (Module._rl_ckpt_layer(x, T, spec, slots, freq, model.layers[i].window, norms, norms + T * 4) !== 0)
           throw fail();
         const both = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + 2 * T);
-        attnNorms.push(both.subarray(0, T));
-        mlpNorms.push(both.subarray(T));
+        return [both.subarray(0, T), both.subarray(T)];
+      };
+
+      // Layer i split over the pool's workers (shards.js): they compute the projections, this thread the rest.
+      const split = pool && {
+        h: alloc(T * d * 4, 'the normed stream'),
+        q: alloc(T * H * headDim * 4, 'the queries'),
+        k: alloc(T * KV * headDim * 4, 'the keys'),
+        v: alloc(T * KV * headDim * 4, 'the values'),
+        y: alloc(T * H * headDim * 4, "the heads' outputs"),
+        branch: alloc(T * d * 4, "a sublayer's output"),
+        scores: alloc(T * T * 4, 'the attention scores'),
+      };
+      const heapView = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
+      const exchange = async (call, input) => {
+        const { outputs, bytesRead } = await pool.rows({ rows: T, ...call }, input);
+        account.bytesRead += bytesRead;
+        cancelled();
+        return outputs;
+      };
+      const projections = (i) => ({
+        qkv: {
+          layer: i,
+          slots: [
+            { slot: 'q', outRows: H * headDim },
+            { slot: 'k', outRows: KV * headDim },
+            { slot: 'v', outRows: KV * headDim },
+          ],
+        },
+        o: { layer: i, slots: [{ slot: 'o', outRows: d }] },
+        gateUp: {
+          layer: i,
+          slots: [
+            { slot: 'gate', outRows: ffn },
+            { slot: 'up', outRows: ffn },
+          ],
+          gated: true,
+        },
+        down: { layer: i, slots: [{ slot: 'down', outRows: d }] },
+      });
+      const shardedLayer = async (i) => {
+        const pointers = new Uint32Array(2 * SLOTS.length);
+        let at = layer;
+        for (const [s, slot] of SLOTS.entries()) {
+          const w = byLayer[i].get(slot);
+          if (!w || PROJECTIONS.has(slot)) continue;
+          const bytes = await read(w);
+          toF32(at, w, bytes);
+          release(bytes);
+          pointers[s] = at;
+          at += heapBytes(w);
+        }
+        Module.HEAPU32.set(pointers, slots >> 2);
+        Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
+        const weight = (slot) => pointers[SLOTS.indexOf(slot)];
+        const norm = (out, input, slot) => Module._rl_ckpt_norm(out, input, weight(slot), T, d, eps, f.normOffset);
+        const { qkv, o, gateUp, down } = projections(i);
+        const after = projections(i + 1 < L ? i + 1 : i).qkv;
+        const residual = (normAfter) => {
+          if (f.placement !== 'pre') norm(split.branch, split.branch, normAfter);
+          Module._rl_ckpt_row_norms(norms, split.branch, T, d);
+          const added = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T);
+          const stream = heapView(x, T * d),
+            branch = heapView(split.branch, T * d);
+          for (let j = 0; j < stream.length; j++) stream[j] += branch[j];
+          return added;
+        };
+        // attention: h = N1(x); q, k, v from the workers; the heads here; o from the workers
+        const attnIn = f.placement === 'post' ? x : (norm(split.h, x, 'attnNormBefore'), split.h);
+        const [q, k, v] = await exchange({ ...qkv, next: o }, heapView(attnIn, T * d).slice());
+        Module.HEAPF32.set(q, split.q >> 2);
+        Module.HEAPF32.set(k, split.k >> 2);
+        Module.HEAPF32.set(v, split.v >> 2);
+        const status = Module._rl_ckpt_attention_core(
+          split.y,
+          split.q,
+          split.k,
+          split.v,
+          T,
+          spec,
+          slots,
+          freq,
+          model.layers[i].window,
+          split.scores,
+        );
+        if (status !== 0) throw fail();
+        const [a] = await exchange({ ...o, next: gateUp }, heapView(split.y, T * H * headDim).slice());
+        const oBias = weight('oBias') ? heapView(weight('oBias'), d) : null;
+        if (oBias) for (let j = 0; j < a.length; j++) a[j] += oBias[j % d];
+        Module.HEAPF32.set(a, split.branch >> 2);
+        const attnAdded = residual('attnNormAfter');
+        // MLP: h = N3(x); act(gate) * up from the workers; down from the workers
+        const mlpIn = f.placement === 'post' ? x : (norm(split.h, x, 'mlpNormBefore'), split.h);
+        const [act] = await exchange({ ...gateUp, next: down }, heapView(mlpIn, T * d).slice());
+        const [m] = await exchange({ ...down, next: i + 1 < L ? after : null }, act);
+        Module.HEAPF32.set(m, split.branch >> 2);
+        const mlpAdded = residual('mlpNormAfter');
+        return [attnAdded, mlpAdded];
+      };
+
+      for (let i = 0; i < L; i++) {
+        const [attn, mlp] = pool ? await shardedLayer(i) : await localLayer(i);
+        attnNorms.push(attn);
+        mlpNorms.push(mlp);
         streamNorms.push(rowNorms(x, T));
         states?.push(heapRows(x, T));
         keepLensRow(i + 1);
@@ -268,22 +384,28 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         const lensIn = headIn + logitRows * d * 4;
         Module._rl_ckpt_norm(lensIn, lensIn, gain, L + 1, d, eps, f.normOffset);
       }
-      const chunkScratch = new Uint8Array(chunkRows * headRowBytes);
-      const readChunk = (v0) => {
-        const [from, to] = [v0 * headRowBytes, Math.min(V, v0 + chunkRows) * headRowBytes];
-        return read(head, from, to, chunkScratch.subarray(0, to - from));
-      };
-      let nextChunk = readChunk(0);
-      for (let v0 = 0; v0 < V; v0 += chunkRows) {
-        const n = Math.min(chunkRows, V - v0);
-        const bytes = await nextChunk;
-        cancelled();
-        Module.HEAPU8.set(bytes, chunk);
-        release(bytes);
-        nextChunk = v0 + chunkRows < V ? readChunk(v0 + chunkRows) : null;
-        nextChunk?.catch(() => {});
-        if (
-          Module._rl_ckpt_head(
+      if (pool) {
+        const [all] = await exchange(
+          { layer: null, slots: [{ slot: 'head', outRows: V }], rows: headRows },
+          heapView(headIn, headRows * d).slice(),
+        );
+        Module.HEAPF32.set(all, logits >> 2);
+      } else {
+        const chunkScratch = new Uint8Array(chunkRows * headRowBytes);
+        const readChunk = (v0) => {
+          const [from, to] = [v0 * headRowBytes, Math.min(V, v0 + chunkRows) * headRowBytes];
+          return read(head, from, to, chunkScratch.subarray(0, to - from));
+        };
+        let nextChunk = readChunk(0);
+        for (let v0 = 0; v0 < V; v0 += chunkRows) {
+          const n = Math.min(chunkRows, V - v0);
+          const bytes = await nextChunk;
+          cancelled();
+          Module.HEAPU8.set(bytes, chunk);
+          release(bytes);
+          nextChunk = v0 + chunkRows < V ? readChunk(v0 + chunkRows) : null;
+          nextChunk?.catch(() => {});
+          const status = Module._rl_ckpt_head(
             logits + v0 * 4,
             V,
             headIn,
@@ -294,9 +416,9 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
             n,
             f.finalSoftcap,
             panel,
-          ) !== 0
-        )
-          throw fail();
+          );
+          if (status !== 0) throw fail();
+        }
       }
       report('head', L);
       const allLogits = Module.HEAPF32.slice(logits >> 2, (logits >> 2) + headRows * V);
@@ -312,6 +434,9 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       if (hiddenStates) Object.assign(result, { hiddenStates: states, finalHidden });
       if (lensAt) result.lens = readLens(allLogits.subarray(logitRows * V), L + 1, V, lensAt);
       return result;
+    } catch (error) {
+      if (pool) shards.drop(); // a run cut short leaves work in the workers: end them, the next run starts anew
+      throw error;
     } finally {
       for (const p of blocks) Module._rl_ckpt_free(p);
     }
@@ -322,6 +447,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
     cost,
     dispose() {
       Module._rl_ckpt_release_workspace();
+      shards?.drop();
     },
   };
 }

@@ -1,0 +1,212 @@
+// A checkpoint run split over workers, as Megatron-LM splits a layer but with contiguous reads: every projection
+// (q, k, v, o, gate, up, down, and the output head) is cut into row ranges, one per worker, and each worker reads
+// only its rows' bytes from the file (rows of W[out, in] are contiguous), multiplies them by the input it is sent
+// and returns its block of output columns. The worker that owns the run (the coordinator) keeps the stream,
+// the norms, the attention between the projections and the residual adds, and joins the blocks:
+//   h = N1(x) -> [q k v] from every worker -> attention -> o from every worker -> (N2) -> x += a
+//   h = N3(x) -> act(gate) * up from every worker -> down from every worker -> (N4) -> x += m
+// Four exchanges a layer, each of T x (a few thousand) floats; no weight is read or held twice. The same kernels
+// compute every output element over the same inputs, so the numbers are those of one worker.
+import { ResidualLabError } from '../errors.js';
+import { DTYPE_BYTES, DTYPE_CODES } from './safetensors.js';
+
+const ROW_ALIGN = 4; // the matmul kernel's panel of rows (checkpoint::kPanelRows)
+const HEAD_CHUNK_BYTES = 16 << 20; // a worker's share of the output head is read and multiplied in 16 MB pieces
+
+/** [begin, end) row ranges of `rows` for `parts` workers, multiples of ROW_ALIGN but for the last. */
+export function splitRows(rows, parts) {
+  const ranges = [];
+  const per = Math.ceil(rows / parts / ROW_ALIGN) * ROW_ALIGN;
+  for (let begin = 0; begin < rows; begin += per) ranges.push([begin, Math.min(rows, begin + per)]);
+  while (ranges.length < parts) ranges.push([rows, rows]);
+  return ranges;
+}
+
+/** How many workers a run of `files` uses by default: the cores (capped at 4) for files on disk, 1 for bytes. */
+export function defaultWorkers(entries) {
+  const inMemory = entries.some((e) => e instanceof ArrayBuffer || ArrayBuffer.isView(e));
+  if (inMemory) return 1; // posting bytes to a worker copies them: the model would be held twice
+  const cores =
+    typeof navigator !== 'undefined' && navigator.hardwareConcurrency
+      ? navigator.hardwareConcurrency
+      : (globalThis.process?.getBuiltinModule?.('node:os')?.availableParallelism?.() ?? 1);
+  return Math.max(1, Math.min(4, cores));
+}
+
+/** A block of the WASM heap held against the memory budget, or a ResidualLabError (runner.js and the shards). */
+export function heapAllocator(Module) {
+  const fail = () =>
+    new ResidualLabError(Module.UTF8ToString(Module._rl_ckpt_error_message()), {
+      code: Module.UTF8ToString(Module._rl_ckpt_error_code()),
+    });
+  const blocks = [];
+  return {
+    fail,
+    alloc(bytes, what) {
+      const name = Module._malloc(what.length * 3 + 1);
+      Module.stringToUTF8(what, name, what.length * 3 + 1);
+      const p = Module._rl_ckpt_alloc(bytes, name);
+      Module._free(name);
+      if (!p) throw fail();
+      blocks.push(p);
+      return p;
+    },
+    freeAll() {
+      for (const p of blocks) Module._rl_ckpt_free(p);
+      blocks.length = 0;
+    },
+  };
+}
+
+/**
+ * The worker's side: for each part { slot, begin, end } of layer `layer` (null: the output head), rows
+ * [begin, end) of that tensor, read from the file, times `input` ([rows, K]); `gated`: two parts (gate, up) of one
+ * range joined as act(gate) * up. Starts reading `next`, the call the coordinator announced to come, before
+ * computing. Returns { blocks: Float32Array[] ([rows, end - begin] each), bytesRead }.
+ */
+export function createShardWorker(Module, model, weightOf, read) {
+  const prefetched = new Map(); // key -> Promise<Uint8Array>
+  const rowBytes = (w) => w.shape[1] * DTYPE_BYTES[w.dtype];
+  const start = (layer, { slot, begin, end }) => {
+    const k = `${layer}:${slot}:${begin}:${end}`;
+    if (!prefetched.has(k) && end > begin) {
+      const w = weightOf(layer, slot);
+      const pending = read(w, begin * rowBytes(w), end * rowBytes(w));
+      pending.catch(() => {});
+      prefetched.set(k, pending);
+    }
+    return k;
+  };
+  const take = (layer, part) => {
+    const k = start(layer, part);
+    const pending = prefetched.get(k);
+    prefetched.delete(k);
+    return pending;
+  };
+
+  async function headRows(heap, { begin, end }, x, rows, K) {
+    // the head's rows in pieces: logits[rows, n] of this worker's vocabulary range
+    const w = weightOf(null, 'head');
+    const n = end - begin;
+    const chunkRows = Math.max(1, Math.min(n, Math.floor(HEAD_CHUNK_BYTES / rowBytes(w))));
+    const chunk = heap.alloc(chunkRows * rowBytes(w), 'a chunk of the output head');
+    const panel = heap.alloc(ROW_ALIGN * K * 4, 'a panel of rows');
+    const out = heap.alloc(rows * n * 4, 'the logits of a share of the vocabulary');
+    const piece = (v0) => read(w, v0 * rowBytes(w), Math.min(end, v0 + chunkRows) * rowBytes(w));
+    let pending = piece(begin);
+    let bytesRead = 0;
+    for (let v0 = begin; v0 < end; v0 += chunkRows) {
+      const bytes = await pending;
+      bytesRead += bytes.length;
+      Module.HEAPU8.set(bytes, chunk);
+      const v1 = Math.min(end, v0 + chunkRows);
+      pending = v1 < end ? piece(v1) : null;
+      pending?.catch(() => {});
+      const status = Module._rl_ckpt_head(
+        out + (v0 - begin) * 4,
+        n,
+        x,
+        rows,
+        K,
+        chunk,
+        DTYPE_CODES[w.dtype],
+        v1 - v0,
+        model.forward.finalSoftcap,
+        panel,
+      );
+      if (status !== 0) throw heap.fail();
+    }
+    return { blocks: [Module.HEAPF32.slice(out >> 2, (out >> 2) + rows * n)], bytesRead };
+  }
+
+  return async function shardRows({ layer, parts, rows, input, gated = false, next = null }) {
+    const K = input.length / rows;
+    const heap = heapAllocator(Module);
+    try {
+      const x = heap.alloc(input.length * 4, "the projection's input");
+      Module.HEAPF32.set(input, x >> 2);
+      if (parts[0].slot === 'head') {
+        if (parts[0].end <= parts[0].begin) return { blocks: [new Float32Array(0)], bytesRead: 0 };
+        return await headRows(heap, parts[0], x, rows, K);
+      }
+      const all = await Promise.all(parts.map((part) => take(layer, part) ?? Promise.resolve(new Uint8Array(0))));
+      for (const part of next?.parts ?? []) start(next.layer, part);
+      const panel = heap.alloc(ROW_ALIGN * K * 4, 'a panel of rows');
+      let bytesRead = 0;
+      const outs = parts.map((part, i) => {
+        const n = part.end - part.begin;
+        const y = heap.alloc(Math.max(1, rows * n) * 4, "a share of a projection's output");
+        if (n === 0) return y;
+        const w = weightOf(layer, part.slot);
+        bytesRead += all[i].length;
+        const wp = heap.alloc(all[i].length, "a share of a projection's rows");
+        Module.HEAPU8.set(all[i], wp);
+        if (Module._rl_ckpt_linear(y, x, wp, DTYPE_CODES[w.dtype], rows, K, n, panel) !== 0) throw heap.fail();
+        return y;
+      });
+      const n = (i) => parts[i].end - parts[i].begin;
+      if (gated) Module._rl_ckpt_gated_activation(outs[0], outs[1], rows * n(0), model.spec[9]);
+      const kept = gated ? [0] : parts.map((_, i) => i);
+      return { blocks: kept.map((i) => Module.HEAPF32.slice(outs[i] >> 2, (outs[i] >> 2) + rows * n(i))), bytesRead };
+    } finally {
+      heap.freeAll();
+    }
+  };
+}
+
+/**
+ * The coordinator's side: `count` lab workers (createWorker()), each with the checkpoint opened from the same
+ * files (a File or a path is posted as a handle, not a copy). rows(call, input) sends every worker its ranges
+ * and joins the blocks. terminate() ends them all, and their memory with them.
+ */
+export async function createShardPool(files, count, { createWorker }) {
+  const workers = [];
+  try {
+    for (let i = 0; i < count; i++) workers.push(createWorker());
+    const handles = await Promise.all(workers.map((w) => w.call('openCheckpoint', [files, { workers: 1 }])));
+    const partsOf = (slots, i) =>
+      slots.map(({ slot, outRows }) => {
+        const [begin, end] = splitRows(outRows, count)[i];
+        return { slot, begin, end };
+      });
+    return {
+      count,
+      /**
+       * call: { layer, slots: [{ slot, outRows }], rows (T), gated, next: { layer, slots } | null }; input
+       * [rows, K]. Resolves to { outputs: Float32Array[] ([rows, outRows] each; one when gated), bytesRead }.
+       */
+      async rows(call, input) {
+        const replies = await Promise.all(
+          handles.map((handle, i) =>
+            handle.shardRows({
+              layer: call.layer,
+              parts: partsOf(call.slots, i),
+              rows: call.rows,
+              input,
+              gated: call.gated ?? false,
+              next: call.next && { layer: call.next.layer, parts: partsOf(call.next.slots, i) },
+            }),
+          ),
+        );
+        const kept = call.gated ? [call.slots[0]] : call.slots;
+        const outputs = kept.map(({ outRows: N }, b) => {
+          const out = new Float32Array(call.rows * N);
+          const ranges = splitRows(N, count);
+          replies.forEach(({ blocks }, i) => {
+            const [begin, end] = ranges[i];
+            const n = end - begin;
+            for (let t = 0; t < call.rows && n > 0; t++) out.set(blocks[b].subarray(t * n, (t + 1) * n), t * N + begin);
+          });
+          return out;
+        });
+        return { outputs, bytesRead: replies.reduce((sum, r) => sum + r.bytesRead, 0) };
+      },
+      terminate() {
+        for (const w of workers) w.terminate();
+      },
+    };
+  } catch (error) {
+    for (const w of workers) w.terminate();
+    throw error;
+  }
+}
