@@ -84,7 +84,7 @@ export default {
     recognised: (model) =>
       `These files have the shape of ${model} (its config.json: the same family, widths, layers, heads and vocabulary), the model the chapter measured, so its numbers are set beside yours. Weights of another model of that shape (the base model, Qwen2-0.5B, a fine-tune) give other numbers.`,
     conditions: (prompt, last, precision) =>
-      `The chapter’s measurement: the prompt “${prompt}” without a chat template, its last position (“${last}”), ${precision} on a CPU.`,
+      `The chapter’s measurement, the course’s own (the lab does not re-measure it; your files can): the prompt “${prompt}”, its last position (“${last}”), ${precision} on a CPU. No chat template, as we infer from that last position.`,
     yoursAre: (prompt, position, token, dtypes) =>
       `Yours: the prompt “${prompt}”, position ${position} (“${token}”), weights stored as ${dtypes}, computed in FP32 by the lab’s kernels (WebAssembly).`,
     notComparable: (prompt, position) =>
@@ -98,7 +98,7 @@ export default {
     points: {
       embedding: () => '|h|, the embedding',
       afterLayer0: () => '|h| after layer 0',
-      middle: ([a, b]) => `|h| in the middle layers (after layers ${a}–${b}: lowest–highest)`,
+      middle: ([a, b]) => `|h| the middle layers climb to (the highest after layers ${a}–${b})`,
       peak: (l) => `|h| after layer ${l}`,
       last: (l) => `|h| after the last layer (${l})`,
       lastFfn: (l) => `|Δ| of layer ${l}’s FFN (the last)`,

@@ -82,7 +82,7 @@ export default {
     recognised: (model) =>
       `这些文件的形状和 ${model} 一致（config.json 中的模型族、宽度、层数、头数和词表都相同），正文测的正是这个模型，所以把正文的数字放在你的结果旁边。同样形状的其他权重（基座模型、Qwen2-0.5B、微调版本）会给出不同的数字。`,
     conditions: (prompt, last, precision) =>
-      `正文：输入“${prompt}”，不加对话模板，看最后一个位置（“${last}”），本机 CPU 上用 ${precision} 运行。`,
+      `正文的实测来自课程本身（本项目不重新测量，你的文件可以）：输入“${prompt}”，看最后一个位置（“${last}”），本机 CPU 上用 ${precision} 运行。没有套对话模板，这是我们从最后一个位置推断的。`,
     yoursAre: (prompt, position, token, dtypes) =>
       `你的：输入“${prompt}”，位置 ${position}（“${token}”），权重以 ${dtypes} 存储，由本实验室的内核用 FP32 计算（WebAssembly）。`,
     notComparable: (prompt, position) =>
@@ -96,7 +96,7 @@ export default {
     points: {
       embedding: () => '|h|，词嵌入',
       afterLayer0: () => '第 0 层之后的 |h|',
-      middle: ([a, b]) => `中间各层的 |h|（第 ${a}–${b} 层之后：最小–最大）`,
+      middle: ([a, b]) => `中间各层缓慢增长所到的 |h|（第 ${a}–${b} 层之后的最大值）`,
       peak: (l) => `第 ${l} 层之后的 |h|`,
       last: (l) => `最后一层（第 ${l} 层）之后的 |h|`,
       lastFfn: (l) => `第 ${l} 层（最后一层）FFN 的 |Δ|`,
