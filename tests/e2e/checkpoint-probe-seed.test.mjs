@@ -111,11 +111,25 @@ async function openWithQwenShaped(path) {
 const CHAPTER = ['0.47', '4.8', '15–20', '76.1', '58.1', '77', 'most in 1–15'];
 const table = async (prompt) => (await yoursFor(prompt)).map((yours, i) => [CHAPTER[i], yours]);
 
-test("English: the chapter's numbers beside the reader's; another prompt is flagged, the button sets the chapter's", async () => {
+test("English: the recognised model opens on the measured prompt; another prompt is flagged, the button sets the chapter's", async () => {
   const { view, widget } = await openWithQwenShaped(EN);
   const section = widget.locator('.seed-comparison');
   const englishPrompt = stringsOf('en', 'rl-checkpoint-probe').chapterPrompt;
-  assert.equal(await widget.getByLabel('Prompt').inputValue(), englishPrompt, "the English chapter's prompt");
+  // the measured prompt by default, on the English page too, and the note says why
+  assert.equal(await widget.getByLabel('Prompt').inputValue(), QWEN_SEED.prompt, 'the measured prompt');
+  assert.match(
+    await textOf(widget.locator('[data-prompt-note]')),
+    /^These files have the shape of Qwen2\.5-0\.5B-Instruct, which the chapter measured on “年假怎么申请？”: that is the default prompt here/,
+  );
+  assert.equal(await section.locator('[data-seed="note"]').isVisible(), false, 'comparable at once');
+  await widget.getByLabel('Prompt').fill(englishPrompt);
+  await eventually(
+    () => section.locator('[data-seed="note"]').isVisible(),
+    Boolean,
+    'the note for another prompt',
+    90000,
+  );
+  await settled(widget, 'the English prompt is run');
   assert.match(await textOf(section.locator('h4')), /Qwen2\.5-0\.5B-Instruct/);
   assert.match(
     await textOf(section.locator('[data-seed="conditions"]')),

@@ -4,7 +4,7 @@
 // Run: node --test tests/js/content-claims.test.mjs     after `node scripts/build.mjs` (uses dist/lib/)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { CONFIG_FIELDS, QK_NORM_FLAGS, inspectConfig } from '../../web/lib/inspect-config.js';
 import { exampleText } from '../../web/components/config-inspector/examples.js';
 import { EXERCISES } from '../../web/components/self-check/exercises.js';
@@ -382,4 +382,14 @@ test("the Qwen figure is the course's, not re-measured by the lab; 'no chat temp
     /本项目不重新测量.*没有套对话模板，这是我们从最后一个位置推断的。/,
   );
   assert.match(read('docs/checkpoints.md'), /no chat template: our inference/);
+});
+
+test('the Chinese page names the sandwich placement 三明治 in every widget, as its chapter does', () => {
+  assert.equal(RESIDUAL_GROWTH_STRINGS.zh.names.sandwich, '三明治');
+  assert.match(RESIDUAL_GROWTH_STRINGS.zh.hint, /Post-Norm、三明治和 OLMo 2/);
+  assert.equal(byLanguage('rl-placement-lab').zh.names.sandwich, '三明治');
+  for (const file of readdirSync(new URL('../../content/zh/strings/', import.meta.url))) {
+    const text = read(`content/zh/strings/${file}`).replace(/\bsandwich:/g, ''); // keys are code, not text
+    assert.doesNotMatch(text, /sandwich/i, `content/zh/strings/${file}`);
+  }
 });

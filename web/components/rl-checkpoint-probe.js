@@ -38,9 +38,10 @@ const MAX_POSITION = 4095;
 
 const STATE = [
   { name: 'toy', type: 'choice', choices: TOY_NAMES, default: TOY_NAMES[0] },
-  // '': the default prompt of the model open, which follows the model: a toy's probe window (toyWindow), the page
-  // language's chapter prompt (strings.chapterPrompt) for the reader's files with tokenizer.json, the first ids
-  // (defaultIds) for files without. Any other text is the reader's and stays when the model changes; typing the
+  // '': the default prompt of the model open, which follows the model: a toy's probe window (toyWindow), the
+  // measured prompt of a recognised model (seed.js: its numbers are then comparable at once), the page language's
+  // chapter prompt (strings.chapterPrompt) for other files with tokenizer.json, the first ids (defaultIds) for
+  // files without. Any other text is the reader's and stays when the model changes; typing the
   // default back makes it '' again.
   { name: 'prompt', type: 'text', default: '', maxLength: MAX_PROMPT },
   { name: 'position', type: 'integer', min: LAST, max: MAX_POSITION, default: LAST },
@@ -242,13 +243,20 @@ export class RlCheckpointProbe extends ExperimentElement {
    * Shows the default prompt of the model `opened` ({ source, hasTokenizer, vocabSize }: a toy's name or the
    * reader's files) in the field, unless the reader's own prompt is there, and the note that goes with it.
    */
-  #showDefault({ source, hasTokenizer, vocabSize }) {
+  #showDefault({ source, hasTokenizer, vocabSize, seed }) {
     const s = this.strings;
     const toy = typeof source === 'string';
     const ids = !toy && !hasTokenizer && defaultIds(vocabSize);
-    this.#shownDefault = toy ? toyWindow(toyOf(source)) : ids || s.chapterPrompt;
+    const measured = !toy && !ids && seed;
+    this.#shownDefault = toy ? toyWindow(toyOf(source)) : ids || (measured ? seed.prompt : s.chapterPrompt);
     if (this.state.prompt === '') this.prompt.input.value = this.#shownDefault;
-    this.#defaultNote = toy ? s.toyPromptNote(s.chapterPrompt) : ids ? s.idsNote(ids) : '';
+    this.#defaultNote = toy
+      ? s.toyPromptNote(s.chapterPrompt)
+      : ids
+        ? s.idsNote(ids)
+        : measured
+          ? s.seedPromptNote(seed.model, seed.prompt)
+          : '';
     this.promptNote.textContent = this.#defaultNote;
   }
 
