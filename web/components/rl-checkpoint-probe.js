@@ -64,6 +64,7 @@ export class RlCheckpointProbe extends ExperimentElement {
   #opened = null; // { source, handle, name, hasTokenizer, seed, dtypes } of the checkpoint open in the worker
   #files = null; // the reader's File objects, while they are the source
   #generation = 0;
+  #drawnSource = null; // the source (a toy's name or the reader's files) of the run the charts show
   #shownDefault = ''; // the default prompt of the model on screen, as the field shows it while state.prompt is ''
   #defaultNote = ''; // what the prompt note says of that model's prompts
 
@@ -269,11 +270,22 @@ export class RlCheckpointProbe extends ExperimentElement {
     return this.attempt(this.position, () => parseNumber(text, { min: 0, max: MAX_POSITION, integer: true }), text);
   }
 
+  /** The name of a source (a toy's name or the reader's files) as the page shows it. */
+  #sourceName(source) {
+    return typeof source === 'string'
+      ? (this.strings.toyNames[source] ?? source)
+      : source.map((f) => f.name).join(', ');
+  }
+
+  /** The model chosen, and, when the charts still show another (its run refused, they are dimmed), which one. */
   #showSource() {
     const s = this.strings;
-    this.source.textContent = this.#files
-      ? s.sourceFiles(this.#files.map((f) => f.name).join(', '))
-      : s.sourceToy(s.toyNames[this.state.toy] ?? this.state.toy);
+    const chosen = this.#files
+      ? s.sourceFiles(this.#sourceName(this.#files))
+      : s.sourceToy(this.#sourceName(this.state.toy));
+    const drawn = this.#drawnSource;
+    const other = drawn != null && drawn !== (this.#files ?? this.state.toy);
+    this.source.textContent = other ? `${chosen} ${s.chartsStillShow(this.#sourceName(drawn))}` : chosen;
   }
 
   #closeWorker() {
@@ -362,6 +374,8 @@ export class RlCheckpointProbe extends ExperimentElement {
       this.promptNote.textContent = [this.#defaultNote, beyond].filter(Boolean).join(' ');
       const rows = probeRows(run, weights, opened.name);
       this.#draw(rows);
+      this.#drawnSource = opened.source;
+      this.#showSource();
       const { seed, dtypes } = opened;
       this.seedView.show(
         seed && {
@@ -389,6 +403,7 @@ export class RlCheckpointProbe extends ExperimentElement {
       } else this.error.textContent = stage === 'open' ? s.openFailed(message) : s.runFailed(message);
       this.dataset.status = 'error';
       this.markStale(true, 'run'); // the last result stays, dimmed
+      this.#showSource(); // and the source line says whose it is
       if (stage === 'open' && this.#files && this.#opened) {
         // the model on screen stays the one open: its source becomes current again
         this.#files = this.#opened.source === this.state.toy ? null : this.#opened.source;

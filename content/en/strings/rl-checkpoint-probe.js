@@ -19,6 +19,7 @@ export default {
   dropHere: 'or drop the files here',
   sourceToy: (name) => `Showing: ${name}.`,
   sourceFiles: (names) => `Showing your files: ${names}.`,
+  chartsStillShow: (name) => `The dimmed charts below are still those of the last model that ran: ${name}.`,
   prompt: 'Prompt',
   promptHint: 'Read by the model’s own tokenizer. Without tokenizer.json, type token ids: 3, 17, 5.',
   // the chapter's example prompt (#residual-stream), the default for a model of the reader's with tokenizer.json

@@ -19,6 +19,7 @@ export default {
   dropHere: '也可以把文件拖到这里',
   sourceToy: (name) => `当前显示：${name}。`,
   sourceFiles: (names) => `当前显示你的文件：${names}。`,
+  chartsStillShow: (name) => `下面变暗的图表仍是上一个成功运行的模型：${name}。`,
   prompt: '输入文本',
   promptHint: '由模型自己的分词器切分。没有 tokenizer.json 时，请直接输入词元 id，例如 3, 17, 5。',
   // 正文的示例输入（#residual-stream），打开读者自己带 tokenizer.json 的模型时默认用它
