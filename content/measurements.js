@@ -3,7 +3,7 @@
 // reader's own run of the same model (web/components/checkpoint-probe/seed.js).
 
 // The residual stream of Qwen2.5-0.5B-Instruct reading the chapter's prompt, at its last position, in FP32 on a CPU
-// (no chat template). `config` is the model's shape as its config.json states it, by which the probe recognises it.
+// (no chat template: our inference, since the course names the last position, the "？", and no template). `config` is the model's shape as its config.json states it, by which the probe recognises it.
 // Stream states count as lab.openCheckpoint's streamNorms do: 0 the embedding, i + 1 after layer i.
 export const QWEN_SEED = {
   model: 'Qwen2.5-0.5B-Instruct',
@@ -23,7 +23,7 @@ export const QWEN_SEED = {
   precision: 'FP32',
   embedding: 0.47,
   afterLayer0: 4.8,
-  middle: [15, 20], // through the middle layers: a slow climb to 15-20
+  middle: [15, 20], // where the middle layers' slow climb reaches (the source gives no lower end)
   peak: { layer: 22, norm: 76.1 },
   last: 58.1, // after the last layer (23)
   increments: [1, 15], // what most sublayers add

@@ -305,3 +305,44 @@ test("a prompt of the reader's, typed or from the address, stays when the model 
   view.assertClean();
   await view.close();
 });
+
+test('after a refused prompt the source line names the model the dimmed charts still show', async () => {
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-checkpoint-probe');
+  await widget.scrollIntoViewIfNeeded();
+  await done(widget, 'the toy is run');
+  const { toyNames } = stringsOf('en', 'rl-checkpoint-probe');
+  const source = widget.locator('[data-source]');
+  assert.equal(await textOf(source), `Showing: ${toyNames['toy-llama']}.`);
+  // a character no toy reads ("€"), then the other toy: it opens, its run is refused, the charts stay the first's
+  await widget.getByLabel('Prompt').fill('the dog € the fox');
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (s) => s === 'error',
+    'the prompt is refused',
+    60000,
+  );
+  await widget.getByLabel('Trained toy').selectOption(record.toys[1].name);
+  await eventually(
+    () => textOf(source),
+    (text) => text.includes('dimmed'),
+    'the source line names the charted model',
+    60000,
+  );
+  assert.equal(
+    await textOf(source),
+    `Showing: ${toyNames['toy-olmo2']}. The dimmed charts below are still those of the last model that ran: ${toyNames['toy-llama']}.`,
+  );
+  assert.equal(await widget.getAttribute('data-stale'), '');
+  // a prompt both read: the charts are the chosen model's again, and the line says only that
+  await widget.getByLabel('Prompt').fill('the dog and the fox');
+  await eventually(
+    () => textOf(source),
+    (text) => !text.includes('dimmed'),
+    'one model again',
+    60000,
+  );
+  assert.equal(await textOf(source), `Showing: ${toyNames['toy-olmo2']}.`);
+  view.assertClean();
+  await view.close();
+});

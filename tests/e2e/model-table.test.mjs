@@ -200,6 +200,44 @@ test('model table: "Run this block" sets the placement lab to the model\'s place
   await view.close();
 });
 
+test('model table: arriving by a #model-table link, a scripted click (no pointer, no key) hands over and the focus follows', async () => {
+  // A screen reader's default action and element.click() send a click with no pointerdown or keydown before it:
+  // the page's hold on the linked section must not pull the reader back above the lab.
+  const view = await openReady(lab, `${EN}#model-table`);
+  await ready(view, 'rl-placement-lab');
+  const widget = view.page.locator('rl-model-table');
+  await widget.getByLabel('Gemma 2', { exact: true }).evaluate((input) => input.click());
+  await widget
+    .getByRole('button', { name: 'Run this block in the placement lab' })
+    .evaluate((button) => button.click());
+  await view.page.waitForFunction(
+    () => {
+      const el = document.querySelector('rl-placement-lab');
+      return el.dataset.status === 'done' && el.shadowRoot.querySelectorAll('li[data-readout]').length === 1;
+    },
+    null,
+    { timeout: 60000 },
+  );
+  await view.page.waitForTimeout(500); // what the hold would do after the run: nothing
+  const placementLab = view.page.locator('rl-placement-lab');
+  assert.deepEqual(
+    await placementLab.locator('li[data-readout]').evaluateAll((els) => els.map((el) => el.dataset.readout)),
+    ['sandwich'],
+  );
+  const labTop = await placementLab.evaluate((el) => el.getBoundingClientRect().top);
+  assert.ok(labTop >= 0 && labTop < 300, `scrolled to the placement lab (top ${labTop})`);
+  // the focus moves with the reader: on the placement the lab now runs, so the next Tab stays in the lab
+  assert.equal(
+    await view.page.evaluate(() => {
+      const host = document.activeElement;
+      return host?.tagName === 'RL-PLACEMENT-LAB' ? host.shadowRoot.activeElement?.name : host?.tagName;
+    }),
+    'placement-sandwich',
+  );
+  view.assertClean();
+  await view.close();
+});
+
 test('model table embedded alone runs the block at toy size in its own worker', async () => {
   const view = await lab.open('embed-example.html');
   await view.page.evaluate(() => {

@@ -4,7 +4,7 @@
 // Run: node --test tests/js/content-claims.test.mjs     after `node scripts/build.mjs` (uses dist/lib/)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { CONFIG_FIELDS, QK_NORM_FLAGS, inspectConfig } from '../../web/lib/inspect-config.js';
 import { exampleText } from '../../web/components/config-inspector/examples.js';
 import { EXERCISES } from '../../web/components/self-check/exercises.js';
@@ -261,4 +261,135 @@ test('the opening says the same in both languages: the norms have a large say in
   );
   assert.match(zh.intro, /模型能不能堆到 32 层、训练会不会中途失控，很大程度上由它们说了算/);
   assert.doesNotMatch(en.intro, /stacked at all/);
+});
+
+// The chapter files whole, for claims that are one sentence wherever it sits.
+const whole = Object.fromEntries(LANGUAGES.map(({ code }) => [code, read(`content/${code}/chapter.md`)]));
+
+test("Xavier's gradients: the order turns around above layer 0, as the project's 12-layer table shows", () => {
+  const experiments = read('docs/experiments.md');
+  const perLayer = experiments.slice(experiments.indexOf('Per layer (12 layers)'), experiments.indexOf('What agrees'));
+  const [post, pre] = ['post', 'pre'].map((p) => rowAfter(perLayer, 'Xavier', p).map(Number));
+  assert.ok(pre[0] > post[0], 'layer 0: Pre-Norm larger');
+  post.slice(1).forEach((v, i) => assert.ok(v > pre[i + 1], `column ${i + 1}: Post-Norm larger`));
+  assert.match(whole.en, /Pre-Norm's gradient is still the larger at layer 0, but from layer 3 upward Post-Norm's is/);
+  assert.match(whole.zh, /只有第 0 层仍是 Pre-Norm 的梯度更大，从第 3 层往上都是 Post-Norm 的更大/);
+  assert.doesNotMatch(whole.en, /gap narrows/);
+  assert.doesNotMatch(whole.zh, /差距会缩小/);
+});
+
+test('dropping the soft-cap: what it costs is hedged alike (Google: very minor; Transformers: SDPA worse; long contexts unmeasured)', () => {
+  assert.match(
+    whole.en,
+    /Google reported only very minor differences .* SDPA, which drops the cap, to be worse\. The course adds that long contexts show it most; the lab has not measured that\./,
+  );
+  assert.match(
+    whole.zh,
+    /Google 报告推理时去掉上限只带来很小的差别.*SDPA（它会丢掉上限）的结果更差。课程原文还说上下文越长越明显，这一点本项目没有实测过。/,
+  );
+  assert.doesNotMatch(whole.en, /most noticeable with long contexts/);
+  assert.doesNotMatch(whole.zh, /差得越明显/);
+});
+
+test("(1 + w): Qwen3-Next's main RMSNorms only (its gated norm multiplies by w); Google's own code is the source", () => {
+  for (const [lang, text] of Object.entries(whole)) {
+    for (const fact of ['`Qwen3NextRMSNorm`', 'Gated DeltaNet', 'add_unit_offset=True', '`1 + scale`'])
+      assert.ok(text.includes(fact), `${lang}: ${fact}`);
+  }
+  assert.doesNotMatch(whole.en, /Qwen3-Next's does the same|The Gemma reference code in Transformers/);
+  assert.match(whole.en, /Gemma 1 to 3 and Qwen3-Next's main RMSNorms multiply by/);
+  assert.match(whole.zh, /Gemma 1 到 3 和 Qwen3-Next 的主 RMSNorm 乘的是/);
+  assert.match(GEMMA_STRINGS.en.gemmaConvention, /Qwen3-Next’s main RMSNorms/);
+  assert.match(GEMMA_STRINGS.zh.gemmaConvention, /Qwen3-Next 的主 RMSNorm/);
+  assert.match(read('docs/api.md'), /\(Gemma 1-3, Qwen3-Next's main RMSNorms\)/);
+});
+
+test("DyT's alpha starts at 0.5 by default; DeepNet's beta scales the FFN, value and output projections, as the engine's init does", () => {
+  assert.match(
+    whole.en,
+    /initialized to 0\.5 by default \(the paper tunes that start for its LLaMA runs, by kind of block\)/,
+  );
+  assert.match(whole.zh, /默认初始值为 0\.5（论文在 LLaMA 上的实验按模块种类另调了这个初值）/);
+  assert.match(read('wasm/src/decoder/init.cpp'), /deepnorm: attn\.v, attn\.o and the MLP weights times beta/);
+  assert.match(
+    whole.en,
+    /the FFN's weights and attention's value and output projections are scaled down by \$\\beta\$ \(the query and key projections are not\)/,
+  );
+  assert.match(whole.zh, /FFN 的权重和注意力的 value、输出投影乘上 \$\\beta\$（query、key 投影不乘）/);
+  assert.doesNotMatch(whole.en, /its weights scaled down by/);
+});
+
+test("use_qk_norm: Llama 4's is a parameter-free L2 norm after RoPE, on its RoPE layers only, wherever the flag is read", () => {
+  assert.match(whole.en, /Llama 4's, when on, is a parameter-free L2 norm after RoPE, and only in its RoPE layers/);
+  assert.match(whole.zh, /Llama 4 打开后用的是 RoPE 之后一个没有参数的 L2 归一化，而且只加在用 RoPE 的层里/);
+  assert.match(
+    CONFIG_INSPECTOR_STRINGS.en.qkFromFlag('use_qk_norm', true),
+    /Llama 4 only in its RoPE layers, as a parameter-free L2 norm after RoPE/,
+  );
+  assert.match(
+    CONFIG_INSPECTOR_STRINGS.zh.qkFromFlag('use_qk_norm', true),
+    /Llama 4 只在用 RoPE 的层里加，而且是 RoPE 之后一个没有参数的 L2 归一化/,
+  );
+  for (const lang of ['en', 'zh'])
+    assert.doesNotMatch(CONFIG_INSPECTOR_STRINGS[lang].qkFromFlag('use_qk_norm', true), /exactly when|恰好/);
+});
+
+test("the OLMo 2-style toy: raw outputs below eps, growth mostly the placement's, about 20 s of training, as docs/experiments.md says", () => {
+  const experiments = read('docs/experiments.md');
+  assert.match(experiments, /15-20 s each on an idle core/);
+  assert.match(experiments, /Growth there is mostly the\s+placement's/);
+  assert.match(experiments, /each sublayer's raw output has a mean square far below eps/);
+  assert.match(whole.en, /trained for about 20 seconds on a templated corpus/);
+  assert.match(whole.zh, /训练了大约 20 秒的模型/);
+  assert.match(
+    whole.en,
+    /each sublayer's raw output is so small that its mean square falls below eps.*There the growth comes mostly from where the norm sits, not from training\./,
+  );
+  assert.match(whole.zh, /每个子层的原始输出小到均方还不及 eps.*在那里，增长主要来自归一化放的位置，而不是训练。/);
+  assert.doesNotMatch(whole.en, /trained for minutes|as much as from training/);
+});
+
+test('a sublayer\'s increment is "fairly modest" (the source: 相对不大), in both languages', () => {
+  assert.match(whole.en, /each layer makes a fairly modest edit/);
+  assert.match(whole.zh, /单个子层写入的增量并不算大/);
+  assert.doesNotMatch(whole.zh, /要小得多/);
+});
+
+test('bf16 sums: the running sum outgrows a typical square; the emulation shows the worst case, not a bound', () => {
+  assert.match(whole.en, /a few hundred times larger than a typical square/);
+  assert.match(whole.zh, /比一个典型的平方大出几百倍/);
+  assert.match(whole.en, /its bf16 error shows the worst case, not a guaranteed bound/);
+  assert.match(whole.zh, /bf16 误差是最坏情况下的样子，并不是对真实实现误差的有保证的上限/);
+  assert.doesNotMatch(whole.en, /any single square|is an upper bound/);
+});
+
+test("the Qwen figure is the course's, not re-measured by the lab; 'no chat template' is said to be an inference", () => {
+  assert.match(
+    whole.en,
+    /These numbers are the course's measurement, not re-measured by the lab \(you can re-measure them with the probe further down\)\. The course names no chat template; that the prompt went in without one is our inference/,
+  );
+  assert.match(
+    whole.zh,
+    /这组数字来自课程的实测，本项目没有重新测量（你可以用下文的探针自己测）。课程没有提对话模板；说输入没套模板，是我们从最后一个位置正是“？”推断出来的/,
+  );
+  const probe = byLanguage('rl-checkpoint-probe');
+  assert.match(
+    probe.en.seed.conditions('p', '？', 'FP32'),
+    /the lab does not re-measure it.*No chat template, as we infer from that last position\./,
+  );
+  assert.match(
+    probe.zh.seed.conditions('p', '？', 'FP32'),
+    /本项目不重新测量.*没有套对话模板，这是我们从最后一个位置推断的。/,
+  );
+  assert.match(read('docs/checkpoints.md'), /no chat template: our inference/);
+});
+
+test('the Chinese page names the sandwich placement 三明治 in every widget, as its chapter does', () => {
+  assert.equal(RESIDUAL_GROWTH_STRINGS.zh.names.sandwich, '三明治');
+  assert.match(RESIDUAL_GROWTH_STRINGS.zh.hint, /Post-Norm、三明治和 OLMo 2/);
+  assert.equal(byLanguage('rl-placement-lab').zh.names.sandwich, '三明治');
+  for (const file of readdirSync(new URL('../../content/zh/strings/', import.meta.url))) {
+    const text = read(`content/zh/strings/${file}`).replace(/\bsandwich:/g, ''); // keys are code, not text
+    assert.doesNotMatch(text, /sandwich/i, `content/zh/strings/${file}`);
+  }
 });

@@ -3,6 +3,7 @@
 // Run: node --test tests/js/content-facts.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { rowAfter } from './markdown-tables.mjs';
 import { LANGS, chapters } from './chapter-text.mjs';
 
@@ -250,6 +251,13 @@ test('zh and en: the warmup race is said to plateau at the unigram loss, not to 
   }).unigramEntropy;
   assert.ok(entropy > 2.5 && entropy < Math.log(38), `unigram entropy ${entropy}`);
   const shown = entropy.toFixed(2);
+  // docs/experiments.md states it to three decimals, more than once: one rounding everywhere
+  const docs = readFileSync(new URL('../../docs/experiments.md', import.meta.url), 'utf8');
+  const stated = [
+    ...docs.matchAll(/unigram entropy[^0-9]{0,20}(\d\.\d{3})\b|(\d\.\d{3}) nats \(the unigram entropy\)/g),
+  ].map((m) => m[1] ?? m[2]);
+  assert.ok(stated.length >= 2, `docs/experiments.md states the unigram entropy: ${stated}`);
+  for (const value of stated) assert.equal(value, entropy.toFixed(3), 'docs/experiments.md: the unigram entropy');
   assert.match(
     chapters.en.sectionText('placement'),
     new RegExp(

@@ -72,7 +72,7 @@ const CLAIMS = {
       /layer 0's FFN, which writes ([\d.]+), the largest increment in the toy; every other increment is between ([\d.]+) and ([\d.]+)\./,
     lastLayer: /the stream still lengthens in layer (\d+)/,
     olmo2: /trained toy's (eight) increments all measure between ([\d.]+) and ([\d.]+) and its trunk reaches ([\d.]+);/,
-    olmo2Untrained: /still the trunk grows from ([\d.]+) to ([\d.]+)\./,
+    olmo2Untrained: /still the trunk grows from ([\d.]+) to ([\d.]+) \(×(\d+), against ×(\d+) trained\)\./,
   },
   zh: {
     window: /探测文本 (\d+) 个字符中最后一个位置/,
@@ -83,7 +83,7 @@ const CLAIMS = {
     largest: /第 0 层的 FFN，它写进去 ([\d.]+)，是整个玩具里最大的增量；其余增量都在 ([\d.]+) 到 ([\d.]+) 之间。/,
     lastLayer: /第 (\d+) 层还在让主干变长/,
     olmo2: /玩具那 (\d+) 个增量的长度都在 ([\d.]+) 到 ([\d.]+) 之间，主干长到 ([\d.]+)；/,
-    olmo2Untrained: /主干却照样从 ([\d.]+) 长到 ([\d.]+)。/,
+    olmo2Untrained: /主干却照样从 ([\d.]+) 长到 ([\d.]+)（×(\d+)，训练后是 ×(\d+)）。/,
   },
 };
 const COUNT_WORDS = { eight: '8' };
@@ -120,8 +120,15 @@ for (const [lang, claims] of Object.entries(CLAIMS)) {
       f1(Math.max(...trained.increments)),
       p3(trained.stream[L]),
     ]);
-    assert.deepEqual(captured(text, claims.olmo2Untrained, lang), [p3(untrained.stream[0]), p3(untrained.stream[L])]);
-    // "eps dominates their mean square": ms < eps, so |Norm(F)| = √d·√(ms / (ms + eps)) < √d / √2 (weights 1)
+    // the growth factors that make it "mostly the placement's": ×28 before training against ×38 after
+    assert.deepEqual(captured(text, claims.olmo2Untrained, lang), [
+      p3(untrained.stream[0]),
+      p3(untrained.stream[L]),
+      String(Math.round(untrained.stream[L] / untrained.stream[0])),
+      String(Math.round(trained.stream[L] / trained.stream[0])),
+    ]);
+    // "a raw sublayer output's mean square below eps": ms < eps, so |Norm(F)| = √d·√(ms / (ms + eps)) < √d / √2
+    // (weights 1)
     const d = toyOf('olmo2').engineConfig.dModel;
     for (const increment of untrained.increments) assert.ok(increment < Math.sqrt(d / 2), `${increment}`);
   });
@@ -166,4 +173,26 @@ test("docs/experiments.md's table of the toys' streams is what the API measures"
       docs.includes(`${p3(olmo2.trained.stream.at(-1))} (×${Math.round(growth(olmo2, 'trained'))})`),
     'docs: the OLMo 2-style growth',
   );
+});
+
+test("the probe's position-0 hint says what the shipped toys show: within a fifth of the last position, shorter in the Llama-style toy, longer in the OLMo 2-style one", async () => {
+  const lab = await load();
+  const ratio = {};
+  for (const toy of record.toys) {
+    const ckpt = await lab.openCheckpoint(toyFiles(toy));
+    const ids = ckpt.tokenize(toyWindow(toy));
+    const top = ckpt.run(ids).streamNorms.at(-1);
+    ckpt.dispose();
+    ratio[toy.engineConfig.placement] = top[0] / top[ids.length - 1];
+  }
+  for (const r of Object.values(ratio)) assert.ok(Math.abs(r - 1) < 0.2, `within a fifth: ${r}`);
+  assert.ok(ratio.pre < 1, `Llama-style: position 0 shorter (${ratio.pre})`);
+  assert.ok(ratio.olmo2 > 1, `OLMo 2-style: position 0 longer (${ratio.olmo2})`);
+  const { LANGUAGES } = await import('../../web/languages.js');
+  const hint = Object.fromEntries(LANGUAGES.map((l) => [l.code, l.strings['rl-checkpoint-probe'].zeroWhy]));
+  assert.match(
+    hint.en,
+    /their position 0 ends within a fifth of the last position’s length, shorter in the Llama-style toy, longer in the OLMo 2-style one/,
+  );
+  assert.match(hint.zh, /相差不到五分之一，仿 Llama 的短一些，仿 OLMo 2 的长一些/);
 });

@@ -58,3 +58,17 @@ test('the README stays short: at most about 200 lines and no generated table', (
     'the screenshot stays under 150 KB',
   );
 });
+
+test('the Hub command the docs give exists: huggingface_hub 1.0 removed `huggingface-cli`, `hf download` replaced it', () => {
+  const pages = [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+  for (const page of pages) assert.doesNotMatch(read(page), /huggingface-cli/, page);
+  assert.match(
+    read('docs/checkpoints.md'),
+    /\nhf download Qwen\/Qwen2\.5-0\.5B-Instruct config\.json model\.safetensors tokenizer\.json --local-dir \S+\n/,
+  );
+});

@@ -38,9 +38,10 @@ const MAX_POSITION = 4095;
 
 const STATE = [
   { name: 'toy', type: 'choice', choices: TOY_NAMES, default: TOY_NAMES[0] },
-  // '': the default prompt of the model open, which follows the model: a toy's probe window (toyWindow), the page
-  // language's chapter prompt (strings.chapterPrompt) for the reader's files with tokenizer.json, the first ids
-  // (defaultIds) for files without. Any other text is the reader's and stays when the model changes; typing the
+  // '': the default prompt of the model open, which follows the model: a toy's probe window (toyWindow), the
+  // measured prompt of a recognised model (seed.js: its numbers are then comparable at once), the page language's
+  // chapter prompt (strings.chapterPrompt) for other files with tokenizer.json, the first ids (defaultIds) for
+  // files without. Any other text is the reader's and stays when the model changes; typing the
   // default back makes it '' again.
   { name: 'prompt', type: 'text', default: '', maxLength: MAX_PROMPT },
   { name: 'position', type: 'integer', min: LAST, max: MAX_POSITION, default: LAST },
@@ -63,6 +64,7 @@ export class RlCheckpointProbe extends ExperimentElement {
   #opened = null; // { source, handle, name, hasTokenizer, seed, dtypes } of the checkpoint open in the worker
   #files = null; // the reader's File objects, while they are the source
   #generation = 0;
+  #drawnSource = null; // the source (a toy's name or the reader's files) of the run the charts show
   #shownDefault = ''; // the default prompt of the model on screen, as the field shows it while state.prompt is ''
   #defaultNote = ''; // what the prompt note says of that model's prompts
 
@@ -242,13 +244,20 @@ export class RlCheckpointProbe extends ExperimentElement {
    * Shows the default prompt of the model `opened` ({ source, hasTokenizer, vocabSize }: a toy's name or the
    * reader's files) in the field, unless the reader's own prompt is there, and the note that goes with it.
    */
-  #showDefault({ source, hasTokenizer, vocabSize }) {
+  #showDefault({ source, hasTokenizer, vocabSize, seed }) {
     const s = this.strings;
     const toy = typeof source === 'string';
     const ids = !toy && !hasTokenizer && defaultIds(vocabSize);
-    this.#shownDefault = toy ? toyWindow(toyOf(source)) : ids || s.chapterPrompt;
+    const measured = !toy && !ids && seed;
+    this.#shownDefault = toy ? toyWindow(toyOf(source)) : ids || (measured ? seed.prompt : s.chapterPrompt);
     if (this.state.prompt === '') this.prompt.input.value = this.#shownDefault;
-    this.#defaultNote = toy ? s.toyPromptNote(s.chapterPrompt) : ids ? s.idsNote(ids) : '';
+    this.#defaultNote = toy
+      ? s.toyPromptNote(s.chapterPrompt)
+      : ids
+        ? s.idsNote(ids)
+        : measured
+          ? s.seedPromptNote(seed.model, seed.prompt)
+          : '';
     this.promptNote.textContent = this.#defaultNote;
   }
 
@@ -261,11 +270,22 @@ export class RlCheckpointProbe extends ExperimentElement {
     return this.attempt(this.position, () => parseNumber(text, { min: 0, max: MAX_POSITION, integer: true }), text);
   }
 
+  /** The name of a source (a toy's name or the reader's files) as the page shows it. */
+  #sourceName(source) {
+    return typeof source === 'string'
+      ? (this.strings.toyNames[source] ?? source)
+      : source.map((f) => f.name).join(', ');
+  }
+
+  /** The model chosen, and, when the charts still show another (its run refused, they are dimmed), which one. */
   #showSource() {
     const s = this.strings;
-    this.source.textContent = this.#files
-      ? s.sourceFiles(this.#files.map((f) => f.name).join(', '))
-      : s.sourceToy(s.toyNames[this.state.toy] ?? this.state.toy);
+    const chosen = this.#files
+      ? s.sourceFiles(this.#sourceName(this.#files))
+      : s.sourceToy(this.#sourceName(this.state.toy));
+    const drawn = this.#drawnSource;
+    const other = drawn != null && drawn !== (this.#files ?? this.state.toy);
+    this.source.textContent = other ? `${chosen} ${s.chartsStillShow(this.#sourceName(drawn))}` : chosen;
   }
 
   #closeWorker() {
@@ -365,6 +385,8 @@ export class RlCheckpointProbe extends ExperimentElement {
       this.promptNote.textContent = [this.#defaultNote, beyond].filter(Boolean).join(' ');
       const rows = probeRows(run, weights, opened.name);
       this.#draw(rows);
+      this.#drawnSource = opened.source;
+      this.#showSource();
       const { seed, dtypes } = opened;
       this.seedView.show(
         seed && {
@@ -392,6 +414,7 @@ export class RlCheckpointProbe extends ExperimentElement {
       } else this.error.textContent = stage === 'open' ? s.openFailed(message) : s.runFailed(message);
       this.dataset.status = 'error';
       this.markStale(true, 'run'); // the last result stays, dimmed
+      this.#showSource(); // and the source line says whose it is
       if (stage === 'open' && this.#files && this.#opened) {
         // the model on screen stays the one open: its source becomes current again
         this.#files = this.#opened.source === this.state.toy ? null : this.#opened.source;

@@ -1,19 +1,21 @@
 // <rl-model-table>: the chapter's "What the models chose", live. Choose a model and its decoder layer is drawn
 // (shared/block-diagram.js) from its toy decoder config (lib/models.js), validated against the engine's option
-// table. "Run this block" hands the placement to the page's <rl-placement-lab> (selectPlacements) and scrolls to
-// it; embedded without one, it runs the block's stack at toy size here (experiments.initGradients in a worker).
+// table. "Run this block" hands the placement to the page's <rl-placement-lab> (selectPlacements), keeps it in
+// view and moves the focus there; embedded without one, it runs the block's stack at toy size here (experiments.initGradients in a worker).
 import { resolveOptions } from '../lib/options.js';
 import { MODELS, modelById, toyDecoderConfig } from '../lib/models.js';
 import { ExperimentElement } from './experiment-run/experiment-element.js';
 import { blockDiagram, blockLayout } from './shared/block-diagram.js';
 import { h } from './shared/dom.js';
 import { radioGroup } from './shared/fields.js';
+import { keepInView } from './shared/keep-in-view.js';
 import { formatScientific, shownConfigValue } from './shared/format.js';
 import { stringsOf } from '../languages.js';
 
 const TOY_LAYERS = 8;
 const TOY_WIDTH = 64;
 const PLACEMENT_LAB = 'rl-placement-lab';
+const RUN_WAIT_MS = 60_000; // a hand-over keeps the lab in view at most this long before its run ends
 
 export class RlModelTable extends ExperimentElement {
   static tag = 'rl-model-table';
@@ -129,8 +131,13 @@ export class RlModelTable extends ExperimentElement {
     if (lab) {
       await customElements.whenDefined(PLACEMENT_LAB);
       await whenReady(lab);
+      const settled = runSettled(lab);
       lab.selectPlacements([model.layout.placement]);
-      lab.scrollIntoView({ block: 'start' });
+      // The lab may still move after the jump (the sections above it laid out, widgets there drawing their first
+      // results, its own results replacing the last): keep it in view until the reader moves, and take the focus
+      // there with them.
+      keepInView(lab, { until: settled });
+      lab.focusPlacement(model.layout.placement);
       this.handover.textContent = this.strings.handedOver(this.strings.handoverPlacement[model.layout.placement]);
       return;
     }
@@ -162,6 +169,22 @@ export class RlModelTable extends ExperimentElement {
     this.toyResult.dataset.model = model.id;
     this.toyResult.hidden = this.state.model !== model.id;
   }
+}
+
+/** Resolves when `lab`'s next run ends (its data-status leaves "running"), or after RUN_WAIT_MS. */
+function runSettled(lab) {
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (lab.dataset.status === 'running') return;
+      observer.disconnect();
+      resolve();
+    });
+    observer.observe(lab, { attributes: true, attributeFilter: ['data-status'] });
+    setTimeout(() => {
+      observer.disconnect();
+      resolve();
+    }, RUN_WAIT_MS);
+  });
 }
 
 /** Resolves once `element` (a LabElement) has drawn for the first time. */

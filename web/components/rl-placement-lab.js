@@ -134,6 +134,14 @@ export class RlPlacementLab extends ExperimentElement {
     this.recomputeNow();
   }
 
+  /**
+   * Moves the keyboard focus to the box of `placement`, without scrolling (the caller brings the widget into
+   * view): after a hand-over the next Tab continues in this widget, not at a button far above it.
+   */
+  focusPlacement(placement) {
+    this.boxes[placement].input.focus({ preventScroll: true });
+  }
+
   /** Every placement is always a chart series (uPlot keeps its series fixed); unchecked ones are gaps. */
   async compute() {
     const { layers, init, zeroQK, seed } = this.state;

@@ -157,7 +157,7 @@ export function inspectConfig(text) {
       notes.push(
         note(
           'qk_norm_flag',
-          `config.json sets ${flag.path}: ${flag.value}; the architectures that define this field build q and k norms from it.`,
+          `config.json sets ${flag.path}: ${flag.value}; the architectures that define this field turn q and k norms on with it (Llama 4 only in its RoPE layers).`,
           { field: flag.path, value: flag.value },
         ),
       );

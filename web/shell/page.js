@@ -3,6 +3,7 @@
 // widget settings (?query), and holding a linked section in view while the widgets above it finish drawing.
 import { languageCode, stringsOf } from '../languages.js';
 import { nextFrame } from '../lib/next-task.js';
+import { KEEP_IN_VIEW_EVENT, READER_MOVES } from '../components/shared/keep-in-view.js';
 
 const THEME_KEY = 'residual-lab-theme';
 const systemDark = matchMedia('(prefers-color-scheme: dark)');
@@ -114,9 +115,11 @@ function setupLanguageMenu() {
 /**
  * The widgets grow as they load and as their first results arrive (their text readouts), which would push a
  * linked section (#id) out of view, on opening a link and after a contents link alike. Until the reader scrolls,
- * clicks or types, keep the linked heading at the top whenever the page resizes. The hold ends after
- * HOLD_LIMIT_MS at the latest: a reader who drags the scroll bar sends none of those events. (A slow machine took
- * more than 4 s to show the first results near a section, so the limit is generous.)
+ * clicks or types, keep the linked heading at the top whenever the page resizes. A click ends it without a
+ * pointer or key before it (a screen reader's default action, a script's element.click()), and so does a widget
+ * that keeps another element in view (keep-in-view.js: the model table handing a block to the placement lab). The
+ * hold ends after HOLD_LIMIT_MS at the latest: a reader who drags the scroll bar sends none of those events. (A
+ * slow machine took more than 4 s to show the first results near a section, so the limit is generous.)
  */
 const HOLD_LIMIT_MS = 15000;
 
@@ -134,14 +137,14 @@ function holdLinkedSection() {
       height = entry.contentRect.height;
       if (previous !== null && height !== previous) target.scrollIntoView({ block: 'start', behavior: 'instant' });
     });
+    const ends = [...READER_MOVES, KEEP_IN_VIEW_EVENT];
     const release = () => {
       resizes.disconnect();
       clearTimeout(timer);
-      for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) removeEventListener(type, release, true);
+      for (const type of ends) removeEventListener(type, release, true);
     };
     resizes.observe(document.body);
-    for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown'])
-      addEventListener(type, release, { capture: true, passive: true });
+    for (const type of ends) addEventListener(type, release, { capture: true, passive: true });
     const timer = setTimeout(release, HOLD_LIMIT_MS);
     releaseHeld = release;
   };

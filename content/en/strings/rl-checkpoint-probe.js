@@ -19,10 +19,13 @@ export default {
   dropHere: 'or drop the files here',
   sourceToy: (name) => `Showing: ${name}.`,
   sourceFiles: (names) => `Showing your files: ${names}.`,
+  chartsStillShow: (name) => `The dimmed charts below are still those of the last model that ran: ${name}.`,
   prompt: 'Prompt',
   promptHint: 'Read by the model’s own tokenizer. Without tokenizer.json, type token ids: 3, 17, 5.',
   // the chapter's example prompt (#residual-stream), the default for a model of the reader's with tokenizer.json
   chapterPrompt: 'How do I apply for annual leave?',
+  seedPromptNote: (model, prompt) =>
+    `These files have the shape of ${model}, which the chapter measured on “${prompt}”: that is the default prompt here, so the comparison below reads the same text. Type your own to read another.`,
   toyPromptNote: (chapterPrompt) =>
     `This toy reads only the few characters of the project’s English corpus it was trained on (lower-case letters, digits, space and a little punctuation), one character per token, so it cannot read the chapter’s prompt “${chapterPrompt}”; by default it reads the start of the text it was tested on. To read the chapter’s prompt, open your own model’s files above (Qwen2.5-0.5B-Instruct, for one).`,
   idsNote: (ids) =>
@@ -60,7 +63,7 @@ export default {
   mlp: 'MLP',
   zeroTitle: 'Position 0, drawn apart',
   zeroWhy:
-    'The first position attends only to itself, and trained models often make its stream far longer than the others’ (attention sinks, massive activations): on the same axis it would flatten every other curve.',
+    'The first position attends only to itself. In large trained models its stream is often far longer than the others’ (attention sinks, massive activations), enough to flatten every other curve on a shared axis, so it has a chart of its own. The toys are too small to show that: their position 0 ends within a fifth of the last position’s length, shorter in the Llama-style toy, longer in the OLMo 2-style one (the readout below gives both).',
   zeroLabel: 'Line chart: the residual stream’s length at position 0, from the embedding to the last layer',
   streamZero: '|h| at position 0',
   positionIs: (p, n, token) => `Position ${p} of 0 .. ${n - 1}, token “${token}”.`,
@@ -88,7 +91,7 @@ export default {
     recognised: (model) =>
       `These files have the shape of ${model} (its config.json: the same family, widths, layers, heads and vocabulary), the model the chapter measured, so its numbers are set beside yours. Weights of another model of that shape (the base model, Qwen2-0.5B, a fine-tune) give other numbers.`,
     conditions: (prompt, last, precision) =>
-      `The chapter’s measurement: the prompt “${prompt}” without a chat template, its last position (“${last}”), ${precision} on a CPU.`,
+      `The chapter’s measurement, the course’s own (the lab does not re-measure it; your files can): the prompt “${prompt}”, its last position (“${last}”), ${precision} on a CPU. No chat template, as we infer from that last position.`,
     yoursAre: (prompt, position, token, dtypes) =>
       `Yours: the prompt “${prompt}”, position ${position} (“${token}”), weights stored as ${dtypes}, computed in FP32 by the lab’s kernels (WebAssembly).`,
     notComparable: (prompt, position) =>
@@ -102,7 +105,7 @@ export default {
     points: {
       embedding: () => '|h|, the embedding',
       afterLayer0: () => '|h| after layer 0',
-      middle: ([a, b]) => `|h| in the middle layers (after layers ${a}–${b}: lowest–highest)`,
+      middle: ([a, b]) => `|h| the middle layers climb to (the highest after layers ${a}–${b})`,
       peak: (l) => `|h| after layer ${l}`,
       last: (l) => `|h| after the last layer (${l})`,
       lastFfn: (l) => `|Δ| of layer ${l}’s FFN (the last)`,

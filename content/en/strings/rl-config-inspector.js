@@ -19,7 +19,8 @@ export default {
     size: 'a size the norms and layers are built from',
     init: 'the std of the initial weights',
     embeddings: 'embeddings and biases: whether lm_head shares the embedding matrix, whether q, k, v have a bias',
-    qknorm: 'a QK-Norm switch: the architectures that define it build q and k norms when it is true',
+    qknorm:
+      'a QK-Norm switch: the architectures that define it turn q and k norms on with it (Llama 4: only in its RoPE layers)',
   },
   fieldText: {
     attn_logit_softcapping: 'cap on the attention scores, cap · tanh(s / cap); null is off',
@@ -38,7 +39,7 @@ export default {
   qkUnknown:
     "This config has no QK-Norm field (use_qk_norm, qk_layernorm), so only the code can tell: open the model's modeling_*.py and look for q_norm and k_norm in its attention class.",
   qkFromFlag: (field, value) =>
-    `The config says so itself: ${field} is ${value}. The architectures that define this field (use_qk_norm: Llama 4, Cohere; qk_layernorm: StableLM, Phi, Persimmon) build q and k norms exactly when it is true; the inspector does not know this one's code, so confirm in its attention class.`,
+    `The config says so itself: ${field} is ${value}. The architectures that define this field (use_qk_norm: Llama 4, Cohere; qk_layernorm: StableLM, Phi, Persimmon) turn q and k norms on with it (Llama 4 only in its RoPE layers, as a parameter-free L2 norm after RoPE); the inspector does not know this one's code, so confirm in its attention class.`,
   normsTitle: 'Norm parameters, counted',
   normHead: ['norm', 'how many', 'size', 'tensors', 'parameters'],
   tensors: (n) => (n === 2 ? 'weight, bias' : 'weight'),

@@ -4,7 +4,7 @@ export default {
   hint: 'One stored weight vector, read with the convention it was trained with and with the other one, as a careless port would.',
   sectionLink: 'Read the section',
   llamaConvention: 'Times w (Llama, Gemma 4, most models):',
-  gemmaConvention: 'Times (1 + w) (Gemma 1, 2 and 3, Qwen3-Next):',
+  gemmaConvention: 'Times (1 + w) (Gemma 1, 2 and 3, Qwen3-Next’s main RMSNorms):',
   checkpoint: 'Where the stored weights come from',
   gemma: 'a (1 + w) checkpoint, such as Gemma 2 or 3',
   llama: 'a × w checkpoint, such as Llama or Gemma 4',

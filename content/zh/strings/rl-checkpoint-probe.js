@@ -19,10 +19,13 @@ export default {
   dropHere: '也可以把文件拖到这里',
   sourceToy: (name) => `当前显示：${name}。`,
   sourceFiles: (names) => `当前显示你的文件：${names}。`,
+  chartsStillShow: (name) => `下面变暗的图表仍是上一个成功运行的模型：${name}。`,
   prompt: '输入文本',
   promptHint: '由模型自己的分词器切分。没有 tokenizer.json 时，请直接输入词元 id，例如 3, 17, 5。',
   // 正文的示例输入（#residual-stream），打开读者自己带 tokenizer.json 的模型时默认用它
   chapterPrompt: '年假怎么申请？',
+  seedPromptNote: (model, prompt) =>
+    `这些文件的形状和 ${model} 一致，正文就是用“${prompt}”测的这个模型：所以这里默认用这句输入，下面的对照读的是同一段文字。想看别的，换成你自己的输入即可。`,
   toyPromptNote: (chapterPrompt) =>
     `这个玩具模型一个字符一个词元，只认识训练时见过的那几个字符：项目英文语料里的小写字母、数字、空格和少量标点，所以读不了正文的“${chapterPrompt}”，默认读的是测它时用的那段文字的开头。想看正文那句话，请在上面打开你自己的模型文件（例如 Qwen2.5-0.5B-Instruct）。`,
   idsNote: (ids) =>
@@ -59,7 +62,7 @@ export default {
   mlp: 'MLP',
   zeroTitle: '位置 0 单独画出',
   zeroWhy:
-    '第一个位置只能关注它自己，训练过的模型常常让它的残差流比其他位置长得多（注意力汇聚点、超大激活）；放在同一根坐标轴上，其他曲线都会被压成一条平线。',
+    '第一个位置只能关注它自己。在训练过的大模型里，它的残差流常常比其他位置长得多（注意力汇聚点、超大激活），放在同一根坐标轴上会把其他曲线压成平线，所以单独画一张图。玩具模型太小，看不到这一点：它们在位置 0 的最终长度和最后一个位置相差不到五分之一，仿 Llama 的短一些，仿 OLMo 2 的长一些（下面的读数给出了两者）。',
   zeroLabel: '折线图：位置 0 上残差流的长度，从嵌入一直到最后一层',
   streamZero: '位置 0 的 |h|',
   positionIs: (p, n, token) => `位置 ${p}（范围 0 .. ${n - 1}），词元“${token}”。`,
@@ -86,7 +89,7 @@ export default {
     recognised: (model) =>
       `这些文件的形状和 ${model} 一致（config.json 中的模型族、宽度、层数、头数和词表都相同），正文测的正是这个模型，所以把正文的数字放在你的结果旁边。同样形状的其他权重（基座模型、Qwen2-0.5B、微调版本）会给出不同的数字。`,
     conditions: (prompt, last, precision) =>
-      `正文：输入“${prompt}”，不加对话模板，看最后一个位置（“${last}”），本机 CPU 上用 ${precision} 运行。`,
+      `正文的实测来自课程本身（本项目不重新测量，你的文件可以）：输入“${prompt}”，看最后一个位置（“${last}”），本机 CPU 上用 ${precision} 运行。没有套对话模板，这是我们从最后一个位置推断的。`,
     yoursAre: (prompt, position, token, dtypes) =>
       `你的：输入“${prompt}”，位置 ${position}（“${token}”），权重以 ${dtypes} 存储，由本实验室的内核用 FP32 计算（WebAssembly）。`,
     notComparable: (prompt, position) =>
@@ -100,7 +103,7 @@ export default {
     points: {
       embedding: () => '|h|，词嵌入',
       afterLayer0: () => '第 0 层之后的 |h|',
-      middle: ([a, b]) => `中间各层的 |h|（第 ${a}–${b} 层之后：最小–最大）`,
+      middle: ([a, b]) => `中间各层缓慢增长所到的 |h|（第 ${a}–${b} 层之后的最大值）`,
       peak: (l) => `第 ${l} 层之后的 |h|`,
       last: (l) => `最后一层（第 ${l} 层）之后的 |h|`,
       lastFfn: (l) => `第 ${l} 层（最后一层）FFN 的 |Δ|`,

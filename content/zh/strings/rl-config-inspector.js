@@ -19,7 +19,7 @@ export default {
     size: '搭建 Norm 与各层所用的尺寸',
     init: '初始权重的标准差',
     embeddings: '嵌入与偏置：lm_head 是否与词嵌入共享矩阵，q、k、v 是否带偏置',
-    qknorm: 'QK-Norm 开关：定义了这个字段的架构，在它为 true 时给 q、k 加上 Norm',
+    qknorm: 'QK-Norm 开关：定义了这个字段的架构用它打开 q、k 的 Norm（Llama 4 只在用 RoPE 的层里）',
   },
   fieldText: {
     attn_logit_softcapping: '注意力分数的上限，cap · tanh(s / cap)；null 表示关闭',
@@ -37,7 +37,7 @@ export default {
   qkUnknown:
     '这个配置里没有 QK-Norm 字段（use_qk_norm、qk_layernorm），只能去看代码：打开模型的 modeling_*.py，在注意力类里找 q_norm 和 k_norm。',
   qkFromFlag: (field, value) =>
-    `配置自己写明了：${field} 为 ${value}。定义了这个字段的架构（use_qk_norm：Llama 4、Cohere；qk_layernorm：StableLM、Phi、Persimmon）恰好在它为 true 时给 q、k 加 Norm；检查器不认识这个架构的代码，最好再到它的注意力类里确认一下。`,
+    `配置自己写明了：${field} 为 ${value}。定义了这个字段的架构（use_qk_norm：Llama 4、Cohere；qk_layernorm：StableLM、Phi、Persimmon）用它打开 q、k 的 Norm（Llama 4 只在用 RoPE 的层里加，而且是 RoPE 之后一个没有参数的 L2 归一化）；检查器不认识这个架构的代码，最好再到它的注意力类里确认一下。`,
   normsTitle: 'Norm 参数，逐项数出',
   normHead: ['Norm', '个数', '尺寸', '张量', '参数量'],
   tensors: (n) => (n === 2 ? 'weight、bias' : 'weight'),

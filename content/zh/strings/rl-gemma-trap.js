@@ -4,7 +4,7 @@ export default {
   hint: '同一组存储的权重，分别按训练时的写法和另一种写法来读，后者就是移植出错时的样子。',
   sectionLink: '阅读这一节',
   llamaConvention: '乘 w（Llama、Gemma 4 等多数模型）：',
-  gemmaConvention: '乘 (1 + w)（Gemma 1、2、3，Qwen3-Next）：',
+  gemmaConvention: '乘 (1 + w)（Gemma 1、2、3，Qwen3-Next 的主 RMSNorm）：',
   checkpoint: '存储的权重来自',
   gemma: '乘 (1 + w) 的检查点，例如 Gemma 2、3',
   llama: '乘 w 的检查点，例如 Llama、Gemma 4',

@@ -1,8 +1,8 @@
 // Text of <rl-placement-lab> in Chinese.
-const NAMES = { post: 'Post-Norm', pre: 'Pre-Norm', sandwich: 'sandwich', olmo2: 'OLMo 2', deepnorm: 'DeepNorm' };
+const NAMES = { post: 'Post-Norm', pre: 'Pre-Norm', sandwich: '三明治', olmo2: 'OLMo 2', deepnorm: 'DeepNorm' };
 
 export default {
-  names: { ...NAMES, sandwich: '三明治' },
+  names: NAMES,
   title: 'Post-Norm、Pre-Norm、三明治与 OLMo 2：初始化时的梯度',
   hint: '看最后一层的梯度怎样随层数变化：Xiong 等（2020）证明 Post-Norm 的不随深度变化，Pre-Norm 的按 1/√L 缩小，因为不断变大的残差流最后要被归一化除掉。',
   sectionLink: '阅读这一节',

@@ -6,9 +6,9 @@ const QWEN_GROWTH_ZH = QWEN_GROWTH.replace(' (', '（').replace(')', '）');
 
 export default {
   title: '残差流是怎样增长的',
-  hint: 'Pre-Norm 下没有任何东西对主干做归一化，所以它的长度一层层变大，而每个增量保持自己的尺度：增量与主干之比随深度下降。把模型训练几百步，或者看看随实验室发布的训练好的玩具模型与训练前的它自己的对比，就能看到正文测得的那种增长；切换归一化的位置，看看 Post-Norm、sandwich 和 OLMo 2 对主干做了什么。',
+  hint: 'Pre-Norm 下没有任何东西对主干做归一化，所以它的长度一层层变大，而每个增量保持自己的尺度：增量与主干之比随深度下降。把模型训练几百步，或者看看随实验室发布的训练好的玩具模型与训练前的它自己的对比，就能看到正文测得的那种增长；切换归一化的位置，看看 Post-Norm、三明治和 OLMo 2 对主干做了什么。',
   placement: '归一化的位置',
-  names: { pre: 'Pre-Norm', post: 'Post-Norm', sandwich: 'sandwich', olmo2: 'OLMo 2' },
+  names: { pre: 'Pre-Norm', post: 'Post-Norm', sandwich: '三明治', olmo2: 'OLMo 2' },
   sectionLink: '阅读这一节',
   layers: '层数',
   steps: '测量前的训练步数',

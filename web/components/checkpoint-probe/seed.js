@@ -47,7 +47,8 @@ export function seedRows(seed, rows) {
   return [
     { key: 'embedding', seed: seed.embedding, yours: rows.streamAt[0] },
     { key: 'afterLayer0', seed: seed.afterLayer0, yours: rows.streamAt[1] },
-    { key: 'middle', layers: [from, to], seed: seed.middle, yours: [Math.min(...middle), Math.max(...middle)] },
+    // the source states where the middle layers' slow climb reaches (15-20), not how low it starts
+    { key: 'middle', layers: [from, to], seed: seed.middle, yours: Math.max(...middle) },
     { key: 'peak', layer: seed.peak.layer, seed: seed.peak.norm, yours: rows.streamAt[seed.peak.layer + 1] },
     { key: 'last', layer: last, seed: seed.last, yours: rows.streamAt[L] },
     { key: 'lastFfn', layer: last, seed: seed.lastFfn, yours: rows.mlpAt[last] },
@@ -111,7 +112,7 @@ export function seedComparison(s, onUseSeed) {
   const cells = (row) => {
     if (row.key === 'increments')
       return [s.most(range(row.seed, chapter)), s.within(row.yours.within, row.yours.of, range(row.seed, chapter))];
-    if (Array.isArray(row.seed)) return [range(row.seed, chapter), range(row.yours, own)];
+    if (Array.isArray(row.seed)) return [range(row.seed, chapter), own(row.yours)];
     return [chapter(row.seed), own(row.yours)];
   };
   return {

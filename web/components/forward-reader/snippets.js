@@ -19,7 +19,7 @@ export const SNIPPETS = [
     model: 'Transformer (2017)',
     config: { norm: 'layernorm', placement: 'post' },
     lines: [
-      { code: '# EncoderLayer.forward, the Transformer (2017)' },
+      { code: '# EncoderLayer.forward (Transformer, 2017)' },
       { code: 'def forward(self, x, mask):' },
       { code: '    a = self.self_attn(x, x, x, mask)', sub: 'attn', steps: ['sublayer'], name: 'self_attn' },
       {

@@ -25,7 +25,8 @@ import { formulasReady } from './formula.js';
 import { resolveChartColours } from './line-chart.js';
 import { stringsOf } from '../../languages.js';
 import { common, describeError, languageOf, quoted } from './i18n.js';
-import { keepInView, shareMenu } from './share-menu.js';
+import { keepInView } from './keep-in-view.js';
+import { shareMenu } from './share-menu.js';
 import { StaleResults } from './stale-results.js';
 import {
   attributeName,

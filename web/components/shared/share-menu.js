@@ -197,24 +197,3 @@ export function shareMenu(host) {
   );
   return menu;
 }
-
-const KEEP_IN_VIEW_MS = 10_000;
-
-/**
- * Where a shared link opens (the widget's anchor in its fragment, which names no element): scrolls to `host`, and
- * again while the page above it still grows (widgets drawing their first results), until the reader scrolls,
- * types or touches, or KEEP_IN_VIEW_MS have passed.
- */
-export function keepInView(host) {
-  const scroll = () => host.scrollIntoView({ block: 'start' });
-  scroll();
-  const resizes = new ResizeObserver(scroll);
-  const readerMoves = ['wheel', 'keydown', 'pointerdown', 'touchstart'];
-  const stop = () => {
-    resizes.disconnect();
-    for (const type of readerMoves) removeEventListener(type, stop, true);
-  };
-  resizes.observe(document.documentElement);
-  for (const type of readerMoves) addEventListener(type, stop, { capture: true, passive: true });
-  setTimeout(stop, KEEP_IN_VIEW_MS);
-}
