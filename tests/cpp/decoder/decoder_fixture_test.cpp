@@ -22,9 +22,7 @@ struct Fixture {
   std::vector<float> data;  // the .bin, float32 little-endian
 };
 
-std::string fixture_path(const std::string& name) {
-  return rl::test::source_dir() + "/tests/fixtures/decoder/" + name;
-}
+std::string fixture_path(const std::string& name) { return rl::test::source_dir() + "/tests/fixtures/decoder/" + name; }
 
 Fixture read_fixture(const std::string& name) {
   Fixture f;

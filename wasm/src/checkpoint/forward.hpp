@@ -99,8 +99,8 @@ class Workspace {
 // The attention between the projections: q[T, H * hd], k and v [T, KV * hd] as the projections give them (biases
 // not yet added; q and k are changed in place: biases, q/k norm, RoPE; v gets its bias) -> y[T, H * hd], the
 // heads' outputs before o_proj. scores: T * T floats. The layer's own weights used: the biases and q/k norms.
-void attention_core(float* y, float* q, float* k, float* v, int T, const LayerSpec& spec,
-                    const LayerWeights& weights, const float* inv_freq, int window, float* scores);
+void attention_core(float* y, float* q, float* k, float* v, int T, const LayerSpec& spec, const LayerWeights& weights,
+                    const float* inv_freq, int window, float* scores);
 
 // gate[i] = act(gate[i]) * up[i] for n values: the MLP between its gate/up and down projections.
 void gated_activation(float* gate, const float* up, std::size_t n, Activation activation);
