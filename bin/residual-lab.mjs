@@ -66,7 +66,9 @@ if (options.help) {
   if (html === null) fail(`no offline chapter for the language "${options.offline}"`);
   const target = resolve(options.out ?? offlineName(options.offline));
   writeFileSync(target, html);
-  console.log(`residual-lab: wrote ${target} (${(Buffer.byteLength(html) / 1e6).toFixed(1)} MB); open it in a browser, no server needed`);
+  console.log(
+    `residual-lab: wrote ${target} (${(Buffer.byteLength(html) / 1e6).toFixed(1)} MB); open it in a browser, no server needed`,
+  );
 } else {
   const port = Number(options.port ?? process.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port ${options.port}: a port number, 0 to 65535`);

@@ -21,7 +21,6 @@ import { OFFLINE_CODE_FILE, OFFLINE_CODE_MARK, assembleOffline, offlineName } fr
 
 export const OFFLINE_BASE = 'https://residual-lab.offline/';
 
-
 const REWRITES = {
   'lib/residual-lab.js': [
     ['import(glueUrl(flavour).href)', "import('rl-offline:glue').then(({ glue }) => glue(flavour))"],

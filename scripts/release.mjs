@@ -32,7 +32,11 @@ const FIXED_DATE = new Date('2000-01-01T00:00:00Z');
 export function siteFiles(siteDir = dist) {
   return readdirSync(siteDir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => relative(siteDir, join(entry.parentPath ?? entry.path, entry.name)).split(sep).join('/'))
+    .map((entry) =>
+      relative(siteDir, join(entry.parentPath ?? entry.path, entry.name))
+        .split(sep)
+        .join('/'),
+    )
     .filter((path) => !leftOut(path))
     .sort();
 }
