@@ -17,10 +17,9 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { LANGUAGES } from '../web/languages.js';
+import { OFFLINE_CODE_FILE, OFFLINE_CODE_MARK, assembleOffline, offlineName } from './lib/offline-file.mjs';
 
 export const OFFLINE_BASE = 'https://residual-lab.offline/';
-
-const offlineName = (code) => `residual-lab-${code}.html`;
 
 const REWRITES = {
   'lib/residual-lab.js': [
@@ -173,7 +172,8 @@ globalThis.residualLabOffline = {
   });
 
   const offlineDir = join(outDir, 'offline');
-  mkdirSync(offlineDir, { recursive: true });
+  const partsDir = join(offlineDir, 'parts');
+  mkdirSync(partsDir, { recursive: true });
   const pageCss = readFileSync(join(site, 'styles/page.css'), 'utf8');
   const themeInit = readFileSync(join(site, 'shell/theme-init.js'), 'utf8');
   const favicon = `data:image/svg+xml;base64,${readFileSync(join(site, 'favicon.svg')).toString('base64')}`;
@@ -203,7 +203,7 @@ globalThis.residualLabOffline = {
     replaceOnce(/\s*<script type="module" src="[^"]*page\.js"><\/script>/, '');
     replaceOnce(
       /<script type="module" src="[^"]*components\/index\.js"><\/script>/,
-      () => `<script>${pageCode}</script>`,
+      () => `<script>${OFFLINE_CODE_MARK}</script>`,
     );
     replaceOnce(
       /<a href="[^"]*"([^>]*) data-lang-link="([^"]*)">/g,
@@ -212,9 +212,13 @@ globalThis.residualLabOffline = {
     html = html.replace(/\s*<p class="file-note"[\s\S]*?<\/p>/, ''); // the note that points here
     if (/<(script|link)[^>]+(src|href)="(?!data:|#|residual-lab-)/.test(html))
       throw new Error(`offline build: ${source} still refers to a file`);
+    // The page without its 4 MB script, which is the same in every language (scripts/lib/offline-file.mjs): the
+    // npm package ships these parts, `npx residual-lab --offline <lang>` puts them together.
+    writeFileSync(join(partsDir, offlineName(code)), html);
     const target = join(offlineDir, offlineName(code));
-    writeFileSync(target, html);
+    writeFileSync(target, assembleOffline(html, pageCode));
     written.push(target);
   }
+  writeFileSync(join(partsDir, OFFLINE_CODE_FILE), pageCode);
   return written;
 }

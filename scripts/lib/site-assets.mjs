@@ -94,6 +94,17 @@ function hashedAssets(siteFiles) {
   ];
 }
 
+/**
+ * The setting for code that runs from elsewhere than the package's own files: bundled again into an application
+ * (esbuild and others do not follow `new URL(..., import.meta.url)` into a package). Set to the URL of the
+ * package's dist/ (a CDN's, or a copy on the application's site), by a bundler's `define` or a script before the
+ * lab's, it is where the files are looked for; unset, they are found beside the code, as everywhere else.
+ */
+export const ASSET_BASE_GLOBAL = 'RESIDUAL_LAB_BASE';
+const base = `globalThis.${ASSET_BASE_GLOBAL}`;
+/** What every rewritten `new URL(path, ...)` resolves against: the bundles' folder, under the setting or here. */
+const BUNDLE_URL = `(${base} ? new URL(${JSON.stringify(`${BUNDLE_DIR}/`)}, new URL(${base}, globalThis.location?.href)) : import.meta.url)`;
+
 const URL_EXPRESSION = /new URL\(\s*(['"`])((?:(?!\1)[^\\])*)\1\s*,\s*import\.meta\.url\s*\)/g;
 
 /**
@@ -119,7 +130,7 @@ function assetUrlPlugin({ siteDir, served }) {
               throw new Error(
                 `${file}: new URL('${path}', import.meta.url) names ${target}, which the site does not hold`,
               );
-            return `new URL(${JSON.stringify(fromBundle(served.get(target)))}, import.meta.url)`;
+            return `new URL(${JSON.stringify(fromBundle(served.get(target)))}, ${BUNDLE_URL})`;
           }
           if (quote !== '`' || parts.length !== 3)
             throw new Error(`${file}: ${whole}: one \${...} at most, in a template literal`);
@@ -138,7 +149,7 @@ function assetUrlPlugin({ siteDir, served }) {
           if (!Object.keys(choices).length) throw new Error(`${file}: ${whole} matches no file of the site`);
           // An unknown value keeps the unhashed name, and so fails as it did before the build renamed anything.
           const lookup = `((key, names) => (Object.hasOwn(names, key) ? names[key] : ${JSON.stringify(fromBundle(prefix))} + key + ${JSON.stringify(after)}))`;
-          return `new URL(${lookup}(${expression}, ${JSON.stringify(choices)}), import.meta.url)`;
+          return `new URL(${lookup}(${expression}, ${JSON.stringify(choices)}), ${BUNDLE_URL})`;
         });
         // Bundled, the code runs from assets/: any other use of import.meta.url would point elsewhere than written.
         if ((source.match(/import\.meta\.url/g) ?? []).length !== rewritten) {

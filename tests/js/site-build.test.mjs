@@ -32,7 +32,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 function jsReferences(code) {
   const specifiers = [
     ...code.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["']([^"']+)["']/g),
-    ...code.matchAll(/new URL\(\s*["']([^"']+)["']\s*,\s*import\.meta\.url\s*\)/g),
+    // beside the code, or under the setting for re-bundled code (ASSET_BASE_GLOBAL)
+    ...code.matchAll(/new URL\(\s*["']([^"']+)["']\s*,\s*(?:import\.meta\.url\s*\)|\(?globalThis\.RESIDUAL_LAB_BASE)/g),
   ].map((m) => m[1]);
   return specifiers.filter((s) => s.startsWith('./') || s.startsWith('../'));
 }

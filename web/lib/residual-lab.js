@@ -47,7 +47,9 @@ export function chooseFlavour(flavour = 'auto') {
 
 async function compileFrom(url) {
   if (isNode && url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
+    // A specifier in a variable: bundlers that build for browsers leave it alone instead of failing to resolve it.
+    const nodeFs = 'node:fs/promises';
+    const { readFile } = await import(nodeFs);
     return WebAssembly.compile(await readFile(url));
   }
   const response = await fetch(url);
