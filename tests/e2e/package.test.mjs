@@ -201,7 +201,7 @@ const manifest = JSON.parse(readFileSync(new URL('asset-manifest.json', dist)));
 const read = (name) => new Uint8Array(readFileSync(new URL(manifest['models/toy-llama/' + name], dist)));
 const ckpt = await lab.openCheckpoint({ 'config.json': read('config.json'), 'model.safetensors': read('model.safetensors'), 'tokenizer.json': read('tokenizer.json') });
 const ids = ckpt.tokenize(process.argv[2]);
-const { logits } = ckpt.run(ids.slice(0, -1), { logits: 'all' });
+const { logits } = await ckpt.run(ids.slice(0, -1), { logits: 'all' });
 const V = logits.length / (ids.length - 1);
 let loss = 0;
 for (let t = 0; t + 1 < ids.length; t++) {

@@ -10,6 +10,7 @@ import { freezeTables } from './options.js';
 import { inspectConfig } from './inspect-config.js';
 import { openCheckpoint } from './checkpoint/open.js';
 import { nextTask } from './next-task.js';
+import { importNodeModule } from './node-module.js';
 
 // (module (func (result v128) (f32x4.splat (f32.const 0)))): validates only where WASM SIMD is supported.
 const SIMD_PROBE = new Uint8Array([
@@ -47,9 +48,7 @@ export function chooseFlavour(flavour = 'auto') {
 
 async function compileFrom(url) {
   if (isNode && url.protocol === 'file:') {
-    // A specifier in a variable: bundlers that build for browsers leave it alone instead of failing to resolve it.
-    const nodeFs = 'node:fs/promises';
-    const { readFile } = await import(nodeFs);
+    const { readFile } = await importNodeModule('node:fs/promises');
     return WebAssembly.compile(await readFile(url));
   }
   const response = await fetch(url);

@@ -4,6 +4,7 @@
 // memory.
 import { ResidualLabError } from '../errors.js';
 import { MAX_CONFIG_CHARS } from '../inspect-config.js';
+import { importNodeModule } from '../node-module.js';
 
 const MAX_JSON_BYTES = 64 << 20; // an index.json or tokenizer.json (Qwen's is 11 MB)
 
@@ -98,7 +99,7 @@ export async function weightSource(entry, name) {
 async function pathSource(path, name, changed) {
   let handle;
   try {
-    const { open } = await import('node:fs/promises');
+    const { open } = await importNodeModule('node:fs/promises');
     handle = await open(path, 'r');
   } catch (error) {
     const inBrowser = typeof window !== 'undefined' || typeof WorkerGlobalScope !== 'undefined';
