@@ -368,7 +368,7 @@ export class RlCheckpointProbe extends ExperimentElement {
       const at = position === LAST || position >= ids.length ? ids.length - 1 : position;
       const cost = await opened.handle.cost(ids.length);
       if (!current()) return;
-      const costLine = s.runCost(cost);
+      const costLine = s.runCost(cost, opened.handle.workers);
       this.status.textContent = costLine;
       this.progress.max = cost.layers;
       this.progress.value = 0;
@@ -400,7 +400,7 @@ export class RlCheckpointProbe extends ExperimentElement {
         },
       );
       this.#busy(false);
-      this.status.textContent = s.took(performance.now() - started);
+      this.status.textContent = s.took(performance.now() - started, opened.handle.workers);
       this.dataset.status = 'done';
       this.markStale(false, 'run');
     } catch (failure) {

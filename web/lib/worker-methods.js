@@ -64,8 +64,8 @@ export const HANDLE_KINDS = Object.freeze({
   checkpoint: Object.freeze({
     methods: Object.freeze(['run', 'normWeights', 'tokenize', 'cost', 'shardRows']),
     progressArgs: Object.freeze({ run: 1 }),
-    data: Object.freeze(['architecture', 'modelType', 'config', 'tensors', 'workers']),
-    state: Object.freeze([]),
+    data: Object.freeze(['architecture', 'modelType', 'config', 'tensors']),
+    state: Object.freeze(['workers']),
     freshResults: true,
   }),
   warmupRun: Object.freeze({

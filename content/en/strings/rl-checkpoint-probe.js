@@ -43,13 +43,14 @@ export default {
       : `Reading the files: ${(done / 1e6).toFixed(1)} MB…`,
   opening: 'Opening the checkpoint in a background worker…',
   running: 'Running the model in a background worker…',
-  runCost: ({ modelBytes, bytesRead, flops, estimatedSeconds }) =>
-    `The weights take ${(modelBytes / 1e9).toFixed(2)} GB on disk; this run reads ${(bytesRead / 1e9).toFixed(2)} GB of them and computes ${(flops / 1e9).toFixed(1)} GFLOP, an estimated ${estimatedSeconds < 1 ? 'second' : `${Math.ceil(estimatedSeconds)} s`}.`,
+  runCost: ({ modelBytes, bytesRead, flops, estimatedSeconds }, workers) =>
+    `${workers > 1 ? `Split over ${workers} workers. ` : ''}The weights take ${(modelBytes / 1e9).toFixed(2)} GB on disk; this run reads ${(bytesRead / 1e9).toFixed(2)} GB of them and computes ${(flops / 1e9).toFixed(1)} GFLOP, an estimated ${estimatedSeconds < 1 ? 'second' : `${Math.ceil(estimatedSeconds)} s`}.`,
   runProgress: (layer, layers, bytesRead) =>
     `Layer ${layer} of ${layers} done (${(bytesRead / 1e9).toFixed(2)} GB read).`,
   cancel: 'Cancel',
   cancelled: 'Cancelled: the last finished result stays on screen.',
-  took: (ms) => `Computed in ${ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`}.`,
+  took: (ms, workers = 1) =>
+    `Computed in ${ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`}${workers > 1 ? `, split over ${workers} workers` : ''}.`,
   openFailed: (message) => `These files could not be opened (${message}). The last result stays on screen.`,
   runFailed: (message) => `The model could not be run on this input (${message}). The last result stays on screen.`,
   streamTitle: 'Length of the residual stream |h| at the chosen position (0 = the embedding, i = after layer i − 1)',

@@ -43,13 +43,14 @@ export default {
       : `正在读取文件：${(done / 1e6).toFixed(1)} MB…`,
   opening: '正在后台 worker 中打开检查点…',
   running: '正在后台 worker 中运行模型…',
-  runCost: ({ modelBytes, bytesRead, flops, estimatedSeconds }) =>
-    `权重在磁盘上占 ${(modelBytes / 1e9).toFixed(2)} GB；这次运行要读其中的 ${(bytesRead / 1e9).toFixed(2)} GB，计算 ${(flops / 1e9).toFixed(1)} GFLOP，估计需要 ${estimatedSeconds < 1 ? '1 秒' : `${Math.ceil(estimatedSeconds)} 秒`}。`,
+  runCost: ({ modelBytes, bytesRead, flops, estimatedSeconds }, workers) =>
+    `${workers > 1 ? `分给 ${workers} 个 worker 并行计算。` : ''}权重在磁盘上占 ${(modelBytes / 1e9).toFixed(2)} GB；这次运行要读其中的 ${(bytesRead / 1e9).toFixed(2)} GB，计算 ${(flops / 1e9).toFixed(1)} GFLOP，估计需要 ${estimatedSeconds < 1 ? '1 秒' : `${Math.ceil(estimatedSeconds)} 秒`}。`,
   runProgress: (layer, layers, bytesRead) =>
     `已完成第 ${layer} / ${layers} 层（已读 ${(bytesRead / 1e9).toFixed(2)} GB）。`,
   cancel: '取消',
   cancelled: '已取消：屏幕上保留上一次完成的结果。',
-  took: (ms) => `用时 ${ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(1)} 秒`}。`,
+  took: (ms, workers = 1) =>
+    `用时 ${ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(1)} 秒`}${workers > 1 ? `，分给 ${workers} 个 worker 并行计算` : ''}。`,
   openFailed: (message) => `这些文件无法打开（${message}）。屏幕上保留上一次的结果。`,
   runFailed: (message) => `模型无法在这段输入上运行（${message}）。屏幕上保留上一次的结果。`,
   streamTitle: '所选位置上残差流的长度 |h|（0 为嵌入，i 为第 i − 1 层之后）',

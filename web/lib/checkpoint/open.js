@@ -130,7 +130,8 @@ export async function openCheckpoint(Module, files, options = {}) {
 }
 
 async function open(Module, map, weightFiles, options) {
-  const workers = options.workers ?? defaultWorkers([...map.values()]);
+  const weightEntries = [...map].filter(([name]) => name.endsWith('.safetensors')).map(([, entry]) => entry);
+  const workers = options.workers ?? defaultWorkers(weightEntries);
   if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS)
     throw new ResidualLabError(`options.workers must be a whole number 1 .. ${MAX_WORKERS}, is ${workers}`, {
       code: 'invalid_input',

@@ -22,9 +22,9 @@ export function splitRows(rows, parts) {
   return ranges;
 }
 
-/** How many workers a run of `files` uses by default: the cores (capped at 4) for files on disk, 1 for bytes. */
-export function defaultWorkers(entries) {
-  const inMemory = entries.some((e) => e instanceof ArrayBuffer || ArrayBuffer.isView(e));
+/** How many workers a run uses by default: the cores (up to 4) for weights files on disk, 1 for weights in memory. */
+export function defaultWorkers(weightEntries) {
+  const inMemory = weightEntries.some((e) => e instanceof ArrayBuffer || ArrayBuffer.isView(e));
   if (inMemory) return 1; // posting bytes to a worker copies them: the model would be held twice
   const cores =
     typeof navigator !== 'undefined' && navigator.hardwareConcurrency
