@@ -181,7 +181,7 @@ test("the probe's position-0 hint says what the shipped toys show: within a fift
   for (const toy of record.toys) {
     const ckpt = await lab.openCheckpoint(toyFiles(toy));
     const ids = ckpt.tokenize(toyWindow(toy));
-    const top = ckpt.run(ids).streamNorms.at(-1);
+    const top = (await ckpt.run(ids)).streamNorms.at(-1);
     ckpt.dispose();
     ratio[toy.engineConfig.placement] = top[0] / top[ids.length - 1];
   }
