@@ -80,9 +80,36 @@ for (const [name, path, scheme] of [
     const view = await open(path, { colorScheme: scheme });
     await allComputed(view.page);
     assert.deepEqual(await violations(view.page), []);
+    // every result shown as the last valid one (as after a failed run): framed, and still readable
+    const stale = await markAllStale(view.page);
+    assert.ok(stale.regions >= 12, `${stale.regions} regions (every widget with results has one)`);
+    assert.deepEqual(stale.unframed, [], 'every stale region is framed and labelled');
+    assert.ok(stale.fadedCanvases > 0, 'the charts fade');
+    assert.deepEqual(await violations(view.page), [], 'the stale results keep their contrast');
     assert.deepEqual(view.problems, []);
     await view.close();
   });
+}
+
+/**
+ * Marks every widget's results as not matching its inputs, as a failed run does (LabElement.markStale); returns
+ * how many results regions there are, those without a dashed frame and a shown label, and the faded canvases.
+ */
+function markAllStale(page) {
+  return page.evaluate((tags) => {
+    const found = { regions: 0, unframed: [], fadedCanvases: 0 };
+    for (const element of document.querySelectorAll(tags.join(','))) {
+      element.markStale(true, 'run');
+      for (const region of element.shadowRoot.querySelectorAll('.results-region')) {
+        found.regions++;
+        const label = region.querySelector(':scope > .stale-label');
+        if (getComputedStyle(region).outlineStyle !== 'dashed' || label.hidden) found.unframed.push(element.id);
+        for (const canvas of region.querySelectorAll('canvas'))
+          if (Number(getComputedStyle(canvas).opacity) < 0.6) found.fadedCanvases++;
+      }
+    }
+    return found;
+  }, WIDGET_TAGS);
 }
 
 for (const path of [

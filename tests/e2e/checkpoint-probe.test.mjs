@@ -200,8 +200,16 @@ test("files from the file input replace the toy with the chapter's prompt; chara
     'the broken file is refused',
     60000,
   );
-  const message = await textOf(widget.locator('.run-error'));
-  assert.match(message, /could not be opened \(safetensors_truncated: .+\)\. The last result stays on screen\./);
+  // the reader's sentence, and behind it the code and the API's own message
+  assert.equal(
+    await textOf(widget.locator('.run-error')),
+    stringsOf('en', 'rl-checkpoint-probe').openFailed(stringsOf('en', 'common').errors.safetensors_truncated),
+  );
+  assert.match(
+    await widget.locator('.run-error-detail code').textContent(),
+    /^safetensors_truncated: model\.safetensors: .+/,
+  );
+  assert.equal(await widget.locator('.run-error-detail').isVisible(), true);
   assert.deepEqual(await drawn(widget), good, 'the last result stays');
   // the model open is still the good one: a new prompt runs on it
   await widget.locator('#field-position').fill('3');

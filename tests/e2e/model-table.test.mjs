@@ -5,6 +5,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
 import { WIDGET_TAGS } from '../../web/components/registry.js';
+import { LANGUAGES } from '../../web/languages.js';
+import { CONFIGS } from '../fixtures/model-configs.mjs';
 import { EN, ZH, eventually, expectText, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 let lab;
@@ -159,6 +161,62 @@ test('block diagrams are readable on a desktop screen: no text under 12 px in th
   for (const [tag, size] of Object.entries(sizes)) assert.ok(size >= 12, `${tag}: ${size.toFixed(1)} px`);
   view.assertClean();
   await view.close();
+});
+
+/**
+ * The labels of a widget's block diagram that leave their box, and the labels and boxes that leave the drawing
+ * (its viewBox, which is what a screen or a printer shows): measured by the browser, in its fonts (getBBox).
+ */
+const outsideTheirBoxes = (widget) =>
+  widget.evaluate((el) => {
+    const diagram = el.shadowRoot.querySelector('.block-diagram');
+    const [x, y, width, height] = diagram.getAttribute('viewBox').split(' ').map(Number);
+    const drawing = { x, y, width, height };
+    const within = (a, b) =>
+      a.x >= b.x - 0.5 &&
+      a.y >= b.y - 0.5 &&
+      a.x + a.width <= b.x + b.width + 0.5 &&
+      a.y + a.height <= b.y + b.height + 0.5;
+    const found = [];
+    for (const label of diagram.querySelectorAll('text')) {
+      const box = label.parentNode.localName === 'g' && label.parentNode.querySelector(':scope > rect');
+      if (box && !within(label.getBBox(), box.getBBox())) found.push(`"${label.textContent}" leaves its box`);
+      if (!within(label.getBBox(), drawing)) found.push(`"${label.textContent}" leaves the drawing`);
+    }
+    for (const box of diagram.querySelectorAll('rect'))
+      if (!within(box.getBBox(), drawing)) found.push(`a box at x = ${box.getAttribute('x')} leaves the drawing`);
+    return found;
+  });
+
+test('block diagrams: every label within its box and every box within the drawing, for every model and config, in every language', async () => {
+  for (const { code, page } of LANGUAGES) {
+    const view = await openReady(lab, page);
+    const table = view.page.locator('rl-model-table');
+    await ready(view, 'rl-model-table');
+    const radios = table.locator('input[name="model"]');
+    const count = await radios.count();
+    assert.ok(count >= 8, `${code}: ${count} models`);
+    for (let i = 0; i < count; i++) {
+      await radios.nth(i).check();
+      const id = await radios.nth(i).getAttribute('value');
+      await eventually(
+        () => table.locator('.model-diagram').getAttribute('data-model'),
+        (m) => m === id,
+        `${code}: ${id} drawn`,
+      );
+      assert.deepEqual(await outsideTheirBoxes(table), [], `${code}: model table, ${id}`);
+    }
+    const inspector = view.page.locator('rl-config-inspector');
+    await ready(view, 'rl-config-inspector');
+    for (const [name, config] of Object.entries(CONFIGS)) {
+      await inspector.evaluate((el) => el.shadowRoot.querySelector('.block-diagram')?.setAttribute('data-seen', ''));
+      await inspector.locator('#field-config-json').fill(JSON.stringify(config));
+      await inspector.locator('.block-diagram:not([data-seen])').waitFor();
+      assert.deepEqual(await outsideTheirBoxes(inspector), [], `${code}: config inspector, ${name}`);
+    }
+    view.assertClean();
+    await view.close();
+  }
 });
 
 test('model table: "Run this block" sets the placement lab to the model\'s placement alone and runs it', async () => {

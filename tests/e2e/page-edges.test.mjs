@@ -23,17 +23,17 @@ function staleState(widget) {
   return widget.evaluate((element) => {
     const region = element.shadowRoot.querySelector('.results-region');
     const label = region.querySelector('.stale-label');
-    const dimmed = region.querySelector(':scope > :not(.stale-label)');
     return {
       host: element.hasAttribute('data-stale'),
       region: region.hasAttribute('data-stale'),
       label: label.hidden || label.offsetParent === null ? null : label.textContent,
-      opacity: Number(getComputedStyle(dimmed).opacity),
+      // seen as well as said: a dashed frame (a shape, not only a colour) around the region
+      frame: getComputedStyle(region).outlineStyle,
     };
   });
 }
 
-const NOT_STALE = { host: false, region: false, label: null, opacity: 1 };
+const NOT_STALE = { host: false, region: false, label: null, frame: 'none' };
 
 test('precision lab: an all-zero vector is explained, with no NaN, and the undefined errors shown as dashes', async () => {
   const view = await openReady(lab, EN);
@@ -127,7 +127,7 @@ test('vector lab: a bad input dims the last result under a "last valid result" l
     await x.fill('3, 4, zz');
     await eventually(
       () => staleState(widget),
-      (s) => s.host && s.region && s.label === STALE[lang] && s.opacity < 0.6,
+      (s) => s.host && s.region && s.label === STALE[lang] && s.frame === 'dashed',
       `${lang}: stale after a bad x`,
     );
     assert.equal(await textOf(rms), '[0.849, 1.131]', `${lang}: the old result is still there`);
@@ -143,7 +143,7 @@ test('vector lab: a bad input dims the last result under a "last valid result" l
     await widget.locator('#field-eps').fill('1e-5');
     await eventually(
       () => staleState(widget),
-      (s) => !s.host && !s.region && s.label === null && s.opacity === 1,
+      (s) => !s.host && !s.region && s.label === null && s.frame === 'none',
       `${lang}: fresh again`,
     );
     await expectText(rms, '[0.849, 1.131]', `${lang}: RMSNorm of [6, 8]`);
@@ -172,7 +172,7 @@ test('gradient flow: a bad seed marks the drawn curves as the last valid result 
     await seed.fill('7x');
     await eventually(
       () => staleState(widget),
-      (s) => s.host && s.label === STALE[lang] && s.opacity < 0.6,
+      (s) => s.host && s.label === STALE[lang] && s.frame === 'dashed',
       `${lang}: stale after a bad seed`,
     );
     assert.equal(await readout(), before, `${lang}: the curves stay`);
@@ -181,7 +181,7 @@ test('gradient flow: a bad seed marks the drawn curves as the last valid result 
     await seed.fill('7');
     await eventually(
       () => staleState(widget),
-      (s) => !s.host && s.label === null && s.opacity === 1,
+      (s) => !s.host && s.label === null && s.frame === 'none',
       `${lang}: fresh with a valid seed`,
     );
     await eventually(
@@ -234,7 +234,7 @@ test('gradient flow: a failed run marks the curves on screen as the last valid r
   const staleRun = 'Last valid result: the latest run failed (see below), so this is from an earlier run.';
   await eventually(
     () => staleState(widget),
-    (s) => s.host && s.label === staleRun && s.opacity < 0.6,
+    (s) => s.host && s.label === staleRun && s.frame === 'dashed',
     'stale after the failure',
   );
   assert.equal(await readout(), before, 'the earlier curves stay');

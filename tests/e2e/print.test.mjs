@@ -4,7 +4,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { EN, WIDGET_TAGS, ZH, computeEveryWidget, openReady } from './widget-helpers.mjs';
+import { LANGUAGES, stringsOf } from '../../web/languages.js';
+import { RUNNING_WIDGETS, RUN_BUTTON_WIDGETS, WIDGET_TAGS, computeEveryWidget, openReady } from './widget-helpers.mjs';
 
 // The A4 PDF with every widget computed, measured as here: 12 pages (en and zh) before the print styles were
 // reworked, 14 (en) and 13 (zh) after: the hints now print, each widget stays whole on a page (break-inside:
@@ -39,10 +40,7 @@ const lightPixels = (widget) =>
     return light;
   });
 
-for (const [lang, path] of [
-  ['en', EN],
-  ['zh', ZH],
-]) {
+for (const { code: lang, page: path } of LANGUAGES) {
   test(`${lang}: printed from the dark theme, widgets use the print palette, keep their hints, and the PDF is at most ${MAX_PAGES} A4 pages`, async () => {
     const view = await openReady(lab, path, { colorScheme: 'dark' });
     const { page } = view;
@@ -115,7 +113,7 @@ for (const [lang, path] of [
     });
     assert.equal(warmup.note, 'block');
     assert.equal(warmup.plot, 'none');
-    assert.match(warmup.text, lang === 'en' ? /Not computed yet/ : /尚未计算/);
+    assert.equal(warmup.text, stringsOf(lang, 'common').chartNotComputed);
 
     const pdf = (await page.pdf({ format: 'A4' })).toString('latin1');
     const pages = (pdf.match(/\/Type\s*\/Page\b/g) ?? []).length;
@@ -125,3 +123,63 @@ for (const [lang, path] of [
     await view.close();
   });
 }
+
+/** The widgets whose charts would print as "not computed yet" (their chart-empty note shown under print media). */
+const notComputedOnPaper = (page) =>
+  page.evaluate(
+    (tags) =>
+      [...document.querySelectorAll(tags.join(', '))]
+        .filter((el) =>
+          [...el.shadowRoot.querySelectorAll('.chart-empty-note')].some((n) => getComputedStyle(n).display !== 'none'),
+        )
+        .map((el) => el.localName),
+    WIDGET_TAGS,
+  );
+
+test('printed right after load: Ctrl+P computes every figure that computes by itself, then opens the print dialog', async () => {
+  const { page: path } = LANGUAGES[0];
+  const view = await openReady(lab, path);
+  const { page } = view;
+  // the print dialog, recorded instead of opened: what every widget's run was when it was asked for
+  await page.evaluate(() => {
+    window.print = () => {
+      window.printedWith = [...document.querySelectorAll('[data-status], [data-ready]')].map((el) => [
+        el.localName,
+        el.dataset.status ?? null,
+      ]);
+    };
+  });
+  await page.emulateMedia({ media: 'print' });
+  const before = await notComputedOnPaper(page);
+  assert.ok(
+    RUNNING_WIDGETS.some((tag) => before.includes(tag)),
+    `at load, figures below the fold are not computed yet: ${before}`,
+  );
+  await page.keyboard.press('Control+P');
+  await page.waitForFunction(() => window.printedWith, null, { timeout: 180000, polling: 500 });
+  const statuses = await page.evaluate(() => window.printedWith);
+  for (const tag of RUNNING_WIDGETS) {
+    const runs = statuses.filter(([name]) => name === tag);
+    assert.ok(runs.length > 0, `${tag} is on the page`);
+    for (const [, status] of runs) assert.equal(status, 'done', `${tag} had run when the dialog opened`);
+  }
+  // on paper, only the figures a reader starts with a button are still empty
+  for (const tag of await notComputedOnPaper(page)) assert.ok(RUN_BUTTON_WIDGETS.includes(tag), tag);
+  assert.equal(await page.locator('.print-wait').count(), 0, 'the note that it is computing is gone');
+  view.assertClean();
+  await view.close();
+});
+
+test("a print from the browser's menu (beforeprint) starts the runs of the figures not yet computed", async () => {
+  const view = await openReady(lab, LANGUAGES[0].page);
+  const { page } = view;
+  await page.evaluate(() => dispatchEvent(new Event('beforeprint')));
+  await page.waitForFunction(
+    (tags) => tags.every((tag) => [...document.querySelectorAll(tag)].every((el) => el.dataset.status === 'done')),
+    RUNNING_WIDGETS,
+    { timeout: 180000, polling: 500 },
+  );
+  await page.evaluate(() => dispatchEvent(new Event('afterprint')));
+  view.assertClean();
+  await view.close();
+});

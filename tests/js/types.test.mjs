@@ -8,6 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { load } from '../../dist/lib/residual-lab.js';
 import { HANDLE_KINDS, METHODS } from '../../web/lib/worker-methods.js';
+import { FALLBACK_LANGUAGE, LANGUAGES, stringsOf } from '../../web/languages.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const declarations = (name) =>
@@ -217,6 +218,23 @@ test('every error code the JS throws is in the declared ErrorCode', () => {
   }
   thrown.delete('missing_field'); // inspect-config.js's own, caught inside it (a 'cannot_count' note)
   for (const code of thrown) assert.ok(declared.has(code), `${code} is thrown but not declared`);
+});
+
+test("every declared ErrorCode has the reader's phrase in every language (the API's English message is the detail)", () => {
+  const declared = [...labTypes.match(/export type ErrorCode =([^;]*);/)[1].matchAll(/'([a-z_]+)'/g)].map((m) => m[1]);
+  assert.ok(declared.includes('safetensors_truncated') && declared.includes('worker_failed'), declared.join());
+  const fallback = stringsOf(FALLBACK_LANGUAGE, 'common').errors;
+  for (const { code: lang } of LANGUAGES) {
+    const errors = stringsOf(lang, 'common').errors;
+    for (const code of declared) {
+      const phrase = errors[code];
+      assert.ok(
+        typeof phrase === 'function' || (typeof phrase === 'string' && phrase.trim().length > 1),
+        `${lang}: ${code}`,
+      );
+      if (lang !== FALLBACK_LANGUAGE) assert.notEqual(String(phrase), String(fallback[code]), `${lang}: ${code}`);
+    }
+  }
 });
 
 test('docs/api.md shows only declared calls, and every declared member of the lab, its experiments and a decoder', () => {

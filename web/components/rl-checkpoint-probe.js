@@ -114,6 +114,14 @@ export class RlCheckpointProbe extends ExperimentElement {
     this.progress = h('progress', { class: 'run-progress', 'aria-label': s.reading, hidden: true });
     this.status = h('p', { class: 'run-status', role: 'status', 'aria-live': 'polite' });
     this.error = h('p', { class: 'run-error', role: 'alert' });
+    // the error's code and the API's own English message, for a report or a search, behind the reader's sentence
+    this.errorDetail = h('code', {});
+    this.errorDetails = h(
+      'details',
+      { class: 'run-error-detail', hidden: true },
+      h('summary', {}, this.common.errorDetail),
+      this.errorDetail,
+    );
     this.cancelButton = h(
       'button',
       { type: 'button', class: 'run-cancel', hidden: true, onclick: () => this.#cancel() },
@@ -164,6 +172,7 @@ export class RlCheckpointProbe extends ExperimentElement {
         { class: 'run-state' },
         h('div', { class: 'run-row' }, this.progress, this.status, this.cancelButton),
         this.error,
+        this.errorDetails,
       ),
       this.resultsRegion(
         h(
@@ -317,6 +326,7 @@ export class RlCheckpointProbe extends ExperimentElement {
     const source = this.#files ?? this.state.toy;
     this.dataset.status = 'running';
     this.error.textContent = '';
+    this.errorDetails.hidden = true;
     this.#busy(true);
     const started = performance.now();
     let stage = 'open';
@@ -407,11 +417,15 @@ export class RlCheckpointProbe extends ExperimentElement {
       if (!current()) return;
       this.#busy(false);
       this.status.textContent = '';
-      const message = failure?.code ? `${failure.code}: ${failure.message}` : describeError(failure, this.language);
       if (failure?.field) {
         failure.field.setError(failure.message); // where the reader typed it
         this.markStale(true, failure.field);
-      } else this.error.textContent = stage === 'open' ? s.openFailed(message) : s.runFailed(message);
+      } else {
+        const message = describeError(failure, this.language);
+        this.error.textContent = stage === 'open' ? s.openFailed(message) : s.runFailed(message);
+        this.errorDetail.textContent = failure?.code ? `${failure.code}: ${failure.message}` : '';
+        this.errorDetails.hidden = !failure?.code;
+      }
       this.dataset.status = 'error';
       this.markStale(true, 'run'); // the last result stays, dimmed
       this.#showSource(); // and the source line says whose it is

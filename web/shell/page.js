@@ -1,6 +1,7 @@
 // The page shell: the theme (the toggle, and the system's preference followed until the reader chooses), the
 // table of contents that follows reading, the language menu whose links keep the reader's place (#section) and
-// widget settings (?query), and holding a linked section in view while the widgets above it finish drawing.
+// widget settings (?query), holding a linked section in view while the widgets above it finish drawing, and
+// printing the figures computed.
 import { languageCode, stringsOf } from '../languages.js';
 import { nextFrame } from '../lib/next-task.js';
 import { KEEP_IN_VIEW_EVENT, READER_MOVES } from '../components/shared/keep-in-view.js';
@@ -256,8 +257,43 @@ function layOutSectionsInTurn() {
   else start();
 }
 
+/**
+ * Printing computes what it prints. Ctrl+P (Cmd+P) waits until every figure that computes by itself has run
+ * (widgets' computeForPrint), saying so, then opens the print dialog; a print from the browser's menu cannot be
+ * held, so it starts those runs (the figures that compute on the page's thread are drawn in time, a second
+ * print has the rest).
+ */
+function computeBeforePrinting() {
+  const figures = () => [...document.querySelectorAll('*')].filter((el) => typeof el.computeForPrint === 'function');
+  addEventListener('beforeprint', () => {
+    for (const figure of figures()) figure.computeForPrint();
+  });
+  let waiting = false;
+  addEventListener('keydown', async (event) => {
+    if (event.key.toLowerCase() !== 'p' || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    event.preventDefault();
+    if (waiting) return;
+    waiting = true;
+    const ui = stringsOf(languageCode(document.documentElement.lang), 'page');
+    const note = Object.assign(document.createElement('p'), {
+      className: 'print-wait',
+      textContent: ui.computingForPrint,
+    });
+    note.setAttribute('role', 'status');
+    document.body.append(note);
+    try {
+      await Promise.all(figures().map((figure) => figure.computeForPrint()));
+    } finally {
+      note.remove();
+      waiting = false;
+    }
+    print();
+  });
+}
+
 setupTheme();
 foldContentsOnNarrowScreens();
+computeBeforePrinting();
 layOutSectionsInTurn();
 setupTableOfContents();
 setupLanguageMenu();

@@ -17,4 +17,5 @@ export default {
   code: 'Code',
   formulaScrolls: 'Formula (scrolls sideways)',
   codeScrolls: 'Code (scrolls sideways)',
+  computingForPrint: 'Computing every figure before printing…',
 };

@@ -16,4 +16,5 @@ export default {
   code: '代码',
   formulaScrolls: '公式（可横向滚动）',
   codeScrolls: '代码（可横向滚动）',
+  computingForPrint: '正在计算所有图表，算完后打开打印……',
 };

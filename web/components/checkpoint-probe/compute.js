@@ -112,9 +112,6 @@ export function readTokenizer(files) {
   return { name: (id) => (names.has(id) ? names.get(id) : `#${id}`), characters };
 }
 
-/** id -> the token's text (readTokenizer's `name`). */
-export const tokenNames = (files) => readTokenizer(files).name;
-
 /** The distinct characters of `text` that are not in `characters` (readTokenizer's), in order of appearance. */
 export const unknownCharacters = (characters, text) =>
   characters ? [...new Set(text)].filter((ch) => !characters.has(ch)) : [];

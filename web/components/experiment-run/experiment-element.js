@@ -93,6 +93,27 @@ export class ExperimentElement extends LabElement {
     this.#viewport.observe(this);
   }
 
+  /**
+   * For printing: once the widget is drawn, starts a first run that still waits for the viewport, and resolves
+   * when no run of this widget is under way (or after `timeoutMs`). A widget that runs only on its button is left
+   * as it is.
+   */
+  async computeForPrint(timeoutMs = 60000) {
+    const end = Date.now() + timeoutMs;
+    const until = async (check) => {
+      while (!check() && this.isConnected && Date.now() < end) await new Promise((done) => setTimeout(done, 100));
+    };
+    await until(() => this.hasAttribute('data-ready'));
+    if (this.#autoCompute && this.#owesRun && this.isConnected) {
+      this.#viewport?.disconnect();
+      this.#viewport = null;
+      this.#nearViewport = true;
+      this.#owesRun = false;
+      this.recomputeNow();
+    }
+    if (this.#autoCompute) await until(() => this.dataset.status === 'done' || this.dataset.status === 'error');
+  }
+
   recomputeNow() {
     this.cancelRecompute();
     if (this.#nearViewport && this.isConnected) this.compute();

@@ -61,14 +61,39 @@ export function blockLayout({
 // Drawn in a column of a widget (a third to a half of its width, about 340 px on a desktop): 372 units wide with
 // 14-unit text at the least (block-diagram.css), so no text is drawn under 12 px there.
 const W = 372;
-const TRUNK_X = 56; // centre of the trunk column
-const BRANCH_X = 200; // centre of the branch column
+const TRUNK_X = 75; // the trunk's line: a box of the usual width centred on it starts at the frame's edge
+const BRANCH_GAP = 20; // from the trunk's line to the branch boxes' left edges
+const CHIP_GAP = 12; // from a box to the chips beside it
 const BOX_W = 130;
 const BOX_H = 32;
 const GAP = 16;
-const CHIP_X = 272;
 const CHIP_W = 96;
 const CHIP_H = 24;
+const PAD = 8; // between a label and its box's edge, and around the drawing
+export const TEXT_SIZE = 15; // block-diagram.css: .bd-text
+export const SMALL_TEXT_SIZE = 14; // .bd-caption and .bd-chip text
+
+// The widths of characters in em, on the wide side of the sans-serif fonts a reader may have (DejaVu Sans is among
+// the widest), so that a box sized from them holds its label in any of them: the SVG is built before it is in the
+// document, where nothing can be measured.
+const NARROW = new Set([...' .,:;\'"()[]|!ijlft-']);
+const WIDE = new Set([...'mwMW@→×']);
+const charWidth = (ch) => {
+  const code = ch.codePointAt(0);
+  if (code >= 0x2e80) return 1.0; // CJK and full-width forms
+  if (NARROW.has(ch)) return 0.42;
+  if (WIDE.has(ch)) return 0.95;
+  if (/[A-Z]/.test(ch)) return 0.76;
+  if (/[0-9a-z_]/.test(ch)) return 0.64;
+  return 0.85;
+};
+
+/** An upper estimate of the width of `content` drawn at `size` user units. */
+export function textWidth(content, size = TEXT_SIZE) {
+  let em = 0;
+  for (const ch of String(content)) em += charWidth(ch);
+  return em * size;
+}
 
 /**
  * attnExtras: names of norms inside attention that the toy decoder has no place for (MLA's q_a_layernorm and
@@ -81,26 +106,57 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
   const layout = blockLayout(config);
   const normName = labels.norm[layout.norm] ?? layout.norm;
   const parts = [];
+  // the horizontal extent of everything drawn, which the viewBox and the layer's frame enclose
+  let left = PAD;
+  let right = W - PAD;
+  const cover = (l, r) => {
+    left = Math.min(left, l);
+    right = Math.max(right, r);
+  };
   let y = 14;
-  const text = (x, ty, content, cls = 'bd-text') =>
-    svg('text', { x, y: ty, class: cls, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, content);
-  const box = (cx, top, content, cls, data = {}) =>
-    svg(
+  const text = (x, ty, content, cls = 'bd-text', size = cls === 'bd-text' ? TEXT_SIZE : SMALL_TEXT_SIZE) => {
+    const half = textWidth(content, size) / 2;
+    cover(x - half, x + half);
+    return svg('text', { x, y: ty, class: cls, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, content);
+  };
+  // a box is as wide as its label needs, at least BOX_W, centred on cx unless that crosses minLeft (a wide box
+  // on the trunk grows to the right); returns the group, with its right edge
+  const boxWidth = (content) => Math.max(BOX_W, Math.ceil(textWidth(content) + 2 * PAD));
+  const box = (cx, top, content, cls, data = {}, minLeft = -Infinity) => {
+    const width = boxWidth(content);
+    const x = Math.max(minLeft, cx - width / 2);
+    cover(x, x + width);
+    const group = svg(
       'g',
       { class: cls, ...data },
-      svg('rect', { x: cx - BOX_W / 2, y: top, width: BOX_W, height: BOX_H, rx: 6 }),
-      text(cx, top + BOX_H / 2, content),
+      svg('rect', { x, y: top, width, height: BOX_H, rx: 6 }),
+      text(x + width / 2, top + BOX_H / 2, content),
     );
+    return Object.assign(group, { right: x + width });
+  };
+  const trunkBox = (top, content, cls, data) => box(TRUNK_X, top, content, cls, data, PAD);
+  // the branch column's centre: its widest box starts BRANCH_GAP right of the trunk (or of "no skip" written on it)
+  const branchNorms = layout.sublayers.some((sub) => sub.norms.includes('before') || sub.norms.includes('after'));
+  const branchWidth = Math.max(
+    ...layout.sublayers.map((sub) => boxWidth(labels[sub.name])),
+    branchNorms ? boxWidth(normName) : 0,
+  );
+  const branchLeft =
+    TRUNK_X + Math.max(BRANCH_GAP, layout.residual ? 0 : textWidth(labels.noSkip, SMALL_TEXT_SIZE) / 2 + PAD);
+  const BRANCH_X = branchLeft + branchWidth / 2;
   const line = (x1, y1, x2, y2, cls = 'bd-line') => svg('line', { x1, y1, x2, y2, class: cls });
-  const chip = (top, content, data) =>
-    svg(
+  const chip = (x, top, content, data) => {
+    const width = Math.max(CHIP_W, Math.ceil(textWidth(content, SMALL_TEXT_SIZE) + 2 * PAD));
+    return svg(
       'g',
       { class: 'bd-chip', ...data },
-      svg('rect', { x: CHIP_X, y: top, width: CHIP_W, height: CHIP_H, rx: 11 }),
-      text(CHIP_X + CHIP_W / 2, top + CHIP_H / 2, content),
+      svg('rect', { x, y: top, width, height: CHIP_H, rx: 11 }),
+      text(x + width / 2, top + CHIP_H / 2, content, 'bd-text', SMALL_TEXT_SIZE),
     );
+  };
 
-  parts.push(svg('text', { x: 8, y, class: 'bd-caption', 'dominant-baseline': 'central' }, labels.input));
+  cover(PAD, PAD + textWidth(labels.input, SMALL_TEXT_SIZE));
+  parts.push(svg('text', { x: PAD, y, class: 'bd-caption', 'dominant-baseline': 'central' }, labels.input));
   y += 16;
   const layerTop = y;
   for (const sub of layout.sublayers) {
@@ -109,23 +165,25 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
     parts.push(line(TRUNK_X, fork, BRANCH_X, fork), line(BRANCH_X, fork, BRANCH_X, fork + GAP));
     let by = fork + GAP;
     const branchBox = (content, cls, data) => {
-      parts.push(box(BRANCH_X, by, content, cls, data));
+      const drawn = box(BRANCH_X, by, content, cls, data);
+      parts.push(drawn);
       by += BOX_H;
       parts.push(line(BRANCH_X, by, BRANCH_X, by + GAP));
       by += GAP;
+      return drawn.right;
     };
     if (sub.norms.includes('before')) branchBox(normName, 'bd-norm', { 'data-norm': `${sub.name}-before` });
     const fTop = by;
-    branchBox(labels[sub.name], `bd-sublayer bd-${sub.name}`, { 'data-sublayer': sub.name });
+    const fRight = branchBox(labels[sub.name], `bd-sublayer bd-${sub.name}`, { 'data-sublayer': sub.name });
+    const chipX = fRight + CHIP_GAP;
     const chips = [
       sub.qkNorm && [labels.qkNorm, { 'data-norm': 'qk', 'data-qk-norm': '' }],
       sub.softcap !== null && [labels.softcap(sub.softcap), { 'data-softcap': 'attn' }],
       ...(sub.name === 'attn' ? attnExtras : []).map((text) => [text, { 'data-norm': 'extra', 'data-qk-norm': '' }]),
     ].filter(Boolean);
     const chipsTop = fTop + BOX_H / 2 - (chips.length * (CHIP_H + 4) - 4) / 2;
-    chips.forEach(([content, data], k) => parts.push(chip(chipsTop + k * (CHIP_H + 4), content, data)));
-    if (chips.length)
-      parts.push(line(BRANCH_X + BOX_W / 2, fTop + BOX_H / 2, CHIP_X, fTop + BOX_H / 2, 'bd-line bd-dashed'));
+    chips.forEach(([content, data], k) => parts.push(chip(chipX, chipsTop + k * (CHIP_H + 4), content, data)));
+    if (chips.length) parts.push(line(fRight, fTop + BOX_H / 2, chipX, fTop + BOX_H / 2, 'bd-line bd-dashed'));
     if (sub.norms.includes('after')) branchBox(normName, 'bd-norm', { 'data-norm': `${sub.name}-after` });
     const add = by;
     parts.push(line(BRANCH_X, add, TRUNK_X + 9, add));
@@ -147,43 +205,55 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
     y = add + 9;
     if (sub.norms.includes('trunk')) {
       parts.push(line(TRUNK_X, y, TRUNK_X, y + GAP / 2));
-      parts.push(box(TRUNK_X, y + GAP / 2, normName, 'bd-norm', { 'data-norm': `${sub.name}-trunk` }));
+      parts.push(trunkBox(y + GAP / 2, normName, 'bd-norm', { 'data-norm': `${sub.name}-trunk` }));
       y += GAP / 2 + BOX_H;
     }
   }
   const layerBottom = y + 6;
+  // the layer's frame, around all of the layer (drawn first, under it), its repeat count inside its right edge
+  const frameLeft = Math.min(PAD, left - PAD / 2);
+  const frameRight = Math.max(W - PAD, right + PAD / 2);
+  const layersCaption = labels.layers(nLayers);
+  const captionHalf = textWidth(layersCaption, SMALL_TEXT_SIZE) / 2;
+  parts.push(text(frameRight - PAD - captionHalf, layerBottom - 10, layersCaption, 'bd-caption'));
   parts.unshift(
     svg('rect', {
-      x: 8,
+      x: frameLeft,
       y: layerTop - 4,
-      width: W - 16,
+      width: frameRight - frameLeft,
       height: layerBottom - layerTop + 4,
       rx: 10,
       class: 'bd-layer',
     }),
   );
-  parts.push(text(CHIP_X + CHIP_W / 2, layerBottom - 10, labels.layers(nLayers), 'bd-caption'));
   parts.push(line(TRUNK_X, y, TRUNK_X, layerBottom + GAP));
   y = layerBottom + GAP;
   if (layout.finalNorm) {
-    parts.push(box(TRUNK_X, y, normName, 'bd-norm', { 'data-norm': 'final' }));
-    parts.push(text(TRUNK_X + BOX_W / 2 + 40, y + BOX_H / 2, labels.finalNorm, 'bd-caption'));
+    const drawn = trunkBox(y, normName, 'bd-norm', { 'data-norm': 'final' });
+    parts.push(drawn);
+    const captionWidth = textWidth(labels.finalNorm, SMALL_TEXT_SIZE);
+    parts.push(text(drawn.right + PAD + captionWidth / 2, y + BOX_H / 2, labels.finalNorm, 'bd-caption'));
     y += BOX_H;
     parts.push(line(TRUNK_X, y, TRUNK_X, y + GAP));
     y += GAP;
   }
-  parts.push(box(TRUNK_X, y, labels.lmHead, 'bd-sublayer bd-head', { 'data-sublayer': 'lm_head' }));
+  const head = trunkBox(y, labels.lmHead, 'bd-sublayer bd-head', { 'data-sublayer': 'lm_head' });
+  parts.push(head);
   if (layout.finalSoftcap !== null) {
-    parts.push(line(TRUNK_X + BOX_W / 2, y + BOX_H / 2, CHIP_X, y + BOX_H / 2, 'bd-line bd-dashed'));
-    parts.push(chip(y + (BOX_H - CHIP_H) / 2, labels.softcap(layout.finalSoftcap), { 'data-softcap': 'final' }));
+    const chipX = head.right + CHIP_GAP;
+    parts.push(line(head.right, y + BOX_H / 2, chipX, y + BOX_H / 2, 'bd-line bd-dashed'));
+    parts.push(chip(chipX, y + (BOX_H - CHIP_H) / 2, labels.softcap(layout.finalSoftcap), { 'data-softcap': 'final' }));
   }
   y += BOX_H + 8;
+  // everything drawn, with a margin: a label wider than the usual column widens the drawing, never clips
+  const minX = Math.min(0, Math.floor(left - PAD));
+  const maxX = Math.max(W, Math.ceil(right + PAD));
   const summary = labels.summary(layout);
   return svg(
     'svg',
     {
       class: 'block-diagram',
-      viewBox: `0 0 ${W} ${y}`,
+      viewBox: `${minX} 0 ${maxX - minX} ${y}`,
       role: 'img',
       'aria-label': summary,
       'data-placement': layout.placement,
