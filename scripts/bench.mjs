@@ -13,10 +13,12 @@
 //   checkpoint  lab.openCheckpoint on a synthetic Qwen2.5-0.5B-shaped BF16 checkpoint: open time, runs of 16, 32
 //            and 64 tokens, effective GFLOP/s beside the matmul kernel's, the WASM heap's peak
 //            (bench/checkpoint-run.mjs)
+//   sweep    the layer-drop sweep on the same checkpoint, 16 tokens: its time in runs of 16 tokens, against the
+//            target of L / 2 + 2 (bench/checkpoint-drop-sweep.mjs)
 //   page     the chapter in headless Chromium: bytes on the wire, responses, WebAssembly fetches and
 //            compilations, long main-thread tasks, time to the first numbers (scripts/bench-page.mjs)
 // `npm run bench -- --json` prints the same figures as one JSON object; `--only=api,training` runs just those parts
-// (the parts: kernels, which includes decoder, api, training, checkpoint, page); `--page-only` is `--only=page`.
+// (the parts: kernels, which includes decoder, api, training, checkpoint, sweep, page); `--page-only` is `--only=page`.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, BUILDS } from './build.mjs';
@@ -150,6 +152,25 @@ async function checkpointRun() {
   return parseLines(output);
 }
 
+async function dropSweep() {
+  log('running the layer-drop sweep on the Qwen2.5-0.5B-shaped checkpoint (a few minutes)...');
+  const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/checkpoint-drop-sweep.mjs')], {
+    quiet: true,
+  });
+  if (status !== 0) throw new Error(`sweep benchmark exited ${status}:\n${output}`);
+  return parseLines(output);
+}
+
+function printSweep(rows) {
+  console.log(
+    '\nThe layer-drop sweep (every layer dropped in turn), Qwen2.5-0.5B shapes, 16 tokens, WASM SIMD in node:',
+  );
+  for (const r of rows)
+    console.log(
+      `${r.workers} worker(s): one run ${fmt(r.run)} s, the sweep ${fmt(r.sweep)} s = ${fmt(r.runs)} runs (target <= ${r.target})`,
+    );
+}
+
 const fmt = (v) => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}x`);
 
@@ -163,6 +184,7 @@ async function main() {
     api: wanted('api') ? await apiCallCost() : [],
     training: wanted('training') ? await trainingWallTime() : [],
     checkpoint: wanted('checkpoint') ? await checkpointRun() : [],
+    sweep: wanted('sweep') ? await dropSweep() : [],
   });
   const page = wanted('page') ? await benchPage({ log }) : null;
   const lookup = (source, name, d) => results[source].find((r) => r.name === name && r.d === d)?.value;
@@ -194,6 +216,7 @@ async function main() {
           api: results.api,
           training: results.training,
           checkpoint: results.checkpoint,
+          sweep: results.sweep,
           page,
         },
         null,
@@ -206,6 +229,7 @@ async function main() {
   if (wanted('api')) printApi(results.api);
   if (wanted('training')) printTraining(results.training);
   if (wanted('checkpoint')) printCheckpoint(results.checkpoint);
+  if (wanted('sweep')) printSweep(results.sweep);
   if (page) printPageFigures(page);
 }
 

@@ -323,6 +323,57 @@ export interface CheckpointRunOptions {
   signal?: AbortSignal;
   /** bytes of weights a run may hold in JS memory at once (default 1 GiB); a model whose one layer needs more is refused */
   memoryLimit?: number;
+  /** named changes to the one forward (docs/checkpoints.md, "Interventions and observations") */
+  intervene?: CheckpointInterventions;
+  /** what the run also reports, in `collected` */
+  collect?: CheckpointObservation[];
+}
+
+export interface CheckpointInterventions {
+  /** layers whose two increments are not added: the stream passes them unchanged */
+  skipLayers?: number[];
+  /** start at layer `layer` from this stream (T x d, a previous run's hiddenStates[layer]); not with a lens */
+  from?: { layer: number; stream: Float32Array };
+  /** the output head reads the raw last stream, without the final norm */
+  noFinalNorm?: boolean;
+  /** every RMSNorm multiplies by (normOffset + w): 0 reads weights as w, 1 as Gemma's 1 + w */
+  normOffset?: 0 | 1;
+}
+
+export type CheckpointObservation = 'attnScores' | 'normInputs' | 'residMid' | 'finalSoftcap' | 'finalNormBf16';
+
+/** A run's observations; states and layers a run did not compute are null. */
+export interface CheckpointCollected {
+  /** per layer, 4 floats per query head h: [4h] max |score| after the scale and before any cap, [4h + 1] after the cap, [4h + 2] scores with |s| > cap / 2, [4h + 3] scores */
+  attnScores?: (Float32Array | null)[];
+  /** per layer, 4 x T: mean(h^2) at the inputs of N1 .. N4 (attention before, attention after, MLP before, MLP after; 0 where the layout has none) */
+  normInputs?: (Float32Array | null)[];
+  /** with normInputs: mean(h^2) at the final norm's input, per position */
+  finalNormInput?: Float32Array;
+  /** per layer, per position: the L2 norm of the stream between the sublayers (hook_resid_mid) */
+  residMid?: (Float32Array | null)[];
+  /** the final soft-cap over the logits returned (cap 0: none) */
+  finalSoftcap?: { cap: number; maxBefore: number; maxAfter: number; bent: number; count: number };
+  /** the final norm with every step rounded to bfloat16: its output (T x d) and mean square per position */
+  finalNormBf16?: { hidden: Float32Array; meanSquare: Float32Array };
+}
+
+/** What the forward does with an opened model. */
+export interface CheckpointForward {
+  layers: number;
+  d: number;
+  heads: number;
+  kvHeads: number;
+  headDim: number;
+  vocab: number;
+  eps: number;
+  placement: 'pre' | 'sandwich' | 'post';
+  normOffset: 0 | 1;
+  qkNorm: 'none' | 'per_head' | 'whole';
+  attnScale: number;
+  /** 0: none */
+  attnSoftcap: number;
+  finalSoftcap: number;
 }
 
 export interface CheckpointProgress {
@@ -376,6 +427,8 @@ export interface CheckpointRun {
   lens?: { position: number; k: number; layers: LogitLensState[] };
   /** what the run read: bytes, reads, and the most bytes held in JS memory at once */
   reads: { bytes: number; count: number; peakHeldBytes: number };
+  /** with options.collect */
+  collected?: CheckpointCollected;
 }
 
 export interface NormWeightStats {
@@ -398,6 +451,7 @@ export interface Checkpoint {
   /** config.json as lab.inspectConfig reads it */
   readonly config: ConfigInspection;
   readonly tensors: CheckpointTensor[];
+  readonly forward: CheckpointForward;
   /** token ids of a text (needs tokenizer.json) */
   tokenize(text: string): number[];
   /** every norm's weights, read from the files */
@@ -426,4 +480,95 @@ export interface ResidualLab extends Kernels {
   readonly experiments: Experiments;
   /** a config.json's text, read for its norms (no WASM) */
   inspectConfig(text: string): ConfigInspection;
+}
+
+// ---- Experiments on an opened checkpoint -------------------------------------------------------------------
+// web/lib/checkpoint/experiments.js: the chapter's claims about trained models, each one run (or a few) with
+// named interventions and observations. `ckpt` may be a checkpoint or a lab worker's handle of one.
+
+export interface CheckpointExperimentOptions {
+  onProgress?: (progress: CheckpointProgress & { fraction?: number }) => void;
+  signal?: AbortSignal;
+}
+export interface TokenDistribution {
+  /** nats */
+  entropy: number;
+  ids: number[];
+  probs: number[];
+}
+type ExperimentCheckpoint = Pick<Checkpoint, 'run' | 'normWeights' | 'forward'>;
+
+export declare namespace checkpointExperiments {
+  function noFinalNorm(
+    ckpt: ExperimentCheckpoint,
+    ids: ArrayLike<number>,
+    options?: CheckpointExperimentOptions & { k?: number },
+  ): Promise<{ real: TokenDistribution; raw: TokenDistribution; scale: number; streamNorm: number; kl: number }>;
+  function dropLayers(
+    ckpt: ExperimentCheckpoint,
+    ids: ArrayLike<number>,
+    options?: CheckpointExperimentOptions,
+  ): Promise<{ top: number; layers: { layer: number; kl: number; topSurvives: boolean; top: number; cosine: number }[] }>;
+  function wrongConvention(
+    ckpt: ExperimentCheckpoint,
+    ids: ArrayLike<number>,
+    options?: CheckpointExperimentOptions & { k?: number },
+  ): Promise<{
+    right: TokenDistribution & { normOffset: 0 | 1; lens: CheckpointRun['lens'] };
+    wrong: TokenDistribution & { normOffset: 0 | 1; lens: CheckpointRun['lens'] };
+  }>;
+  function increments(
+    ckpt: ExperimentCheckpoint,
+    ids: ArrayLike<number>,
+    options?: CheckpointExperimentOptions & { position?: number },
+  ): Promise<{
+    position: number;
+    layers: { layer: number; attn: number; mlp: number; stream: number; attnGain: number | null; mlpGain: number | null }[];
+  }>;
+  function epsMargin(
+    ckpt: ExperimentCheckpoint,
+    ids: ArrayLike<number>,
+    options?: CheckpointExperimentOptions,
+  ): Promise<{ eps: number; rows: EpsRow[]; smallest: EpsRow }>;
+  function attentionScores(
+    ckpt: ExperimentCheckpoint,
+    ids: ArrayLike<number>,
+    options?: CheckpointExperimentOptions,
+  ): Promise<{ qkNorm: CheckpointForward['qkNorm']; layers: { layer: number; maxPerHead: number[]; bound: number | null }[] }>;
+  function softcaps(
+    ckpt: ExperimentCheckpoint,
+    ids: ArrayLike<number>,
+    options?: CheckpointExperimentOptions,
+  ): Promise<{
+    unsupported: string | null;
+    attnCap?: number | null;
+    finalCap?: number | null;
+    attention?: { layer: number; maxBefore: number; maxAfter: number; bent: number; count: number }[] | null;
+    final?: CheckpointCollected['finalSoftcap'] | null;
+  }>;
+  function streamTop(
+    ckpt: ExperimentCheckpoint,
+    ids: ArrayLike<number>,
+    options?: CheckpointExperimentOptions & { position?: number; k?: number },
+  ): Promise<{
+    position: number;
+    k: number;
+    states: { state: number; norm: number; share: number; coords: { index: number; value: number; share: number }[] }[];
+  }>;
+  function bf16Norm(
+    ckpt: ExperimentCheckpoint,
+    ids: ArrayLike<number>,
+    options?: CheckpointExperimentOptions,
+  ): Promise<{
+    positions: { position: number; meanSquare: number; meanSquareBf16: number; meanSquareError: number; outputError: number }[];
+  }>;
+  function distribution(logits: ArrayLike<number>, k?: number): TokenDistribution & { logSum: number };
+  function klDivergence(p: ArrayLike<number>, q: ArrayLike<number>): number;
+}
+export interface EpsRow {
+  layer: number | null;
+  slot: 'attnNormBefore' | 'attnNormAfter' | 'mlpNormBefore' | 'mlpNormAfter' | 'finalNorm';
+  minMeanSquare: number;
+  position: number;
+  ratio: number;
 }

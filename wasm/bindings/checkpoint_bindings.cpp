@@ -98,13 +98,15 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_to_f32(float* out, const void* in, double n, in
   return 0;
 }
 
-// weights: kSlotCount heap addresses (0 for none), then kSlotCount dtype codes.
+// weights: kSlotCount heap addresses (0 for none), then kSlotCount dtype codes. head_stats, norm_inputs,
+// mid_norms: LayerObservations' blocks, 0 for those not asked.
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer(float* x, int T, const float* spec, const std::uint32_t* weights,
-                                       const float* inv_freq, int window, float* attn_norms, float* mlp_norms) {
+                                       const float* inv_freq, int window, float* attn_norms, float* mlp_norms,
+                                       float* head_stats, float* norm_inputs, float* mid_norms) {
   rl::checkpoint::LayerWeights w;
   if (!read_weights(weights, &w)) return fail("unknown dtype code");
-  const std::string e =
-      rl::checkpoint::layer_forward(x, T, read_spec(spec), w, inv_freq, window, attn_norms, mlp_norms, workspace);
+  const std::string e = rl::checkpoint::layer_forward(x, T, read_spec(spec), w, inv_freq, window, attn_norms, mlp_norms,
+                                                      workspace, {head_stats, norm_inputs, mid_norms});
   return e.empty() ? 0 : fail(e);
 }
 
@@ -115,6 +117,26 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_norm(float* y, const float* x, const float* g,
 
 EMSCRIPTEN_KEEPALIVE void rl_ckpt_row_norms(float* out, const float* x, int rows, int d) {
   rl::checkpoint::row_norms(out, x, rows, d);
+}
+
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_row_mean_squares(float* out, const float* x, int rows, int d) {
+  rl::checkpoint::row_mean_squares(out, x, rows, d);
+}
+
+// Each row of x[rows, d] through RMSNorm with every step rounded to bfloat16 (rmsnorm_forward_bf16), and each
+// row's mean square as that path computes it (ms: rows floats).
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_norm_bf16(float* y, float* ms, const float* x, const float* g, int rows, int d,
+                                            float eps, float weight_offset) {
+  for (int r = 0; r < rows; ++r) {
+    const float* row = x + std::size_t(r) * d;
+    rl::rmsnorm_forward_bf16(y + std::size_t(r) * d, row, g, d, eps, weight_offset);
+    ms[r] = rl::rmsnorm_mean_square_bf16(row, d);
+  }
+}
+
+// logits[n] soft-capped in place (cap 0: unchanged); stats: 0, or kHeadStats floats (softcap_observed).
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_softcap(float* x, double n, float cap, float* stats) {
+  rl::checkpoint::softcap_observed(x, static_cast<std::size_t>(n), cap, stats);
 }
 
 // panel: kPanelRows * d floats.
@@ -134,15 +156,16 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_linear(float* y, const float* x, const void* w,
   return 0;
 }
 
-// weights as for rl_ckpt_layer (the biases and q/k norms are read); scores: T * T floats.
+// weights as for rl_ckpt_layer (the biases and q/k norms are read); scores: T * T floats; head_stats: 0 or
+// kHeadStats * H floats.
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_attention_core(float* y, float* q, float* k, float* v, int T, const float* spec,
                                                 const std::uint32_t* weights, const float* inv_freq, int window,
-                                                float* scores) {
+                                                float* scores, float* head_stats) {
   rl::checkpoint::LayerWeights w;
   if (!read_weights(weights, &w)) return fail("unknown dtype code");
   const rl::checkpoint::LayerSpec s = read_spec(spec);
   if (std::string e = rl::checkpoint::check_spec(s); !e.empty()) return fail(e);
-  rl::checkpoint::attention_core(y, q, k, v, T, s, w, inv_freq, window, scores);
+  rl::checkpoint::attention_core(y, q, k, v, T, s, w, inv_freq, window, scores, head_stats);
   return 0;
 }
 

@@ -64,7 +64,7 @@ export const HANDLE_KINDS = Object.freeze({
   checkpoint: Object.freeze({
     methods: Object.freeze(['run', 'normWeights', 'tokenize', 'cost', 'shardRows']),
     progressArgs: Object.freeze({ run: 1 }),
-    data: Object.freeze(['architecture', 'modelType', 'config', 'tensors']),
+    data: Object.freeze(['architecture', 'modelType', 'config', 'tensors', 'forward']),
     state: Object.freeze(['workers']),
     freshResults: true,
   }),

@@ -165,7 +165,7 @@ float gelu_tanh(float x) {
 }  // namespace
 
 void attention_core(float* y, float* q, float* k, float* v, int T, const LayerSpec& s, const LayerWeights& w,
-                    const float* inv_freq, int window, float* scores) {
+                    const float* inv_freq, int window, float* scores, float* head_stats) {
   const int H = s.n_heads, KV = s.n_kv_heads, hd = s.head_dim, q_cols = H * hd, kv_cols = KV * hd;
   add_bias(q, w.f32(kQBias), T, q_cols);
   add_bias(k, w.f32(kKBias), T, kv_cols);
@@ -190,7 +190,18 @@ void attention_core(float* y, float* q, float* k, float* v, int T, const LayerSp
       float* row = scores + std::size_t(t) * T;
       const int first = window > 0 ? std::max(0, t - window + 1) : 0;
       for (int j = first; j <= t; ++j) row[j] *= s.attn_scale;
+      float* stats = head_stats ? head_stats + std::size_t(h) * kHeadStats : nullptr;
+      if (stats) {
+        if (t == 0) std::fill(stats, stats + kHeadStats, 0.0f);
+        for (int j = first; j <= t; ++j) {
+          stats[0] = std::max(stats[0], std::fabs(row[j]));
+          if (s.attn_softcap > 0 && std::fabs(row[j]) > 0.5f * s.attn_softcap) stats[2] += 1;
+        }
+        stats[3] += float(t + 1 - first);
+      }
       if (s.attn_softcap > 0) softcap_forward(row + first, row + first, t + 1 - first, s.attn_softcap);
+      if (stats)
+        for (int j = first; j <= t; ++j) stats[1] = std::max(stats[1], std::fabs(row[j]));
       float max = minus_inf;
       for (int j = first; j <= t; ++j) max = std::max(max, row[j]);
       float sum = 0;
@@ -212,12 +223,12 @@ void gated_activation(float* gate, const float* up, std::size_t n, Activation ac
 namespace {
 
 void attention(float* out, const float* x, int T, const LayerSpec& s, const LayerWeights& w, const float* inv_freq,
-               int window, Workspace& ws) {
+               int window, Workspace& ws, float* head_stats) {
   const int d = s.d, q_cols = s.n_heads * s.head_dim, kv_cols = s.n_kv_heads * s.head_dim;
   linear(ws.q, x, w.w[kQ], w.dtype[kQ], T, d, q_cols, ws.panel);
   linear(ws.k, x, w.w[kK], w.dtype[kK], T, d, kv_cols, ws.panel);
   linear(ws.v, x, w.w[kV], w.dtype[kV], T, d, kv_cols, ws.panel);
-  attention_core(ws.y, ws.q, ws.k, ws.v, T, s, w, inv_freq, window, ws.scores);
+  attention_core(ws.y, ws.q, ws.k, ws.v, T, s, w, inv_freq, window, ws.scores, head_stats);
   linear(out, ws.y, w.w[kO], w.dtype[kO], T, q_cols, d, ws.panel);
   add_bias(out, w.f32(kOBias), T, d);
 }
@@ -260,8 +271,16 @@ void row_norms(float* out, const float* x, int rows, int d) {
   }
 }
 
+void row_mean_squares(float* out, const float* x, int rows, int d) {
+  for (int r = 0; r < rows; ++r) {
+    double sum = 0;
+    for (int j = 0; j < d; ++j) sum += double(x[std::size_t(r) * d + j]) * x[std::size_t(r) * d + j];
+    out[r] = static_cast<float>(sum / d);
+  }
+}
+
 std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeights& w, const float* inv_freq, int window,
-                          float* attn_norms, float* mlp_norms, Workspace& ws) {
+                          float* attn_norms, float* mlp_norms, Workspace& ws, const LayerObservations& observe) {
   if (std::string e = check_spec(s); !e.empty()) return e;
   // Biases are optional; every other slot the spec has is required. Only the projections may be F16 / BF16.
   for (int slot = 0; slot < kSlotCount; ++slot) {
@@ -275,25 +294,38 @@ std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeight
   if (std::string e = ws.reserve(s, T); !e.empty()) return e;
   const int d = s.d;
   const std::size_t n = std::size_t(T) * d;
+  // the mean square at norm `which`'s input (0 N1, 1 N2, 2 N3, 3 N4), when asked
+  const auto observe_norm_input = [&](int which, const float* input) {
+    if (observe.norm_inputs) row_mean_squares(observe.norm_inputs + std::size_t(which) * T, input, T, d);
+  };
+  if (observe.norm_inputs) std::fill(observe.norm_inputs, observe.norm_inputs + 4 * std::size_t(T), 0.0f);
   const float* attn_in = x;
   if (s.placement != Placement::post) {
+    observe_norm_input(0, x);
     rmsnorm_forward(ws.h, nullptr, x, w.f32(kAttnNormBefore), T, d, s.eps, s.norm_offset);
     attn_in = ws.h;
   }
-  attention(ws.branch, attn_in, T, s, w, inv_freq, window, ws);
-  if (s.placement != Placement::pre)
+  attention(ws.branch, attn_in, T, s, w, inv_freq, window, ws, observe.head_stats);
+  if (s.placement != Placement::pre) {
+    observe_norm_input(1, ws.branch);
     rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kAttnNormAfter), T, d, s.eps, s.norm_offset);
+  }
   row_norms(attn_norms, ws.branch, T, d);
+  // the residual add: the stream accumulates (+=), the branch was assigned (=)
   for (std::size_t i = 0; i < n; ++i) x[i] += ws.branch[i];
+  if (observe.mid_norms) row_norms(observe.mid_norms, x, T, d);
 
   const float* mlp_in = x;
   if (s.placement != Placement::post) {
+    observe_norm_input(2, x);
     rmsnorm_forward(ws.h, nullptr, x, w.f32(kMlpNormBefore), T, d, s.eps, s.norm_offset);
     mlp_in = ws.h;
   }
   mlp(ws.branch, mlp_in, T, s, w, ws);
-  if (s.placement != Placement::pre)
+  if (s.placement != Placement::pre) {
+    observe_norm_input(3, ws.branch);
     rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kMlpNormAfter), T, d, s.eps, s.norm_offset);
+  }
   row_norms(mlp_norms, ws.branch, T, d);
   for (std::size_t i = 0; i < n; ++i) x[i] += ws.branch[i];
   return "";
@@ -314,6 +346,22 @@ void head_chunk(float* logits, int ld, const float* h, int rows, int d, const vo
   if (softcap > 0)
     for (int r = 0; r < rows; ++r)
       softcap_forward(logits + std::size_t(r) * ld, logits + std::size_t(r) * ld, n, softcap);
+}
+
+void softcap_observed(float* x, std::size_t n, float cap, float* stats) {
+  if (stats) {
+    std::fill(stats, stats + kHeadStats, 0.0f);
+    for (std::size_t i = 0; i < n; ++i) {
+      stats[0] = std::max(stats[0], std::fabs(x[i]));
+      if (cap > 0 && std::fabs(x[i]) > 0.5f * cap) stats[2] += 1;
+    }
+    stats[3] = float(n);
+  }
+  if (cap > 0)
+    for (std::size_t i = 0; i < n; i += 1 << 20)
+      softcap_forward(x + i, x + i, int(std::min<std::size_t>(n - i, 1 << 20)), cap);
+  if (stats)
+    for (std::size_t i = 0; i < n; ++i) stats[1] = std::max(stats[1], std::fabs(x[i]));
 }
 
 }  // namespace rl::checkpoint

@@ -96,11 +96,35 @@ class Workspace {
   MemoryReservation memory_;
 };
 
+// What the attention reports per query head h when asked (head_stats, kHeadStats * H floats): the scores are those
+// a query sees (causal, inside its window), after the model's scale s = scale * q.k:
+//   [h * 4 + 0]  max |s| before any soft-cap
+//   [h * 4 + 1]  max |s| after the soft-cap (the same without one)
+//   [h * 4 + 2]  how many scores lie where the cap bends them, |s| > cap / 2 (tanh(1/2) / (1/2) = 0.92: the
+//                capped score is already 8% under the line there); 0 without a cap
+//   [h * 4 + 3]  how many scores
+inline constexpr int kHeadStats = 4;
+
 // The attention between the projections: q[T, H * hd], k and v [T, KV * hd] as the projections give them (biases
 // not yet added; q and k are changed in place: biases, q/k norm, RoPE; v gets its bias) -> y[T, H * hd], the
 // heads' outputs before o_proj. scores: T * T floats. The layer's own weights used: the biases and q/k norms.
+// head_stats: nullptr, or kHeadStats * H floats (above).
 void attention_core(float* y, float* q, float* k, float* v, int T, const LayerSpec& spec, const LayerWeights& weights,
-                    const float* inv_freq, int window, float* scores);
+                    const float* inv_freq, int window, float* scores, float* head_stats = nullptr);
+
+// Observations of one layer a caller may ask for (each nullptr when not wanted); they change nothing computed.
+//   head_stats    kHeadStats * H floats, as attention_core reports them
+//   norm_inputs   4 * T floats: mean(h^2) of each row at the input of N1, N2, N3, N4 (the layout's norms, in the
+//                 order of the layer comment above; 0 where the layout has no such norm)
+//   mid_norms     T floats: the L2 norm of the stream between the two sublayers (hook_resid_mid)
+struct LayerObservations {
+  float* head_stats = nullptr;
+  float* norm_inputs = nullptr;
+  float* mid_norms = nullptr;
+};
+
+// mean(x^2) of each of the rows of x[rows, d] (summed in double): what an RMSNorm compares with eps.
+void row_mean_squares(float* out, const float* x, int rows, int d);
 
 // gate[i] = act(gate[i]) * up[i] for n values: the MLP between its gate/up and down projections.
 void gated_activation(float* gate, const float* up, std::size_t n, Activation activation);
@@ -109,7 +133,8 @@ void gated_activation(float* gate, const float* up, std::size_t n, Activation ac
 // layer; window > 0 lets position t see keys t - window + 1 .. t only. attn_norms / mlp_norms [T] receive the L2
 // norm of each branch (what the sublayer adds to the stream). Returns "" or the problem (missing weight, memory).
 std::string layer_forward(float* x, int T, const LayerSpec& spec, const LayerWeights& weights, const float* inv_freq,
-                          int window, float* attn_norms, float* mlp_norms, Workspace& ws);
+                          int window, float* attn_norms, float* mlp_norms, Workspace& ws,
+                          const LayerObservations& observe = {});
 
 // L2 norm of each of the rows of x[rows, d] (summed in double).
 void row_norms(float* out, const float* x, int rows, int d);
@@ -118,5 +143,10 @@ void row_norms(float* out, const float* x, int rows, int d);
 // w in `dtype`; panel holds kPanelRows * d floats.
 void head_chunk(float* logits, int ld, const float* h, int rows, int d, const void* w, Dtype dtype, int n,
                 float softcap, float* panel);
+
+// x[i] = cap * tanh(x[i] / cap) for n values (cap 0: unchanged), as head_chunk caps them. stats: nullptr, or
+// kHeadStats floats as attention_core reports a head's: max |x| before, max |x| after, how many |x| > cap / 2,
+// how many values.
+void softcap_observed(float* x, std::size_t n, float cap, float* stats);
 
 }  // namespace rl::checkpoint

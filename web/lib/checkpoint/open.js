@@ -198,6 +198,8 @@ async function open(Module, map, weightFiles, options) {
     modelType: model.modelType,
     config: model.inspected,
     tensors: [...all.values()].map((t) => ({ name: t.name, dtype: t.dtype, shape: [...t.shape], file: t.file })),
+    /** What the forward does with this model (the experiments read it to say what a model can run). */
+    forward: forwardSummary(model),
     /** How many workers a run is split over (1 where workers cannot start). */
     get workers() {
       return usedWorkers;
@@ -240,5 +242,23 @@ async function open(Module, map, weightFiles, options) {
       }
       disposed = true;
     },
+  };
+}
+
+function forwardSummary({ sizes, forward: f }) {
+  return {
+    layers: sizes.L,
+    d: sizes.d,
+    heads: sizes.H,
+    kvHeads: sizes.KV,
+    headDim: sizes.headDim,
+    vocab: sizes.V,
+    eps: sizes.eps,
+    placement: f.placement,
+    normOffset: f.normOffset,
+    qkNorm: f.qkNorm,
+    attnScale: f.attnScale,
+    attnSoftcap: f.attnSoftcap,
+    finalSoftcap: f.finalSoftcap,
   };
 }

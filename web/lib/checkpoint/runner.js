@@ -104,7 +104,16 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       onProgress = null,
       signal = null,
       memoryLimit = DEFAULT_MEMORY_LIMIT,
+      intervene = {},
+      collect = [],
     } = options ?? {};
+    const hooks = checkInterventions(intervene ?? {}, { L, T, d, lens });
+    const wanted = checkCollect(collect ?? []);
+    const normOffset = hooks.normOffset ?? f.normOffset;
+    // the layers this run computes, in order: from hooks.from.layer on, without the skipped ones
+    const order = [];
+    for (let i = hooks.from?.layer ?? 0; i < L; i++) if (!hooks.skip.has(i)) order.push(i);
+    const nextRun = (i) => order[order.indexOf(i) + 1] ?? null;
     if (logitsOption !== 'last' && logitsOption !== 'all')
       throw new ResidualLabError(`options.logits must be 'last' or 'all', is ${JSON.stringify(logitsOption)}`, {
         code: 'invalid_input',
@@ -192,6 +201,21 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       const final = alloc(T * d * 4, 'the stream after the final norm');
       const headIn = alloc(headRows * d * 4, 'the rows read through the output head');
       const logits = alloc(headRows * V * 4, 'the logits');
+      // what the layer reports when asked (LayerObservations in forward.hpp): head stats, norm inputs, mid norms
+      const observing = wanted.has('attnScores') || wanted.has('normInputs') || wanted.has('residMid');
+      const obs = observing ? alloc((4 * H + 5 * T + 4) * 4, 'the observations of a layer') : 0;
+      const obsHeads = wanted.has('attnScores') ? obs : 0,
+        obsNorms = wanted.has('normInputs') ? obs + 4 * H * 4 : 0,
+        obsMid = wanted.has('residMid') ? obs + (4 * H + 4 * T) * 4 : 0;
+      const collected = {};
+      if (wanted.has('attnScores')) collected.attnScores = Array(L).fill(null);
+      if (wanted.has('normInputs')) collected.normInputs = Array(L).fill(null);
+      if (wanted.has('residMid')) collected.residMid = Array(L).fill(null);
+      const keepObservations = (i) => {
+        if (obsHeads) collected.attnScores[i] = Module.HEAPF32.slice(obsHeads >> 2, (obsHeads >> 2) + 4 * H);
+        if (obsNorms) collected.normInputs[i] = Module.HEAPF32.slice(obsNorms >> 2, (obsNorms >> 2) + 4 * T);
+        if (obsMid) collected.residMid[i] = Module.HEAPF32.slice(obsMid >> 2, (obsMid >> 2) + T);
+      };
 
       // count values of w's bytes (already read) widened to float32 at dest
       const toF32 = (dest, w, bytes) => {
@@ -211,20 +235,25 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         onProgress?.({ stage, layer: done, layers: L, bytesRead: account.bytesRead, bytesTotal: cost(T).bytesRead });
 
       // the first layer's reads start before the embedding's rows are gathered
-      let next = pool ? null : readLayer(0);
-      // the embedding, gathered by rows, as the first layer reads it
-      const rowBytes = d * DTYPE_BYTES[embed.dtype];
-      const rows = await Promise.all(tokens.map((id) => read(embed, id * rowBytes, (id + 1) * rowBytes)));
-      rows.forEach((bytes, t) => {
-        toF32(x + t * d * 4, embed, bytes);
-        release(bytes);
-      });
-      if (f.embedScale !== 1) {
-        const view = Module.HEAPF32.subarray(x >> 2, (x >> 2) + T * d);
-        for (let i = 0; i < view.length; i++) view[i] = Math.fround(view[i] * f.embedScale);
+      let next = pool || order.length === 0 ? null : readLayer(order[0]);
+      const start = hooks.from?.layer ?? 0;
+      if (hooks.from) Module.HEAPF32.set(hooks.from.stream, x >> 2);
+      else {
+        // the embedding, gathered by rows, as the first layer reads it
+        const rowBytes = d * DTYPE_BYTES[embed.dtype];
+        const rows = await Promise.all(tokens.map((id) => read(embed, id * rowBytes, (id + 1) * rowBytes)));
+        rows.forEach((bytes, t) => {
+          toF32(x + t * d * 4, embed, bytes);
+          release(bytes);
+        });
+        if (f.embedScale !== 1) {
+          const view = Module.HEAPF32.subarray(x >> 2, (x >> 2) + T * d);
+          for (let i = 0; i < view.length; i++) view[i] = Math.fround(view[i] * f.embedScale);
+        }
       }
-      const streamNorms = [rowNorms(x, T)];
-      const states = hiddenStates ? [heapRows(x, T)] : null;
+      // states before `start` were not computed by this run: null
+      const streamNorms = [...Array(start).fill(null), rowNorms(x, T)];
+      const states = hiddenStates ? [...Array(start).fill(null), heapRows(x, T)] : null;
       const lensRows = lensAt ? new Float32Array((L + 1) * d) : null;
       const keepLensRow = (i) =>
         lensRows?.set(
@@ -234,6 +263,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       keepLensRow(0);
 
       Module.HEAPF32.set(model.spec, spec >> 2);
+      Module.HEAPF32[(spec >> 2) + 6] = normOffset; // LayerSpec.norm_offset: the weight convention
       const attnNorms = [],
         mlpNorms = [];
       /** Layer i here, on its weights copied into the heap (the one-thread path, and the reference for the rest). */
@@ -255,11 +285,23 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           at += heapBytes(w);
         });
         tensorBytes.clear();
-        next = i + 1 < L ? readLayer(i + 1) : null; // read while this layer runs
+        next = nextRun(i) === null ? null : readLayer(nextRun(i)); // read while this layer runs
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
-        if (Module._rl_ckpt_layer(x, T, spec, slots, freq, model.layers[i].window, norms, norms + T * 4) !== 0)
-          throw fail();
+        const status = Module._rl_ckpt_layer(
+          x,
+          T,
+          spec,
+          slots,
+          freq,
+          model.layers[i].window,
+          norms,
+          norms + T * 4,
+          obsHeads,
+          obsNorms,
+          obsMid,
+        );
+        if (status !== 0) throw fail();
         const both = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + 2 * T);
         return [both.subarray(0, T), both.subarray(T)];
       };
@@ -316,9 +358,15 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
         const weight = (slot) => pointers[SLOTS.indexOf(slot)];
-        const norm = (out, input, slot) => Module._rl_ckpt_norm(out, input, weight(slot), T, d, eps, f.normOffset);
+        // N1 .. N4 in forward.hpp's order, for the mean squares at their inputs
+        const NORM_SLOTS = ['attnNormBefore', 'attnNormAfter', 'mlpNormBefore', 'mlpNormAfter'];
+        if (obsNorms) Module.HEAPF32.fill(0, obsNorms >> 2, (obsNorms >> 2) + 4 * T);
+        const norm = (out, input, slot) => {
+          if (obsNorms) Module._rl_ckpt_row_mean_squares(obsNorms + NORM_SLOTS.indexOf(slot) * T * 4, input, T, d);
+          Module._rl_ckpt_norm(out, input, weight(slot), T, d, eps, normOffset);
+        };
         const { qkv, o, gateUp, down } = projections(i);
-        const after = projections(i + 1 < L ? i + 1 : i).qkv;
+        const after = nextRun(i) === null ? null : projections(nextRun(i)).qkv;
         const residual = (normAfter) => {
           if (f.placement !== 'pre') norm(split.branch, split.branch, normAfter);
           Module._rl_ckpt_row_norms(norms, split.branch, T, d);
@@ -345,6 +393,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           freq,
           model.layers[i].window,
           split.scores,
+          obsHeads,
         );
         if (status !== 0) throw fail();
         const [a] = await exchange({ ...o, next: gateUp }, heapView(split.y, T * H * headDim).slice());
@@ -352,19 +401,29 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         if (oBias) for (let j = 0; j < a.length; j++) a[j] += oBias[j % d];
         Module.HEAPF32.set(a, split.branch >> 2);
         const attnAdded = residual('attnNormAfter');
+        if (obsMid) Module._rl_ckpt_row_norms(obsMid, x, T, d);
         // MLP: h = N3(x); act(gate) * up from the workers; down from the workers
         const mlpIn = f.placement === 'post' ? x : (norm(split.h, x, 'mlpNormBefore'), split.h);
         const [act] = await exchange({ ...gateUp, next: down }, heapView(mlpIn, T * d).slice());
-        const [m] = await exchange({ ...down, next: i + 1 < L ? after : null }, act);
+        const [m] = await exchange({ ...down, next: after }, act);
         Module.HEAPF32.set(m, split.branch >> 2);
         const mlpAdded = residual('mlpNormAfter');
         return [attnAdded, mlpAdded];
       };
 
-      for (let i = 0; i < L; i++) {
-        const [attn, mlp] = pool ? await shardedLayer(i) : await localLayer(i);
-        attnNorms.push(attn);
-        mlpNorms.push(mlp);
+      for (let i = 0; i < start; i++) (attnNorms.push(null), mlpNorms.push(null));
+      for (let i = start; i < L; i++) {
+        if (hooks.skip.has(i)) {
+          // the layer's two increments are not added: the stream passes unchanged
+          attnNorms.push(null);
+          mlpNorms.push(null);
+        } else {
+          cancelled();
+          const [attn, mlp] = pool ? await shardedLayer(i) : await localLayer(i);
+          attnNorms.push(attn);
+          mlpNorms.push(mlp);
+          keepObservations(i);
+        }
         streamNorms.push(rowNorms(x, T));
         states?.push(heapRows(x, T));
         keepLensRow(i + 1);
@@ -374,7 +433,21 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       const gainBytes = await read(finalNorm);
       toF32(gain, finalNorm, gainBytes);
       release(gainBytes);
-      Module._rl_ckpt_norm(final, x, gain, T, d, eps, f.normOffset);
+      if (wanted.has('normInputs')) {
+        Module._rl_ckpt_row_mean_squares(norms, x, T, d);
+        collected.finalNormInput = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T);
+      }
+      if (wanted.has('finalNormBf16')) {
+        // the final norm with every step rounded to bfloat16 (kernels/norms.hpp), beside the float32 one
+        const bf16 = alloc(T * d * 4, 'the final norm in bfloat16');
+        Module._rl_ckpt_norm_bf16(bf16, norms, x, gain, T, d, eps, normOffset);
+        collected.finalNormBf16 = {
+          hidden: heapRows(bf16, T),
+          meanSquare: Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T),
+        };
+      }
+      if (hooks.noFinalNorm) Module.HEAPF32.copyWithin(final >> 2, x >> 2, (x >> 2) + T * d);
+      else Module._rl_ckpt_norm(final, x, gain, T, d, eps, normOffset);
       const finalNorms = rowNorms(final, T);
       const finalHidden = hiddenStates ? heapRows(final, T) : null;
       // the head's input: the final rows asked for, then each lens state through the final norm with its own rstd
@@ -382,7 +455,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       if (lensRows) {
         Module.HEAPF32.set(lensRows, (headIn >> 2) + logitRows * d);
         const lensIn = headIn + logitRows * d * 4;
-        Module._rl_ckpt_norm(lensIn, lensIn, gain, L + 1, d, eps, f.normOffset);
+        if (!hooks.noFinalNorm) Module._rl_ckpt_norm(lensIn, lensIn, gain, L + 1, d, eps, normOffset);
       }
       if (pool) {
         const [all] = await exchange(
@@ -414,12 +487,21 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
             chunk,
             DTYPE_CODES[head.dtype],
             n,
-            f.finalSoftcap,
+            0, // capped below, with what the cap did observed
             panel,
           );
           if (status !== 0) throw fail();
         }
       }
+      // the final soft-cap, on the logits asked for (observed when asked) and on the lens's rows
+      const capStats = wanted.has('finalSoftcap') ? alloc(4 * 4, 'the soft-cap statistics') : 0;
+      Module._rl_ckpt_softcap(logits, logitRows * V, f.finalSoftcap, capStats);
+      if (capStats) {
+        const [maxBefore, maxAfter, bent, count] = Module.HEAPF32.slice(capStats >> 2, (capStats >> 2) + 4);
+        collected.finalSoftcap = { cap: f.finalSoftcap, maxBefore, maxAfter, bent, count };
+      }
+      if (headRows > logitRows)
+        Module._rl_ckpt_softcap(logits + logitRows * V * 4, (headRows - logitRows) * V, f.finalSoftcap, 0);
       report('head', L);
       const allLogits = Module.HEAPF32.slice(logits >> 2, (logits >> 2) + headRows * V);
       const result = {
@@ -433,6 +515,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       };
       if (hiddenStates) Object.assign(result, { hiddenStates: states, finalHidden });
       if (lensAt) result.lens = readLens(allLogits.subarray(logitRows * V), L + 1, V, lensAt);
+      if (wanted.size) result.collected = collected;
       return result;
     } catch (error) {
       if (pool) shards.drop(); // a run cut short leaves work in the workers: end them, the next run starts anew
@@ -453,6 +536,46 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
 }
 
 const megabytes = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+
+/** What a run may observe (options.collect), each one name; docs/checkpoints.md says what each returns. */
+export const COLLECTABLE = Object.freeze(['attnScores', 'normInputs', 'residMid', 'finalSoftcap', 'finalNormBf16']);
+
+function checkCollect(collect) {
+  if (!Array.isArray(collect))
+    throw new ResidualLabError('options.collect must be a list of names', { code: 'invalid_input' });
+  for (const name of collect)
+    if (!COLLECTABLE.includes(name))
+      throw new ResidualLabError(`options.collect: ${JSON.stringify(name)} is not one of ${COLLECTABLE.join(', ')}`, {
+        code: 'invalid_input',
+      });
+  return new Set(collect);
+}
+
+/**
+ * options.intervene, checked: { skip: Set of layers whose increments are not added, from: { layer, stream } or
+ * undefined (the run starts at that layer from that stream, T x d: a previous run's hiddenStates[layer]),
+ * noFinalNorm, normOffset (0: every norm multiplies by w; 1: by 1 + w) }.
+ */
+function checkInterventions(intervene, { L, T, d, lens }) {
+  const bad = (message) => new ResidualLabError(`options.intervene.${message}`, { code: 'invalid_input' });
+  const known = ['skipLayers', 'from', 'noFinalNorm', 'normOffset'];
+  for (const key of Object.keys(intervene))
+    if (!known.includes(key)) throw bad(`${key} is not one of ${known.join(', ')}`);
+  const { skipLayers = [], from, noFinalNorm = false, normOffset } = intervene;
+  if (!Array.isArray(skipLayers) || !skipLayers.every((l) => Number.isInteger(l) && l >= 0 && l < L))
+    throw bad(`skipLayers must list layers 0 .. ${L - 1}`);
+  if (typeof noFinalNorm !== 'boolean') throw bad('noFinalNorm must be true or false');
+  if (normOffset !== undefined && normOffset !== 0 && normOffset !== 1)
+    throw bad(`normOffset must be 0 (w) or 1 (1 + w), is ${normOffset}`);
+  if (from !== undefined) {
+    if (!Number.isInteger(from?.layer) || from.layer < 0 || from.layer > L)
+      throw bad(`from.layer must be a layer 0 .. ${L}`);
+    if (!(from.stream instanceof Float32Array) || from.stream.length !== T * d)
+      throw bad(`from.stream must be a Float32Array of T x d = ${T * d} values`);
+    if (lens) throw bad('from does not go with a logit lens: the states before from.layer are not computed');
+  }
+  return { skip: new Set(skipLayers), from, noFinalNorm, normOffset };
+}
 
 function checkTokens(ids, V) {
   if (!(Array.isArray(ids) || ArrayBuffer.isView(ids)))

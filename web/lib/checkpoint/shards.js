@@ -111,7 +111,7 @@ export function createShardWorker(Module, model, weightOf, read) {
         chunk,
         DTYPE_CODES[w.dtype],
         v1 - v0,
-        model.forward.finalSoftcap,
+        0, // the coordinator caps the logits (runner.js)
         panel,
       );
       if (status !== 0) throw heap.fail();

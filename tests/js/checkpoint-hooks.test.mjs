@@ -1,0 +1,458 @@
+// A checkpoint run's interventions (options.intervene) and observations (options.collect), and the experiments
+// built on them (web/lib/checkpoint/experiments.js), against the float64 forward written from the Transformers
+// modeling code (tests/fixtures/checkpoints/reference.mjs) on seeded tiny checkpoints of every family; one worker
+// and a split run give the same numbers; and the properties the chapter's claims rest on.
+//   node --test tests/js/checkpoint-hooks.test.mjs     after `node scripts/build.mjs`
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkpointExperiments as experiments, load } from '../../dist/lib/residual-lab.js';
+import { writeSafetensors } from '../../web/lib/checkpoint/safetensors.js';
+import { encodeFloats } from '../../web/lib/checkpoint/dtypes.js';
+import { FAMILIES, makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
+import { referenceForward, rmsNormBf16Reference } from '../fixtures/checkpoints/reference.mjs';
+import { assertRelativelyClose } from '../fixtures/float64.mjs';
+
+const IDS = [3, 17, 5, 40, 11, 2, 29];
+const ALL = ['attnScores', 'normInputs', 'residMid', 'finalSoftcap', 'finalNormBf16'];
+let lab, dir;
+before(async () => {
+  lab = await load();
+  dir = mkdtempSync(join(tmpdir(), 'rl-hooks-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const close = (actual, expected, what, tol = 1e-4) => assertRelativelyClose(actual, expected, what, tol);
+const sizes = (fixture) => fixture.config.text_config ?? fixture.config;
+const rowNorms = (x, d) =>
+  Array.from({ length: x.length / d }, (_, r) => Math.hypot(...x.subarray(r * d, (r + 1) * d)));
+async function withCheckpoint(files, fn, options) {
+  const ckpt = await lab.openCheckpoint(files, options);
+  try {
+    return await fn(ckpt);
+  } finally {
+    ckpt.dispose();
+  }
+}
+/** The fixture's files again after `edit(name, values)` changed tensors in place (one F32 file). */
+function rewritten(fixture, edit) {
+  for (const [name, t] of fixture.tensors) edit(name, t.values);
+  const entries = [...fixture.tensors].map(([name, t]) => ({
+    name,
+    dtype: 'F32',
+    shape: t.shape,
+    bytes: encodeFloats('F32', t.values),
+  }));
+  return {
+    'config.json': fixture.files['config.json'],
+    'model.safetensors': writeSafetensors(entries, { format: 'pt' }),
+  };
+}
+
+describe('observations match the float64 reference, every family', () => {
+  for (const family of FAMILIES) {
+    test(family, async () => {
+      const fixture = makeCheckpoint({ family, seed: 7 });
+      const c = sizes(fixture);
+      const ref = referenceForward(family, fixture.config, fixture.tensors, IDS);
+      const T = IDS.length,
+        d = c.hidden_size,
+        H = c.num_attention_heads;
+      await withCheckpoint(fixture.files, async (ckpt) => {
+        const r = await ckpt.run(IDS, { logits: 'all', hiddenStates: true, collect: ALL });
+        const o = r.collected;
+        for (let l = 0; l < c.num_hidden_layers; l++) {
+          const heads = ref.observed.heads[l];
+          close(
+            Array.from({ length: H }, (_, h) => o.attnScores[l][4 * h]),
+            heads.map((s) => s.maxBefore),
+            `${family} layer ${l} max |score|`,
+          );
+          close(
+            Array.from({ length: H }, (_, h) => o.attnScores[l][4 * h + 1]),
+            heads.map((s) => s.maxAfter),
+            `${family} layer ${l} max |capped score|`,
+          );
+          assert.deepEqual(
+            Array.from({ length: H }, (_, h) => o.attnScores[l][4 * h + 2]),
+            heads.map((s) => s.bent),
+            `${family} layer ${l} bent`,
+          );
+          assert.deepEqual(
+            Array.from({ length: H }, (_, h) => o.attnScores[l][4 * h + 3]),
+            heads.map((s) => s.count),
+            `${family} layer ${l} count`,
+          );
+          ref.observed.normInputs[l].forEach((ms, s) => {
+            const got = o.normInputs[l].subarray(s * T, (s + 1) * T);
+            if (ms) close(got, ms, `${family} layer ${l} N${s + 1} input`);
+            else
+              assert.ok(
+                got.every((v) => v === 0),
+                `${family} layer ${l} has no N${s + 1}: zeros`,
+              );
+          });
+          close(o.residMid[l], rowNorms(ref.mid[l], d), `${family} layer ${l} resid_mid`);
+        }
+        close(o.finalNormInput, ref.observed.finalNormInput, `${family} final norm input`);
+        const cap = ref.observed.finalSoftcap(T);
+        close(
+          [o.finalSoftcap.maxBefore, o.finalSoftcap.maxAfter],
+          [cap.maxBefore, cap.maxAfter],
+          `${family} final cap`,
+        );
+        assert.deepEqual(
+          [o.finalSoftcap.bent, o.finalSoftcap.count],
+          [cap.bent, cap.count],
+          `${family} final cap counts`,
+        );
+        close(r.logits, ref.logits, `${family} logits with everything observed`);
+        // the BF16 path's arithmetic, on the stream the lab computed (whose float32 values are checked elsewhere)
+        const g = fixture.tensors.get([...fixture.tensors.keys()].find((n) => /\.norm\.weight$/.test(n))).values;
+        const offset = family.startsWith('gemma') ? 1 : 0;
+        for (let t = 0; t < T; t++) {
+          const want = rmsNormBf16Reference(
+            r.hiddenStates.at(-1).subarray(t * d, (t + 1) * d),
+            g,
+            c.rms_norm_eps,
+            offset,
+          );
+          assert.equal(o.finalNormBf16.meanSquare[t], want.ms, `${family} bf16 mean square ${t}`);
+          assert.deepEqual(
+            Array.from(o.finalNormBf16.hidden.subarray(t * d, (t + 1) * d)),
+            want.y,
+            `${family} bf16 norm ${t}`,
+          );
+        }
+      });
+    });
+  }
+});
+
+describe('interventions match the float64 reference, every family', () => {
+  for (const family of FAMILIES) {
+    test(family, async () => {
+      const fixture = makeCheckpoint({ family, seed: 9 });
+      const gemma = family.startsWith('gemma');
+      await withCheckpoint(fixture.files, async (ckpt) => {
+        for (const intervene of [
+          { skipLayers: [1] },
+          { skipLayers: [0, 2] },
+          { noFinalNorm: true },
+          { normOffset: gemma ? 0 : 1 },
+        ]) {
+          const what = `${family} ${JSON.stringify(intervene)}`;
+          const r = await ckpt.run(IDS, { logits: 'all', hiddenStates: true, intervene });
+          const ref = referenceForward(family, fixture.config, fixture.tensors, IDS, intervene);
+          ref.hidden.forEach((h, i) => close(r.hiddenStates[i], h, `${what} hidden[${i}]`));
+          close(r.logits, ref.logits, `${what} logits`);
+        }
+      });
+    });
+  }
+});
+
+test('one worker and a split run give the same observations and interventions, every family', async () => {
+  for (const family of FAMILIES) {
+    const fixture = makeCheckpoint({ family, dtype: 'BF16', seed: 12 });
+    const path = join(dir, `${family}.safetensors`);
+    writeFileSync(path, fixture.files['model.safetensors']);
+    const files = { 'config.json': fixture.files['config.json'], 'model.safetensors': path };
+    const runs = [];
+    for (const workers of [1, 2]) {
+      await withCheckpoint(
+        files,
+        async (ckpt) => {
+          assert.equal(ckpt.workers, workers);
+          const plain = await ckpt.run(IDS, { hiddenStates: true, collect: ALL });
+          const hooked = await ckpt.run(IDS, {
+            collect: ALL,
+            intervene: {
+              from: { layer: 1, stream: plain.hiddenStates[1] },
+              skipLayers: [1],
+              normOffset: 1 - ckpt.forward.normOffset,
+            },
+          });
+          runs.push({ plain, hooked });
+        },
+        { workers },
+      );
+    }
+    for (const key of ['plain', 'hooked']) {
+      assert.deepEqual(runs[1][key].collected, runs[0][key].collected, `${family} ${key} observations`);
+      assert.deepEqual(runs[1][key].logits, runs[0][key].logits, `${family} ${key} logits`);
+    }
+  }
+});
+
+describe('properties', () => {
+  test('dropping a layer whose weights are zero changes nothing', async () => {
+    for (const family of ['qwen2', 'gemma2', 'olmo2']) {
+      const fixture = makeCheckpoint({ family, seed: 4 });
+      // o_proj and down_proj of layer 1 zero: both its increments are exactly 0 (after an output norm too)
+      const files = rewritten(
+        fixture,
+        (name, v) => /layers\.1\.(self_attn\.o_proj|mlp\.down_proj)\.weight$/.test(name) && v.fill(0),
+      );
+      await withCheckpoint(files, async (ckpt) => {
+        const full = await ckpt.run(IDS, { logits: 'all' });
+        const dropped = await ckpt.run(IDS, { logits: 'all', intervene: { skipLayers: [1] } });
+        assert.deepEqual(dropped.logits, full.logits, family);
+        const sweep = await experiments.dropLayers(ckpt, IDS);
+        assert.equal(sweep.layers[1].kl, 0, `${family}: no divergence`);
+        assert.ok(sweep.layers[1].topSurvives);
+        assert.ok(Math.abs(sweep.layers[1].cosine - 1) < 1e-6, `${family}: the layer's output is its input`);
+        assert.ok(sweep.layers[0].kl > 1e-6, `${family}: dropping a layer with weights does change the output`);
+      });
+    }
+  });
+
+  test("the sweep starts each dropped run from the full run's stream and reads about L/2 + 2 runs' bytes", async () => {
+    const fixture = makeCheckpoint({
+      family: 'llama',
+      config: { ...makeCheckpoint({ family: 'llama' }).config, num_hidden_layers: 6 },
+      seed: 2,
+    });
+    await withCheckpoint(fixture.files, async (ckpt) => {
+      const L = 6;
+      let bytes = 0,
+        runs = 0;
+      const counted = {
+        forward: ckpt.forward,
+        normWeights: () => ckpt.normWeights(),
+        run: async (ids, o) => {
+          const r = await ckpt.run(ids, o);
+          bytes += r.reads.bytes;
+          runs += 1;
+          return r;
+        },
+      };
+      const sweep = await experiments.dropLayers(counted, IDS);
+      const one = (await ckpt.run(IDS)).reads.bytes;
+      assert.equal(runs, L + 1);
+      assert.ok(bytes <= (L / 2 + 2) * one, `${bytes} bytes read, ${(bytes / one).toFixed(2)} runs' worth`);
+      for (const l of [0, 3, 5]) {
+        // the same as the whole run with layer l skipped, from the embedding on
+        const whole = await ckpt.run(IDS, { intervene: { skipLayers: [l] } });
+        const ref = referenceForward('llama', fixture.config, fixture.tensors, IDS, { skipLayers: [l] });
+        const full = referenceForward('llama', fixture.config, fixture.tensors, IDS);
+        close(whole.logits, ref.logits.subarray(ref.logits.length - 48), `skip ${l}`);
+        const lp = (x) => {
+          const m = Math.max(...x);
+          const s = Math.log(x.reduce((a, z) => a + Math.exp(z - m), 0)) + m;
+          return x.map((z) => z - s);
+        };
+        const p = lp(Array.from(full.logits.subarray(full.logits.length - 48))),
+          q = lp(Array.from(ref.logits.subarray(ref.logits.length - 48)));
+        const kl = p.reduce((a, v, j) => a + Math.exp(v) * (v - q[j]), 0);
+        assert.ok(
+          Math.abs(sweep.layers[l].kl - kl) < 1e-4 * Math.max(1, kl),
+          `layer ${l} KL ${sweep.layers[l].kl} against ${kl}`,
+        );
+      }
+    });
+  });
+
+  test('the wrong convention with w = 0 multiplies by 0; w = 1 read as 1 + w is a model with gains 2', async () => {
+    const gemma = makeCheckpoint({ family: 'gemma2', zeroNorms: true, seed: 6 });
+    await withCheckpoint(gemma.files, async (ckpt) => {
+      const wrong = await ckpt.run(IDS, { intervene: { normOffset: 0 }, hiddenStates: true });
+      // every norm's output is 0: the sublayers add nothing, and the head reads zeros
+      assert.ok(wrong.hiddenStates.every((h) => h.every((v, i) => v === wrong.hiddenStates[0][i])));
+      assert.ok(wrong.logits.every((z) => z === 0));
+    });
+    const ones = makeCheckpoint({ family: 'llama', seed: 6 });
+    const filesOnes = rewritten(ones, (name, v) => /norm\.weight$/.test(name) && v.fill(1));
+    const twos = makeCheckpoint({ family: 'llama', seed: 6 });
+    const filesTwos = rewritten(twos, (name, v) => /norm\.weight$/.test(name) && v.fill(2));
+    const a = await withCheckpoint(filesOnes, (ckpt) => ckpt.run(IDS, { logits: 'all', intervene: { normOffset: 1 } }));
+    const b = await withCheckpoint(filesTwos, (ckpt) => ckpt.run(IDS, { logits: 'all' }));
+    assert.deepEqual(a.logits, b.logits);
+  });
+
+  test('no attention score exceeds the bound the q/k norms give', async () => {
+    for (const family of ['qwen3', 'gemma3_text', 'olmo2']) {
+      for (const seed of [1, 2, 3]) {
+        const fixture = makeCheckpoint({ family, seed });
+        await withCheckpoint(fixture.files, async (ckpt) => {
+          const r = await experiments.attentionScores(ckpt, IDS);
+          for (const layer of r.layers) {
+            assert.ok(layer.bound > 0);
+            for (const s of layer.maxPerHead)
+              assert.ok(s > 0 && s <= layer.bound, `${family} layer ${layer.layer}: ${s} > ${layer.bound}`);
+          }
+        });
+      }
+    }
+    const qwen2 = makeCheckpoint({ family: 'qwen2', seed: 1 });
+    await withCheckpoint(qwen2.files, async (ckpt) => {
+      const r = await experiments.attentionScores(ckpt, IDS);
+      assert.ok(r.layers.every((l) => l.bound === null && l.maxPerHead.every((s) => s > 0)));
+    });
+  });
+
+  test('BF16 arithmetic on values exact in BF16 gives the FP32 mean square where the sums stay exact', async () => {
+    // embedding rows of -1, 0 and 1 and every layer skipped: the final norm reads them; their squares sum to
+    // whole numbers <= 32, exact in bfloat16's 8 bits
+    const fixture = makeCheckpoint({ family: 'llama', seed: 8 });
+    const files = rewritten(
+      fixture,
+      (name, v) => name.includes('embed') && v.forEach((x, i) => (v[i] = Math.sign(Math.round(x)))),
+    );
+    await withCheckpoint(files, async (ckpt) => {
+      const r = await ckpt.run(IDS, { collect: ['normInputs', 'finalNormBf16'], intervene: { skipLayers: [0, 1, 2] } });
+      assert.ok(r.collected.finalNormInput.some((ms) => ms > 0 && ms < 1));
+      assert.deepEqual(r.collected.finalNormBf16.meanSquare, r.collected.finalNormInput);
+      const exp = await experiments.bf16Norm(ckpt, IDS);
+      assert.ok(
+        exp.positions.some((p) => p.meanSquareError !== 0),
+        'on a real stream the BF16 sum does lose',
+      );
+    });
+  });
+
+  test('bad hooks are refused with a message naming them', async () => {
+    const fixture = makeCheckpoint({ family: 'qwen2', seed: 1 });
+    await withCheckpoint(fixture.files, async (ckpt) => {
+      const bad = async (options, pattern) =>
+        assert.rejects(
+          () => ckpt.run(IDS, options),
+          (e) => e.code === 'invalid_input' && pattern.test(e.message),
+        );
+      await bad({ intervene: { skipLayer: 1 } }, /skipLayer is not one of/);
+      await bad({ intervene: { skipLayers: [3] } }, /skipLayers must list layers 0 \.\. 2/);
+      await bad({ intervene: { normOffset: 2 } }, /normOffset must be 0/);
+      await bad({ intervene: { from: { layer: 1, stream: new Float32Array(3) } } }, /from.stream/);
+      await bad({ collect: ['everything'] }, /not one of attnScores/);
+    });
+  });
+});
+
+describe('experiments against the float64 reference', () => {
+  test('no final norm, increments, eps, where the length lives', async () => {
+    for (const family of ['qwen2', 'gemma2', 'olmo2']) {
+      const fixture = makeCheckpoint({ family, seed: 5 });
+      const c = sizes(fixture),
+        d = c.hidden_size,
+        V = c.vocab_size,
+        T = IDS.length;
+      const ref = referenceForward(family, fixture.config, fixture.tensors, IDS);
+      const raw = referenceForward(family, fixture.config, fixture.tensors, IDS, { noFinalNorm: true });
+      await withCheckpoint(fixture.files, async (ckpt) => {
+        const nf = await experiments.noFinalNorm(ckpt, IDS);
+        const entropy = (logits) => {
+          const m = Math.max(...logits);
+          const s = logits.reduce((a, z) => a + Math.exp(z - m), 0);
+          return -logits.reduce((a, z) => a + (Math.exp(z - m) / s) * (z - m - Math.log(s)), 0);
+        };
+        close(
+          [nf.real.entropy, nf.raw.entropy],
+          [
+            entropy(Array.from(ref.logits.subarray((T - 1) * V))),
+            entropy(Array.from(raw.logits.subarray((T - 1) * V))),
+          ],
+          `${family} entropies`,
+        );
+        close([nf.scale], [Math.sqrt(ref.observed.finalNormInput[T - 1] + c.rms_norm_eps)], `${family} scale`);
+
+        const inc = await experiments.increments(ckpt, IDS, { position: 2 });
+        const norm = (x, t) => Math.hypot(...x.subarray(t * d, (t + 1) * d));
+        close(
+          inc.layers.map((l) => l.attn),
+          ref.attnOut.map((a, l) => norm(a, 2) / norm(ref.hidden[l], 2)),
+          `${family} attention increments`,
+        );
+        close(
+          inc.layers.map((l) => l.mlp),
+          ref.mlpOut.map((m, l) => norm(m, 2) / norm(ref.mid[l], 2)),
+          `${family} MLP increments`,
+        );
+        assert.equal(inc.layers[0].attnGain === null, family === 'qwen2');
+
+        const eps = await experiments.epsMargin(ckpt, IDS);
+        const want = [];
+        ref.observed.normInputs.forEach((inputs, l) =>
+          inputs.forEach((ms, s) => ms && want.push(Math.min(...ms) / c.rms_norm_eps)),
+        );
+        want.push(Math.min(...ref.observed.finalNormInput) / c.rms_norm_eps);
+        close(
+          eps.rows.map((r) => r.ratio),
+          want,
+          `${family} eps ratios`,
+        );
+        assert.equal(eps.smallest.ratio, Math.min(...eps.rows.map((r) => r.ratio)));
+
+        const top = await experiments.streamTop(ckpt, IDS, { k: 3, position: 0 });
+        top.states.forEach((s, i) => {
+          const x = Array.from(ref.hidden[i].subarray(0, d));
+          const order = x
+            .map((_, j) => j)
+            .sort((a, b) => Math.abs(x[b]) - Math.abs(x[a]))
+            .slice(0, 3);
+          assert.deepEqual(
+            s.coords.map((co) => co.index),
+            order,
+            `${family} state ${i} top coordinates`,
+          );
+          close(
+            s.coords.map((co) => co.share),
+            order.map((j) => x[j] ** 2 / x.reduce((a, v) => a + v * v, 0)),
+            `${family} state ${i} shares`,
+          );
+        });
+      });
+    }
+  });
+
+  test('soft-caps: counts in the bent region against the reference; a model without caps says so', async () => {
+    const fixture = makeCheckpoint({ family: 'gemma2', seed: 3 });
+    const ref = referenceForward('gemma2', fixture.config, fixture.tensors, IDS);
+    await withCheckpoint(fixture.files, async (ckpt) => {
+      const r = await experiments.softcaps(ckpt, IDS);
+      assert.equal(r.attnCap, 5);
+      r.attention.forEach((l, i) => {
+        const heads = ref.observed.heads[i];
+        assert.equal(
+          l.bent,
+          heads.reduce((a, h) => a + h.bent, 0),
+        );
+        close([l.maxBefore], [Math.max(...heads.map((h) => h.maxBefore))], `layer ${i} max`);
+        assert.ok(l.maxAfter < 5);
+      });
+      const fin = ref.observed.finalSoftcap(IDS.length);
+      assert.equal(r.final.bent, fin.bent);
+      assert.ok(r.final.maxAfter < 3 && r.final.maxBefore > r.final.maxAfter);
+    });
+    const none = makeCheckpoint({ family: 'llama', seed: 3 });
+    await withCheckpoint(none.files, async (ckpt) => {
+      assert.match((await experiments.softcaps(ckpt, IDS)).unsupported, /no soft-cap/);
+    });
+  });
+
+  test('the wrong convention: top tokens under both readings against the reference', async () => {
+    for (const family of ['llama', 'gemma3']) {
+      const fixture = makeCheckpoint({ family, seed: 10 });
+      const V = sizes(fixture).vocab_size;
+      await withCheckpoint(fixture.files, async (ckpt) => {
+        const r = await experiments.wrongConvention(ckpt, IDS, { k: 3 });
+        const gemma = family.startsWith('gemma');
+        assert.equal(r.right.normOffset, gemma ? 1 : 0);
+        for (const [side, offset] of [
+          ['right', gemma ? 1 : 0],
+          ['wrong', gemma ? 0 : 1],
+        ]) {
+          const ref = referenceForward(family, fixture.config, fixture.tensors, IDS, { normOffset: offset });
+          const lastRow = Array.from(ref.logits.subarray(ref.logits.length - V));
+          const order = lastRow
+            .map((_, j) => j)
+            .sort((a, b) => lastRow[b] - lastRow[a])
+            .slice(0, 3);
+          assert.deepEqual(r[side].ids, order, `${family} ${side}`);
+          assert.equal(r[side].lens.layers.length, sizes(fixture).num_hidden_layers + 1);
+        }
+      });
+    }
+  });
+});
