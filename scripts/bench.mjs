@@ -10,11 +10,14 @@
 //            residual growth's 200 training steps (bench/training-wall-time.mjs)
 // Every kernel figure is the median over 3 processes (PROCESSES); the API and training figures are medians over
 // interleaved samples, printed with their range.
-//   checkpoint  lab.openCheckpoint on a synthetic Qwen2.5-0.5B-shaped BF16 checkpoint: open time, runs of 16, 32
-//            and 64 tokens, effective GFLOP/s beside the matmul kernel's, the WASM heap's peak
-//            (bench/checkpoint-run.mjs)
+//   checkpoint  lab.openCheckpoint on synthetic BF16 checkpoints with Qwen2.5-0.5B's and Llama-3.1-8B's exact
+//            shapes, read from files on disk (written once to a cache folder: 1 GB and 16 GB): open time, runs of 16
+//            tokens with one worker and with two, effective GFLOP/s beside the matmul kernel's, the process's peak
+//            RSS (bench/checkpoint-run.mjs; bench/checkpoint-browser.mjs does the probe in Chromium)
 //   sweep    the layer-drop sweep on the same checkpoint, 16 tokens: its time in runs of 16 tokens, against the
 //            target of L / 2 + 2 (bench/checkpoint-drop-sweep.mjs)
+//   compiler-cache  only when named: the WASM SIMD module built cold and warm through ccache in two exported
+//            copies of the tree, byte for byte the same (bench/compiler-cache.mjs, about four minutes)
 //   page     the chapter in headless Chromium: bytes on the wire, responses, WebAssembly fetches and
 //            compilations, long main-thread tasks, time to the first numbers (scripts/bench-page.mjs)
 // `npm run bench -- --json` prints the same figures as one JSON object; `--only=api,training` runs just those parts
@@ -36,7 +39,8 @@ const only = process.argv.includes('--page-only')
       .find((a) => a.startsWith('--only='))
       ?.slice('--only='.length)
       .split(',');
-const wanted = (part) => !only || only.includes(part);
+const OPT_IN = ['compiler-cache']; // parts that run only when --only names them
+const wanted = (part) => (only ? only.includes(part) : !OPT_IN.includes(part));
 const log = (...a) => {
   if (!asJson) console.log(...a);
 };
@@ -142,9 +146,9 @@ async function trainingWallTime() {
   return parseLines(output);
 }
 
-// One process: about 1 GB of weights is written in memory once, then opened and run.
+// One process; the checkpoints' files are written once (17 GB, about a minute) and reused.
 async function checkpointRun() {
-  log('running the checkpoint benchmark (a Qwen2.5-0.5B-shaped checkpoint, about a minute)...');
+  log('running the checkpoint benchmark (Qwen2.5-0.5B and Llama-3.1-8B shapes, a few minutes)...');
   const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/checkpoint-run.mjs')], {
     quiet: true,
   });
@@ -185,6 +189,7 @@ async function main() {
     training: wanted('training') ? await trainingWallTime() : [],
     checkpoint: wanted('checkpoint') ? await checkpointRun() : [],
     sweep: wanted('sweep') ? await dropSweep() : [],
+    compilerCache: wanted('compiler-cache') ? await compilerCache() : null,
   });
   const page = wanted('page') ? await benchPage({ log }) : null;
   const lookup = (source, name, d) => results[source].find((r) => r.name === name && r.d === d)?.value;
@@ -217,6 +222,7 @@ async function main() {
           training: results.training,
           checkpoint: results.checkpoint,
           sweep: results.sweep,
+          compilerCache: results.compilerCache,
           page,
         },
         null,
@@ -230,6 +236,7 @@ async function main() {
   if (wanted('training')) printTraining(results.training);
   if (wanted('checkpoint')) printCheckpoint(results.checkpoint);
   if (wanted('sweep')) printSweep(results.sweep);
+  if (results.compilerCache) console.log(`\nThe compiler cache, cold and warm:\n${results.compilerCache.output}`);
   if (page) printPageFigures(page);
 }
 
@@ -277,22 +284,39 @@ function printTraining(rows) {
 }
 
 function printCheckpoint(rows) {
+  console.log('\nSynthetic checkpoints with real shapes (random BF16), read from files on disk, WASM SIMD in node:');
+  console.log('open reads the headers only; the first run of 16 tokens reads the files cold or from the OS cache as');
   console.log(
-    '\nA Qwen2.5-0.5B-shaped checkpoint (random BF16, 24 layers, d 896, vocabulary 151936, tied), WASM SIMD in node:',
+    'memory allows, the second from the OS cache; workers 2: the run split over two lab workers. CPU: seconds',
   );
-  console.log("touching a fresh buffer of the file's size (the floor under reading it), open from disk (the 1 GB file");
-  console.log('read into memory, parsed, checked), open in memory (parsing and checks),');
-  console.log('one run per length after a warm-up, the matmul kernel on the same module, the WASM heap after the runs');
-  console.log('(its peak). CPU: seconds of the process.');
+  console.log("of this process's main thread; peak RSS: the process, worker threads included.");
   const matmul = rows.find((r) => r.name.startsWith('matmul'));
   for (const r of rows) {
     const speed = r.gflops
       ? `   ${fmt(r.gflops).padStart(6)} GFLOP/s${r !== matmul && matmul ? ` (${ratio(r.gflops, matmul.gflops)} the matmul kernel's)` : ''}`
       : '';
+    const label = [r.shape, r.workers ? `${r.workers} worker${r.workers > 1 ? 's' : ''}` : null, r.name]
+      .filter(Boolean)
+      .join(', ');
     console.log(
-      `${r.name.padEnd(26)} ${fmt(r.value).padStart(7)} ${r.unit}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}`,
+      `${label.padEnd(52)} ${fmt(r.value).padStart(7)} ${r.unit}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}`,
     );
   }
+  const second = (shape, workers) =>
+    rows.find((r) => r.shape === shape && r.workers === workers && r.name.endsWith('second'));
+  for (const shape of new Set(rows.map((r) => r.shape).filter(Boolean))) {
+    const [one, two] = [second(shape, 1), second(shape, 2)];
+    if (one && two)
+      console.log(`${shape}: two workers run ${ratio(one.value, two.value)} as fast as one (second runs)`);
+  }
+}
+
+async function compilerCache() {
+  log('building the WASM SIMD module cold and warm through ccache (about four minutes)...');
+  const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/compiler-cache.mjs')], {
+    quiet: true,
+  });
+  return { status, output: output.trim() };
 }
 
 await main();
