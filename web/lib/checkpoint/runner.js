@@ -127,17 +127,22 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
     const lensAt = lens ? checkLens(lens, T, V) : null;
     const logitRows = logitsOption === 'all' ? T : 1;
     const headRows = logitRows + (lensAt ? L + 1 : 0);
-    const needed = Math.max(largestLayerRead, Math.min(chunkRows, V) * headRowBytes);
-    if (needed > memoryLimit)
-      throw new ResidualLabError(
-        `a run reads ${megabytes(needed)} at once (one layer's weights), more than the memory limit of ${megabytes(memoryLimit)}`,
-        { code: 'out_of_memory' },
-      );
     const cancelled = () => {
       if (signal?.aborted) throw abortError();
     };
     cancelled();
     await checkUnchanged();
+    const pool = (await shards?.get()) ?? null;
+    // what one thread holds at once: a layer's bytes here, or a worker's share of a layer when split
+    const needed = Math.max(
+      pool ? Math.ceil(largestLayerRead / pool.count) : largestLayerRead,
+      Math.min(chunkRows, V) * headRowBytes,
+    );
+    if (needed > memoryLimit)
+      throw new ResidualLabError(
+        `a run reads ${megabytes(needed)} at once (${pool ? "a worker's share of a layer" : "one layer's weights"}), more than the memory limit of ${megabytes(memoryLimit)}`,
+        { code: 'out_of_memory' },
+      );
 
     // JS memory held by reads not yet copied into the heap, and its peak: the run's own account.
     const account = { bytesRead: 0, held: 0, peakHeld: 0, reads: 0 };
@@ -174,7 +179,6 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       return pending;
     };
 
-    const pool = (await shards?.get()) ?? null;
     const blocks = [];
     const alloc = (bytes, what) => {
       const name = Module._malloc(what.length + 1);
