@@ -96,7 +96,8 @@ export async function dropLayers(ckpt, ids, { onProgress, signal } = {}) {
   // progress in layers computed: L for the full run, L - 1 - l for dropped layer l, one for the head pass
   const total = L + (L * (L - 1)) / 2 + 1;
   let done = 0;
-  const step = (layers) => (p) => onProgress?.({ ...p, fraction: (done + (p.layer * layers) / Math.max(1, L)) / total });
+  const step = (layers) => (p) =>
+    onProgress?.({ ...p, fraction: (done + (p.layer * layers) / Math.max(1, L)) / total });
   const full = await ckpt.run(ids, { hiddenStates: true, onProgress: step(L), signal });
   done += L;
   const T = full.tokens.length;

@@ -116,13 +116,15 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
     for (let i = hooks.from?.layer ?? 0; i < L; i++) if (!hooks.skip.has(i)) order.push(i);
     const nextRun = (i) => order[order.indexOf(i) + 1] ?? null;
     if (logitsOption !== 'last' && logitsOption !== 'all' && logitsOption !== 'none')
-      throw new ResidualLabError(
-        `options.logits must be 'last', 'all' or 'none', is ${JSON.stringify(logitsOption)}`,
-        { code: 'invalid_input' },
-      );
+      throw new ResidualLabError(`options.logits must be 'last', 'all' or 'none', is ${JSON.stringify(logitsOption)}`, {
+        code: 'invalid_input',
+      });
     // stream rows of other runs read through this run's final norm and head, after its own rows: a sweep's
     // runs skip the head (logits: 'none') and their last rows share one pass over its V x d weights
-    if (headInputs !== null && !(headInputs instanceof Float32Array && headInputs.length > 0 && headInputs.length % d === 0))
+    if (
+      headInputs !== null &&
+      !(headInputs instanceof Float32Array && headInputs.length > 0 && headInputs.length % d === 0)
+    )
       throw new ResidualLabError(`options.headInputs must be a Float32Array of n x d (d = ${d}) stream values`, {
         code: 'invalid_input',
       });
