@@ -231,7 +231,8 @@ describe('properties', () => {
       };
       const sweep = await experiments.dropLayers(counted, IDS);
       const one = (await ckpt.run(IDS)).reads.bytes;
-      assert.equal(runs, L + 1);
+      // the full run, L dropped runs without the head, one pass of their L last rows through the head
+      assert.equal(runs, L + 2);
       assert.ok(bytes <= (L / 2 + 2) * one, `${bytes} bytes read, ${(bytes / one).toFixed(2)} runs' worth`);
       for (const l of [0, 3, 5]) {
         // the same as the whole run with layer l skipped, from the embedding on
@@ -253,6 +254,36 @@ describe('properties', () => {
         );
       }
     });
+  });
+
+  test("headInputs: another run's last stream row through this run's final norm and head gives that run's logits", async () => {
+    for (const family of ['llama', 'gemma2']) {
+      const fixture = makeCheckpoint({ family, seed: 3 });
+      await withCheckpoint(fixture.files, async (ckpt) => {
+        const { d, layers: L } = ckpt.forward;
+        const skipped = await ckpt.run(IDS, { intervene: { skipLayers: [0] }, hiddenStates: true });
+        const noHead = await ckpt.run(IDS, { intervene: { skipLayers: [0] }, hiddenStates: true, logits: 'none' });
+        assert.equal(noHead.logits, null);
+        // the only bytes a run without logits leaves unread: the output head's (tied or not)
+        const head =
+          ckpt.tensors.find((t) => t.name === 'lm_head.weight') ??
+          ckpt.tensors.find((t) => t.name.endsWith('embed_tokens.weight'));
+        const headBytes = head.shape[0] * head.shape[1] * { F32: 4, BF16: 2, F16: 2 }[head.dtype];
+        assert.equal(skipped.reads.bytes - noHead.reads.bytes, headBytes, `${family}: the head is not read`);
+        const T = IDS.length;
+        const last = noHead.hiddenStates[L].slice((T - 1) * d, T * d);
+        const pass = await ckpt.run(IDS, {
+          intervene: { from: { layer: L, stream: skipped.hiddenStates[L] } },
+          logits: 'none',
+          headInputs: Float32Array.of(...last, ...last),
+        });
+        const V = skipped.logits.length;
+        assert.equal(pass.headInputLogits.length, 2 * V);
+        close(pass.headInputLogits.subarray(0, V), skipped.logits, `${family} first row`);
+        close(pass.headInputLogits.subarray(V), skipped.logits, `${family} second row`);
+        await assert.rejects(ckpt.run(IDS, { headInputs: new Float32Array(d + 1) }), { code: 'invalid_input' });
+      });
+    }
   });
 
   test('the wrong convention with w = 0 multiplies by 0; w = 1 read as 1 + w is a model with gains 2', async () => {

@@ -23,6 +23,7 @@ import {
   unknownCharacters,
 } from './checkpoint-probe/compute.js';
 import { lensTable, weightsTable } from './checkpoint-probe/tables.js';
+import { EXPERIMENT_NAMES, experimentsView } from './checkpoint-probe/experiments-view.js';
 import { SEEDS, comparable, configOf, seedComparison, seedOf, seedRows } from './checkpoint-probe/seed.js';
 import { barChart, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
@@ -45,6 +46,8 @@ const STATE = [
   // default back makes it '' again.
   { name: 'prompt', type: 'text', default: '', maxLength: MAX_PROMPT },
   { name: 'position', type: 'integer', min: LAST, max: MAX_POSITION, default: LAST },
+  // one of the chapter's claims run on the model open (checkpoint-probe/experiments-view.js); 'none': the figures only
+  { name: 'experiment', type: 'choice', choices: EXPERIMENT_NAMES, default: 'none' },
 ];
 
 const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
@@ -144,6 +147,14 @@ export class RlCheckpointProbe extends ExperimentElement {
     this.seedView = seedComparison(s.seed, () => this.#useSeed());
     this.weightsTable = weightsTable(s);
     this.lensTable = lensTable(s);
+    this.experimentView = experimentsView(s, {
+      value: st.experiment,
+      onChoose: (name) => {
+        this.setState({ experiment: name });
+        this.experimentView.choose(name);
+        this.recomputeNow();
+      },
+    });
     this.body.append(
       h(
         'header',
@@ -211,6 +222,7 @@ export class RlCheckpointProbe extends ExperimentElement {
         h('p', { class: 'hint' }, s.lensHint),
         this.lensTable.root,
       ),
+      this.experimentView.root,
     );
     this.#showSource();
     this.#showDefault({ source: st.toy });
@@ -409,6 +421,25 @@ export class RlCheckpointProbe extends ExperimentElement {
           dtypes,
         },
       );
+      const experiment = this.state.experiment;
+      if (experiment !== 'none') {
+        stage = 'experiment';
+        this.experimentView.running();
+        this.progress.max = 100;
+        this.progress.value = 0;
+        const onExperimentProgress = ({ fraction, layer, layers }) => {
+          if (!current()) return;
+          const percent = Math.round(100 * (fraction ?? (layers ? layer / layers : 0)));
+          this.progress.value = percent;
+          this.status.textContent = s.experimentProgress(percent);
+        };
+        const result = await opened.handle.experiment(experiment, ids, {
+          ...(['increments', 'streamTop'].includes(experiment) ? { position: at } : {}),
+          onProgress: onExperimentProgress,
+        });
+        if (!current()) return;
+        this.experimentView.show(experiment, result, opened.name);
+      }
       this.#busy(false);
       this.status.textContent = s.took(performance.now() - started, opened.handle.workers);
       this.dataset.status = 'done';

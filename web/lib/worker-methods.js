@@ -62,8 +62,8 @@ export const HANDLE_KINDS = Object.freeze({
     freshResults: true,
   }),
   checkpoint: Object.freeze({
-    methods: Object.freeze(['run', 'normWeights', 'tokenize', 'cost', 'shardRows']),
-    progressArgs: Object.freeze({ run: 1 }),
+    methods: Object.freeze(['run', 'experiment', 'normWeights', 'tokenize', 'cost', 'shardRows']),
+    progressArgs: Object.freeze({ run: 1, experiment: 2 }),
     data: Object.freeze(['architecture', 'modelType', 'config', 'tensors', 'forward']),
     state: Object.freeze(['workers']),
     freshResults: true,

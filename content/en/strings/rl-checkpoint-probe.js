@@ -113,4 +113,127 @@ export default {
       increments: () => '|Δ| of every other sublayer',
     },
   },
+  // The experiments (checkpoint-probe/experiments-view.js): each one's name, the chapter's claim it tests, and the
+  // measured answer in a sentence
+  experimentTitle: 'The chapter’s claims, measured on this model',
+  experiment: 'Experiment',
+  experimentChart: 'The chosen experiment, measured on the model open',
+  experimentRunning: 'Running the experiment in the background worker…',
+  experimentProgress: (percent) => `Experiment: ${percent}% done.`,
+  cannotRun: (why) => `The model open cannot run this one: ${why}.`,
+  experiments: {
+    none: { name: 'None (the figures above only)', claim: '', answer: () => '' },
+    noFinalNorm: {
+      name: 'No final norm',
+      claim:
+        'The final norm is not optional: the stream has only been added to, so its scale must be pulled back before the output layer.',
+      answer: (r, t) =>
+        `The final norm divides the last stream (length ${r.streamNorm.toFixed(2)}) by ${r.scale.toFixed(3)}. Without it the top token is ${t(r.raw.ids[0])} instead of ${t(r.real.ids[0])}, the entropy ${r.raw.entropy.toFixed(3)} instead of ${r.real.entropy.toFixed(3)} nats, KL ${r.kl.toFixed(3)} nats.`,
+    },
+    dropLayers: {
+      name: 'Drop one layer',
+      claim:
+        'Sun et al. (2025): in large Pre-Norm models many deep layers are close to the identity and can be removed with little effect.',
+      answer: (r) => {
+        const kept = r.layers.filter((l) => l.topSurvives).length;
+        const least = r.layers.reduce((a, b) => (b.kl < a.kl ? b : a));
+        return `The top token survives dropping ${kept} of the ${r.layers.length} layers one at a time; dropping layer ${least.layer} costs least (KL ${least.kl.toFixed(4)} nats).`;
+      },
+    },
+    wrongConvention: {
+      name: 'The wrong weight convention',
+      claim:
+        'Reading Gemma’s norm weights as w instead of 1 + w (or the other way round) makes the model print garbage.',
+      answer: (r, t) =>
+        `Read as ${r.wrong.normOffset ? '1 + w' : 'w'} instead of ${r.right.normOffset ? '1 + w' : 'w'}, the top token is ${t(r.wrong.ids[0])} (right: ${t(r.right.ids[0])}) and the entropy ${r.wrong.entropy.toFixed(3)} nats (right: ${r.right.entropy.toFixed(3)}).`,
+    },
+    increments: {
+      name: 'Increments against the stream',
+      claim:
+        'Pre-Norm’s trunk keeps growing while each sublayer writes about the same amount: the deeper, the smaller one increment relative to the stream.',
+      answer: (r) => {
+        const first = r.layers[0],
+          last = r.layers.at(-1);
+        return `At position ${r.position}: |Δ| / |h| is ${first.attn.toFixed(3)} (attention) and ${first.mlp.toFixed(3)} (MLP) in layer 0, ${last.attn.toFixed(3)} and ${last.mlp.toFixed(3)} in layer ${last.layer}.`;
+      },
+    },
+    epsMargin: {
+      name: 'eps beside the mean square',
+      claim: 'ε only prevents division by zero: even the short embedding’s mean square is far larger than it.',
+      answer: (r) =>
+        `The smallest mean square at any norm’s input is ${r.smallest.minMeanSquare.toPrecision(3)} (${r.smallest.slot}${r.smallest.layer == null ? '' : `, layer ${r.smallest.layer}`}), ${r.smallest.ratio.toPrecision(3)} times ε = ${r.eps}.`,
+    },
+    attentionScores: {
+      name: 'Attention scores against their bound',
+      claim:
+        'With QK-Norm each score is bounded by the product of the two norms’ gains times √head_dim (11.3 at g = 1 for 128-dimensional heads).',
+      answer: (r) => {
+        const max = Math.max(...r.layers.flatMap((l) => l.maxPerHead));
+        return r.layers[0]?.bound == null
+          ? `This model has no q/k norm, so nothing bounds its scores: the largest |score| is ${max.toFixed(2)}.`
+          : `The largest |score| is ${max.toFixed(2)}; the q/k norms’ gains bound layer 0 at ${r.layers[0].bound.toFixed(2)}, and no score exceeds its layer’s bound.`;
+      },
+    },
+    softcaps: {
+      name: 'Soft-caps at work',
+      claim: 'Gemma 2’s soft-caps press attention scores under 50 and final logits under 30.',
+      unsupported:
+        'The model open cannot run this one: it sets no soft-cap (attn_logit_softcapping, final_logit_softcapping). Gemma 2 does.',
+      answer: (r) => {
+        const bent = (r.attention ?? []).reduce((n, l) => n + l.bent, 0);
+        return `${bent} attention scores and ${r.final?.bent ?? 0} final logits lie where the cap bends them (|x| > cap / 2).`;
+      },
+    },
+    streamTop: {
+      name: 'Where the length lives',
+      claim:
+        'The stream grows from 0.47 at the embedding: whether a few dimensions carry that growth shows in its largest coordinates.',
+      answer: (r) => {
+        const last = r.states.at(-1);
+        return `At position ${r.position}, after the last layer, the ${r.k} largest of its coordinates hold ${(100 * last.share).toFixed(1)}% of the squared length ${last.norm.toFixed(2)}².`;
+      },
+    },
+    bf16Norm: {
+      name: 'BF16 arithmetic in the norm',
+      claim: 'The norm computes in FP32 because squares summed in BF16 lose precision.',
+      answer: (r) => {
+        const worst = r.positions.reduce((a, b) => (Math.abs(b.meanSquareError) > Math.abs(a.meanSquareError) ? b : a));
+        return `Summed in BF16, the final norm’s mean square is off by up to ${(100 * Math.abs(worst.meanSquareError)).toFixed(2)}% (position ${worst.position}); its output by ${(100 * Math.max(...r.positions.map((p) => p.outputError))).toFixed(2)}% of its largest value.`;
+      },
+    },
+  },
+  withNorm: 'with the final norm',
+  withoutNorm: 'without it',
+  rightReading: 'the model’s convention',
+  wrongReading: 'the other one',
+  reading: 'reading',
+  entropy: 'entropy (nats)',
+  topTokens: 'top tokens (probability)',
+  layer: 'layer',
+  kl: 'KL(full ‖ dropped), nats',
+  topStays: 'top token stays',
+  cosine: 'cos(input, output)',
+  yes: 'yes',
+  no: 'no',
+  streamLength: '|h|',
+  outputGains: 'output norms’ mean gain',
+  finalShort: 'final',
+  log10Ratio: 'log₁₀(mean square / ε)',
+  norm: 'norm',
+  minMeanSquare: 'smallest mean square',
+  ratioToEps: 'ratio to ε',
+  maxScore: 'largest |score|',
+  bound: 'bound',
+  maxPerHead: 'largest |score| per head',
+  maxBefore: 'largest before the cap',
+  maxAfter: 'largest after',
+  bent: 'bent / all',
+  state: 'state',
+  topShare: (k) => `share of |h|² in the ${k} largest coordinates`,
+  coordinates: 'coordinate: value',
+  positionShort: 'position',
+  meanSquare: 'mean square (FP32)',
+  meanSquareBf16: 'mean square (BF16)',
+  meanSquareError: 'relative error of the mean square',
+  outputError: 'output error / largest output',
 };

@@ -111,4 +111,120 @@ export default {
       increments: () => '其余各子层的 |Δ|',
     },
   },
+  // 实验（checkpoint-probe/experiments-view.js）：每个实验的名字、它检验的本章论断、一句话的测量结果
+  experimentTitle: '本章的论断，在这个模型上测一测',
+  experiment: '实验',
+  experimentChart: '所选实验在当前模型上的测量结果',
+  experimentRunning: '正在后台 worker 中运行实验……',
+  experimentProgress: (percent) => `实验：已完成 ${percent}%。`,
+  cannotRun: (why) => `当前打开的模型做不了这个实验：${why}。`,
+  experiments: {
+    none: { name: '无（只看上面的图）', claim: '', answer: () => '' },
+    noFinalNorm: {
+      name: '去掉最终归一化',
+      claim: '最终归一化不是可有可无的：主干只被加过，到最后一层可能很长，进入输出层之前必须把尺度拉回来。',
+      answer: (r, t) =>
+        `最终归一化把最后的残差流（长度 ${r.streamNorm.toFixed(2)}）除以 ${r.scale.toFixed(3)}。去掉它，排第一的 token 是 ${t(r.raw.ids[0])}（原来是 ${t(r.real.ids[0])}），熵是 ${r.raw.entropy.toFixed(3)} nats（原来是 ${r.real.entropy.toFixed(3)}），KL 为 ${r.kl.toFixed(3)} nats。`,
+    },
+    dropLayers: {
+      name: '去掉一层',
+      claim: 'Sun 等人（2025）：大型 Pre-Norm 模型里相当一部分深层接近恒等映射，删掉影响不大。',
+      answer: (r) => {
+        const kept = r.layers.filter((l) => l.topSurvives).length;
+        const least = r.layers.reduce((a, b) => (b.kl < a.kl ? b : a));
+        return `逐层去掉 ${r.layers.length} 层中的一层，有 ${kept} 次排第一的 token 不变；去掉第 ${least.layer} 层代价最小（KL ${least.kl.toFixed(4)} nats）。`;
+      },
+    },
+    wrongConvention: {
+      name: '用错权重约定',
+      claim: '把 Gemma 的归一化权重按 w 而不是 1 + w 读（或反过来），模型就会输出乱码。',
+      answer: (r, t) =>
+        `按 ${r.wrong.normOffset ? '1 + w' : 'w'} 而不是 ${r.right.normOffset ? '1 + w' : 'w'} 读，排第一的 token 是 ${t(r.wrong.ids[0])}（正确：${t(r.right.ids[0])}），熵 ${r.wrong.entropy.toFixed(3)} nats（正确：${r.right.entropy.toFixed(3)}）。`,
+    },
+    increments: {
+      name: '增量与残差流之比',
+      claim: 'Pre-Norm 的主干越来越长，每个子层写入的量却大致不变：越深，单个增量相对残差流越小。',
+      answer: (r) => {
+        const first = r.layers[0],
+          last = r.layers.at(-1);
+        return `在位置 ${r.position}：|Δ| / |h| 在第 0 层是 ${first.attn.toFixed(3)}（注意力）和 ${first.mlp.toFixed(3)}（MLP），在第 ${last.layer} 层是 ${last.attn.toFixed(3)} 和 ${last.mlp.toFixed(3)}。`;
+      },
+    },
+    epsMargin: {
+      name: 'eps 与均方相比',
+      claim: 'ε 只用来防止除以零：即使是很短的嵌入，其均方也远大于它。',
+      answer: (r) =>
+        `各归一化输入处最小的均方是 ${r.smallest.minMeanSquare.toPrecision(3)}（${r.smallest.slot}${r.smallest.layer == null ? '' : `，第 ${r.smallest.layer} 层`}），是 ε = ${r.eps} 的 ${r.smallest.ratio.toPrecision(3)} 倍。`,
+    },
+    attentionScores: {
+      name: '注意力分数与其上界',
+      claim: '有了 QK-Norm，每个分数都不超过两个归一化增益之积乘以 √head_dim（128 维的头、g = 1 时为 11.3）。',
+      answer: (r) => {
+        const max = Math.max(...r.layers.flatMap((l) => l.maxPerHead));
+        return r.layers[0]?.bound == null
+          ? `这个模型没有 q/k 归一化，分数没有上界：最大的 |分数| 是 ${max.toFixed(2)}。`
+          : `最大的 |分数| 是 ${max.toFixed(2)}；q/k 归一化的增益给第 0 层的上界是 ${r.layers[0].bound.toFixed(2)}，没有分数超过所在层的上界。`;
+      },
+    },
+    softcaps: {
+      name: '软上限的作用',
+      claim: 'Gemma 2 的软上限把注意力分数压在 50 以下，把最终 logits 压在 30 以下。',
+      unsupported:
+        '当前打开的模型做不了这个实验：它没有设置软上限（attn_logit_softcapping、final_logit_softcapping）。Gemma 2 有。',
+      answer: (r) => {
+        const bent = (r.attention ?? []).reduce((n, l) => n + l.bent, 0);
+        return `有 ${bent} 个注意力分数和 ${r.final?.bent ?? 0} 个最终 logit 落在上限使其弯曲的区间（|x| > 上限 / 2）。`;
+      },
+    },
+    streamTop: {
+      name: '长度落在哪些维度',
+      claim: '残差流从嵌入的 0.47 开始增长：这种增长是否集中在少数几个维度，看它最大的几个坐标就知道。',
+      answer: (r) => {
+        const last = r.states.at(-1);
+        return `在位置 ${r.position}，最后一层之后，最大的 ${r.k} 个坐标占了长度平方 ${last.norm.toFixed(2)}² 的 ${(100 * last.share).toFixed(1)}%。`;
+      },
+    },
+    bf16Norm: {
+      name: '归一化里的 BF16 运算',
+      claim: '归一化在 FP32 里计算，因为用 BF16 累加平方会丢精度。',
+      answer: (r) => {
+        const worst = r.positions.reduce((a, b) => (Math.abs(b.meanSquareError) > Math.abs(a.meanSquareError) ? b : a));
+        return `用 BF16 累加时，最终归一化的均方最多偏差 ${(100 * Math.abs(worst.meanSquareError)).toFixed(2)}%（位置 ${worst.position}）；输出的误差最多是其最大值的 ${(100 * Math.max(...r.positions.map((p) => p.outputError))).toFixed(2)}%。`;
+      },
+    },
+  },
+  withNorm: '有最终归一化',
+  withoutNorm: '没有',
+  rightReading: '模型自己的约定',
+  wrongReading: '另一种',
+  reading: '读法',
+  entropy: '熵（nats）',
+  topTokens: '前几位 token（概率）',
+  layer: '层',
+  kl: 'KL(完整 ‖ 去掉一层)，nats',
+  topStays: '第一名不变',
+  cosine: 'cos(输入, 输出)',
+  yes: '是',
+  no: '否',
+  streamLength: '|h|',
+  outputGains: '输出归一化的平均增益',
+  finalShort: '最终',
+  log10Ratio: 'log₁₀(均方 / ε)',
+  norm: '归一化',
+  minMeanSquare: '最小均方',
+  ratioToEps: '与 ε 之比',
+  maxScore: '最大 |分数|',
+  bound: '上界',
+  maxPerHead: '每个头的最大 |分数|',
+  maxBefore: '上限前的最大值',
+  maxAfter: '上限后的最大值',
+  bent: '被弯曲 / 全部',
+  state: '状态',
+  topShare: (k) => `最大 ${k} 个坐标占 |h|² 的比例`,
+  coordinates: '坐标：值',
+  positionShort: '位置',
+  meanSquare: '均方（FP32）',
+  meanSquareBf16: '均方（BF16）',
+  meanSquareError: '均方的相对误差',
+  outputError: '输出误差 / 最大输出',
 };

@@ -86,29 +86,50 @@ export async function noFinalNorm(ckpt, ids, { k = 5, onProgress, signal } = {})
  * Drop one layer, for every layer l: the run without layer l's two increments, against the full run, at the last
  * position: KL(full || dropped), whether the full model's top token stays on top, and the cosine between layer l's
  * input and output streams in the full run. The layers before l are the full run's: each dropped run starts at
- * layer l + 1 from the full run's stream before layer l (intervene.from), so the sweep computes
- * 1 + (L - 1) / 2 runs' worth of layers and L + 1 heads, not L + 1 whole runs.
+ * layer l + 1 from the full run's stream before layer l (intervene.from) and skips the head (logits: 'none');
+ * the L last rows then go through the final norm and the head in one pass (headInputs, a run from layer L). The
+ * sweep computes 1 + (L - 1) / 2 runs' worth of layers and two reads of the head, not L + 1 whole runs.
  */
 export async function dropLayers(ckpt, ids, { onProgress, signal } = {}) {
   const L = ckpt.forward.layers,
     d = ckpt.forward.d;
-  const p = progressOver(onProgress, L + 1);
-  const full = await ckpt.run(ids, { hiddenStates: true, onProgress: p.run(L), signal });
-  p.next();
+  // progress in layers computed: L for the full run, L - 1 - l for dropped layer l, one for the head pass
+  const total = L + (L * (L - 1)) / 2 + 1;
+  let done = 0;
+  const step = (layers) => (p) =>
+    onProgress?.({ ...p, fraction: (done + (p.layer * layers) / Math.max(1, L)) / total });
+  const full = await ckpt.run(ids, { hiddenStates: true, onProgress: step(L), signal });
+  done += L;
   const T = full.tokens.length;
   const top = topIds(full.logits, 1)[0];
-  const layers = [];
+  const lastRows = new Float32Array(L * d);
   for (let l = 0; l < L; l++) {
     const dropped = await ckpt.run(ids, {
       intervene: { from: { layer: l, stream: full.hiddenStates[l] }, skipLayers: [l] },
-      onProgress: p.run(L),
+      logits: 'none',
+      hiddenStates: true,
       signal,
     });
-    p.next();
-    const droppedTop = topIds(dropped.logits, 1)[0];
+    done += L - 1 - l;
+    onProgress?.({ stage: 'layer', layer: l + 1, layers: L, fraction: done / total });
+    lastRows.set(row(dropped.hiddenStates[L], T - 1, d), l * d);
+  }
+  const head = await ckpt.run(ids, {
+    intervene: { from: { layer: L, stream: full.hiddenStates[L] } },
+    logits: 'none',
+    headInputs: lastRows,
+    signal,
+  });
+  done = total;
+  onProgress?.({ stage: 'head', layer: L, layers: L, fraction: 1 });
+  const V = head.headInputLogits.length / L;
+  const layers = [];
+  for (let l = 0; l < L; l++) {
+    const logits = head.headInputLogits.subarray(l * V, (l + 1) * V);
+    const droppedTop = topIds(logits, 1)[0];
     layers.push({
       layer: l,
-      kl: klDivergence(full.logits, dropped.logits),
+      kl: klDivergence(full.logits, logits),
       topSurvives: droppedTop === top,
       top: droppedTop,
       cosine: cosine(row(full.hiddenStates[l], T - 1, d), row(full.hiddenStates[l + 1], T - 1, d)),

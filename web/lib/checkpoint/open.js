@@ -10,6 +10,7 @@ import { readSafetensorsHeader, DTYPE_CODES } from './safetensors.js';
 import { createRunner } from './runner.js';
 import { createShardPool, createShardWorker, defaultWorkers } from './shards.js';
 import { normWeightStats } from './norm-weights.js';
+import { EXPERIMENTS } from './experiments.js';
 
 const INDEX = 'model.safetensors.index.json';
 const SINGLE = 'model.safetensors';
@@ -228,6 +229,20 @@ async function open(Module, map, weightFiles, options) {
     shardRows(call) {
       live();
       return shardRows(call);
+    },
+    /**
+     * One of the chapter's claims run on this checkpoint (experiments.js, by its name there), here or in the lab
+     * worker holding it; options: the experiment's own, onProgress, signal.
+     */
+    async experiment(name, input, options = {}) {
+      live();
+      if (typeof name !== 'string' || !Object.hasOwn(EXPERIMENTS, name))
+        throw new ResidualLabError(
+          `there is no experiment ${JSON.stringify(name)} (known: ${Object.keys(EXPERIMENTS).join(', ')})`,
+          { code: 'invalid_input' },
+        );
+      const ids = typeof input === 'string' ? this.tokenize(input) : input;
+      return EXPERIMENTS[name](this, ids, options ?? {});
     },
     /** A forward pass; options: logits, hiddenStates, lens, onProgress({ layer, layers, bytesRead }), signal. */
     async run(input, options = {}) {

@@ -106,6 +106,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       memoryLimit = DEFAULT_MEMORY_LIMIT,
       intervene = {},
       collect = [],
+      headInputs = null,
     } = options ?? {};
     const hooks = checkInterventions(intervene ?? {}, { L, T, d, lens });
     const wanted = checkCollect(collect ?? []);
@@ -114,10 +115,20 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
     const order = [];
     for (let i = hooks.from?.layer ?? 0; i < L; i++) if (!hooks.skip.has(i)) order.push(i);
     const nextRun = (i) => order[order.indexOf(i) + 1] ?? null;
-    if (logitsOption !== 'last' && logitsOption !== 'all')
-      throw new ResidualLabError(`options.logits must be 'last' or 'all', is ${JSON.stringify(logitsOption)}`, {
+    if (logitsOption !== 'last' && logitsOption !== 'all' && logitsOption !== 'none')
+      throw new ResidualLabError(`options.logits must be 'last', 'all' or 'none', is ${JSON.stringify(logitsOption)}`, {
         code: 'invalid_input',
       });
+    // stream rows of other runs read through this run's final norm and head, after its own rows: a sweep's
+    // runs skip the head (logits: 'none') and their last rows share one pass over its V x d weights
+    if (
+      headInputs !== null &&
+      !(headInputs instanceof Float32Array && headInputs.length > 0 && headInputs.length % d === 0)
+    )
+      throw new ResidualLabError(`options.headInputs must be a Float32Array of n x d (d = ${d}) stream values`, {
+        code: 'invalid_input',
+      });
+    const extraRows = headInputs ? headInputs.length / d : 0;
     if (onProgress !== null && typeof onProgress !== 'function')
       throw new ResidualLabError('options.onProgress must be a function', { code: 'invalid_input' });
     if (!(memoryLimit > 0))
@@ -125,8 +136,9 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         code: 'invalid_input',
       });
     const lensAt = lens ? checkLens(lens, T, V) : null;
-    const logitRows = logitsOption === 'all' ? T : 1;
-    const headRows = logitRows + (lensAt ? L + 1 : 0);
+    const logitRows = { all: T, last: 1, none: 0 }[logitsOption];
+    const lensCount = lensAt ? L + 1 : 0;
+    const headRows = logitRows + lensCount + extraRows;
     const cancelled = () => {
       if (signal?.aborted) throw abortError();
     };
@@ -203,8 +215,8 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       const gain = norms + 2 * T * 4,
         panel = gain + d * 4;
       const final = alloc(T * d * 4, 'the stream after the final norm');
-      const headIn = alloc(headRows * d * 4, 'the rows read through the output head');
-      const logits = alloc(headRows * V * 4, 'the logits');
+      const headIn = alloc(Math.max(1, headRows) * d * 4, 'the rows read through the output head');
+      const logits = alloc(Math.max(1, headRows) * V * 4, 'the logits');
       // what the layer reports when asked (LayerObservations in forward.hpp): head stats, norm inputs, mid norms
       const observing = wanted.has('attnScores') || wanted.has('normInputs') || wanted.has('residMid');
       const obs = observing ? alloc((4 * H + 5 * T + 4) * 4, 'the observations of a layer') : 0;
@@ -456,12 +468,15 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       const finalHidden = hiddenStates ? heapRows(final, T) : null;
       // the head's input: the final rows asked for, then each lens state through the final norm with its own rstd
       Module.HEAPF32.copyWithin(headIn >> 2, (final >> 2) + (T - logitRows) * d, (final >> 2) + T * d);
-      if (lensRows) {
-        Module.HEAPF32.set(lensRows, (headIn >> 2) + logitRows * d);
-        const lensIn = headIn + logitRows * d * 4;
-        if (!hooks.noFinalNorm) Module._rl_ckpt_norm(lensIn, lensIn, gain, L + 1, d, eps, normOffset);
+      if (lensRows) Module.HEAPF32.set(lensRows, (headIn >> 2) + logitRows * d);
+      if (headInputs) Module.HEAPF32.set(headInputs, (headIn >> 2) + (logitRows + lensCount) * d);
+      if (headRows > logitRows && !hooks.noFinalNorm) {
+        const rowsIn = headIn + logitRows * d * 4;
+        Module._rl_ckpt_norm(rowsIn, rowsIn, gain, headRows - logitRows, d, eps, normOffset);
       }
-      if (pool) {
+      if (headRows === 0) {
+        // logits: 'none' and nothing else to read: the head is not read
+      } else if (pool) {
         const [all] = await exchange(
           { layer: null, slots: [{ slot: 'head', outRows: V }], rows: headRows },
           heapView(headIn, headRows * d).slice(),
@@ -498,8 +513,8 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         }
       }
       // the final soft-cap, on the logits asked for (observed when asked) and on the lens's rows
-      const capStats = wanted.has('finalSoftcap') ? alloc(4 * 4, 'the soft-cap statistics') : 0;
-      Module._rl_ckpt_softcap(logits, logitRows * V, f.finalSoftcap, capStats);
+      const capStats = wanted.has('finalSoftcap') && logitRows ? alloc(4 * 4, 'the soft-cap statistics') : 0;
+      if (logitRows) Module._rl_ckpt_softcap(logits, logitRows * V, f.finalSoftcap, capStats);
       if (capStats) {
         const [maxBefore, maxAfter, bent, count] = Module.HEAPF32.slice(capStats >> 2, (capStats >> 2) + 4);
         collected.finalSoftcap = { cap: f.finalSoftcap, maxBefore, maxAfter, bent, count };
@@ -514,11 +529,12 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         attnNorms,
         mlpNorms,
         finalNorms,
-        logits: allLogits.slice(0, logitRows * V),
+        logits: logitRows ? allLogits.slice(0, logitRows * V) : null,
         reads: { bytes: account.bytesRead, count: account.reads, peakHeldBytes: account.peakHeld },
       };
       if (hiddenStates) Object.assign(result, { hiddenStates: states, finalHidden });
       if (lensAt) result.lens = readLens(allLogits.subarray(logitRows * V), L + 1, V, lensAt);
+      if (headInputs) result.headInputLogits = allLogits.slice((logitRows + lensCount) * V);
       if (wanted.size) result.collected = collected;
       return result;
     } catch (error) {
