@@ -54,10 +54,14 @@ export async function startLab() {
     browser,
     /**
      * Opens `path` (relative to the site root) in a fresh context; resolves to { page, problems, assertClean }.
-     * `initScript` (a function) runs in every page of the context before the page's own scripts.
+     * `initScript` (a function) runs in every page of the context before the page's own scripts. `hasTouch`: a
+     * touch screen, whose pointer CSS sees as coarse.
      */
-    async open(path = '', { colorScheme = 'light', viewport = { width: 1280, height: 900 }, initScript } = {}) {
-      const context = await browser.newContext({ colorScheme, viewport });
+    async open(
+      path = '',
+      { colorScheme = 'light', viewport = { width: 1280, height: 900 }, initScript, hasTouch = false } = {},
+    ) {
+      const context = await browser.newContext({ colorScheme, viewport, hasTouch });
       if (initScript) await context.addInitScript(initScript);
       const page = await context.newPage();
       const problems = [];

@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { EN, ZH, eventually, openReady } from './widget-helpers.mjs';
+import { EN, LANGUAGE_PAGES, eventually, openReady } from './widget-helpers.mjs';
 
 let lab;
 before(async () => {
@@ -90,10 +90,7 @@ test('gradient flow: a run started from a slider and cancelled by keyboard hands
   await view.close();
 });
 
-for (const [lang, path] of [
-  ['en', EN],
-  ['zh', ZH],
-]) {
+for (const [lang, path] of LANGUAGE_PAGES) {
   test(`${lang}: display formulas are no tab stops unless they scroll, and then they are named`, async () => {
     for (const width of [1280, 390]) {
       const view = await lab.open(path, { viewport: { width, height: 900 } });

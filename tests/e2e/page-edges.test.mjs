@@ -3,7 +3,17 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { EN, ZH, eventually, expectText, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
+import { stringsOf } from '../../web/languages.js';
+import {
+  EN,
+  LANGUAGE_PAGES,
+  ZH,
+  eventually,
+  expectText,
+  openReady,
+  screenshotWidget,
+  textOf,
+} from './widget-helpers.mjs';
 
 let lab;
 before(async () => {
@@ -13,10 +23,8 @@ after(async () => {
   await lab?.close();
 });
 
-const STALE = {
-  en: 'Last valid result: it does not match the inputs until they are corrected.',
-  zh: '上一次有效的结果：输入改正之前，它与当前输入不符。',
-};
+// The label over a result that no longer matches its inputs, in each language.
+const STALE = Object.fromEntries(LANGUAGE_PAGES.map(([lang]) => [lang, stringsOf(lang, 'common').stale]));
 
 /** The stale state of a widget: the host attribute, the region attribute, the label's text if shown, and the dimming. */
 function staleState(widget) {
@@ -112,11 +120,9 @@ test('precision lab: 1e20, 1 overflows the float32 sum of squares, said in the t
   }
 });
 
-test('vector lab: a bad input dims the last result under a "last valid result" label, removed once valid (en, zh)', async () => {
-  for (const [path, lang, xLabel, rmsLabel] of [
-    [EN, 'en', 'Input vector x', 'RMSNorm output'],
-    [ZH, 'zh', '输入向量 x', 'RMSNorm 输出'],
-  ]) {
+test('vector lab: a bad input dims the last result under a "last valid result" label, removed once valid (every language)', async () => {
+  for (const [lang, path] of LANGUAGE_PAGES) {
+    const { x: xLabel, rowRms: rmsLabel } = stringsOf(lang, 'rl-vector-lab');
     const view = await openReady(lab, path);
     const widget = view.page.locator('rl-vector-lab');
     const x = widget.getByLabel(xLabel, { exact: true });
@@ -131,7 +137,7 @@ test('vector lab: a bad input dims the last result under a "last valid result" l
       `${lang}: stale after a bad x`,
     );
     assert.equal(await textOf(rms), '[0.849, 1.131]', `${lang}: the old result is still there`);
-    if (lang === 'en') await screenshotWidget(view, widget, 'vector-lab-stale-en');
+    if (path === EN) await screenshotWidget(view, widget, 'vector-lab-stale-en');
     // A second bad field keeps it stale after the first is fixed; fixing both clears it.
     await widget.locator('#field-eps').fill('-1');
     await x.fill('6, 8');
@@ -152,11 +158,9 @@ test('vector lab: a bad input dims the last result under a "last valid result" l
   }
 });
 
-test('gradient flow: a bad seed marks the drawn curves as the last valid result until a valid seed runs (en, zh)', async () => {
-  for (const [path, lang, seedLabel] of [
-    [EN, 'en', 'Random seed'],
-    [ZH, 'zh', '随机种子'],
-  ]) {
+test('gradient flow: a bad seed marks the drawn curves as the last valid result until a valid seed runs (every language)', async () => {
+  for (const [lang, path] of LANGUAGE_PAGES) {
+    const seedLabel = stringsOf(lang, 'run').seed;
     const view = await openReady(lab, path);
     const widget = view.page.locator('rl-gradient-flow');
     await widget.scrollIntoViewIfNeeded();
@@ -177,7 +181,7 @@ test('gradient flow: a bad seed marks the drawn curves as the last valid result 
     );
     assert.equal(await readout(), before, `${lang}: the curves stay`);
     assert.notEqual(await textOf(widget.locator('#field-seed-error')), '', `${lang}: the seed field says why`);
-    if (lang === 'zh') await screenshotWidget(view, widget, 'gradient-flow-stale-zh');
+    if (path === ZH) await screenshotWidget(view, widget, 'gradient-flow-stale-zh');
     await seed.fill('7');
     await eventually(
       () => staleState(widget),

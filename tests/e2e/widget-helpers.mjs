@@ -1,10 +1,13 @@
 // Helpers for the chapter and widget browser tests (the server and Chromium come from harness.mjs).
 import assert from 'node:assert/strict';
 import { WIDGETS } from '../../web/components/registry.js';
+import { LANGUAGES } from '../../web/languages.js';
 import { watchFailedRequests } from './harness.mjs';
 
 export const EN = 'en/index.html';
 export const ZH = 'index.html';
+/** Every language of web/languages.js as [code, its chapter's page]: the tests that hold in each loop over it. */
+export const LANGUAGE_PAGES = LANGUAGES.map(({ code, page }) => [code, page]);
 // Every widget (web/components/registry.js), and the subsets its worker column defines.
 export const WIDGET_TAGS = WIDGETS.map((widget) => widget.tag);
 /** The widgets that start a worker: by themselves near the viewport, or on their Run button. */

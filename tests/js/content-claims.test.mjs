@@ -141,7 +141,7 @@ test('warmup at std 0.02: the chapter quotes docs/experiments.md, where the effe
 });
 
 test('the Gemma trap says what (1 + w) fixes (a fresh w = 0 is a multiplier of 1), not where trained values sit', async () => {
-  for (const lang of ['en', 'zh']) {
+  for (const { code: lang } of LANGUAGES) {
     assert.match(GEMMA_STRINGS[lang].wHint, /w = 0/);
     assert.doesNotMatch(GEMMA_STRINGS[lang].wHint, /near 0|在 0 附近/);
   }
@@ -194,7 +194,7 @@ test("(1 + w) is Gemma 1, 2 and 3 and Qwen3-Next, in the text, the formula and t
       assert.ok(section.includes(fact), `${lang}: ${fact}`);
     assert.ok(ch.summary.includes('Qwen3-Next'), `${lang}: summary`);
   }
-  for (const lang of ['en', 'zh']) {
+  for (const { code: lang } of LANGUAGES) {
     const s = GEMMA_STRINGS[lang];
     assert.match(s.gemmaConvention, /Gemma 1.*2.*3.*Qwen3-Next/, `${lang} label`);
     assert.match(s.llamaConvention, /Llama.*Gemma 4/, `${lang} label`);
@@ -330,7 +330,7 @@ test("use_qk_norm: Llama 4's is a parameter-free L2 norm after RoPE, on its RoPE
     CONFIG_INSPECTOR_STRINGS.zh.qkFromFlag('use_qk_norm', true),
     /Llama 4 只在用 RoPE 的层里加，而且是 RoPE 之后一个没有参数的 L2 归一化/,
   );
-  for (const lang of ['en', 'zh'])
+  for (const { code: lang } of LANGUAGES)
     assert.doesNotMatch(CONFIG_INSPECTOR_STRINGS[lang].qkFromFlag('use_qk_norm', true), /exactly when|恰好/);
 });
 

@@ -234,8 +234,8 @@ test("zh and en: the summary's residual-stream line passes through the final nor
 });
 
 test('zh and en: the warmup race is said to plateau at the unigram loss, not to diverge', async () => {
-  const { stringsOf } = await import('../../web/languages.js');
-  for (const lang of ['zh', 'en'])
+  const { LANGUAGES, stringsOf } = await import('../../web/languages.js');
+  for (const { code: lang } of LANGUAGES)
     assert.doesNotMatch(stringsOf(lang, 'rl-warmup-race').hint, /diverge|发散/, `${lang} hint`);
   // The level the chart draws comes with every warmup result (a ten-step race of one tiny run is enough to read it).
   const { load } = await import('../../dist/lib/residual-lab.js');

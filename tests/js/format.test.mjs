@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  alignDecimals,
   formatCount,
   formatFactor,
   formatFixed,
@@ -130,4 +131,12 @@ test('a one-sided range is said as one bound, never "between -Infinity and 1000"
   assert.equal(message('5', { min: 0, max: 1 }), 'must be between 0 and 1');
   assert.equal(message('2000', { max: 1000 }, 'zh'), '不能大于 1000');
   assert.equal(message('-1', { min: 0 }, 'zh'), '不能小于 0');
+});
+
+test('one bar chart writes its values in one precision: the most precise label sets the decimals of all', () => {
+  assert.deepEqual(alignDecimals(['0.32', '10', '11.01']), ['0.32', '10.00', '11.01']);
+  assert.deepEqual(alignDecimals(['-1.5', '2', '0.25']), ['-1.50', '2.00', '0.25']);
+  assert.deepEqual(alignDecimals(['3', '4']), ['3', '4']);
+  // Scientific notation and symbols carry their own precision.
+  assert.deepEqual(alignDecimals(['3.2 × 10⁻⁶', '1.5', '∞', 'NaN', '7']), ['3.2 × 10⁻⁶', '1.5', '∞', 'NaN', '7.0']);
 });

@@ -1,7 +1,7 @@
 // <rl-gemma-trap>: one set of stored norm weights read with the Llama convention (y = x̂·w) and with the
 // Gemma 2/3 convention (y = x̂·(1 + w)), both computed by lab.rmsNorm (weightOffset 0 or 1). The reader says
 // which convention the checkpoint was trained with; the other reading is what a careless port computes.
-import { barChart, niceLimit } from './shared/bar-chart.js';
+import { barChart, legendEntry, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
 import { radioGroup, textField } from './shared/fields.js';
 import { formatFixed, formatTrimmed, formatVector } from './shared/format.js';
@@ -169,12 +169,7 @@ export class RlGemmaTrap extends LabElement {
     this.verdict.textContent = verdict(s, readings);
     this.verdict.dataset.verdict = verdictKind(readings);
 
-    this.legend.replaceChildren(
-      h('span', { class: 'swatch series-right' }),
-      s.right,
-      h('span', { class: 'swatch series-wrong' }),
-      s.wrong,
-    );
+    this.legend.replaceChildren(legendEntry('series-right', s.right), legendEntry('series-wrong', s.wrong));
     const maxAbs = Math.max(...Array.from(right, Math.abs), ...Array.from(wrong, Math.abs));
     this.chart.draw({
       categories: Array.from(x, (_, i) => `y${i + 1}`),

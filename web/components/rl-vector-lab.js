@@ -3,7 +3,7 @@
 // request DyT, gamma * tanh(alpha x) + beta, joins them, and a sentence under the slider compares each output
 // with its value at x1 (DyT's moves). Every number comes from the WASM kernels (lab.rmsNormSteps,
 // lab.layerNormSteps, lab.dynamicTanhSteps); the work is a few microseconds, so it runs on the main thread.
-import { barChart, niceLimit } from './shared/bar-chart.js';
+import { barChart, legendEntry, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
 import { rangeField, textField } from './shared/fields.js';
 import {
@@ -337,10 +337,8 @@ function legend(s) {
   return h(
     'span',
     { class: 'legend' },
-    h('span', { class: 'swatch series-rms' }),
-    s.rowRms,
-    h('span', { class: 'swatch series-ln' }),
-    s.rowLn,
-    h('span', { class: 'legend-dyt' }, h('span', { class: 'swatch series-dyt' }, ''), s.rowDyt),
+    legendEntry('series-rms', s.rowRms),
+    legendEntry('series-ln', s.rowLn),
+    h('span', { class: 'legend-dyt' }, legendEntry('series-dyt', s.rowDyt)),
   );
 }

@@ -2,6 +2,16 @@
 // `forward`, what lab.openCheckpoint needs to run a checkpoint of it (web/lib/checkpoint/). A family is described
 // here once; the inspector, the checkpoint reader, the C++ forward's layer spec and docs/checkpoints.md read it.
 //
+// Each row, for the inspector: the norms (name, where, how many, size as a formula of
+// config fields, tensors per norm: 1 for a weight, 2 for LayerNorm's weight and bias), the toy decoder's name for
+// the layout (placement, norm kind, QK-Norm), and the parameter count of the whole model as formulas (`count`
+// copies of `size`). Formulas are sums and differences of products and exact quotients of fields and integers.
+// Facts from the Transformers modeling files named in `source` (the classes cited there).
+// `defaults`: fields the config class fills in when config.json leaves them out; `derived`: the modeling code's
+// fallbacks (head_dim = hidden_size / num_attention_heads, num_key_value_heads = num_attention_heads). A part with
+// `onlyIf` counts only when that boolean field is true (attention_bias: the projections built with
+// bias=config.attention_bias).
+//
 // forward (families a checkpoint can be run for):
 //   placement  'pre' | 'sandwich' | 'post': where the layer's norms sit (wasm/src/checkpoint/forward.hpp);
 //              the norms' tensors are the `norms` rows below, by slot (attn-before, attn-after, mlp-before,
@@ -19,15 +29,6 @@
 //              set), 'even' (layers 0, 2, ...), 'pattern' (all but every sliding_window_pattern-th); a config's
 //              layer_types list, where given, decides instead
 //   defaults   the config class's defaults for the fields above that a config.json may leave out
-// Every architecture the inspector counts, as data: the norms (name, where, how many, size as a formula of
-// config fields, tensors per norm: 1 for a weight, 2 for LayerNorm's weight and bias), the toy decoder's name for
-// the layout (placement, norm kind, QK-Norm), and the parameter count of the whole model as formulas (`count`
-// copies of `size`). Formulas are sums and differences of products and exact quotients of fields and integers.
-// Facts from the Transformers modeling files named in `source` (the classes cited there).
-// `defaults`: fields the config class fills in when config.json leaves them out; `derived`: the modeling code's
-// fallbacks (head_dim = hidden_size / num_attention_heads, num_key_value_heads = num_attention_heads). A part with
-// `onlyIf` counts only when that boolean field is true (attention_bias: the projections built with
-// bias=config.attention_bias).
 const LLAMA_LIKE_DERIVED = {
   head_dim: 'hidden_size / num_attention_heads',
   num_key_value_heads: 'num_attention_heads',

@@ -1,5 +1,5 @@
 // One decoder layer of a Hugging Face checkpoint, run in float32 over the residual stream x[T, d] in place.
-// The family decides only data (web/lib/checkpoint/architectures.js holds one row per family): where the norms
+// The family decides only data (web/lib/architectures.js holds one row per family): where the norms
 // sit, their weight convention, q/k norm, biases, the attention scale and soft-cap, the activation. Weights are
 // float32 in PyTorch's layout W[out, in]; web/lib/checkpoint/ converts and copies them in one layer at a time.
 //

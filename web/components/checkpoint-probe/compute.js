@@ -138,7 +138,7 @@ export function tokenIds(text) {
 }
 
 /** A token's text as the tables show it: line breaks and spaces made visible. */
-export const shownToken = (text) => text.replace(/\n/g, '↵').replace(/ /g, '␣');
+export const shownToken = (text) => text.replace(/\s/g, (c) => ({ '\n': '↵', '\t': '⇥', '\r': '␍' })[c] ?? '␣');
 
 /**
  * The numbers of one run, per layer: `run` is handle.run(ids, { lens }), `weights` handle.normWeights(), `name`

@@ -2,9 +2,9 @@
 // Why plain SVG and not uPlot: uPlot draws lines and points on canvas; a handful of bars is a few <rect>s,
 // which stay crisp at any zoom, print well, take their colours from CSS classes (theme and palette live in
 // the stylesheet), and carry a <title> each for hover and screen readers.
-import { svg, replaceChildren } from './dom.js';
+import { h, svg, replaceChildren } from './dom.js';
 import { barChartExport } from './chart-export.js';
-import { formatTicks, formatTrimmed } from './format.js';
+import { alignDecimals, formatTicks, formatTrimmed } from './format.js';
 
 const DEFAULT_WIDTH = 480; // until the chart has a size of its own
 const MIN_WIDTH = 240;
@@ -69,7 +69,10 @@ export function barChart({ label }) {
     const groupWidth = plotWidth / Math.max(1, categories.length);
     const barWidth = (groupWidth * 0.8) / series.length;
     // Values are written on the bars when there are few and each fits over its bar; the <title>s always have them.
-    const valueTexts = fewValues ? series.map((s) => Array.from(s.values, format)) : [];
+    // One chart's labels share one precision (alignDecimals), whatever `format` gives each value.
+    const valueTexts = fewValues
+      ? regroup(alignDecimals(series.flatMap((s) => Array.from(s.values, format))), series)
+      : [];
     const showValues = fewValues && valueTexts.flat().every((text) => VALUE_CHAR * text.length <= barWidth + 6);
     const widestName = Math.max(0, ...categories.map((name) => TICK_CHAR * String(name).length + 10));
     const labelEvery = Math.max(1, Math.ceil(categories.length / 16), Math.ceil(widestName / groupWidth));
@@ -136,6 +139,19 @@ export function barChart({ label }) {
 
   return { root, draw };
 }
+
+/** A flat list of texts back into one array per series. */
+function regroup(texts, series) {
+  let at = 0;
+  return series.map((s) => texts.slice(at, (at += s.values.length)));
+}
+
+/**
+ * One entry of a chart's legend: the series' swatch and its name, kept on one line together (a line may break
+ * between entries, never between a swatch and its name).
+ */
+export const legendEntry = (className, name) =>
+  h('span', { class: 'legend-entry' }, h('span', { class: `swatch ${className}` }), name);
 
 function clamp(v, low, high) {
   return Number.isFinite(v) ? Math.min(high, Math.max(low, v)) : 0;

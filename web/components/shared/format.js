@@ -59,6 +59,21 @@ export function formatTicks(ticks) {
   return ticks.map((t) => (t == null ? '' : formatNumber(t, { decimals, significant: 1 })));
 }
 
+/**
+ * Labels shown side by side (one bar chart's values) in one precision: every label in fixed notation gets as many
+ * decimals as the most precise of them, so 0.32, 10 and 11.01 read 0.32, 10.00, 11.01. Scientific labels and
+ * symbols (NaN, ∞) stay as they are.
+ */
+export function alignDecimals(texts) {
+  const FIXED = /^-?\d+(\.\d+)?$/;
+  const decimalsOf = (text) => (text.includes('.') ? text.length - text.indexOf('.') - 1 : 0);
+  const decimals = Math.max(0, ...texts.filter((t) => FIXED.test(t)).map(decimalsOf));
+  return texts.map((text) => {
+    if (!FIXED.test(text) || decimalsOf(text) === decimals) return text;
+    return `${text}${text.includes('.') ? '' : '.'}${'0'.repeat(decimals - decimalsOf(text))}`;
+  });
+}
+
 /** A uPlot axis `values` callback with the lab's tick labels. */
 export const axisValues = (u, ticks) => formatTicks(ticks);
 
