@@ -28,7 +28,11 @@ export async function nodeHubStore(cacheDir) {
   const root = cacheDir ?? (await hubCacheDir());
   const repoDir = (repo) => join(root, `models--${repo.replace('/', '--')}`);
   const blob = (repo, key) => join(repoDir(repo), 'blobs', key);
-  const exists = (path) => fs.stat(path).then((s) => s.isFile(), () => false);
+  const exists = (path) =>
+    fs.stat(path).then(
+      (s) => s.isFile(),
+      () => false,
+    );
   const storageError = (error) =>
     error?.code === 'ENOSPC' || error?.code === 'EDQUOT'
       ? new ResidualLabError(`the disk holding ${root} is full; free space or set HF_HUB_CACHE to another disk`, {
@@ -91,7 +95,7 @@ export async function nodeHubStore(cacheDir) {
         async *existing() {
           const { size } = await handle.stat();
           const buffer = new Uint8Array(Math.min(CHUNK, size));
-          for (let at = 0; at < size; ) {
+          for (let at = 0; at < size;) {
             const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - at), at);
             if (bytesRead === 0) break;
             yield buffer.subarray(0, bytesRead);
@@ -127,7 +131,10 @@ export async function nodeHubStore(cacheDir) {
         await fs.mkdir(dirname(ref), { recursive: true });
         await fs.writeFile(ref, commit);
       }
-      return filesOf(dir, plan.map((f) => f.name));
+      return filesOf(
+        dir,
+        plan.map((f) => f.name),
+      );
     },
   };
 }

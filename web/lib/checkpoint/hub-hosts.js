@@ -23,4 +23,3 @@ export const DEFAULT_ENDPOINT = HUB_HOSTS[0].endpoint;
 
 /** The chapter's model and its download size (config.json + tokenizer.json + model.safetensors, as the Hub lists them). */
 export const CHAPTER_MODEL = Object.freeze({ repo: 'Qwen/Qwen2.5-0.5B-Instruct', bytes: 988097824 + 7031645 + 659 });
-

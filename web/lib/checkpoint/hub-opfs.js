@@ -14,6 +14,8 @@ const full = (need, free) =>
       'free space (delete stored models) or download the files yourself and open them',
     { code: 'storage_full' },
   );
+// A File named as the checkpoint names it; a Blob made of a Blob refers to its bytes, it does not copy them.
+const named = (file, name) => new File([file], name.split('/').pop(), { type: file.type });
 const gb = (bytes) => (bytes / 1e9).toFixed(2);
 const missingEntry = (error) => error?.name === 'NotFoundError' || error?.name === 'TypeMismatchError';
 
@@ -46,7 +48,7 @@ export async function opfsHubStore() {
       if (!m || (m.revision !== revision && m.commit !== revision)) return null;
       const files = {};
       try {
-        for (const [name, key] of Object.entries(m.files)) files[name] = await fileOf(repo, key);
+        for (const [name, key] of Object.entries(m.files)) files[name] = named(await fileOf(repo, key), name);
       } catch (error) {
         if (missingEntry(error)) return null;
         throw error;
@@ -135,7 +137,7 @@ export async function opfsHubStore() {
       await w.write(JSON.stringify(manifest));
       await w.close();
       const files = {};
-      for (const f of plan) files[f.name] = await fileOf(repo, f.key);
+      for (const f of plan) files[f.name] = named(await fileOf(repo, f.key), f.name);
       return files;
     },
   };
@@ -150,7 +152,14 @@ export async function listStoredModels() {
     if (dir.kind !== 'directory') continue;
     try {
       const m = JSON.parse(await (await (await dir.getFileHandle(MANIFEST)).getFile()).text());
-      out.push({ repo: m.repo, revision: m.revision, commit: m.commit, endpoint: m.endpoint, bytes: m.bytes, date: m.date });
+      out.push({
+        repo: m.repo,
+        revision: m.revision,
+        commit: m.commit,
+        endpoint: m.endpoint,
+        bytes: m.bytes,
+        date: m.date,
+      });
     } catch {
       // a model whose download never finished has no manifest: it is resumed, not listed
     }

@@ -51,7 +51,10 @@ export function checkEndpoint(endpoint) {
     url = null;
   }
   if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username)
-    throw fail('invalid_input', `"${String(endpoint).slice(0, 200)}" is not a host address; it reads like https://huggingface.co`);
+    throw fail(
+      'invalid_input',
+      `"${String(endpoint).slice(0, 200)}" is not a host address; it reads like https://huggingface.co`,
+    );
   return url.href.replace(/\/+$/, '');
 }
 
@@ -124,7 +127,11 @@ export async function fetchCheckpoint(repo, options, store) {
     if (!shards.length) throw fail('bad_response', `${repo}'s ${INDEX} names no shards`);
     const more = shards.map(file);
     progress.total += more.reduce((sum, f) => sum + f.size, 0);
-    await store.reserve(repo, more, more.reduce((sum, f) => sum + f.size, 0));
+    await store.reserve(
+      repo,
+      more,
+      more.reduce((sum, f) => sum + f.size, 0),
+    );
     for (const f of more) await fetchOne(f);
     plan = plan.concat(more);
   }
@@ -169,7 +176,10 @@ function network(fetchImpl, signal, endpoint) {
     }
     if (response.ok) return response;
     if (response.status === 404)
-      throw fail('not_found', `${host} has no ${repo ? `model ${repo}` : url}${stage === 'api' ? '' : ` file ${url.split('/').pop()}`} (404)`);
+      throw fail(
+        'not_found',
+        `${host} has no ${repo ? `model ${repo}` : url}${stage === 'api' ? '' : ` file ${url.split('/').pop()}`} (404)`,
+      );
     if (response.status === 401 || response.status === 403)
       throw fail(
         'gated',
@@ -276,7 +286,10 @@ async function download(net, store, repo, f, url, onBytes) {
       }
       failures = offset > before ? 0 : failures + 1;
       if (offset < f.size && failures >= MAX_ATTEMPTS)
-        throw fail('offline', `the download of ${f.name} stopped at byte ${offset} of ${f.size} ${MAX_ATTEMPTS} times in a row; fetch again to resume`);
+        throw fail(
+          'offline',
+          `the download of ${f.name} stopped at byte ${offset} of ${f.size} ${MAX_ATTEMPTS} times in a row; fetch again to resume`,
+        );
     }
     const got = Array.from(hash.digest(), (b) => b.toString(16).padStart(2, '0')).join('');
     if (got !== f.key) {
