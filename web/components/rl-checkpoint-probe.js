@@ -23,6 +23,7 @@ import {
   unknownCharacters,
 } from './checkpoint-probe/compute.js';
 import { lensTable, weightsTable } from './checkpoint-probe/tables.js';
+import { fetchPanel } from './checkpoint-probe/fetch-panel.js';
 import { SEEDS, comparable, configOf, seedComparison, seedOf, seedRows } from './checkpoint-probe/seed.js';
 import { barChart, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
@@ -94,6 +95,9 @@ export class RlCheckpointProbe extends ExperimentElement {
       this.dropZone.classList.remove('over');
       if (event.dataTransfer?.files?.length) this.#chooseFiles(event.dataTransfer.files);
     });
+    // fetched files open as picked ones do; a fetch under way stops when the widget leaves the page
+    this.fetchPanel = fetchPanel(s, (files) => this.#chooseFiles(files));
+    this.whileConnected(() => () => this.fetchPanel.cancel());
     this.source = h('p', { class: 'source', 'data-source': '' });
     this.prompt = textField({
       name: 'prompt',
@@ -164,6 +168,7 @@ export class RlCheckpointProbe extends ExperimentElement {
           this.dropZone,
         ),
       ),
+      this.fetchPanel.root,
       this.source,
       h('div', { class: 'inputs' }, this.prompt.root, this.position.root),
       this.promptNote,
