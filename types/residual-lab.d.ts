@@ -463,6 +463,38 @@ export interface Checkpoint {
   dispose(): void;
 }
 
+// lab.fetchCheckpoint (web/lib/checkpoint/hub.js; docs/checkpoints.md)
+export interface FetchCheckpointOptions {
+  /** default https://huggingface.co; node: else HF_ENDPOINT */
+  endpoint?: string;
+  /** a branch, tag or commit; default 'main' */
+  revision?: string;
+  onProgress?: (progress: { file: string; loaded: number; total: number }) => void;
+  signal?: AbortSignal;
+  /** node: the Hub cache folder; default HF_HUB_CACHE, HF_HOME/hub, ~/.cache/huggingface/hub */
+  cacheDir?: string;
+  fetch?: typeof fetch;
+}
+export interface FetchedCheckpoint {
+  repo: string;
+  revision: string;
+  commit: string;
+  endpoint: string;
+  bytes: number;
+  /** false: opened from storage with no request */
+  fetched: boolean;
+  /** what openCheckpoint takes: disk-backed Files (browser), paths and Blobs (node) */
+  files: Record<string, File | Blob | string>;
+}
+export interface StoredCheckpoint {
+  repo: string;
+  revision: string;
+  commit: string;
+  endpoint: string;
+  bytes: number;
+  date: string;
+}
+
 // ---- The lab -------------------------------------------------------------------------------------------------
 
 export interface ResidualLab extends Kernels {
@@ -472,6 +504,12 @@ export interface ResidualLab extends Kernels {
   createDecoder(config?: DecoderConfig): Decoder;
   /** reads a Hugging Face checkpoint the reader has and runs it with the lab's kernels (docs/checkpoints.md) */
   openCheckpoint(files: CheckpointFiles): Promise<Checkpoint>;
+  /** fetches a model from the Hugging Face Hub or a mirror into local storage, resumable and verified (docs/checkpoints.md) */
+  fetchCheckpoint(repo: string, options?: FetchCheckpointOptions): Promise<FetchedCheckpoint>;
+  /** the models stored in this browser (node: none) */
+  storedCheckpoints(): Promise<StoredCheckpoint[]>;
+  /** deletes a model stored in this browser */
+  deleteStoredCheckpoint(repo: string): Promise<void>;
   /** C++ models alive: created, neither disposed nor reclaimed */
   liveDecoders(): number;
   memoryBudget(): MemoryBudget;
