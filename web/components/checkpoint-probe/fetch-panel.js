@@ -47,8 +47,8 @@ export function fetchPanel(s, onFiles) {
   );
   const cancelButton = h('button', { type: 'button', hidden: true, onclick: () => controller?.abort() }, s.cancel);
   const progress = h('progress', { hidden: true, 'aria-label': s.fetchProgressLabel });
-  const status = h('p', { class: 'run-status', role: 'status', 'aria-live': 'polite', 'data-fetch-status': '' });
-  const error = h('p', { class: 'run-error', role: 'alert', 'data-fetch-error': '' });
+  const status = h('p', { class: 'fetch-status', role: 'status', 'aria-live': 'polite', 'data-fetch-status': '' });
+  const error = h('p', { class: 'fetch-error', role: 'alert', 'data-fetch-error': '' });
   const list = h('ul', { class: 'stored-models', 'data-stored': '' });
   let controller = null;
 
@@ -139,7 +139,7 @@ export function fetchPanel(s, onFiles) {
     h('div', { class: 'field' }, h('label', { for: 'field-host' }, s.fetchHost), host, custom),
     h('p', {}, chapterButton),
     h('div', { class: 'field' }, h('label', { for: 'field-repo' }, s.fetchRepoLabel), repo, repoButton),
-    h('div', { class: 'run-row' }, progress, status, cancelButton),
+    h('div', { class: 'fetch-row' }, progress, status, cancelButton),
     error,
     h('h4', {}, s.storedTitle),
     list,
