@@ -43,6 +43,9 @@ export type ErrorCode =
   | 'unsupported_architecture' | 'unsupported_config' | 'invalid_tokenizer' | 'no_tokenizer'
   | 'safetensors_truncated' | 'safetensors_header_too_large' | 'not_safetensors' | 'safetensors_bad_tensor'
   | 'safetensors_bad_offsets' | 'file_changed'
+  // fetchCheckpoint: the host's answers, storage, the bytes' hash
+  | 'not_found' | 'gated' | 'blocked' | 'storage_full' | 'offline' | 'hash_mismatch' | 'cancelled' | 'bad_response'
+  | 'http_error'
   // the lab worker (worker-client.js)
   | 'unknown_method' | 'invalid_request' | 'worker_failed';
 
@@ -463,6 +466,38 @@ export interface Checkpoint {
   dispose(): void;
 }
 
+// lab.fetchCheckpoint (web/lib/checkpoint/hub.js; docs/checkpoints.md)
+export interface FetchCheckpointOptions {
+  /** default https://huggingface.co; node: else HF_ENDPOINT */
+  endpoint?: string;
+  /** a branch, tag or commit; default 'main' */
+  revision?: string;
+  onProgress?: (progress: { file: string; loaded: number; total: number }) => void;
+  signal?: AbortSignal;
+  /** node: the Hub cache folder; default HF_HUB_CACHE, HF_HOME/hub, ~/.cache/huggingface/hub */
+  cacheDir?: string;
+  fetch?: typeof fetch;
+}
+export interface FetchedCheckpoint {
+  repo: string;
+  revision: string;
+  commit: string;
+  endpoint: string;
+  bytes: number;
+  /** false: opened from storage with no request */
+  fetched: boolean;
+  /** what openCheckpoint takes: disk-backed Files (browser), paths and Blobs (node) */
+  files: Record<string, File | Blob | string>;
+}
+export interface StoredCheckpoint {
+  repo: string;
+  revision: string;
+  commit: string;
+  endpoint: string;
+  bytes: number;
+  date: string;
+}
+
 // ---- The lab -------------------------------------------------------------------------------------------------
 
 export interface ResidualLab extends Kernels {
@@ -472,6 +507,12 @@ export interface ResidualLab extends Kernels {
   createDecoder(config?: DecoderConfig): Decoder;
   /** reads a Hugging Face checkpoint the reader has and runs it with the lab's kernels (docs/checkpoints.md) */
   openCheckpoint(files: CheckpointFiles): Promise<Checkpoint>;
+  /** fetches a model from the Hugging Face Hub or a mirror into local storage, resumable and verified (docs/checkpoints.md) */
+  fetchCheckpoint(repo: string, options?: FetchCheckpointOptions): Promise<FetchedCheckpoint>;
+  /** the models stored in this browser (node: none) */
+  storedCheckpoints(): Promise<StoredCheckpoint[]>;
+  /** deletes a model stored in this browser */
+  deleteStoredCheckpoint(repo: string): Promise<void>;
   /** C++ models alive: created, neither disposed nor reclaimed */
   liveDecoders(): number;
   memoryBudget(): MemoryBudget;

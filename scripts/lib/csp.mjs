@@ -6,13 +6,19 @@
 // WebAssembly compiles under 'wasm-unsafe-eval'. Widgets style themselves with constructable stylesheets.
 // Only directives a <meta> policy honours belong here: browsers ignore frame-ancestors, report-uri and sandbox
 // in a meta element, so framing is FRAMING_POLICY, a header of its own.
+// connect-src names the hosts a model is fetched from (the probe's "fetch", only when the reader asks) and the
+// hosts they redirect weight downloads to: HUB_HOSTS, one table.
+import { HUB_HOSTS } from '../../web/lib/checkpoint/hub-hosts.js';
+
+/** The origins a model may be fetched from: every host's endpoint and download hosts. */
+export const MODEL_HOSTS = HUB_HOSTS.flatMap((host) => [host.endpoint, ...host.downloads]);
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data:",
   "font-src 'self'",
-  "connect-src 'self'",
+  `connect-src 'self' ${MODEL_HOSTS.join(' ')}`,
   "worker-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",

@@ -24,6 +24,7 @@ import {
 } from './checkpoint-probe/compute.js';
 import { lensTable, weightsTable } from './checkpoint-probe/tables.js';
 import { EXPERIMENT_NAMES, experimentsView } from './checkpoint-probe/experiments-view.js';
+import { fetchPanel } from './checkpoint-probe/fetch-panel.js';
 import { SEEDS, comparable, configOf, seedComparison, seedOf, seedRows } from './checkpoint-probe/seed.js';
 import { barChart, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
@@ -97,6 +98,9 @@ export class RlCheckpointProbe extends ExperimentElement {
       this.dropZone.classList.remove('over');
       if (event.dataTransfer?.files?.length) this.#chooseFiles(event.dataTransfer.files);
     });
+    // fetched files open as picked ones do; a fetch under way stops when the widget leaves the page
+    this.fetchPanel = fetchPanel(s, (files) => this.#chooseFiles(files));
+    this.whileConnected(() => () => this.fetchPanel.cancel());
     this.source = h('p', { class: 'source', 'data-source': '' });
     this.prompt = textField({
       name: 'prompt',
@@ -175,6 +179,7 @@ export class RlCheckpointProbe extends ExperimentElement {
           this.dropZone,
         ),
       ),
+      this.fetchPanel.root,
       this.source,
       h('div', { class: 'inputs' }, this.prompt.root, this.position.root),
       this.promptNote,

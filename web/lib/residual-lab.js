@@ -9,6 +9,7 @@ import { createExperimentsApi } from './experiments.js';
 import { freezeTables } from './options.js';
 import { inspectConfig } from './inspect-config.js';
 import { openCheckpoint } from './checkpoint/open.js';
+import { deleteStoredCheckpoint, fetchCheckpoint, storedCheckpoints } from './checkpoint/fetch.js';
 import { nextTask } from './next-task.js';
 import { importNodeModule } from './node-module.js';
 
@@ -128,6 +129,17 @@ async function createLab({ flavour, module }) {
      * many workers a run is split over.
      */
     openCheckpoint: (files, options) => openCheckpoint(Module, files, options),
+    /**
+     * Fetches a model from the Hugging Face Hub or a mirror into local storage (node: the Hub's cache; a browser:
+     * the Origin Private File System), resumable and verified; resolves to { repo, revision, commit, endpoint,
+     * bytes, fetched, files }, files being what openCheckpoint takes. A model already stored opens with no request.
+     * options: endpoint, revision, onProgress({ file, loaded, total }), signal (docs/checkpoints.md).
+     */
+    fetchCheckpoint,
+    /** The models this browser stores: [{ repo, revision, commit, endpoint, bytes, date }] (node: []). */
+    storedCheckpoints,
+    /** Deletes a model this browser stores. */
+    deleteStoredCheckpoint,
   });
 }
 

@@ -17,6 +17,40 @@ export default {
   filesHint:
     'Pick config.json, model.safetensors (or the index and every shard) and tokenizer.json together: files, not a folder (the Hugging Face cache keeps them as links, which folder uploads drop).',
   dropHere: 'or drop the files here',
+  fetchTitle: 'Or fetch a model from the Hugging Face Hub',
+  fetchHint:
+    'Downloads the model’s config.json, tokenizer.json and weights into this browser’s storage, checks every file’s SHA-256, and opens them here. Nothing starts until you click; the page only downloads. A cancelled or broken download continues where it stopped when you fetch again.',
+  fetchHost: 'From',
+  fetchCustomHost: 'another address…',
+  fetchChapter: (repo, gb) => `Fetch the chapter’s model, ${repo} (${gb} GB)`,
+  fetchRepoLabel: 'Or a model id (organisation/name)',
+  fetchRepo: 'Fetch',
+  fetchProgressLabel: 'Download progress',
+  fetchAsking: (repo, host) => `Asking ${host} for ${repo}…`,
+  fetchProgress: (done, total, rate, seconds) =>
+    `${done} of ${total} MB${rate ? `, ${rate} MB/s, about ${seconds} s left` : ''}.`,
+  fetchDone: (repo, commit, mb, seconds) => `${repo} (commit ${commit}, ${mb} MB) fetched and checked in ${seconds} s.`,
+  fetchStored: (repo, commit) => `${repo} (commit ${commit}) opened from this browser’s storage, with no download.`,
+  fetchErrors: {
+    invalid_input: (e) => `That is not usable: ${e.message}.`,
+    not_found: () => 'That host has no such model (or no such file in it). Check the id’s spelling and the host.',
+    gated: () =>
+      'This model needs a Hugging Face account (it is gated or private): download its files yourself and open them above.',
+    blocked: (e) =>
+      `The browser blocked the download (${e.message}). A page that embeds the lab must allow these hosts; see the lab’s docs/checkpoints.md.`,
+    storage_full: (e) => `Not enough storage: ${e.message}.`,
+    offline: () =>
+      'The host could not be reached: is this computer offline? Fetch again later; the download continues where it stopped.',
+    hash_mismatch: () =>
+      'A file arrived with bytes that do not match its SHA-256 on the Hub; it was deleted. Fetch again.',
+    cancelled: () => 'Cancelled. Fetch again to continue where it stopped.',
+    other: (message) => `The download failed (${message}).`,
+  },
+  storedTitle: 'Models stored in this browser',
+  storedNone: 'None yet.',
+  storedModel: (repo, revision, commit, mb, date) => `${repo} (${revision}, commit ${commit}), ${mb} MB, ${date}`,
+  storedOpen: 'Open',
+  storedDelete: 'Delete',
   sourceToy: (name) => `Showing: ${name}.`,
   sourceFiles: (names) => `Showing your files: ${names}.`,
   chartsStillShow: (name) => `The dimmed charts below are still those of the last model that ran: ${name}.`,

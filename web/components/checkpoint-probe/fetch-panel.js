@@ -1,0 +1,148 @@
+// The probe's "fetch a model" panel: the chapter's model (its size shown before anything starts) or any repo id,
+// from a host of HUB_HOSTS or a custom endpoint, into this browser's storage (lab.fetchCheckpoint); progress with
+// bytes, rate and time left, cancel (a later fetch resumes), and the models stored here with a delete button.
+// Nothing is fetched before a click; ?model=org/name only fills the field.
+import { CHAPTER_MODEL, HUB_HOSTS } from '../../lib/checkpoint/hub-hosts.js';
+import { checkEndpoint, checkRepoId } from '../../lib/checkpoint/hub.js';
+import { deleteStoredCheckpoint, fetchCheckpoint, storedCheckpoints } from '../../lib/checkpoint/fetch.js';
+import { h } from '../shared/dom.js';
+
+const CUSTOM = 'custom';
+const mb = (bytes) => (bytes / 1e6).toFixed(1);
+
+/** s: the probe's strings (fetch*); onFiles(files, model): the fetched files, to open. */
+export function fetchPanel(s, onFiles) {
+  const host = h(
+    'select',
+    { id: 'field-host', name: 'host', onchange: () => (custom.hidden = host.value !== CUSTOM) },
+    [
+      ...HUB_HOSTS.map((row) => h('option', { value: row.endpoint }, row.name)),
+      h('option', { value: CUSTOM }, s.fetchCustomHost),
+    ],
+  );
+  const custom = h('input', {
+    id: 'field-endpoint',
+    type: 'url',
+    placeholder: 'https://',
+    hidden: true,
+    'aria-label': s.fetchCustomHost,
+  });
+  const offered = new URLSearchParams(globalThis.location?.search ?? '').get('model');
+  const repo = h('input', {
+    id: 'field-repo',
+    type: 'text',
+    spellcheck: 'false',
+    value: offered ?? '',
+    placeholder: CHAPTER_MODEL.repo,
+  });
+  const chapterButton = h(
+    'button',
+    { type: 'button', 'data-fetch-chapter': '', onclick: () => start(CHAPTER_MODEL.repo) },
+    s.fetchChapter(CHAPTER_MODEL.repo, (CHAPTER_MODEL.bytes / 1e9).toFixed(2)),
+  );
+  const repoButton = h(
+    'button',
+    { type: 'button', 'data-fetch-repo': '', onclick: () => start(repo.value.trim()) },
+    s.fetchRepo,
+  );
+  const cancelButton = h('button', { type: 'button', hidden: true, onclick: () => controller?.abort() }, s.cancel);
+  const progress = h('progress', { hidden: true, 'aria-label': s.fetchProgressLabel });
+  const status = h('p', { class: 'fetch-status', role: 'status', 'aria-live': 'polite', 'data-fetch-status': '' });
+  const error = h('p', { class: 'fetch-error', role: 'alert', 'data-fetch-error': '' });
+  const list = h('ul', { class: 'stored-models', 'data-stored': '' });
+  let controller = null;
+
+  const endpoint = () => (host.value === CUSTOM ? checkEndpoint(custom.value.trim()) : host.value);
+  async function start(id) {
+    error.textContent = '';
+    let options;
+    try {
+      checkRepoId(id);
+      options = { endpoint: endpoint() };
+    } catch (problem) {
+      error.textContent = s.fetchErrors[problem.code]?.(problem) ?? problem.message;
+      return;
+    }
+    controller = new AbortController();
+    const began = performance.now();
+    let first = null;
+    cancelButton.hidden = false;
+    progress.hidden = false;
+    progress.removeAttribute('value');
+    status.textContent = s.fetchAsking(id, new URL(options.endpoint).host);
+    try {
+      const got = await fetchCheckpoint(id, {
+        ...options,
+        signal: controller.signal,
+        onProgress: ({ loaded, total }) => {
+          first ??= { at: performance.now(), loaded };
+          const seconds = (performance.now() - first.at) / 1000;
+          const rate = seconds > 0.5 ? (loaded - first.loaded) / seconds : 0;
+          progress.max = total;
+          progress.value = loaded;
+          status.textContent = s.fetchProgress(
+            mb(loaded),
+            mb(total),
+            rate ? mb(rate) : '',
+            rate ? Math.ceil((total - loaded) / rate) : null,
+          );
+        },
+      });
+      status.textContent = got.fetched
+        ? s.fetchDone(id, got.commit.slice(0, 10), mb(got.bytes), ((performance.now() - began) / 1000).toFixed(1))
+        : s.fetchStored(id, got.commit.slice(0, 10));
+      await showStored();
+      onFiles(Object.values(got.files), id);
+    } catch (problem) {
+      status.textContent = '';
+      error.textContent =
+        s.fetchErrors[problem?.code]?.(problem) ?? s.fetchErrors.other(problem?.message ?? String(problem));
+    } finally {
+      controller = null;
+      cancelButton.hidden = true;
+      progress.hidden = true;
+    }
+  }
+
+  async function showStored() {
+    const models = await storedCheckpoints().catch(() => []);
+    list.replaceChildren(
+      ...models.map((m) =>
+        h(
+          'li',
+          { 'data-repo': m.repo },
+          s.storedModel(m.repo, m.revision, m.commit.slice(0, 10), mb(m.bytes), m.date.slice(0, 10)),
+          ' ',
+          h('button', { type: 'button', onclick: () => start(m.repo) }, s.storedOpen),
+          ' ',
+          h(
+            'button',
+            {
+              type: 'button',
+              'data-delete': m.repo,
+              onclick: async () => (await deleteStoredCheckpoint(m.repo), showStored()),
+            },
+            s.storedDelete,
+          ),
+        ),
+      ),
+    );
+    if (!models.length) list.append(h('li', {}, s.storedNone));
+  }
+  showStored();
+
+  const root = h(
+    'details',
+    { class: 'fetch-panel', open: offered ? '' : undefined },
+    h('summary', {}, s.fetchTitle),
+    h('p', { class: 'hint' }, s.fetchHint),
+    h('div', { class: 'field' }, h('label', { for: 'field-host' }, s.fetchHost), host, custom),
+    h('p', {}, chapterButton),
+    h('div', { class: 'field' }, h('label', { for: 'field-repo' }, s.fetchRepoLabel), repo, repoButton),
+    h('div', { class: 'fetch-row' }, progress, status, cancelButton),
+    error,
+    h('h4', {}, s.storedTitle),
+    list,
+  );
+  return { root, cancel: () => controller?.abort() };
+}

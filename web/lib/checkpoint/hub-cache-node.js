@@ -1,0 +1,140 @@
+// node's store for lab.fetchCheckpoint: the Hugging Face Hub's own cache, so a model `hf download` or transformers
+// fetched opens with no network, and one the lab fetched is theirs too:
+//   <cache>/models--<org>--<name>/blobs/<etag>               the file (etag: SHA-256 for LFS, else git object id)
+//   <cache>/models--<org>--<name>/blobs/<etag>.incomplete    a partial download, resumed from its length
+//   <cache>/models--<org>--<name>/snapshots/<commit>/<file>  a relative symlink to ../../blobs/<etag>
+//   <cache>/models--<org>--<name>/refs/<revision>            the commit the revision resolved to
+// <cache>: options.cacheDir, else HF_HUB_CACHE, else HF_HOME/hub, else ~/.cache/huggingface/hub.
+import { ResidualLabError } from '../errors.js';
+import { importNodeModule } from '../node-module.js';
+
+const WEIGHTS = 'model.safetensors';
+const INDEX = 'model.safetensors.index.json';
+const CHUNK = 1 << 22;
+
+/** The Hub's cache folder, from the Hub client's variables. */
+export async function hubCacheDir(env = globalThis.process?.env ?? {}) {
+  const { homedir } = await importNodeModule('node:os');
+  const { join } = await importNodeModule('node:path');
+  if (env.HF_HUB_CACHE) return env.HF_HUB_CACHE;
+  if (env.HF_HOME) return join(env.HF_HOME, 'hub');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'huggingface', 'hub');
+}
+
+export async function nodeHubStore(cacheDir) {
+  const fs = await importNodeModule('node:fs/promises');
+  const { openAsBlob } = await importNodeModule('node:fs');
+  const { join, dirname, relative } = await importNodeModule('node:path');
+  const root = cacheDir ?? (await hubCacheDir());
+  const repoDir = (repo) => join(root, `models--${repo.replace('/', '--')}`);
+  const blob = (repo, key) => join(repoDir(repo), 'blobs', key);
+  const exists = (path) =>
+    fs.stat(path).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+  const storageError = (error) =>
+    error?.code === 'ENOSPC' || error?.code === 'EDQUOT'
+      ? new ResidualLabError(`the disk holding ${root} is full; free space or set HF_HUB_CACHE to another disk`, {
+          code: 'storage_full',
+        })
+      : error;
+
+  /** The files of a snapshot as lab.openCheckpoint takes them: JSON as disk-backed Blobs, weights as paths. */
+  const filesOf = async (dir, names) => {
+    const files = {};
+    for (const name of names)
+      files[name] = name.endsWith('.safetensors') ? join(dir, name) : await openAsBlob(join(dir, name));
+    return files;
+  };
+
+  return {
+    root,
+    async snapshot(repo, revision) {
+      let commit = revision;
+      if (!/^[0-9a-f]{40}$/.test(revision)) {
+        try {
+          commit = (await fs.readFile(join(repoDir(repo), 'refs', revision), 'utf8')).trim();
+        } catch {
+          return null;
+        }
+      }
+      const dir = join(repoDir(repo), 'snapshots', commit);
+      if (!(await exists(join(dir, 'config.json')))) return null;
+      const names = ['config.json'];
+      if (await exists(join(dir, 'tokenizer.json'))) names.push('tokenizer.json');
+      if (await exists(join(dir, INDEX))) {
+        let shards;
+        try {
+          shards = [...new Set(Object.values(JSON.parse(await fs.readFile(join(dir, INDEX), 'utf8')).weight_map))];
+        } catch {
+          return null;
+        }
+        for (const shard of shards) if (!(await exists(join(dir, shard)))) return null;
+        names.push(INDEX, ...shards.sort());
+      } else if (await exists(join(dir, WEIGHTS))) {
+        names.push(WEIGHTS);
+      } else {
+        return null;
+      }
+      let bytes = 0;
+      for (const name of names) bytes += (await fs.stat(join(dir, name))).size;
+      return { commit, bytes, files: await filesOf(dir, names) };
+    },
+    async reserve() {
+      // a disk has no quota to ask; a full one is told by ENOSPC as the bytes are written (storage_full)
+    },
+    hasBlob: async (repo, key, size) => (await fs.stat(blob(repo, key)).catch(() => null))?.size === size,
+    readBlob: (repo, key) => fs.readFile(blob(repo, key)),
+    async partial(repo, key) {
+      const path = `${blob(repo, key)}.incomplete`;
+      await fs.mkdir(dirname(path), { recursive: true });
+      const handle = await fs.open(path, 'a+');
+      let open = true;
+      return {
+        async *existing() {
+          const { size } = await handle.stat();
+          const buffer = new Uint8Array(Math.min(CHUNK, size));
+          for (let at = 0; at < size;) {
+            const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - at), at);
+            if (bytesRead === 0) break;
+            yield buffer.subarray(0, bytesRead);
+            at += bytesRead;
+          }
+        },
+        truncate: () => handle.truncate(0),
+        write: (chunk) => handle.write(chunk).catch((error) => Promise.reject(storageError(error))),
+        async close() {
+          if (open) await handle.close().catch(() => {});
+          open = false;
+        },
+        async discard() {
+          await this.close();
+          await fs.rm(path, { force: true });
+        },
+        async commit() {
+          await this.close();
+          await fs.rename(path, blob(repo, key));
+        },
+      };
+    },
+    async link(repo, revision, commit, plan) {
+      const dir = join(repoDir(repo), 'snapshots', commit);
+      for (const f of plan) {
+        const at = join(dir, f.name);
+        await fs.mkdir(dirname(at), { recursive: true });
+        await fs.rm(at, { force: true });
+        await fs.symlink(relative(dirname(at), blob(repo, f.key)), at);
+      }
+      if (revision !== commit) {
+        const ref = join(repoDir(repo), 'refs', revision);
+        await fs.mkdir(dirname(ref), { recursive: true });
+        await fs.writeFile(ref, commit);
+      }
+      return filesOf(
+        dir,
+        plan.map((f) => f.name),
+      );
+    },
+  };
+}

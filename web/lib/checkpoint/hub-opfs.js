@@ -1,0 +1,176 @@
+// A browser's store for lab.fetchCheckpoint: the Origin Private File System, written as the bytes arrive.
+//   <root>/models--<org>--<name>/blobs/<etag>[.incomplete]   as in the Hub's cache (hub-cache-node.js)
+//   <root>/models--<org>--<name>/model.json                  { repo, revision, commit, endpoint, files: { name:
+//                                                             etag }, bytes, date }: OPFS has no symlinks
+// Files come back as the disk-backed File objects getFile() gives, so a model never sits in memory.
+import { ResidualLabError } from '../errors.js';
+
+const ROOT = 'residual-lab-models';
+const MANIFEST = 'model.json';
+
+const full = (need, free) =>
+  new ResidualLabError(
+    `the model needs ${gb(need)} GB, and this browser lets the page store only ${gb(free)} GB more: ` +
+      'free space (delete stored models) or download the files yourself and open them',
+    { code: 'storage_full' },
+  );
+// A File named as the checkpoint names it; a Blob made of a Blob refers to its bytes, it does not copy them.
+const named = (file, name) => new File([file], name.split('/').pop(), { type: file.type });
+const gb = (bytes) => (bytes / 1e9).toFixed(2);
+const missingEntry = (error) => error?.name === 'NotFoundError' || error?.name === 'TypeMismatchError';
+
+export async function opfsHubStore() {
+  if (!globalThis.navigator?.storage?.getDirectory)
+    throw new ResidualLabError('this browser has no Origin Private File System to store a model in', {
+      code: 'storage_full',
+    });
+  const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
+  const folder = (repo, create = true) => root.getDirectoryHandle(`models--${repo.replace('/', '--')}`, { create });
+  const blobs = async (repo) => (await folder(repo)).getDirectoryHandle('blobs', { create: true });
+  const fileOf = async (repo, key) => (await (await blobs(repo)).getFileHandle(key)).getFile();
+  const readManifest = async (dir) => {
+    try {
+      return JSON.parse(await (await (await dir.getFileHandle(MANIFEST)).getFile()).text());
+    } catch {
+      return null;
+    }
+  };
+
+  return {
+    async snapshot(repo, revision) {
+      let dir;
+      try {
+        dir = await folder(repo, false);
+      } catch {
+        return null;
+      }
+      const m = await readManifest(dir);
+      if (!m || (m.revision !== revision && m.commit !== revision)) return null;
+      const files = {};
+      try {
+        for (const [name, key] of Object.entries(m.files)) files[name] = named(await fileOf(repo, key), name);
+      } catch (error) {
+        if (missingEntry(error)) return null;
+        throw error;
+      }
+      return { commit: m.commit, bytes: m.bytes, files };
+    },
+    async reserve(repo, plan, bytes) {
+      let have = 0;
+      for (const f of plan) have += (await this.hasBlob(repo, f.key, f.size)) ? f.size : 0;
+      const { quota, usage } = (await navigator.storage.estimate?.()) ?? {};
+      if (Number.isFinite(quota) && bytes - have > quota - usage) throw full(bytes - have, quota - usage);
+      await navigator.storage.persist?.().catch(() => false); // asked, not required: a refusal leaves it "best effort"
+    },
+    async hasBlob(repo, key, size) {
+      try {
+        return (await fileOf(repo, key)).size === size;
+      } catch {
+        return false;
+      }
+    },
+    readBlob: async (repo, key) => new Uint8Array(await (await fileOf(repo, key)).arrayBuffer()),
+    async partial(repo, key) {
+      const dir = await blobs(repo);
+      const handle = await dir.getFileHandle(`${key}.incomplete`, { create: true });
+      let writable = null;
+      const writer = async () => {
+        if (!writable) {
+          writable = await handle.createWritable({ keepExistingData: true });
+          await writable.seek((await handle.getFile()).size);
+        }
+        return writable;
+      };
+      const close = async () => {
+        const w = writable;
+        writable = null;
+        await w?.close();
+      };
+      return {
+        async *existing() {
+          const reader = (await handle.getFile()).stream().getReader();
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) return;
+            yield value;
+          }
+        },
+        async truncate() {
+          const w = await writer();
+          await w.truncate(0);
+          await w.seek(0);
+        },
+        async write(chunk) {
+          try {
+            await (await writer()).write(chunk);
+          } catch (error) {
+            if (error?.name === 'QuotaExceededError') {
+              const { quota, usage } = await navigator.storage.estimate();
+              throw full(chunk.length, quota - usage);
+            }
+            throw error;
+          }
+        },
+        close: () => close().catch(() => {}),
+        async discard() {
+          await writable?.abort().catch(() => {});
+          writable = null;
+          await dir.removeEntry(`${key}.incomplete`).catch(() => {});
+        },
+        async commit() {
+          await close();
+          await handle.move(key);
+        },
+      };
+    },
+    async link(repo, revision, commit, plan, { endpoint }) {
+      const manifest = {
+        repo,
+        revision,
+        commit,
+        endpoint,
+        files: Object.fromEntries(plan.map((f) => [f.name, f.key])),
+        bytes: plan.reduce((sum, f) => sum + f.size, 0),
+        date: new Date().toISOString(),
+      };
+      const w = await (await (await folder(repo)).getFileHandle(MANIFEST, { create: true })).createWritable();
+      await w.write(JSON.stringify(manifest));
+      await w.close();
+      const files = {};
+      for (const f of plan) files[f.name] = named(await fileOf(repo, f.key), f.name);
+      return files;
+    },
+  };
+}
+
+/** The models stored in this browser: [{ repo, revision, commit, endpoint, bytes, date }], newest first. */
+export async function listStoredModels() {
+  if (!globalThis.navigator?.storage?.getDirectory) return [];
+  const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
+  const out = [];
+  for await (const [, dir] of root.entries()) {
+    if (dir.kind !== 'directory') continue;
+    try {
+      const m = JSON.parse(await (await (await dir.getFileHandle(MANIFEST)).getFile()).text());
+      out.push({
+        repo: m.repo,
+        revision: m.revision,
+        commit: m.commit,
+        endpoint: m.endpoint,
+        bytes: m.bytes,
+        date: m.date,
+      });
+    } catch {
+      // a model whose download never finished has no manifest: it is resumed, not listed
+    }
+  }
+  return out.sort((a, b) => String(b.date).localeCompare(String(a.date)));
+}
+
+/** Deletes a stored model, its partial files included. */
+export async function deleteStoredModel(repo) {
+  const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
+  await root.removeEntry(`models--${repo.replace('/', '--')}`, { recursive: true }).catch((error) => {
+    if (error?.name !== 'NotFoundError') throw error;
+  });
+}

@@ -1,0 +1,310 @@
+// lab.fetchCheckpoint(repo, options): a checkpoint fetched from the Hugging Face Hub or a mirror into local storage
+// (node: the Hub's own cache, hub-cache-node.js; a browser: the Origin Private File System, hub-opfs.js), resumed
+// with HTTP Range after a dropped connection, every file verified as its bytes arrive, and returned as what
+// lab.openCheckpoint takes. The page only downloads, and only when the reader asks.
+//
+// The Hub's conventions followed (as huggingface_hub keeps them):
+//   GET {endpoint}/api/models/{repo}/revision/{revision}?blobs=true  -> { sha: commit, siblings: [{ rfilename,
+//       size, blobId (git object id), lfs?: { sha256, size } }] }: the commit, every size (so storage is checked
+//       before the first byte) and every file's hash, without following a redirect (a browser cannot read the
+//       X-Linked-Etag of a 302 it followed).
+//   GET {endpoint}/{repo}/resolve/{commit}/{file}  -> the file; weights (LFS) by a 302 to a download host.
+//   A blob is named by its ETag: the SHA-256 for an LFS file, the git object id for the others.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { sha1 } from '@noble/hashes/legacy.js';
+import { ResidualLabError } from '../errors.js';
+
+export { CHAPTER_MODEL, DEFAULT_ENDPOINT, HUB_HOSTS } from './hub-hosts.js';
+import { DEFAULT_ENDPOINT } from './hub-hosts.js';
+
+// The files fetched: the model's config, its tokenizer (optional: the probe runs ids without it), and the weights,
+// one file or an index and its shards.
+const CONFIG = 'config.json';
+const TOKENIZER = 'tokenizer.json';
+const SINGLE = 'model.safetensors';
+const INDEX = 'model.safetensors.index.json';
+
+// A repo id as the Hub allows it: "name" or "org/name", letters, digits, "-", "_", "." (no "--" or "..", which the
+// cache's folder names and paths could not tell apart).
+const REPO_ID = /^(?:[A-Za-z0-9][\w.-]{0,95}\/)?[A-Za-z0-9][\w.-]{0,95}$/;
+const REVISION = /^[\w.-]{1,200}(?:\/[\w.-]{1,200})*$/;
+const MAX_ATTEMPTS = 5; // consecutive failed requests of one file without a byte of progress
+
+const fail = (code, message) => new ResidualLabError(message, { code });
+
+/** Checks a repo id; throws 'invalid_input' with the reason a reader can act on. */
+export function checkRepoId(repo) {
+  if (typeof repo !== 'string' || !REPO_ID.test(repo) || repo.includes('--') || repo.includes('..'))
+    throw fail(
+      'invalid_input',
+      `"${String(repo).slice(0, 120)}" is not a Hugging Face model id; it reads like "Qwen/Qwen2.5-0.5B-Instruct"`,
+    );
+  return repo;
+}
+
+/** An endpoint as a URL without a trailing slash; http(s) only. */
+export function checkEndpoint(endpoint) {
+  let url;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    url = null;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username)
+    throw fail(
+      'invalid_input',
+      `"${String(endpoint).slice(0, 200)}" is not a host address; it reads like https://huggingface.co`,
+    );
+  return url.href.replace(/\/+$/, '');
+}
+
+const encodePath = (path) => path.split('/').map(encodeURIComponent).join('/');
+
+/**
+ * Fetches `repo` into `store` and returns { repo, revision, commit, endpoint, bytes, fetched, files }, files
+ * being what lab.openCheckpoint takes. A model the store already holds for this revision is returned with no
+ * request at all. options: endpoint, revision ('main'), onProgress({ file, loaded, total }) (bytes of every file
+ * fetched so far, of all the files), signal (an AbortSignal: a cancel keeps the partial file for a resume), fetch.
+ */
+export async function fetchCheckpoint(repo, options, store) {
+  checkRepoId(repo);
+  const revision = options.revision ?? 'main';
+  if (typeof revision !== 'string' || !REVISION.test(revision) || revision.includes('..'))
+    throw fail('invalid_input', `"${String(revision).slice(0, 80)}" is not a revision: a branch, a tag or a commit`);
+  const endpoint = checkEndpoint(options.endpoint ?? DEFAULT_ENDPOINT);
+  const { signal, onProgress } = options;
+  signal?.throwIfAborted();
+
+  const stored = await store.snapshot(repo, revision);
+  if (stored) return { repo, revision, endpoint, fetched: false, ...stored };
+
+  const net = network(options.fetch ?? globalThis.fetch, signal, endpoint);
+  const info = await net.json(
+    `${endpoint}/api/models/${encodePath(repo)}/revision/${encodeURIComponent(revision)}?blobs=true`,
+    repo,
+  );
+  const commit = info?.sha;
+  if (typeof commit !== 'string' || !/^[0-9a-f]{40}$/.test(commit) || !Array.isArray(info.siblings))
+    throw fail('bad_response', `${new URL(endpoint).host} answered for ${repo} without a commit and a file list`);
+  const listed = new Map(info.siblings.map((s) => [s.rfilename, s]));
+  if (!listed.has(CONFIG)) throw fail('not_found', `${repo} has no config.json: it is not a transformers model`);
+
+  const wanted = [CONFIG];
+  if (listed.has(TOKENIZER)) wanted.push(TOKENIZER);
+  let index = null;
+  if (listed.has(INDEX)) {
+    wanted.push(INDEX);
+  } else if (listed.has(SINGLE)) {
+    wanted.push(SINGLE);
+  } else {
+    throw fail('not_found', `${repo} has no model.safetensors (nor an index of shards): nothing the lab can read`);
+  }
+  const file = (name) => {
+    const s = listed.get(name);
+    if (!s) throw fail('not_found', `${repo} names ${name} in its index, but the file is not there`);
+    const size = s.lfs?.size ?? s.size;
+    const key = s.lfs?.sha256 ?? s.blobId;
+    if (!Number.isSafeInteger(size) || typeof key !== 'string' || !/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(key))
+      throw fail('bad_response', `${new URL(endpoint).host} listed ${name} without its size and hash`);
+    return { name, size, key, lfs: Boolean(s.lfs) };
+  };
+  let plan = wanted.map(file);
+  const progress = { loaded: 0, total: plan.reduce((sum, f) => sum + f.size, 0) };
+  const report = (name) => onProgress?.({ file: name, loaded: progress.loaded, total: progress.total });
+  await store.reserve(repo, plan, progress.total);
+
+  const resolve = (name) => `${endpoint}/${encodePath(repo)}/resolve/${commit}/${encodePath(name)}`;
+  const fetchOne = async (f) => {
+    await download(net, store, repo, f, resolve(f.name), (n) => {
+      progress.loaded += n;
+      report(f.name);
+    });
+  };
+  for (const f of plan) await fetchOne(f);
+  if (plan.some((f) => f.name === INDEX)) {
+    index = JSON.parse(new TextDecoder().decode(await store.readBlob(repo, plan.find((f) => f.name === INDEX).key)));
+    const shards = [...new Set(Object.values(index?.weight_map ?? {}))].sort();
+    if (!shards.length) throw fail('bad_response', `${repo}'s ${INDEX} names no shards`);
+    const more = shards.map(file);
+    progress.total += more.reduce((sum, f) => sum + f.size, 0);
+    await store.reserve(
+      repo,
+      more,
+      more.reduce((sum, f) => sum + f.size, 0),
+    );
+    for (const f of more) await fetchOne(f);
+    plan = plan.concat(more);
+  }
+  const files = await store.link(repo, revision, commit, plan, { endpoint });
+  return { repo, revision, endpoint, commit, bytes: progress.total, fetched: true, files };
+}
+
+/** fetch with the Hub's answers turned into the lab's error codes. */
+function network(fetchImpl, signal, endpoint) {
+  const host = new URL(endpoint).host;
+  const violations = [];
+  const onViolation = (event) => violations.push(event.blockedURI);
+  const request = async (url, init = {}, stage = 'api', repo = '') => {
+    globalThis.addEventListener?.('securitypolicyviolation', onViolation);
+    let response;
+    try {
+      response = await fetchImpl(url, { ...init, signal, redirect: 'follow', credentials: 'omit' });
+    } catch (error) {
+      if (signal?.aborted) throw cancelled(signal);
+      // A Content-Security-Policy that refuses the host (or the host a 302 leads to) surfaces as a bare TypeError;
+      // the violation event names the address it refused.
+      await new Promise((resolve) => setTimeout(resolve, 0)); // the violation event is queued after the rejection
+      const refused = violations.find(Boolean);
+      if (refused)
+        throw fail(
+          'blocked',
+          `this page's Content-Security-Policy does not allow connecting to ${hostOf(refused)}; ` +
+            'the host page must allow it in connect-src (docs/checkpoints.md)',
+        );
+      if (globalThis.navigator?.onLine === false) throw offline(host);
+      const cause = error?.cause?.code ?? '';
+      if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ETIMEDOUT/.test(cause)) throw offline(host, cause);
+      if (stage === 'download' && typeof window !== 'undefined')
+        throw fail(
+          'blocked',
+          `${host} answered, but the download of ${url.split('/').pop()} it redirected to was refused: the browser's ` +
+            'CORS or Content-Security-Policy check blocked the download host (see the console), or a firewall did',
+        );
+      throw offline(host, error?.cause?.message ?? error?.message);
+    } finally {
+      globalThis.removeEventListener?.('securitypolicyviolation', onViolation);
+    }
+    if (response.ok) return response;
+    if (response.status === 404)
+      throw fail(
+        'not_found',
+        `${host} has no ${repo ? `model ${repo}` : url}${stage === 'api' ? '' : ` file ${url.split('/').pop()}`} (404)`,
+      );
+    if (response.status === 401 || response.status === 403)
+      throw fail(
+        'gated',
+        `${repo || url} needs a Hugging Face account (it is gated or private, ${response.status}); ` +
+          'download its files yourself and open them',
+      );
+    if (response.status === 416) return response;
+    throw fail('http_error', `${host} answered ${response.status} ${response.statusText} for ${url}`);
+  };
+  return {
+    signal,
+    request,
+    async json(url, repo) {
+      const response = await request(url, { headers: { accept: 'application/json' } }, 'api', repo);
+      try {
+        return await response.json();
+      } catch {
+        throw fail('bad_response', `${host} did not answer with JSON for ${repo}: is ${endpoint} a Hugging Face host?`);
+      }
+    },
+  };
+}
+
+const hostOf = (address) => {
+  try {
+    return new URL(address).host;
+  } catch {
+    return String(address);
+  }
+};
+const offline = (host, detail) =>
+  fail('offline', `${host} could not be reached${detail ? ` (${detail})` : ''}: is this machine offline?`);
+const cancelled = (signal) =>
+  signal.reason instanceof ResidualLabError
+    ? signal.reason
+    : fail('cancelled', 'the download was cancelled; fetching the model again resumes it');
+
+/**
+ * One file into the store: resumed from the bytes a partial file already has (hashed again from storage first, so
+ * the hash covers every byte), Range requests after a dropped connection, the hash checked at the end.
+ */
+async function download(net, store, repo, f, url, onBytes) {
+  if (await store.hasBlob(repo, f.key, f.size)) {
+    onBytes(f.size);
+    return;
+  }
+  // LFS files: SHA-256 of the bytes. Others: the git object id, SHA-1 of "blob <size>\0" + the bytes.
+  const newHash = () => {
+    const h = f.lfs ? sha256.create() : sha1.create();
+    if (!f.lfs) h.update(new TextEncoder().encode(`blob ${f.size}\0`));
+    return h;
+  };
+  const partial = await store.partial(repo, f.key);
+  let hash = newHash();
+  let offset = 0;
+  try {
+    for await (const chunk of partial.existing()) {
+      hash.update(chunk);
+      offset += chunk.length;
+    }
+    if (offset > f.size) {
+      await partial.truncate();
+      hash = newHash();
+      offset = 0;
+    }
+    onBytes(offset);
+    let failures = 0;
+    while (offset < f.size) {
+      const headers = offset > 0 ? { range: `bytes=${offset}-` } : {};
+      const response = await net.request(url, { headers }, 'download', repo);
+      if (response.status === 416) {
+        await partial.truncate();
+        onBytes(-offset);
+        hash = newHash();
+        offset = 0;
+        continue;
+      }
+      if (offset > 0 && response.status !== 206) {
+        // the host ignored the range: start over
+        await partial.truncate();
+        onBytes(-offset);
+        hash = newHash();
+        offset = 0;
+      }
+      const before = offset;
+      try {
+        const reader = response.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          const chunk = offset + value.length > f.size ? value.subarray(0, f.size - offset) : value;
+          await partial.write(chunk);
+          hash.update(chunk);
+          offset += chunk.length;
+          onBytes(chunk.length);
+          if (offset >= f.size) {
+            reader.cancel().catch(() => {});
+            break;
+          }
+        }
+      } catch (error) {
+        if (net.signal?.aborted || error instanceof ResidualLabError) throw error;
+        if (error?.name === 'AbortError') throw error;
+      }
+      failures = offset > before ? 0 : failures + 1;
+      if (offset < f.size && failures >= MAX_ATTEMPTS)
+        throw fail(
+          'offline',
+          `the download of ${f.name} stopped at byte ${offset} of ${f.size} ${MAX_ATTEMPTS} times in a row; fetch again to resume`,
+        );
+    }
+    const got = Array.from(hash.digest(), (b) => b.toString(16).padStart(2, '0')).join('');
+    if (got !== f.key) {
+      await partial.discard();
+      throw fail(
+        'hash_mismatch',
+        `${f.name} arrived with SHA-${f.lfs ? '256' : '1'} ${got}, not the ${f.key} the Hub lists: ` +
+          'the download was corrupted or the host changed the file; it was deleted, fetch again',
+      );
+    }
+    await partial.commit();
+  } catch (error) {
+    await partial.close();
+    if (error?.name === 'AbortError' || (error?.code === undefined && error?.name === 'TimeoutError'))
+      throw fail('cancelled', 'the download was cancelled; fetching the model again resumes it');
+    throw error;
+  }
+}
