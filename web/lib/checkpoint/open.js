@@ -169,7 +169,7 @@ async function open(Module, map, weightFiles, options) {
   const bySlot = new Map([...weights.values()].map((w) => [`${w.layer}:${w.slot}`, w]));
   const weightOf = (layer, slot) =>
     slot === 'head' ? (bySlot.get('null:head') ?? bySlot.get('null:embed')) : bySlot.get(`${layer}:${slot}`);
-  const readTensor = (w, from, to) => w.source.read(w.offset + from, w.offset + to);
+  const readTensor = (w, from, to, into) => w.source.read(w.offset + from, w.offset + to, into);
   let usedWorkers = workers;
   let pool = null;
   const shards = workers > 1 && {
