@@ -68,8 +68,7 @@ for (const key of wanted) {
         readGB: result.reads.bytes / 1e9,
       });
     }
-    if (workers === 1)
-      emit({ shape: key, name: 'estimated by cost()', value: ckpt.cost(T).estimatedSeconds, unit: 's' });
+    emit({ shape: key, workers, name: 'estimated by cost()', value: ckpt.cost(T).estimatedSeconds, unit: 's' });
     ckpt.dispose();
   }
 }

@@ -218,7 +218,7 @@ async function open(Module, map, weightFiles, options) {
     /** What a run of `tokens` positions costs: bytes read, floating-point operations, memory (runner.js). */
     cost(tokens = 16) {
       live();
-      return runner.cost(tokens);
+      return runner.cost(tokens, { workers: usedWorkers });
     },
     async normWeights() {
       live();

@@ -19,11 +19,13 @@ const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 // 8B model in BF16 is 436 MB.
 export const DEFAULT_MEMORY_LIMIT = 1 << 30;
 
-// The speeds cost() estimates a run's time from: one thread of WASM SIMD on BF16 weights, and reading a file in
-// the OS cache through Blob slices (docs/benchmarks.md, "Checkpoints"; npm run bench -- --only=checkpoint).
-// The reads overlap the compute, so the estimate is the longer of the two.
-const ESTIMATE_FLOPS_PER_SECOND = 30e9;
-const ESTIMATE_READ_BYTES_PER_SECOND = 2e9;
+// What cost() estimates a run's time from, fitted to npm run bench -- --only=checkpoint (docs/benchmarks.md,
+// "Checkpoints"): one worker's WASM SIMD on BF16 weights with its reads from the OS cache overlapped (24.8 GFLOP/s
+// on the 8B shapes, 20.8 on Qwen2.5-0.5B's), a split over N workers N x 0.93 as fast (1.87x measured for two),
+// plus its four exchanges a layer (their posting and joining, about 2 ms each).
+const ESTIMATE_FLOPS_PER_SECOND = 24e9;
+const ESTIMATE_SPLIT_EFFICIENCY = 0.93;
+const ESTIMATE_EXCHANGE_SECONDS = 2e-3;
 
 const abortError = () => new DOMException('the run was cancelled', 'AbortError');
 
@@ -72,7 +74,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
    * norm, the head whole, T embedding rows), its multiply-adds counted as 2 FLOPs (projections, attention scores
    * and values, the head), and the largest single read it needs in JS memory.
    */
-  function cost(T = 16, { lensRows = 0 } = {}) {
+  function cost(T = 16, { lensRows = 0, workers = 1 } = {}) {
     const q = H * headDim,
       kv = KV * headDim;
     const layerFlops = 2 * T * d * (2 * q + 2 * kv) + 2 * 2 * T * T * q + 2 * 3 * T * d * ffn;
@@ -88,7 +90,11 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       modelBytes: [...weights.values()].reduce((n, w) => n + w.byteLength, 0),
       bytesRead,
       flops,
-      estimatedSeconds: Math.max(flops / ESTIMATE_FLOPS_PER_SECOND, bytesRead / ESTIMATE_READ_BYTES_PER_SECOND),
+      estimatedSeconds:
+        workers > 1
+          ? flops / (ESTIMATE_FLOPS_PER_SECOND * workers * ESTIMATE_SPLIT_EFFICIENCY) +
+            4 * L * ESTIMATE_EXCHANGE_SECONDS
+          : flops / ESTIMATE_FLOPS_PER_SECOND,
       largestRead: Math.max(largestLayerRead, chunkRows * headRowBytes),
       wasmBytes: layerBytes + stagingBytes + chunkRows * headRowBytes + (3 + 2 * L) * T * d * 4,
     };
