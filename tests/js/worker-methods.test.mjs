@@ -93,7 +93,7 @@ test('the methods that report progress take { onProgress } where the table says'
     Object.keys(METHODS)
       .filter((name) => METHODS[name].progressArg !== undefined)
       .sort(),
-    ['experiments.residualGrowth', 'experiments.warmup'],
+    ['experiments.residualGrowth', 'experiments.warmup', 'fetchCheckpoint'],
   );
 });
 
