@@ -15,7 +15,6 @@ const BUTTON_HEIGHT = 44;
 // Widgets whose legend still places a bare swatch before a name rather than a legendEntry (shared/bar-chart.js),
 // which a line can break between: the checkpoint probe's "attention / MLP" caption, until it moves to legendEntry
 // (its element file is being reworked apart from this test). Empty this list when it does.
-const LEGEND_NOT_YET_ENTRIES = ['rl-checkpoint-probe'];
 
 let lab;
 before(async () => {
@@ -42,7 +41,7 @@ for (const [lang, path] of LANGUAGE_PAGES) {
     );
 
     const problems = await page.evaluate(
-      ({ target, buttonHeight, tags, legendNotYet }) => {
+      ({ target, buttonHeight, tags }) => {
         const found = [];
         // An element spills when it reaches past its widget's box and no scroll box between them holds it.
         const scrolledBy = (el, host) => {
@@ -106,7 +105,7 @@ for (const [lang, path] of LANGUAGE_PAGES) {
               );
           }
           checkTargets(host.shadowRoot, host.localName);
-          if (!legendNotYet.includes(host.localName)) checkLegends(host.shadowRoot, host.localName);
+          checkLegends(host.shadowRoot, host.localName);
           checkScrollCues(host.shadowRoot, host.localName);
           // Bar-chart text as it appears: its CSS size times the SVG's scale on screen.
           for (const chart of host.shadowRoot.querySelectorAll('svg.bar-chart')) {
@@ -128,7 +127,7 @@ for (const [lang, path] of LANGUAGE_PAGES) {
         }
         return found;
       },
-      { target: TARGET, buttonHeight: BUTTON_HEIGHT, tags: WIDGET_TAGS, legendNotYet: LEGEND_NOT_YET_ENTRIES },
+      { target: TARGET, buttonHeight: BUTTON_HEIGHT, tags: WIDGET_TAGS },
     );
     assert.deepEqual(problems, []);
     // The checks above ran on something: buttons, legends with swatches and bar values on this page.

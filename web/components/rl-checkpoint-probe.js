@@ -26,7 +26,7 @@ import { lensTable, weightsTable } from './checkpoint-probe/tables.js';
 import { EXPERIMENT_NAMES, experimentsView } from './checkpoint-probe/experiments-view.js';
 import { fetchPanel } from './checkpoint-probe/fetch-panel.js';
 import { SEEDS, comparable, configOf, seedComparison, seedOf, seedRows } from './checkpoint-probe/seed.js';
-import { barChart, niceLimit } from './shared/bar-chart.js';
+import { barChart, legendEntry, niceLimit } from './shared/bar-chart.js';
 import { h } from './shared/dom.js';
 import { textField } from './shared/fields.js';
 import { formatFixed, formatTrimmed } from './shared/format.js';
@@ -203,11 +203,9 @@ export class RlCheckpointProbe extends ExperimentElement {
               {},
               s.incrementTitle,
               ' ',
-              h('span', { class: 'swatch series-attn' }),
-              s.attention,
+              legendEntry('series-attn', s.attention),
               ' ',
-              h('span', { class: 'swatch series-mlp' }),
-              s.mlp,
+              legendEntry('series-mlp', s.mlp),
             ),
             this.incrementChart.root,
           ),
