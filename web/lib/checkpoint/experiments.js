@@ -35,10 +35,21 @@ export function klDivergence(pLogits, qLogits) {
   return Math.max(0, kl);
 }
 
+/** The k largest entries' indices, largest first (ties: the lower index), in one pass: O(V k), not a sort of V. */
 function topIds(row, k) {
-  return Array.from(row.keys())
-    .sort((a, b) => row[b] - row[a] || a - b)
-    .slice(0, k);
+  const top = []; // ascending by rank: top[0] is the largest so far
+  const ranksBefore = (a, b) => row[a] > row[b] || (row[a] === row[b] && a < b);
+  for (let j = 0; j < row.length; j++) {
+    if (top.length === k && !ranksBefore(j, top[k - 1])) continue;
+    let at = Math.min(top.length, k - 1);
+    if (top.length < k) top.push(j);
+    while (at > 0 && ranksBefore(j, top[at - 1])) {
+      top[at] = top[at - 1];
+      at--;
+    }
+    top[at] = j;
+  }
+  return top;
 }
 
 const row = (states, t, d) => states.subarray(t * d, (t + 1) * d);
