@@ -67,6 +67,14 @@ for (const key of wanted) {
         gflops: ckpt.cost(T).flops / seconds / 1e9,
         readGB: result.reads.bytes / 1e9,
       });
+      if (result.reads.workerHeapBytes.length)
+        emit({
+          shape: key,
+          workers,
+          name: `the workers' WASM heaps after the ${run} run`,
+          value: result.reads.workerHeapBytes.map((b) => Math.round(b / 2 ** 20)).join(' + '),
+          unit: 'MB',
+        });
     }
     emit({ shape: key, workers, name: 'estimated by cost()', value: ckpt.cost(T).estimatedSeconds, unit: 's' });
     ckpt.dispose();

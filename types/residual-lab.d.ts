@@ -428,8 +428,8 @@ export interface CheckpointRun {
   hiddenStates?: Float32Array[];
   finalHidden?: Float32Array;
   lens?: { position: number; k: number; layers: LogitLensState[] };
-  /** what the run read: bytes, reads, and the most bytes held in JS memory at once */
-  reads: { bytes: number; count: number; peakHeldBytes: number };
+  /** what the run read: bytes, reads, the most bytes held in JS memory at once, each split worker's WASM heap */
+  reads: { bytes: number; count: number; peakHeldBytes: number; workerHeapBytes: number[] };
   /** with options.collect */
   collected?: CheckpointCollected;
 }

@@ -536,7 +536,12 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         mlpNorms,
         finalNorms,
         logits: logitRows ? allLogits.slice(0, logitRows * V) : null,
-        reads: { bytes: account.bytesRead, count: account.reads, peakHeldBytes: account.peakHeld },
+        reads: {
+          bytes: account.bytesRead,
+          count: account.reads,
+          peakHeldBytes: account.peakHeld,
+          workerHeapBytes: pool ? [...pool.heapBytes] : [],
+        },
       };
       if (hiddenStates) Object.assign(result, { hiddenStates: states, finalHidden });
       if (lensAt) result.lens = readLens(allLogits.subarray(logitRows * V), L + 1, V, lensAt);

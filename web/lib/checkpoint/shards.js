@@ -143,7 +143,11 @@ export function createShardWorker(Module, model, weightOf, read) {
       );
       if (status !== 0) throw heap.fail();
     }
-    return { blocks: [Module.HEAPF32.slice(out >> 2, (out >> 2) + rows * n)], bytesRead };
+    return {
+      blocks: [Module.HEAPF32.slice(out >> 2, (out >> 2) + rows * n)],
+      bytesRead,
+      heapBytes: Module.HEAPU8.length,
+    };
   }
 
   return async function shardRows({ layer, parts, rows, input, gated = false, next = null }) {
@@ -153,7 +157,8 @@ export function createShardWorker(Module, model, weightOf, read) {
       const x = heap.alloc(input.length * 4, "the projection's input");
       Module.HEAPF32.set(input, x >> 2);
       if (parts[0].slot === 'head') {
-        if (parts[0].end <= parts[0].begin) return { blocks: [new Float32Array(0)], bytesRead: 0 };
+        if (parts[0].end <= parts[0].begin)
+          return { blocks: [new Float32Array(0)], bytesRead: 0, heapBytes: Module.HEAPU8.length };
         return await headRows(heap, parts[0], x, rows, K);
       }
       const all = await Promise.all(parts.map((part) => take(layer, part) ?? Promise.resolve(new Uint8Array(0))));
@@ -175,7 +180,11 @@ export function createShardWorker(Module, model, weightOf, read) {
       const n = (i) => parts[i].end - parts[i].begin;
       if (gated) Module._rl_ckpt_gated_activation(outs[0], outs[1], rows * n(0), model.spec[9]);
       const kept = gated ? [0] : parts.map((_, i) => i);
-      return { blocks: kept.map((i) => Module.HEAPF32.slice(outs[i] >> 2, (outs[i] >> 2) + rows * n(i))), bytesRead };
+      return {
+        blocks: kept.map((i) => Module.HEAPF32.slice(outs[i] >> 2, (outs[i] >> 2) + rows * n(i))),
+        bytesRead,
+        heapBytes: Module.HEAPU8.length,
+      };
     } finally {
       heap.freeAll();
     }
@@ -197,8 +206,10 @@ export async function createShardPool(files, count, { createWorker }) {
         const [begin, end] = splitRows(outRows, count)[i];
         return { slot, begin, end };
       });
+    const heapBytes = new Array(count).fill(0); // each worker's WASM heap (a heap never shrinks: its peak)
     return {
       count,
+      heapBytes,
       /**
        * call: { layer, slots: [{ slot, outRows }], rows (T), gated, next: { layer, slots } | null }; input
        * [rows, K]. Resolves to { outputs: Float32Array[] ([rows, outRows] each; one when gated), bytesRead }.
@@ -216,6 +227,7 @@ export async function createShardPool(files, count, { createWorker }) {
             }),
           ),
         );
+        replies.forEach((r, i) => (heapBytes[i] = Math.max(heapBytes[i], r.heapBytes ?? 0)));
         const kept = call.gated ? [call.slots[0]] : call.slots;
         const outputs = kept.map(({ outRows: N }, b) => {
           const out = new Float32Array(call.rows * N);
