@@ -287,10 +287,10 @@ function printTraining(rows) {
 function printCheckpoint(rows) {
   console.log('\nSynthetic checkpoints with real shapes (random BF16), read from files on disk, WASM SIMD in node:');
   console.log('open reads the headers only; the first run of 16 tokens reads the files cold or from the OS cache as');
+  console.log('memory allows; warm: the median (range) of three more from the OS cache; workers 2: the run split over');
   console.log(
-    'memory allows, the second from the OS cache; workers 2: the run split over two lab workers. CPU: seconds',
+    "two lab workers. CPU: seconds of this process's main thread; peak RSS: the process, worker threads included.",
   );
-  console.log("of this process's main thread; peak RSS: the process, worker threads included.");
   const matmul = rows.find((r) => r.name.startsWith('matmul'));
   for (const r of rows) {
     const speed = r.gflops
@@ -299,16 +299,17 @@ function printCheckpoint(rows) {
     const label = [r.shape, r.workers ? `${r.workers} worker${r.workers > 1 ? 's' : ''}` : null, r.name]
       .filter(Boolean)
       .join(', ');
+    const range = r.min !== undefined ? ` (${fmt(r.min)}-${fmt(r.max)})` : '';
     console.log(
-      `${label.padEnd(52)} ${fmt(r.value).padStart(7)} ${r.unit}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}`,
+      `${label.padEnd(52)} ${fmt(r.value).padStart(7)} ${r.unit}${range}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}`,
     );
   }
-  const second = (shape, workers) =>
-    rows.find((r) => r.shape === shape && r.workers === workers && r.name.endsWith('second'));
+  const warm = (shape, workers) =>
+    rows.find((r) => r.shape === shape && r.workers === workers && r.name.endsWith('warm'));
   for (const shape of new Set(rows.map((r) => r.shape).filter(Boolean))) {
-    const [one, two] = [second(shape, 1), second(shape, 2)];
+    const [one, two] = [warm(shape, 1), warm(shape, 2)];
     if (one && two)
-      console.log(`${shape}: two workers run ${ratio(one.value, two.value)} as fast as one (second runs)`);
+      console.log(`${shape}: two workers run ${ratio(one.value, two.value)} as fast as one (warm runs' medians)`);
   }
 }
 

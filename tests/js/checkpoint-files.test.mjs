@@ -236,7 +236,10 @@ test("a run split over 2 and 3 workers, each reading its rows from the file, giv
       assert.deepEqual(run.lens, runs[0].lens, `${family}, ${n} workers`);
       assert.equal(run.reads.bytes, runs[0].reads.bytes, `${family}: ${n} workers read each byte once`);
       assert.equal(run.reads.workerHeapBytes.length, n, `${family}: each worker's heap reported`);
-      assert.ok(run.reads.workerHeapBytes.every((b) => b >= 65536), `${family}: a heap is at least one WASM page`);
+      assert.ok(
+        run.reads.workerHeapBytes.every((b) => b >= 65536),
+        `${family}: a heap is at least one WASM page`,
+      );
     }
     assert.deepEqual(runs[0].reads.workerHeapBytes, [], 'one worker: no split workers');
   }
