@@ -60,11 +60,15 @@ async function measured(toyName, name) {
   return { result: await ckpt.experiment(name, ids), forward: ckpt.forward, t: (id) => shownToken(tokenName(id)) };
 }
 
-/** Every language's line for experiment `name` holds each of its fragments (one list per language code). */
-function says(name, fragments) {
+/**
+ * Every language's line for experiment `name` opens the probe on `toy`, the toy it speaks of first, and holds each
+ * of its fragments (one list per language code).
+ */
+function says(name, toy, fragments) {
   assert.deepEqual(Object.keys(fragments).sort(), [...CODES].sort(), `${name}: fragments for every language`);
   for (const code of CODES) {
-    const { text } = lines[code][name][0];
+    const { text, toy: linked } = lines[code][name][0];
+    assert.equal(linked, toy, `${code}: the ${name} line opens the probe on ${toy}`);
     for (const fragment of fragments[code]) assert.ok(text.includes(fragment), `${code}: «${fragment}» in ${text}`);
   }
 }
@@ -85,7 +89,7 @@ test('where the length lives: the toy Llama’s largest coordinates after layer 
     'the later layers spread the length out',
   );
   const [top] = first.coords;
-  says('streamTop', {
+  says('streamTop', 'toy-llama', {
     en: [
       `the ${result.k} largest of its ${forward.d} coordinates hold ${percent(first.share)}% after layer 0`,
       `an even spread would give ${percent(result.k / forward.d)}%`,
@@ -109,7 +113,7 @@ test('eps beside the mean square: the toy Llama’s smallest margin, at the embe
   const later = Math.min(...result.rows.filter((r) => r.layer !== 0).map((r) => r.ratio));
   const floor = Math.floor(later / 1e5) * 1e5; // "over 200,000": the bound stated, and the nearest one
   assert.ok(floor >= 1e5, 'the later margins are over 100,000');
-  says('epsMargin', {
+  says('epsMargin', 'toy-llama', {
     en: [
       `(ε = ${eps.toExponential()})`,
       `the embedding's, ${smallest.minMeanSquare.toPrecision(3)} at layer 0's first norm: ${Math.round(smallest.ratio)} times ε`,
@@ -127,7 +131,7 @@ test('BF16 arithmetic: the toy Llama’s final norm, summed in BF16', async () =
   const { result, forward } = await measured('toy-llama', 'bf16Norm');
   const meanSquare = percent(Math.max(...result.positions.map((p) => Math.abs(p.meanSquareError))), 2);
   const output = percent(Math.max(...result.positions.map((p) => p.outputError)), 2);
-  says('bf16Norm', {
+  says('bf16Norm', 'toy-llama', {
     en: [
       `sums only ${forward.d} squares`,
       `off by up to ${meanSquare}%`,
@@ -158,7 +162,7 @@ test('the wrong weight convention: both toys read as 1 + w', async () => {
   const wrong = t(llama.result.wrong.ids[0]);
   const p = fixed(llama.result.wrong.probs[0], 4);
   const entropies = [fixed(olmo.result.wrong.entropy, 3), fixed(olmo.result.right.entropy, 3)];
-  says('wrongConvention', {
+  says('wrongConvention', 'toy-llama', {
     en: [
       `top token changes from \`${right}\`, the right next character, to \`${wrong}\`, at probability ${p}`,
       `keeps \`${right}\` on top`,
@@ -177,7 +181,7 @@ test('no final norm: what the toy Llama’s final norm divides by, and the entro
   assert.equal(result.real.ids.length, 5, 'the line speaks of the top five');
   assert.deepEqual(result.raw.ids, result.real.ids, 'the top five keep their order');
   const [real, raw] = [fixed(result.real.entropy, 3), fixed(result.raw.entropy, 3)];
-  says('noFinalNorm', {
+  says('noFinalNorm', 'toy-llama', {
     en: [
       `divides the last stream, ${fixed(result.streamNorm, 2)} long, by ${fixed(result.scale, 3)}`,
       'top five characters keep their order',
@@ -208,17 +212,17 @@ test('increments against the stream: the toy Llama’s ratios shrink for attenti
     writes.every((w, i) => !i || w > writes[i - 1]),
     'the later MLPs write more',
   );
-  says('increments', {
+  says('increments', 'toy-llama', {
     en: [
       `from ${fixed(deeper[0].attn, 3)} to ${fixed(end.attn, 3)} in layer ${end.layer}`,
       `from ${fixed(deeper[0].mlp, 3)} in layer 1 to ${fixed(end.mlp, 3)} in layer ${end.layer}`,
-      `layer 0's ${fixed(l0.mlp, 3)}`,
+      `layer 0's MLP, at ${fixed(l0.mlp, 3)}`,
       'Four layers trained for seconds',
     ],
     zh: [
       `由 ${fixed(deeper[0].attn, 3)} 降到第 ${end.layer} 层的 ${fixed(end.attn, 3)}`,
       `由第 1 层的 ${fixed(deeper[0].mlp, 3)} 升到第 ${end.layer} 层的 ${fixed(end.mlp, 3)}`,
-      `第 0 层的 ${fixed(l0.mlp, 3)}`,
+      `第 0 层 MLP 的 ${fixed(l0.mlp, 3)}`,
       '4 层、只训练了片刻的模型',
     ],
   });
@@ -229,7 +233,7 @@ test('the layer-drop line: how many of the toy Llama’s layers keep the top tok
   const L = result.layers.length;
   const kept = result.layers.filter((l) => l.topSurvives).length;
   const worst = result.layers.reduce((a, b) => (b.kl > a.kl ? b : a)).layer;
-  says('dropLayers', {
+  says('dropLayers', 'toy-llama', {
     en: [
       `On the ${L}-layer toy Llama`,
       `survives dropping ${kept} of its ${L} layers`,
@@ -255,7 +259,7 @@ test('attention scores: the toy OLMo 2 under its whole-projection bound, past th
   const bound0 = fixed(olmo.result.layers[0].bound, 2);
   const [top, unbounded] = [fixed(max(olmo.result), 2), fixed(max(llama.result), 2)];
   assert.ok(max(olmo.result) < 0.5 * Math.min(...olmo.result.layers.map((l) => l.bound)), 'far below the bound');
-  says('attentionScores', {
+  says('attentionScores', 'toy-olmo2', {
     en: [`(${bound0} in layer 0)`, `the largest, ${top}, stays far below it`, `its scores reach ${unbounded}`],
     zh: [`（第 0 层是 ${bound0}）`, `最大的 ${top} 离上界还远`, `分数最高到 ${unbounded}`],
   });
@@ -266,7 +270,7 @@ test('soft-caps: neither toy can run them, and the lines say so', async () => {
     const { result } = await measured(toy, 'softcaps');
     assert.ok(result.unsupported, `${toy} sets no soft-cap`);
   }
-  says('softcaps', {
+  says('softcaps', 'toy-llama', {
     en: ['Neither toy sets a soft-cap', 'cannot run this one', 'Gemma 2 checkpoint'],
     zh: ['两个玩具都没有设软上限', '做不了这个实验', 'Gemma 2 的检查点'],
   });
