@@ -1,12 +1,14 @@
 // <rl-checkpoint-probe>'s experiments: an address naming one opens the probe at it, runs it in the lab worker on
 // the shipped toy and shows the answer lab.openCheckpoint's experiment gives for the same files and prompt, with a
 // chart and a table of one row per layer; an experiment the toy cannot run (no soft-cap) says so, with no chart,
-// and the address follows the select.
+// and the address follows the select. Then every experiment on every shipped toy, as the chapter's lines open
+// them: the API's answer, and a chart with bars, or the sentence that the toy cannot run it.
 //   node --test --test-concurrency=1 tests/e2e/checkpoint-probe-experiments.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
-import { toyWindow } from '../../web/components/checkpoint-probe/compute.js';
+import { readTokenizer, shownToken, toyWindow } from '../../web/components/checkpoint-probe/compute.js';
+import { EXPERIMENTS } from '../../web/lib/checkpoint/experiments.js';
 import { stringsOf } from '../../web/languages.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
@@ -62,6 +64,74 @@ test('an address naming the layer-drop sweep runs it on the toy; soft-caps say t
     (url) => url.includes('probe.experiment=softcaps'),
     'the address names the experiment (written after a short delay)',
   );
+  view.assertClean();
+  await view.close();
+});
+
+test('every experiment on every shipped toy: the API’s answer, and a chart with bars or the sentence that it cannot run', async () => {
+  const names = Object.keys(EXPERIMENTS);
+  const view = await openReady(lab, `${EN}?probe.experiment=${names[0]}#rl-probe`);
+  const widget = view.page.locator('rl-checkpoint-probe');
+  await widget.scrollIntoViewIfNeeded();
+  await done(widget, 'the toy and the first experiment are run');
+  for (const toy of record.toys) {
+    const files = toyFiles(toy);
+    const ckpt = await api.openCheckpoint(files);
+    const ids = ckpt.tokenize(toyWindow(toy));
+    const name = readTokenizer(files).name;
+    const t = (id) => shownToken(name(id));
+    if (toy !== record.toys[0]) await widget.getByLabel(S.toy, { exact: true }).selectOption(toy.name);
+    for (const experiment of names) {
+      const what = `${experiment} on ${toy.name}`;
+      const result = await ckpt.experiment(experiment, ids);
+      const e = S.experiments[experiment];
+      const expected = result.unsupported ? (e.unsupported ?? S.cannotRun(result.unsupported)) : e.answer(result, t);
+      if (experiment !== names[0] || toy !== record.toys[0])
+        await widget.getByLabel('Experiment', { exact: true }).selectOption(experiment);
+      await done(widget, `${what} is run`);
+      await eventually(
+        () => textOf(widget.locator('[data-experiment-answer]')),
+        (text) => text === expected,
+        `${what}: the answer is the API’s`,
+        30000,
+      );
+      assert.equal(await textOf(widget.locator('[data-experiment-claim]')), e.claim, `${what}: the claim beside it`);
+      const figure = widget.locator('.experiment-figure');
+      if (result.unsupported) {
+        assert.ok(await figure.isHidden(), `${what}: no empty chart`);
+        continue;
+      }
+      assert.ok(await figure.isVisible(), `${what}: the chart shows`);
+      assert.ok(await figure.locator('svg rect').count(), `${what}: the chart has bars`);
+      assert.ok(await widget.locator('table.experiment-table tbody tr').count(), `${what}: the table has rows`);
+    }
+    ckpt.dispose();
+  }
+  view.assertClean();
+  await view.close();
+});
+
+test('the chapter’s link to the attention-score experiment opens the probe at it, on the toy OLMo 2', async () => {
+  const toy = record.toys.find((x) => x.name === 'toy-olmo2');
+  const files = toyFiles(toy);
+  const ckpt = await api.openCheckpoint(files);
+  const result = await ckpt.experiment('attentionScores', ckpt.tokenize(toyWindow(toy)));
+  ckpt.dispose();
+  const view = await openReady(lab, EN);
+  const link = view.page.locator('a[href*="probe.experiment=attentionScores"]');
+  assert.equal(await link.count(), 1, 'one line links the experiment');
+  await link.click();
+  await view.page.waitForURL(/probe\.toy=toy-olmo2/);
+  const widget = view.page.locator('rl-checkpoint-probe');
+  await eventually(
+    () => textOf(widget.locator('[data-experiment-answer]')),
+    (text) => text === S.experiments.attentionScores.answer(result),
+    'the answer is the API’s on the toy OLMo 2, bound and all',
+    60000,
+  );
+  assert.equal(await widget.getByLabel(S.toy, { exact: true }).inputValue(), 'toy-olmo2');
+  assert.equal(await widget.getByLabel('Experiment', { exact: true }).inputValue(), 'attentionScores');
+  assert.equal((await widget.locator('.experiment-figure svg rect').count()) > 0, true, 'the chart has bars');
   view.assertClean();
   await view.close();
 });
