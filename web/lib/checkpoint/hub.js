@@ -28,6 +28,7 @@ const INDEX = 'model.safetensors.index.json';
 // cache's folder names and paths could not tell apart).
 const REPO_ID = /^(?:[A-Za-z0-9][\w.-]{0,95}\/)?[A-Za-z0-9][\w.-]{0,95}$/;
 const REVISION = /^[\w.-]{1,200}(?:\/[\w.-]{1,200})*$/;
+const VIOLATION_WAIT_MS = 250; // how long a failed request waits for the CSP violation event that names its cause
 const MAX_ATTEMPTS = 5; // consecutive failed requests of one file without a byte of progress
 
 const fail = (code, message) => new ResidualLabError(message, { code });
@@ -143,7 +144,11 @@ export async function fetchCheckpoint(repo, options, store) {
 function network(fetchImpl, signal, endpoint) {
   const host = new URL(endpoint).host;
   const violations = [];
-  const onViolation = (event) => violations.push(event.blockedURI);
+  let heard = null;
+  const onViolation = (event) => {
+    violations.push(event.blockedURI);
+    heard?.();
+  };
   const request = async (url, init = {}, stage = 'api', repo = '') => {
     globalThis.addEventListener?.('securitypolicyviolation', onViolation);
     let response;
@@ -152,8 +157,14 @@ function network(fetchImpl, signal, endpoint) {
     } catch (error) {
       if (signal?.aborted) throw cancelled(signal);
       // A Content-Security-Policy that refuses the host (or the host a 302 leads to) surfaces as a bare TypeError;
-      // the violation event names the address it refused.
-      await new Promise((resolve) => setTimeout(resolve, 0)); // the violation event is queued after the rejection
+      // the violation event names the address it refused. The browser queues that event as a task of its own, which
+      // may run after the rejection: a page waits for it a moment (only on this failure path).
+      if (!violations.length && typeof SecurityPolicyViolationEvent === 'function')
+        await new Promise((resolve) => {
+          heard = resolve;
+          setTimeout(resolve, VIOLATION_WAIT_MS);
+        });
+      heard = null;
       const refused = violations.find(Boolean);
       if (refused)
         throw fail(
