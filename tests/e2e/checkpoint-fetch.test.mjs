@@ -203,7 +203,11 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
   // the chapter's model, its size shown before anything starts: 988,097,824 + 7,031,645 + 659 bytes
   assert.equal(CHAPTER_MODEL.bytes, 995130128);
   assert.equal(await textOf(widget.locator('[data-fetch-chapter]')), s.fetchChapter(CHAPTER_MODEL.repo, '1.00'));
-  assert.equal(await textOf(widget.locator('[data-stored]')), s.storedNone);
+  await eventually(
+    () => textOf(widget.locator('[data-stored]')),
+    (text) => text === s.storedNone,
+    'no model stored yet',
+  );
 
   const files = toyFiles(llama);
   const small = files['config.json'].length + files['tokenizer.json'].length;
@@ -320,7 +324,11 @@ test('a reload in the middle of a download: the next fetch resumes from the byte
   await page.waitForFunction(() => document.querySelector('rl-checkpoint-probe')?.hasAttribute('data-ready'));
   await widget.scrollIntoViewIfNeeded();
   await done(widget, 'the toy is run after the reload');
-  assert.equal(await textOf(widget.locator('[data-stored]')), s.storedNone, 'a partial model is not listed');
+  await eventually(
+    () => textOf(widget.locator('[data-stored]')),
+    (text) => text === s.storedNone,
+    'a partial model is not listed',
+  );
   if (!(await panel(widget).evaluate((details) => details.open))) await panel(widget).locator('summary').click();
   await widget.locator('#field-host').selectOption('custom');
   await widget.locator('#field-endpoint').fill(hub.endpoint);
