@@ -324,12 +324,12 @@ test('a reload in the middle of a download: the next fetch resumes from the byte
   await page.waitForFunction(() => document.querySelector('rl-checkpoint-probe')?.hasAttribute('data-ready'));
   await widget.scrollIntoViewIfNeeded();
   await done(widget, 'the toy is run after the reload');
+  await panel(widget).locator('summary').click(); // closed after the reload (the address offers no model)
   await eventually(
     () => textOf(widget.locator('[data-stored]')),
     (text) => text === s.storedNone,
     'a partial model is not listed',
   );
-  if (!(await panel(widget).evaluate((details) => details.open))) await panel(widget).locator('summary').click();
   await widget.locator('#field-host').selectOption('custom');
   await widget.locator('#field-endpoint').fill(hub.endpoint);
   const { status, error } = await fetchModel(widget, repo);
@@ -339,7 +339,14 @@ test('a reload in the middle of a download: the next fetch resumes from the byte
   assert.equal(ranges.length, 2, `two requests of the weights: ${ranges}`);
   const resumedAt = Number(/^bytes=(\d+)-$/.exec(ranges[1])?.[1]);
   assert.ok(resumedAt > 0 && resumedAt <= RELOAD_HOLD, `resumed from the bytes kept over the reload: ${ranges[1]}`);
-  await done(widget, 'the fetched model opens');
+  // it opens: its vocabulary, read from the fetched tokenizer.json, refuses the chapter's prompt by name
+  await eventually(
+    () => textOf(widget.locator('[data-source]')),
+    (text) => text.includes('model.safetensors'),
+    'the fetched files are the source',
+  );
+  assert.equal(await settled(widget, 'the fetched model is run'), 'error');
+  assert.match(await textOf(widget.locator('#field-prompt-error')), /vocabulary has no token for “H”, “I”, “\?”/);
   assertOnlyHubProblems(view);
   await view.close();
 });
@@ -358,13 +365,14 @@ test("refusals in the probe: a hash mismatch (deleted), a redirect the page's po
   assert.equal(await textOf(widget.locator('[data-stored]')), s.storedNone, 'and the model is not listed');
 
   const blocked = await fetchModel(widget, 'lab/elsewhere');
-  const refused = `127.0.0.1:${elsewhere.address().port}`;
+  // the browser names the refused redirect by the Hub's address, which answered before: the message says so
   assert.equal(
     blocked.error,
     s.fetchErrors.blocked({
       message:
-        `this page's Content-Security-Policy does not allow connecting to ${refused}; ` +
-        'the host page must allow it in connect-src (docs/checkpoints.md)',
+        `this page's Content-Security-Policy does not allow the host ${new URL(hub.endpoint).host} redirected ` +
+        'the download of model.safetensors to; the host page must allow its download hosts in connect-src ' +
+        '(docs/checkpoints.md)',
     }),
   );
   assert.equal(elsewhereRequests.length, 0, 'the refused host got no request');

@@ -144,6 +144,7 @@ export async function fetchCheckpoint(repo, options, store) {
 function network(fetchImpl, signal, endpoint) {
   const host = new URL(endpoint).host;
   const violations = [];
+  const answered = new Set(); // the hosts that answered a request: the page's policy allows them
   let heard = null;
   const onViolation = (event) => {
     violations.push(event.blockedURI);
@@ -166,6 +167,15 @@ function network(fetchImpl, signal, endpoint) {
         });
       heard = null;
       const refused = violations.find(Boolean);
+      // A browser names a redirect's refused target by the address first asked for (so as not to tell the page
+      // where a cross-origin redirect led): a host that has answered before was not the one refused.
+      if (refused && answered.has(hostOf(refused)))
+        throw fail(
+          'blocked',
+          `this page's Content-Security-Policy does not allow the host ${hostOf(refused)} redirected the download ` +
+            `of ${url.split('/').pop()} to; the host page must allow its download hosts in connect-src ` +
+            '(docs/checkpoints.md)',
+        );
       if (refused)
         throw fail(
           'blocked',
@@ -185,6 +195,7 @@ function network(fetchImpl, signal, endpoint) {
     } finally {
       globalThis.removeEventListener?.('securitypolicyviolation', onViolation);
     }
+    answered.add(new URL(url).host);
     if (response.ok) return response;
     if (response.status === 404)
       throw fail(
