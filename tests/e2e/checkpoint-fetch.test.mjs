@@ -233,7 +233,10 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
   const { status, error } = await fetchModel(widget, repo);
   assert.equal(error, '');
   const commit = hub.commitOf(repo).slice(0, 10);
-  assert.match(status, new RegExp(`^lab/toy-llama \\(commit ${commit}, 0\\.8 MB\\) fetched and checked in \\d+\\.\\d s\\.$`));
+  assert.match(
+    status,
+    new RegExp(`^lab/toy-llama \\(commit ${commit}, 0\\.8 MB\\) fetched and checked in \\d+\\.\\d s\\.$`),
+  );
   const ranges = weightRanges(repo);
   assert.equal(ranges.length, 3, `three requests of the weights: ${ranges}`);
   assert.equal(ranges[0], undefined, 'the first from the start');
@@ -265,7 +268,10 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
   const want = await expected(llama);
   assert.deepEqual(await drawn(widget), want, 'the fetched toy draws its numbers');
   const listed = widget.locator(`li[data-repo="${repo}"]`);
-  assert.match(await textOf(listed), new RegExp(`^lab/toy-llama \\(main, commit ${commit}\\), 0\\.8 MB, \\d{4}-\\d\\d-\\d\\d Open Delete$`));
+  assert.match(
+    await textOf(listed),
+    new RegExp(`^lab/toy-llama \\(main, commit ${commit}\\), 0\\.8 MB, \\d{4}-\\d\\d-\\d\\d Open Delete$`),
+  );
 
   // a reload: the stored model opens from the browser's storage, with no request to the Hub
   const requests = hub.requests.length;
@@ -315,7 +321,10 @@ test('a reload in the middle of a download: the next fetch resumes from the byte
   await widget.locator('#field-repo').fill(repo);
   await widget.locator('[data-fetch-repo]').click();
   await eventually(
-    () => panel(widget).locator('progress').evaluate((bar) => bar.value),
+    () =>
+      panel(widget)
+        .locator('progress')
+        .evaluate((bar) => bar.value),
     (value) => value === small + RELOAD_HOLD,
     'the download stops where the Hub holds the weights',
     30000,
