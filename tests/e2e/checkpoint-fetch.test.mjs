@@ -9,6 +9,7 @@
 //   - a reload in the middle of a download: the next fetch resumes from the bytes written before it
 //   - refusals, each with its message: a hash mismatch (the file deleted), a redirect to a host the page's policy
 //     refuses (named), 404, 401, and a model larger than what navigator.storage.estimate() leaves (no download)
+//   - a sharded model (an index and two shards, no tokenizer.json): every file stored, the probe's numbers
 //   node --test --test-reporter=spec tests/e2e/checkpoint-fetch.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +21,7 @@ import { toyWindow } from '../../web/components/checkpoint-probe/compute.js';
 import { CHAPTER_MODEL } from '../../web/lib/checkpoint/hub-hosts.js';
 import { stringsOf } from '../../web/languages.js';
 import { startFakeHub } from '../fixtures/fake-hub.mjs';
+import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { models, record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
 import { EN, eventually, openReady, textOf } from './widget-helpers.mjs';
@@ -30,6 +32,8 @@ const [llama, olmo] = record.toys;
 const HOLD = 300000; // lab/toy-llama's weights: the first response stops here (then the reader cancels)
 const CUT = 600000; // and the resumed one drops the connection here
 const RELOAD_HOLD = 700000; // lab/toy-olmo2's weights: the first response stops here, then the page reloads
+// a sharded checkpoint without tokenizer.json: an index and two shards
+const sharded = makeCheckpoint({ family: 'llama', dtype: 'F32', sharded: true, seed: 4 }).files;
 const sizeOf = (files) => Object.values(files).reduce((sum, bytes) => sum + bytes.length, 0);
 
 let lab, api, hub, elsewhere;
@@ -49,6 +53,7 @@ before(async () => {
     'lab/gated': { files: toyFiles(llama), gated: true },
     'lab/elsewhere': { files: toyFiles(llama), redirectTo: `http://127.0.0.1:${elsewhere.address().port}` },
     'lab/roomy': { files: toyFiles(olmo) },
+    'lab/sharded': { files: sharded },
   });
   [lab, api] = await Promise.all([startLab({ connectSrc: [hub.endpoint, hub.cdnOrigin] }), load()]);
 });
@@ -67,13 +72,14 @@ const vocabNames = (toy) =>
     ),
   );
 
-/** What the probe should show for a toy's files and its window, computed by the API in node. */
-async function expected(toy) {
-  const ckpt = await api.openCheckpoint(toyFiles(toy));
-  const names = vocabNames(toy);
+/**
+ * What the probe should show for `files` and `prompt` (a text, or token ids), computed by the API in node; `names`:
+ * the vocabulary's tokens by id.
+ */
+async function expected(files, prompt, names = new Map()) {
+  const ckpt = await api.openCheckpoint(files);
   try {
-    const prompt = toyWindow(toy);
-    const T = ckpt.tokenize(prompt).length;
+    const T = Array.isArray(prompt) ? prompt.length : ckpt.tokenize(prompt).length;
     const r = await ckpt.run(prompt, { lens: { k: LENS_K, position: T - 1 } });
     const last = (norms) => formatFixed(norms[T - 1], 3);
     return {
@@ -265,7 +271,7 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
     'the prompt is in the address',
   );
   await done(widget, 'the toy window is run on the fetched model');
-  const want = await expected(llama);
+  const want = await expected(toyFiles(llama), toyWindow(llama), vocabNames(llama));
   assert.deepEqual(await drawn(widget), want, 'the fetched toy draws its numbers');
   const listed = widget.locator(`li[data-repo="${repo}"]`);
   assert.match(
@@ -421,6 +427,42 @@ test('a model larger than the storage the browser grants is refused before its f
     ['/api/models/lab/roomy/revision/main?blobs=true'],
     'only the file list was asked for',
   );
+  assertOnlyHubProblems(view);
+  await view.close();
+});
+
+test('a sharded model: the index and every shard stored, opened in the probe with the numbers node gives', async () => {
+  const repo = 'lab/sharded';
+  const { view, widget } = await openProbe();
+  const { status, error } = await fetchModel(widget, repo);
+  assert.equal(error, '');
+  assert.match(status, /fetched and checked/);
+  const shards = Object.keys(sharded).filter((name) => /^model-.*\.safetensors$/.test(name));
+  assert.equal(shards.length, 2);
+  for (const shard of shards) {
+    const sha = hub.siblingsOf(repo).find((f) => f.rfilename === shard).lfs.sha256;
+    assert.ok(
+      hub.requests.some((r) => r.host === 'cdn' && r.path.endsWith(sha)),
+      `${shard} came through the redirect`,
+    );
+  }
+  const blobs = await opfs(view.page, ['residual-lab-models', 'models--lab--sharded', 'blobs']);
+  assert.equal(blobs.length, Object.keys(sharded).length, `every file stored: ${blobs}`);
+  await eventually(
+    () => textOf(widget.locator('[data-source]')),
+    (text) => shards.every((shard) => text.includes(shard)) && text.includes('model.safetensors.index.json'),
+    'the index and the shards are the source',
+  );
+  await done(widget, 'the sharded model is run on its first ids');
+  const ids = [0, 1, 2, 3, 4, 5, 6, 7];
+  assert.equal(await widget.getByLabel('Prompt').inputValue(), ids.join(', '));
+  const files = Object.fromEntries(
+    Object.entries(sharded).map(([name, content]) => [
+      name,
+      typeof content === 'string' ? content : new Uint8Array(content),
+    ]),
+  );
+  assert.deepEqual(await drawn(widget), await expected(files, ids));
   assertOnlyHubProblems(view);
   await view.close();
 });
