@@ -228,6 +228,9 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
     30000,
   );
   assert.match(await panelStatus(widget), /^0\.3 of 0\.8 MB/);
+  // one fetch at a time: the buttons that start one wait for it
+  assert.equal(await widget.locator('[data-fetch-repo]').isDisabled(), true);
+  assert.equal(await widget.locator('[data-fetch-chapter]').isDisabled(), true);
   await panel(widget).getByRole('button', { name: s.cancel }).click();
   await eventually(
     () => panelError(widget),
@@ -235,6 +238,7 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
     'the cancel is said',
   );
   assert.equal(await progress.isHidden(), true);
+  assert.equal(await widget.locator('[data-fetch-repo]').isDisabled(), false);
   // fetch again: it resumes from HOLD, the connection drops at CUT, it resumes again, and the hash matches
   const { status, error } = await fetchModel(widget, repo);
   assert.equal(error, '');
