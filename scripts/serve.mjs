@@ -5,12 +5,15 @@
 // nothing revalidates them), and the rest (pages, stable entry points) as no-cache with an ETag, answering
 // If-None-Match with 304.
 //   node scripts/serve.mjs [--port N]     (PORT in the environment works too; default 8080, next free one if taken)
+//       [--connect ORIGIN]...              also allow ORIGIN in connect-src, e.g. a mirror on this machine (repeatable)
+// --connect (startServer's connectSrc) serves the pages with a wider policy, the meta rewritten to match (a page
+// enforces both): a local mirror, or the tests' mock Hub. dist/ itself is never changed.
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CONTENT_SECURITY_POLICY, FRAMING_POLICY } from './lib/csp.mjs';
+import { CONTENT_SECURITY_POLICY, CSP_META, FRAMING_POLICY, contentSecurityPolicy, cspMeta } from './lib/csp.mjs';
 import { HASHED_NAME } from './lib/hashed-name.mjs';
 
 export { CONTENT_SECURITY_POLICY, FRAMING_POLICY };
@@ -117,8 +120,13 @@ function etagOf({ full, stat }) {
  *   - Vary: Accept-Encoding wherever the bytes depend on it;
  *   - CORS on everything (CROSS_ORIGIN_HEADERS), for pages on other origins that embed the widgets.
  */
-export function responseHeaders({ file = null, representation = null, status = 200 } = {}) {
-  const policies = { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY, FRAMING_POLICY] };
+export function responseHeaders({
+  file = null,
+  representation = null,
+  status = 200,
+  policy = CONTENT_SECURITY_POLICY,
+} = {}) {
+  const policies = { 'Content-Security-Policy': [policy, FRAMING_POLICY] };
   const headers = { 'X-Content-Type-Options': 'nosniff', ...CROSS_ORIGIN_HEADERS };
   if (!file || status >= 400)
     return { ...policies, ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' };
@@ -128,7 +136,7 @@ export function responseHeaders({ file = null, representation = null, status = 2
   else Object.assign(headers, { 'Cache-Control': 'no-cache', ETag: representation.etag });
   headers.Vary = 'Accept-Encoding';
   if (representation.encoding) headers['Content-Encoding'] = representation.encoding;
-  if (status === 200) headers['Content-Length'] = representation.stat.size;
+  if (status === 200) headers['Content-Length'] = representation.body?.length ?? representation.stat.size;
   return headers;
 }
 
@@ -144,29 +152,53 @@ function notModified(req, etag) {
   return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
-/** Starts the static server; resolves to { server, url }. Port 0 picks any free port. */
-export function startServer({ siteRoot = join(root, 'dist'), port = 8080, host = '127.0.0.1', tries = 20 } = {}) {
+/**
+ * A page's bytes under a wider policy: its CSP meta (the lab's, as pages.mjs writes it) replaced by `policy`'s, sent
+ * uncompressed. Null for anything else, which is sent as built.
+ */
+function widenedPage(file, policy) {
+  if (policy === CONTENT_SECURITY_POLICY || extname(file.full) !== '.html') return null;
+  const html = readFileSync(file.full, 'utf8');
+  if (!html.includes(CSP_META)) return null;
+  const body = Buffer.from(html.replace(CSP_META, cspMeta(policy)));
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return { ...file, encoding: null, body, etag };
+}
+
+/**
+ * Starts the static server; resolves to { server, url }. Port 0 picks any free port. connectSrc: origins the pages
+ * may also connect to (a local mirror, a mock Hub), added to the header and to the pages' meta policy.
+ */
+export function startServer({
+  siteRoot = join(root, 'dist'),
+  port = 8080,
+  host = '127.0.0.1',
+  tries = 20,
+  connectSrc = [],
+} = {}) {
+  const policy = connectSrc.length ? contentSecurityPolicy({ connect: connectSrc }) : CONTENT_SECURITY_POLICY;
   const server = createServer((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { ...responseHeaders({ status: 405 }), Allow: ALLOWED_METHODS });
+      res.writeHead(405, { ...responseHeaders({ status: 405, policy }), Allow: ALLOWED_METHODS });
       res.end('method not allowed\n');
       return;
     }
     const file = resolveFile(siteRoot, req.url ?? '/');
     if (!file) {
-      res.writeHead(404, responseHeaders({ status: 404 }));
+      res.writeHead(404, responseHeaders({ status: 404, policy }));
       res.end('not found\n');
       return;
     }
-    const representation = chooseRepresentation(file, req.headers['accept-encoding']);
-    if (!isImmutable(file)) representation.etag = etagOf(representation);
+    const representation = widenedPage(file, policy) ?? chooseRepresentation(file, req.headers['accept-encoding']);
+    if (!isImmutable(file)) representation.etag ??= etagOf(representation);
     if (representation.etag && notModified(req, representation.etag)) {
-      res.writeHead(304, responseHeaders({ file, representation, status: 304 }));
+      res.writeHead(304, responseHeaders({ file, representation, status: 304, policy }));
       res.end();
       return;
     }
-    res.writeHead(200, responseHeaders({ file, representation }));
+    res.writeHead(200, responseHeaders({ file, representation, policy }));
     if (req.method === 'HEAD') res.end();
+    else if (representation.body) res.end(representation.body);
     else createReadStream(representation.full).pipe(res);
   });
   return listenOnFreePort(server, { port, host, tries }).then((bound) => ({ server, url: `http://${host}:${bound}/` }));
@@ -194,6 +226,8 @@ export function listenOnFreePort(server, { port, host = '127.0.0.1', tries = 20 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const flag = process.argv.indexOf('--port');
   const port = Number(flag > 0 ? process.argv[flag + 1] : (process.env.PORT ?? 8080));
-  const { url } = await startServer({ port });
+  const connectSrc = process.argv.flatMap((arg, i) => (process.argv[i - 1] === '--connect' ? [arg] : []));
+  const { url } = await startServer({ port, connectSrc });
+  if (connectSrc.length) console.log(`The pages may also connect to ${connectSrc.join(', ')}.`);
   console.log(`Residual Lab is served at ${url}  (Ctrl+C stops it)`);
 }

@@ -12,17 +12,42 @@ import { HUB_HOSTS } from '../../web/lib/checkpoint/hub-hosts.js';
 
 /** The origins a model may be fetched from: every host's endpoint and download hosts. */
 export const MODEL_HOSTS = HUB_HOSTS.flatMap((host) => [host.endpoint, ...host.downloads]);
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  `connect-src 'self' ${MODEL_HOSTS.join(' ')}`,
-  "worker-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-].join('; ');
+/**
+ * The page policy; `connect` adds origins to connect-src (serve.mjs's connectSrc option: a local mirror or the
+ * tests' mock Hub on loopback). The built pages carry the policy without additions, CONTENT_SECURITY_POLICY.
+ */
+export function contentSecurityPolicy({ connect = [] } = {}) {
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self' ${[...MODEL_HOSTS, ...connect.map(checkOrigin)].join(' ')}`,
+    "worker-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+  ].join('; ');
+}
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+
+/** An origin as a connect-src source: http(s)://host[:port] and nothing else (no path, no wildcard, no quote). */
+export function checkOrigin(origin) {
+  let url = null;
+  try {
+    url = new URL(origin);
+  } catch {
+    // not an address
+  }
+  if (
+    !url ||
+    !/^https?:$/.test(url.protocol) ||
+    url.hostname.includes('*') ||
+    url.origin !== String(origin).replace(/\/$/, '')
+  )
+    throw new Error(`${JSON.stringify(origin)} is not an origin (http(s)://host[:port]) to add to connect-src`);
+  return url.origin;
+}
 
 // Embedding the lab in an iframe is a feature (a course page, slides, a per-widget page): any origin may frame
 // it. The widgets hold no secrets and take no action on the reader's behalf, so clickjacking has nothing to win.
@@ -31,5 +56,7 @@ export const FRAMING_POLICY = 'frame-ancestors *';
 
 const escapeAttribute = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
+/** The meta element that carries `policy` inside a page. */
+export const cspMeta = (policy) => `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(policy)}">`;
 /** The meta element that carries CONTENT_SECURITY_POLICY inside a page. */
-export const CSP_META = `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(CONTENT_SECURITY_POLICY)}">`;
+export const CSP_META = cspMeta(CONTENT_SECURITY_POLICY);

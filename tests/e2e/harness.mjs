@@ -42,9 +42,12 @@ export function watchFailedRequests(page, problems) {
   });
 }
 
-/** Starts server and browser once per test file: `const lab = await startLab(); ... await lab.close()`. */
-export async function startLab() {
-  const { server, url } = await startServer({ siteRoot: join(root, 'dist'), port: 0 });
+/**
+ * Starts server and browser once per test file: `const lab = await startLab(); ... await lab.close()`.
+ * connectSrc: origins the pages may also connect to (serve.mjs's option), e.g. a mock Hub on loopback.
+ */
+export async function startLab({ connectSrc = [] } = {}) {
+  const { server, url } = await startServer({ siteRoot: join(root, 'dist'), port: 0, connectSrc });
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,

@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { HASHED_NAME, STABLE_ENTRIES, buildSiteAssets, contentHash } from '../../scripts/lib/site-assets.mjs';
 import { startServer } from '../../scripts/serve.mjs';
+import { CONTENT_SECURITY_POLICY, CSP_META, contentSecurityPolicy, cspMeta } from '../../scripts/lib/csp.mjs';
 
 const rootDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = join(rootDir, 'dist');
@@ -334,5 +335,34 @@ test('the policies travel with what can be a document or a worker, and with noth
       assert.equal(await policies(path), undefined, path);
   } finally {
     await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('connectSrc widens connect-src in the header and in the pages alike, and only for that server', async () => {
+  const mirror = 'http://127.0.0.1:9000';
+  const { server, url } = await startServer({ siteRoot: dist, port: 0, connectSrc: [mirror] });
+  const plain = await startServer({ siteRoot: dist, port: 0 });
+  try {
+    const wider = contentSecurityPolicy({ connect: [mirror] });
+    assert.match(wider, /connect-src 'self' [^;]* http:\/\/127\.0\.0\.1:9000;/);
+    for (const path of ['index.html', 'en/']) {
+      const page = await send(url, path, { 'Accept-Encoding': 'br, gzip' });
+      assert.equal(page.status, 200, path);
+      assert.equal(page.headers['content-encoding'], undefined, `${path}: the rewritten page is sent as it is`);
+      assert.equal(Number(page.headers['content-length']), page.body.length);
+      assert.equal(String(page.headers['content-security-policy']).split(',')[0].trim(), wider, path);
+      const html = page.body.toString('utf8');
+      assert.ok(html.includes(cspMeta(wider)) && !html.includes(CSP_META), `${path}: the meta is the wider policy`);
+      const again = await send(url, path, { 'If-None-Match': page.headers.etag });
+      assert.equal(again.status, 304, `${path}: revalidated by its own ETag`);
+      const shipped = await send(plain.url, path);
+      assert.ok(shipped.body.toString('utf8').includes(CSP_META), `${path}: another server sends the shipped page`);
+      assert.equal(String(shipped.headers['content-security-policy']).split(',')[0].trim(), CONTENT_SECURITY_POLICY);
+    }
+    assert.ok(readFileSync(join(dist, 'index.html'), 'utf8').includes(CSP_META), 'dist/ is unchanged');
+    for (const bad of ['http://127.0.0.1:9000/path', "'unsafe-inline'", 'https://*.example.com', 'ftp://host'])
+      assert.throws(() => contentSecurityPolicy({ connect: [bad] }), /is not an origin/, bad);
+  } finally {
+    await Promise.all([server, plain.server].map((s) => new Promise((resolve) => s.close(resolve))));
   }
 });

@@ -53,17 +53,21 @@ export function fetchPanel(s, onFiles) {
   let controller = null;
 
   const endpoint = () => (host.value === CUSTOM ? checkEndpoint(custom.value.trim()) : host.value);
-  async function start(id) {
+  const buttons = () => [chapterButton, repoButton, ...list.querySelectorAll('button')];
+  /** Fetches (or opens from storage) `id`, from `from` (a stored model's host) or the host chosen; one at a time. */
+  async function start(id, from) {
+    if (controller) return;
     error.textContent = '';
     let options;
     try {
       checkRepoId(id);
-      options = { endpoint: endpoint() };
+      options = { endpoint: from ?? endpoint() };
     } catch (problem) {
       error.textContent = s.fetchErrors[problem.code]?.(problem) ?? problem.message;
       return;
     }
     controller = new AbortController();
+    for (const button of buttons()) button.disabled = true;
     const began = performance.now();
     let first = null;
     cancelButton.hidden = false;
@@ -99,6 +103,7 @@ export function fetchPanel(s, onFiles) {
         s.fetchErrors[problem?.code]?.(problem) ?? s.fetchErrors.other(problem?.message ?? String(problem));
     } finally {
       controller = null;
+      for (const button of buttons()) button.disabled = false;
       cancelButton.hidden = true;
       progress.hidden = true;
     }
@@ -113,7 +118,7 @@ export function fetchPanel(s, onFiles) {
           { 'data-repo': m.repo },
           s.storedModel(m.repo, m.revision, m.commit.slice(0, 10), mb(m.bytes), m.date.slice(0, 10)),
           ' ',
-          h('button', { type: 'button', onclick: () => start(m.repo) }, s.storedOpen),
+          h('button', { type: 'button', onclick: () => start(m.repo, m.endpoint) }, s.storedOpen),
           ' ',
           h(
             'button',

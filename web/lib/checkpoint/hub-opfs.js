@@ -10,13 +10,23 @@ const MANIFEST = 'model.json';
 
 const full = (need, free) =>
   new ResidualLabError(
-    `the model needs ${gb(need)} GB, and this browser lets the page store only ${gb(free)} GB more: ` +
+    `the model needs ${size(need)}, and this browser lets the page store only ${size(Math.max(0, free))} more: ` +
       'free space (delete stored models) or download the files yourself and open them',
     { code: 'storage_full' },
   );
 // A File named as the checkpoint names it; a Blob made of a Blob refers to its bytes, it does not copy them.
 const named = (file, name) => new File([file], name.split('/').pop(), { type: file.type });
-const gb = (bytes) => (bytes / 1e9).toFixed(2);
+const size = (bytes) =>
+  bytes >= 1e9
+    ? `${(bytes / 1e9).toFixed(2)} GB`
+    : bytes >= 1e6
+      ? `${(bytes / 1e6).toFixed(1)} MB`
+      : `${Math.ceil(bytes / 1e3)} kB`;
+// A writable's bytes reach the file only when it closes (until then they are in a swap file a reload throws away),
+// and opening one on a file that has bytes copies them: so a partial file's writable closes each time the bytes
+// written since it opened reach the file's committed length (and COMMIT_MIN). A reload then loses at most half of
+// what arrived, and the copies add up to less than the file's size.
+const COMMIT_MIN = 1 << 18;
 const missingEntry = (error) => error?.name === 'NotFoundError' || error?.name === 'TypeMismatchError';
 
 export async function opfsHubStore() {
@@ -74,10 +84,14 @@ export async function opfsHubStore() {
       const dir = await blobs(repo);
       const handle = await dir.getFileHandle(`${key}.incomplete`, { create: true });
       let writable = null;
+      let committed = 0; // the file's length on disk, as a reload finds it
+      let pending = 0; // bytes written since the writable opened
       const writer = async () => {
         if (!writable) {
           writable = await handle.createWritable({ keepExistingData: true });
-          await writable.seek((await handle.getFile()).size);
+          committed = (await handle.getFile()).size;
+          pending = 0;
+          await writable.seek(committed);
         }
         return writable;
       };
@@ -99,10 +113,14 @@ export async function opfsHubStore() {
           const w = await writer();
           await w.truncate(0);
           await w.seek(0);
+          committed = 0;
+          pending = 0;
         },
         async write(chunk) {
           try {
             await (await writer()).write(chunk);
+            pending += chunk.length;
+            if (pending >= Math.max(COMMIT_MIN, committed)) await close();
           } catch (error) {
             if (error?.name === 'QuotaExceededError') {
               const { quota, usage } = await navigator.storage.estimate();

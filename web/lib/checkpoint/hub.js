@@ -28,6 +28,7 @@ const INDEX = 'model.safetensors.index.json';
 // cache's folder names and paths could not tell apart).
 const REPO_ID = /^(?:[A-Za-z0-9][\w.-]{0,95}\/)?[A-Za-z0-9][\w.-]{0,95}$/;
 const REVISION = /^[\w.-]{1,200}(?:\/[\w.-]{1,200})*$/;
+const VIOLATION_WAIT_MS = 250; // how long a failed request waits for the CSP violation event that names its cause
 const MAX_ATTEMPTS = 5; // consecutive failed requests of one file without a byte of progress
 
 const fail = (code, message) => new ResidualLabError(message, { code });
@@ -143,7 +144,12 @@ export async function fetchCheckpoint(repo, options, store) {
 function network(fetchImpl, signal, endpoint) {
   const host = new URL(endpoint).host;
   const violations = [];
-  const onViolation = (event) => violations.push(event.blockedURI);
+  const answered = new Set(); // the hosts that answered a request: the page's policy allows them
+  let heard = null;
+  const onViolation = (event) => {
+    violations.push(event.blockedURI);
+    heard?.();
+  };
   const request = async (url, init = {}, stage = 'api', repo = '') => {
     globalThis.addEventListener?.('securitypolicyviolation', onViolation);
     let response;
@@ -152,9 +158,24 @@ function network(fetchImpl, signal, endpoint) {
     } catch (error) {
       if (signal?.aborted) throw cancelled(signal);
       // A Content-Security-Policy that refuses the host (or the host a 302 leads to) surfaces as a bare TypeError;
-      // the violation event names the address it refused.
-      await new Promise((resolve) => setTimeout(resolve, 0)); // the violation event is queued after the rejection
+      // the violation event names the address it refused. The browser queues that event as a task of its own, which
+      // may run after the rejection: a page waits for it a moment (only on this failure path).
+      if (!violations.length && typeof SecurityPolicyViolationEvent === 'function')
+        await new Promise((resolve) => {
+          heard = resolve;
+          setTimeout(resolve, VIOLATION_WAIT_MS);
+        });
+      heard = null;
       const refused = violations.find(Boolean);
+      // A browser names a redirect's refused target by the address first asked for (so as not to tell the page
+      // where a cross-origin redirect led): a host that has answered before was not the one refused.
+      if (refused && answered.has(hostOf(refused)))
+        throw fail(
+          'blocked',
+          `this page's Content-Security-Policy does not allow the host ${hostOf(refused)} redirected the download ` +
+            `of ${url.split('/').pop()} to; the host page must allow its download hosts in connect-src ` +
+            '(docs/checkpoints.md)',
+        );
       if (refused)
         throw fail(
           'blocked',
@@ -174,6 +195,7 @@ function network(fetchImpl, signal, endpoint) {
     } finally {
       globalThis.removeEventListener?.('securitypolicyviolation', onViolation);
     }
+    answered.add(new URL(url).host);
     if (response.ok) return response;
     if (response.status === 404)
       throw fail(
