@@ -9,7 +9,7 @@ type Fn = (...args: never[]) => unknown;
 /** The functions the worker runs, by the name `call` takes ('experiments.warmup' is lab.experiments.warmup). */
 export type WorkerMethods =
   { [K in keyof Kernels]: Kernels[K] }
-  & Pick<ResidualLab, 'describe' | 'createDecoder' | 'liveDecoders' | 'wasmHeapBytes' | 'memoryBudget' | 'inspectConfig' | 'openCheckpoint'>
+  & Pick<ResidualLab, 'describe' | 'createDecoder' | 'liveDecoders' | 'wasmHeapBytes' | 'memoryBudget' | 'inspectConfig' | 'openCheckpoint' | 'fetchCheckpoint' | 'storedCheckpoints' | 'deleteStoredCheckpoint'>
   & { [K in keyof Experiments as `experiments.${K}`]: Experiments[K] };
 
 type Async<F> = F extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never;
