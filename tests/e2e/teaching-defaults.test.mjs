@@ -11,7 +11,6 @@ import { stringsOf } from '../../web/languages.js';
 import {
   EN,
   LANGUAGE_PAGES,
-  ZH,
   eventually,
   finished,
   numbers,
@@ -125,19 +124,27 @@ test('Gemma trap: the verdict follows the cosine (bands 0.99 and 0.9), and w = -
   await view.close();
 });
 
-test('Gemma trap in Chinese: the verdict states its band', async () => {
-  const view = await openReady(lab, ZH);
-  const widget = view.page.locator('rl-gemma-trap');
-  await widget.scrollIntoViewIfNeeded();
-  await eventually(
-    () => widget.locator('.verdict').getAttribute('data-verdict'),
-    (k) => k === 'turned',
-    'the opening verdict',
-  );
-  assert.match(await textOf(widget.locator('.verdict')), /余弦 0\.921，在 0\.9 与 0\.99 之间/);
-  view.assertClean();
-  await view.close();
-});
+for (const [lang, path] of LANGUAGE_PAGES) {
+  test(`${lang}: the Gemma trap's opening verdict states its band`, async () => {
+    const view = await openReady(lab, path);
+    const widget = view.page.locator('rl-gemma-trap');
+    await widget.scrollIntoViewIfNeeded();
+    await eventually(
+      () => widget.locator('.verdict').getAttribute('data-verdict'),
+      (k) => k === 'turned',
+      'the opening verdict',
+    );
+    // The verdict's words up to its length ratio, with the float64 cosine and the bands (0.9, 0.99) filled in.
+    const { cosine } = readings([2, -1, 3, 0], [0.2, -0.3, 0.5, 0.1], 1);
+    const [band] = stringsOf(lang, 'rl-gemma-trap')
+      .verdictTurned(cosine.toFixed(3), '\u0000', 0.9, 0.99)
+      .split('\u0000');
+    const verdict = await textOf(widget.locator('.verdict'));
+    assert.ok(verdict.includes(band.trim()), `${lang}: ${verdict}`);
+    view.assertClean();
+    await view.close();
+  });
+}
 
 test("the vector lab's scale slider shows the factor it uses", async () => {
   const view = await openReady(lab, EN);
