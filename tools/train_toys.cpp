@@ -1,6 +1,7 @@
 // Trains the lab's toy decoders on the shipped corpus and writes each as a Hugging Face checkpoint folder:
 //   train_toys OUT_DIR  ->  OUT_DIR/<name>/{config.json, model.safetensors, tokenizer.json}, OUT_DIR/toys.json
-// toys.json records, per toy, the engine config, the training options, the loss curve and the final losses.
+// toys.json records, per toy, the engine config, the training options, the loss curve and the final losses (of the
+// float32 weights trained), and the probe loss of the weights as shipped (rounded to F16).
 // Deterministic: seeded initialisation, seeded data order, single-threaded kernels; the same build gives the same
 // bytes. `npm run train-toys` (scripts/train-toys.mjs) builds this, runs it and records the files' SHA-256.
 #include <chrono>
@@ -24,6 +25,9 @@ using namespace rl;
 constexpr int kLogEvery = 50;  // loss curve: mean training loss of each 50 steps, validation loss after them
 constexpr int kValidationWindows = 16;
 constexpr int kProbeChars = 65;  // the probe: the validation split's first 65 characters, 64 predictions
+// F16 keeps 11 significant bits where BF16 keeps 8, and the toys' weights (|w| well under 65504) need no more
+// range: half the bytes of F32 for the page to fetch.
+constexpr train::HfDtype kShippedDtype = train::HfDtype::f16;
 
 std::string fixed(double v) {
   char buf[32];
@@ -83,13 +87,19 @@ std::string train_toy(const train::ToySpec& toy, const std::filesystem::path& ou
   const std::filesystem::path dir = out_dir / name;
   std::filesystem::create_directories(dir);
   const std::vector<float> params(model->params().begin(), model->params().end());
-  const auto tensors = train::safetensors_bytes(model->layout(), params, *arch, train::HfDtype::f32);
-  if (!write_text(dir / "config.json", train::hf_config_json(config, *arch, train::HfDtype::f32)) ||
+  const auto tensors = train::safetensors_bytes(model->layout(), params, *arch, kShippedDtype);
+  if (!write_text(dir / "config.json", train::hf_config_json(config, *arch, kShippedDtype)) ||
       !write_file(dir / "model.safetensors", tensors.data(), tensors.size()) ||
       !write_text(dir / "tokenizer.json", train::hf_tokenizer_json(train::shipped_corpus().tokenizer)))
     return "";
 
-  // the probe: the trained model's loss on a fixed text, which a reader of the shipped files can recompute
+  // the probe: the loss of the weights as shipped on a fixed text, which a reader of the files can recompute
+  std::vector<float> shipped(params.size());
+  for (std::size_t i = 0; i < params.size(); ++i) shipped[i] = train::stored_value(params[i], kShippedDtype);
+  if (std::string e = model->set_params(shipped); !e.empty()) {
+    std::fprintf(stderr, "train_toys: %s: %s\n", name.c_str(), e.c_str());
+    return "";
+  }
   const train::Corpus& corpus = train::shipped_corpus();
   const std::vector<std::int32_t> probe(corpus.validation.begin(), corpus.validation.begin() + kProbeChars);
   const std::vector<std::int32_t> inputs(probe.begin(), probe.end() - 1), targets(probe.begin() + 1, probe.end());

@@ -3,7 +3,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { EN, LANGUAGE_PAGES, eventually, openReady } from './widget-helpers.mjs';
+import { stringsOf } from '../../web/languages.js';
+import { LANGUAGE_PAGES, eventually, openReady } from './widget-helpers.mjs';
+
+// Where the focus goes does not depend on the language: the runs below use the first language's page, found by its
+// own words.
+const [[LANG, PAGE]] = LANGUAGE_PAGES;
+const RUN = stringsOf(LANG, 'run');
+const GRADIENT_FLOW = stringsOf(LANG, 'rl-gradient-flow');
 
 let lab;
 before(async () => {
@@ -29,13 +36,13 @@ const focused = (page) =>
   });
 
 test('warmup race: Run by keyboard, Cancel by keyboard, and the focus is back on Run', async () => {
-  const view = await openReady(lab, EN);
+  const view = await openReady(lab, PAGE);
   const { page } = view;
   const widget = page.locator('rl-warmup-race');
   const run = widget.locator('button.run');
   await run.focus();
   await page.keyboard.press('Enter');
-  const cancel = widget.getByRole('button', { name: 'Cancel' });
+  const cancel = widget.getByRole('button', { name: RUN.cancel });
   await cancel.waitFor({ state: 'visible', timeout: 10000 });
   assert.deepEqual(
     await focused(page),
@@ -60,7 +67,7 @@ test('warmup race: Run by keyboard, Cancel by keyboard, and the focus is back on
 });
 
 test('gradient flow: a run started from a slider and cancelled by keyboard hands the focus back to the slider', async () => {
-  const view = await openReady(lab, EN);
+  const view = await openReady(lab, PAGE);
   const { page } = view;
   const widget = page.locator('rl-gradient-flow');
   await widget.scrollIntoViewIfNeeded();
@@ -70,12 +77,12 @@ test('gradient flow: a run started from a slider and cancelled by keyboard hands
     'the first run',
     20000,
   );
-  await widget.getByLabel(/^MLP/).check();
-  await widget.getByLabel('Width', { exact: true }).selectOption('512');
-  const layers = widget.getByLabel('Layers L', { exact: true });
+  await widget.getByLabel(GRADIENT_FLOW.mlp, { exact: true }).check();
+  await widget.getByLabel(GRADIENT_FLOW.width, { exact: true }).selectOption('512');
+  const layers = widget.getByLabel(GRADIENT_FLOW.layers, { exact: true });
   await layers.focus();
   await page.keyboard.press('End'); // 64 layers of 512-wide MLPs: a run long enough to cancel
-  const cancel = widget.getByRole('button', { name: 'Cancel' });
+  const cancel = widget.getByRole('button', { name: RUN.cancel });
   await cancel.waitFor({ state: 'visible', timeout: 10000 });
   await cancel.focus();
   await page.keyboard.press('Enter');

@@ -3,17 +3,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
-import { stringsOf } from '../../web/languages.js';
-import {
-  EN,
-  LANGUAGE_PAGES,
-  ZH,
-  eventually,
-  expectText,
-  openReady,
-  screenshotWidget,
-  textOf,
-} from './widget-helpers.mjs';
+import { LANGUAGES, stringsOf } from '../../web/languages.js';
+import { LANGUAGE_PAGES, eventually, expectText, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 let lab;
 before(async () => {
@@ -43,47 +34,38 @@ function staleState(widget) {
 
 const NOT_STALE = { host: false, region: false, label: null, frame: 'none' };
 
-test('precision lab: an all-zero vector is explained, with no NaN, and the undefined errors shown as dashes', async () => {
-  const view = await openReady(lab, EN);
-  const widget = view.page.locator('rl-precision-lab');
-  await widget.getByLabel('typed in').check();
-  await widget.getByLabel('Your vector', { exact: true }).fill('0 0 0 0');
-  await expectText(widget.getByRole('heading', { name: /One RMSNorm at d/ }), 'One RMSNorm at d = 4', 'zeros measured');
-  // RMSNorm of zeros divides by sqrt(0 + eps): eps = 1e-5, so 0.0032; every output is 0 and the error 0/0.
-  assert.equal(await textOf(widget.locator('#rms-exact')), Math.sqrt(1e-5).toFixed(4));
-  for (const cell of ['#error-exact', '#rms-fp32', '#rms-bf16', '#error-fp32', '#error-bf16'])
-    assert.equal(await textOf(widget.locator(cell)), '–', cell);
-  assert.equal(
-    await textOf(widget.locator('.verdict')),
-    'All zeros: every output is 0, and the relative error is undefined (0 / 0).',
-  );
-  assert.match(
-    await textOf(widget.locator('.explain')),
-    /every output is 0 \/ √\(0 \+ ε\) = 0.*√ε ≈ 0\.0032.*0 \/ 0: undefined/,
-  );
-  assert.doesNotMatch(await textOf(widget), /NaN/);
-  assert.deepEqual(await staleState(widget), NOT_STALE);
-  view.assertClean();
-  await view.close();
+test('precision lab: an all-zero vector is explained, with no NaN, and the undefined errors shown as dashes (every language)', async () => {
+  for (const [lang, path] of LANGUAGE_PAGES) {
+    const s = stringsOf(lang, 'rl-precision-lab');
+    const view = await openReady(lab, path);
+    const widget = view.page.locator('rl-precision-lab');
+    await widget.getByLabel(s.typed).check();
+    await widget.getByLabel(s.typedLabel, { exact: true }).fill('0 0 0 0');
+    await expectText(
+      widget.getByRole('heading', { name: s.resultsTitle(4) }),
+      s.resultsTitle(4),
+      `${lang}: zeros measured`,
+    );
+    // RMSNorm of zeros divides by sqrt(0 + eps): eps = 1e-5, so 0.0032; every output is 0 and the error 0/0.
+    const sqrtEps = Math.sqrt(1e-5).toFixed(4);
+    assert.equal(await textOf(widget.locator('#rms-exact')), sqrtEps);
+    for (const cell of ['#error-exact', '#rms-fp32', '#rms-bf16', '#error-fp32', '#error-bf16'])
+      assert.equal(await textOf(widget.locator(cell)), '–', `${lang}: ${cell}`);
+    assert.equal(await textOf(widget.locator('.verdict')), s.zeroVerdict);
+    assert.ok((await textOf(widget.locator('.explain'))).includes(s.zeroVector(sqrtEps)), `${lang}: the explanation`);
+    assert.doesNotMatch(await textOf(widget), /NaN/);
+    assert.deepEqual(await staleState(widget), NOT_STALE);
+    view.assertClean();
+    await view.close();
+  }
 });
 
-test('precision lab: 1e20, 1 overflows the float32 sum of squares, said in the table and the verdict, in both languages', async () => {
-  for (const [path, typed, label, overflow, words] of [
-    [
-      EN,
-      'typed in',
-      'Your vector',
-      'overflow (∞)',
-      /sum of squares, 1\.0 × 10⁴⁰, overflows float32 and bfloat16.*That is beyond the largest float32 \(3\.4 × 10³⁸\)/,
-    ],
-    [
-      ZH,
-      '手动输入',
-      '你的向量',
-      '溢出（∞）',
-      /平方和 1\.0 × 10⁴⁰ 在 float32 和 bfloat16 里都会溢出.*它超过了 float32 能表示的最大值（3\.4 × 10³⁸）/,
-    ],
-  ]) {
+test('precision lab: 1e20, 1 overflows the float32 sum of squares, said in the table and the verdict, in every language', async () => {
+  for (const [lang, path] of LANGUAGE_PAGES) {
+    const s = stringsOf(lang, 'rl-precision-lab');
+    const [typed, label, overflow] = [s.typed, s.typedLabel, s.overflowCell];
+    // the sum of squares 1e40 + 1 and float32's largest value, as the widget writes them
+    const words = [s.overflowVerdict('1.0 × 10⁴⁰'), s.overflow('3.4 × 10³⁸')];
     const view = await openReady(lab, path);
     const widget = view.page.locator('rl-precision-lab');
     await widget.getByLabel(typed).check();
@@ -104,10 +86,11 @@ test('precision lab: 1e20, 1 overflows the float32 sum of squares, said in the t
     // float64 holds it: sqrt((1e40 + 1) / 2) = 7.07e19 (1e20 as float32 is 100000002004087734272).
     assert.equal(await textOf(widget.locator('#rms-exact')), '7.1 × 10¹⁹');
     assert.equal(await textOf(widget.locator('#error-fp32')), '–');
-    assert.match(`${await textOf(widget.locator('.verdict'))} ${await textOf(widget.locator('.explain'))}`, words);
+    const said = [await textOf(widget.locator('.verdict')), await textOf(widget.locator('.explain'))];
+    words.forEach((text, i) => assert.ok(said[i].includes(text), `${lang}: ${said[i]}`));
     assert.equal(await textOf(widget.locator('#field-typed-error')), '', 'not an input error: the vector is valid');
     assert.deepEqual(await staleState(widget), NOT_STALE, "the shown result is this vector's");
-    if (path === EN) await screenshotWidget(view, widget, 'precision-lab-overflow-en');
+    await screenshotWidget(view, widget, `precision-lab-overflow-${lang}`);
     await field.fill('1e19, 1'); // 1e38 fits: both kernels run again
     await eventually(
       () => textOf(widget.locator('#rms-fp32')),
@@ -137,7 +120,7 @@ test('vector lab: a bad input dims the last result under a "last valid result" l
       `${lang}: stale after a bad x`,
     );
     assert.equal(await textOf(rms), '[0.849, 1.131]', `${lang}: the old result is still there`);
-    if (path === EN) await screenshotWidget(view, widget, 'vector-lab-stale-en');
+    await screenshotWidget(view, widget, `vector-lab-stale-${lang}`);
     // A second bad field keeps it stale after the first is fixed; fixing both clears it.
     await widget.locator('#field-eps').fill('-1');
     await x.fill('6, 8');
@@ -181,7 +164,7 @@ test('gradient flow: a bad seed marks the drawn curves as the last valid result 
     );
     assert.equal(await readout(), before, `${lang}: the curves stay`);
     assert.notEqual(await textOf(widget.locator('#field-seed-error')), '', `${lang}: the seed field says why`);
-    if (path === ZH) await screenshotWidget(view, widget, 'gradient-flow-stale-zh');
+    await screenshotWidget(view, widget, `gradient-flow-stale-${lang}`);
     await seed.fill('7');
     await eventually(
       () => staleState(widget),
@@ -200,72 +183,74 @@ test('gradient flow: a bad seed marks the drawn curves as the last valid result 
   }
 });
 
-test('gradient flow: a failed run marks the curves on screen as the last valid result until a run succeeds', async () => {
-  const view = await openReady(lab, EN);
-  const { page } = view;
-  let failWorkers = false;
-  await page.route('**/lib/lab-worker.js', (route) =>
-    failWorkers
-      ? route.fulfill({ status: 200, contentType: 'text/javascript', body: 'throw new Error("no lab here")' })
-      : route.continue(),
-  );
-  const widget = page.locator('rl-gradient-flow');
-  await widget.scrollIntoViewIfNeeded();
-  await eventually(
-    () => widget.getAttribute('data-status'),
-    (s) => s === 'done',
-    'first run',
-    20000,
-  );
-  const readout = () => widget.locator('[data-readout] data').first().getAttribute('value');
-  const before = await readout();
-  // Removed and inserted again, the widget starts its next run in a fresh worker, which cannot load.
-  failWorkers = true;
-  await widget.evaluate((element) => {
-    const { parentNode, nextSibling } = element;
-    element.remove();
-    parentNode.insertBefore(element, nextSibling);
-  });
-  await widget.getByRole('button', { name: '1.2 × 32 layers' }).click();
-  await eventually(
-    () => widget.getAttribute('data-status'),
-    (s) => s === 'error',
-    'the run fails',
-    20000,
-  );
-  assert.match(await textOf(widget.getByRole('alert')), /The experiment failed/);
-  // The inputs are fine: the label names the failed run, not them.
-  const staleRun = 'Last valid result: the latest run failed (see below), so this is from an earlier run.';
-  await eventually(
-    () => staleState(widget),
-    (s) => s.host && s.label === staleRun && s.frame === 'dashed',
-    'stale after the failure',
-  );
-  assert.equal(await readout(), before, 'the earlier curves stay');
-  failWorkers = false;
-  await widget.getByRole('button', { name: '0.8 × 32 layers' }).click();
-  await eventually(
-    () => widget.getAttribute('data-status'),
-    (s) => s === 'done',
-    'the next run',
-    20000,
-  );
-  assert.deepEqual(await staleState(widget), NOT_STALE);
-  // The worker's own uncaught error is the failure this test provokes; nothing else may reach the console.
-  view.problems.splice(0, view.problems.length, ...view.problems.filter((problem) => !/no lab here/.test(problem)));
-  view.assertClean();
-  await view.close();
+test('gradient flow: a failed run marks the curves on screen as the last valid result until a run succeeds (every language)', async () => {
+  for (const [lang, path] of LANGUAGE_PAGES) {
+    const flow = stringsOf(lang, 'rl-gradient-flow');
+    const { failed } = stringsOf(lang, 'run');
+    const { staleRun } = stringsOf(lang, 'common');
+    const view = await openReady(lab, path);
+    const { page } = view;
+    let failWorkers = false;
+    await page.route('**/lib/lab-worker.js', (route) =>
+      failWorkers
+        ? route.fulfill({ status: 200, contentType: 'text/javascript', body: 'throw new Error("no lab here")' })
+        : route.continue(),
+    );
+    const widget = page.locator('rl-gradient-flow');
+    await widget.scrollIntoViewIfNeeded();
+    await eventually(
+      () => widget.getAttribute('data-status'),
+      (s) => s === 'done',
+      'first run',
+      20000,
+    );
+    const readout = () => widget.locator('[data-readout] data').first().getAttribute('value');
+    const before = await readout();
+    // Removed and inserted again, the widget starts its next run in a fresh worker, which cannot load.
+    failWorkers = true;
+    await widget.evaluate((element) => {
+      const { parentNode, nextSibling } = element;
+      element.remove();
+      parentNode.insertBefore(element, nextSibling);
+    });
+    await widget.getByRole('button', { name: flow.preset(1.2, 32, 'chapter'), exact: true }).click();
+    await eventually(
+      () => widget.getAttribute('data-status'),
+      (s) => s === 'error',
+      'the run fails',
+      20000,
+    );
+    assert.ok((await textOf(widget.getByRole('alert'))).startsWith(failed('')), `${lang}: the failure is said`);
+    // The inputs are fine: the label names the failed run, not them.
+    await eventually(
+      () => staleState(widget),
+      (s) => s.host && s.label === staleRun && s.frame === 'dashed',
+      'stale after the failure',
+    );
+    assert.equal(await readout(), before, 'the earlier curves stay');
+    failWorkers = false;
+    await widget.getByRole('button', { name: flow.preset(0.8, 32, 'chapter'), exact: true }).click();
+    await eventually(
+      () => widget.getAttribute('data-status'),
+      (s) => s === 'done',
+      'the next run',
+      20000,
+    );
+    assert.deepEqual(await staleState(widget), NOT_STALE);
+    // The worker's own uncaught error is the failure this test provokes; nothing else may reach the console.
+    view.problems.splice(0, view.problems.length, ...view.problems.filter((problem) => !/no lab here/.test(problem)));
+    view.assertClean();
+    await view.close();
+  }
 });
 
-test('a link setting of 200 KB is quoted in the notice as its first 40 characters and its length (en, zh)', async () => {
+test('a link setting of 200 KB is quoted in the notice as its first 40 characters and its length, in every language', async () => {
   // A real server refuses a 200 KB request line (node's limit is 16 KB), so the address is set in the page and a
   // widget is inserted afterwards: it reads its state from that address as on a page load.
   const view = await lab.open('embed-example.html');
   const value = `${'7'.repeat(100)},${'a'.repeat(200000 - 101)}`;
-  for (const [lang, length] of [
-    ['en', ' (200,000 characters)'],
-    ['zh', '（共 200,000 个字符）'],
-  ]) {
+  for (const { code: lang, numberLocale } of LANGUAGES) {
+    const length = stringsOf(lang, 'common').quotedLength((200000).toLocaleString(numberLocale));
     const notice = await view.page.evaluate(
       async ({ value, lang }) => {
         history.replaceState(null, '', `${location.pathname}?edge-${lang}.x=${encodeURIComponent(value)}`);

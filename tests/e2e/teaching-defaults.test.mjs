@@ -8,18 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
 import { stringsOf } from '../../web/languages.js';
-import {
-  EN,
-  LANGUAGE_PAGES,
-  ZH,
-  eventually,
-  finished,
-  numbers,
-  openReady,
-  readout,
-  rerun,
-  textOf,
-} from './widget-helpers.mjs';
+import { LANGUAGE_PAGES, eventually, finished, numbers, openReady, readout, rerun, textOf } from './widget-helpers.mjs';
 
 let lab;
 before(async () => {
@@ -82,138 +71,125 @@ function readings(x, w, trainedOffset, eps = 1e-6) {
   return { cosine: dot(r, m) / Math.sqrt(dot(r, r) * dot(m, m)), ratio: Math.sqrt(dot(m, m) / dot(r, r)) };
 }
 
-test('Gemma trap: the verdict follows the cosine (bands 0.99 and 0.9), and w = -1 is said in words', async () => {
-  const view = await openReady(lab, EN);
-  const widget = view.page.locator('rl-gemma-trap');
-  await widget.scrollIntoViewIfNeeded();
-  const verdict = widget.locator('.verdict');
-  const w = widget.getByLabel('Stored norm weights w', { exact: true });
-  const kind = () => verdict.getAttribute('data-verdict');
+for (const [lang, path] of LANGUAGE_PAGES) {
+  test(`${lang}: the Gemma trap's verdict follows the cosine (bands 0.99 and 0.9), and w = -1 is said in words`, async () => {
+    const s = stringsOf(lang, 'rl-gemma-trap');
+    // Each verdict as the strings word it, with the float64 cosine and length ratio of the two readings.
+    const said = (sentence, { cosine, ratio }, ...bands) =>
+      sentence(cosine.toFixed(3), `${Number(ratio.toFixed(2))}×`, ...bands);
+    const view = await openReady(lab, path);
+    const widget = view.page.locator('rl-gemma-trap');
+    await widget.scrollIntoViewIfNeeded();
+    const verdict = widget.locator('.verdict');
+    const w = widget.getByLabel(s.w, { exact: true });
+    const kind = () => verdict.getAttribute('data-verdict');
 
-  // The opening Gemma example: cosine 0.921, between the bands.
-  const opening = readings([2, -1, 3, 0], [0.2, -0.3, 0.5, 0.1], 1);
-  assert.ok(opening.cosine > 0.9 && opening.cosine < 0.99);
-  await eventually(kind, (k) => k === 'turned', 'the opening verdict');
-  assert.match(await textOf(verdict), new RegExp(`cosine ${opening.cosine.toFixed(3)}, between 0.9 and 0.99`));
-  assert.doesNotMatch(await textOf(verdict), /gibberish/);
+    // The opening Gemma example: cosine 0.921, between the bands.
+    const opening = readings([2, -1, 3, 0], [0.2, -0.3, 0.5, 0.1], 1);
+    assert.ok(opening.cosine > 0.9 && opening.cosine < 0.99);
+    await eventually(kind, (k) => k === 'turned', 'the opening verdict');
+    assert.equal(await textOf(verdict), said(s.verdictTurned, opening, 0.9, 0.99));
 
-  // A Llama checkpoint read as Gemma: cosine 0.998, the same direction, no "gibberish".
-  await widget.getByLabel(/× w checkpoint/).check();
-  const llama = readings([2, -1, 3, 0], [1.2, 0.7, 1.5, 1.1], 0);
-  assert.ok(llama.cosine >= 0.99);
-  await eventually(kind, (k) => k === 'same', 'the Llama verdict');
-  const same = await textOf(verdict);
-  assert.match(same, new RegExp(`cosine ${llama.cosine.toFixed(3)}, at least 0.99`));
-  assert.ok(same.includes(`${Number(llama.ratio.toFixed(2))}× as long`), same);
-  assert.doesNotMatch(same, /gibberish/);
+    // A Llama checkpoint read as Gemma: cosine 0.998, the same direction.
+    await widget.getByLabel(s.llama).check();
+    const llama = readings([2, -1, 3, 0], [1.2, 0.7, 1.5, 1.1], 0);
+    assert.ok(llama.cosine >= 0.99);
+    await eventually(kind, (k) => k === 'same', 'the Llama verdict');
+    assert.equal(await textOf(verdict), said(s.verdictSame, llama, 0.99));
 
-  // Far apart: below 0.9, and only then "gibberish".
-  await widget.getByLabel(/\(1 \+ w\) checkpoint/).check();
-  await w.fill('-0.9, 0.8, -0.5, 0.3');
-  const far = readings([2, -1, 3, 0], [-0.9, 0.8, -0.5, 0.3], 1);
-  assert.ok(far.cosine < 0.9);
-  await eventually(kind, (k) => k === 'far', 'the far verdict');
-  assert.match(await textOf(verdict), /below 0\.9.*gibberish/);
+    // Far apart: below 0.9, the only verdict that says the model's output is lost.
+    await widget.getByLabel(s.gemma).check();
+    await w.fill('-0.9, 0.8, -0.5, 0.3');
+    const far = readings([2, -1, 3, 0], [-0.9, 0.8, -0.5, 0.3], 1);
+    assert.ok(far.cosine < 0.9);
+    await eventually(kind, (k) => k === 'far', 'the far verdict');
+    assert.equal(await textOf(verdict), said(s.verdictFar, far, 0.9));
 
-  // w = -1 in a Gemma checkpoint: the trained output is all zeros; no "is – as long as".
-  await w.fill('-1, -1, -1, -1');
-  await eventually(kind, (k) => k === 'trained-zero', 'the all-zero verdict');
-  const zero = await textOf(verdict);
-  assert.match(zero, /outputs all zeros/);
-  assert.doesNotMatch(zero, /–|NaN|Infinity/);
-  view.assertClean();
-  await view.close();
-});
-
-test('Gemma trap in Chinese: the verdict states its band', async () => {
-  const view = await openReady(lab, ZH);
-  const widget = view.page.locator('rl-gemma-trap');
-  await widget.scrollIntoViewIfNeeded();
-  await eventually(
-    () => widget.locator('.verdict').getAttribute('data-verdict'),
-    (k) => k === 'turned',
-    'the opening verdict',
-  );
-  assert.match(await textOf(widget.locator('.verdict')), /余弦 0\.921，在 0\.9 与 0\.99 之间/);
-  view.assertClean();
-  await view.close();
-});
-
-test("the vector lab's scale slider shows the factor it uses", async () => {
-  const view = await openReady(lab, EN);
-  const widget = view.page.locator('rl-vector-lab');
-  const slider = widget.locator('input[name="scale"]');
-  await slider.fill('0.2');
-  await eventually(
-    () => slider.getAttribute('aria-valuetext'),
-    (text) => text === '×1.58',
-    'the shown factor is 10^0.2 to three digits',
-  );
-  view.assertClean();
-  await view.close();
-});
-
-test('warmup race: smoothed curves end at the reported final smoothed loss, legend swatches show the dashes, y axis named', async () => {
-  const view = await openReady(lab, `${EN}?warm.steps=100`);
-  const widget = view.page.locator('rl-warmup-race');
-  await widget.scrollIntoViewIfNeeded();
-  await widget.locator('button.run').click();
-  await finished(widget, 180000);
-  const chart = await widget.evaluate((el) => {
-    const legend = [...el.shadowRoot.querySelectorAll('.u-legend .u-series')].filter(
-      (row) => getComputedStyle(row).display !== 'none',
-    );
-    return {
-      legend: legend.map((row) => ({
-        label: row.querySelector('.u-label')?.textContent,
-        swatch: getComputedStyle(row.querySelector('.u-marker')).backgroundImage,
-      })),
-      // uPlot draws axis titles on the canvas: read them from the chart's options.
-      axes: el.chartOptions(() => '#000').axes.map((a) => a.label),
-    };
+    // w = -1 in a Gemma checkpoint: the trained output is all zeros, said in words (no "– as long").
+    await w.fill('-1, -1, -1, -1');
+    await eventually(kind, (k) => k === 'trained-zero', 'the all-zero verdict');
+    assert.equal(await textOf(verdict), s.verdictTrainedZero);
+    view.assertClean();
+    await view.close();
   });
-  assert.deepEqual(
-    chart.legend.slice(1).map((row) => row.label),
-    [
-      'Post-Norm, no warmup',
-      'Post-Norm, warmup',
-      'Pre-Norm, no warmup',
-      'Pre-Norm, warmup',
-      'unigram entropy: the best loss without context',
-    ],
-    'raw curves stay out of the legend; the reference line is named',
-  );
-  const patterns = chart.legend.slice(1, 5).map((row) => row.swatch);
-  assert.equal(patterns[0], 'none', 'solid line');
-  for (const dashed of patterns.slice(1)) assert.match(dashed, /repeating-linear-gradient/);
-  assert.equal(new Set(patterns).size, 4, 'four runs, four patterns');
-  assert.ok(chart.axes.includes('loss (nats)'), `axis titles: ${chart.axes}`);
-  // The legend's hover readout at the last step gives the bold (smoothed) curves' values there: each is the run's
-  // reported finalSmoothedLoss (the same moving average as the training loop's monitor).
-  const over = widget.locator('.u-over');
-  const box = await over.boundingBox();
-  await view.page.mouse.move(box.x + box.width - 1, box.y + box.height / 2);
-  const shownAtEnd = await eventually(
-    () =>
-      widget.evaluate((el) =>
-        [...el.shadowRoot.querySelectorAll('.u-legend .u-series')]
-          .filter((row) => getComputedStyle(row).display !== 'none')
-          .map((row) => row.querySelector('.u-value')?.textContent),
-      ),
-    (values) => values[0] === '100',
-    'the cursor at step 100',
-  );
-  const keys = ['post-false', 'post-true', 'pre-false', 'pre-true'];
-  for (const [i, key] of keys.entries()) {
-    const [finalSmoothed] = await numbers(readout(widget, key));
-    assert.equal(
-      shownAtEnd[i + 1],
-      finalSmoothed.toFixed(3),
-      `${key}: the smoothed curve ends at the final smoothed loss`,
+}
+
+for (const [lang, path] of LANGUAGE_PAGES) {
+  test(`${lang}: the vector lab's scale slider shows the factor it uses`, async () => {
+    const view = await openReady(lab, path);
+    const widget = view.page.locator('rl-vector-lab');
+    const slider = widget.locator('input[name="scale"]');
+    await slider.fill('0.2');
+    await eventually(
+      () => slider.getAttribute('aria-valuetext'),
+      (text) => text === '×1.58',
+      'the shown factor is 10^0.2 to three digits',
     );
-  }
-  // The reference line sits at the training text's unigram entropy, 2.967 nats (-sum p ln p of its characters).
-  assert.equal(shownAtEnd[5], '2.967', 'the unigram entropy line');
-  view.assertClean();
-  await view.close();
-});
+    view.assertClean();
+    await view.close();
+  });
+}
+
+// The four runs of the warmup race, in its legend's order (its strings' runs are keyed by them).
+const RUN_KEYS = ['post-false', 'post-true', 'pre-false', 'pre-true'];
+
+for (const [lang, path] of LANGUAGE_PAGES) {
+  const race = stringsOf(lang, 'rl-warmup-race');
+  test(`${lang}: warmup race: smoothed curves end at the reported final smoothed loss, legend swatches show the dashes, y axis named`, async () => {
+    const view = await openReady(lab, `${path}?warm.steps=100`);
+    const widget = view.page.locator('rl-warmup-race');
+    await widget.scrollIntoViewIfNeeded();
+    await widget.locator('button.run').click();
+    await finished(widget, 180000);
+    const chart = await widget.evaluate((el) => {
+      const legend = [...el.shadowRoot.querySelectorAll('.u-legend .u-series')].filter(
+        (row) => getComputedStyle(row).display !== 'none',
+      );
+      return {
+        legend: legend.map((row) => ({
+          label: row.querySelector('.u-label')?.textContent,
+          swatch: getComputedStyle(row.querySelector('.u-marker')).backgroundImage,
+        })),
+        // uPlot draws axis titles on the canvas: read them from the chart's options.
+        axes: el.chartOptions(() => '#000').axes.map((a) => a.label),
+      };
+    });
+    assert.deepEqual(
+      chart.legend.slice(1).map((row) => row.label),
+      [...RUN_KEYS.map((key) => race.runs[key]), race.unigramEntropy],
+      'raw curves stay out of the legend; the reference line is named',
+    );
+    const patterns = chart.legend.slice(1, 5).map((row) => row.swatch);
+    assert.equal(patterns[0], 'none', 'solid line');
+    for (const dashed of patterns.slice(1)) assert.match(dashed, /repeating-linear-gradient/);
+    assert.equal(new Set(patterns).size, 4, 'four runs, four patterns');
+    assert.ok(chart.axes.includes(race.lossAxis), `axis titles: ${chart.axes}`);
+    // The legend's hover readout at the last step gives the bold (smoothed) curves' values there: each is the run's
+    // reported finalSmoothedLoss (the same moving average as the training loop's monitor).
+    const over = widget.locator('.u-over');
+    const box = await over.boundingBox();
+    await view.page.mouse.move(box.x + box.width - 1, box.y + box.height / 2);
+    const shownAtEnd = await eventually(
+      () =>
+        widget.evaluate((el) =>
+          [...el.shadowRoot.querySelectorAll('.u-legend .u-series')]
+            .filter((row) => getComputedStyle(row).display !== 'none')
+            .map((row) => row.querySelector('.u-value')?.textContent),
+        ),
+      (values) => values[0] === '100',
+      'the cursor at step 100',
+    );
+    for (const [i, key] of RUN_KEYS.entries()) {
+      const [finalSmoothed] = await numbers(readout(widget, key));
+      assert.equal(
+        shownAtEnd[i + 1],
+        finalSmoothed.toFixed(3),
+        `${key}: the smoothed curve ends at the final smoothed loss`,
+      );
+    }
+    // The reference line sits at the training text's unigram entropy, 2.967 nats (-sum p ln p of its characters).
+    assert.equal(shownAtEnd[5], '2.967', 'the unigram entropy line');
+    view.assertClean();
+    await view.close();
+  });
+}

@@ -11,6 +11,7 @@ import { load } from '../../dist/lib/residual-lab.js';
 import { toyWindow, untrainedToyConfig } from '../../web/components/experiment-run/toy-stream.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 import { rowAfter } from './markdown-tables.mjs';
+import { LANGUAGES } from '../../web/languages.js';
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const section = (lang) => {
@@ -88,7 +89,12 @@ const CLAIMS = {
 };
 const COUNT_WORDS = { eight: '8' };
 
-for (const [lang, claims] of Object.entries(CLAIMS)) {
+test('every language has its patterns of the toy claims', () => {
+  assert.deepEqual(Object.keys(CLAIMS).sort(), LANGUAGES.map((row) => row.code).sort());
+});
+
+for (const { code: lang } of LANGUAGES) {
+  const claims = CLAIMS[lang] ?? {};
   test(`${lang}: the residual-stream section quotes the Llama-style toy as the API measures it`, () => {
     const text = section(lang);
     const { T, L, trained, untrained } = llama;
@@ -175,6 +181,12 @@ test("docs/experiments.md's table of the toys' streams is what the API measures"
   );
 });
 
+// What each language's position-0 hint says of the shipped toys.
+const ZERO_WHY = {
+  en: /their position 0 ends within a fifth of the last position’s length, shorter in the Llama-style toy, longer in the OLMo 2-style one/,
+  zh: /相差不到五分之一，仿 Llama 的短一些，仿 OLMo 2 的长一些/,
+};
+
 test("the probe's position-0 hint says what the shipped toys show: within a fifth of the last position, shorter in the Llama-style toy, longer in the OLMo 2-style one", async () => {
   const lab = await load();
   const ratio = {};
@@ -188,11 +200,8 @@ test("the probe's position-0 hint says what the shipped toys show: within a fift
   for (const r of Object.values(ratio)) assert.ok(Math.abs(r - 1) < 0.2, `within a fifth: ${r}`);
   assert.ok(ratio.pre < 1, `Llama-style: position 0 shorter (${ratio.pre})`);
   assert.ok(ratio.olmo2 > 1, `OLMo 2-style: position 0 longer (${ratio.olmo2})`);
-  const { LANGUAGES } = await import('../../web/languages.js');
-  const hint = Object.fromEntries(LANGUAGES.map((l) => [l.code, l.strings['rl-checkpoint-probe'].zeroWhy]));
-  assert.match(
-    hint.en,
-    /their position 0 ends within a fifth of the last position’s length, shorter in the Llama-style toy, longer in the OLMo 2-style one/,
-  );
-  assert.match(hint.zh, /相差不到五分之一，仿 Llama 的短一些，仿 OLMo 2 的长一些/);
+  for (const { code, strings } of LANGUAGES) {
+    assert.ok(ZERO_WHY[code], `${code}: no pattern of the position-0 hint`);
+    assert.match(strings['rl-checkpoint-probe'].zeroWhy, ZERO_WHY[code], code);
+  }
 });

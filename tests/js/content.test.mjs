@@ -1,5 +1,6 @@
-// Content checks for the chapter Markdown (content/zh/chapter.md, content/en/chapter.md): the structure the page
-// build and the language switch rely on (section ids, widget tags and where they sit), and that every formula parses.
+// Content checks for the chapter Markdown (content/<code>/chapter.md, every language of web/languages.js): the
+// structure the page build and the language switch rely on (section ids, widget tags and where they sit), and that
+// every formula parses.
 // The chapter's numbers and claims: content-facts.test.mjs.
 // Run: node --test tests/js/content.test.mjs
 import { test } from 'node:test';
@@ -143,20 +144,30 @@ for (const [lang, { tryIt, figure }] of Object.entries(LANGS)) {
   });
 }
 
-// ---------- both languages together ----------
+// ---------- every language against the first ----------
 
-test('zh and en: same widget tags, sub-section ids, formulas and code blocks', () => {
+test('every language: the widget tags, sub-section ids, formulas and code blocks of the first', () => {
   const profile = (ch) => ({
     widgets: [...ch.text.matchAll(/<(rl-[a-z0-9-]+)/g)].map((m) => m[1]),
     subsections: ch.headings.filter((h) => h.level === 3).map((h) => h.id),
     displayMath: ch.lines.filter((l, i) => !ch.inCode[i] && l.trim() === '$$').length,
     codeFences: ch.lines.filter((l) => /^ {0,3}(```|~~~)/.test(l)).length,
   });
-  const zh = profile(chapters.zh);
-  const en = profile(chapters.en);
-  assert.deepEqual(en.widgets, zh.widgets, 'widget tags differ or come in a different order');
-  assert.ok(zh.subsections.every(Boolean), 'every ### heading needs an id, so the language switch can keep the place');
-  assert.deepEqual(en.subsections, zh.subsections);
-  assert.equal(en.displayMath, zh.displayMath);
-  assert.equal(en.codeFences, zh.codeFences);
+  const [first, ...others] = Object.keys(chapters);
+  const reference = profile(chapters[first]);
+  assert.ok(
+    reference.subsections.every(Boolean),
+    'every ### heading needs an id, so the language switch can keep the place',
+  );
+  for (const lang of others) {
+    const own = profile(chapters[lang]);
+    assert.deepEqual(
+      own.widgets,
+      reference.widgets,
+      `${lang}: widget tags differ from ${first}'s or come in another order`,
+    );
+    assert.deepEqual(own.subsections, reference.subsections, `${lang}: sub-section ids`);
+    assert.equal(own.displayMath, reference.displayMath, `${lang}: display formulas`);
+    assert.equal(own.codeFences, reference.codeFences, `${lang}: code fences`);
+  }
 });

@@ -47,6 +47,15 @@ test("every widget module in web/components has a registry row, and the build im
   assert.match(read('web/components/index.js'), /^import \{ WIDGET_MODULES \} from '\.\/widget-modules\.js';$/m);
 });
 
+test('every row has its own stateKey, the prefix of its settings in the page address, which only the row holds', () => {
+  const keys = WIDGETS.map((widget) => widget.stateKey);
+  // letters only: a second widget of a tag on the page is `${stateKey}2`, which no other key can then be
+  for (const { tag, stateKey } of WIDGETS) assert.match(String(stateKey), /^[a-z]+$/, `${tag}: stateKey`);
+  assert.equal(new Set(keys).size, keys.length, `the keys are unique: ${keys.join(', ')}`);
+  for (const { tag } of WIDGETS)
+    assert.doesNotMatch(read(`web/components/${tag}.js`), /\bstateKey\b/, `${tag}.js: its key is the row's`);
+});
+
 test('every row is complete: a chapter section, a worker kind, a frame height, an example', () => {
   for (const { tag, section, worker, frameHeight, example } of WIDGETS) {
     assert.ok(

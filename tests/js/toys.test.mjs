@@ -8,8 +8,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { DTYPE_BYTES } from '../../web/lib/checkpoint/safetensors.js';
 import { engineDecoder, models, probeIds, readSafetensors, record } from '../fixtures/toys.mjs';
 import { tableRows } from './markdown-tables.mjs';
+
+// config.json's torch_dtype -> the safetensors dtype of the tensors
+const SAFETENSORS_DTYPE = { float32: 'F32', float16: 'F16', bfloat16: 'BF16' };
 
 function listFiles(dir, prefix = '') {
   return readdirSync(dir)
@@ -88,13 +92,16 @@ for (const toy of record.toys) {
     const { header, dataStart } = readSafetensors(bytes);
     const want = expectedShapes(config);
     assert.deepEqual(Object.keys(header).sort(), Object.keys(want).sort());
-    // offsets tile the data exactly, in header order
+    // every tensor in the dtype config.json names; offsets tile the data exactly, in header order
+    const dtype = SAFETENSORS_DTYPE[config.torch_dtype];
+    assert.ok(dtype, `torch_dtype ${config.torch_dtype}`);
     let end = 0;
     for (const [name, t] of Object.entries(header)) {
       assert.deepEqual(t.shape, want[name], name);
+      assert.equal(t.dtype, dtype, name);
       assert.equal(t.data_offsets[0], end, name);
       end = t.data_offsets[1];
-      assert.equal(end - t.data_offsets[0], 4 * t.shape.reduce((a, b) => a * b, 1), name);
+      assert.equal(end - t.data_offsets[0], DTYPE_BYTES[t.dtype] * t.shape.reduce((a, b) => a * b, 1), name);
     }
     assert.equal(dataStart + end, bytes.length);
     // the tokenizer: one token per character, ids 0..V-1 in character order (the engine's CharTokenizer)

@@ -50,7 +50,7 @@ test('a widget added as a module, its strings, one registry row and its tag in t
     insertBefore(
       join(copy, 'web/components/registry.js'),
       /^ {2}\{\n {4}tag: /m,
-      `  { tag: '${TAG}', section: 'summary', worker: null, frameHeight: 400, example: { x: '1' } },\n`,
+      `  { tag: '${TAG}', stateKey: 'stub', section: 'summary', worker: null, frameHeight: 400, example: { x: '1' } },\n`,
     );
 
     execFileSync(process.execPath, [join(copy, 'scripts/build.mjs'), '--site-only'], { stdio: 'pipe' });

@@ -7,6 +7,8 @@
 //
 //   tag          the custom element's name (its class's static tag); the module in this folder that defines
 //                it is named after it (rl-vector-lab.js), and imported by the build's widget-modules.js
+//   stateKey     the prefix of the widget's settings in the page address (vec.x, vec2.x for a second one on the
+//                page; lab-element.js statePrefix), one per widget
 //   section      the chapter section (heading id) the widget sits in; null for <rl-self-check>, which closes
 //                every section that has exercises (its `set` attribute names the section)
 //   worker       'in-view': computes in a worker as soon as it nears the viewport; 'on-run': starts a worker
@@ -18,6 +20,7 @@
 export const WIDGETS = [
   {
     tag: 'rl-vector-lab',
+    stateKey: 'vec',
     section: 'normalization',
     worker: null,
     frameHeight: 1660,
@@ -25,6 +28,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-precision-lab',
+    stateKey: 'prec',
     section: 'precision-and-gemma',
     worker: null,
     frameHeight: 1200,
@@ -32,6 +36,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-gemma-trap',
+    stateKey: 'gemma',
     section: 'precision-and-gemma',
     worker: null,
     frameHeight: 1000,
@@ -39,6 +44,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-softcap-explorer',
+    stateKey: 'cap',
     section: 'softcap',
     worker: null,
     frameHeight: 1200,
@@ -46,6 +52,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-gradient-flow',
+    stateKey: 'grad',
     section: 'why-residuals',
     worker: 'in-view',
     frameHeight: 1200,
@@ -53,6 +60,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-qk-norm-lab',
+    stateKey: 'qk',
     section: 'qk-norm',
     worker: 'in-view',
     frameHeight: 1040,
@@ -60,6 +68,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-init-scaling',
+    stateKey: 'init',
     section: 'init-and-depth',
     worker: 'in-view',
     frameHeight: 980,
@@ -67,6 +76,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-residual-growth',
+    stateKey: 'growth',
     section: 'residual-stream',
     worker: 'in-view',
     frameHeight: 1420,
@@ -74,6 +84,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-checkpoint-probe',
+    stateKey: 'probe',
     section: 'residual-stream',
     worker: 'in-view',
     frameHeight: 2200,
@@ -81,6 +92,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-placement-lab',
+    stateKey: 'place',
     section: 'placement',
     worker: 'in-view',
     frameHeight: 1100,
@@ -88,6 +100,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-warmup-race',
+    stateKey: 'warm',
     section: 'placement',
     worker: 'on-run',
     frameHeight: 980,
@@ -95,6 +108,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-model-table',
+    stateKey: 'models',
     section: 'model-table',
     worker: 'on-run',
     frameHeight: 740,
@@ -102,6 +116,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-config-inspector',
+    stateKey: 'cfg',
     section: 'model-table',
     worker: null,
     frameHeight: 1900,
@@ -109,6 +124,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-forward-reader',
+    stateKey: 'fwd',
     section: 'summary',
     worker: null,
     frameHeight: 1140,
@@ -116,6 +132,7 @@ export const WIDGETS = [
   },
   {
     tag: 'rl-self-check',
+    stateKey: 'check',
     section: null,
     worker: null,
     frameHeight: 600,

@@ -55,7 +55,6 @@ const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits))
 
 export class RlCheckpointProbe extends ExperimentElement {
   static tag = 'rl-checkpoint-probe';
-  static stateKey = 'probe';
   static stateRows = STATE;
   static styles = [...ExperimentElement.styles, 'checkpoint-probe.css'];
   /**

@@ -14,7 +14,6 @@ const MAX_CONFIG_CHARS = 1_048_576; // what inspectConfig reads; a link carries 
 
 export class RlConfigInspector extends LabElement {
   static tag = 'rl-config-inspector';
-  static stateKey = 'cfg';
   static stateRows = [{ name: 'config', type: 'text', maxLength: MAX_CONFIG_CHARS, default: exampleText('llama') }];
   static styles = ['block-diagram.css', 'config-inspector.css'];
 

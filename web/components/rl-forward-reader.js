@@ -23,7 +23,6 @@ const WRONG_BEFORE_REVEAL = 2;
 
 export class RlForwardReader extends LabElement {
   static tag = 'rl-forward-reader';
-  static stateKey = 'fwd';
   static stateRows = STATE;
   static styles = ['block-diagram.css', 'forward-reader.css'];
 

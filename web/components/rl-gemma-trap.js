@@ -33,7 +33,6 @@ const STATE = [
 
 export class RlGemmaTrap extends LabElement {
   static tag = 'rl-gemma-trap';
-  static stateKey = 'gemma';
   static stateRows = STATE;
   static styles = ['gemma-trap.css'];
 

@@ -42,7 +42,6 @@ const readout = (u, v) => (v == null ? '–' : scientific(10 ** v).text);
 
 export class RlGradientFlow extends ExperimentElement {
   static tag = 'rl-gradient-flow';
-  static stateKey = 'grad';
   static stateRows = STATE;
 
   build() {

@@ -26,7 +26,6 @@ const sci = (u, v) => (v == null ? '–' : formatScientific(v, 3).text);
 
 export class RlInitScaling extends ExperimentElement {
   static tag = 'rl-init-scaling';
-  static stateKey = 'init';
   static stateRows = STATE;
 
   build() {

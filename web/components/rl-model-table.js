@@ -19,7 +19,6 @@ const RUN_WAIT_MS = 60_000; // a hand-over keeps the lab in view at most this lo
 
 export class RlModelTable extends ExperimentElement {
   static tag = 'rl-model-table';
-  static stateKey = 'models';
   static stateRows = [{ name: 'model', type: 'choice', choices: MODELS.map((m) => m.id), default: 'llama3' }];
   static styles = [...ExperimentElement.styles, 'block-diagram.css', 'model-table.css'];
 

@@ -29,7 +29,6 @@ const logValue = (u, v) => (v == null ? '–' : formatScientific(10 ** v, 3).tex
 
 export class RlPlacementLab extends ExperimentElement {
   static tag = 'rl-placement-lab';
-  static stateKey = 'place';
   static stateRows = STATE;
 
   build() {

@@ -39,7 +39,6 @@ const powerLabel = (v) => (v == null ? '' : powerOfTen(Math.round(Math.log10(v))
 
 export class RlPrecisionLab extends LabElement {
   static tag = 'rl-precision-lab';
-  static stateKey = 'prec';
   static stateRows = STATE;
   static styles = ['precision-lab.css', uplotCssUrl()];
   static charts = true; // line charts: their colours are read before the build (LabElement)

@@ -30,7 +30,6 @@ export function gainsUpTo(maxGain) {
 
 export class RlQkNormLab extends ExperimentElement {
   static tag = 'rl-qk-norm-lab';
-  static stateKey = 'qk';
   static stateRows = STATE;
 
   build() {

@@ -36,7 +36,6 @@ const STATE = [
 
 export class RlResidualGrowth extends ExperimentElement {
   static tag = 'rl-residual-growth';
-  static stateKey = 'growth';
   static stateRows = STATE;
 
   build() {

@@ -20,7 +20,6 @@ export function formatAnswer(exercise, value) {
 
 export class RlSelfCheck extends LabElement {
   static tag = 'rl-self-check';
-  static stateKey = 'check';
   // The section whose exercises it holds: the `set` attribute (or embed.html's ?set=), checked like any setting.
   static stateRows = [{ name: 'set', type: 'choice', choices: EXERCISE_SECTIONS, default: EXERCISE_SECTIONS[0] }];
   static styles = ['self-check.css'];

@@ -31,7 +31,6 @@ function parseCap(text) {
 
 export class RlSoftcapExplorer extends LabElement {
   static tag = 'rl-softcap-explorer';
-  static stateKey = 'cap';
   static stateRows = STATE;
   static styles = ['softcap-explorer.css', uplotCssUrl()];
   static charts = true; // line charts: their colours are read before the build (LabElement)

@@ -55,7 +55,6 @@ const fromSlider = (position) => Number((10 ** position).toPrecision(3));
 
 export class RlVectorLab extends LabElement {
   static tag = 'rl-vector-lab';
-  static stateKey = 'vec';
   static stateRows = STATE;
   static styles = ['vector-lab.css'];
 

@@ -40,7 +40,6 @@ const shown = (value) => h('data', { value: String(value) }, formatFixed(value, 
 
 export class RlWarmupRace extends ExperimentElement {
   static tag = 'rl-warmup-race';
-  static stateKey = 'warm';
   static stateRows = STATE;
 
   build() {

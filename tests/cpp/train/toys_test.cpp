@@ -1,4 +1,4 @@
-// The Hugging Face exporter and the trained toys: the safetensors bytes as the format specifies them, BF16
+// The Hugging Face exporter and the trained toys: the safetensors bytes as the format specifies them, F16 and BF16
 // rounding, the names of every tensor, refusals of configs a family cannot express, and a re-run of the first
 // 50 training steps of each shipped toy against the loss recorded in web/models/toys.json.
 #include <catch2/catch.hpp>
@@ -8,7 +8,9 @@
 #include <set>
 #include <sstream>
 
+#include "checkpoint/forward.hpp"
 #include "decoder/model.hpp"
+#include "train/hf_export.hpp"
 #include "train/toys.hpp"
 #include "test_util.hpp"
 
@@ -70,6 +72,39 @@ TEST_CASE("safetensors bytes: little-endian header length, sorted JSON header, c
   CHECK(bf16[8 + m + 1] == 0x3f);  // 0x3f80 = 1.0
   CHECK(bf16[8 + m + 2] == 0x82);
   CHECK(bf16[8 + m + 3] == 0x3f);  // 0x3f82 = 1.015625
+}
+
+TEST_CASE("F16 export: half the data, IEEE binary16 rounded to nearest even, as the checkpoint reader reads it",
+          "[train][export]") {
+  decoder::Config c = train::toy_config(train::toy_specs()[0]);
+  c.vocab_size = 5, c.d_model = 8, c.n_heads = 2, c.d_ff = 4, c.n_layers = 1, c.context_length = 4;
+  std::string error;
+  auto model = decoder::Model::create(c, &error);
+  REQUIRE(model);
+  const decoder::ParamTensor& head = model->layout().tensors[model->layout().find("lm_head.weight")];
+  // value -> binary16 bits: ties to even at 1 + 2^-11 and at 1.5 * 2^-24 (a subnormal), a carry into the exponent,
+  // the largest finite value and the first that overflows
+  const std::vector<std::pair<float, std::uint16_t>> cases = {
+      {1.00048828125f, 0x3c00},  {1.00146484375f, 0x3c02},  {-2.0f, 0xc000},
+      {8.940696716e-8f, 0x0002}, {1.99951171875f, 0x4000},  {65519.0f, 0x7bff},
+      {65520.0f, 0x7c00},        {6.103515625e-5f, 0x0400}, {0.0f, 0x0000},
+  };
+  std::vector<float> params(model->num_params(), 0.0f);
+  for (std::size_t i = 0; i < cases.size(); ++i) params[head.offset + i] = cases[i].first;
+  const train::HfArchitecture& arch = *train::find_hf_architecture("llama");
+  const auto f16 = train::safetensors_bytes(model->layout(), params, arch, train::HfDtype::f16);
+  std::uint64_t n = 0;
+  for (int i = 7; i >= 0; --i) n = n << 8 | f16[i];
+  REQUIRE(f16.size() == 8 + n + 2 * params.size());
+  const std::string header(f16.begin() + 8, f16.begin() + 8 + long(n));
+  CHECK(header.rfind("{\"lm_head.weight\":{\"dtype\":\"F16\",\"shape\":[5,8],\"data_offsets\":[0,80]}", 0) == 0);
+  CHECK(train::hf_config_json(c, arch, train::HfDtype::f16).find("\"torch_dtype\": \"float16\"") != std::string::npos);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    INFO(cases[i].first);
+    const std::uint16_t bits = std::uint16_t(f16[8 + n + 2 * i] | f16[8 + n + 2 * i + 1] << 8);
+    CHECK(bits == cases[i].second);
+    CHECK(train::stored_value(cases[i].first, train::HfDtype::f16) == checkpoint::f16_bits_to_float(bits));
+  }
 }
 
 TEST_CASE("every engine tensor of an exported toy has one Hugging Face name", "[train][export]") {

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <utility>
 
+#include "checkpoint/forward.hpp"
+
 namespace rl::train {
 
 std::string json_string(std::string_view s) {
@@ -47,9 +49,44 @@ std::uint16_t to_bf16(float v) {
   return static_cast<std::uint16_t>((bits + rounding) >> 16);
 }
 
+// binary16: 1 sign, 5 exponent (bias 15), 10 mantissa bits; subnormals below 2^-14 (mantissa * 2^-24), infinity from
+// 65520, the first value that rounds past the largest finite one, 65504.
+std::uint16_t to_f16(float v) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  const std::uint32_t sign = (bits >> 16) & 0x8000u, magnitude = bits & 0x7fffffffu;
+  std::uint32_t half;
+  if (magnitude > 0x7f800000u) half = 0x7e00u;        // NaN
+  else if (magnitude >= 0x477ff000u) half = 0x7c00u;  // 65520 or more: infinity
+  else if (magnitude < 0x38800000u)                   // below 2^-14: |v| / 2^-24 (exact), rounded half to even
+    half = static_cast<std::uint32_t>(std::nearbyint(std::fabs(v) * 16777216.0f));
+  else  // keep 10 of the 23 mantissa bits, rounding half to even on the 13 dropped; rebias the exponent 127 -> 15
+    half = ((magnitude + 0xfffu + ((magnitude >> 13) & 1u)) >> 13) - (112u << 10);
+  return static_cast<std::uint16_t>(sign | half);
+}
+
+std::string_view safetensors_dtype(HfDtype dtype) {
+  return dtype == HfDtype::f32 ? "F32" : dtype == HfDtype::f16 ? "F16" : "BF16";
+}
+
+std::string_view torch_dtype(HfDtype dtype) {
+  return dtype == HfDtype::f32 ? "float32" : dtype == HfDtype::f16 ? "float16" : "bfloat16";
+}
+
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 }  // namespace
+
+float stored_value(float v, HfDtype dtype) {
+  if (dtype == HfDtype::f16) return checkpoint::f16_bits_to_float(to_f16(v));
+  if (dtype == HfDtype::bf16) {
+    const std::uint32_t bits = std::uint32_t(to_bf16(v)) << 16;
+    float out;
+    std::memcpy(&out, &bits, 4);
+    return out;
+  }
+  return v;
+}
 
 const std::vector<HfArchitecture>& hf_architectures() {
   static const std::vector<HfArchitecture> table = {
@@ -129,7 +166,7 @@ std::string hf_config_json(const decoder::Config& c, const HfArchitecture& arch,
       {"bos_token_id", "null"},
       {"eos_token_id", "null"},
       {"initializer_range", number(c.init.std)},
-      {"torch_dtype", json_string(dtype == HfDtype::f32 ? "float32" : "bfloat16")},
+      {"torch_dtype", json_string(torch_dtype(dtype))},
   };
   if (arch.model_type == "llama") f.insert(f.end(), {{"mlp_bias", "false"}, {"pretraining_tp", "1"}});
   std::string out = "{\n";
@@ -155,7 +192,7 @@ std::vector<std::uint8_t> safetensors_bytes(const decoder::ParamLayout& layout, 
     for (int s : e.tensor->shape) shape += (shape.empty() ? "" : ",") + std::to_string(s);
     const std::size_t bytes = e.tensor->size * element;
     header += (header.size() > 1 ? "," : "") + json_string(e.name) + ":{\"dtype\":\"" +
-              (dtype == HfDtype::f32 ? "F32" : "BF16") + "\",\"shape\":[" + shape + "],\"data_offsets\":[" +
+              std::string(safetensors_dtype(dtype)) + "\",\"shape\":[" + shape + "],\"data_offsets\":[" +
               std::to_string(offset) + "," + std::to_string(offset + bytes) + "]}";
     offset += bytes;
   }
@@ -174,7 +211,7 @@ std::vector<std::uint8_t> safetensors_bytes(const decoder::ParamLayout& layout, 
         std::memcpy(&bits, src + i, 4);
         for (int b = 0; b < 4; ++b) *data++ = static_cast<std::uint8_t>(bits >> (8 * b));
       } else {
-        const std::uint16_t bits = to_bf16(src[i]);
+        const std::uint16_t bits = dtype == HfDtype::f16 ? to_f16(src[i]) : to_bf16(src[i]);
         *data++ = static_cast<std::uint8_t>(bits), *data++ = static_cast<std::uint8_t>(bits >> 8);
       }
     }

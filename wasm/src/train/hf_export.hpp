@@ -13,7 +13,10 @@
 
 namespace rl::train {
 
-enum class HfDtype { f32, bf16 };
+enum class HfDtype { f32, f16, bf16 };
+
+// The value `v` becomes once stored as `dtype` and read back: F16 and BF16 round to nearest, ties to even.
+float stored_value(float v, HfDtype dtype);
 
 struct HfArchitecture {
   std::string_view model_type;   // config.json "model_type": "llama", "olmo2"
@@ -42,7 +45,7 @@ std::string hf_config_json(const decoder::Config& config, const HfArchitecture& 
 
 // model.safetensors: 8-byte little-endian header length, the JSON header (tensors sorted by name, as
 // safetensors.torch.save_file writes them, padded with spaces to a multiple of 8), then the tensors' data.
-// BF16 rounds to nearest even.
+// F16 and BF16 round to nearest even (stored_value).
 std::vector<std::uint8_t> safetensors_bytes(const decoder::ParamLayout& layout, const std::vector<float>& params,
                                             const HfArchitecture& arch, HfDtype dtype);
 

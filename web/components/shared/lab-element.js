@@ -1,6 +1,6 @@
 // The base class of the widgets: shadow root and stylesheets, page language, loading the lab, and the state
 // table kept in sync with the element's attributes and the URL query. A subclass declares
-//   static tag, static stateKey (URL prefix), static stateRows (state.js rows), static styles (CSS files), and
+//   static tag, static stateRows (state.js rows), static styles (CSS files), and
 //   static charts = true when it draws line charts (line-chart.js)
 // and implements build() (make the controls once, in this.body) and update() (recompute and redraw from
 // this.state). Every failure ends up as a message in the widget, never as an uncaught error in the console.
@@ -26,6 +26,7 @@ import { resolveChartColours } from './line-chart.js';
 import { stringsOf } from '../../languages.js';
 import { common, describeError, languageOf, quoted } from './i18n.js';
 import { keepInView } from './keep-in-view.js';
+import { widgetOf } from '../registry.js';
 import { shareMenu } from './share-menu.js';
 import { StaleResults } from './stale-results.js';
 import {
@@ -283,14 +284,15 @@ export class LabElement extends HTMLElement {
   /**
    * The URL prefix of this instance: the `state-key` attribute (empty: the query's own keys, for a page that
    * holds one widget such as embed.html), else the element id, else the tag's key with its position among the
-   * same tags on the page (vec, vec2, ...). Both language pages hold the widgets in the same order, so a link
-   * carries its state across the language switch.
+   * same tags on the page (vec, vec2, ...), the key being the `stateKey` of its registry row. Both language pages
+   * hold the widgets in the same order, so a link carries its state across the language switch.
    */
   get statePrefix() {
     if (this.hasAttribute('state-key')) return this.getAttribute('state-key');
     if (this.id) return this.id;
+    const { stateKey } = widgetOf(this.constructor.tag);
     const index = [...document.querySelectorAll(this.localName)].indexOf(this);
-    return index > 0 ? `${this.constructor.stateKey}${index + 1}` : this.constructor.stateKey;
+    return index > 0 ? `${stateKey}${index + 1}` : stateKey;
   }
 
   /** Changes settings, redraws, and writes them to the URL. */
