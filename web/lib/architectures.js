@@ -12,10 +12,9 @@
 // `onlyIf` counts only when that boolean field is true (attention_bias: the projections built with
 // bias=config.attention_bias).
 //
-// forward (families a checkpoint can be run for):
-//   placement  'pre' | 'sandwich' | 'post': where the layer's norms sit (wasm/src/checkpoint/forward.hpp);
-//              the norms' tensors are the `norms` rows below, by slot (attn-before, attn-after, mlp-before,
-//              mlp-after, qk, final)
+// forward (families a checkpoint can be run for). Where the layer's norms sit is the row's toy.placement ('pre',
+// 'sandwich' or 'olmo2': the layouts wasm/src/checkpoint/forward.hpp runs); the norms' tensors are the `norms`
+// rows, by slot (attn-before, attn-after, mlp-before, mlp-after, qk, final).
 //   normOffset RMSNorm multiplies by (normOffset + w): 1 is Gemma's (1 + w), computed in float32
 //   qkNorm     'none' | 'per_head' (RMSNorm(head_dim) on each head) | 'whole' (over the whole q / k projection)
 //   biases     the projections with a bias: a list, or 'attention_bias' (q, k, v and o when the config says so)
@@ -52,7 +51,6 @@ const GQA_BIASES = {
 };
 // The forward of Llama and the families that follow its layer (LlamaDecoderLayer, LlamaAttention, LlamaMLP).
 const PRE_FORWARD = {
-  placement: 'pre',
   normOffset: 0,
   qkNorm: 'none',
   biases: [],
@@ -65,7 +63,6 @@ const PRE_FORWARD = {
   defaults: { rope_theta: 10000 },
 };
 const GEMMA_FORWARD = {
-  placement: 'sandwich',
   normOffset: 1,
   qkNorm: 'none',
   biases: [],
@@ -208,7 +205,7 @@ export const ARCHITECTURES = Object.freeze({
   olmo2: llamaLike({
     modelTypes: ['olmo2'],
     source: 'models/olmo2/modeling_olmo2.py (Olmo2DecoderLayer, Olmo2Attention)',
-    forward: { ...PRE_FORWARD, placement: 'post', qkNorm: 'whole', biases: 'attention_bias' },
+    forward: { ...PRE_FORWARD, qkNorm: 'whole', biases: 'attention_bias' },
     toy: { placement: 'olmo2', norm: 'rmsnorm', qkNorm: true },
     norms: [
       { name: 'post_attention_layernorm', slot: 'attn-after', count: 'num_hidden_layers', size: 'hidden_size' },
