@@ -9,8 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkpointExperiments, load } from '../dist/lib/residual-lab.js';
-import { writeSafetensors } from '../web/lib/checkpoint/safetensors.js';
-import { encodeFloats } from '../web/lib/checkpoint/dtypes.js';
+import { encodeFloats, writeSafetensors } from '../tests/fixtures/checkpoints/write-safetensors.mjs';
 import { makeConfig, tensorShapes } from '../tests/fixtures/checkpoints/make-checkpoints.mjs';
 import { QWEN_SEED } from '../content/measurements.js';
 

@@ -370,7 +370,7 @@ export interface CheckpointForward {
   headDim: number;
   vocab: number;
   eps: number;
-  placement: 'pre' | 'sandwich' | 'post';
+  placement: 'pre' | 'sandwich' | 'olmo2';
   normOffset: 0 | 1;
   qkNorm: 'none' | 'per_head' | 'whole';
   attnScale: number;

@@ -66,9 +66,9 @@ void check_rows_accept_their_defaults(const Table& table, const std::string& whe
 void check_model_defaults(const Table& t, const experiments::ModelOptions& m) {
   CHECK(number_default(t, "dModel") == m.d_model);
   CHECK(number_default(t, "nHeads") == m.n_heads);
-  CHECK(number_default(t, "contextLength") == m.seq_len);
+  CHECK(number_default(t, "contextLength") == m.context_length);
   CHECK(text_default(t, "norm") == decoder::to_string(m.norm));
-  if (options::find(t, "nLayers")) CHECK(number_default(t, "nLayers") == m.layers);
+  if (options::find(t, "nLayers")) CHECK(number_default(t, "nLayers") == m.n_layers);
   if (options::find(t, "placement")) CHECK(text_default(t, "placement") == decoder::to_string(m.placement));
   CHECK(text_default(t, "init.scheme") == decoder::to_string(m.init.scheme));
   CHECK(float(number_default(t, "init.std")) == m.init.std);
@@ -169,7 +169,7 @@ TEST_CASE("each experiment's C++ defaults are its table's defaults", "[options][
   using namespace experiments;
   const GradientDecayOptions g;
   const Table& gt = option_table("gradientDecay");
-  CHECK(number_default(gt, "nLayers") == g.layers);
+  CHECK(number_default(gt, "nLayers") == g.n_layers);
   CHECK(number_default(gt, "gain") == g.gain);
   CHECK(number_default(gt, "width") == g.width);
   CHECK(number_default(gt, "residual") == g.residual);

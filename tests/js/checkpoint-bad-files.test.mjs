@@ -5,7 +5,8 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load, ResidualLabError } from '../../dist/lib/residual-lab.js';
 import { makeCheckpoint, makeConfig } from '../fixtures/checkpoints/make-checkpoints.mjs';
-import { parseSafetensors, writeSafetensors } from '../../web/lib/checkpoint/safetensors.js';
+import { parseSafetensors } from '../../web/lib/checkpoint/safetensors.js';
+import { writeSafetensors } from '../fixtures/checkpoints/write-safetensors.mjs';
 import { ResidualLabError as SourceError } from '../../web/lib/errors.js'; // the class the source parser throws
 
 let lab;

@@ -4,10 +4,12 @@
 //   node --test tests/js/checkpoint.test.mjs     after `node scripts/build.mjs` (uses dist/lib/residual-lab.js)
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { load } from '../../dist/lib/residual-lab.js';
 import { DTYPES, FAMILIES, makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { referenceForward } from '../fixtures/checkpoints/reference.mjs';
 import { assertRelativelyClose } from '../fixtures/float64.mjs';
+import { findRow } from '../../web/lib/options.js';
 
 const IDS = [3, 17, 5, 40, 11, 2, 29]; // 7 positions: past the fixtures' sliding window of 3
 let lab;
@@ -168,6 +170,24 @@ describe('properties', () => {
           if (family.startsWith('gemma')) assert.ok(Math.abs(row.multiplier.mean - (1 + mean)) < 1e-6, name);
           else assert.equal(row.multiplier, null);
         }
+      } finally {
+        ckpt.dispose();
+      }
+    }
+  });
+
+  test("ckpt.forward.placement names the family's layout in the decoder's words, one the C++ forward runs", async () => {
+    const decoderPlacements = findRow(lab.describe(), 'decoder.placement').choices;
+    const forwardHpp = readFileSync(new URL('../../wasm/src/checkpoint/forward.hpp', import.meta.url), 'utf8');
+    const cppPlacements = forwardHpp.match(/enum class Placement : int \{([^}]*)\}/)[1].match(/\w+(?= =)/g);
+    const layouts = { llama: 'pre', gemma2: 'sandwich', olmo2: 'olmo2' }; // 'post' is the decoder's Post-LN
+    for (const family of FAMILIES) {
+      const ckpt = await lab.openCheckpoint(makeCheckpoint({ family, dtype: 'F32' }).files);
+      try {
+        const { placement } = ckpt.forward;
+        assert.ok(decoderPlacements.includes(placement), `${family}: ${placement} is a decoder placement`);
+        assert.ok(cppPlacements.includes(placement), `${family}: ${placement} is a checkpoint::Placement`);
+        if (layouts[family]) assert.equal(placement, layouts[family], family);
       } finally {
         ckpt.dispose();
       }

@@ -55,10 +55,10 @@ decoder::Placement placement(const val& name) {
 // The decoder config's keys an experiment takes (its table may leave some out: they keep the defaults).
 ModelOptions read_model(const val& o, ModelOptions m) {
   using rl::bindings::field;
-  m.layers = field(o, "nLayers", m.layers);
+  m.n_layers = field(o, "nLayers", m.n_layers);
   m.d_model = field(o, "dModel", m.d_model);
   m.n_heads = field(o, "nHeads", m.n_heads);
-  m.seq_len = field(o, "contextLength", m.seq_len);
+  m.context_length = field(o, "contextLength", m.context_length);
   m.norm = rl::bindings::named(o, "norm", m.norm, decoder::parse_norm_kind);
   m.placement = rl::bindings::named(o, "placement", m.placement, decoder::parse_placement);
   m.qk_norm = field(o, "qkNorm", m.qk_norm);
@@ -68,7 +68,7 @@ ModelOptions read_model(const val& o, ModelOptions m) {
 
 val gradient_decay_js(val o) {
   GradientDecayOptions g;
-  g.layers = o["nLayers"].as<int>();
+  g.n_layers = o["nLayers"].as<int>();
   g.gain = o["gain"].as<double>();
   g.residual = o["residual"].as<bool>();
   g.variant = o["variant"].as<std::string>() == "mlp" ? GradientDecayVariant::mlp : GradientDecayVariant::linear;

@@ -4,7 +4,7 @@
 // gain^L of the top's: the chapter's 0.8^32 ≈ 0.0008 and 1.2^32 ≈ 342. The dashed line gain^(L−l) is that
 // formula, drawn for comparison; the two solid curves are measured.
 import { log10OrGap, logSplits, logValues, shownScientific as shown } from './experiment-run/log-axis.js';
-import { ExperimentElement } from './experiment-run/experiment-element.js';
+import { ExperimentElement, chartFigure } from './experiment-run/experiment-element.js';
 import { checkbox, numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { formatFactor, formatFixed, formatScientific } from './shared/format.js';
@@ -113,15 +113,8 @@ export class RlGradientFlow extends ExperimentElement {
       quantity: s.quantity,
       build: (color) => this.chartOptions(color),
     });
-    this.readouts = h('ul', { class: 'readouts' });
-    this.remark = h('p', { class: 'remark' });
     this.body.append(
-      h(
-        'header',
-        { class: 'widget-header' },
-        h('h3', {}, s.title),
-        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('why-residuals', s.sectionLink)),
-      ),
+      this.experimentHeader('why-residuals'),
       h(
         'div',
         { class: 'inputs' },
@@ -137,12 +130,7 @@ export class RlGradientFlow extends ExperimentElement {
         h('legend', {}, s.curves),
         h('div', { class: 'checks' }, this.plainBox.root, this.residualBox.root),
       ),
-      this.runner.root,
-      this.resultsRegion(
-        h('figure', {}, h('figcaption', {}, s.chartTitle), this.chart.root),
-        this.readouts,
-        this.remark,
-      ),
+      ...this.experimentResults(chartFigure(s.chartTitle, this.chart)),
     );
     this.computeWhenVisible();
   }

@@ -4,7 +4,7 @@
 // about var(embedding) + 2L·v unscaled and var(embedding) + v scaled. The dashed estimate takes var(embedding)
 // from stream point 0 and v from the 1-layer model; the two solid curves are measured.
 import { shownScientific as shown } from './experiment-run/log-axis.js';
-import { ExperimentElement } from './experiment-run/experiment-element.js';
+import { ExperimentElement, chartFigure } from './experiment-run/experiment-element.js';
 import { numberSelect } from './experiment-run/runner.js';
 import { h } from './shared/dom.js';
 import { formatScientific, formatTrimmed } from './shared/format.js';
@@ -58,15 +58,8 @@ export class RlInitScaling extends ExperimentElement {
       height: 240,
       build: (color) => this.profileOptions(color),
     });
-    this.readouts = h('ul', { class: 'readouts' });
-    this.remark = h('p', { class: 'remark' });
     this.body.append(
-      h(
-        'header',
-        { class: 'widget-header' },
-        h('h3', {}, s.title),
-        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('init-and-depth', s.sectionLink)),
-      ),
+      this.experimentHeader('init-and-depth'),
       h(
         'div',
         { class: 'inputs' },
@@ -74,16 +67,13 @@ export class RlInitScaling extends ExperimentElement {
         std.root,
         this.experimentSeedControl((seed) => this.change({ seed })),
       ),
-      this.runner.root,
-      this.resultsRegion(
+      ...this.experimentResults(
         h(
           'div',
           { class: 'charts' },
-          h('figure', {}, h('figcaption', {}, s.depthTitle), this.depthChart.root),
+          chartFigure(s.depthTitle, this.depthChart),
           h('figure', {}, this.profileCaption, this.profileChart.root),
         ),
-        this.readouts,
-        this.remark,
       ),
     );
     this.computeWhenVisible();

@@ -60,12 +60,7 @@ export class RlModelTable extends ExperimentElement {
       h('p', { class: 'hint' }, s.toyNote),
     );
     this.body.append(
-      h(
-        'header',
-        { class: 'widget-header' },
-        h('h3', {}, s.title),
-        h('p', { class: 'hint' }, s.hint, ' ', this.sectionLink('model-table', s.sectionLink)),
-      ),
+      this.experimentHeader('model-table'),
       picker.root,
       h('div', { class: 'model-view' }, this.facts, this.diagram),
       h('div', { class: 'run-row' }, this.runButton, this.handover),

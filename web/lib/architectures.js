@@ -1,6 +1,8 @@
 // Every model family the lab knows, one row each: what lab.inspectConfig counts (norms, parameters) and, under
 // `forward`, what lab.openCheckpoint needs to run a checkpoint of it (web/lib/checkpoint/). A family is described
 // here once; the inspector, the checkpoint reader, the C++ forward's layer spec and docs/checkpoints.md read it.
+// The native exporter of the trained toys (wasm/src/train/hf_export.cpp) cannot import it: its table restates the
+// layout and norm names of the families it writes, and tests/js/hf-export.test.mjs holds it to these rows.
 //
 // Each row, for the inspector: the norms (name, where, how many, size as a formula of
 // config fields, tensors per norm: 1 for a weight, 2 for LayerNorm's weight and bias), the toy decoder's name for
@@ -12,10 +14,9 @@
 // `onlyIf` counts only when that boolean field is true (attention_bias: the projections built with
 // bias=config.attention_bias).
 //
-// forward (families a checkpoint can be run for):
-//   placement  'pre' | 'sandwich' | 'post': where the layer's norms sit (wasm/src/checkpoint/forward.hpp);
-//              the norms' tensors are the `norms` rows below, by slot (attn-before, attn-after, mlp-before,
-//              mlp-after, qk, final)
+// forward (families a checkpoint can be run for). Where the layer's norms sit is the row's toy.placement ('pre',
+// 'sandwich' or 'olmo2': the layouts wasm/src/checkpoint/forward.hpp runs); the norms' tensors are the `norms`
+// rows, by slot (attn-before, attn-after, mlp-before, mlp-after, qk, final).
 //   normOffset RMSNorm multiplies by (normOffset + w): 1 is Gemma's (1 + w), computed in float32
 //   qkNorm     'none' | 'per_head' (RMSNorm(head_dim) on each head) | 'whole' (over the whole q / k projection)
 //   biases     the projections with a bias: a list, or 'attention_bias' (q, k, v and o when the config says so)
@@ -52,7 +53,6 @@ const GQA_BIASES = {
 };
 // The forward of Llama and the families that follow its layer (LlamaDecoderLayer, LlamaAttention, LlamaMLP).
 const PRE_FORWARD = {
-  placement: 'pre',
   normOffset: 0,
   qkNorm: 'none',
   biases: [],
@@ -65,7 +65,6 @@ const PRE_FORWARD = {
   defaults: { rope_theta: 10000 },
 };
 const GEMMA_FORWARD = {
-  placement: 'sandwich',
   normOffset: 1,
   qkNorm: 'none',
   biases: [],
@@ -208,7 +207,7 @@ export const ARCHITECTURES = Object.freeze({
   olmo2: llamaLike({
     modelTypes: ['olmo2'],
     source: 'models/olmo2/modeling_olmo2.py (Olmo2DecoderLayer, Olmo2Attention)',
-    forward: { ...PRE_FORWARD, placement: 'post', qkNorm: 'whole', biases: 'attention_bias' },
+    forward: { ...PRE_FORWARD, qkNorm: 'whole', biases: 'attention_bias' },
     toy: { placement: 'olmo2', norm: 'rmsnorm', qkNorm: true },
     norms: [
       { name: 'post_attention_layernorm', slot: 'attn-after', count: 'num_hidden_layers', size: 'hidden_size' },

@@ -138,5 +138,15 @@ export function createScratch(Module) {
   // The slots' byte addresses: x at 4 base, the weights at 4 (base + slot) and 4 (base + 2 slot), y at 4 (base + 3 slot).
   const at = (s, k) => (s.base + k * s.slot) << 2;
 
-  return { reserve, releaseLargeScratch, withScratch, stage, finish, at, throwLastError };
+  /**
+   * A forward kernel with one output: `out` checked, x and the weights a, b (each may be null) copied into their
+   * slots, `call(y, x, a, b)` given their addresses (0 for an absent weight) and returning the kernel's status;
+   * returns y copied into `out` (when given) or into a new array.
+   */
+  function withForwardSlots(x, a, b, out, call) {
+    const s = stage(x, a, b, out);
+    return finish(call(at(s, 3), at(s, 0), a ? at(s, 1) : 0, b ? at(s, 2) : 0), out);
+  }
+
+  return { reserve, releaseLargeScratch, withScratch, withForwardSlots, throwLastError };
 }

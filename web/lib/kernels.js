@@ -7,6 +7,8 @@
 // `out`, a Float32Array of x's length that receives the result and is returned, so a caller can reuse one array
 // across calls. It may be x itself (or alias any input): inputs are copied into the heap before the kernel runs.
 // The argument checks are in kernel-inputs.js, the heap memory and the calls' status in kernel-scratch.js.
+// Each kernel is a function of this file taking `kernels` (kernelContext: the module, the option defaults, the
+// checks, the scratch memory) first; createKernelApi binds it, so lab.rmsNorm(x, g) is rmsNorm(kernels, x, g).
 import { ResidualLabError } from './errors.js';
 import { asFloat32, encodeText, optionsReader } from './kernel-inputs.js';
 import { createScratch } from './kernel-scratch.js';
@@ -15,212 +17,10 @@ import { defaultsOf } from './options.js';
 const ABSENT = -1; // length passed for an omitted optional weight (g, gamma, beta)
 const len = (a) => (a ? a.length : ABSENT);
 
+/** The lab's kernel functions over one module: lab.rmsNorm and the rest. */
 export function createKernelApi(Module, tables) {
-  /** The defaults of every kernel's options: D.rmsNorm.eps. */
-  const D = Object.freeze(
-    Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, Object.freeze(defaultsOf(table))])),
-  );
-  const readers = Object.fromEntries(
-    Object.entries(tables.kernels).map(([fn, table]) => [fn, optionsReader(fn, table, D[fn])]),
-  );
-  /** The options of kernel `fn` (lab.describe().kernels[fn]) checked; a missing value is read as D[fn]'s. */
-  const optionsOf = (fn, options) => readers[fn](options);
-
-  const maxLength = Module._rl_max_vector_length();
-  const vector = (value, name) => asFloat32(value, name, maxLength);
-  const optionalVector = (value, name) =>
-    value === null || value === undefined ? null : asFloat32(value, name, maxLength);
-  const { reserve, releaseLargeScratch, withScratch, stage, finish, at, throwLastError } = createScratch(Module);
-
-  function rmsNorm(x, g = null, options, out) {
-    x = vector(x, 'x');
-    g = optionalVector(g, 'g');
-    const {
-      eps = D.rmsNorm.eps,
-      weightOffset = D.rmsNorm.weightOffset,
-      precision = D.rmsNorm.precision,
-    } = optionsOf('rmsNorm', options);
-    const s = stage(x, g, null, out);
-    return finish(
-      Module._rl_rmsnorm(
-        at(s, 3),
-        at(s, 0),
-        x.length,
-        g ? at(s, 1) : 0,
-        len(g),
-        eps,
-        weightOffset,
-        precision === 'bf16' ? 1 : 0,
-      ),
-      out,
-    );
-  }
-
-  function layerNorm(x, gamma = null, beta = null, options, out) {
-    x = vector(x, 'x');
-    gamma = optionalVector(gamma, 'gamma');
-    beta = optionalVector(beta, 'beta');
-    const { eps = D.layerNorm.eps } = optionsOf('layerNorm', options);
-    const s = stage(x, gamma, beta, out);
-    return finish(
-      Module._rl_layernorm(
-        at(s, 3),
-        at(s, 0),
-        x.length,
-        gamma ? at(s, 1) : 0,
-        len(gamma),
-        beta ? at(s, 2) : 0,
-        len(beta),
-        eps,
-      ),
-      out,
-    );
-  }
-
-  function rmsNormBackward(x, g, dy, options) {
-    x = vector(x, 'x');
-    g = optionalVector(g, 'g');
-    dy = vector(dy, 'dy');
-    const { eps = D.rmsNormBackward.eps, weightOffset = D.rmsNormBackward.weightOffset } = optionsOf(
-      'rmsNormBackward',
-      options,
-    );
-    const [dx, dg] = withScratch([x, g, dy], [x.length, x.length], ([px, pg, pdy], [pdx, pdg]) =>
-      Module._rl_rmsnorm_backward(pdx, pdg, pdy, dy.length, px, x.length, pg, len(g), eps, weightOffset),
-    );
-    return { dx, dg };
-  }
-
-  function layerNormBackward(x, gamma, dy, options) {
-    x = vector(x, 'x');
-    gamma = optionalVector(gamma, 'gamma');
-    dy = vector(dy, 'dy');
-    const { eps = D.layerNormBackward.eps } = optionsOf('layerNormBackward', options);
-    const [dx, dgamma, dbeta] = withScratch(
-      [x, gamma, dy],
-      [x.length, x.length, x.length],
-      ([px, pgamma, pdy], [pdx, pdgamma, pdbeta]) =>
-        Module._rl_layernorm_backward(pdx, pdgamma, pdbeta, pdy, dy.length, px, x.length, pgamma, len(gamma), eps),
-    );
-    return { dx, dgamma, dbeta };
-  }
-
-  function rmsNormSteps(x, g = null, options) {
-    x = vector(x, 'x');
-    g = optionalVector(g, 'g');
-    const { eps = D.rmsNormSteps.eps, weightOffset = D.rmsNormSteps.weightOffset } = optionsOf('rmsNormSteps', options);
-    const d = x.length;
-    const [squares, normalized, output, scalars] = withScratch([x, g], [d, d, d, 2], ([px, pg], [psq, pn, po, ps]) =>
-      Module._rl_rmsnorm_steps(psq, pn, po, ps, px, d, pg, len(g), eps, weightOffset),
-    );
-    return { squares, meanSquare: scalars[0], rms: scalars[1], normalized, output };
-  }
-
-  function layerNormSteps(x, gamma = null, beta = null, options) {
-    x = vector(x, 'x');
-    gamma = optionalVector(gamma, 'gamma');
-    beta = optionalVector(beta, 'beta');
-    const { eps = D.layerNormSteps.eps } = optionsOf('layerNormSteps', options);
-    const d = x.length;
-    const [centered, normalized, output, scalars] = withScratch(
-      [x, gamma, beta],
-      [d, d, d, 3],
-      ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
-        Module._rl_layernorm_steps(pc, pn, po, ps, px, d, pgamma, len(gamma), pbeta, len(beta), eps),
-    );
-    return { mean: scalars[0], centered, variance: scalars[1], std: scalars[2], normalized, output };
-  }
-
-  // DyT: y = gamma * tanh(alpha * x) + beta. The raw exports take outputs first, then inputs in the C++ kernel's order.
-  function dynamicTanh(x, gamma = null, beta = null, options, out) {
-    x = vector(x, 'x');
-    gamma = optionalVector(gamma, 'gamma');
-    beta = optionalVector(beta, 'beta');
-    const { alpha = D.dynamicTanh.alpha } = optionsOf('dynamicTanh', options);
-    const s = stage(x, gamma, beta, out);
-    return finish(
-      Module._rl_dyt(
-        at(s, 3),
-        at(s, 0),
-        x.length,
-        alpha,
-        gamma ? at(s, 1) : 0,
-        len(gamma),
-        beta ? at(s, 2) : 0,
-        len(beta),
-      ),
-      out,
-    );
-  }
-
-  function dynamicTanhBackward(x, gamma, dy, options) {
-    x = vector(x, 'x');
-    gamma = optionalVector(gamma, 'gamma');
-    dy = vector(dy, 'dy');
-    const { alpha = D.dynamicTanhBackward.alpha } = optionsOf('dynamicTanhBackward', options);
-    const d = x.length;
-    const [dx, dalpha, dgamma, dbeta] = withScratch(
-      [x, gamma, dy],
-      [d, 1, d, d],
-      ([px, pgamma, pdy], [pdx, pda, pdgamma, pdbeta]) =>
-        Module._rl_dyt_backward(pdx, pda, pdgamma, pdbeta, pdy, dy.length, px, d, alpha, pgamma, len(gamma)),
-    );
-    return { dx, dalpha: dalpha[0], dgamma, dbeta };
-  }
-
-  function dynamicTanhSteps(x, gamma = null, beta = null, options) {
-    x = vector(x, 'x');
-    gamma = optionalVector(gamma, 'gamma');
-    beta = optionalVector(beta, 'beta');
-    const { alpha = D.dynamicTanhSteps.alpha } = optionsOf('dynamicTanhSteps', options);
-    const d = x.length;
-    const [scaled, tanh, output] = withScratch([x, gamma, beta], [d, d, d], ([px, pgamma, pbeta], [ps, pt, po]) =>
-      Module._rl_dyt_steps(ps, pt, po, px, d, alpha, pgamma, len(gamma), pbeta, len(beta)),
-    );
-    return { scaled, tanh, output };
-  }
-
-  function softcap(x, cap, out) {
-    x = vector(x, 'x');
-    if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
-    const s = stage(x, null, null, out);
-    return finish(Module._rl_softcap(at(s, 3), at(s, 0), x.length, cap), out);
-  }
-
-  function softcapBackward(x, cap, dy) {
-    x = vector(x, 'x');
-    dy = vector(dy, 'dy');
-    if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
-    const [dx] = withScratch([x, dy], [x.length], ([px, pdy], [pdx]) =>
-      Module._rl_softcap_backward(pdx, pdy, dy.length, px, x.length, cap),
-    );
-    return { dx };
-  }
-
-  function softmax(x, out) {
-    x = vector(x, 'x');
-    const s = stage(x, null, null, out);
-    return finish(Module._rl_softmax(at(s, 3), at(s, 0), x.length), out);
-  }
-
-  function parseVector(text) {
-    if (typeof text !== 'string') throw new ResidualLabError(`parseVector takes a string (got ${typeof text})`);
-    if (Module._rl_check_text_length(Module.lengthBytesUTF8(text))) throwLastError(); // before encoding
-    const bytes = encodeText(text);
-    const capacity = Math.min(bytes.length + 1, maxLength); // never more numbers than bytes, nor than the limit
-    try {
-      const base = reserve(capacity + Math.ceil(bytes.length / 4));
-      const textPtr = base + capacity * 4;
-      Module.HEAPU8.set(bytes, textPtr);
-      const count = Module._rl_parse_vector(base, capacity, textPtr, bytes.length);
-      if (count < 0) throwLastError();
-      return Module.HEAPF32.slice(base >> 2, (base >> 2) + count);
-    } finally {
-      releaseLargeScratch();
-    }
-  }
-
-  return {
+  const kernels = kernelContext(Module, tables);
+  const api = {
     rmsNorm,
     layerNorm,
     rmsNormBackward,
@@ -235,4 +35,195 @@ export function createKernelApi(Module, tables) {
     softmax,
     parseVector,
   };
+  return Object.fromEntries(Object.entries(api).map(([name, kernel]) => [name, kernel.bind(null, kernels)]));
+}
+
+/** What every kernel function reads: the module, the kernels' options, the argument checks, the scratch memory. */
+function kernelContext(Module, tables) {
+  /** The defaults of every kernel's options: defaults.rmsNorm.eps. */
+  const defaults = Object.freeze(
+    Object.fromEntries(Object.entries(tables.kernels).map(([fn, table]) => [fn, Object.freeze(defaultsOf(table))])),
+  );
+  const readers = Object.fromEntries(
+    Object.entries(tables.kernels).map(([fn, table]) => [fn, optionsReader(fn, table, defaults[fn])]),
+  );
+  const maxLength = Module._rl_max_vector_length();
+  return {
+    Module,
+    defaults,
+    maxLength,
+    /** The options of kernel `fn` (lab.describe().kernels[fn]) checked; a missing value is read as defaults[fn]'s. */
+    optionsOf: (fn, options) => readers[fn](options),
+    vector: (value, name) => asFloat32(value, name, maxLength),
+    optionalVector: (value, name) => (value === null || value === undefined ? null : asFloat32(value, name, maxLength)),
+    ...createScratch(Module),
+  };
+}
+
+function rmsNorm(kernels, x, g = null, options, out) {
+  x = kernels.vector(x, 'x');
+  g = kernels.optionalVector(g, 'g');
+  const D = kernels.defaults.rmsNorm;
+  const { eps = D.eps, weightOffset = D.weightOffset, precision = D.precision } = kernels.optionsOf('rmsNorm', options);
+  return kernels.withForwardSlots(x, g, null, out, (py, px, pg) =>
+    kernels.Module._rl_rmsnorm(py, px, x.length, pg, len(g), eps, weightOffset, precision === 'bf16' ? 1 : 0),
+  );
+}
+
+function layerNorm(kernels, x, gamma = null, beta = null, options, out) {
+  x = kernels.vector(x, 'x');
+  gamma = kernels.optionalVector(gamma, 'gamma');
+  beta = kernels.optionalVector(beta, 'beta');
+  const { eps = kernels.defaults.layerNorm.eps } = kernels.optionsOf('layerNorm', options);
+  return kernels.withForwardSlots(x, gamma, beta, out, (py, px, pgamma, pbeta) =>
+    kernels.Module._rl_layernorm(py, px, x.length, pgamma, len(gamma), pbeta, len(beta), eps),
+  );
+}
+
+function rmsNormBackward(kernels, x, g, dy, options) {
+  x = kernels.vector(x, 'x');
+  g = kernels.optionalVector(g, 'g');
+  dy = kernels.vector(dy, 'dy');
+  const D = kernels.defaults.rmsNormBackward;
+  const { eps = D.eps, weightOffset = D.weightOffset } = kernels.optionsOf('rmsNormBackward', options);
+  const [dx, dg] = kernels.withScratch([x, g, dy], [x.length, x.length], ([px, pg, pdy], [pdx, pdg]) =>
+    kernels.Module._rl_rmsnorm_backward(pdx, pdg, pdy, dy.length, px, x.length, pg, len(g), eps, weightOffset),
+  );
+  return { dx, dg };
+}
+
+function layerNormBackward(kernels, x, gamma, dy, options) {
+  x = kernels.vector(x, 'x');
+  gamma = kernels.optionalVector(gamma, 'gamma');
+  dy = kernels.vector(dy, 'dy');
+  const { eps = kernels.defaults.layerNormBackward.eps } = kernels.optionsOf('layerNormBackward', options);
+  const [dx, dgamma, dbeta] = kernels.withScratch(
+    [x, gamma, dy],
+    [x.length, x.length, x.length],
+    ([px, pgamma, pdy], [pdx, pdgamma, pdbeta]) =>
+      kernels.Module._rl_layernorm_backward(
+        pdx,
+        pdgamma,
+        pdbeta,
+        pdy,
+        dy.length,
+        px,
+        x.length,
+        pgamma,
+        len(gamma),
+        eps,
+      ),
+  );
+  return { dx, dgamma, dbeta };
+}
+
+function rmsNormSteps(kernels, x, g = null, options) {
+  x = kernels.vector(x, 'x');
+  g = kernels.optionalVector(g, 'g');
+  const D = kernels.defaults.rmsNormSteps;
+  const { eps = D.eps, weightOffset = D.weightOffset } = kernels.optionsOf('rmsNormSteps', options);
+  const d = x.length;
+  const [squares, normalized, output, scalars] = kernels.withScratch(
+    [x, g],
+    [d, d, d, 2],
+    ([px, pg], [psq, pn, po, ps]) =>
+      kernels.Module._rl_rmsnorm_steps(psq, pn, po, ps, px, d, pg, len(g), eps, weightOffset),
+  );
+  return { squares, meanSquare: scalars[0], rms: scalars[1], normalized, output };
+}
+
+function layerNormSteps(kernels, x, gamma = null, beta = null, options) {
+  x = kernels.vector(x, 'x');
+  gamma = kernels.optionalVector(gamma, 'gamma');
+  beta = kernels.optionalVector(beta, 'beta');
+  const { eps = kernels.defaults.layerNormSteps.eps } = kernels.optionsOf('layerNormSteps', options);
+  const d = x.length;
+  const [centered, normalized, output, scalars] = kernels.withScratch(
+    [x, gamma, beta],
+    [d, d, d, 3],
+    ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
+      kernels.Module._rl_layernorm_steps(pc, pn, po, ps, px, d, pgamma, len(gamma), pbeta, len(beta), eps),
+  );
+  return { mean: scalars[0], centered, variance: scalars[1], std: scalars[2], normalized, output };
+}
+
+// DyT: y = gamma * tanh(alpha * x) + beta. The raw exports take outputs first, then inputs in the C++ kernel's order.
+function dynamicTanh(kernels, x, gamma = null, beta = null, options, out) {
+  x = kernels.vector(x, 'x');
+  gamma = kernels.optionalVector(gamma, 'gamma');
+  beta = kernels.optionalVector(beta, 'beta');
+  const { alpha = kernels.defaults.dynamicTanh.alpha } = kernels.optionsOf('dynamicTanh', options);
+  return kernels.withForwardSlots(x, gamma, beta, out, (py, px, pgamma, pbeta) =>
+    kernels.Module._rl_dyt(py, px, x.length, alpha, pgamma, len(gamma), pbeta, len(beta)),
+  );
+}
+
+function dynamicTanhBackward(kernels, x, gamma, dy, options) {
+  x = kernels.vector(x, 'x');
+  gamma = kernels.optionalVector(gamma, 'gamma');
+  dy = kernels.vector(dy, 'dy');
+  const { alpha = kernels.defaults.dynamicTanhBackward.alpha } = kernels.optionsOf('dynamicTanhBackward', options);
+  const d = x.length;
+  const [dx, dalpha, dgamma, dbeta] = kernels.withScratch(
+    [x, gamma, dy],
+    [d, 1, d, d],
+    ([px, pgamma, pdy], [pdx, pda, pdgamma, pdbeta]) =>
+      kernels.Module._rl_dyt_backward(pdx, pda, pdgamma, pdbeta, pdy, dy.length, px, d, alpha, pgamma, len(gamma)),
+  );
+  return { dx, dalpha: dalpha[0], dgamma, dbeta };
+}
+
+function dynamicTanhSteps(kernels, x, gamma = null, beta = null, options) {
+  x = kernels.vector(x, 'x');
+  gamma = kernels.optionalVector(gamma, 'gamma');
+  beta = kernels.optionalVector(beta, 'beta');
+  const { alpha = kernels.defaults.dynamicTanhSteps.alpha } = kernels.optionsOf('dynamicTanhSteps', options);
+  const d = x.length;
+  const [scaled, tanh, output] = kernels.withScratch([x, gamma, beta], [d, d, d], ([px, pgamma, pbeta], [ps, pt, po]) =>
+    kernels.Module._rl_dyt_steps(ps, pt, po, px, d, alpha, pgamma, len(gamma), pbeta, len(beta)),
+  );
+  return { scaled, tanh, output };
+}
+
+function checkCap(cap) {
+  if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
+}
+
+function softcap(kernels, x, cap, out) {
+  x = kernels.vector(x, 'x');
+  checkCap(cap);
+  return kernels.withForwardSlots(x, null, null, out, (py, px) => kernels.Module._rl_softcap(py, px, x.length, cap));
+}
+
+function softcapBackward(kernels, x, cap, dy) {
+  x = kernels.vector(x, 'x');
+  dy = kernels.vector(dy, 'dy');
+  checkCap(cap);
+  const [dx] = kernels.withScratch([x, dy], [x.length], ([px, pdy], [pdx]) =>
+    kernels.Module._rl_softcap_backward(pdx, pdy, dy.length, px, x.length, cap),
+  );
+  return { dx };
+}
+
+function softmax(kernels, x, out) {
+  x = kernels.vector(x, 'x');
+  return kernels.withForwardSlots(x, null, null, out, (py, px) => kernels.Module._rl_softmax(py, px, x.length));
+}
+
+function parseVector(kernels, text) {
+  const { Module } = kernels;
+  if (typeof text !== 'string') throw new ResidualLabError(`parseVector takes a string (got ${typeof text})`);
+  if (Module._rl_check_text_length(Module.lengthBytesUTF8(text))) kernels.throwLastError(); // before encoding
+  const bytes = encodeText(text);
+  const capacity = Math.min(bytes.length + 1, kernels.maxLength); // never more numbers than bytes, nor than the limit
+  try {
+    const base = kernels.reserve(capacity + Math.ceil(bytes.length / 4));
+    const textPtr = base + capacity * 4;
+    Module.HEAPU8.set(bytes, textPtr);
+    const count = Module._rl_parse_vector(base, capacity, textPtr, bytes.length);
+    if (count < 0) kernels.throwLastError();
+    return Module.HEAPF32.slice(base >> 2, (base >> 2) + count);
+  } finally {
+    kernels.releaseLargeScratch();
+  }
 }

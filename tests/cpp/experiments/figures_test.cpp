@@ -45,7 +45,7 @@ TEST_CASE("figures of docs/experiments.md", "[.figures]") {
 
   for (InitScheme scheme : {InitScheme::normal, InitScheme::xavier}) {
     InitGradientsOptions o;
-    o.model.layers = 12;
+    o.model.n_layers = 12;
     o.model.init.scheme = scheme;
     const auto r = init_gradients(o);
     REQUIRE(r.error.empty());
@@ -61,7 +61,7 @@ TEST_CASE("figures of docs/experiments.md", "[.figures]") {
   }
   {
     InitGradientsOptions o;  // the paper's scale: Xavier weights, unit-variance embeddings
-    o.model.layers = 12;
+    o.model.n_layers = 12;
     o.model.init.scheme = InitScheme::xavier;
     o.model.init.embed_scale = 50;
     o.model.init.zero_qk = true;
@@ -76,7 +76,7 @@ TEST_CASE("figures of docs/experiments.md", "[.figures]") {
 
   for (int steps : {0, 300}) {
     ResidualGrowthOptions o;
-    o.model.layers = 8;
+    o.model.n_layers = 8;
     o.model.norm = rl::decoder::NormKind::rmsnorm;
     o.train_steps = steps;
     const auto r = residual_growth(o);
@@ -89,7 +89,7 @@ TEST_CASE("figures of docs/experiments.md", "[.figures]") {
 
   {
     QkLogitGrowthOptions o;
-    o.model.layers = 2;
+    o.model.n_layers = 2;
     o.model.norm = rl::decoder::NormKind::rmsnorm;
     const auto r = qk_logit_growth(o);
     REQUIRE(r.error.empty());

@@ -91,7 +91,7 @@ TEST_CASE("the mlp variant's backward matches finite differences", "[experiments
   for (bool residual : {false, true}) {
     GradientDecayOptions o;
     o.variant = GradientDecayVariant::mlp;
-    o.layers = 4;
+    o.n_layers = 4;
     o.width = 8;
     o.gain = 0.9;
     o.residual = residual;
@@ -135,7 +135,7 @@ TEST_CASE("the mlp variant shows the same contrast", "[experiments][gradient_dec
 
 TEST_CASE("gradient decay rejects absurd options with a message", "[experiments][gradient_decay]") {
   GradientDecayOptions o;
-  o.layers = 0;
+  o.n_layers = 0;
   CHECK(gradient_decay(o).error == "nLayers must be an integer from 1 to 256 (got 0)");
   CHECK(gradient_decay(o).grad_norms.empty());
   o = {};

@@ -24,7 +24,7 @@ TEST_CASE("Theorem 1 at toy scale: Post-LN's last layer ignores depth, Pre-LN's 
           "[experiments][init_gradients]") {
   for (InitScheme scheme : {InitScheme::normal, InitScheme::xavier}) {
     InitGradientsOptions o;  // post and pre, LayerNorm, d 64, depths 6, 12, 24, 48
-    o.model.layers = 12;
+    o.model.n_layers = 12;
     o.model.init.scheme = scheme;
     const InitGradientsResult r = init_gradients(o);
     REQUIRE(r.error.empty());
@@ -56,7 +56,7 @@ TEST_CASE("Theorem 1 at toy scale: Post-LN's last layer ignores depth, Pre-LN's 
 
 TEST_CASE("per-layer gradients at init: what the toy shows instead of Figure 3", "[experiments][init_gradients]") {
   InitGradientsOptions o;
-  o.model.layers = 12;
+  o.model.n_layers = 12;
   o.depths = {12};
   const InitGradientsResult r = init_gradients(o);
   REQUIRE(r.error.empty());

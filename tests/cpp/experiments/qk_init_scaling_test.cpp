@@ -13,7 +13,7 @@ TEST_CASE("with QK-Norm the attention logit never exceeds sqrt(d_head)", "[exper
   for (int heads : {4, 2}) {  // d_head 16 and 32: bounds 4 and 5.66
     QkLogitGrowthOptions o;
     o.model.n_heads = heads;
-    o.model.layers = 2;
+    o.model.n_layers = 2;
     o.model.norm = rl::decoder::NormKind::rmsnorm;
     o.gains = {0.5, 1, 2, 4, 8, 16, 32, 64, 256};
     const QkLogitGrowthResult r = qk_logit_growth(o);

@@ -10,7 +10,7 @@ using namespace rl::experiments;
 TEST_CASE("at init the pre-norm stream grows and the increments shrink relative to it",
           "[experiments][residual_growth]") {
   ResidualGrowthOptions o;
-  o.model.layers = 8;
+  o.model.n_layers = 8;
   o.model.norm = rl::decoder::NormKind::rmsnorm;
   const ResidualGrowthResult r = residual_growth(o);
   REQUIRE(r.error.empty());
@@ -26,9 +26,9 @@ TEST_CASE("at init the pre-norm stream grows and the increments shrink relative 
 
 TEST_CASE("training makes the stream grow by an order of magnitude", "[experiments][residual_growth]") {
   ResidualGrowthOptions o;
-  o.model.layers = 4;
+  o.model.n_layers = 4;
   o.model.d_model = 32;
-  o.model.seq_len = 32;
+  o.model.context_length = 32;
   o.model.norm = rl::decoder::NormKind::rmsnorm;
   o.train_steps = 100;
   o.lr = 3e-3;

@@ -11,10 +11,10 @@ namespace {
 
 WarmupOptions found_setting() {  // the defaults of the warmup option table
   WarmupOptions o;
-  o.model.layers = 6;
+  o.model.n_layers = 6;
   o.model.d_model = 64;
   o.model.n_heads = 4;
-  o.model.seq_len = 64;
+  o.model.context_length = 64;
   o.model.norm = rl::decoder::NormKind::layernorm;
   o.model.init.scheme = rl::decoder::InitScheme::xavier;
   o.steps = 200;
@@ -85,9 +85,9 @@ TEST_CASE("the warmup runs start the same natively and in WASM", "[experiments][
 
 TEST_CASE("the warmup run advances in chunks and reports progress", "[experiments][warmup]") {
   WarmupOptions o = found_setting();
-  o.model.layers = 1;
+  o.model.n_layers = 1;
   o.model.d_model = 16;
-  o.model.seq_len = 16;
+  o.model.context_length = 16;
   o.steps = 25;
   o.warmup_steps = 5;
   std::string error;
@@ -115,9 +115,9 @@ TEST_CASE("the warmup run advances in chunks and reports progress", "[experiment
 
 TEST_CASE("a subset of the four runs gives the same curves as in the full race", "[experiments][warmup]") {
   WarmupOptions o = found_setting();
-  o.model.layers = 1;
+  o.model.n_layers = 1;
   o.model.d_model = 16;
-  o.model.seq_len = 16;
+  o.model.context_length = 16;
   o.steps = 20;
   o.warmup_steps = 5;
   const WarmupResult full = warmup(o);

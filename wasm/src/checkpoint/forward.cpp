@@ -67,8 +67,8 @@ std::string check_spec(const LayerSpec& s) {
 std::size_t slot_size(const LayerSpec& s, Slot slot) {
   const std::size_t d = s.d, q = std::size_t(s.n_heads) * s.head_dim, kv = std::size_t(s.n_kv_heads) * s.head_dim;
   switch (slot) {
-    case kAttnNormBefore: return s.placement == Placement::post ? 0 : d;
-    case kMlpNormBefore: return s.placement == Placement::post ? 0 : d;
+    case kAttnNormBefore: return s.placement == Placement::olmo2 ? 0 : d;
+    case kMlpNormBefore: return s.placement == Placement::olmo2 ? 0 : d;
     case kAttnNormAfter:
     case kMlpNormAfter: return s.placement == Placement::pre ? 0 : d;
     case kQNorm: return s.qk_norm == QkNorm::none ? 0 : s.qk_norm == QkNorm::per_head ? s.head_dim : q;
@@ -300,7 +300,7 @@ std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeight
   };
   if (observe.norm_inputs) std::fill(observe.norm_inputs, observe.norm_inputs + 4 * std::size_t(T), 0.0f);
   const float* attn_in = x;
-  if (s.placement != Placement::post) {
+  if (s.placement != Placement::olmo2) {
     observe_norm_input(0, x);
     rmsnorm_forward(ws.h, nullptr, x, w.f32(kAttnNormBefore), T, d, s.eps, s.norm_offset);
     attn_in = ws.h;
@@ -316,7 +316,7 @@ std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeight
   if (observe.mid_norms) row_norms(observe.mid_norms, x, T, d);
 
   const float* mlp_in = x;
-  if (s.placement != Placement::post) {
+  if (s.placement != Placement::olmo2) {
     observe_norm_input(2, x);
     rmsnorm_forward(ws.h, nullptr, x, w.f32(kMlpNormBefore), T, d, s.eps, s.norm_offset);
     mlp_in = ws.h;

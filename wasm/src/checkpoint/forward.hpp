@@ -5,7 +5,7 @@
 //
 //   pre      (Llama, Mistral, Qwen2, Qwen3):  a = Attn(N1(x));        x += a;  m = MLP(N3(x));       x += m
 //   sandwich (Gemma 2, Gemma 3):              a = N2(Attn(N1(x)));    x += a;  m = N4(MLP(N3(x)));   x += m
-//   post     (OLMo 2):                        a = N2(Attn(x));        x += a;  m = N4(MLP(x));       x += m
+//   olmo2    (OLMo 2):                        a = N2(Attn(x));        x += a;  m = N4(MLP(x));       x += m
 //   Attn: q = x Wq^T (+ bq), k, v likewise; q/k norm per head or over the whole projection; RoPE on q and k;
 //         s = scale * q.k, soft-capped (cap * tanh(s / cap)), causal (and sliding-window) softmax; grouped
 //         query heads share key/value head h / (H / KV); out = y Wo^T (+ bo).
@@ -25,7 +25,7 @@ enum class Dtype : int { f32 = 0, f16 = 1, bf16 = 2 };
 void to_f32(float* out, const void* in, std::size_t n, Dtype dtype);
 float f16_bits_to_float(std::uint16_t h);
 
-enum class Placement : int { pre = 0, sandwich = 1, post = 2 };
+enum class Placement : int { pre = 0, sandwich = 1, olmo2 = 2 };
 enum class QkNorm : int { none = 0, per_head = 1, whole = 2 };
 enum class Activation : int { silu = 0, gelu_tanh = 1 };
 

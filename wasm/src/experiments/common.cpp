@@ -8,8 +8,9 @@ namespace rl::experiments {
 
 std::string validate(const ModelOptions& o) {
   const options::Table& t = model_rows();
-  for (const std::string& e : {options::check(t, "nLayers", o.layers), options::check(t, "dModel", o.d_model),
-                               options::check(t, "nHeads", o.n_heads), options::check(t, "contextLength", o.seq_len)})
+  for (const std::string& e :
+       {options::check(t, "nLayers", o.n_layers), options::check(t, "dModel", o.d_model),
+        options::check(t, "nHeads", o.n_heads), options::check(t, "contextLength", o.context_length)})
     if (!e.empty()) return e;
   return decoder::validate_config(to_config(o));
 }
@@ -19,8 +20,8 @@ decoder::Config to_config(const ModelOptions& o) {
   c.vocab_size = train::shipped_corpus().tokenizer.vocab_size();
   c.d_model = o.d_model;
   c.n_heads = o.n_heads;
-  c.n_layers = o.layers;
-  c.context_length = o.seq_len;
+  c.n_layers = o.n_layers;
+  c.context_length = o.context_length;
   c.norm = o.norm;
   c.placement = o.placement;
   c.qk_norm = o.qk_norm;
@@ -37,8 +38,8 @@ std::unique_ptr<decoder::Model> build_model(const ModelOptions& options, std::st
   return decoder::Model::create(to_config(options), error);
 }
 
-std::vector<train::Sequence> probe_windows(int seq_len, int count) {
-  return train::fixed_windows(train::shipped_corpus().train, seq_len, count);
+std::vector<train::Sequence> probe_windows(int length, int count) {
+  return train::fixed_windows(train::shipped_corpus().train, length, count);
 }
 
 double tensor_grad_norm(const decoder::Model& model, const std::string& name) {

@@ -30,10 +30,10 @@ Vec unit_random_direction(int n, Rng& rng) {
 constexpr uint64_t kTopStream = 0, kInputStream = 1, kLayerStream0 = 2;
 
 Vec linear_stack(const GradientDecayOptions& o) {
-  Vec norms(size_t(o.layers) + 1);
+  Vec norms(size_t(o.n_layers) + 1);
   Vec g = top_gradient_direction(o);
-  norms[size_t(o.layers)] = norm(g);
-  for (int l = o.layers - 1; l >= 0; --l) {
+  norms[size_t(o.n_layers)] = norm(g);
+  for (int l = o.n_layers - 1; l >= 0; --l) {
     Rng rng(mix_seed(o.seed, kLayerStream0 + uint64_t(l)));
     const RandomOrthogonal q(o.width, rng);
     Vec branch = g;
@@ -66,7 +66,7 @@ MlpLayer draw_mlp_layer(int width, int hidden, uint64_t seed, int layer) {
 // The forward pass from h_0, keeping each layer's pre-activations W1 h (the backward needs gelu' there).
 Vec mlp_forward(const GradientDecayOptions& o, Vec h, std::vector<Vec>* pre) {
   const size_t un = size_t(o.width), um = 4 * un;
-  for (int l = 0; l < o.layers; ++l) {
+  for (int l = 0; l < o.n_layers; ++l) {
     const MlpLayer w = draw_mlp_layer(o.width, int(um), o.seed, l);
     Vec u(um), a(um);
     for (size_t k = 0; k < um; ++k) {  // u = W1 h, a = gelu(u)
@@ -94,9 +94,9 @@ Vec mlp_stack_input_gradient(const GradientDecayOptions& o, const Vec& input, Ve
   const size_t un = size_t(o.width), um = 4 * un;
   std::vector<Vec> pre;
   mlp_forward(o, input, &pre);
-  if (norms) norms->assign(size_t(o.layers) + 1, 0.0);
-  if (norms) (*norms)[size_t(o.layers)] = norm(g);
-  for (int l = o.layers - 1; l >= 0; --l) {
+  if (norms) norms->assign(size_t(o.n_layers) + 1, 0.0);
+  if (norms) (*norms)[size_t(o.n_layers)] = norm(g);
+  for (int l = o.n_layers - 1; l >= 0; --l) {
     const MlpLayer w = draw_mlp_layer(o.width, int(um), o.seed, l);
     const Vec& u = pre[size_t(l)];
     Vec du(um, 0.0);
@@ -136,8 +136,8 @@ Vec mlp_stack(const GradientDecayOptions& o) {
 
 std::string validate(const GradientDecayOptions& o) {
   const options::Table& t = option_table("gradientDecay");
-  for (const std::string& e :
-       {options::check(t, "nLayers", o.layers), options::check(t, "gain", o.gain), options::check(t, "width", o.width)})
+  for (const std::string& e : {options::check(t, "nLayers", o.n_layers), options::check(t, "gain", o.gain),
+                               options::check(t, "width", o.width)})
     if (!e.empty()) return e;
   if (o.variant == GradientDecayVariant::mlp && o.width > kMaxMlpWidth)
     return "width must be at most " + std::to_string(kMaxMlpWidth) + " for the mlp variant (got " +

@@ -29,7 +29,7 @@ enum class GradientDecayVariant { linear, mlp };
 inline constexpr int kMaxMlpWidth = 512;
 
 struct GradientDecayOptions {
-  int layers = 32;
+  int n_layers = 32;
   double gain = 0.8;  // the layer's scale, or the branch's scale when residual
   bool residual = false;
   GradientDecayVariant variant = GradientDecayVariant::linear;
@@ -39,7 +39,7 @@ struct GradientDecayOptions {
 
 struct GradientDecayResult {
   std::string error;               // non-empty: the options were rejected and nothing was computed
-  std::vector<double> grad_norms;  // layers + 1 values, [0] at the input, [layers] at the top (= 1)
+  std::vector<double> grad_norms;  // n_layers + 1 values, [0] at the input, [n_layers] at the top (= 1)
 };
 
 std::string validate(const GradientDecayOptions& options);
@@ -50,7 +50,7 @@ GradientDecayResult gradient_decay(const GradientDecayOptions& options);
 std::vector<double> top_gradient_direction(const GradientDecayOptions& options);  // seeded unit vector
 std::vector<double> mlp_stack_input(const GradientDecayOptions& options);         // seeded h_0 ~ N(0, I)
 std::vector<double> mlp_stack_output(const GradientDecayOptions& options, const std::vector<double>& input);
-// d(top . h_L) / d h_0 for h_0 = input; norms (if given) receives |g_l| for l = 0..layers.
+// d(top . h_L) / d h_0 for h_0 = input; norms (if given) receives |g_l| for l = 0..n_layers.
 std::vector<double> mlp_stack_input_gradient(const GradientDecayOptions& options, const std::vector<double>& input,
                                              std::vector<double> top, std::vector<double>* norms);
 

@@ -41,8 +41,8 @@ InitGradientsResult init_gradients(const InitGradientsOptions& o) {
   InitGradientsResult r;
   r.error = validate(o);
   if (!r.error.empty()) return r;
-  const auto windows = probe_windows(o.model.seq_len, o.samples);
-  const int L = o.model.layers;
+  const auto windows = probe_windows(o.model.context_length, o.samples);
+  const int L = o.model.n_layers;
   r.layers = L;
   for (decoder::Placement placement : o.placements) {
     ModelOptions mo = o.model;
@@ -60,7 +60,7 @@ InitGradientsResult init_gradients(const InitGradientsOptions& o) {
       r.mlp_down_grad_norm.push_back(tensor_grad_norm(*model, layer_name(l, "mlp.down.weight")));
     }
     for (int depth : o.depths) {
-      mo.layers = depth;
+      mo.n_layers = depth;
       auto deep = build_model(mo, &r.error);
       if (!deep) return r;
       batch_gradient(*deep, windows, &r.error);

@@ -19,7 +19,7 @@
 namespace rl::experiments {
 
 struct InitGradientsOptions {
-  // layers: the per-layer profile's depth; placement is ignored (see placements)
+  // n_layers: the per-layer profile's depth; placement is ignored (see placements)
   ModelOptions model = model_options(12, decoder::NormKind::layernorm, decoder::InitScheme::normal);
   std::vector<decoder::Placement> placements = {decoder::Placement::post, decoder::Placement::pre};
   std::vector<int> depths = {6, 12, 24, 48};  // for the last-layer-vs-depth curve

@@ -9,7 +9,7 @@ namespace rl::experiments {
 std::string validate(const InitScalingOptions& o) {
   if (std::string e = check_items(option_table("initScaling"), "depths", o.depths); !e.empty()) return e;
   ModelOptions deepest = o.model;
-  deepest.layers = *std::max_element(o.depths.begin(), o.depths.end());
+  deepest.n_layers = *std::max_element(o.depths.begin(), o.depths.end());
   return validate(deepest);
 }
 
@@ -17,12 +17,12 @@ InitScalingResult init_scaling(const InitScalingOptions& o) {
   InitScalingResult r;
   r.error = validate(o);
   if (!r.error.empty()) return r;
-  const train::Sequence window = probe_windows(o.model.seq_len, 1).at(0);
+  const train::Sequence window = probe_windows(o.model.context_length, 1).at(0);
   const int deepest = *std::max_element(o.depths.begin(), o.depths.end());
   for (bool scaled : {false, true}) {
     for (int depth : o.depths) {
       ModelOptions mo = o.model;
-      mo.layers = depth;
+      mo.n_layers = depth;
       mo.init.residual_scaling = scaled;
       auto model = build_model(mo, &r.error);
       if (!model) return r;

@@ -15,7 +15,7 @@
 namespace rl::experiments {
 
 struct InitScalingOptions {
-  ModelOptions model;  // layers is ignored (see depths); init.residual_scaling is set by the experiment
+  ModelOptions model;  // n_layers is ignored (see depths); init.residual_scaling is set by the experiment
   std::vector<int> depths = {1, 2, 4, 8, 16, 32, 64};
 };
 

@@ -18,7 +18,7 @@ QkLogitGrowthResult qk_logit_growth(const QkLogitGrowthOptions& o) {
   r.error = validate(o);
   if (!r.error.empty()) return r;
   r.bound = std::sqrt(double(o.model.d_model / o.model.n_heads));
-  const train::Sequence window = probe_windows(o.model.seq_len, 1).at(0);
+  const train::Sequence window = probe_windows(o.model.context_length, 1).at(0);
   for (bool qk_norm : {false, true}) {
     for (double gain : o.gains) {
       ModelOptions mo = o.model;

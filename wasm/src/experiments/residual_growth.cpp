@@ -24,7 +24,7 @@ ResidualGrowthResult residual_growth(const ResidualGrowthOptions& o, const Progr
   if (o.train_steps > 0) {
     train::TrainOptions to;
     to.schedule.peak_lr = o.lr;
-    to.seq_len = o.model.seq_len;
+    to.seq_len = o.model.context_length;
     to.data_seed = o.model.init.seed;
     auto trainer = train::Trainer::create(*model, to, &r.error);
     if (!trainer) return r;
@@ -42,7 +42,7 @@ ResidualGrowthResult residual_growth(const ResidualGrowthOptions& o, const Progr
     }
   }
   // measure on one fixed window of the training text, the same for every setting
-  const train::Sequence window = probe_windows(o.model.seq_len, 1).at(0);
+  const train::Sequence window = probe_windows(o.model.context_length, 1).at(0);
   r.error = model->forward(window.tokens, window.targets);
   if (!r.error.empty()) return r;
   r.loss = model->loss();

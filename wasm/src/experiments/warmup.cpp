@@ -74,7 +74,7 @@ std::unique_ptr<WarmupRun> WarmupRun::create(const WarmupOptions& o, std::string
     to.schedule.warmup_steps = i % 2 == 1 ? o.warmup_steps : 0;
     to.adamw.beta2 = o.beta2;
     to.clip_norm = o.clip_norm;
-    to.seq_len = o.model.seq_len;
+    to.seq_len = o.model.context_length;
     to.data_seed = o.model.init.seed;
     r.trainer = train::Trainer::create(*r.model, to, &message);
     if (!r.trainer) break;
@@ -104,7 +104,7 @@ int WarmupRun::advance(int n) {
     if (target == options_.steps && std::isnan(r.curve.eval_loss)) {
       r.curve.eval_loss = r.trainer->evaluate(options_.eval_windows);
       const train::Sequence window =
-          train::fixed_windows(train::shipped_corpus().validation, options_.model.seq_len, 1).at(0);
+          train::fixed_windows(train::shipped_corpus().validation, options_.model.context_length, 1).at(0);
       if (r.model->forward(window.tokens).empty()) r.curve.prediction_similarity = prediction_similarity(*r.model);
     }
   }

@@ -91,12 +91,22 @@ float stored_value(float v, HfDtype dtype) {
 const std::vector<HfArchitecture>& hf_architectures() {
   static const std::vector<HfArchitecture> table = {
       // LlamaDecoderLayer: h + attn(input_layernorm(h)), then h + mlp(post_attention_layernorm(h))
-      {"llama", "LlamaForCausalLM", decoder::Placement::pre, false, decoder::QkNormShape::head, "input_layernorm",
-       "post_attention_layernorm"},
+      {.model_type = "llama",
+       .class_name = "LlamaForCausalLM",
+       .placement = decoder::Placement::pre,
+       .qk_norm = false,
+       .qk_norm_shape = decoder::QkNormShape::head,
+       .attn_norm_name = "input_layernorm",
+       .mlp_norm_name = "post_attention_layernorm"},
       // Olmo2DecoderLayer: h + post_attention_layernorm(attn(h)), then h + post_feedforward_layernorm(mlp(h));
       // Olmo2Attention: q_norm, k_norm = Olmo2RMSNorm(num_heads * head_dim) on the whole projections, before RoPE
-      {"olmo2", "Olmo2ForCausalLM", decoder::Placement::olmo2, true, decoder::QkNormShape::projection,
-       "post_attention_layernorm", "post_feedforward_layernorm"},
+      {.model_type = "olmo2",
+       .class_name = "Olmo2ForCausalLM",
+       .placement = decoder::Placement::olmo2,
+       .qk_norm = true,
+       .qk_norm_shape = decoder::QkNormShape::projection,
+       .attn_norm_name = "post_attention_layernorm",
+       .mlp_norm_name = "post_feedforward_layernorm"},
   };
   return table;
 }

@@ -1,6 +1,8 @@
 // A trained toy decoder as a Hugging Face checkpoint folder, in memory: config.json, model.safetensors and
 // tokenizer.json as bytes (the caller writes the files). One table, hf_architectures(), says for each exported
-// family which engine config it needs and which Hugging Face class and tensor names it becomes.
+// family which engine config it needs and which Hugging Face class and tensor names it becomes; the family's row
+// of web/lib/architectures.js states the same layout and norm names, and tests/js/hf-export.test.mjs holds the two
+// to each other.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -12,7 +12,7 @@ import { rangeField, seedControl } from '../shared/fields.js';
 import { formatFixed } from '../shared/format.js';
 import { uplotCssUrl } from '../shared/styles.js';
 import { stringsOf } from '../../languages.js';
-import { experimentRunner } from './runner.js';
+import { ExperimentRunner } from './runner.js';
 
 const RECOMPUTE_DELAY_MS = 250;
 
@@ -47,7 +47,7 @@ export class ExperimentElement extends LabElement {
 
   /** The run state shown in the widget (runner.js): place runner.root in build(), call runner.run in compute(). */
   get runner() {
-    this.#runner ??= experimentRunner({ host: this, language: this.language });
+    this.#runner ??= new ExperimentRunner({ host: this, language: this.language });
     return this.#runner;
   }
 

@@ -35,7 +35,8 @@ const NORM_SLOT = {
   'mlp-before': 'mlpNormBefore',
   'mlp-after': 'mlpNormAfter',
 };
-const PLACEMENTS = ['pre', 'sandwich', 'post'];
+// The layouts the C++ forward runs, in the order of checkpoint::Placement; a family's is its toy placement.
+const PLACEMENTS = ['pre', 'sandwich', 'olmo2'];
 const QK_NORMS = ['none', 'per_head', 'whole'];
 const ACTIVATIONS = ['silu', 'gelu_tanh'];
 
@@ -60,7 +61,7 @@ export function describeModel(configText) {
   const key = inspected.architecture;
   const arch = ARCHITECTURES[key];
   const scope = inspected.textConfig ? root.text_config : root;
-  const f = arch.forward;
+  const f = { ...arch.forward, placement: arch.toy.placement };
   const values = Object.fromEntries(inspected.fields.map((field) => [field.name, field.value]));
   const read = (name) =>
     Object.hasOwn(scope, name) ? scope[name] : Object.hasOwn(root, name) ? root[name] : f.defaults?.[name];

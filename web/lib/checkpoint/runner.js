@@ -399,7 +399,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           return added;
         };
         // attention: h = N1(x); q, k, v from the workers; the heads here; o from the workers
-        const attnIn = f.placement === 'post' ? x : (norm(split.h, x, 'attnNormBefore'), split.h);
+        const attnIn = f.placement === 'olmo2' ? x : (norm(split.h, x, 'attnNormBefore'), split.h);
         const [q, k, v] = await exchange({ ...qkv, next: o }, heapView(attnIn, T * d).slice());
         Module.HEAPF32.set(q, split.q >> 2);
         Module.HEAPF32.set(k, split.k >> 2);
@@ -425,7 +425,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         const attnAdded = residual('attnNormAfter');
         if (obsMid) Module._rl_ckpt_row_norms(obsMid, x, T, d);
         // MLP: h = N3(x); act(gate) * up from the workers; down from the workers
-        const mlpIn = f.placement === 'post' ? x : (norm(split.h, x, 'mlpNormBefore'), split.h);
+        const mlpIn = f.placement === 'olmo2' ? x : (norm(split.h, x, 'mlpNormBefore'), split.h);
         const [act] = await exchange({ ...gateUp, next: down }, heapView(mlpIn, T * d).slice());
         const [m] = await exchange({ ...down, next: after }, act);
         Module.HEAPF32.set(m, split.branch >> 2);

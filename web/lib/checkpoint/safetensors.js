@@ -177,31 +177,3 @@ function readEntry(name, entry, file) {
   }
   return { name, dtype, shape: Object.freeze([...shape]), begin, end };
 }
-
-/**
- * Writes a safetensors file: tensors is [{ name, dtype, shape, bytes: Uint8Array }], in this order in the data.
- * The header is padded with spaces to a multiple of 8 bytes, as the reference writer does.
- */
-export function writeSafetensors(tensors, metadata = null) {
-  const header = {};
-  if (metadata) header.__metadata__ = metadata;
-  let offset = 0;
-  for (const t of tensors) {
-    header[t.name] = { dtype: t.dtype, shape: t.shape, data_offsets: [offset, offset + t.bytes.length] };
-    offset += t.bytes.length;
-  }
-  let json = new TextEncoder().encode(JSON.stringify(header));
-  const padded = Math.ceil(json.length / 8) * 8;
-  const headerBytes = new Uint8Array(padded).fill(0x20);
-  headerBytes.set(json);
-  json = headerBytes;
-  const out = new Uint8Array(8 + json.length + offset);
-  new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
-  out.set(json, 8);
-  let at = 8 + json.length;
-  for (const t of tensors) {
-    out.set(t.bytes, at);
-    at += t.bytes.length;
-  }
-  return out;
-}
