@@ -12,8 +12,10 @@ import { RUNNING_WIDGETS, RUN_BUTTON_WIDGETS, WIDGET_TAGS, computeEveryWidget, o
 // avoid leaves the rest of a page blank), and buttons, sliders and run states are gone. The bound leaves two pages
 // for text or a widget more, not for widgets split across pages or controls printed again. The chapter then gained
 // three figures (model table, config inspector, forward reader) and a self-check per section: 18 (en) and 17 (zh),
-// with the self-checks printing their questions only and the inspector its reading without the text box.
-const MAX_PAGES = 20;
+// with the self-checks printing their questions only and the inspector its reading without the text box. Then a
+// "try it on a model" paragraph at each of the nine claims the probe tests, and the probe's fetch panel: 21 (en)
+// and 19 (zh).
+const MAX_PAGES = 23;
 
 let lab;
 before(async () => {

@@ -87,7 +87,7 @@ export const WIDGETS = [
     stateKey: 'probe',
     section: 'residual-stream',
     worker: 'in-view',
-    frameHeight: 2200,
+    frameHeight: 2400,
     example: { toy: 'toy-olmo2' },
   },
   {
