@@ -8,21 +8,14 @@
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { QWEN_SEED } from '../content/measurements.js';
 
 export const SHAPES = {
   'qwen2.5-0.5b': {
     config: {
-      model_type: 'qwen2',
+      ...QWEN_SEED.config, // the shape the probe recognises as the chapter's model
       architectures: ['Qwen2ForCausalLM'],
-      hidden_size: 896,
-      num_hidden_layers: 24,
-      num_attention_heads: 14,
-      num_key_value_heads: 2,
-      intermediate_size: 4864,
-      vocab_size: 151936,
       rms_norm_eps: 1e-6,
-      rope_theta: 1000000,
-      tie_word_embeddings: true,
       hidden_act: 'silu',
       use_sliding_window: false,
     },

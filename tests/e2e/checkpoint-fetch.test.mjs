@@ -16,7 +16,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { load } from '../../dist/lib/residual-lab.js';
-import { formatFixed } from '../../web/components/shared/format.js';
 import { toyWindow } from '../../web/components/checkpoint-probe/compute.js';
 import { CHAPTER_MODEL } from '../../web/lib/checkpoint/hub-hosts.js';
 import { stringsOf } from '../../web/languages.js';
@@ -24,10 +23,10 @@ import { startFakeHub } from '../fixtures/fake-hub.mjs';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { models, record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
+import { drawnReadouts, expectedReadouts, vocabNames } from './probe-readouts.mjs';
 import { EN, eventually, openReady, textOf } from './widget-helpers.mjs';
 
 const s = stringsOf('en', 'rl-checkpoint-probe');
-const LENS_K = 3;
 const [llama, olmo] = record.toys;
 // byte offsets inside the toys' weights files (about 416 kB each), the reload's past the 256 kB the store commits
 // before it closes a partial file
@@ -67,49 +66,7 @@ after(async () => {
   await new Promise((ok) => (elsewhere ? elsewhere.close(ok) : ok()));
 });
 
-const shown = (text) => text.replace(/\n/g, '↵').replace(/ /g, '␣');
-const vocabNames = (toy) =>
-  new Map(
-    Object.entries(JSON.parse(readFileSync(`${models}${toy.name}/tokenizer.json`, 'utf8')).model.vocab).map(
-      ([t, id]) => [id, t],
-    ),
-  );
-
-/**
- * What the probe should show for `files` and `prompt` (a text, or token ids), computed by the API in node; `names`:
- * the vocabulary's tokens by id.
- */
-async function expected(files, prompt, names = new Map()) {
-  const ckpt = await api.openCheckpoint(files);
-  try {
-    const T = Array.isArray(prompt) ? prompt.length : ckpt.tokenize(prompt).length;
-    const r = await ckpt.run(prompt, { lens: { k: LENS_K, position: T - 1 } });
-    const last = (norms) => formatFixed(norms[T - 1], 3);
-    return {
-      stream: [last(r.streamNorms[0]), last(r.streamNorms.at(-1))],
-      final: last(r.finalNorms),
-      zero: formatFixed(r.streamNorms.at(-1)[0], 3),
-      lens: r.lens.layers.map((layer) =>
-        Array.from(layer.ids, (id, j) => `${shown(names.get(id) ?? `#${id}`)} ${formatFixed(layer.probs[j], 3)}`),
-      ),
-    };
-  } finally {
-    ckpt.dispose();
-  }
-}
-
-async function drawn(widget) {
-  const numbers = async (name) => (await textOf(widget.locator(`[data-readout="${name}"]`))).match(/\d+\.\d{3}/g);
-  const lens = await widget
-    .locator('table.logit-lens tbody tr')
-    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent.trim())));
-  return {
-    stream: await numbers('stream'),
-    final: (await numbers('final'))[1],
-    zero: (await numbers('zero'))[0],
-    lens,
-  };
-}
+const toyNames = (toy) => vocabNames(readFileSync(`${models}${toy.name}/tokenizer.json`, 'utf8'));
 
 const settled = (widget, what) =>
   eventually(
@@ -278,8 +235,8 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
     'the prompt is in the address',
   );
   await done(widget, 'the toy window is run on the fetched model');
-  const want = await expected(toyFiles(llama), toyWindow(llama), vocabNames(llama));
-  assert.deepEqual(await drawn(widget), want, 'the fetched toy draws its numbers');
+  const want = await expectedReadouts(api, toyFiles(llama), toyWindow(llama), toyNames(llama));
+  assert.deepEqual(await drawnReadouts(widget), want, 'the fetched toy draws its numbers');
   const listed = widget.locator(`li[data-repo="${repo}"]`);
   assert.match(
     await textOf(listed),
@@ -306,7 +263,7 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
     'the stored files are the source',
   );
   await done(widget, 'the stored model is run with the prompt from the address');
-  assert.deepEqual(await drawn(widget), want, 'the stored toy draws the same numbers');
+  assert.deepEqual(await drawnReadouts(widget), want, 'the stored toy draws the same numbers');
   assert.equal(hub.requests.length, requests, 'no request to the Hub after the reload');
 
   // delete: the list empties, the model's folder is gone and the storage it took is free again
@@ -469,7 +426,7 @@ test('a sharded model: the index and every shard stored, opened in the probe wit
       typeof content === 'string' ? content : new Uint8Array(content),
     ]),
   );
-  assert.deepEqual(await drawn(widget), await expected(files, ids));
+  assert.deepEqual(await drawnReadouts(widget), await expectedReadouts(api, files, ids));
   assertOnlyHubProblems(view);
   await view.close();
 });

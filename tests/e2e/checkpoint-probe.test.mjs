@@ -11,15 +11,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from '../../dist/lib/residual-lab.js';
-import { formatFixed } from '../../web/components/shared/format.js';
 import { toyWindow } from '../../web/components/checkpoint-probe/compute.js';
 import { stringsOf } from '../../web/languages.js';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { models, record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
+import { drawnReadouts, expectedReadouts, vocabNames } from './probe-readouts.mjs';
 import { EN, eventually, openReady, reopen, rerun, screenshotWidget, textOf } from './widget-helpers.mjs';
 
-const LENS_K = 3; // the widget's lens table: top 3 per state
 const EN_PROMPT = stringsOf('en', 'rl-checkpoint-probe').chapterPrompt;
 let lab, api, dir;
 before(async () => {
@@ -32,10 +31,6 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const shown = (text) => text.replace(/\n/g, '↵').replace(/ /g, '␣');
-const vocabNames = (tokenizerJson) =>
-  new Map(Object.entries(JSON.parse(tokenizerJson).model.vocab).map(([t, id]) => [id, t]));
-
 /** Files ({ name: content }) as setInputFiles takes them; `edit(name, buffer)` may change a file's bytes. */
 const asInputFiles = (files, edit = (name, buffer) => buffer) =>
   Object.entries(files).map(([name, content]) => ({
@@ -44,50 +39,8 @@ const asInputFiles = (files, edit = (name, buffer) => buffer) =>
     buffer: edit(name, Buffer.from(content)),
   }));
 
-/** What the widget should show for `files` and `prompt` (a text or ids), computed by the API: readouts and the lens table. */
-async function expected(files, prompt, names) {
-  const ckpt = await api.openCheckpoint(files);
-  try {
-    const T = Array.isArray(prompt) ? prompt.length : ckpt.tokenize(prompt).length;
-    const r = await ckpt.run(prompt, { lens: { k: LENS_K, position: T - 1 } });
-    const last = (norms) => formatFixed(norms[T - 1], 3);
-    return {
-      stream: [last(r.streamNorms[0]), last(r.streamNorms.at(-1))],
-      final: last(r.finalNorms),
-      zero: formatFixed(r.streamNorms.at(-1)[0], 3),
-      lens: r.lens.layers.map((layer) =>
-        Array.from(layer.ids, (id, j) => `${shown(names.get(id) ?? `#${id}`)} ${formatFixed(layer.probs[j], 3)}`),
-      ),
-      weights: (await ckpt.normWeights()).map((w) => [
-        w.name,
-        formatFixed(w.mean, 4),
-        formatFixed(w.std, 4),
-        formatFixed(w.min, 4),
-        formatFixed(w.max, 4),
-      ]),
-    };
-  } finally {
-    ckpt.dispose();
-  }
-}
-
-async function drawn(widget) {
-  const readout = (name) => textOf(widget.locator(`[data-readout="${name}"]`));
-  const numbers = (text) => text.match(/\d+\.\d{3}/g);
-  const lens = await widget
-    .locator('table.logit-lens tbody tr')
-    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent.trim())));
-  const weights = await widget
-    .locator('table.norm-weights tbody tr')
-    .evaluateAll((rows) => rows.map((row) => [...row.children].map((c) => c.textContent.trim())));
-  return {
-    stream: numbers(await readout('stream')),
-    final: numbers(await readout('final'))[1],
-    zero: numbers(await readout('zero'))[0],
-    lens,
-    weights,
-  };
-}
+const expected = (files, prompt, names) => expectedReadouts(api, files, prompt, names, { weights: true });
+const drawn = (widget) => drawnReadouts(widget, { weights: true });
 
 const done = (widget, what) =>
   eventually(

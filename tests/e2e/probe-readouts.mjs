@@ -1,0 +1,59 @@
+// What <rl-checkpoint-probe> draws, read from the page, and what it should draw, computed by the API in node for the
+// same files and prompt: the stream's and final norm's readouts at the last position, position 0's stream norm, the
+// logit lens's top 3 per state and, where asked, the norm-weights table.
+import { formatFixed } from '../../web/components/shared/format.js';
+import { textOf } from './widget-helpers.mjs';
+
+const LENS_K = 3; // the widget's lens table: top 3 per state
+const shown = (text) => text.replace(/\n/g, '↵').replace(/ /g, '␣');
+
+/** A tokenizer.json's vocabulary as id -> token. */
+export const vocabNames = (tokenizerJson) =>
+  new Map(Object.entries(JSON.parse(tokenizerJson).model.vocab).map(([t, id]) => [id, t]));
+
+/** The readouts for `files` and `prompt` (a text, or token ids); `names`: the vocabulary's tokens by id. */
+export async function expectedReadouts(api, files, prompt, names = new Map(), { weights = false } = {}) {
+  const ckpt = await api.openCheckpoint(files);
+  try {
+    const T = Array.isArray(prompt) ? prompt.length : ckpt.tokenize(prompt).length;
+    const r = await ckpt.run(prompt, { lens: { k: LENS_K, position: T - 1 } });
+    const last = (norms) => formatFixed(norms[T - 1], 3);
+    const readouts = {
+      stream: [last(r.streamNorms[0]), last(r.streamNorms.at(-1))],
+      final: last(r.finalNorms),
+      zero: formatFixed(r.streamNorms.at(-1)[0], 3),
+      lens: r.lens.layers.map((layer) =>
+        Array.from(layer.ids, (id, j) => `${shown(names.get(id) ?? `#${id}`)} ${formatFixed(layer.probs[j], 3)}`),
+      ),
+    };
+    if (weights)
+      readouts.weights = (await ckpt.normWeights()).map((w) => [
+        w.name,
+        formatFixed(w.mean, 4),
+        formatFixed(w.std, 4),
+        formatFixed(w.min, 4),
+        formatFixed(w.max, 4),
+      ]);
+    return readouts;
+  } finally {
+    ckpt.dispose();
+  }
+}
+
+/** The same readouts as the widget shows them. */
+export async function drawnReadouts(widget, { weights = false } = {}) {
+  const numbers = async (name) => (await textOf(widget.locator(`[data-readout="${name}"]`))).match(/\d+\.\d{3}/g);
+  const readouts = {
+    stream: await numbers('stream'),
+    final: (await numbers('final'))[1],
+    zero: (await numbers('zero'))[0],
+    lens: await widget
+      .locator('table.logit-lens tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.trim()))),
+  };
+  if (weights)
+    readouts.weights = await widget
+      .locator('table.norm-weights tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent.trim())));
+  return readouts;
+}
