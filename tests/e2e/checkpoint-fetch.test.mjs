@@ -23,7 +23,7 @@ import { startFakeHub } from '../fixtures/fake-hub.mjs';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { models, record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
-import { drawnReadouts, expectedReadouts, vocabNames } from './probe-readouts.mjs';
+import { drawnReadouts, expectedReadouts, probeDone, probeSettled, vocabNames } from './probe-helpers.mjs';
 import { EN, eventually, openReady, textOf } from './widget-helpers.mjs';
 
 const s = stringsOf('en', 'rl-checkpoint-probe');
@@ -68,15 +68,6 @@ after(async () => {
 
 const toyNames = (toy) => vocabNames(readFileSync(`${models}${toy.name}/tokenizer.json`, 'utf8'));
 
-const settled = (widget, what) =>
-  eventually(
-    () => widget.getAttribute('data-status'),
-    (status) => status === 'done' || status === 'error',
-    what,
-    60000,
-  );
-const done = async (widget, what) => assert.equal(await settled(widget, what), 'done', what);
-
 const panel = (widget) => widget.locator('.fetch-panel');
 const panelStatus = (widget) => textOf(widget.locator('[data-fetch-status]'));
 const panelError = (widget) => textOf(widget.locator('[data-fetch-error]'));
@@ -86,7 +77,7 @@ async function openProbe(query = '', options = {}) {
   const view = await openReady(lab, `${EN}${query}`, options);
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
-  await done(widget, 'the toy is run');
+  await probeDone(widget, 'the toy is run');
   if (!(await panel(widget).evaluate((details) => details.open))) await panel(widget).locator('summary').click();
   await widget.locator('#field-host').selectOption('custom');
   await widget.locator('#field-endpoint').fill(hub.endpoint);
@@ -222,7 +213,7 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
     (text) => text.includes('model.safetensors'),
     'the fetched files are the source',
   );
-  assert.equal(await settled(widget, 'the fetched model is run'), 'error', "the chapter's prompt is refused");
+  assert.equal(await probeSettled(widget, 'the fetched model is run'), 'error', "the chapter's prompt is refused");
   await widget.getByLabel('Prompt').fill(toyWindow(llama));
   await eventually(
     () => widget.getAttribute('data-status'),
@@ -234,7 +225,7 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
     (url) => url.includes('prompt='),
     'the prompt is in the address',
   );
-  await done(widget, 'the toy window is run on the fetched model');
+  await probeDone(widget, 'the toy window is run on the fetched model');
   const want = await expectedReadouts(api, toyFiles(llama), toyWindow(llama), toyNames(llama));
   assert.deepEqual(await drawnReadouts(widget), want, 'the fetched toy draws its numbers');
   const listed = widget.locator(`li[data-repo="${repo}"]`);
@@ -248,7 +239,7 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
   await page.reload();
   await page.waitForFunction(() => document.querySelector('rl-checkpoint-probe')?.hasAttribute('data-ready'));
   await widget.scrollIntoViewIfNeeded();
-  await done(widget, 'the toy is run after the reload');
+  await probeDone(widget, 'the toy is run after the reload');
   await eventually(
     () => widget.locator(`li[data-repo="${repo}"]`).count(),
     (n) => n === 1,
@@ -262,7 +253,7 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
     (text) => text.includes('model.safetensors'),
     'the stored files are the source',
   );
-  await done(widget, 'the stored model is run with the prompt from the address');
+  await probeDone(widget, 'the stored model is run with the prompt from the address');
   assert.deepEqual(await drawnReadouts(widget), want, 'the stored toy draws the same numbers');
   assert.equal(hub.requests.length, requests, 'no request to the Hub after the reload');
 
@@ -302,7 +293,7 @@ test('a reload in the middle of a download: the next fetch resumes from the byte
   await page.reload();
   await page.waitForFunction(() => document.querySelector('rl-checkpoint-probe')?.hasAttribute('data-ready'));
   await widget.scrollIntoViewIfNeeded();
-  await done(widget, 'the toy is run after the reload');
+  await probeDone(widget, 'the toy is run after the reload');
   await panel(widget).locator('summary').click(); // closed after the reload (the address offers no model)
   await eventually(
     () => textOf(widget.locator('[data-stored]')),
@@ -324,7 +315,7 @@ test('a reload in the middle of a download: the next fetch resumes from the byte
     (text) => text.includes('model.safetensors'),
     'the fetched files are the source',
   );
-  assert.equal(await settled(widget, 'the fetched model is run'), 'error');
+  assert.equal(await probeSettled(widget, 'the fetched model is run'), 'error');
   assert.match(await textOf(widget.locator('#field-prompt-error')), /vocabulary has no token for “H”, “I”, “\?”/);
   assertOnlyHubProblems(view);
   await view.close();
@@ -417,7 +408,7 @@ test('a sharded model: the index and every shard stored, opened in the probe wit
     (text) => shards.every((shard) => text.includes(shard)) && text.includes('model.safetensors.index.json'),
     'the index and the shards are the source',
   );
-  await done(widget, 'the sharded model is run on its first ids');
+  await probeDone(widget, 'the sharded model is run on its first ids');
   const ids = [0, 1, 2, 3, 4, 5, 6, 7];
   assert.equal(await widget.getByLabel('Prompt').inputValue(), ids.join(', '));
   const files = Object.fromEntries(

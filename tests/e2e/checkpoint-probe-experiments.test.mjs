@@ -12,6 +12,7 @@ import { EXPERIMENTS } from '../../web/lib/checkpoint/experiments.js';
 import { stringsOf } from '../../web/languages.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
+import { probeDone } from './probe-helpers.mjs';
 import { EN, eventually, openReady, textOf } from './widget-helpers.mjs';
 
 const S = stringsOf('en', 'rl-checkpoint-probe');
@@ -24,14 +25,6 @@ after(async () => {
   await lab?.close();
 });
 
-const done = (widget, what) =>
-  eventually(
-    () => widget.getAttribute('data-status'),
-    (s) => s === 'done' || s === 'error',
-    what,
-    60000,
-  ).then((status) => assert.equal(status, 'done', what));
-
 test('an address naming the layer-drop sweep runs it on the toy; soft-caps say the toy cannot run them', async () => {
   const toy = record.toys[0];
   const ckpt = await api.openCheckpoint(toyFiles(toy));
@@ -41,7 +34,7 @@ test('an address naming the layer-drop sweep runs it on the toy; soft-caps say t
   const view = await openReady(lab, `${EN}?probe.experiment=dropLayers#rl-probe`);
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
-  await done(widget, 'the toy and the sweep are run');
+  await probeDone(widget, 'the toy and the sweep are run');
   assert.equal(await textOf(widget.locator('[data-experiment-claim]')), S.experiments.dropLayers.claim);
   await eventually(
     () => textOf(widget.locator('[data-experiment-answer]')),
@@ -52,7 +45,7 @@ test('an address naming the layer-drop sweep runs it on the toy; soft-caps say t
   assert.ok(await widget.locator('.experiment-figure svg rect').count(), 'the chart has bars');
 
   await widget.getByLabel('Experiment', { exact: true }).selectOption('softcaps');
-  await done(widget, 'the soft-cap experiment is run');
+  await probeDone(widget, 'the soft-cap experiment is run');
   await eventually(
     () => textOf(widget.locator('[data-experiment-answer]')),
     (t) => t === S.experiments.softcaps.unsupported,
@@ -73,7 +66,7 @@ test('every experiment on every shipped toy: the API’s answer, and a chart wit
   const view = await openReady(lab, `${EN}?probe.experiment=${names[0]}#rl-probe`);
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
-  await done(widget, 'the toy and the first experiment are run');
+  await probeDone(widget, 'the toy and the first experiment are run');
   for (const toy of record.toys) {
     const files = toyFiles(toy);
     const ckpt = await api.openCheckpoint(files);
@@ -88,7 +81,7 @@ test('every experiment on every shipped toy: the API’s answer, and a chart wit
       const expected = result.unsupported ? (e.unsupported ?? S.cannotRun(result.unsupported)) : e.answer(result, t);
       if (experiment !== names[0] || toy !== record.toys[0])
         await widget.getByLabel('Experiment', { exact: true }).selectOption(experiment);
-      await done(widget, `${what} is run`);
+      await probeDone(widget, `${what} is run`);
       await eventually(
         () => textOf(widget.locator('[data-experiment-answer]')),
         (text) => text === expected,

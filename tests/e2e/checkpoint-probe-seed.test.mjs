@@ -21,6 +21,7 @@ import { seedOf } from '../../web/components/checkpoint-probe/seed.js';
 import { qwenShaped, reducedWidths } from '../fixtures/checkpoints/qwen-shaped.mjs';
 import { stringsOf } from '../../web/languages.js';
 import { startLab } from './harness.mjs';
+import { probeDone } from './probe-helpers.mjs';
 import { EN, ZH, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -77,13 +78,7 @@ const columns = (widget) =>
     .locator('table.seed-table tbody tr')
     .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent.trim())));
 
-const settled = (widget, what) =>
-  eventually(
-    () => widget.getAttribute('data-status'),
-    (s) => s === 'done' || s === 'error',
-    what,
-    90000,
-  ).then(async (status) => assert.equal(status, 'done', `${what}: ${await textOf(widget.locator('.run-error'))}`));
+const settled = (widget, what) => probeDone(widget, what, 90000);
 
 /** Opens the chapter in `path`, lets the toy run, narrows the page's seed table to the fixture, gives the files. */
 async function openWithQwenShaped(path) {

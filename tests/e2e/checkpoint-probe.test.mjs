@@ -16,7 +16,7 @@ import { stringsOf } from '../../web/languages.js';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { models, record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
-import { drawnReadouts, expectedReadouts, vocabNames } from './probe-readouts.mjs';
+import { drawnReadouts, expectedReadouts, probeDone, vocabNames } from './probe-helpers.mjs';
 import { EN, eventually, openReady, reopen, rerun, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 const EN_PROMPT = stringsOf('en', 'rl-checkpoint-probe').chapterPrompt;
@@ -42,19 +42,11 @@ const asInputFiles = (files, edit = (name, buffer) => buffer) =>
 const expected = (files, prompt, names) => expectedReadouts(api, files, prompt, names, { weights: true });
 const drawn = (widget) => drawnReadouts(widget, { weights: true });
 
-const done = (widget, what) =>
-  eventually(
-    () => widget.getAttribute('data-status'),
-    (s) => s === 'done' || s === 'error',
-    what,
-    60000,
-  ).then((status) => assert.equal(status, 'done', what));
-
 test('the probe opens toy-llama and draws the numbers lab.openCheckpoint gives; the select opens toy-olmo2', async () => {
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
-  await done(widget, 'the toy is run');
+  await probeDone(widget, 'the toy is run');
   for (const toy of record.toys) {
     if (toy !== record.toys[0]) {
       await widget.getByLabel('Trained toy').selectOption(toy.name);
@@ -63,7 +55,7 @@ test('the probe opens toy-llama and draws the numbers lab.openCheckpoint gives; 
         (t) => t.includes(toy.name.replace('toy-', 'toy ').replace('olmo2', 'OLMo 2').replace('llama', 'Llama')),
         `${toy.name} is the source`,
       );
-      await done(widget, `${toy.name} is run`);
+      await probeDone(widget, `${toy.name} is run`);
     }
     const names = vocabNames(readFileSync(`${models}${toy.name}/tokenizer.json`, 'utf8'));
     const window = toyWindow(toy);
@@ -97,7 +89,7 @@ test("files from the file input replace the toy with the chapter's prompt; chara
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
-  await done(widget, 'the toy is run');
+  await probeDone(widget, 'the toy is run');
   const toyResult = await drawn(widget);
   await widget.locator('input[type=file]').setInputFiles(paths);
   await eventually(
@@ -132,7 +124,7 @@ test("files from the file input replace the toy with the chapter's prompt; chara
     'the new prompt starts a run',
     5000,
   );
-  await done(widget, 'the files are run');
+  await probeDone(widget, 'the files are run');
   assert.equal(await textOf(widget.locator('#field-prompt-error')), '', 'the message goes');
   const want = await expected(
     Object.fromEntries(Object.entries(files).map(([n, c]) => [n, typeof c === 'string' ? c : new Uint8Array(c)])),
@@ -172,7 +164,7 @@ test("files from the file input replace the toy with the chapter's prompt; chara
     'the new position starts a run',
     5000,
   );
-  await done(widget, 'the last good model runs again');
+  await probeDone(widget, 'the last good model runs again');
   assert.match(await textOf(widget.locator('[data-readout="position"]')), /Position 3 of/);
   view.assertClean();
   await view.close();
@@ -185,7 +177,7 @@ test('files without tokenizer.json run on the first ids of their vocabulary, and
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
-  await done(widget, 'the toy is run');
+  await probeDone(widget, 'the toy is run');
   await widget.locator('input[type=file]').setInputFiles(paths);
   await eventually(
     () => textOf(widget.locator('.source')),
@@ -198,7 +190,7 @@ test('files without tokenizer.json run on the first ids of their vocabulary, and
     'the default ids',
     60000,
   );
-  await done(widget, 'the ids are run');
+  await probeDone(widget, 'the ids are run');
   // the picked files are read where they lie, by workers of their own: as many as the cores (up to 4)
   const cores = await view.page.evaluate(() => navigator.hardwareConcurrency);
   const workers = Math.min(4, cores);
@@ -226,7 +218,7 @@ test("a prompt of the reader's, typed or from the address, stays when the model 
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
-  await done(widget, 'the toy is run');
+  await probeDone(widget, 'the toy is run');
   const field = widget.getByLabel('Prompt');
   await rerun(widget, () => field.fill('the dog has three hens.'), 60000);
   await eventually(
@@ -258,7 +250,7 @@ test("a prompt of the reader's, typed or from the address, stays when the model 
   const page = await reopen(view, url);
   const again = page.locator('rl-checkpoint-probe');
   await again.scrollIntoViewIfNeeded();
-  await done(again, 'the toy is run from the address');
+  await probeDone(again, 'the toy is run from the address');
   assert.equal(await again.getByLabel('Prompt').inputValue(), 'the dog has three hens.');
   assert.match(await textOf(again.locator('[data-readout="position"]')), /Position 22 of 0 \.\. 22/);
   // longer than the toy's context: run, and the note says what the positions past it are
@@ -276,7 +268,7 @@ test('after a refused prompt the source line names the model the dimmed charts s
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
-  await done(widget, 'the toy is run');
+  await probeDone(widget, 'the toy is run');
   const { toyNames } = stringsOf('en', 'rl-checkpoint-probe');
   const source = widget.locator('[data-source]');
   assert.equal(await textOf(source), `Showing: ${toyNames['toy-llama']}.`);

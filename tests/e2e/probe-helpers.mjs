@@ -1,11 +1,28 @@
-// What <rl-checkpoint-probe> draws, read from the page, and what it should draw, computed by the API in node for the
-// same files and prompt: the stream's and final norm's readouts at the last position, position 0's stream norm, the
-// logit lens's top 3 per state and, where asked, the norm-weights table.
+// The probe's e2e helpers: waiting for <rl-checkpoint-probe> to settle, and what it draws, read from the page,
+// beside what it should draw, computed by the API in node for the same files and prompt: the stream's and final
+// norm's readouts at the last position, position 0's stream norm, the logit lens's top 3 per state and, where
+// asked, the norm-weights table.
+import assert from 'node:assert/strict';
 import { formatFixed } from '../../web/components/shared/format.js';
-import { textOf } from './widget-helpers.mjs';
+import { eventually, textOf } from './widget-helpers.mjs';
 
 const LENS_K = 3; // the widget's lens table: top 3 per state
 const shown = (text) => text.replace(/\n/g, '↵').replace(/ /g, '␣');
+
+/** The probe's status once a run ends: 'done' or 'error'. */
+export const probeSettled = (widget, what, timeout = 60000) =>
+  eventually(
+    () => widget.getAttribute('data-status'),
+    (status) => status === 'done' || status === 'error',
+    what,
+    timeout,
+  );
+
+/** Waits for the probe's run and asserts it computed (the message carries the probe's error, if any). */
+export async function probeDone(widget, what, timeout = 60000) {
+  const status = await probeSettled(widget, what, timeout);
+  if (status !== 'done') assert.equal(status, 'done', `${what}: ${await textOf(widget.locator('.run-error'))}`);
+}
 
 /** A tokenizer.json's vocabulary as id -> token. */
 export const vocabNames = (tokenizerJson) =>
