@@ -15,7 +15,8 @@
 // compilations are the V8 compile events of the same trace (category v8.wasm) in every thread. Every figure is
 // the median of the visits (5 unless --repeats), printed with its range; the two languages' pages alternate,
 // visit by visit.
-//   node scripts/bench-page.mjs [--repeats N] [--json] [--site DIR]
+//   node scripts/bench-page.mjs [--repeats N] [--json] [--site DIR] [--by-file]
+// --by-file also lists the bytes of every file of the last visit with every widget computed, largest first.
 // --site measures another built site (a copy of dist/ from another commit), to set two builds side by side.
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -256,7 +257,7 @@ export async function benchPage({ repeats = 5, log = console.log, siteRoot = joi
     await browser.close();
     await new Promise((resolve) => server.close(resolve));
   }
-  return FIGURES.map(([phase, key, label, unit]) => {
+  const figures = FIGURES.map(([phase, key, label, unit]) => {
     const values = runs.map((run) => run[phase]?.[key]).filter((v) => typeof v === 'number');
     const scale = unit === 'KB' ? 1 / 1000 : 1;
     return {
@@ -270,6 +271,20 @@ export async function benchPage({ repeats = 5, log = console.log, siteRoot = joi
       runs: values.length,
     };
   });
+  figures.lastVisitResponses = runs.at(-1)?.responses ?? [];
+  return figures;
+}
+
+/** The bytes of each file of one visit, largest first (a file fetched twice, by the page and a worker, sums). */
+export function printBytesByFile(responses, log = console.log) {
+  const byPath = new Map();
+  for (const { url, bytes } of responses) {
+    const path = new URL(url).pathname;
+    byPath.set(path, (byPath.get(path) ?? 0) + bytes);
+  }
+  log('\nBytes on the wire by file, the last visit with every widget computed:');
+  for (const [path, bytes] of [...byPath].sort((a, b) => b[1] - a[1]))
+    log(`${(bytes / 1000).toFixed(1).padStart(8)} KB  ${path}`);
 }
 
 export function printPageFigures(figures, log = console.log) {
@@ -292,4 +307,5 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const figures = await benchPage({ repeats, siteRoot, log: asJson ? () => {} : console.log });
   if (asJson) console.log(JSON.stringify(figures, null, 1));
   else printPageFigures(figures);
+  if (process.argv.includes('--by-file')) printBytesByFile(figures.lastVisitResponses);
 }
