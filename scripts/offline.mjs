@@ -75,9 +75,10 @@ export function serveOfflineFiles(files) {
 
 function inlinedFiles(site) {
   const files = {};
-  for (const name of readdirSync(join(site, 'styles'))) {
-    if (name.endsWith('.css'))
-      files[`styles/${name}`] = { type: 'text/css', text: readFileSync(join(site, 'styles', name), 'utf8') };
+  // The widgets' stylesheets, beside their modules (the page's own, styles/page.css, is inlined in its <style>).
+  for (const entry of readdirSync(join(site, 'components'), { recursive: true })) {
+    const path = `components/${entry.split('\\').join('/')}`;
+    if (path.endsWith('.css')) files[path] = { type: 'text/css', text: readFileSync(join(site, path), 'utf8') };
   }
   files['vendor/uplot/uPlot.min.css'] = {
     type: 'text/css',

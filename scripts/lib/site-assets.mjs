@@ -87,7 +87,7 @@ function hashedAssets(siteFiles) {
   const keep = (bytes) => bytes;
   return [
     ...siteFiles.filter((p) => /^lib\/wasm\/[^/]+\.(wasm|mjs)$/.test(p)).map((p) => [p, keep]), // Emscripten's glue stays as emitted
-    ...siteFiles.filter((p) => /^styles\/[^/]+\.css$/.test(p)).map((p) => [p, minifyCss]),
+    ...siteFiles.filter((p) => /^(styles|components)\/.+\.css$/.test(p)).map((p) => [p, minifyCss]), // the pages' and the widgets'
     ['vendor/uplot/uPlot.min.css', keep],
     ...siteFiles.filter((p) => /^models\/[^/]+\/[^/]+$/.test(p)).map((p) => [p, keep]), // the trained toys' checkpoint files
     ['shell/theme-init.js', minifyScript], // a classic script, run before the first paint

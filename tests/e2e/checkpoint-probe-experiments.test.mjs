@@ -7,7 +7,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
-import { readTokenizer, shownToken, toyWindow } from '../../web/components/checkpoint-probe/compute.js';
+import { readTokenizer, shownToken } from '../../web/components/checkpoint-probe/compute.js';
+import { toyWindow } from '../../web/components/shared/toys.js';
 import { EXPERIMENTS } from '../../web/lib/checkpoint/experiments.js';
 import { stringsOf } from '../../web/languages.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';

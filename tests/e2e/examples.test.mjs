@@ -15,7 +15,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, SCREENSHOT_DIR } from './harness.mjs';
 import { eventually, textOf } from './widget-helpers.mjs';
 import { load } from '../../dist/lib/residual-lab.js';
 import { formatFixed } from '../../web/components/shared/format.js';
-import { toyWindow } from '../../web/components/checkpoint-probe/compute.js';
+import { toyWindow } from '../../web/components/shared/toys.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 
 const root = join(import.meta.dirname, '../..');

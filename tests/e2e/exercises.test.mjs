@@ -7,7 +7,7 @@ import { startLab } from './harness.mjs';
 import { EN, ZH, eventually, expectText, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 import { stringsOf } from '../../web/languages.js';
 import { EXERCISES } from '../../web/components/self-check/exercises.js';
-import { SNIPPETS } from '../../web/components/forward-reader/snippets.js';
+import { SNIPPETS } from '../../web/components/shared/forward-snippets.js';
 import { load } from '../../dist/lib/residual-lab.js';
 
 let lab;
@@ -201,7 +201,7 @@ test('self-check screenshot in English', async () => {
 
 /** Each snippet's right placement (its config through the engine's option table) and decisive lines. */
 async function snippetFacts() {
-  const logic = await import('../../web/components/forward-reader/logic.js');
+  const logic = await import('../../web/components/shared/forward-logic.js');
   const tables = (await load()).describe();
   return Object.fromEntries(
     SNIPPETS.map((snippet) => [

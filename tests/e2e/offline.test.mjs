@@ -13,7 +13,7 @@ import { eventually, textOf } from './widget-helpers.mjs';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 import { load } from '../../dist/lib/residual-lab.js';
 import { formatFixed } from '../../web/components/shared/format.js';
-import { toyWindow } from '../../web/components/checkpoint-probe/compute.js';
+import { toyWindow } from '../../web/components/shared/toys.js';
 
 const dist = join(import.meta.dirname, '../../dist');
 let browser;

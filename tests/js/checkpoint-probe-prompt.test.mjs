@@ -1,4 +1,4 @@
-// The probe's prompt (web/components/rl-checkpoint-probe.js, checkpoint-probe/compute.js): each language's
+// The probe's prompt (web/components/checkpoint-probe/checkpoint-probe.js, checkpoint-probe/compute.js): each language's
 // chapter prompt has one home, its strings (chapterPrompt), which the chapter's residual-stream section quotes
 // first; a toy's character vocabulary (readTokenizer's `characters`) is exactly what its tokenizer encodes, and it
 // cannot encode either chapter prompt; a toy reads the first contextLength characters of its probe text; the
@@ -14,9 +14,9 @@ import {
   defaultIds,
   readTokenizer,
   tokenIds,
-  toyWindow,
   unknownCharacters,
 } from '../../web/components/checkpoint-probe/compute.js';
+import { toyWindow } from '../../web/components/shared/toys.js';
 import { models, record } from '../fixtures/toys.mjs';
 
 const require = createRequire(import.meta.url);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { CONFIG_FIELDS, QK_NORM_FLAGS, inspectConfig } from '../../web/lib/inspect-config.js';
-import { exampleText } from '../../web/components/config-inspector/examples.js';
+import { exampleText } from '../../web/components/shared/config-examples.js';
 import { EXERCISES } from '../../web/components/self-check/exercises.js';
 import { LANGUAGES } from '../../web/languages.js';
 import { rowAfter } from './markdown-tables.mjs';

@@ -3,7 +3,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
-import { SNIPPETS } from '../../web/components/forward-reader/snippets.js';
+import { SNIPPETS } from '../../web/components/shared/forward-snippets.js';
 import {
   checkPlacement,
   decisiveLines,
@@ -14,7 +14,7 @@ import {
   placementRow,
   stepName,
   sublayerSteps,
-} from '../../web/components/forward-reader/logic.js';
+} from '../../web/components/shared/forward-logic.js';
 
 let lab;
 let tables;

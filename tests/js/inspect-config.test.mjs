@@ -232,7 +232,7 @@ test('every size formula names fields the inspector reads', async () => {
 });
 
 test("the inspector widget's examples count like the full published files", async () => {
-  const { CONFIG_EXAMPLES } = await import('../../web/components/config-inspector/examples.js');
+  const { CONFIG_EXAMPLES } = await import('../../web/components/shared/config-examples.js');
   const full = {
     llama: 'meta-llama/Llama-3.1-8B',
     qwen3: 'Qwen/Qwen3-8B',

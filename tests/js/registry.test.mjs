@@ -1,4 +1,4 @@
-// web/components/registry.js is the one list of widgets: every widget module has a row and every row its module
+// web/components/registry.js is the one list of widgets: every widget folder has a row and every row its folder and module
 // (the class's tag the row's), which the build's widget-modules.js imports and no other file does, the chapter's sections and the
 // frame heights documented or written in examples/ are the registry's, and no other file lists widgets of its own
 // (a list that must be kept in step by hand is how a new widget goes unchecked).
@@ -15,33 +15,42 @@ import {
   withWidgetList,
 } from '../../scripts/pages.mjs';
 import { asWritten, BLOCKS, documentBlock, renderFrameHeights } from '../../scripts/options-doc.mjs';
-import { WIDGETS, WIDGET_TAGS, embedName, widgetOf } from '../../web/components/registry.js';
+import {
+  WIDGETS,
+  WIDGET_TAGS,
+  embedName,
+  widgetFolder,
+  widgetModule,
+  widgetOf,
+} from '../../web/components/registry.js';
 import { SECTION_IDS } from './chapter-sections.mjs';
 
 const root = join(import.meta.dirname, '../..');
 const read = (path) => readFileSync(join(root, path), 'utf8');
 const components = join(root, 'web/components');
+const SHARED = 'shared'; // what two widgets or more use
 
-test("every widget module in web/components has a registry row, and the build imports every row's module", () => {
-  const modules = readdirSync(components)
-    .filter((name) => /^rl-.*\.js$/.test(name))
+test("every widget folder in web/components has a registry row, and the build imports every row's module", () => {
+  const folders = readdirSync(components, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== SHARED)
+    .map((entry) => entry.name)
     .sort();
-  const moduleOf = (tag) => `${tag}.js`;
   assert.deepEqual(
-    WIDGETS.map((widget) => moduleOf(widget.tag)).sort(),
-    modules,
-    "the rl-*.js files of web/components are the rows' modules",
+    WIDGETS.map(widgetFolder).sort(),
+    folders,
+    `the folders of web/components, ${SHARED}/ apart, are the rows' folders`,
   );
-  for (const { tag } of WIDGETS) {
-    const tags = [...read(`web/components/${moduleOf(tag)}`).matchAll(/static tag = '([^']+)'/g)].map((m) => m[1]);
-    assert.deepEqual(tags, [tag], `${moduleOf(tag)} defines <${tag}>`);
+  for (const widget of WIDGETS) {
+    const module = widgetModule(widget);
+    const tags = [...read(`web/components/${module}`).matchAll(/static tag = '([^']+)'/g)].map((m) => m[1]);
+    assert.deepEqual(tags, [widget.tag], `${module} defines <${widget.tag}>`);
   }
   assert.equal(new Set(WIDGET_TAGS).size, WIDGETS.length, 'one row per tag');
   // components/widget-modules.js, which components/index.js imports: the rows' modules, in the registry's order.
-  const imported = [...widgetModulesSource().matchAll(/^import \* as (\w+) from '\.\/(rl-[a-z-]+\.js)';$/gm)];
+  const imported = [...widgetModulesSource().matchAll(/^import \* as (\w+) from '\.\/([a-z-]+\/[a-z-]+\.js)';$/gm)];
   assert.deepEqual(
     imported.map((m) => m[2]),
-    WIDGETS.map((widget) => moduleOf(widget.tag)),
+    WIDGETS.map(widgetModule),
   );
   assert.match(widgetModulesSource(), new RegExp(`WIDGET_MODULES = \\[${imported.map((m) => m[1]).join(', ')}\\]`));
   assert.match(read('web/components/index.js'), /^import \{ WIDGET_MODULES \} from '\.\/widget-modules\.js';$/m);
@@ -52,8 +61,12 @@ test('every row has its own stateKey, the prefix of its settings in the page add
   // letters only: a second widget of a tag on the page is `${stateKey}2`, which no other key can then be
   for (const { tag, stateKey } of WIDGETS) assert.match(String(stateKey), /^[a-z]+$/, `${tag}: stateKey`);
   assert.equal(new Set(keys).size, keys.length, `the keys are unique: ${keys.join(', ')}`);
-  for (const { tag } of WIDGETS)
-    assert.doesNotMatch(read(`web/components/${tag}.js`), /\bstateKey\b/, `${tag}.js: its key is the row's`);
+  for (const widget of WIDGETS)
+    assert.doesNotMatch(
+      read(`web/components/${widgetModule(widget)}`),
+      /\bstateKey\b/,
+      `${widgetModule(widget)}: its key is the row's`,
+    );
 });
 
 test('every row is complete: a chapter section, a worker kind, a frame height, an example', () => {
@@ -73,9 +86,10 @@ test('every row is complete: a chapter section, a worker kind, a frame height, a
     );
   }
   // The experiment widgets are the ones with a worker (their base class starts it).
-  for (const { tag, worker } of WIDGETS) {
+  for (const widget of WIDGETS) {
+    const { tag, worker } = widget;
     assert.equal(
-      /extends ExperimentElement\b/.test(read(`web/components/${tag}.js`)),
+      /extends ExperimentElement\b/.test(read(`web/components/${widgetModule(widget)}`)),
       worker !== null,
       `${tag}: an ExperimentElement exactly when it has a worker`,
     );

@@ -28,7 +28,7 @@ test('linear ticks are round steps (1, 2 or 5 times a power of ten) inside the r
 });
 
 // A chart as uPlot leaves it after drawing: gradient norms 10^-2 .. 10^2 plotted as log10 on a linear scale, with
-// the ticks and labels its log axis drew (experiment-run/log-axis.js).
+// the ticks and labels its log axis drew (shared/log-axis.js).
 function loggedChart(label = 'gradient norms, 32 layers') {
   const norms = [0.01, 1, 100];
   const plot = {

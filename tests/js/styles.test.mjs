@@ -9,7 +9,7 @@ const squeeze = (text) => text.replace(/\s+/g, ' ').replace(/,\s*/g, ', ').trim(
 
 test("a widget's fallback fonts are the page's font stacks", () => {
   const page = read('web/styles/page.css');
-  const widget = read('web/styles/widget.css');
+  const widget = read('web/components/shared/widget.css');
   for (const [pageName, widgetName] of [
     ['--rl-font', '--font'],
     ['--rl-mono', '--mono'],

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,6 +14,7 @@ import { LANGUAGES } from '../../web/languages.js';
 
 const rootDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const TAG = 'rl-stub-probe';
+const FOLDER = 'stub-probe'; // the tag without rl-: its folder and its module's name
 const TITLE = 'Stub probe: a widget added by a test';
 
 /** Inserts `text` before the first match of `pattern` in the file at `path`; fails when there is none. */
@@ -32,8 +33,9 @@ test('a widget added as a module, its strings, one registry row and its tag in t
     symlinkSync(join(rootDir, 'build'), join(copy, 'build'), 'dir'); // the WASM builds, as they are
 
     // 1. The module.
+    mkdirSync(join(copy, `web/components/${FOLDER}`));
     writeFileSync(
-      join(copy, `web/components/${TAG}.js`),
+      join(copy, `web/components/${FOLDER}/${FOLDER}.js`),
       `export class RlStubProbe extends HTMLElement {\n  static tag = '${TAG}';\n  connectedCallback() {\n    this.setAttribute('data-ready', '');\n  }\n}\n`,
     );
     for (const { code } of LANGUAGES) {

@@ -5,8 +5,10 @@
 // embed.html and embed-example.html list them, the share menu's iframe code and the documented frame heights
 // take `frameHeight`, and the scripts and browser tests iterate over them. Pure data: node imports it too.
 //
-//   tag          the custom element's name (its class's static tag); the module in this folder that defines
-//                it is named after it (rl-vector-lab.js), and imported by the build's widget-modules.js
+//   tag          the custom element's name (its class's static tag). Everything the widget alone uses lives in
+//                one folder named after the tag without "rl-" (widgetFolder): the element's module, named like
+//                the folder (vector-lab/vector-lab.js, widgetModule; the build's widget-modules.js imports it),
+//                its compute modules and its CSS. What two widgets share is in shared/.
 //   stateKey     the prefix of the widget's settings in the page address (vec.x, vec2.x for a second one on the
 //                page; lab-element.js statePrefix), one per widget
 //   section      the chapter section (heading id) the widget sits in; null for <rl-self-check>, which closes
@@ -145,6 +147,12 @@ export const WIDGET_TAGS = WIDGETS.map((widget) => widget.tag);
 
 /** The name embed.html takes (`embed.html?widget=vector-lab`): the tag without "rl-". */
 export const embedName = (widget) => widget.tag.replace(/^rl-/, '');
+
+/** The folder under web/components/ that holds everything the widget alone uses: its embed name. */
+export const widgetFolder = (widget) => embedName(widget);
+
+/** The module that defines the widget's element, relative to web/components/: <folder>/<folder>.js. */
+export const widgetModule = (widget) => `${widgetFolder(widget)}/${widgetFolder(widget)}.js`;
 
 /** The row of a tag, or undefined. */
 export const widgetOf = (tag) => WIDGETS.find((widget) => widget.tag === tag);

@@ -3,7 +3,7 @@
 // Step -> element of shared/block-diagram.js: norm-in -> [data-norm=<sub>-before], norm-out -> <sub>-after,
 // norm-after -> <sub>-trunk, sublayer -> [data-sublayer], add -> [data-add], skip and skip-scale -> the
 // sublayer's skip line (the diagram draws one .bd-skip per sublayer, attention first).
-import { SUBLAYERS } from './logic.js';
+import { SUBLAYERS } from '../shared/forward-logic.js';
 
 const SELECTORS = {
   'norm-in': (sub) => `[data-norm="${sub}-before"]`,

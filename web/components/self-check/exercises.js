@@ -6,9 +6,9 @@
 //                  with `digits` decimals, or in scientific notation (`scientific`)
 //   kind 'choice'  choices: [{ value }]; answer(lab) -> one of the values
 import { findRow } from '../../lib/options.js';
-import { exampleText } from '../config-inspector/examples.js';
-import { placementFormulas, stepName } from '../forward-reader/logic.js';
-import { SNIPPETS } from '../forward-reader/snippets.js';
+import { exampleText } from '../shared/config-examples.js';
+import { placementFormulas, stepName } from '../shared/forward-logic.js';
+import { SNIPPETS } from '../shared/forward-snippets.js';
 
 const WORKED_X = [2, -1, 3, 0]; // the chapter's worked example, computed by hand with eps ignored
 const snippet = (id) => SNIPPETS.find((s) => s.id === id);

@@ -1,7 +1,7 @@
 // The base class of the widgets: shadow root and stylesheets, page language, loading the lab, and the state
 // table kept in sync with the element's attributes and the URL query. A subclass declares
-//   static tag, static stateRows (state.js rows), static styles (CSS files), and
-//   static charts = true when it draws line charts (line-chart.js)
+//   static tag, static stateRows (state.js rows), static styles (the URLs of its stylesheets, each beside its
+//   module), and static charts = true when it draws line charts (line-chart.js)
 // and implements build() (make the controls once, in this.body) and update() (recompute and redraw from
 // this.state). Every failure ends up as a message in the widget, never as an uncaught error in the console.
 // Removing a widget ends everything it started (timers here, and whatever subclasses and helpers registered with
@@ -39,7 +39,7 @@ import {
   writeLongState,
   writeState,
 } from './state.js';
-import { adoptStyles, stylesUrl } from './styles.js';
+import { WIDGET_CSS, adoptStyles } from './styles.js';
 
 const URL_WRITE_DELAY_MS = 200;
 
@@ -105,10 +105,7 @@ export class LabElement extends HTMLElement {
     const webAssemblyPresent = typeof WebAssembly === 'object' && WebAssembly !== null;
     const labReady = webAssemblyPresent ? Promise.all([load(), formulasReady()]) : null; // fetched while the stylesheets are
     labReady?.catch(() => {}); // awaited below, where a failure is shown
-    const styleUrls = ['widget.css', ...this.constructor.styles].map((name) =>
-      name instanceof URL ? name : stylesUrl(name),
-    );
-    await adoptStyles(this.shadowRoot, styleUrls);
+    await adoptStyles(this.shadowRoot, [WIDGET_CSS, ...this.constructor.styles]);
     if (this.constructor.charts) resolveChartColours(this); // while the lab loads, not in the build's task
     this.notice = h('p', { class: 'notice', role: 'status', hidden: true });
     this.body = h('div', { class: 'widget-body' });

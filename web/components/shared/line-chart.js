@@ -44,7 +44,7 @@ export function resolveChartColours(host) {
  * `host` is the widget (a LabElement); `build(color)` returns uPlot options without width and height;
  * `color('blue')` reads the widget's --blue.
  * Returns { root, setData(data) }: data is uPlot's [xs, ys1, ys2, ...].
- * For the share menu's exports: `log10` says the y values are log10 of the quantity (experiment-run/log-axis.js),
+ * For the share menu's exports: `log10` says the y values are log10 of the quantity (log-axis.js),
  * `quantity` names the quantity (and its unit) for the CSV's headers.
  */
 const probes = new WeakMap();

@@ -4,7 +4,10 @@
 // constructable sheets are missing, a <link rel=stylesheet> in the shadow root does the same job.
 const sheets = new Map();
 
-export const stylesUrl = (name) => new URL(`../../styles/${name}`, import.meta.url);
+/** The stylesheet every widget adopts before its own (colours, fonts, the parts every widget has). */
+export const WIDGET_CSS = new URL('./widget.css', import.meta.url);
+/** The block diagrams' stylesheet (block-diagram.js), for the widgets that draw one. */
+export const BLOCK_DIAGRAM_CSS = new URL('./block-diagram.css', import.meta.url);
 export const uplotCssUrl = () => new URL('../../vendor/uplot/uPlot.min.css', import.meta.url);
 
 function sheetFor(url) {

@@ -1,13 +1,13 @@
 // <rl-gemma-trap>: one set of stored norm weights read with the Llama convention (y = x̂·w) and with the
 // Gemma 2/3 convention (y = x̂·(1 + w)), both computed by lab.rmsNorm (weightOffset 0 or 1). The reader says
 // which convention the checkpoint was trained with; the other reading is what a careless port computes.
-import { barChart, legendEntry, niceLimit } from './shared/bar-chart.js';
-import { h } from './shared/dom.js';
-import { radioGroup, textField } from './shared/fields.js';
-import { formatFixed, formatTrimmed, formatVector } from './shared/format.js';
-import { formula } from './shared/formula.js';
-import { widgetError } from './shared/i18n.js';
-import { LabElement } from './shared/lab-element.js';
+import { barChart, legendEntry, niceLimit } from '../shared/bar-chart.js';
+import { h } from '../shared/dom.js';
+import { radioGroup, textField } from '../shared/fields.js';
+import { formatFixed, formatTrimmed, formatVector } from '../shared/format.js';
+import { formula } from '../shared/formula.js';
+import { widgetError } from '../shared/i18n.js';
+import { LabElement } from '../shared/lab-element.js';
 
 const MAX_TEXT = 2000;
 // The same trained multipliers stored both ways: Gemma 2/3 keep (multiplier - 1), Llama the multiplier.
@@ -34,7 +34,7 @@ const STATE = [
 export class RlGemmaTrap extends LabElement {
   static tag = 'rl-gemma-trap';
   static stateRows = STATE;
-  static styles = ['gemma-trap.css'];
+  static styles = [new URL('./gemma-trap.css', import.meta.url)];
 
   build() {
     const s = this.strings;

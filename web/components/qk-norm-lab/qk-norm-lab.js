@@ -2,12 +2,12 @@
 // are scaled by a gain, without and with QK-Norm (lab.experiments.qkLogitGrowth, experiment 5, in a worker).
 // s = q·k/√d_head: without QK-Norm s grows as gain²; with it |q̂| = |k̂| = √d_head, so s ≤ √d_head (Cauchy–Schwarz)
 // whatever the gain. The flat line is that bound; every curve is measured.
-import { log10OrGap, logSplits, logValues, shownScientific as shown } from './experiment-run/log-axis.js';
-import { ExperimentElement, chartFigure, experimentChartOptions } from './experiment-run/experiment-element.js';
-import { numberSelect } from './experiment-run/runner.js';
-import { h } from './shared/dom.js';
-import { formatFactor, formatFixed, formatScientific, formatTrimmed } from './shared/format.js';
-import { axis, lineChart } from './shared/line-chart.js';
+import { log10OrGap, logSplits, logValues, shownScientific as shown } from '../shared/log-axis.js';
+import { ExperimentElement, chartFigure, experimentChartOptions } from '../shared/experiment-element.js';
+import { numberSelect } from '../shared/experiment-runner.js';
+import { h } from '../shared/dom.js';
+import { formatFactor, formatFixed, formatScientific, formatTrimmed } from '../shared/format.js';
+import { axis, lineChart } from '../shared/line-chart.js';
 
 /** A growth factor in a <data> element carrying the exact value: ×4,096, never ×4.096 × 10³. */
 const factor = (value) => h('data', { value: String(value) }, formatFactor(value));

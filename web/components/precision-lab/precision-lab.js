@@ -1,14 +1,14 @@
 // <rl-precision-lab>: one RMSNorm of a d-dimensional vector (random or typed, d up to 8192) with float32 and
 // with bfloat16 accumulation (lab.rmsNorm precision 'fp32' / 'bf16'), each against the exact float64 result,
 // and the error of both as d grows. Compute lives in precision-lab/compute.js (worker-ready, DOM-free).
-import { h } from './shared/dom.js';
-import { radioGroup, rangeField, seedControl, textField } from './shared/fields.js';
-import { formatScientific, formatTrimmed, powerOfTen } from './shared/format.js';
-import { widgetError } from './shared/i18n.js';
-import { LabElement } from './shared/lab-element.js';
-import { axis, lineChart } from './shared/line-chart.js';
-import { uplotCssUrl } from './shared/styles.js';
-import { EPS, FLOAT32_MAX, MAX_D, SWEEP_DIMS, compare, seededPrefix, sweep } from './precision-lab/compute.js';
+import { h } from '../shared/dom.js';
+import { radioGroup, rangeField, seedControl, textField } from '../shared/fields.js';
+import { formatScientific, formatTrimmed, powerOfTen } from '../shared/format.js';
+import { widgetError } from '../shared/i18n.js';
+import { LabElement } from '../shared/lab-element.js';
+import { axis, lineChart } from '../shared/line-chart.js';
+import { uplotCssUrl } from '../shared/styles.js';
+import { EPS, FLOAT32_MAX, MAX_D, SWEEP_DIMS, compare, seededPrefix, sweep } from './compute.js';
 
 const MAX_SEED = 2 ** 31 - 1;
 const STATE = [
@@ -40,7 +40,7 @@ const powerLabel = (v) => (v == null ? '' : powerOfTen(Math.round(Math.log10(v))
 export class RlPrecisionLab extends LabElement {
   static tag = 'rl-precision-lab';
   static stateRows = STATE;
-  static styles = ['precision-lab.css', uplotCssUrl()];
+  static styles = [new URL('./precision-lab.css', import.meta.url), uplotCssUrl()];
   static charts = true; // line charts: their colours are read before the build (LabElement)
 
   build() {

@@ -6,13 +6,13 @@
 // cut short runs again when it next nears the viewport (its worker starts afresh with that run).
 // The parts every experiment widget lays out the same way are here too: its header, the layer slider, the run
 // state followed by the results (charts, readouts, remark), and the charts' common uPlot options.
-import { LabElement } from '../shared/lab-element.js';
-import { h } from '../shared/dom.js';
-import { rangeField, seedControl } from '../shared/fields.js';
-import { formatFixed } from '../shared/format.js';
-import { uplotCssUrl } from '../shared/styles.js';
+import { LabElement } from './lab-element.js';
+import { h } from './dom.js';
+import { rangeField, seedControl } from './fields.js';
+import { formatFixed } from './format.js';
+import { uplotCssUrl } from './styles.js';
 import { stringsOf } from '../../languages.js';
-import { ExperimentRunner } from './runner.js';
+import { ExperimentRunner } from './experiment-runner.js';
 
 const RECOMPUTE_DELAY_MS = 250;
 
@@ -35,7 +35,7 @@ export const experimentChartOptions = ({ x = {}, y, axes, series }) => ({
 });
 
 export class ExperimentElement extends LabElement {
-  static styles = ['experiment.css', uplotCssUrl()];
+  static styles = [new URL('./experiment.css', import.meta.url), uplotCssUrl()];
   static charts = true; // line charts: their colours are read before the build (LabElement)
 
   #runner = null;

@@ -2,37 +2,34 @@
 // lab.openCheckpoint in the lab worker: the stream's norm after every layer at one position, what each sublayer
 // adds there, the final norm's effect, each norm's weight statistics, and a logit lens (the top tokens each stream
 // state would predict, read through the final norm and the output head). It opens a shipped toy by default
-// (checkpoint-probe/compute.js), or the files the reader gives (files, not a folder: the Hub's cache keeps
+// (../shared/toys.js), or the files the reader gives (files, not a folder: the Hub's cache keeps
 // symbolic links, which folder uploads drop). Position 0 is drawn apart: its stream is usually far longer. Where
 // the files have the shape of the model the chapter measured, its numbers stand beside the reader's
 // (checkpoint-probe/seed.js).
-import { ExperimentElement } from './experiment-run/experiment-element.js';
-import { createLabWorker } from '../lib/worker-client.js';
+import { ExperimentElement } from '../shared/experiment-element.js';
+import { createLabWorker } from '../../lib/worker-client.js';
 import {
   LENS_K,
-  TOY_NAMES,
   defaultIds,
-  fetchToy,
   probeRows,
   gatherFiles,
   readTokenizer,
   shownToken,
-  toyOf,
-  toyWindow,
   tokenIds,
   unknownCharacters,
-} from './checkpoint-probe/compute.js';
-import { lensTable, weightsTable } from './checkpoint-probe/tables.js';
-import { EXPERIMENT_NAMES, experimentsView } from './checkpoint-probe/experiments-view.js';
-import { fetchPanel } from './checkpoint-probe/fetch-panel.js';
-import { SEEDS, comparable, configOf, seedComparison, seedOf, seedRows } from './checkpoint-probe/seed.js';
-import { barChart, legendEntry, niceLimit } from './shared/bar-chart.js';
-import { h } from './shared/dom.js';
-import { textField } from './shared/fields.js';
-import { formatFixed, formatTrimmed } from './shared/format.js';
-import { describeError } from './shared/i18n.js';
-import { axis, lineChart } from './shared/line-chart.js';
-import { parseNumber } from './shared/parse-number.js';
+} from './compute.js';
+import { TOY_NAMES, fetchToy, toyOf, toyWindow } from '../shared/toys.js';
+import { lensTable, weightsTable } from './tables.js';
+import { EXPERIMENT_NAMES, experimentsView } from './experiments-view.js';
+import { fetchPanel } from './fetch-panel.js';
+import { SEEDS, comparable, configOf, seedComparison, seedOf, seedRows } from './seed.js';
+import { barChart, legendEntry, niceLimit } from '../shared/bar-chart.js';
+import { h } from '../shared/dom.js';
+import { textField } from '../shared/fields.js';
+import { formatFixed, formatTrimmed } from '../shared/format.js';
+import { describeError } from '../shared/i18n.js';
+import { axis, lineChart } from '../shared/line-chart.js';
+import { parseNumber } from '../shared/parse-number.js';
 
 const MAX_PROMPT = 2000;
 const LAST = -1; // the position row's value for "the last position"
@@ -56,7 +53,7 @@ const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits))
 export class RlCheckpointProbe extends ExperimentElement {
   static tag = 'rl-checkpoint-probe';
   static stateRows = STATE;
-  static styles = [...ExperimentElement.styles, 'checkpoint-probe.css'];
+  static styles = [...ExperimentElement.styles, new URL('./checkpoint-probe.css', import.meta.url)];
   /**
    * The published measurements set beside a model of the same shape (checkpoint-probe/seed.js): the chapter's.
    * A page may replace the list; tests/e2e/checkpoint-probe-seed.test.mjs narrows its shape to a small fixture.

@@ -3,12 +3,12 @@
 // worker). Pre-norm: the final stream is the embedding plus 2L nearly independent increments, so its variance is
 // about var(embedding) + 2L·v unscaled and var(embedding) + v scaled. The dashed estimate takes var(embedding)
 // from stream point 0 and v from the 1-layer model; the two solid curves are measured.
-import { shownScientific as shown } from './experiment-run/log-axis.js';
-import { ExperimentElement, chartFigure } from './experiment-run/experiment-element.js';
-import { numberSelect } from './experiment-run/runner.js';
-import { h } from './shared/dom.js';
-import { formatScientific, formatTrimmed } from './shared/format.js';
-import { axis, lineChart } from './shared/line-chart.js';
+import { shownScientific as shown } from '../shared/log-axis.js';
+import { ExperimentElement, chartFigure } from '../shared/experiment-element.js';
+import { numberSelect } from '../shared/experiment-runner.js';
+import { h } from '../shared/dom.js';
+import { formatScientific, formatTrimmed } from '../shared/format.js';
+import { axis, lineChart } from '../shared/line-chart.js';
 
 const MAX_DEPTHS = [16, 32, 64, 128];
 const STDS = [0.01, 0.02, 0.05];

@@ -1,12 +1,12 @@
 // <rl-forward-reader>: a decoder layer's forward() beside the block its config builds; the reader names the
 // layout; the diagram, which shows the layout, appears with the answer. The answer is checked against the snippet's decoder config as the engine's option table resolves it
-// (forward-reader/logic.js), the explanation quotes the engine's formula for each placement, and every line is
+// (shared/forward-logic.js), the explanation quotes the engine's formula for each placement, and every line is
 // linked to the diagram element it computes (hover or focus either side).
-import { blockDiagram } from './shared/block-diagram.js';
-import { h } from './shared/dom.js';
-import { radioGroup } from './shared/fields.js';
-import { LabElement } from './shared/lab-element.js';
-import { keysOf, markDiagram } from './forward-reader/diagram-link.js';
+import { blockDiagram } from '../shared/block-diagram.js';
+import { h } from '../shared/dom.js';
+import { radioGroup } from '../shared/fields.js';
+import { LabElement } from '../shared/lab-element.js';
+import { keysOf, markDiagram } from './diagram-link.js';
 import {
   checkPlacement,
   decisiveLines,
@@ -14,9 +14,10 @@ import {
   placementFormulas,
   placementRow,
   snippetConfig,
-} from './forward-reader/logic.js';
-import { SNIPPETS, SNIPPET_IDS } from './forward-reader/snippets.js';
-import { stringsOf } from '../languages.js';
+} from '../shared/forward-logic.js';
+import { SNIPPETS, SNIPPET_IDS } from '../shared/forward-snippets.js';
+import { stringsOf } from '../../languages.js';
+import { BLOCK_DIAGRAM_CSS } from '../shared/styles.js';
 
 const STATE = [{ name: 'snippet', type: 'choice', choices: SNIPPET_IDS, default: SNIPPET_IDS[0] }];
 const WRONG_BEFORE_REVEAL = 2;
@@ -24,7 +25,7 @@ const WRONG_BEFORE_REVEAL = 2;
 export class RlForwardReader extends LabElement {
   static tag = 'rl-forward-reader';
   static stateRows = STATE;
-  static styles = ['block-diagram.css', 'forward-reader.css'];
+  static styles = [BLOCK_DIAGRAM_CSS, new URL('./forward-reader.css', import.meta.url)];
 
   build() {
     const s = this.strings;

@@ -3,13 +3,13 @@
 // multiplies the gradient by exactly `gain` per layer (a random rotation keeps its length), so layer 0 gets
 // gain^L of the top's: the chapter's 0.8^32 ≈ 0.0008 and 1.2^32 ≈ 342. The dashed line gain^(L−l) is that
 // formula, drawn for comparison; the two solid curves are measured.
-import { log10OrGap, logSplits, logValues, shownScientific as shown } from './experiment-run/log-axis.js';
-import { ExperimentElement, chartFigure } from './experiment-run/experiment-element.js';
-import { checkbox, numberSelect } from './experiment-run/runner.js';
-import { h } from './shared/dom.js';
-import { formatFactor, formatFixed, formatScientific } from './shared/format.js';
-import { axis, lineChart } from './shared/line-chart.js';
-import { radioGroup, rangeField } from './shared/fields.js';
+import { log10OrGap, logSplits, logValues, shownScientific as shown } from '../shared/log-axis.js';
+import { ExperimentElement, chartFigure } from '../shared/experiment-element.js';
+import { checkbox, numberSelect } from '../shared/experiment-runner.js';
+import { h } from '../shared/dom.js';
+import { formatFactor, formatFixed, formatScientific } from '../shared/format.js';
+import { axis, lineChart } from '../shared/line-chart.js';
+import { radioGroup, rangeField } from '../shared/fields.js';
 
 const WIDTHS = [16, 64, 256, 512];
 // Opening with small branches (gain 0.1) shows the section's claim as it stands: without residuals layer 0 gets

@@ -10,7 +10,7 @@
 import { mergeWarmupResults, splitWarmupOptions } from '../../lib/experiments.js';
 import { stringsOf } from '../../languages.js';
 import { createLabWorker } from '../../lib/worker-client.js';
-import { h } from '../shared/dom.js';
+import { h } from './dom.js';
 
 /** Workers a splittable call may use: the cores the browser reports, at most the race's four runs. */
 const parallelWorkers = () => Math.max(1, Math.min(4, Number(globalThis.navigator?.hardwareConcurrency) || 1));

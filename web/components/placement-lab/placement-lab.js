@@ -2,13 +2,13 @@
 // (lab.experiments.initGradients, experiment 2, in a worker): the MLP down-projection's gradient in every layer
 // of one model, and the last layer's against depth (6 to 48 layers). Xiong et al. (2020), Theorem 1: the latter
 // is independent of L for Post-LN and O(1/√L) for Pre-LN. Every curve is measured.
-import { log10OrGap, logSplits, logValues, shownScientific as shown } from './experiment-run/log-axis.js';
-import { ExperimentElement, chartFigure, experimentChartOptions } from './experiment-run/experiment-element.js';
-import { checkbox } from './experiment-run/runner.js';
-import { h } from './shared/dom.js';
-import { radioGroup } from './shared/fields.js';
-import { formatFactor, formatScientific } from './shared/format.js';
-import { axis, lineChart } from './shared/line-chart.js';
+import { log10OrGap, logSplits, logValues, shownScientific as shown } from '../shared/log-axis.js';
+import { ExperimentElement, chartFigure, experimentChartOptions } from '../shared/experiment-element.js';
+import { checkbox } from '../shared/experiment-runner.js';
+import { h } from '../shared/dom.js';
+import { radioGroup } from '../shared/fields.js';
+import { formatFactor, formatScientific } from '../shared/format.js';
+import { axis, lineChart } from '../shared/line-chart.js';
 
 const PLACEMENTS = ['post', 'pre', 'sandwich', 'olmo2'];
 const COLORS = { post: 'vermillion', pre: 'blue', sandwich: 'green', olmo2: 'purple' };

@@ -3,9 +3,9 @@
 // request DyT, gamma * tanh(alpha x) + beta, joins them, and a sentence under the slider compares each output
 // with its value at x1 (DyT's moves). Every number comes from the WASM kernels (lab.rmsNormSteps,
 // lab.layerNormSteps, lab.dynamicTanhSteps); the work is a few microseconds, so it runs on the main thread.
-import { barChart, legendEntry, niceLimit } from './shared/bar-chart.js';
-import { h } from './shared/dom.js';
-import { rangeField, textField } from './shared/fields.js';
+import { barChart, legendEntry, niceLimit } from '../shared/bar-chart.js';
+import { h } from '../shared/dom.js';
+import { rangeField, textField } from '../shared/fields.js';
 import {
   formatCount,
   formatFactor,
@@ -13,12 +13,12 @@ import {
   formatTrimmed,
   formatVector,
   formatVectorSummary,
-} from './shared/format.js';
-import { widgetError } from './shared/i18n.js';
-import { asciiNumberText, parseNumber } from './shared/parse-number.js';
-import { LabElement } from './shared/lab-element.js';
-import { dytControls, scaleComparison } from './vector-lab/dyt.js';
-import { STEPS, createStepper } from './vector-lab/stepper.js';
+} from '../shared/format.js';
+import { widgetError } from '../shared/i18n.js';
+import { asciiNumberText, parseNumber } from '../shared/parse-number.js';
+import { LabElement } from '../shared/lab-element.js';
+import { dytControls, scaleComparison } from './dyt.js';
+import { STEPS, createStepper } from './stepper.js';
 
 const MAX_TEXT = 200_000; // a link carries a long vector compressed (state.js)
 // A vector longer than this is shown by its first and last three values and its length; the results table's CSV
@@ -56,7 +56,7 @@ const fromSlider = (position) => Number((10 ** position).toPrecision(3));
 export class RlVectorLab extends LabElement {
   static tag = 'rl-vector-lab';
   static stateRows = STATE;
-  static styles = ['vector-lab.css'];
+  static styles = [new URL('./vector-lab.css', import.meta.url)];
 
   build() {
     const s = this.strings;

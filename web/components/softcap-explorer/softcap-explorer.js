@@ -2,15 +2,15 @@
 // chapter's table (cap 30 at 10, 30, 60, 200; cap 50 at 100) computed live, with the cap editable.
 // The softcap values and gradients come from lab.softcap / lab.softcapBackward; the identity and the clip are
 // the comparison lines (min(max(x, -c), c) and its 0-or-1 slope), drawn from their definitions.
-import { h } from './shared/dom.js';
-import { rangeField, textField } from './shared/fields.js';
-import { formatFixed, formatTrimmed } from './shared/format.js';
-import { widgetError } from './shared/i18n.js';
-import { LabElement } from './shared/lab-element.js';
-import { axis, lineChart } from './shared/line-chart.js';
-import { formula } from './shared/formula.js';
-import { parseNumber } from './shared/parse-number.js';
-import { uplotCssUrl } from './shared/styles.js';
+import { h } from '../shared/dom.js';
+import { rangeField, textField } from '../shared/fields.js';
+import { formatFixed, formatTrimmed } from '../shared/format.js';
+import { widgetError } from '../shared/i18n.js';
+import { LabElement } from '../shared/lab-element.js';
+import { axis, lineChart } from '../shared/line-chart.js';
+import { formula } from '../shared/formula.js';
+import { parseNumber } from '../shared/parse-number.js';
+import { uplotCssUrl } from '../shared/styles.js';
 
 const X_MAX = 200;
 const CURVE_X = Float32Array.from({ length: 2 * X_MAX + 1 }, (_, i) => i - X_MAX);
@@ -32,7 +32,7 @@ function parseCap(text) {
 export class RlSoftcapExplorer extends LabElement {
   static tag = 'rl-softcap-explorer';
   static stateRows = STATE;
-  static styles = ['softcap-explorer.css', uplotCssUrl()];
+  static styles = [new URL('./softcap-explorer.css', import.meta.url), uplotCssUrl()];
   static charts = true; // line charts: their colours are read before the build (LabElement)
 
   build() {

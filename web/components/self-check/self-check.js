@@ -1,13 +1,13 @@
 // <rl-self-check set="normalization">: the exercises of one chapter section (self-check/exercises.js). Each is
 // answered by keyboard or pointer and checked at once against an answer computed through the API; feedback is
 // announced (aria-live), a hint follows the first wrong answer and the worked solution the second.
-import { stringsOf } from '../languages.js';
-import { h } from './shared/dom.js';
-import { formatCount, formatScientific, formatTrimmed } from './shared/format.js';
-import { describeError } from './shared/i18n.js';
-import { LabElement } from './shared/lab-element.js';
-import { EXERCISE_SECTIONS, exercisesOf } from './self-check/exercises.js';
-import { judge } from './self-check/judge.js';
+import { stringsOf } from '../../languages.js';
+import { h } from '../shared/dom.js';
+import { formatCount, formatScientific, formatTrimmed } from '../shared/format.js';
+import { describeError } from '../shared/i18n.js';
+import { LabElement } from '../shared/lab-element.js';
+import { EXERCISE_SECTIONS, exercisesOf } from './exercises.js';
+import { judge } from './judge.js';
 
 const WRONG_BEFORE_SOLUTION = 2;
 
@@ -22,7 +22,7 @@ export class RlSelfCheck extends LabElement {
   static tag = 'rl-self-check';
   // The section whose exercises it holds: the `set` attribute (or embed.html's ?set=), checked like any setting.
   static stateRows = [{ name: 'set', type: 'choice', choices: EXERCISE_SECTIONS, default: EXERCISE_SECTIONS[0] }];
-  static styles = ['self-check.css'];
+  static styles = [new URL('./self-check.css', import.meta.url)];
 
   build() {
     const s = this.strings;

@@ -5,20 +5,20 @@
 // the trunk is normalized after every addition and cannot grow. Sandwich and OLMo 2 normalize each increment,
 // Norm(F(.)), so every one has length about sqrt(d) and the trunk grows like a sum of them. Both curves are
 // measured. For Pre-Norm and OLMo 2 a third chart sets the shipped trained toy of that placement against itself
-// before training (experiment-run/toy-stream.js), the contrast a few hundred steps in the page cannot show.
-import { shownScientific as shown } from './experiment-run/log-axis.js';
+// before training (shared/toy-stream.js), the contrast a few hundred steps in the page cannot show.
+import { shownScientific as shown } from '../shared/log-axis.js';
 import {
   ExperimentElement,
   chartFigure,
   experimentChartOptions,
   fixedValue as fixed,
-} from './experiment-run/experiment-element.js';
-import { numberSelect } from './experiment-run/runner.js';
-import { toyOfPlacement, toyStreamsInWorker, toyWindow } from './experiment-run/toy-stream.js';
-import { h } from './shared/dom.js';
-import { radioGroup } from './shared/fields.js';
-import { formatFixed, formatTrimmed } from './shared/format.js';
-import { axis, lineChart } from './shared/line-chart.js';
+} from '../shared/experiment-element.js';
+import { numberSelect } from '../shared/experiment-runner.js';
+import { toyOfPlacement, toyStreamsInWorker, toyWindow } from '../shared/toy-stream.js';
+import { h } from '../shared/dom.js';
+import { radioGroup } from '../shared/fields.js';
+import { formatFixed, formatTrimmed } from '../shared/format.js';
+import { axis, lineChart } from '../shared/line-chart.js';
 
 const STEP_CHOICES = [0, 50, 200, 500, 1000];
 const LEARNING_RATES = [0.001, 0.003];

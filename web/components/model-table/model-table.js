@@ -2,15 +2,16 @@
 // (shared/block-diagram.js) from its toy decoder config (lib/models.js), validated against the engine's option
 // table. "Run this block" hands the placement to the page's <rl-placement-lab> (selectPlacements), keeps it in
 // view and moves the focus there; embedded without one, it runs the block's stack at toy size here (experiments.initGradients in a worker).
-import { resolveOptions } from '../lib/options.js';
-import { MODELS, modelById, toyDecoderConfig } from '../lib/models.js';
-import { ExperimentElement } from './experiment-run/experiment-element.js';
-import { blockDiagram, blockLayout } from './shared/block-diagram.js';
-import { h } from './shared/dom.js';
-import { radioGroup } from './shared/fields.js';
-import { keepInView } from './shared/keep-in-view.js';
-import { formatScientific, shownConfigValue } from './shared/format.js';
-import { stringsOf } from '../languages.js';
+import { resolveOptions } from '../../lib/options.js';
+import { MODELS, modelById, toyDecoderConfig } from '../../lib/models.js';
+import { ExperimentElement } from '../shared/experiment-element.js';
+import { blockDiagram, blockLayout } from '../shared/block-diagram.js';
+import { h } from '../shared/dom.js';
+import { radioGroup } from '../shared/fields.js';
+import { keepInView } from '../shared/keep-in-view.js';
+import { formatScientific, shownConfigValue } from '../shared/format.js';
+import { stringsOf } from '../../languages.js';
+import { BLOCK_DIAGRAM_CSS } from '../shared/styles.js';
 
 const TOY_LAYERS = 8;
 const TOY_WIDTH = 64;
@@ -20,7 +21,7 @@ const RUN_WAIT_MS = 60_000; // a hand-over keeps the lab in view at most this lo
 export class RlModelTable extends ExperimentElement {
   static tag = 'rl-model-table';
   static stateRows = [{ name: 'model', type: 'choice', choices: MODELS.map((m) => m.id), default: 'llama3' }];
-  static styles = [...ExperimentElement.styles, 'block-diagram.css', 'model-table.css'];
+  static styles = [...ExperimentElement.styles, BLOCK_DIAGRAM_CSS, new URL('./model-table.css', import.meta.url)];
 
   build() {
     const s = this.strings;

@@ -1,8 +1,8 @@
 // A log axis for curves plotted as log10(value) on a linear uPlot scale (uPlot's own log scale only covers about
 // 10^-16 .. 10^16, and a gradient after 64 layers of gain 0.05 is 10^-83). Ticks sit at 1, 2, 5 × 10^k when the
 // curves span few decades, at every n-th power of ten when they span many; labels are the values, not logs.
-import { h } from '../shared/dom.js';
-import { formatScientific, powerOfTen } from '../shared/format.js';
+import { h } from './dom.js';
+import { formatScientific, powerOfTen } from './format.js';
 
 const MAX_TICKS = 8;
 

@@ -2,20 +2,21 @@
 // the fields that exist for numerical stability, whether the architecture's code has QK-Norm (for an architecture
 // it does not know, what the config's QK-Norm field says, if it has one), every norm with its count, size and
 // parameters, their share of the model, and the block drawn (shared/block-diagram.js) from the architecture's layout.
-import { CONFIG_EXAMPLES, exampleText } from './config-inspector/examples.js';
-import { blockDiagram } from './shared/block-diagram.js';
-import { h } from './shared/dom.js';
-import { formatCount as count, formatPercent, shownConfigValue as shownValue } from './shared/format.js';
-import { textField } from './shared/fields.js';
-import { LabElement } from './shared/lab-element.js';
-import { stringsOf } from '../languages.js';
+import { CONFIG_EXAMPLES, exampleText } from '../shared/config-examples.js';
+import { blockDiagram } from '../shared/block-diagram.js';
+import { h } from '../shared/dom.js';
+import { formatCount as count, formatPercent, shownConfigValue as shownValue } from '../shared/format.js';
+import { textField } from '../shared/fields.js';
+import { LabElement } from '../shared/lab-element.js';
+import { stringsOf } from '../../languages.js';
+import { BLOCK_DIAGRAM_CSS } from '../shared/styles.js';
 
 const MAX_CONFIG_CHARS = 1_048_576; // what inspectConfig reads; a link carries it compressed (state.js)
 
 export class RlConfigInspector extends LabElement {
   static tag = 'rl-config-inspector';
   static stateRows = [{ name: 'config', type: 'text', maxLength: MAX_CONFIG_CHARS, default: exampleText('llama') }];
-  static styles = ['block-diagram.css', 'config-inspector.css'];
+  static styles = [BLOCK_DIAGRAM_CSS, new URL('./config-inspector.css', import.meta.url)];
 
   build() {
     const s = this.strings;
