@@ -1,9 +1,40 @@
-// What <rl-checkpoint-probe> computes, apart from its view: the reader's files read with progress, the tokens of a
-// prompt, and one run of a checkpoint handle (lab.openCheckpoint, in the lab worker) turned into the rows the
-// widget draws. The shipped toys are ../shared/toys.js.
+// What <rl-checkpoint-probe> computes, apart from its view (view.js) and its settings (state.js): a model opened in
+// the lab worker (a shipped toy, ../shared/toys.js, or the reader's files read with progress), the tokens of a
+// prompt, and one run of the checkpoint handle turned into the rows the widget draws.
+import { fetchToy } from '../shared/toys.js';
+import { configOf, seedOf } from './seed.js';
 
 /** Tokens per layer in the logit lens table. */
 export const LENS_K = 3;
+
+/**
+ * Opens `source` (a toy's name, or the reader's File objects) in the lab worker `worker`: its files fetched or read
+ * (onProgress(bytesDone, bytesTotal | 0)), then lab.openCheckpoint there (onOpening() just before). Resolves to the
+ * model open: { source, handle, name, characters, hasTokenizer, vocabSize, context, seed (the published
+ * measurement of its shape among `seeds`, or null), dtypes }; or to null, its handle disposed, once `current()`
+ * says a newer request has taken over.
+ */
+export async function openModel(worker, source, { seeds, onProgress, onOpening, current }) {
+  const files = typeof source === 'string' ? await fetchToy(source, onProgress) : await gatherFiles(source, onProgress);
+  if (!current()) return null;
+  onOpening();
+  const handle = await worker.call('openCheckpoint', [files]);
+  if (!current()) {
+    handle.dispose().catch(() => {});
+    return null;
+  }
+  const config = configOf(files);
+  return {
+    source,
+    handle,
+    ...readTokenizer(files),
+    hasTokenizer: 'tokenizer.json' in files,
+    vocabSize: config?.vocab_size,
+    context: config?.max_position_embeddings,
+    seed: seedOf(config, seeds),
+    dtypes: [...new Set(handle.tensors.map((t) => t.dtype))],
+  };
+}
 
 /**
  * The reader's files for lab.openCheckpoint: the weights (.safetensors) stay File objects, read by range in the
