@@ -1,6 +1,6 @@
-// The chapters' Markdown as the content tests read it: each language's lines, which are code, its headings and
-// the section every line sits in ('intro' before the first ## heading), and markdown-it with texmath as the page
-// build renders it.
+// The chapters' Markdown as the content tests read it: each language's lines, which are code, its headings, the
+// section every line sits in ('intro' before the first ## heading) and each section's text, and markdown-it with
+// texmath as the page build renders it.
 import { readFileSync } from 'node:fs';
 import MarkdownIt from 'markdown-it';
 import texmath from 'markdown-it-texmath';
@@ -44,8 +44,11 @@ export function loadChapter(lang) {
     }
     sectionOf.push(current);
   });
-  const sectionText = (id) => lines.filter((_, i) => sectionOf[i] === id).join('\n');
-  return { lang, text, lines, inCode, unclosedAt, headings, sectionOf, sectionText };
+  const sections = {}; // section id -> its lines, in the chapter's order
+  lines.forEach((line, i) => (sections[sectionOf[i]] ??= []).push(line));
+  for (const id of Object.keys(sections)) sections[id] = sections[id].join('\n');
+  const sectionText = (id) => sections[id] ?? '';
+  return { lang, text, lines, inCode, unclosedAt, headings, sectionOf, sections, sectionText };
 }
 
 export function markdown() {

@@ -1,6 +1,6 @@
 // Claims the chapter, its widgets and exercises make about other people's code, papers and the project's own
 // measurements, held to their source: the inspector's architecture table, docs/experiments.md, the engine, and
-// the chapter's own figures (a widget that quotes them computes from them). Both languages, wherever the claim is.
+// the chapter's own figures (a widget that quotes them computes from them). Every language, wherever the claim is.
 // Run: node --test tests/js/content-claims.test.mjs     after `node scripts/build.mjs` (uses dist/lib/)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +10,8 @@ import { exampleText } from '../../web/components/shared/config-examples.js';
 import { EXERCISES } from '../../web/components/self-check/exercises.js';
 import { LANGUAGES } from '../../web/languages.js';
 import { rowAfter } from './markdown-tables.mjs';
+import { chapters } from './chapter-text.mjs';
+import { CODES, perLanguage, saysIn } from './per-language.mjs';
 
 // each widget's texts by language code (content/<lang>/strings/<tag>.js)
 const byLanguage = (part) => Object.fromEntries(LANGUAGES.map((row) => [row.code, row.strings[part]]));
@@ -20,45 +22,31 @@ const RESIDUAL_GROWTH_STRINGS = byLanguage('rl-residual-growth');
 
 const read = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
-/** The chapter in `lang`, split at its `## ... {#id}` headings (outside code fences): sections.intro is the opening. */
-function chapter(lang) {
-  const sections = { intro: [] };
-  let current = 'intro';
-  let fenced = false;
-  for (const line of read(`content/${lang}/chapter.md`).split('\n')) {
-    if (/^(```|~~~)/.test(line)) fenced = !fenced;
-    const heading = !fenced && /^## .*\{#([a-z0-9-]+)\}\s*$/.exec(line);
-    if (heading) sections[(current = heading[1])] = [];
-    sections[current].push(line);
-  }
-  return Object.fromEntries(Object.entries(sections).map(([id, lines]) => [id, lines.join('\n')]));
-}
-const zh = chapter('zh');
-const en = chapter('en');
-const both = { zh, en };
+// each language's chapter by ## section id (sections[code].intro is the opening, before the first heading)
+const sections = Object.fromEntries(CODES.map((code) => [code, chapters[code].sections]));
+/** The text of section `id` in a language, for saysIn. */
+const section = (id) => (code) => sections[code][id];
 
 test("soft-capping: fused kernels apply the cap only if written to; Gemma 2's SDPA branch dropped it silently", () => {
-  for (const [lang, ch] of Object.entries(both)) {
+  for (const code of CODES) {
     for (const fact of ['FlashAttention', '2.6', '`softcap`', 'flex attention', 'SDPA', 'eager', '2024'])
-      assert.ok(ch.softcap.includes(fact), `${lang}: #softcap lacks ${fact}`);
+      assert.ok(sections[code].softcap.includes(fact), `${code}: #softcap lacks ${fact}`);
   }
-  assert.match(en.softcap, /the cap was silently dropped/);
-  assert.match(zh.softcap, /上限就这样被悄悄丢掉了/);
-  assert.doesNotMatch(en.softcap, /in every version|no place to insert/);
-  assert.doesNotMatch(zh.softcap, /每个版本|没有地方插进/);
+  saysIn('#softcap', section('softcap'), {
+    en: { says: /the cap was silently dropped/, never: /in every version|no place to insert/ },
+    zh: { says: /上限就这样被悄悄丢掉了/, never: /每个版本|没有地方插进/ },
+  });
 });
 
 test('QK-Norm in a config: "the config does not tell" only for the models named; the fields that do tell are the inspector\'s', () => {
-  assert.match(
-    en['qk-norm'],
-    /For Llama, Qwen3, Gemma 3 and OLMo 2 the config does not tell you whether the model has QK-Norm/,
-  );
-  assert.match(
-    zh['qk-norm'],
-    /对 Llama、Qwen3、Gemma 3 和 OLMo 2 来说，`config.json` 里没有哪个字段会告诉你模型用没用 QK-Norm/,
-  );
-  assert.doesNotMatch(en['model-table'], /never says whether the model has QK-Norm/);
-  assert.doesNotMatch(zh['model-table'], /配置文件从来不说/);
+  saysIn('#qk-norm', section('qk-norm'), {
+    en: { says: /For Llama, Qwen3, Gemma 3 and OLMo 2 the config does not tell you whether the model has QK-Norm/ },
+    zh: { says: /对 Llama、Qwen3、Gemma 3 和 OLMo 2 来说，`config.json` 里没有哪个字段会告诉你模型用没用 QK-Norm/ },
+  });
+  saysIn('#model-table', section('model-table'), {
+    en: { never: /never says whether the model has QK-Norm/ },
+    zh: { never: /配置文件从来不说/ },
+  });
   // the four named models: the architecture table gives each QK-Norm (or not) from its code, whatever a flag says
   for (const type of ['llama', 'qwen3', 'gemma3_text', 'olmo2']) {
     const r = inspectConfig(JSON.stringify({ model_type: type, use_qk_norm: true, qk_layernorm: false }));
@@ -75,12 +63,12 @@ test('QK-Norm in a config: "the config does not tell" only for the models named;
       .map((s) => s.trim())
       .sort();
   for (const flag of QK_NORM_FLAGS) {
-    for (const [lang, ch] of Object.entries(both)) {
-      assert.ok(ch['model-table'].includes(`\`${flag}\``), `${lang}: #read-config names ${flag}`);
-      const inText = new RegExp(`\`${flag}\`\\s?[（(]([^)）]+)[)）]`).exec(ch['qk-norm']);
-      assert.ok(inText, `${lang}: #qk-norm names ${flag} with its architectures`);
-      const inWidget = /[（(]([^)）]+)[)）]$/.exec(CONFIG_INSPECTOR_STRINGS[lang].fieldText[flag]);
-      assert.deepEqual(owners(inText[1]), owners(inWidget[1]), `${lang}: ${flag}`);
+    for (const code of CODES) {
+      assert.ok(sections[code]['model-table'].includes(`\`${flag}\``), `${code}: #read-config names ${flag}`);
+      const inText = new RegExp(`\`${flag}\`\\s?[（(]([^)）]+)[)）]`).exec(sections[code]['qk-norm']);
+      assert.ok(inText, `${code}: #qk-norm names ${flag} with its architectures`);
+      const inWidget = /[（(]([^)）]+)[)）]$/.exec(CONFIG_INSPECTOR_STRINGS[code].fieldText[flag]);
+      assert.deepEqual(owners(inText[1]), owners(inWidget[1]), `${code}: ${flag}`);
     }
   }
 });
@@ -96,23 +84,34 @@ test("QK-Norm's bound is per head; OLMo 2 normalizes the whole projection (its q
     "the same head width as Qwen3-8B's per-head norm",
   );
   const whole = `\\sqrt{${qNorm}} = ${Math.sqrt(qNorm)}`;
-  assert.ok(
-    en['qk-norm'].includes(`all ${heads} heads × ${headDim} = ${qNorm} values at once`) &&
-      en['qk-norm'].includes(whole),
-  );
-  assert.ok(
-    zh['qk-norm'].includes(`${heads} 个头 × ${headDim} 维共 ${qNorm} 个数一起归一化`) && zh['qk-norm'].includes(whole),
-  );
-  assert.match(en['qk-norm'], /Once each head's \$q\$ and \$k\$ are normalized, the score is bounded/);
-  assert.match(zh['qk-norm'], /每个头的 \$q\$、\$k\$ 都归一化之后/);
-  assert.match(en.summary, /when each head is normalized on its own/);
-  assert.match(zh.summary, /逐头归一化、头维度 128 时约为 11\.3/);
-  assert.match(en['qk-norm'], /Wortsman et al\. \(2023\) both [^.]*LayerNorm/);
-  assert.match(zh['qk-norm'], /Wortsman 等（2023）[^。]*LayerNorm/);
+  saysIn('#qk-norm', section('qk-norm'), {
+    en: {
+      says: [
+        `all ${heads} heads × ${headDim} = ${qNorm} values at once`,
+        whole,
+        /Once each head's \$q\$ and \$k\$ are normalized, the score is bounded/,
+        /Wortsman et al\. \(2023\) both [^.]*LayerNorm/,
+      ],
+    },
+    zh: {
+      says: [
+        `${heads} 个头 × ${headDim} 维共 ${qNorm} 个数一起归一化`,
+        whole,
+        /每个头的 \$q\$、\$k\$ 都归一化之后/,
+        /Wortsman 等（2023）[^。]*LayerNorm/,
+      ],
+    },
+  });
+  saysIn('#summary', section('summary'), {
+    en: { says: /when each head is normalized on its own/ },
+    zh: { says: /逐头归一化、头维度 128 时约为 11\.3/ },
+  });
   assert.ok(EXERCISES.some((e) => e.id === 'qk-bound'));
   const bound = byLanguage('exercises');
-  assert.match(bound.en['qk-bound'].question, /per head/);
-  assert.match(bound.zh['qk-bound'].question, /逐头/);
+  saysIn('the qk-bound exercise', (code) => bound[code]['qk-bound'].question, {
+    en: { says: /per head/ },
+    zh: { says: /逐头/ },
+  });
 });
 
 test('warmup at std 0.02: the chapter quotes docs/experiments.md, where the effect reverses in the toy', () => {
@@ -126,24 +125,22 @@ test('warmup at std 0.02: the chapter quotes docs/experiments.md, where the effe
   assert.ok(Number(postWarm) > Number(postNo) && Number(preWarm) < Number(preNo), cells.join(' | '));
   const stall = /pre-norm\s+without warmup stalled \(([\d.]+)\) while post-norm trained/.exec(docs)?.[1];
   assert.ok(stall, 'the 12-layer measurement');
-  assert.ok(
-    en.placement.includes(
-      `the effect reversed in the toy: at 6 layers Post-Norm trains without warmup (loss ${postNo}, and ${postWarm} with it) while warmup helps Pre-Norm (${preNo} without, ${preWarm} with), and at 12 layers Pre-Norm without warmup stalls at ${stall} while Post-Norm trains`,
-    ),
-  );
-  assert.ok(
-    zh.placement.includes(
-      `Post-Norm 不预热也训得动（loss ${postNo}，预热后反而是 ${postWarm}），预热帮到的是 Pre-Norm（不预热 ${preNo}，预热 ${preWarm}）；到 12 层，不预热的 Pre-Norm 停在 ${stall} 下不去`,
-    ),
-  );
-  assert.doesNotMatch(en.placement, /all but vanishes/);
-  assert.doesNotMatch(zh.placement, /差别就几乎消失/);
+  saysIn('#placement', section('placement'), {
+    en: {
+      says: `the effect reversed in the toy: at 6 layers Post-Norm trains without warmup (loss ${postNo}, and ${postWarm} with it) while warmup helps Pre-Norm (${preNo} without, ${preWarm} with), and at 12 layers Pre-Norm without warmup stalls at ${stall} while Post-Norm trains`,
+      never: /all but vanishes/,
+    },
+    zh: {
+      says: `Post-Norm 不预热也训得动（loss ${postNo}，预热后反而是 ${postWarm}），预热帮到的是 Pre-Norm（不预热 ${preNo}，预热 ${preWarm}）；到 12 层，不预热的 Pre-Norm 停在 ${stall} 下不去`,
+      never: /差别就几乎消失/,
+    },
+  });
 });
 
 test('the Gemma trap says what (1 + w) fixes (a fresh w = 0 is a multiplier of 1), not where trained values sit', async () => {
-  for (const { code: lang } of LANGUAGES) {
-    assert.match(GEMMA_STRINGS[lang].wHint, /w = 0/);
-    assert.doesNotMatch(GEMMA_STRINGS[lang].wHint, /near 0|在 0 附近/);
+  for (const code of CODES) {
+    assert.match(GEMMA_STRINGS[code].wHint, /w = 0/);
+    assert.doesNotMatch(GEMMA_STRINGS[code].wHint, /near 0|在 0 附近/);
   }
   const { load } = await import('../../dist/lib/residual-lab.js');
   const lab = await load();
@@ -156,64 +153,68 @@ test('the Gemma trap says what (1 + w) fixes (a fresh w = 0 is a multiplier of 1
 });
 
 test("residual growth: the widget compares bottom with top, 0.47 -> 58.1, its ratio computed from the chapter's figures", () => {
-  const measured = (ch, embedding, top) => [
-    Number(embedding.exec(ch['residual-stream'])[1]),
-    Number(top.exec(ch['residual-stream'])[1]),
-  ];
-  const [bottom, top] = measured(en, /the embedding: only ([\d.]+);/, /after the final layer: back down to ([\d.]+)\./);
-  assert.deepEqual(measured(zh, /词嵌入：只有 ([\d.]+)；/, /最后一层之后：回落到 ([\d.]+)。/), [bottom, top]);
+  // where each language states the norm of the embedding and of the stream after the final layer
+  const measured = perLanguage('the residual stream at the bottom and the top', {
+    en: [/the embedding: only ([\d.]+);/, /after the final layer: back down to ([\d.]+)\./],
+    zh: [/词嵌入：只有 ([\d.]+)；/, /最后一层之后：回落到 ([\d.]+)。/],
+  }).map(([code, patterns]) => [code, patterns.map((p) => Number(p.exec(sections[code]['residual-stream'])[1]))]);
+  const [bottom, top] = measured[0][1];
+  for (const [code, figures] of measured) assert.deepEqual(figures, [bottom, top], code);
   const growth = `${bottom} → ${top}`;
   const ratio = `×${Math.round(top / bottom)}`;
-  const { en: s, zh: z } = RESIDUAL_GROWTH_STRINGS;
-  for (const text of [s.untrained('2.0'), s.trained('9.0')])
-    assert.ok(text.includes(`${growth} (${ratio})`) && !text.includes('76'), text);
-  for (const text of [z.untrained('2.0'), z.trained('9.0')])
-    assert.ok(text.includes(`${growth}（${ratio}）`) && !text.includes('76'), text);
+  const shown = perLanguage('the growth as the widget shows it', {
+    en: `${growth} (${ratio})`,
+    zh: `${growth}（${ratio}）`,
+  });
+  for (const [code, quoted] of shown) {
+    const s = RESIDUAL_GROWTH_STRINGS[code];
+    for (const text of [s.untrained('2.0'), s.trained('9.0')])
+      assert.ok(text.includes(quoted) && !text.includes('76'), `${code}: ${text}`);
+  }
 });
 
 test('bf16: the upcast spares the squares, their mean and the scale; the product with the weight is still rounded to bf16', () => {
-  assert.match(
-    en['precision-and-gemma'],
-    /the upcast saves is the rounding to 8 bits of each square, of their mean and of the scale[^.]*\. It does not save the output: [^.]*multiplies it by the weight in bf16, so the final product is still rounded/,
-  );
-  assert.match(
-    zh['precision-and-gemma'],
-    /升精度真正省掉的，是每个平方、它们的均值，以及 rsqrt[^。]*。输出那一步它管不到：[^。]*在 bf16 里乘上 weight，所以最终的乘积照样要舍入/,
-  );
-  assert.match(
-    PRECISION_STRINGS.en.models,
-    /multiplies it by the weight in bf16, so the final product is still rounded/,
-  );
-  assert.match(PRECISION_STRINGS.zh.models, /在 bf16 里乘上 weight，最后这次乘积照样要舍入/);
+  saysIn('#precision-and-gemma', section('precision-and-gemma'), {
+    en: {
+      says: /the upcast saves is the rounding to 8 bits of each square, of their mean and of the scale[^.]*\. It does not save the output: [^.]*multiplies it by the weight in bf16, so the final product is still rounded/,
+    },
+    zh: {
+      says: /升精度真正省掉的，是每个平方、它们的均值，以及 rsqrt[^。]*。输出那一步它管不到：[^。]*在 bf16 里乘上 weight，所以最终的乘积照样要舍入/,
+    },
+  });
+  saysIn('the precision lab', (code) => PRECISION_STRINGS[code].models, {
+    en: { says: /multiplies it by the weight in bf16, so the final product is still rounded/ },
+    zh: { says: /在 bf16 里乘上 weight，最后这次乘积照样要舍入/ },
+  });
 });
 
 test("(1 + w) is Gemma 1, 2 and 3 and Qwen3-Next, in the text, the formula and the widget's labels", () => {
-  for (const [lang, ch] of Object.entries(both)) {
-    const section = ch['precision-and-gemma'];
+  for (const code of CODES) {
+    const precision = sections[code]['precision-and-gemma'];
     for (const fact of ['modeling_gemma.py', 'Qwen3-Next', '\\text{Gemma 1, 2, 3, Qwen3-Next:}'])
-      assert.ok(section.includes(fact), `${lang}: ${fact}`);
-    assert.ok(ch.summary.includes('Qwen3-Next'), `${lang}: summary`);
+      assert.ok(precision.includes(fact), `${code}: ${fact}`);
+    assert.ok(sections[code].summary.includes('Qwen3-Next'), `${code}: summary`);
   }
-  for (const { code: lang } of LANGUAGES) {
-    const s = GEMMA_STRINGS[lang];
-    assert.match(s.gemmaConvention, /Gemma 1.*2.*3.*Qwen3-Next/, `${lang} label`);
-    assert.match(s.llamaConvention, /Llama.*Gemma 4/, `${lang} label`);
-    for (const key of ['gemma', 'rightGemma', 'wrongLlama']) assert.match(s[key], /1 \+ w/, `${lang} ${key}`);
+  for (const code of CODES) {
+    const s = GEMMA_STRINGS[code];
+    assert.match(s.gemmaConvention, /Gemma 1.*2.*3.*Qwen3-Next/, `${code} label`);
+    assert.match(s.llamaConvention, /Llama.*Gemma 4/, `${code} label`);
+    for (const key of ['gemma', 'rightGemma', 'wrongLlama']) assert.match(s[key], /1 \+ w/, `${code} ${key}`);
   }
 });
 
 test('references: every author cited with a year is listed; (1 + w) is credited to the reference code, not the reports', () => {
-  const cited = {
+  const cited = perLanguage('how a citation with a year is written', {
     en: /([A-Z][a-z]+) et al\.,? \(?(\d{4})/g,
     zh: /([A-Z][a-z]+) ?等[（，(]\s*(\d{4})/g,
-  };
-  for (const [lang, ch] of Object.entries(both)) {
-    const body = Object.entries(ch)
+  });
+  for (const [lang, citation] of cited) {
+    const body = Object.entries(sections[lang])
       .filter(([id]) => id !== 'references')
       .map(([, text]) => text)
       .join('\n');
-    const refs = ch.references.split('\n').filter((l) => l.startsWith('- '));
-    const citations = [...body.matchAll(cited[lang])].map((m) => [m[1], m[2]]);
+    const refs = sections[lang].references.split('\n').filter((l) => l.startsWith('- '));
+    const citations = [...body.matchAll(citation)].map((m) => [m[1], m[2]]);
     assert.ok(
       citations.some(([name]) => name === 'Sun'),
       `${lang}: Sun et al. is cited`,
@@ -236,8 +237,9 @@ test('references: every author cited with a year is listed; (1 + w) is credited 
 test('config.json: the stability fields are one group, the sizes the norms depend on (and tie_word_embeddings) another', () => {
   const group = new Map(CONFIG_FIELDS.map((f) => [f.name, f.group]));
   const stability = new Set(['eps', 'softcap', 'init']);
-  const sentences = { en: en['model-table'].split(/(?<=\.)\s+(?=[A-Z])/), zh: zh['model-table'].split('。') };
-  for (const [lang, list] of Object.entries(sentences)) {
+  const sentenceEnd = perLanguage('where a sentence ends', { en: /(?<=\.)\s+(?=[A-Z])/, zh: '。' });
+  for (const [lang, end] of sentenceEnd) {
+    const list = sections[lang]['model-table'].split(end);
     const fieldsOf = (sentence) =>
       [...sentence.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((name) => group.has(name));
     const stable = list.find((s) => s.includes('`rms_norm_eps`'));
@@ -254,17 +256,18 @@ test('config.json: the stability fields are one group, the sizes the norms depen
   }
 });
 
-test('the opening says the same in both languages: the norms have a large say in whether 32 layers stack and train', () => {
-  assert.match(
-    en.intro,
-    /whether 32 layers can be stacked, and whether training survives to the end, depends in large part on them/,
-  );
-  assert.match(zh.intro, /模型能不能堆到 32 层、训练会不会中途失控，很大程度上由它们说了算/);
-  assert.doesNotMatch(en.intro, /stacked at all/);
+test('the opening says the same in every language: the norms have a large say in whether 32 layers stack and train', () => {
+  saysIn('the opening', section('intro'), {
+    en: {
+      says: /whether 32 layers can be stacked, and whether training survives to the end, depends in large part on them/,
+      never: /stacked at all/,
+    },
+    zh: { says: /模型能不能堆到 32 层、训练会不会中途失控，很大程度上由它们说了算/ },
+  });
 });
 
-// The chapter files whole, for claims that are one sentence wherever it sits.
-const whole = Object.fromEntries(LANGUAGES.map(({ code }) => [code, read(`content/${code}/chapter.md`)]));
+// The chapter file whole, for claims that are one sentence wherever it sits.
+const whole = (code) => chapters[code].text;
 
 test("Xavier's gradients: the order turns around above layer 0, as the project's 12-layer table shows", () => {
   const experiments = read('docs/experiments.md');
@@ -272,66 +275,77 @@ test("Xavier's gradients: the order turns around above layer 0, as the project's
   const [post, pre] = ['post', 'pre'].map((p) => rowAfter(perLayer, 'Xavier', p).map(Number));
   assert.ok(pre[0] > post[0], 'layer 0: Pre-Norm larger');
   post.slice(1).forEach((v, i) => assert.ok(v > pre[i + 1], `column ${i + 1}: Post-Norm larger`));
-  assert.match(whole.en, /Pre-Norm's gradient is still the larger at layer 0, but from layer 3 upward Post-Norm's is/);
-  assert.match(whole.zh, /只有第 0 层仍是 Pre-Norm 的梯度更大，从第 3 层往上都是 Post-Norm 的更大/);
-  assert.doesNotMatch(whole.en, /gap narrows/);
-  assert.doesNotMatch(whole.zh, /差距会缩小/);
+  saysIn('the chapter', whole, {
+    en: {
+      says: /Pre-Norm's gradient is still the larger at layer 0, but from layer 3 upward Post-Norm's is/,
+      never: /gap narrows/,
+    },
+    zh: { says: /只有第 0 层仍是 Pre-Norm 的梯度更大，从第 3 层往上都是 Post-Norm 的更大/, never: /差距会缩小/ },
+  });
 });
 
 test('dropping the soft-cap: what it costs is hedged alike (Google: very minor; Transformers: SDPA worse; long contexts unmeasured)', () => {
-  assert.match(
-    whole.en,
-    /Google reported only very minor differences .* SDPA, which drops the cap, to be worse\. The course adds that long contexts show it most; the lab has not measured that\./,
-  );
-  assert.match(
-    whole.zh,
-    /Google 报告推理时去掉上限只带来很小的差别.*SDPA（它会丢掉上限）的结果更差。课程原文还说上下文越长越明显，这一点本项目没有实测过。/,
-  );
-  assert.doesNotMatch(whole.en, /most noticeable with long contexts/);
-  assert.doesNotMatch(whole.zh, /差得越明显/);
+  saysIn('the chapter', whole, {
+    en: {
+      says: /Google reported only very minor differences .* SDPA, which drops the cap, to be worse\. The course adds that long contexts show it most; the lab has not measured that\./,
+      never: /most noticeable with long contexts/,
+    },
+    zh: {
+      says: /Google 报告推理时去掉上限只带来很小的差别.*SDPA（它会丢掉上限）的结果更差。课程原文还说上下文越长越明显，这一点本项目没有实测过。/,
+      never: /差得越明显/,
+    },
+  });
 });
 
 test("(1 + w): Qwen3-Next's main RMSNorms only (its gated norm multiplies by w); Google's own code is the source", () => {
-  for (const [lang, text] of Object.entries(whole)) {
+  for (const code of CODES) {
     for (const fact of ['`Qwen3NextRMSNorm`', 'Gated DeltaNet', 'add_unit_offset=True', '`1 + scale`'])
-      assert.ok(text.includes(fact), `${lang}: ${fact}`);
+      assert.ok(whole(code).includes(fact), `${code}: ${fact}`);
   }
-  assert.doesNotMatch(whole.en, /Qwen3-Next's does the same|The Gemma reference code in Transformers/);
-  assert.match(whole.en, /Gemma 1 to 3 and Qwen3-Next's main RMSNorms multiply by/);
-  assert.match(whole.zh, /Gemma 1 到 3 和 Qwen3-Next 的主 RMSNorm 乘的是/);
-  assert.match(GEMMA_STRINGS.en.gemmaConvention, /Qwen3-Next’s main RMSNorms/);
-  assert.match(GEMMA_STRINGS.zh.gemmaConvention, /Qwen3-Next 的主 RMSNorm/);
+  saysIn('the chapter', whole, {
+    en: {
+      says: /Gemma 1 to 3 and Qwen3-Next's main RMSNorms multiply by/,
+      never: /Qwen3-Next's does the same|The Gemma reference code in Transformers/,
+    },
+    zh: { says: /Gemma 1 到 3 和 Qwen3-Next 的主 RMSNorm 乘的是/ },
+  });
+  saysIn("the Gemma trap's (1 + w) label", (code) => GEMMA_STRINGS[code].gemmaConvention, {
+    en: { says: /Qwen3-Next’s main RMSNorms/ },
+    zh: { says: /Qwen3-Next 的主 RMSNorm/ },
+  });
   assert.match(read('docs/api.md'), /\(Gemma 1-3, Qwen3-Next's main RMSNorms\)/);
 });
 
 test("DyT's alpha starts at 0.5 by default; DeepNet's beta scales the FFN, value and output projections, as the engine's init does", () => {
-  assert.match(
-    whole.en,
-    /initialized to 0\.5 by default \(the paper tunes that start for its LLaMA runs, by kind of block\)/,
-  );
-  assert.match(whole.zh, /默认初始值为 0\.5（论文在 LLaMA 上的实验按模块种类另调了这个初值）/);
   assert.match(read('wasm/src/decoder/init.cpp'), /deepnorm: attn\.v, attn\.o and the MLP weights times beta/);
-  assert.match(
-    whole.en,
-    /the FFN's weights and attention's value and output projections are scaled down by \$\\beta\$ \(the query and key projections are not\)/,
-  );
-  assert.match(whole.zh, /FFN 的权重和注意力的 value、输出投影乘上 \$\\beta\$（query、key 投影不乘）/);
-  assert.doesNotMatch(whole.en, /its weights scaled down by/);
+  saysIn('the chapter', whole, {
+    en: {
+      says: [
+        /initialized to 0\.5 by default \(the paper tunes that start for its LLaMA runs, by kind of block\)/,
+        /the FFN's weights and attention's value and output projections are scaled down by \$\\beta\$ \(the query and key projections are not\)/,
+      ],
+      never: /its weights scaled down by/,
+    },
+    zh: {
+      says: [
+        /默认初始值为 0\.5（论文在 LLaMA 上的实验按模块种类另调了这个初值）/,
+        /FFN 的权重和注意力的 value、输出投影乘上 \$\\beta\$（query、key 投影不乘）/,
+      ],
+    },
+  });
 });
 
 test("use_qk_norm: Llama 4's is a parameter-free L2 norm after RoPE, on its RoPE layers only, wherever the flag is read", () => {
-  assert.match(whole.en, /Llama 4's, when on, is a parameter-free L2 norm after RoPE, and only in its RoPE layers/);
-  assert.match(whole.zh, /Llama 4 打开后用的是 RoPE 之后一个没有参数的 L2 归一化，而且只加在用 RoPE 的层里/);
-  assert.match(
-    CONFIG_INSPECTOR_STRINGS.en.qkFromFlag('use_qk_norm', true),
-    /Llama 4 only in its RoPE layers, as a parameter-free L2 norm after RoPE/,
-  );
-  assert.match(
-    CONFIG_INSPECTOR_STRINGS.zh.qkFromFlag('use_qk_norm', true),
-    /Llama 4 只在用 RoPE 的层里加，而且是 RoPE 之后一个没有参数的 L2 归一化/,
-  );
-  for (const { code: lang } of LANGUAGES)
-    assert.doesNotMatch(CONFIG_INSPECTOR_STRINGS[lang].qkFromFlag('use_qk_norm', true), /exactly when|恰好/);
+  saysIn('the chapter', whole, {
+    en: { says: /Llama 4's, when on, is a parameter-free L2 norm after RoPE, and only in its RoPE layers/ },
+    zh: { says: /Llama 4 打开后用的是 RoPE 之后一个没有参数的 L2 归一化，而且只加在用 RoPE 的层里/ },
+  });
+  const fromFlag = (code) => CONFIG_INSPECTOR_STRINGS[code].qkFromFlag('use_qk_norm', true);
+  saysIn("the inspector's use_qk_norm note", fromFlag, {
+    en: { says: /Llama 4 only in its RoPE layers, as a parameter-free L2 norm after RoPE/ },
+    zh: { says: /Llama 4 只在用 RoPE 的层里加，而且是 RoPE 之后一个没有参数的 L2 归一化/ },
+  });
+  for (const code of CODES) assert.doesNotMatch(fromFlag(code), /exactly when|恰好/);
 });
 
 test("the OLMo 2-style toy: raw outputs below eps, growth mostly the placement's, about 20 s of training, as docs/experiments.md says", () => {
@@ -339,57 +353,74 @@ test("the OLMo 2-style toy: raw outputs below eps, growth mostly the placement's
   assert.match(experiments, /15-20 s each on an idle core/);
   assert.match(experiments, /Growth there is mostly the\s+placement's/);
   assert.match(experiments, /each sublayer's raw output has a mean square far below eps/);
-  assert.match(whole.en, /trained for about 20 seconds on a templated corpus/);
-  assert.match(whole.zh, /训练了大约 20 秒的模型/);
-  assert.match(
-    whole.en,
-    /each sublayer's raw output is so small that its mean square falls below eps.*There the growth comes mostly from where the norm sits, not from training\./,
-  );
-  assert.match(whole.zh, /每个子层的原始输出小到均方还不及 eps.*在那里，增长主要来自归一化放的位置，而不是训练。/);
-  assert.doesNotMatch(whole.en, /trained for minutes|as much as from training/);
+  saysIn('the chapter', whole, {
+    en: {
+      says: [
+        /trained for about 20 seconds on a templated corpus/,
+        /each sublayer's raw output is so small that its mean square falls below eps.*There the growth comes mostly from where the norm sits, not from training\./,
+      ],
+      never: /trained for minutes|as much as from training/,
+    },
+    zh: {
+      says: [
+        /训练了大约 20 秒的模型/,
+        /每个子层的原始输出小到均方还不及 eps.*在那里，增长主要来自归一化放的位置，而不是训练。/,
+      ],
+    },
+  });
 });
 
-test('a sublayer\'s increment is "fairly modest" (the source: 相对不大), in both languages', () => {
-  assert.match(whole.en, /each layer makes a fairly modest edit/);
-  assert.match(whole.zh, /单个子层写入的增量并不算大/);
-  assert.doesNotMatch(whole.zh, /要小得多/);
+test('a sublayer\'s increment is "fairly modest" (the source: 相对不大), in every language', () => {
+  saysIn('the chapter', whole, {
+    en: { says: /each layer makes a fairly modest edit/ },
+    zh: { says: /单个子层写入的增量并不算大/, never: /要小得多/ },
+  });
 });
 
 test('bf16 sums: the running sum outgrows a typical square; the emulation shows the worst case, not a bound', () => {
-  assert.match(whole.en, /a few hundred times larger than a typical square/);
-  assert.match(whole.zh, /比一个典型的平方大出几百倍/);
-  assert.match(whole.en, /its bf16 error shows the worst case, not a guaranteed bound/);
-  assert.match(whole.zh, /bf16 误差是最坏情况下的样子，并不是对真实实现误差的有保证的上限/);
-  assert.doesNotMatch(whole.en, /any single square|is an upper bound/);
+  saysIn('the chapter', whole, {
+    en: {
+      says: [
+        /a few hundred times larger than a typical square/,
+        /its bf16 error shows the worst case, not a guaranteed bound/,
+      ],
+      never: /any single square|is an upper bound/,
+    },
+    zh: { says: [/比一个典型的平方大出几百倍/, /bf16 误差是最坏情况下的样子，并不是对真实实现误差的有保证的上限/] },
+  });
 });
 
 test("the Qwen figure is the course's, not re-measured by the lab; 'no chat template' is said to be an inference", () => {
-  assert.match(
-    whole.en,
-    /These numbers are the course's measurement, not re-measured by the lab \(you can re-measure them with the probe further down\)\. The course names no chat template; that the prompt went in without one is our inference/,
-  );
-  assert.match(
-    whole.zh,
-    /这组数字来自课程的实测，本项目没有重新测量（你可以用下文的探针自己测）。课程没有提对话模板；说输入没套模板，是我们从最后一个位置正是“？”推断出来的/,
-  );
+  saysIn('the chapter', whole, {
+    en: {
+      says: /These numbers are the course's measurement, not re-measured by the lab \(you can re-measure them with the probe further down\)\. The course names no chat template; that the prompt went in without one is our inference/,
+    },
+    zh: {
+      says: /这组数字来自课程的实测，本项目没有重新测量（你可以用下文的探针自己测）。课程没有提对话模板；说输入没套模板，是我们从最后一个位置正是“？”推断出来的/,
+    },
+  });
   const probe = byLanguage('rl-checkpoint-probe');
-  assert.match(
-    probe.en.seed.conditions('p', '？', 'FP32'),
-    /the lab does not re-measure it.*No chat template, as we infer from that last position\./,
-  );
-  assert.match(
-    probe.zh.seed.conditions('p', '？', 'FP32'),
-    /本项目不重新测量.*没有套对话模板，这是我们从最后一个位置推断的。/,
-  );
+  saysIn("the probe's seed conditions", (code) => probe[code].seed.conditions('p', '？', 'FP32'), {
+    en: { says: /the lab does not re-measure it.*No chat template, as we infer from that last position\./ },
+    zh: { says: /本项目不重新测量.*没有套对话模板，这是我们从最后一个位置推断的。/ },
+  });
   assert.match(read('docs/checkpoints.md'), /no chat template: our inference/);
 });
 
-test('the Chinese page names the sandwich placement 三明治 in every widget, as its chapter does', () => {
-  assert.equal(RESIDUAL_GROWTH_STRINGS.zh.names.sandwich, '三明治');
-  assert.match(RESIDUAL_GROWTH_STRINGS.zh.hint, /Post-Norm、三明治和 OLMo 2/);
-  assert.equal(byLanguage('rl-placement-lab').zh.names.sandwich, '三明治');
-  for (const file of readdirSync(new URL('../../content/zh/strings/', import.meta.url))) {
-    const text = read(`content/zh/strings/${file}`).replace(/\bsandwich:/g, ''); // keys are code, not text
-    assert.doesNotMatch(text, /sandwich/i, `content/zh/strings/${file}`);
+test('a page with its own word for the sandwich placement (三明治 in Chinese) uses it in every widget, as its chapter does', () => {
+  // null: the page says "sandwich", the word the strings' keys spell, so no other word is to be held to
+  const ownWord = perLanguage('the word for the sandwich placement', {
+    en: null,
+    zh: { word: '三明治', hint: /Post-Norm、三明治和 OLMo 2/ },
+  });
+  for (const [code, own] of ownWord) {
+    if (own === null) continue;
+    assert.equal(RESIDUAL_GROWTH_STRINGS[code].names.sandwich, own.word, `${code}: rl-residual-growth`);
+    assert.match(RESIDUAL_GROWTH_STRINGS[code].hint, own.hint, `${code}: rl-residual-growth hint`);
+    assert.equal(byLanguage('rl-placement-lab')[code].names.sandwich, own.word, `${code}: rl-placement-lab`);
+    for (const file of readdirSync(new URL(`../../content/${code}/strings/`, import.meta.url))) {
+      const text = read(`content/${code}/strings/${file}`).replace(/\bsandwich:/g, ''); // keys are code, not text
+      assert.doesNotMatch(text, /sandwich/i, `content/${code}/strings/${file}`);
+    }
   }
 });

@@ -1,11 +1,12 @@
-// The chapter's numbers and claims (content/zh/chapter.md, content/en/chapter.md): recomputed here in float64 and
-// then looked up in the text, so a wrong figure fails, and both languages say the same, and only what is true.
+// The chapter's numbers and claims (content/<code>/chapter.md, one per language): recomputed here in float64 and
+// then looked up in the text, so a wrong figure fails, and every language says the same, and only what is true.
 // Run: node --test tests/js/content-facts.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { rowAfter } from './markdown-tables.mjs';
-import { LANGS, chapters } from './chapter-text.mjs';
+import { chapters } from './chapter-text.mjs';
+import { CODES, saysIn } from './per-language.mjs';
 
 const round = (v, digits) => v.toFixed(digits);
 const softcap = (x, cap) => cap * Math.tanh(x / cap);
@@ -170,7 +171,7 @@ const MODEL_ROWS = [
   ['Gemma 4 31B', '4'],
 ];
 
-for (const lang of Object.keys(LANGS)) {
+for (const lang of CODES) {
   const ch = chapters[lang];
   test(`${lang}: the chapter's facts and worked numbers sit in their sections`, () => {
     for (const [section, facts] of Object.entries(FACTS)) {
@@ -216,27 +217,31 @@ for (const lang of Object.keys(LANGS)) {
   });
 }
 
-// ---------- fidelity: both languages say the same, and only what is true ----------
+// ---------- fidelity: every language says the same, and only what is true ----------
 
-test('zh and en: the norms\' share of Llama-3.1-8B is about 0.003 %, not "less than"', () => {
+/** The text of section `id` in a language, for saysIn. */
+const section = (id) => (code) => chapters[code].sectionText(id);
+
+test('every language: the norms\' share of Llama-3.1-8B is about 0.003 %, not "less than"', () => {
   const share = (266240 / 8.03e9) * 100; // 0.0033 %
   assert.equal(share.toFixed(3), '0.003');
   assert.ok(share > 0.003, 'the share is above 0.003 %, so "less than 0.003 %" would be false');
-  assert.ok(
-    chapters.zh.text.includes('约占总量（80.3 亿）的 0.003%') && !chapters.zh.text.includes('不到总量的 0.003%'),
-  );
-  assert.ok(chapters.en.text.includes('about 0.003% of the model'));
+  saysIn('the chapter', (code) => chapters[code].text, {
+    en: { says: 'about 0.003% of the model' },
+    zh: { says: '约占总量（80.3 亿）的 0.003%', never: '不到总量的 0.003%' },
+  });
 });
 
-test("zh and en: the summary's residual-stream line passes through the final norm", () => {
-  assert.match(chapters.zh.sectionText('summary'), /64 个增量，再经过最后一个 Norm/);
-  assert.match(chapters.en.sectionText('summary'), /embedding straight to the output layer/);
+test("every language: the summary's residual-stream line passes through the final norm", () => {
+  saysIn('#summary', section('summary'), {
+    en: { says: /embedding straight to the output layer/ },
+    zh: { says: /64 个增量，再经过最后一个 Norm/ },
+  });
 });
 
-test('zh and en: the warmup race is said to plateau at the unigram loss, not to diverge', async () => {
-  const { LANGUAGES, stringsOf } = await import('../../web/languages.js');
-  for (const { code: lang } of LANGUAGES)
-    assert.doesNotMatch(stringsOf(lang, 'rl-warmup-race').hint, /diverge|发散/, `${lang} hint`);
+test('every language: the warmup race is said to plateau at the unigram loss, not to diverge', async () => {
+  const { stringsOf } = await import('../../web/languages.js');
+  for (const code of CODES) assert.doesNotMatch(stringsOf(code, 'rl-warmup-race').hint, /diverge|发散/, `${code} hint`);
   // The level the chart draws comes with every warmup result (a ten-step race of one tiny run is enough to read it).
   const { load } = await import('../../dist/lib/residual-lab.js');
   const lab = await load();
@@ -258,29 +263,28 @@ test('zh and en: the warmup race is said to plateau at the unigram loss, not to 
   ].map((m) => m[1] ?? m[2]);
   assert.ok(stated.length >= 2, `docs/experiments.md states the unigram entropy: ${stated}`);
   for (const value of stated) assert.equal(value, entropy.toFixed(3), 'docs/experiments.md: the unigram entropy');
-  assert.match(
-    chapters.en.sectionText('placement'),
-    new RegExp(
-      `stuck at about 2\\.99 nats, just above the unigram entropy of the training text \\(${shown} nats, the dotted line`,
-    ),
-  );
-  assert.match(
-    chapters.zh.sectionText('placement'),
-    new RegExp(`停在约 2\\.99 nats 下不去，略高于训练文本的一元熵（${shown} nats，图中的点线）`),
-  );
+  saysIn('#placement', section('placement'), {
+    en: {
+      says: new RegExp(
+        `stuck at about 2\\.99 nats, just above the unigram entropy of the training text \\(${shown} nats, the dotted line`,
+      ),
+    },
+    zh: { says: new RegExp(`停在约 2\\.99 nats 下不去，略高于训练文本的一元熵（${shown} nats，图中的点线）`) },
+  });
 });
 
-test('zh and en: the placement lab comes after the sandwich and OLMo 2 are taught', () => {
-  for (const ch of Object.values(chapters)) {
-    const widget = ch.text.indexOf('<rl-placement-lab>');
+test('every language: the placement lab comes after the sandwich and OLMo 2 are taught', () => {
+  for (const code of CODES) {
+    const { text } = chapters[code];
+    const widget = text.indexOf('<rl-placement-lab>');
     assert.ok(
-      widget > ch.text.indexOf('{#sandwich}') && widget > ch.text.indexOf('OLMo 2'),
-      'after the sandwich section starts',
+      widget > text.indexOf('{#sandwich}') && widget > text.indexOf('OLMo 2'),
+      `${code}: after the sandwich section starts`,
     );
   }
 });
 
-test('zh and en: the gradient-flow widget is introduced with the numbers it shows as it opens (gain 0.1, 32 layers)', async () => {
+test('every language: the gradient-flow widget is introduced with the numbers it shows as it opens (gain 0.1, 32 layers)', async () => {
   const { load } = await import('../../dist/lib/residual-lab.js');
   const lab = await load();
   const ratio = async (residual) => {
@@ -290,20 +294,22 @@ test('zh and en: the gradient-flow widget is introduced with the numbers it show
   const plain = await ratio(false);
   const residual = await ratio(true);
   assert.equal(Math.round(Math.log10(plain)), -32);
-  for (const ch of Object.values(chapters)) {
-    const text = ch.sectionText('why-residuals');
-    assert.ok(text.includes('0.1') && text.includes('10⁻³²'), 'gain 0.1 and 10^-32');
-    assert.ok(text.includes(residual.toFixed(2)), `the residual ratio ${residual.toFixed(2)}`);
+  for (const code of CODES) {
+    const text = chapters[code].sectionText('why-residuals');
+    assert.ok(text.includes('0.1') && text.includes('10⁻³²'), `${code}: gain 0.1 and 10^-32`);
+    assert.ok(text.includes(residual.toFixed(2)), `${code}: the residual ratio ${residual.toFixed(2)}`);
   }
 });
 
-test("zh and en: the precision lab says which operations its bfloat16 path rounds, and what PyTorch's bf16 mean does", async () => {
+test("every language: the precision lab says which operations its bfloat16 path rounds, and what PyTorch's bf16 mean does", async () => {
   const { stringsOf } = await import('../../web/languages.js');
-  const PRECISION_STRINGS = { en: stringsOf('en', 'rl-precision-lab'), zh: stringsOf('zh', 'rl-precision-lab') };
-  assert.match(
-    PRECISION_STRINGS.en.models,
-    /every square, the running sum after every addition, the mean, mean \+ ε, the reciprocal square root and every product/,
-  );
-  assert.match(PRECISION_STRINGS.en.models, /torch.mean accumulates in float32/);
-  assert.match(PRECISION_STRINGS.zh.models, /内部用 float32 累加/);
+  saysIn('the precision lab', (code) => stringsOf(code, 'rl-precision-lab').models, {
+    en: {
+      says: [
+        /every square, the running sum after every addition, the mean, mean \+ ε, the reciprocal square root and every product/,
+        /torch.mean accumulates in float32/,
+      ],
+    },
+    zh: { says: /内部用 float32 累加/ },
+  });
 });

@@ -1,5 +1,5 @@
 // The model table of <rl-model-table> (web/lib/models.js) against the chapter's table "What the models chose" in
-// both languages, and against the engine: each model's block is a valid toy decoder config, and the engine builds
+// every language, and against the engine: each model's block is a valid toy decoder config, and the engine builds
 // the norms the block diagram draws.
 //   node --test tests/js/models.test.mjs     after `node scripts/build.mjs` (uses dist/lib/)
 import { test } from 'node:test';
@@ -9,6 +9,7 @@ import { load } from '../../dist/lib/residual-lab.js';
 import { findRow, resolveOptions } from '../../web/lib/options.js';
 import { MODELS, toyDecoderConfig } from '../../web/lib/models.js';
 import { blockLayout } from '../../web/components/shared/block-diagram.js';
+import { CODES, perLanguage } from './per-language.mjs';
 
 const lab = await load();
 
@@ -27,41 +28,43 @@ function contentRows(lang) {
     );
 }
 
-const PLACEMENT_WORDS = {
-  en: [
-    ['Post-Norm', 'post'],
-    ['Pre-Norm', 'pre'],
-    ['sandwich', 'sandwich'],
-    ['after the sublayer output', 'olmo2'],
-  ],
-  zh: [
-    ['Post-Norm', 'post'],
-    ['Pre-Norm', 'pre'],
-    ['三明治', 'sandwich'],
-    ['子层输出之后', 'olmo2'],
-  ],
-};
+// each language's words in the chapter's table: the original Transformer's name, and a placement's -> its id
+const TABLE_WORDS = perLanguage("the chapter's model table", {
+  en: {
+    originalTransformer: 'Original Transformer',
+    placements: [
+      ['Post-Norm', 'post'],
+      ['Pre-Norm', 'pre'],
+      ['sandwich', 'sandwich'],
+      ['after the sublayer output', 'olmo2'],
+    ],
+  },
+  zh: {
+    originalTransformer: '原始 Transformer',
+    placements: [
+      ['Post-Norm', 'post'],
+      ['Pre-Norm', 'pre'],
+      ['三明治', 'sandwich'],
+      ['子层输出之后', 'olmo2'],
+    ],
+  },
+});
 
-for (const lang of ['en', 'zh']) {
+for (const [lang, words] of TABLE_WORDS) {
   test(`${lang}: every model of the widget says what the chapter's table says`, () => {
     const rows = contentRows(lang);
     assert.equal(rows.length, MODELS.length);
     MODELS.forEach((model, k) => {
       const [name, norm, placement, norms, other] = rows[k];
       const what = `${model.id} (${name})`;
-      assert.ok(
-        name.includes(
-          model.name.replace('Original Transformer', lang === 'en' ? 'Original Transformer' : '原始 Transformer'),
-        ),
-        what,
-      );
+      assert.ok(name.includes(model.name.replace('Original Transformer', words.originalTransformer)), what);
       const kind = /1 \+ w/.test(norm) ? 'rmsnorm_gemma' : /RMSNorm/.test(norm) ? 'rmsnorm' : 'layernorm';
       assert.equal(model.layout.norm, kind, `${what}: norm`);
       const eps = norm.match(/ε = ([0-9e.-]+)/);
       if (eps) assert.equal(model.eps, Number(eps[1]), `${what}: eps`);
       assert.equal(
         model.layout.placement,
-        PLACEMENT_WORDS[lang].find(([word]) => placement.includes(word))?.[1],
+        words.placements.find(([word]) => placement.includes(word))?.[1],
         `${what}: placement`,
       );
       const layout = blockLayout(toyDecoderConfig(model));
@@ -106,7 +109,7 @@ test("every model's block is a toy decoder the engine validates and builds, with
   }
 });
 
-test("the new widgets' strings: the same keys in both languages, and a text for every model feature", async () => {
+test("the new widgets' strings: the same keys in every language, and a text for every model feature", async () => {
   const { LANGUAGES } = await import('../../web/languages.js');
   const byLanguage = (part) => Object.fromEntries(LANGUAGES.map((row) => [row.code, row.strings[part]]));
   const [MODEL_TABLE_STRINGS, CONFIG_INSPECTOR_STRINGS, BLOCK_DIAGRAM_STRINGS] = [
@@ -120,9 +123,10 @@ test("the new widgets' strings: the same keys in both languages, and a text for 
         v && typeof v === 'object' && !Array.isArray(v) ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`],
       )
       .sort();
+  const [first, ...others] = CODES;
   for (const table of [MODEL_TABLE_STRINGS, CONFIG_INSPECTOR_STRINGS, BLOCK_DIAGRAM_STRINGS])
-    assert.deepEqual(keys(table.zh), keys(table.en));
-  for (const lang of ['en', 'zh']) {
+    for (const code of others) assert.deepEqual(keys(table[code]), keys(table[first]), `${code} and ${first}`);
+  for (const lang of CODES) {
     for (const model of MODELS)
       for (const f of model.features)
         assert.equal(typeof MODEL_TABLE_STRINGS[lang].featureText[f], 'string', `${lang} ${model.id} ${f}`);
