@@ -6,12 +6,13 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderPages, withCspMeta } from '../../scripts/pages.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 import { WIDGET_TAGS as WIDGETS } from '../../web/components/registry.js';
 import { SECTION_IDS as SECTIONS } from './chapter-sections.mjs';
+import { LANGUAGES, stringsOf } from '../../web/languages.js';
 
 const rootDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -25,10 +26,7 @@ before(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'rl-pages-'));
   for (const page of STATIC_PAGES) copyFileSync(join(rootDir, 'web', page), join(outDir, page)); // as the build copies web/
   await renderPages({ rootDir, outDir });
-  pages = {
-    zh: readFileSync(join(outDir, 'index.html'), 'utf8'),
-    en: readFileSync(join(outDir, 'en/index.html'), 'utf8'),
-  };
+  pages = Object.fromEntries(LANGUAGES.map((row) => [row.code, readFileSync(join(outDir, row.page), 'utf8')]));
   embedPage = readFileSync(join(outDir, 'embed-example.html'), 'utf8');
   staticPages = Object.fromEntries(STATIC_PAGES.map((page) => [page, readFileSync(join(outDir, page), 'utf8')]));
 });
@@ -72,8 +70,7 @@ test('every page carries, as its first head element after the charset, exactly t
     );
     const built = { ...pages, ...staticPages };
     for (const [name, path] of [
-      ['zh', 'index.html'],
-      ['en', 'en/index.html'],
+      ...LANGUAGES.map((row) => [row.code, row.page]),
       ...STATIC_PAGES.map((page) => [page, page]),
     ]) {
       const response = await send(url, 'GET', path);
@@ -156,24 +153,33 @@ test('every widget tag reaches the page, and the pages set their language', () =
   for (const [lang, html] of Object.entries(pages)) {
     for (const tag of WIDGETS) assert.ok(html.includes(`<${tag}`), `${lang}: <${tag}>`);
   }
-  assert.match(pages.zh, /<html lang="zh-CN">/);
-  assert.match(pages.en, /<html lang="en">/);
-  // the language menu lists every language, each link in its own language, the page's own marked current
-  assert.match(
-    pages.zh,
-    /<a href="index.html" hreflang="zh-CN" lang="zh-CN" aria-current="page" data-lang-link="zh">中文<\/a>/,
-  );
-  assert.match(pages.zh, /<a href="en\/index.html" hreflang="en" lang="en" data-lang-link="en">English<\/a>/);
-  assert.match(pages.en, /<a href="\.\.\/index.html" hreflang="zh-CN" lang="zh-CN" data-lang-link="zh">中文<\/a>/);
-  assert.match(
-    pages.en,
-    /<a href="index.html" hreflang="en" lang="en" aria-current="page" data-lang-link="en">English<\/a>/,
-  );
-  assert.match(
-    pages.en,
-    /<summary class="header-button" aria-label="Language: English" title="Language">English<\/summary>/,
-  );
-  assert.match(pages.en, /src="\.\.\/components\/index.js"/, 'the English page loads the widgets from one level up');
+  const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  for (const row of LANGUAGES) {
+    const html = pages[row.code];
+    assert.match(html, new RegExp(`<html lang="${row.htmlLang}">`), `${row.code}: <html lang>`);
+    // the language menu lists every language, each link in its own language, the page's own marked current
+    for (const link of LANGUAGES) {
+      const href = posix.relative(posix.dirname(row.page), link.page);
+      const current = link === row ? ' aria-current="page"' : '';
+      assert.match(
+        html,
+        new RegExp(
+          `<a href="${escaped(href)}" hreflang="${link.htmlLang}" lang="${link.htmlLang}"${current} data-lang-link="${link.code}">${escaped(link.name)}</a>`,
+        ),
+        `${row.code}: the menu's link to ${link.code}`,
+      );
+    }
+    const ui = stringsOf(row.code, 'page');
+    assert.ok(
+      html.includes(
+        `<summary class="header-button" aria-label="${ui.languageMenu(row.name)}" title="${ui.languages}">${row.name}</summary>`,
+      ),
+      `${row.code}: the menu button names the page's language`,
+    );
+    // the widgets load from the site root, however deep the page is ("../components/index.js" from en/)
+    const widgets = posix.relative(posix.dirname(row.page), 'components/index.js');
+    assert.ok(html.includes(`src="${widgets}"`), `${row.code}: the widgets from ${widgets}`);
+  }
 });
 
 test('formulas are MathML (KaTeX output mathml), including the chapter formulas', () => {
@@ -208,7 +214,7 @@ test('nothing in the pages needs style-src or script-src exceptions', () => {
 });
 
 test('markdown tables align with classes, and the widget formulas are typeset for the components', async () => {
-  assert.match(pages.en, /<td class="align-right">/);
+  for (const [lang, html] of Object.entries(pages)) assert.match(html, /<td class="align-right">/, lang);
   const { FORMULAS } = await import(join(outDir, 'components/shared/formulas.js'));
   const { FORMULA_SOURCES } = await import('../../web/components/shared/formula-sources.js');
   assert.deepEqual(Object.keys(FORMULAS).sort(), Object.keys(FORMULA_SOURCES).sort());
