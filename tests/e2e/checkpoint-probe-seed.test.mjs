@@ -22,7 +22,7 @@ import { qwenShaped, reducedWidths } from '../fixtures/checkpoints/qwen-shaped.m
 import { stringsOf } from '../../web/languages.js';
 import { startLab } from './harness.mjs';
 import { probeDone } from './probe-helpers.mjs';
-import { EN, ZH, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
+import { EN, ZH, codeOfPage, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -87,7 +87,7 @@ async function openWithQwenShaped(path) {
   await widget.scrollIntoViewIfNeeded();
   await settled(widget, 'the toy is run');
   assert.equal(await widget.locator('.seed-comparison').isVisible(), false, 'no seed beside a toy');
-  const { chapterPrompt } = stringsOf(path === EN ? 'en' : 'zh', 'rl-checkpoint-probe');
+  const { chapterPrompt } = stringsOf(codeOfPage(path), 'rl-checkpoint-probe');
   assert.ok((await textOf(widget.locator('[data-prompt-note]'))).includes(`“${chapterPrompt}”`), "the toy's note");
   const pageSeeds = await view.page.evaluate(() => customElements.get('rl-checkpoint-probe').seeds);
   assert.deepEqual(pageSeeds, [QWEN_SEED], "the page's table is the chapter's measurement");

@@ -8,6 +8,8 @@ export const EN = 'en/index.html';
 export const ZH = 'index.html';
 /** Every language of web/languages.js as [code, its chapter's page]: the tests that hold in each loop over it. */
 export const LANGUAGE_PAGES = LANGUAGES.map(({ code, page }) => [code, page]);
+/** The language code of a chapter page ('index.html', 'en/index.html'). */
+export const codeOfPage = (path) => LANGUAGES.find((row) => row.page === path).code;
 // Every widget (web/components/registry.js), and the subsets its worker column defines.
 export const WIDGET_TAGS = WIDGETS.map((widget) => widget.tag);
 /** The widgets that start a worker: by themselves near the viewport, or on their Run button. */
