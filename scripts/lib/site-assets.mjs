@@ -14,8 +14,8 @@
 //     A reference the build cannot resolve fails the build.
 //   - The pages' src/href attributes are rewritten the same way; asset-manifest.json maps every source name to
 //     the name it is served under.
-//   - Every compressible file gets .gz and .br siblings (zlib's gzip level 9 and brotli quality 11), which
-//     scripts/serve.mjs sends by Accept-Encoding.
+//   - Every compressible file (text, WASM, and the toys' .safetensors weights) gets .gz and .br siblings (zlib's
+//     gzip level 9 and brotli quality 11), which scripts/serve.mjs sends by Accept-Encoding.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, posix, relative, sep } from 'node:path';
@@ -195,8 +195,10 @@ function rewritePage(html, pagePath, served) {
   return `${rewritten.slice(0, at)}${[...preloads].join(`\n${indent}`)}\n${indent}${rewritten.slice(at)}`;
 }
 
-// Source maps are left out: only a reader's developer tools fetch them.
-const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.svg', '.json', '.txt', '.md']);
+// Source maps are left out: only a reader's developer tools fetch them. The toys' weights (.safetensors, F16) are
+// fetched whole by a plain GET (checkpoint-probe/compute.js fetchToy), never by Range, so an encoded body is safe;
+// brotli takes the chapter's toy from 417 KB to 365 KB.
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.svg', '.json', '.txt', '.md', '.safetensors']);
 
 /** Writes <file>.gz and <file>.br beside every compressible file of `dir` where they are smaller. */
 export function precompress(dir) {
