@@ -8,11 +8,12 @@
 // changes, for embed-resize.js on the host page to size the frame.
 import { WIDGET_TAGS } from './components/index.js';
 import { h } from './components/shared/dom.js';
-import { FALLBACK_LANGUAGE, languageCode, languageRow, stringsOf } from './languages.js';
+import { FALLBACK_LANGUAGE, languageCode, languageRow, loadLanguage, stringsOf } from './languages.js';
 
 const RESERVED_KEYS = ['widget', 'lang', 'theme'];
 const params = new URLSearchParams(location.search);
 const language = languageCode(params.get('lang'));
+await loadLanguage(language);
 const strings = stringsOf(language, 'embed');
 document.documentElement.lang = languageRow(language).htmlLang;
 const theme = params.get('theme');

@@ -10,17 +10,14 @@
 //   numberLocale  the locale numbers are grouped in (toLocaleString)
 //   page          the page the chapter is rendered to, under the site root (the first row's is index.html)
 //   strings       the texts, by what shows them: content/<code>/strings/index.js, with each widget's own texts
-//                 (content/<code>/strings/<tag>.js) added under its tag from widget-strings.js
-// The folder sits beside web/ on purpose: the site is assembled in .dist-site/, beside web/ too, so this import
-// resolves to the same files from both.
-import en from '../content/en/strings/index.js';
-import zh from '../content/zh/strings/index.js';
-import { WIDGET_STRINGS } from './widget-strings.js';
+//                 (content/<code>/strings/<tag>.js) under its tag, from widget-strings.js; set once loaded
+//                 (loadLanguage: node has every language from the start, a browser fetches each when first asked)
+import { INCOMPLETE_LANGUAGES, LOADED_STRINGS, STRINGS_LOADERS } from './widget-strings.js';
 
 export const LANGUAGES = [
-  { code: 'zh', name: '中文', htmlLang: 'zh-CN', numberLocale: 'en-US', page: 'index.html', strings: zh },
-  { code: 'en', name: 'English', htmlLang: 'en', numberLocale: 'en-US', page: 'en/index.html', strings: en },
-].map((row) => ({ ...row, strings: { ...row.strings, ...WIDGET_STRINGS[row.code] } }));
+  { code: 'zh', name: '中文', htmlLang: 'zh-CN', numberLocale: 'en-US', page: 'index.html' },
+  { code: 'en', name: 'English', htmlLang: 'en', numberLocale: 'en-US', page: 'en/index.html' },
+].map((row) => ({ ...row, strings: LOADED_STRINGS[row.code] ?? null }));
 
 /**
  * The language of a lang attribute that names no row (or of none), and the one a text missing from a language
@@ -54,12 +51,38 @@ function withFallback(own, fallback) {
   return merged;
 }
 
+const loading = new Map(); // code -> Promise of its row's texts (and the fallback's where it lacks some)
+
+async function loadRow(row) {
+  row.strings ??= (await STRINGS_LOADERS[row.code]()).default;
+}
+
+/**
+ * Loads the texts of the language `code` picks (languageRow), and the fallback language's too where it lacks
+ * some; stringsOf answers for it once this resolves. A failed load is tried again at the next call.
+ */
+export function loadLanguage(code) {
+  const row = languageRow(code);
+  if (!loading.has(row.code)) {
+    const rows = INCOMPLETE_LANGUAGES.includes(row.code) ? [row, languageRow(FALLBACK_LANGUAGE)] : [row];
+    const load = Promise.all(rows.map(loadRow));
+    load.catch(() => loading.delete(row.code));
+    loading.set(row.code, load);
+  }
+  return loading.get(row.code);
+}
+
 const merged = new Map();
 
-/** The texts of `part` (a widget's tag, or common, run, page, embed, exercises, block-diagram) in language `code`. */
+/**
+ * The texts of `part` (a widget's tag, or common, run, page, embed, exercises, block-diagram) in language `code`,
+ * once loaded (loadLanguage).
+ */
 export function stringsOf(code, part) {
   const row = languageRow(code);
+  if (!row.strings) throw new Error(`the ${row.code} texts are not loaded: await loadLanguage('${row.code}') first`);
   const key = `${row.code}\u0000${part}`;
-  if (!merged.has(key)) merged.set(key, withFallback(row.strings[part], languageRow(FALLBACK_LANGUAGE).strings[part]));
+  if (!merged.has(key))
+    merged.set(key, withFallback(row.strings[part], languageRow(FALLBACK_LANGUAGE).strings?.[part]));
   return merged.get(key);
 }

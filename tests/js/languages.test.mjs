@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { widgetStringsSource } from '../../scripts/pages.mjs';
+import { languageStringsFile, languageStringsSource, widgetStringsSource } from '../../scripts/pages.mjs';
 import { WIDGET_TAGS } from '../../web/components/registry.js';
 import { FALLBACK_LANGUAGE, LANGUAGES, languageCode, stringsOf } from '../../web/languages.js';
 
@@ -120,18 +120,21 @@ test("each language's strings/ holds one file per registered widget, named after
   );
 });
 
-test("the browser's widget-strings.js imports every language's file of every registered widget, under its tag", () => {
+test("the browser's widget-strings.js loads each language's module: its index.js and every registered widget's file, under its tag", () => {
   const source = widgetStringsSource();
-  const imported = new Map(
-    [...source.matchAll(/^import (strings\d+) from '\.\.\/content\/([a-z]+)\/strings\/([a-z-]+)\.js';$/gm)].map((m) => [
-      m[1],
-      `${m[2]}/${m[3]}`,
-    ]),
-  );
-  assert.equal(imported.size, LANGUAGES.length * WIDGET_TAGS.length, source);
   for (const row of LANGUAGES) {
-    const line = source.match(new RegExp(`^ {2}"${row.code}": \\{ (.*) \\},$`, 'm'));
-    assert.ok(line, `${row.code}: a row of WIDGET_STRINGS`);
+    const file = languageStringsFile(row.code);
+    assert.ok(source.includes(`  "${row.code}": () => import('./${file}'),\n`), `${row.code}: a loader of ${file}`);
+    const module = languageStringsSource(row.code);
+    assert.ok(module.includes(`import texts from '../content/${row.code}/strings/index.js';\n`), module);
+    const imported = new Map(
+      [...module.matchAll(/^import (strings\d+) from '\.\.\/content\/([a-z]+)\/strings\/([a-z-]+)\.js';$/gm)].map(
+        (m) => [m[1], `${m[2]}/${m[3]}`],
+      ),
+    );
+    assert.equal(imported.size, WIDGET_TAGS.length, module);
+    const line = module.match(/^export default \{ \.\.\.texts, (.*) \};$/m);
+    assert.ok(line, `${row.code}: one table of the texts`);
     const entries = [...line[1].matchAll(/"([a-z-]+)": (strings\d+)/g)];
     assert.deepEqual(
       entries.map((m) => m[1]),
@@ -140,6 +143,8 @@ test("the browser's widget-strings.js imports every language's file of every reg
     );
     for (const [, tag, name] of entries) assert.equal(imported.get(name), `${row.code}/${tag}`);
   }
+  // Every language is complete (above), so none has the fallback language's texts loaded with its own.
+  assert.ok(source.includes('export const INCOMPLETE_LANGUAGES = [];\n'), source);
 });
 
 test('no code in web/ or scripts/ names a language: each is a row of web/languages.js', () => {
@@ -200,10 +205,7 @@ test("a language added as a folder and a row builds its page, in every page's la
     assert.ok(rows > 100, 'the table is where docs/extending.md says');
     writeFileSync(
       table,
-      `${source.slice(0, rows)}  { code: 'xx', name: 'Stubbish', htmlLang: 'xx', numberLocale: 'en-US', page: 'xx/index.html', strings: xx },\n${source.slice(rows)}`.replace(
-        /^(import .* from '\.\.\/content\/.*\n)/m,
-        "import xx from '../content/xx/strings/index.js';\n$1",
-      ),
+      `${source.slice(0, rows)}  { code: 'xx', name: 'Stubbish', htmlLang: 'xx', numberLocale: 'en-US', page: 'xx/index.html' },\n${source.slice(rows)}`,
     );
 
     const out = join(copy, 'out');

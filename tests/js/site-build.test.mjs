@@ -97,7 +97,7 @@ test('the manifest names every source file under a file dist/ holds, and every r
   assert.doesNotMatch(zh, /rel="modulepreload"/, 'but not for its modules: they load as their imports ask');
 });
 
-test('every .gz and .br file decompresses to the file beside it, and the text and WASM files all have both', () => {
+test('every .gz and .br file decompresses to the file beside it, and the text, WASM and weights files all have both', () => {
   const files = filesUnder(dist);
   let checked = 0;
   for (const path of files.filter((p) => /\.(gz|br)$/.test(p))) {
@@ -109,7 +109,7 @@ test('every .gz and .br file decompresses to the file beside it, and the text an
     checked += 1;
   }
   for (const path of served(dist).filter(
-    (p) => /\.(html|js|mjs|css|wasm)$/.test(p) && readFileSync(join(dist, p)).length > 4096,
+    (p) => /\.(html|js|mjs|css|wasm|safetensors)$/.test(p) && readFileSync(join(dist, p)).length > 4096,
   )) {
     assert.ok(files.includes(`${path}.br`) && files.includes(`${path}.gz`), `${path} is precompressed`);
   }

@@ -7,6 +7,8 @@
 import { WIDGETS } from './registry.js';
 import { WIDGET_MODULES } from './widget-modules.js';
 import { nextTask } from '../lib/next-task.js';
+import { loadLanguage } from '../languages.js';
+import { languageOf } from './shared/i18n.js';
 
 /** The element classes, in the registry's order (the attribute reference reads their state tables). */
 export const WIDGET_ELEMENTS = WIDGETS.map(({ tag }, i) => {
@@ -20,12 +22,15 @@ export { WIDGET_TAGS } from './registry.js';
 
 // Defining a tag builds its elements in the document then and there. A tag the document holds is defined in a
 // task of its own, in the order the tags appear (the first screen's widgets first), so that no task of the
-// page's loading builds them all; a tag it does not hold is defined at once, for a script to create.
+// page's loading builds them all, once the texts of the page's language have arrived (each widget waits for its
+// language's anyway: this fetches the page's while the widgets' modules are evaluated); a tag it does not hold is
+// defined at once, for a script to create.
 const define = (element) => customElements.get(element.tag) || customElements.define(element.tag, element);
 const present = typeof document === 'undefined' ? [] : document.querySelectorAll(WIDGETS.map((w) => w.tag).join(','));
 const inDocument = [...new Set([...present].map((node) => node.localName))];
 for (const element of WIDGET_ELEMENTS) if (!inDocument.includes(element.tag)) define(element);
 (async () => {
+  if (inDocument.length) await loadLanguage(languageOf(document.documentElement)).catch(() => {}); // each widget shows a failure
   for (const tag of inDocument) {
     await nextTask();
     define(WIDGET_ELEMENTS.find((element) => element.tag === tag));

@@ -2,7 +2,7 @@
 // table of contents that follows reading, the language menu whose links keep the reader's place (#section) and
 // widget settings (?query), holding a linked section in view while the widgets above it finish drawing, and
 // printing the figures computed.
-import { languageCode, stringsOf } from '../languages.js';
+import { languageCode, loadLanguage, stringsOf } from '../languages.js';
 import { nextFrame } from '../lib/next-task.js';
 import { KEEP_IN_VIEW_EVENT, READER_MOVES } from '../components/shared/keep-in-view.js';
 
@@ -195,8 +195,14 @@ function layoutTurns(article) {
 }
 
 function layOutSectionsInTurn() {
-  const ui = stringsOf(languageCode(document.documentElement.lang), 'page');
+  const language = languageCode(document.documentElement.lang);
+  let ui = null;
+  const uiLoaded = loadLanguage(language).then(() => (ui = stringsOf(language, 'page')));
   const label = (blocks) => {
+    if (!ui) {
+      uiLoaded.then(() => label(blocks)); // the boxes of the first turns are labelled when the texts arrive
+      return;
+    }
     const scrolls = blocks.map((block) => block.scrollWidth > block.clientWidth + 1); // every read before a write: one layout
     blocks.forEach((block, i) => {
       if (scrolls[i]) {
@@ -274,7 +280,9 @@ function computeBeforePrinting() {
     event.preventDefault();
     if (waiting) return;
     waiting = true;
-    const ui = stringsOf(languageCode(document.documentElement.lang), 'page');
+    const language = languageCode(document.documentElement.lang);
+    await loadLanguage(language);
+    const ui = stringsOf(language, 'page');
     const note = Object.assign(document.createElement('p'), {
       className: 'print-wait',
       textContent: ui.computingForPrint,

@@ -3,7 +3,7 @@
 // bytes, rate and time left, cancel (a later fetch resumes), and the models stored here with a delete button.
 // Nothing is fetched before a click; ?model=org/name only fills the field.
 import { CHAPTER_MODEL, HUB_HOSTS } from '../../lib/checkpoint/hub-hosts.js';
-import { checkEndpoint, checkRepoId } from '../../lib/checkpoint/hub.js';
+import { checkEndpoint, checkRepoId } from '../../lib/checkpoint/hub-checks.js';
 import { deleteStoredCheckpoint, fetchCheckpoint, storedCheckpoints } from '../../lib/checkpoint/fetch.js';
 import { h } from '../shared/dom.js';
 

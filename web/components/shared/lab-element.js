@@ -23,7 +23,7 @@ import { nextFrame } from '../../lib/next-task.js';
 import { h } from './dom.js';
 import { formulasReady } from './formula.js';
 import { resolveChartColours } from './line-chart.js';
-import { stringsOf } from '../../languages.js';
+import { loadLanguage, stringsOf } from '../../languages.js';
 import { common, describeError, languageOf, quoted } from './i18n.js';
 import { keepInView } from './keep-in-view.js';
 import { widgetOf } from '../registry.js';
@@ -73,12 +73,13 @@ export class LabElement extends HTMLElement {
     if (this.#started) return;
     this.#started = true;
     this.language = languageOf(this); // not `lang`: that property reflects the element's attribute
-    this.strings = stringsOf(this.language, this.constructor.tag); // content/<lang>/strings/<tag>.js
-    this.common = common(this.language);
     this.attachShadow({ mode: 'open' });
     this.start().catch((error) => {
       this.loading?.remove();
-      this.showNotice(this.common.loadFailed(describeError(error, this.language)));
+      // Without its language's texts (their module failed to load) the widget can only show the error itself.
+      this.showNotice(
+        this.common ? this.common.loadFailed(describeError(error, this.language)) : String(error?.message ?? error),
+      );
     });
   }
 
@@ -103,9 +104,14 @@ export class LabElement extends HTMLElement {
 
   async start() {
     const webAssemblyPresent = typeof WebAssembly === 'object' && WebAssembly !== null;
-    const labReady = webAssemblyPresent ? Promise.all([load(), formulasReady()]) : null; // fetched while the stylesheets are
+    const labReady = webAssemblyPresent ? Promise.all([load(), formulasReady()]) : null; // fetched while the stylesheets and texts are
     labReady?.catch(() => {}); // awaited below, where a failure is shown
-    await adoptStyles(this.shadowRoot, [WIDGET_CSS, ...this.constructor.styles]);
+    await Promise.all([
+      adoptStyles(this.shadowRoot, [WIDGET_CSS, ...this.constructor.styles]),
+      loadLanguage(this.language),
+    ]);
+    this.strings = stringsOf(this.language, this.constructor.tag); // content/<lang>/strings/<tag>.js
+    this.common = common(this.language);
     if (this.constructor.charts) resolveChartColours(this); // while the lab loads, not in the build's task
     this.notice = h('p', { class: 'notice', role: 'status', hidden: true });
     this.body = h('div', { class: 'widget-body' });

@@ -16,6 +16,9 @@ import { ResidualLabError } from '../errors.js';
 
 export { CHAPTER_MODEL, DEFAULT_ENDPOINT, HUB_HOSTS } from './hub-hosts.js';
 import { DEFAULT_ENDPOINT } from './hub-hosts.js';
+import { checkEndpoint, checkRepoId, checkRevision } from './hub-checks.js';
+
+export { checkEndpoint, checkRepoId };
 
 // The files fetched: the model's config, its tokenizer (optional: the probe runs ids without it), and the weights,
 // one file or an index and its shards.
@@ -24,40 +27,10 @@ const TOKENIZER = 'tokenizer.json';
 const SINGLE = 'model.safetensors';
 const INDEX = 'model.safetensors.index.json';
 
-// A repo id as the Hub allows it: "name" or "org/name", letters, digits, "-", "_", "." (no "--" or "..", which the
-// cache's folder names and paths could not tell apart).
-const REPO_ID = /^(?:[A-Za-z0-9][\w.-]{0,95}\/)?[A-Za-z0-9][\w.-]{0,95}$/;
-const REVISION = /^[\w.-]{1,200}(?:\/[\w.-]{1,200})*$/;
 const VIOLATION_WAIT_MS = 250; // how long a failed request waits for the CSP violation event that names its cause
 const MAX_ATTEMPTS = 5; // consecutive failed requests of one file without a byte of progress
 
 const fail = (code, message) => new ResidualLabError(message, { code });
-
-/** Checks a repo id; throws 'invalid_input' with the reason a reader can act on. */
-export function checkRepoId(repo) {
-  if (typeof repo !== 'string' || !REPO_ID.test(repo) || repo.includes('--') || repo.includes('..'))
-    throw fail(
-      'invalid_input',
-      `"${String(repo).slice(0, 120)}" is not a Hugging Face model id; it reads like "Qwen/Qwen2.5-0.5B-Instruct"`,
-    );
-  return repo;
-}
-
-/** An endpoint as a URL without a trailing slash; http(s) only. */
-export function checkEndpoint(endpoint) {
-  let url;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    url = null;
-  }
-  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username)
-    throw fail(
-      'invalid_input',
-      `"${String(endpoint).slice(0, 200)}" is not a host address; it reads like https://huggingface.co`,
-    );
-  return url.href.replace(/\/+$/, '');
-}
 
 const encodePath = (path) => path.split('/').map(encodeURIComponent).join('/');
 
@@ -69,9 +42,7 @@ const encodePath = (path) => path.split('/').map(encodeURIComponent).join('/');
  */
 export async function fetchCheckpoint(repo, options, store) {
   checkRepoId(repo);
-  const revision = options.revision ?? 'main';
-  if (typeof revision !== 'string' || !REVISION.test(revision) || revision.includes('..'))
-    throw fail('invalid_input', `"${String(revision).slice(0, 80)}" is not a revision: a branch, a tag or a commit`);
+  const revision = checkRevision(options.revision ?? 'main');
   const endpoint = checkEndpoint(options.endpoint ?? DEFAULT_ENDPOINT);
   const { signal, onProgress } = options;
   signal?.throwIfAborted();

@@ -1,0 +1,39 @@
+// The checks of what a reader types to fetch a model (a repo id, a revision, a host address), apart from hub.js so
+// that the probe's fetch panel can check its fields without loading the downloader and its hashes.
+import { ResidualLabError } from '../errors.js';
+
+// A repo id as the Hub allows it: "name" or "org/name", letters, digits, "-", "_", "." (no "--" or "..", which the
+// cache's folder names and paths could not tell apart).
+const REPO_ID = /^(?:[A-Za-z0-9][\w.-]{0,95}\/)?[A-Za-z0-9][\w.-]{0,95}$/;
+const REVISION = /^[\w.-]{1,200}(?:\/[\w.-]{1,200})*$/;
+
+const invalid = (message) => new ResidualLabError(message, { code: 'invalid_input' });
+
+/** Checks a repo id; throws 'invalid_input' with the reason a reader can act on. */
+export function checkRepoId(repo) {
+  if (typeof repo !== 'string' || !REPO_ID.test(repo) || repo.includes('--') || repo.includes('..'))
+    throw invalid(
+      `"${String(repo).slice(0, 120)}" is not a Hugging Face model id; it reads like "Qwen/Qwen2.5-0.5B-Instruct"`,
+    );
+  return repo;
+}
+
+/** Checks a revision (a branch, a tag or a commit); throws 'invalid_input'. */
+export function checkRevision(revision) {
+  if (typeof revision !== 'string' || !REVISION.test(revision) || revision.includes('..'))
+    throw invalid(`"${String(revision).slice(0, 80)}" is not a revision: a branch, a tag or a commit`);
+  return revision;
+}
+
+/** An endpoint as a URL without a trailing slash; http(s) only. */
+export function checkEndpoint(endpoint) {
+  let url;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    url = null;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username)
+    throw invalid(`"${String(endpoint).slice(0, 200)}" is not a host address; it reads like https://huggingface.co`);
+  return url.href.replace(/\/+$/, '');
+}
