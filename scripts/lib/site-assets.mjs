@@ -198,7 +198,7 @@ function rewritePage(html, pagePath, served) {
 }
 
 // Source maps are left out: only a reader's developer tools fetch them. The toys' weights (.safetensors, F16) are
-// fetched whole by a plain GET (checkpoint-probe/compute.js fetchToy), never by Range, so an encoded body is safe;
+// fetched whole by a plain GET (components/shared/toys.js fetchToy), never by Range, so an encoded body is safe;
 // brotli takes the chapter's toy from 417 KB to 365 KB.
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.svg', '.json', '.txt', '.md', '.safetensors']);
 
