@@ -16,7 +16,8 @@
 // the median of the visits (5 unless --repeats), printed with its range; the two languages' pages alternate,
 // visit by visit.
 //   node scripts/bench-page.mjs [--repeats N] [--json] [--site DIR] [--by-file]
-// --by-file also lists the bytes of every file of the last visit with every widget computed, largest first.
+// --by-file also lists the bytes of every file of the last visit, at the top of the page and with every widget
+// computed, largest first.
 // --site measures another built site (a copy of dist/ from another commit), to set two builds side by side.
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -214,7 +215,7 @@ async function visit(browser, url, { revisit }) {
     again = networkFigures(await network.take());
   }
   await context.close();
-  return { top, all, revisit: again, responses: allResponses };
+  return { top, all, revisit: again, responses: { top: topResponses, all: allResponses } };
 }
 
 const FIGURES = [
@@ -271,18 +272,18 @@ export async function benchPage({ repeats = 5, log = console.log, siteRoot = joi
       runs: values.length,
     };
   });
-  figures.lastVisitResponses = runs.at(-1)?.responses ?? [];
+  figures.lastVisitResponses = runs.at(-1)?.responses ?? { top: [], all: [] };
   return figures;
 }
 
 /** The bytes of each file of one visit, largest first (a file fetched twice, by the page and a worker, sums). */
-export function printBytesByFile(responses, log = console.log) {
+export function printBytesByFile(responses, heading, log = console.log) {
   const byPath = new Map();
   for (const { url, bytes } of responses) {
     const path = new URL(url).pathname;
     byPath.set(path, (byPath.get(path) ?? 0) + bytes);
   }
-  log('\nBytes on the wire by file, the last visit with every widget computed:');
+  log(`\nBytes on the wire by file, ${heading}:`);
   for (const [path, bytes] of [...byPath].sort((a, b) => b[1] - a[1]))
     log(`${(bytes / 1000).toFixed(1).padStart(8)} KB  ${path}`);
 }
@@ -307,5 +308,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const figures = await benchPage({ repeats, siteRoot, log: asJson ? () => {} : console.log });
   if (asJson) console.log(JSON.stringify(figures, null, 1));
   else printPageFigures(figures);
-  if (process.argv.includes('--by-file')) printBytesByFile(figures.lastVisitResponses);
+  if (process.argv.includes('--by-file')) {
+    const { top, all } = figures.lastVisitResponses;
+    printBytesByFile(top, 'the last visit, the top of the page');
+    printBytesByFile(all, 'the last visit with every widget computed');
+  }
 }

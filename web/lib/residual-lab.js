@@ -8,7 +8,6 @@ import { createDecoderApi } from './decoder.js';
 import { createExperimentsApi } from './experiments.js';
 import { freezeTables } from './options.js';
 import { inspectConfig } from './inspect-config.js';
-import { openCheckpoint } from './checkpoint/open.js';
 import { deleteStoredCheckpoint, fetchCheckpoint, storedCheckpoints } from './checkpoint/fetch.js';
 import { nextTask } from './next-task.js';
 import { importNodeModule } from './node-module.js';
@@ -128,7 +127,10 @@ async function createLab({ flavour, module }) {
      * run(input, options), tokenize(text), cost(tokens), dispose() } (docs/checkpoints.md). options.workers: how
      * many workers a run is split over.
      */
-    openCheckpoint: (files, options) => openCheckpoint(Module, files, options),
+    // imported on the first call: a page that only draws the widgets (the probe opens models in its worker) does
+    // not fetch the checkpoint reader
+    openCheckpoint: async (files, options) =>
+      (await import('./checkpoint/open.js')).openCheckpoint(Module, files, options),
     /**
      * Fetches a model from the Hugging Face Hub or a mirror into local storage (node: the Hub's cache; a browser:
      * the Origin Private File System), resumable and verified; resolves to { repo, revision, commit, endpoint,
