@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import {
   WIDGET_CLASS,
   checkWidgetTags,
@@ -54,6 +54,34 @@ test("every widget folder in web/components has a registry row, and the build im
   );
   assert.match(widgetModulesSource(), new RegExp(`WIDGET_MODULES = \\[${imported.map((m) => m[1]).join(', ')}\\]`));
   assert.match(read('web/components/index.js'), /^import \{ WIDGET_MODULES \} from '\.\/widget-modules\.js';$/m);
+});
+
+test("a widget's folder holds what it alone uses: no module imports from another widget's folder, its CSS is its own", () => {
+  const folderOf = new Map(WIDGETS.map((widget) => [widgetFolder(widget), widget]));
+  for (const entry of readdirSync(components, { recursive: true })) {
+    const path = entry.split('\\').join('/');
+    const [folder] = path.split('/');
+    if (!path.includes('/') || !folderOf.has(folder)) continue;
+    const file = `web/components/${path}`;
+    if (path.endsWith('.js')) {
+      for (const [, target] of read(file).matchAll(/(?:from|import\()\s*'([^']+)'/g)) {
+        if (!target.startsWith('.')) continue;
+        const resolved = posix.normalize(posix.join(posix.dirname(path), target));
+        const other = resolved.split('/')[0];
+        assert.ok(
+          !folderOf.has(other) || other === folder,
+          `${file} imports ${target} from <${folderOf.get(other)?.tag}>'s folder: what two widgets use goes to ${SHARED}/`,
+        );
+      }
+    }
+    if (path.endsWith('.css')) {
+      const name = posix.basename(path);
+      assert.ok(
+        read(`web/components/${widgetModule(folderOf.get(folder))}`).includes(`new URL('./${name}', import.meta.url)`),
+        `${file} is adopted by its widget's module`,
+      );
+    }
+  }
 });
 
 test('every row has its own stateKey, the prefix of its settings in the page address, which only the row holds', () => {
