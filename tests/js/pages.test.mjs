@@ -153,18 +153,16 @@ test('every widget tag reaches the page, and the pages set their language', () =
   for (const [lang, html] of Object.entries(pages)) {
     for (const tag of WIDGETS) assert.ok(html.includes(`<${tag}`), `${lang}: <${tag}>`);
   }
-  const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   for (const row of LANGUAGES) {
     const html = pages[row.code];
-    assert.match(html, new RegExp(`<html lang="${row.htmlLang}">`), `${row.code}: <html lang>`);
+    assert.ok(html.includes(`<html lang="${row.htmlLang}">`), `${row.code}: <html lang>`);
     // the language menu lists every language, each link in its own language, the page's own marked current
     for (const link of LANGUAGES) {
       const href = posix.relative(posix.dirname(row.page), link.page);
       const current = link === row ? ' aria-current="page"' : '';
-      assert.match(
-        html,
-        new RegExp(
-          `<a href="${escaped(href)}" hreflang="${link.htmlLang}" lang="${link.htmlLang}"${current} data-lang-link="${link.code}">${escaped(link.name)}</a>`,
+      assert.ok(
+        html.includes(
+          `<a href="${href}" hreflang="${link.htmlLang}" lang="${link.htmlLang}"${current} data-lang-link="${link.code}">${link.name}</a>`,
         ),
         `${row.code}: the menu's link to ${link.code}`,
       );

@@ -5,7 +5,7 @@ import { TOY_NAMES, toyOf, toyWindow } from '../shared/toys.js';
 import { defaultIds } from './compute.js';
 import { EXPERIMENT_NAMES } from './experiments-view.js';
 
-export const MAX_PROMPT = 2000;
+const MAX_PROMPT = 2000;
 export const LAST = -1; // the position row's value for "the last position"
 export const MAX_POSITION = 4095;
 
