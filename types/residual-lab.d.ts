@@ -337,8 +337,8 @@ export interface CheckpointInterventions {
   skipLayers?: number[];
   /** start at layer `layer` from this stream (T x d, a previous run's hiddenStates[layer]); not with a lens */
   from?: { layer: number; stream: Float32Array };
-  /** the output head reads the raw last stream, without the final norm */
-  noFinalNorm?: boolean;
+  /** true: the output head reads the raw last stream, without the final norm; 'division': times its gain only */
+  noFinalNorm?: boolean | 'division';
   /** every RMSNorm multiplies by (normOffset + w): 0 reads weights as w, 1 as Gemma's 1 + w */
   normOffset?: 0 | 1;
 }
@@ -461,6 +461,14 @@ export interface Checkpoint {
   normWeights(): Promise<NormWeightStats[]>;
   /** what a run of `tokens` positions will read and compute */
   cost(tokens?: number): CheckpointCost;
+  /** how many workers a run is split over */
+  readonly workers: number;
+  /** one of the chapter's claims run on this checkpoint (checkpointExperiments, by name) */
+  experiment<N extends CheckpointExperimentName>(
+    name: N,
+    input: string | ArrayLike<number>,
+    options?: Parameters<(typeof checkpointExperiments)[N]>[2],
+  ): ReturnType<(typeof checkpointExperiments)[N]>;
   /** token ids, or a text when tokenizer.json was given */
   run(input: string | ArrayLike<number>, options?: CheckpointRunOptions): Promise<CheckpointRun>;
   dispose(): void;
@@ -531,6 +539,11 @@ export interface CheckpointExperimentOptions {
   onProgress?: (progress: CheckpointProgress & { fraction?: number }) => void;
   signal?: AbortSignal;
 }
+/** where an experiment looks: a whole number 0 .. T - 1, default the last */
+type AtPosition = { position?: number };
+/** how many it lists: a whole number 1 .. min(V, MAX_TOP_TOKENS) tokens, or 1 .. d coordinates; default 5 */
+type TopK = { k?: number };
+export type CheckpointExperimentName = keyof typeof checkpointExperiments.EXPERIMENT_OPTIONS;
 export interface TokenDistribution {
   /** nats */
   entropy: number;
@@ -540,28 +553,59 @@ export interface TokenDistribution {
 type ExperimentCheckpoint = Pick<Checkpoint, 'run' | 'normWeights' | 'forward'>;
 
 export declare namespace checkpointExperiments {
+  /** each experiment's own options beside onProgress and signal */
+  const EXPERIMENT_OPTIONS: {
+    readonly noFinalNorm: readonly ('k' | 'position')[];
+    readonly dropLayers: readonly 'position'[];
+    readonly wrongConvention: readonly ('k' | 'position')[];
+    readonly increments: readonly 'position'[];
+    readonly epsMargin: readonly never[];
+    readonly attentionScores: readonly never[];
+    readonly softcaps: readonly never[];
+    readonly streamTop: readonly ('k' | 'position')[];
+    readonly bf16Norm: readonly never[];
+  };
+  const MAX_TOP_TOKENS: number;
+  const RANDOM_DIRECTIONS: number;
+  /** what the k largest of d coordinates hold of a random direction's squared length (seeded) */
+  function randomShares(d: number, k: number, seed?: number): { share: number; p95: number; top: number };
   function noFinalNorm(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & { k?: number },
-  ): Promise<{ real: TokenDistribution; raw: TokenDistribution; scale: number; streamNorm: number; kl: number }>;
+    options?: CheckpointExperimentOptions & TopK & AtPosition,
+  ): Promise<{
+    position: number;
+    real: TokenDistribution;
+    /** the final norm's division left out, its gain kept */
+    raw: TokenDistribution;
+    /** the whole final norm left out, gain too */
+    noGain: TokenDistribution & { kl: number };
+    scale: number;
+    streamNorm: number;
+    kl: number;
+  }>;
   function dropLayers(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions,
-  ): Promise<{ top: number; layers: { layer: number; kl: number; topSurvives: boolean; top: number; cosine: number }[] }>;
+    options?: CheckpointExperimentOptions & AtPosition,
+  ): Promise<{
+    position: number;
+    top: number;
+    layers: { layer: number; kl: number; topSurvives: boolean; top: number; cosine: number }[];
+  }>;
   function wrongConvention(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & { k?: number },
+    options?: CheckpointExperimentOptions & TopK & AtPosition,
   ): Promise<{
+    position: number;
     right: TokenDistribution & { normOffset: 0 | 1; lens: CheckpointRun['lens'] };
     wrong: TokenDistribution & { normOffset: 0 | 1; lens: CheckpointRun['lens'] };
   }>;
   function increments(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & { position?: number },
+    options?: CheckpointExperimentOptions & AtPosition,
   ): Promise<{
     position: number;
     layers: { layer: number; attn: number; mlp: number; stream: number; attnGain: number | null; mlpGain: number | null }[];
@@ -590,11 +634,13 @@ export declare namespace checkpointExperiments {
   function streamTop(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & { position?: number; k?: number },
+    options?: CheckpointExperimentOptions & TopK & AtPosition,
   ): Promise<{
     position: number;
     k: number;
     states: { state: number; norm: number; share: number; coords: { index: number; value: number; share: number }[] }[];
+    /** the baseline: randomShares(d, k) */
+    random: { share: number; p95: number; top: number };
   }>;
   function bf16Norm(
     ckpt: ExperimentCheckpoint,
@@ -608,7 +654,7 @@ export declare namespace checkpointExperiments {
 }
 export interface EpsRow {
   layer: number | null;
-  slot: 'attnNormBefore' | 'attnNormAfter' | 'mlpNormBefore' | 'mlpNormAfter' | 'finalNorm';
+  slot: 'attnNormBefore' | 'attnNormAfter' | 'mlpNormBefore' | 'mlpNormAfter' | 'qNorm' | 'kNorm' | 'finalNorm';
   minMeanSquare: number;
   position: number;
   ratio: number;

@@ -162,7 +162,7 @@ export default {
       claim:
         'The final norm is not optional: the stream has only been added to, so its scale must be pulled back before the output layer.',
       answer: (r, t) =>
-        `The final norm divides the last stream (length ${r.streamNorm.toFixed(2)}) by ${r.scale.toFixed(3)}. Without it the top token is ${t(r.raw.ids[0])} instead of ${t(r.real.ids[0])}, the entropy ${r.raw.entropy.toFixed(3)} instead of ${r.real.entropy.toFixed(3)} nats, KL ${r.kl.toFixed(3)} nats.`,
+        `At position ${r.position} the final norm divides the stream (length ${r.streamNorm.toFixed(2)}) by ${r.scale.toFixed(3)}. Without that division, its gain kept, every logit is ${r.scale.toFixed(3)} times as large before any soft-cap, so the order stays (top: ${t(r.real.ids[0])}); the entropy is ${r.raw.entropy.toFixed(3)} nats against ${r.real.entropy.toFixed(3)}, KL ${r.kl.toFixed(3)} nats. Leaving out the gain too, the whole norm, the top token is ${t(r.noGain.ids[0])}, KL ${r.noGain.kl.toFixed(3)} nats: what the gain changes, not the scale.`,
     },
     dropLayers: {
       name: 'Drop one layer',
@@ -171,7 +171,7 @@ export default {
       answer: (r) => {
         const kept = r.layers.filter((l) => l.topSurvives).length;
         const least = r.layers.reduce((a, b) => (b.kl < a.kl ? b : a));
-        return `The top token survives dropping ${kept} of the ${r.layers.length} layers one at a time; dropping layer ${least.layer} costs least (KL ${least.kl.toFixed(4)} nats).`;
+        return `At position ${r.position}, the top token survives dropping ${kept} of the ${r.layers.length} layers one at a time; dropping layer ${least.layer} costs least (KL ${least.kl.toFixed(4)} nats).`;
       },
     },
     wrongConvention: {
@@ -179,7 +179,7 @@ export default {
       claim:
         'Reading Gemma’s norm weights as w instead of 1 + w (or the other way round) makes the model print garbage.',
       answer: (r, t) =>
-        `Read as ${r.wrong.normOffset ? '1 + w' : 'w'} instead of ${r.right.normOffset ? '1 + w' : 'w'}, the top token is ${t(r.wrong.ids[0])} (right: ${t(r.right.ids[0])}) and the entropy ${r.wrong.entropy.toFixed(3)} nats (right: ${r.right.entropy.toFixed(3)}).`,
+        `At position ${r.position}, read as ${r.wrong.normOffset ? '1 + w' : 'w'} instead of ${r.right.normOffset ? '1 + w' : 'w'}, the top token is ${t(r.wrong.ids[0])} (right: ${t(r.right.ids[0])}) and the entropy ${r.wrong.entropy.toFixed(3)} nats (right: ${r.right.entropy.toFixed(3)}).`,
     },
     increments: {
       name: 'Increments against the stream',
@@ -237,10 +237,11 @@ export default {
     },
   },
   withNorm: 'with the final norm',
-  withoutNorm: 'without it',
+  withoutNorm: 'without its division (gain kept)',
+  withoutGain: 'without the whole norm',
   rightReading: 'the model’s convention',
   wrongReading: 'the other one',
-  reading: 'reading',
+  readingColumn: 'reading',
   entropy: 'entropy (nats)',
   topTokens: 'top tokens (probability)',
   layer: 'layer',
@@ -262,7 +263,6 @@ export default {
   maxBefore: 'largest before the cap',
   maxAfter: 'largest after',
   bent: 'bent / all',
-  state: 'state',
   topShare: (k) => `share of |h|² in the ${k} largest coordinates`,
   coordinates: 'coordinate: value',
   positionShort: 'position',

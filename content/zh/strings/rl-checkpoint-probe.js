@@ -154,7 +154,7 @@ export default {
       name: '去掉最终归一化',
       claim: '最终归一化不是可有可无的：主干只被加过，到最后一层可能很长，进入输出层之前必须把尺度拉回来。',
       answer: (r, t) =>
-        `最终归一化把最后的残差流（长度 ${r.streamNorm.toFixed(2)}）除以 ${r.scale.toFixed(3)}。去掉它，排第一的 token 是 ${t(r.raw.ids[0])}（原来是 ${t(r.real.ids[0])}），熵是 ${r.raw.entropy.toFixed(3)} nats（原来是 ${r.real.entropy.toFixed(3)}），KL 为 ${r.kl.toFixed(3)} nats。`,
+        `在位置 ${r.position}，最终归一化把残差流（长度 ${r.streamNorm.toFixed(2)}）除以 ${r.scale.toFixed(3)}。只去掉这次除法、保留增益，每个 logit 在软上限之前都放大 ${r.scale.toFixed(3)} 倍，次序不变（第一仍是 ${t(r.real.ids[0])}）；熵变为 ${r.raw.entropy.toFixed(3)} nats（原来 ${r.real.entropy.toFixed(3)}），KL 为 ${r.kl.toFixed(3)} nats。连增益也去掉（整个归一化都不要），排第一的是 ${t(r.noGain.ids[0])}，KL 为 ${r.noGain.kl.toFixed(3)} nats：这是增益带来的变化，不是尺度。`,
     },
     dropLayers: {
       name: '去掉一层',
@@ -162,14 +162,14 @@ export default {
       answer: (r) => {
         const kept = r.layers.filter((l) => l.topSurvives).length;
         const least = r.layers.reduce((a, b) => (b.kl < a.kl ? b : a));
-        return `逐层去掉 ${r.layers.length} 层中的一层，有 ${kept} 次排第一的 token 不变；去掉第 ${least.layer} 层代价最小（KL ${least.kl.toFixed(4)} nats）。`;
+        return `在位置 ${r.position}，逐层去掉 ${r.layers.length} 层中的一层，有 ${kept} 次排第一的 token 不变；去掉第 ${least.layer} 层代价最小（KL ${least.kl.toFixed(4)} nats）。`;
       },
     },
     wrongConvention: {
       name: '用错权重约定',
       claim: '把 Gemma 的归一化权重按 w 而不是 1 + w 读（或反过来），模型就会输出乱码。',
       answer: (r, t) =>
-        `按 ${r.wrong.normOffset ? '1 + w' : 'w'} 而不是 ${r.right.normOffset ? '1 + w' : 'w'} 读，排第一的 token 是 ${t(r.wrong.ids[0])}（正确：${t(r.right.ids[0])}），熵 ${r.wrong.entropy.toFixed(3)} nats（正确：${r.right.entropy.toFixed(3)}）。`,
+        `在位置 ${r.position}，按 ${r.wrong.normOffset ? '1 + w' : 'w'} 而不是 ${r.right.normOffset ? '1 + w' : 'w'} 读，排第一的 token 是 ${t(r.wrong.ids[0])}（正确：${t(r.right.ids[0])}），熵 ${r.wrong.entropy.toFixed(3)} nats（正确：${r.right.entropy.toFixed(3)}）。`,
     },
     increments: {
       name: '增量与残差流之比',
@@ -224,10 +224,11 @@ export default {
     },
   },
   withNorm: '有最终归一化',
-  withoutNorm: '没有',
+  withoutNorm: '去掉除法（保留增益）',
+  withoutGain: '去掉整个归一化',
   rightReading: '模型自己的约定',
   wrongReading: '另一种',
-  reading: '读法',
+  readingColumn: '读法',
   entropy: '熵（nats）',
   topTokens: '前几位 token（概率）',
   layer: '层',
@@ -249,7 +250,6 @@ export default {
   maxBefore: '上限前的最大值',
   maxAfter: '上限后的最大值',
   bent: '被弯曲 / 全部',
-  state: '状态',
   topShare: (k) => `最大 ${k} 个坐标占 |h|² 的比例`,
   coordinates: '坐标：值',
   positionShort: '位置',
