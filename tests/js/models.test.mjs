@@ -141,7 +141,7 @@ test("a model's toy block normalizes q and k over what its architecture does: a 
   let checked = 0;
   for (const model of MODELS) {
     const arch = model.architecture && ARCHITECTURES[model.architecture];
-    if (!arch || arch.forward.qkNorm === 'none') continue;
+    if (!arch?.forward || arch.forward.qkNorm === 'none') continue;
     const config = resolveOptions(lab.describe().decoder, toyDecoderConfig(model));
     assert.equal(config.qkNorm, true, `${model.id}: QK-Norm`);
     assert.equal(config.qkNormShape, shape[arch.forward.qkNorm], `${model.id}: over ${arch.forward.qkNorm}`);

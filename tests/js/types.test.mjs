@@ -195,7 +195,7 @@ test("the worker client declares the methods the worker runs and the proxies' me
   // a checkpoint in the worker: its data and state fields, and every method but the coordinator's shardRows
   const checkpoint = workerTypes.match(/export type CheckpointProxy = Pick<Checkpoint, ([^>]+)>([^]*?)& \{ dispose/);
   assert.ok(checkpoint, 'CheckpointProxy');
-  const names = (text) => [...text.matchAll(/'([^']+)'|\b(\w+): Checkpoint\[/g)].map((m) => m[1] ?? m[2]).sort();
+  const names = (text) => [...text.matchAll(/'([^']+)'|\b(\w+): Checkpoint\['\w+'\]/g)].map((m) => m[1] ?? m[2]).sort();
   assert.deepEqual(names(checkpoint[1]), [...HANDLE_KINDS.checkpoint.data, ...HANDLE_KINDS.checkpoint.state].sort());
   assert.deepEqual(names(checkpoint[2]), HANDLE_KINDS.checkpoint.methods.filter((m) => m !== 'shardRows').sort());
 });

@@ -60,8 +60,6 @@ function checkOptions(name, options, ckpt, ids) {
   return { ...resolved, onProgress, signal };
 }
 
-const last = (a) => a[a.length - 1];
-
 /** Softmax statistics of one row of logits: entropy in nats, top-k ids and probabilities. */
 export function distribution(logits, k = 5) {
   let max = -Infinity;

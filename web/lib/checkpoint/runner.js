@@ -475,19 +475,19 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           g = heapView(gain, d);
         for (let j = 0; j < y.length; j++) y[j] *= normOffset + g[j % d];
       };
-      const finalNorm = (out, input, rows) => {
+      const applyFinalNorm = (out, input, rows) => {
         if (!hooks.noFinalNorm) Module._rl_ckpt_norm(out, input, gain, rows, d, eps, normOffset);
         else if (out !== input) Module.HEAPF32.copyWithin(out >> 2, input >> 2, (input >> 2) + rows * d);
         if (hooks.noFinalNorm === 'division') gainOnly(out, rows);
       };
-      finalNorm(final, x, T);
+      applyFinalNorm(final, x, T);
       const finalNorms = rowNorms(final, T);
       const finalHidden = hiddenStates ? heapRows(final, T) : null;
       // the head's input: the final rows asked for, then each lens state through the final norm with its own rstd
       Module.HEAPF32.copyWithin(headIn >> 2, (final >> 2) + (T - logitRows) * d, (final >> 2) + T * d);
       if (lensRows) Module.HEAPF32.set(lensRows, (headIn >> 2) + logitRows * d);
       if (headInputs) Module.HEAPF32.set(headInputs, (headIn >> 2) + (logitRows + lensCount) * d);
-      if (headRows > logitRows) finalNorm(headIn + logitRows * d * 4, headIn + logitRows * d * 4, headRows - logitRows);
+      if (headRows > logitRows) applyFinalNorm(headIn + logitRows * d * 4, headIn + logitRows * d * 4, headRows - logitRows);
       if (headRows === 0) {
         // logits: 'none' and nothing else to read: the head is not read
       } else if (pool) {
