@@ -487,7 +487,8 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       Module.HEAPF32.copyWithin(headIn >> 2, (final >> 2) + (T - logitRows) * d, (final >> 2) + T * d);
       if (lensRows) Module.HEAPF32.set(lensRows, (headIn >> 2) + logitRows * d);
       if (headInputs) Module.HEAPF32.set(headInputs, (headIn >> 2) + (logitRows + lensCount) * d);
-      if (headRows > logitRows) applyFinalNorm(headIn + logitRows * d * 4, headIn + logitRows * d * 4, headRows - logitRows);
+      if (headRows > logitRows)
+        applyFinalNorm(headIn + logitRows * d * 4, headIn + logitRows * d * 4, headRows - logitRows);
       if (headRows === 0) {
         // logits: 'none' and nothing else to read: the head is not read
       } else if (pool) {
