@@ -566,6 +566,8 @@ export declare namespace checkpointExperiments {
     readonly bf16Norm: readonly never[];
   };
   const MAX_TOP_TOKENS: number;
+  /** a layer's norms in the order of a run's normInputs blocks */
+  const NORM_INPUTS: readonly Exclude<EpsRow['slot'], 'finalNorm'>[];
   const RANDOM_DIRECTIONS: number;
   /** what the k largest of d coordinates hold of a random direction's squared length (seeded) */
   function randomShares(d: number, k: number, seed?: number): { share: number; p95: number; top: number };

@@ -592,3 +592,43 @@ test("the experiments' options: unknown keys refused by name, k and position who
     assert.equal(ckptCall.position, 0);
   });
 });
+
+test("eps margins on the shipped toys, every norm the float64 reference meets: the toy OLMo 2's smallest is layer 0's q_norm", async () => {
+  const { readSafetensors, record, tensorValues, toyFiles } = await import('../fixtures/toys.mjs');
+  const { toyWindow } = await import('../../web/components/shared/toys.js');
+  const { NORM_INPUTS } = experiments;
+  for (const toy of record.toys) {
+    const files = toyFiles(toy);
+    const config = JSON.parse(new TextDecoder().decode(files['config.json']));
+    const { header, dataStart } = readSafetensors(files['model.safetensors']);
+    const tensors = new Map(
+      Object.entries(header)
+        .filter(([name]) => name !== '__metadata__')
+        .map(([name, entry]) => [
+          name,
+          { shape: entry.shape, values: tensorValues(files['model.safetensors'], dataStart, entry) },
+        ]),
+    );
+    await withCheckpoint(files, async (ckpt) => {
+      const ids = ckpt.tokenize(toyWindow(toy));
+      const ref = referenceForward(toy.modelType, config, tensors, ids);
+      const { rows, smallest, eps } = await experiments.epsMargin(ckpt, ids);
+      const want = [];
+      ref.observed.normInputs.forEach((inputs, l) =>
+        inputs.forEach((ms, s) => ms && want.push({ layer: l, slot: NORM_INPUTS[s], ratio: Math.min(...ms) / eps })),
+      );
+      want.push({ layer: null, slot: 'finalNorm', ratio: Math.min(...ref.observed.finalNormInput) / eps });
+      assert.deepEqual(
+        rows.map((r) => `${r.layer} ${r.slot}`),
+        want.map((r) => `${r.layer} ${r.slot}`),
+        `${toy.name}: every norm`,
+      );
+      close(
+        rows.map((r) => r.ratio),
+        want.map((r) => r.ratio),
+        `${toy.name}: ratios`,
+      );
+      if (toy.modelType === 'olmo2') assert.deepEqual([smallest.layer, smallest.slot], [0, 'qNorm']);
+    });
+  }
+});

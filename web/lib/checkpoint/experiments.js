@@ -284,7 +284,7 @@ async function outputNormGains(ckpt) {
 }
 
 // The norms of a layer in the order of a run's normInputs blocks (forward.hpp's N1 .. N4, then q_norm, k_norm).
-const NORM_INPUTS = ['attnNormBefore', 'attnNormAfter', 'mlpNormBefore', 'mlpNormAfter', 'qNorm', 'kNorm'];
+export const NORM_INPUTS = ['attnNormBefore', 'attnNormAfter', 'mlpNormBefore', 'mlpNormAfter', 'qNorm', 'kNorm'];
 /** The norms a layer of this layout has, by their names in NORM_INPUTS. */
 function layerNorms({ placement, qkNorm }) {
   const before = placement !== 'olmo2',
