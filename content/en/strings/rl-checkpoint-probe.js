@@ -224,7 +224,7 @@ export default {
         'The stream grows from 0.47 at the embedding: whether a few dimensions carry that growth shows in its largest coordinates.',
       answer: (r) => {
         const last = r.states.at(-1);
-        return `At position ${r.position}, after the last layer, the ${r.k} largest of its coordinates hold ${(100 * last.share).toFixed(1)}% of the squared length ${last.norm.toFixed(2)}².`;
+        return `At position ${r.position}, after the last layer, the ${r.k} largest of its coordinates hold ${(100 * last.share).toFixed(1)}% of the squared length ${last.norm.toFixed(2)}²; a random direction’s ${r.k} largest hold ${(100 * r.random.share).toFixed(1)}% on average.`;
       },
     },
     bf16Norm: {

@@ -211,7 +211,7 @@ export default {
       claim: '残差流从嵌入的 0.47 开始增长：这种增长是否集中在少数几个维度，看它最大的几个坐标就知道。',
       answer: (r) => {
         const last = r.states.at(-1);
-        return `在位置 ${r.position}，最后一层之后，最大的 ${r.k} 个坐标占了长度平方 ${last.norm.toFixed(2)}² 的 ${(100 * last.share).toFixed(1)}%。`;
+        return `在位置 ${r.position}，最后一层之后，最大的 ${r.k} 个坐标占了长度平方 ${last.norm.toFixed(2)}² 的 ${(100 * last.share).toFixed(1)}%；随机方向最大的 ${r.k} 个平均占 ${(100 * r.random.share).toFixed(1)}%。`;
       },
     },
     bf16Norm: {
