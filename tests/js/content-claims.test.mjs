@@ -307,10 +307,13 @@ test("Xavier's gradients: the order turns around above layer 0, from the layer i
   });
 });
 
-test('what computes live is every widget; the figures the text quotes are fixed (README, every page footer)', () => {
+test('what computes live is every widget; the figures the text quotes are fixed (README, the slides, every page footer)', () => {
   const readme = read('README.md');
   assert.match(readme, /Every widget computes live in your browser/);
   assert.doesNotMatch(readme, /Every number on the page is computed live/);
+  const slides = read('examples/slides/index.html');
+  assert.match(slides, /every widget on these slides computes live/);
+  assert.doesNotMatch(slides, /every number/i);
   saysIn('the footer', (code) => LANGUAGES.find((row) => row.code === code).strings.page.footer, {
     en: { says: /Every widget computes live/, never: /Every number/ },
     zh: { says: /每个交互组件都在你的浏览器里用 WebAssembly 现场计算/, never: /所有数字/ },
