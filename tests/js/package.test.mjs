@@ -65,7 +65,7 @@ test("the release workflow's commands are the README's, in order, and it publish
   // every command on one line, so that this list is all of them
   assert.doesNotMatch(workflow, /^\s+run:\s*[|>]/m, 'no block scalars');
   const commands = [...workflow.matchAll(/^\s+run: (.+)$/gm)].map((m) => m[1].trim());
-  const block = /<!-- release-commands -->\n```sh\n([\s\S]*?)\n```/.exec(read('README.md'));
+  const block = /<!-- release-commands -->\n+```sh\n([\s\S]*?)\n```/.exec(read('README.md'));
   assert.ok(block, "README's release-commands block");
   assert.deepEqual(commands, block[1].split('\n'));
   assert.ok(commands.includes('npm publish --provenance --access public release/residual-lab-*.tgz'));

@@ -20,7 +20,13 @@ test('a script that omits dispose() and terminate() ends, its files closed, with
   try {
     const { files } = makeCheckpoint({ family: 'llama', dtype: 'BF16', sharded: true, seed: 5 });
     for (const [name, bytes] of Object.entries(files)) writeFileSync(join(dir, name), bytes);
-    const paths = Object.fromEntries(Object.keys(files).map((name) => [name, join(dir, name)]));
+    // the weights as paths (each read through a FileHandle), the JSON files as their text
+    const paths = Object.fromEntries(
+      Object.entries(files).map(([name, bytes]) => [
+        name,
+        name.endsWith('.safetensors') ? join(dir, name) : Buffer.from(bytes).toString('utf8'),
+      ]),
+    );
     const script = join(dir, 'forgets.mjs');
     writeFileSync(
       script,

@@ -50,13 +50,14 @@ export async function fetchCheckpoint(repo, options, store) {
   checkRepoId(repo);
   const revision = checkRevision(options.revision ?? 'main');
   const endpoint = checkEndpoint(options.endpoint ?? DEFAULT_ENDPOINT);
+  const token = checkToken(options.token);
   const { signal, onProgress } = options;
   signal?.throwIfAborted();
 
   const stored = await store.snapshot(repo, revision);
   if (stored) return { repo, revision, endpoint, fetched: false, ...stored };
 
-  const net = network(options.fetch ?? globalThis.fetch, signal, endpoint, checkToken(options.token));
+  const net = network(options.fetch ?? globalThis.fetch, signal, endpoint, token);
   const info = await net.json(
     `${endpoint}/api/models/${encodePath(repo)}/revision/${encodeURIComponent(revision)}?blobs=true`,
     repo,
