@@ -184,14 +184,16 @@ function network(fetchImpl, signal, endpoint, token) {
       response = await send(url, init, stage);
       answered.add(new URL(url).host);
       if (response.status !== 429 && response.status !== 503) break;
-      // as huggingface_hub's http_backoff: the wait the host asks for (Retry-After), else 1, 2, 4, 8, 8 s
+      // the wait the host asks for (Retry-After), else huggingface_hub's http_backoff waits: 1, 2, 4, 8, 8 s
       const asked = retryAfterMs(response.headers.get('retry-after'));
       const wait = asked ?? Math.min(BACKOFF_MS * 2 ** attempt, BACKOFF_MAX_MS);
       const seconds = Math.ceil(wait / 1000);
       if (attempt >= MAX_RETRIES || wait > RETRY_WAIT_MAX_MS)
         throw fail(
           'rate_limited',
-          `${host} answered ${response.status} (too many requests) for ${url.split('/').pop()}` +
+          `${hostOf(response.url || url)} answered ${response.status} ` +
+            `(${response.status === 429 ? 'too many requests' : 'unavailable'}) ` +
+            `for ${url.split('/').pop()}` +
             (attempt >= MAX_RETRIES ? ` ${attempt + 1} times in a row` : `, asking to wait ${seconds} s`) +
             '; fetch again later: the download continues where it stopped',
         );
