@@ -1,7 +1,9 @@
 // lab.fetchCheckpoint in node against a local fake Hub (tests/fixtures/fake-hub.mjs): the Hub's cache layout in a
 // temporary HF_HOME, the endpoint from HF_ENDPOINT, a dropped connection resumed with Range, a cancel resumed, a
-// corrupted file refused and deleted, each error's code; a second fetch, and a cache written the way
-// huggingface_hub writes it, open with every request refused.
+// corrupted file refused and deleted, each error's code (X-Error-Code read before the status; a refused download
+// leaves nothing behind); a second fetch, and a cache written the way huggingface_hub writes it, open with every
+// request refused; an access token (HF_TOKEN, the token file) sent to the Hub and not to its download host; a 429
+// retried after Retry-After or a backoff, bounded.
 //   node --test tests/js/hub-fetch.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
