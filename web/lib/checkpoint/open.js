@@ -219,6 +219,7 @@ async function open(Module, map, weightFiles, options) {
   const live = () => {
     if (disposed) throw new ResidualLabError('this checkpoint was disposed', { code: 'disposed' });
   };
+  const registration = {}; // the registry's token: not the checkpoint, which dispose() may be called without
   const release = () => {
     if (shards) shards.drop();
     for (const { source } of weightFiles) source.close();
@@ -281,14 +282,14 @@ async function open(Module, map, weightFiles, options) {
     },
     dispose() {
       if (!disposed) {
-        collected.unregister(this);
+        collected.unregister(registration);
         runner.dispose();
         release();
       }
       disposed = true;
     },
   };
-  collected.register(checkpoint, release, checkpoint);
+  collected.register(checkpoint, release, registration);
   return checkpoint;
 }
 
