@@ -45,7 +45,7 @@ export type ErrorCode =
   | 'safetensors_bad_offsets' | 'file_changed'
   // fetchCheckpoint: the host's answers, storage, the bytes' hash
   | 'not_found' | 'gated' | 'blocked' | 'storage_full' | 'offline' | 'hash_mismatch' | 'cancelled' | 'bad_response'
-  | 'http_error'
+  | 'http_error' | 'rate_limited'
   // the lab worker (worker-client.js)
   | 'unknown_method' | 'invalid_request' | 'worker_failed';
 
@@ -58,6 +58,8 @@ export class ResidualLabError extends Error {
   position?: number;
   /** inspectConfig's invalid_config: the config field at fault (e.g. 'text_config.hidden_size'). */
   field?: string;
+  /** fetchCheckpoint's gated: whether an access token was sent (and refused) */
+  tokenSent?: boolean;
   /** inspectConfig's invalid_config: what is wrong with `field`, for a page to say in its own language. */
   reason?: { kind: string; value?: number | string; limit?: number };
 }
@@ -482,9 +484,14 @@ export interface FetchCheckpointOptions {
   revision?: string;
   onProgress?: (progress: { file: string; loaded: number; total: number }) => void;
   signal?: AbortSignal;
-  /** node: the Hub cache folder; default HF_HUB_CACHE, HF_HOME/hub, ~/.cache/huggingface/hub */
+  /** node: the Hub cache folder; default HF_HUB_CACHE, HF_HOME/hub, XDG_CACHE_HOME/huggingface/hub, ~/.cache/huggingface/hub */
   cacheDir?: string;
   fetch?: typeof fetch;
+  /**
+   * a Hugging Face access token, sent to the endpoint's origin only (never to a host it redirects to); node: default
+   * HF_TOKEN, else the Hub's token file (HF_TOKEN_PATH, HF_HOME/token); false: none
+   */
+  token?: string | false | null;
 }
 export interface FetchedCheckpoint {
   repo: string;

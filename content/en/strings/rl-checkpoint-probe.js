@@ -31,11 +31,20 @@ export default {
     `${done} of ${total} MB${rate ? `, ${rate} MB/s, about ${seconds} s left` : ''}.`,
   fetchDone: (repo, commit, mb, seconds) => `${repo} (commit ${commit}, ${mb} MB) fetched and checked in ${seconds} s.`,
   fetchStored: (repo, commit) => `${repo} (commit ${commit}) opened from this browser’s storage, with no download.`,
+  fetchFromFile:
+    'Fetching a model needs the lab served over the web: a page opened from a file on disk has no storage for a model and cannot download from the Hub. Open the model’s files you downloaded above, or use the lab online (or run npx residual-lab) to fetch one.',
+  fetchToken: 'Access token (gated models only)',
+  fetchTokenHint:
+    'For a gated model such as Llama: accept its terms on its Hub page, then paste a read token from huggingface.co/settings/tokens. It stays in this page’s memory (never in the address or storage) and goes only to the host chosen above, not to the download host it redirects to.',
   fetchErrors: {
     invalid_input: (e) => `That is not usable: ${e.message}.`,
     not_found: () => 'That host has no such model (or no such file in it). Check the id’s spelling and the host.',
-    gated: () =>
-      'This model needs a Hugging Face account (it is gated or private): download its files yourself and open them above.',
+    gated: (e) =>
+      e?.tokenSent
+        ? 'The Hub refused the access token: accept the model’s terms on its Hub page with that account, or use a token with read access.'
+        : 'This model needs a Hugging Face access token (it is gated or private): accept its terms on its Hub page, paste a token in the field above, or download its files yourself and open them.',
+    rate_limited: () =>
+      'The host is refusing requests for now (too many, HTTP 429). Fetch again later; the download continues where it stopped.',
     blocked: (e) =>
       `The browser blocked the download (${e.message}). A page that embeds the lab must allow these hosts; see the lab’s docs/checkpoints.md.`,
     storage_full: (e) => `Not enough storage: ${e.message}.`,

@@ -31,10 +31,19 @@ export default {
     `已下载 ${done} / ${total} MB${rate ? `，${rate} MB/s，约剩 ${seconds} 秒` : ''}。`,
   fetchDone: (repo, commit, mb, seconds) => `${repo}（commit ${commit}，${mb} MB）已下载并核对，用时 ${seconds} 秒。`,
   fetchStored: (repo, commit) => `${repo}（commit ${commit}）从本浏览器的存储中打开，没有重新下载。`,
+  fetchFromFile:
+    '下载模型需要通过网络访问本实验：从磁盘上的文件打开的页面没有存放模型的存储空间，也无法从 Hub 下载。请在上面打开你已下载的模型文件，或者使用在线版本（或运行 npx residual-lab）来下载。',
+  fetchToken: '访问令牌（仅受限模型需要）',
+  fetchTokenHint:
+    '像 Llama 这样的受限模型：先在它的 Hub 页面上同意使用条款，再从 huggingface.co/settings/tokens 复制一个只读令牌粘贴到这里。令牌只留在本页的内存里（不进地址栏，也不存储），只发给上面选定的地址，不会发给它重定向去的下载地址。',
   fetchErrors: {
     invalid_input: (e) => `无法使用：${e.message}。`,
     not_found: () => '这个地址上没有这个模型（或模型里没有这个文件）。请检查 id 的拼写和来源。',
-    gated: () => '这个模型需要 Hugging Face 账号（受限或私有）：请自行下载它的文件，再在上面打开。',
+    gated: (e) =>
+      e?.tokenSent
+        ? 'Hub 拒绝了这个访问令牌：请用该账号在模型的 Hub 页面上同意使用条款，或换一个有读取权限的令牌。'
+        : '这个模型需要 Hugging Face 访问令牌（受限或私有）：先在模型的 Hub 页面上同意使用条款，再把令牌填到上面的输入框；也可以自行下载它的文件，在上面打开。',
+    rate_limited: () => '这个地址暂时拒绝请求（请求过多，HTTP 429）。稍后再次下载，会从断点继续。',
     blocked: (e) => `浏览器拦截了下载（${e.message}）。嵌入本实验的页面必须允许这些地址，见 docs/checkpoints.md。`,
     storage_full: (e) => `存储空间不足：${e.message}。`,
     offline: () => '连不上这个地址：这台电脑是否离线？稍后再次下载，会从断点继续。',
