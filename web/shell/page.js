@@ -1,10 +1,11 @@
 // The page shell: the theme (the toggle, and the system's preference followed until the reader chooses), the
 // table of contents that follows reading, the language menu whose links keep the reader's place (#section) and
-// widget settings (?query), holding a linked section in view while the widgets above it finish drawing, and
-// printing the figures computed.
+// widget settings (?query), holding a linked section in view while the widgets above it finish drawing, the
+// chapter's links that set a widget's settings opened in place, and printing the figures computed.
 import { languageCode, loadLanguage, stringsOf } from '../languages.js';
 import { nextFrame } from '../lib/next-task.js';
 import { KEEP_IN_VIEW_EVENT, READER_MOVES } from '../components/shared/keep-in-view.js';
+import { WIDGET_TAGS } from '../components/registry.js';
 
 const THEME_KEY = 'residual-lab-theme';
 const systemDark = matchMedia('(prefers-color-scheme: dark)');
@@ -299,8 +300,50 @@ function computeBeforePrinting() {
   });
 }
 
+/** The widgets on the page that have drawn (their settings and address prefix known). */
+const drawnWidgets = () =>
+  [...document.querySelectorAll(WIDGET_TAGS.join(','))].filter((el) => typeof el.followLink === 'function' && el.state);
+
+/**
+ * A link of this page whose query only sets widgets' settings (`?probe.experiment=epsMargin#rl-probe`: every key
+ * under the prefix of a widget here) opens in place: a reload would drop what the reader changed in the other
+ * widgets. Its settings join the address as a new history entry, so Back returns to where the reader clicked
+ * (the browser restores that entry's scroll position), and each widget they name takes them (followLink); the
+ * one the fragment names (its anchor) brings what they show into view. After Back or Forward each widget writes
+ * its own settings into that entry again: the widgets keep what they show, and the address says it. A link with
+ * any other key, to another page, with a modifier key or a target, is left to the browser.
+ */
+function openWidgetLinksInPlace() {
+  addEventListener('click', (event) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+      return;
+    const link = event.composedPath().find((node) => node instanceof HTMLAnchorElement && node.hasAttribute('href'));
+    if (!link || link.target || link.hasAttribute('download')) return;
+    const to = new URL(link.href);
+    if (to.origin !== location.origin || to.pathname !== location.pathname || !to.search) return;
+    const widgets = drawnWidgets();
+    const named = widgets.filter((w) => w.statePrefix && [...to.searchParams.keys()].some((k) => k.startsWith(`${w.statePrefix}.`)));
+    const claimed = (key) => named.some((w) => key.startsWith(`${w.statePrefix}.`));
+    if (!named.length || ![...to.searchParams.keys()].every(claimed)) return;
+    const address = new URL(location.href);
+    for (const [key, value] of to.searchParams) address.searchParams.set(key, value);
+    address.hash = to.hash;
+    try {
+      history.pushState(null, '', address);
+    } catch {
+      return; // an address the page may not take (a file:// page in some browsers): the link loads it
+    }
+    event.preventDefault();
+    for (const widget of named) widget.followLink(to.searchParams, { reveal: to.hash === `#${widget.anchor}` });
+  });
+  addEventListener('popstate', () => {
+    for (const widget of drawnWidgets()) widget.scheduleUrlWrite();
+  });
+}
+
 setupTheme();
 foldContentsOnNarrowScreens();
+openWidgetLinksInPlace();
 computeBeforePrinting();
 layOutSectionsInTurn();
 setupTableOfContents();

@@ -3,9 +3,10 @@
 // table with the same numbers (the accessible alternative, and the chart's CSV). `s` is the widget's strings:
 // s.experiments[name] = { name, claim, answer(result, token) } is the one table of each language.
 import { EXPERIMENTS } from '../../lib/checkpoint/experiments.js';
-import { barChart, niceLimit } from '../shared/bar-chart.js';
+import { barChart, legendEntry, niceLimit } from '../shared/bar-chart.js';
 import { h } from '../shared/dom.js';
 import { formatFixed, formatTrimmed } from '../shared/format.js';
+import { keepInView } from '../shared/keep-in-view.js';
 import { shownToken } from './compute.js';
 
 /** 'none' (the probe's own figures only), then the experiments in the library's order. */
@@ -24,6 +25,7 @@ const PRESENT = {
     chart: {
       categories: [s.withNorm, s.withoutNorm],
       series: [{ label: s.entropy, className: 'series-attn', values: [r.real.entropy, r.raw.entropy] }],
+      axes: s.axes.noFinalNorm,
     },
     table: {
       head: [s.reading, s.entropy, s.topTokens],
@@ -37,6 +39,7 @@ const PRESENT = {
     chart: {
       categories: layerNames(r.layers.length),
       series: [{ label: s.kl, className: 'series-attn', values: r.layers.map((l) => l.kl) }],
+      axes: s.axes.dropLayers,
     },
     table: {
       head: [s.layer, s.kl, s.topStays, s.cosine],
@@ -47,6 +50,7 @@ const PRESENT = {
     chart: {
       categories: [s.rightReading, s.wrongReading],
       series: [{ label: s.entropy, className: 'series-attn', values: [r.right.entropy, r.wrong.entropy] }],
+      axes: s.axes.wrongConvention,
     },
     table: {
       head: [s.reading, s.entropy, s.topTokens],
@@ -63,6 +67,7 @@ const PRESENT = {
         { label: s.attention, className: 'series-attn', values: r.layers.map((l) => l.attn) },
         { label: s.mlp, className: 'series-mlp', values: r.layers.map((l) => l.mlp) },
       ],
+      axes: s.axes.increments,
     },
     table: {
       head: [s.layer, s.attention, s.mlp, s.streamLength, s.outputGains],
@@ -79,6 +84,7 @@ const PRESENT = {
     chart: {
       categories: r.rows.map((x) => (x.layer == null ? s.finalShort : `${x.layer}`)),
       series: [{ label: s.log10Ratio, className: 'series-attn', values: r.rows.map((x) => Math.log10(x.ratio)) }],
+      axes: s.axes.epsMargin,
     },
     table: {
       head: [s.layer, s.norm, s.minMeanSquare, s.ratioToEps],
@@ -94,6 +100,7 @@ const PRESENT = {
           ? []
           : [{ label: s.bound, className: 'series-mlp', values: r.layers.map((l) => l.bound) }]),
       ],
+      axes: s.axes.attentionScores,
     },
     table: {
       head: [s.layer, s.maxPerHead, s.bound],
@@ -115,6 +122,7 @@ const PRESENT = {
           values: [...(r.attention ?? []).map((l) => l.maxAfter), ...(r.final ? [r.final.maxAfter] : [])],
         },
       ],
+      axes: s.axes.softcaps,
     },
     table: {
       head: [s.layer, s.maxBefore, s.maxAfter, s.bent],
@@ -130,6 +138,7 @@ const PRESENT = {
     chart: {
       categories: r.states.map((x) => String(x.state)),
       series: [{ label: s.topShare(r.k), className: 'series-attn', values: r.states.map((x) => x.share) }],
+      axes: s.axes.streamTop,
     },
     table: {
       head: [s.state, s.streamLength, s.topShare(r.k), s.coordinates],
@@ -152,6 +161,7 @@ const PRESENT = {
         },
         { label: s.outputError, className: 'series-mlp', values: r.positions.map((p) => p.outputError) },
       ],
+      axes: s.axes.bf16Norm,
     },
     table: {
       head: [s.positionShort, s.meanSquare, s.meanSquareBf16, s.meanSquareError, s.outputError],
@@ -168,7 +178,10 @@ const PRESENT = {
 
 const tops = (d, t) => d.ids.map((id, i) => `${t(id)} ${formatFixed(d.probs[i], 2)}`).join(', ');
 
-/** The experiment section: { root, select, choose(name), running(), show(name, result, tokenName), failed() }. */
+/**
+ * The experiment section: { root, select, choose(name), running(), show(name, result, tokenName), ran(text),
+ * reveal(until) }.
+ */
 export function experimentsView(s, { value, onChoose }) {
   const select = h(
     'select',
@@ -177,8 +190,10 @@ export function experimentsView(s, { value, onChoose }) {
   );
   const claim = h('blockquote', { class: 'experiment-claim', 'data-experiment-claim': '' });
   const answer = h('p', { class: 'experiment-answer', 'aria-live': 'polite', 'data-experiment-answer': '' });
+  const ranNote = h('p', { class: 'experiment-ran', 'data-experiment-ran': '' });
   const chart = barChart({ label: s.experimentChart });
-  const figure = h('figure', { class: 'experiment-figure', hidden: true }, chart.root);
+  const legend = h('figcaption', { class: 'legend', 'data-experiment-legend': '' });
+  const figure = h('figure', { class: 'experiment-figure', hidden: true }, legend, chart.root);
   const body = h('tbody');
   const head = h('thead');
   const table = h(
@@ -186,11 +201,12 @@ export function experimentsView(s, { value, onChoose }) {
     { class: 'table-scroll', hidden: true },
     h('table', { class: 'experiment-table' }, head, body),
   );
-  const section = h('div', { class: 'experiment-result' }, claim, answer, figure, table);
+  const section = h('div', { class: 'experiment-result' }, claim, answer, ranNote, figure, table);
+  const title = h('h4', { tabindex: '-1' }, s.experimentTitle);
   const root = h(
     'section',
     { class: 'experiment', 'data-experiment': value },
-    h('h4', {}, s.experimentTitle),
+    title,
     h('div', { class: 'field' }, h('label', { for: 'field-experiment' }, s.experiment), select),
     section,
   );
@@ -208,6 +224,22 @@ export function experimentsView(s, { value, onChoose }) {
     choose,
     running() {
       answer.textContent = s.experimentRunning;
+      ranNote.textContent = '';
+    },
+    /** Says the answer above is a run's that has just ended (`text`), and draws the eye to it. */
+    ran(text) {
+      ranNote.textContent = text;
+      root.classList.remove('just-ran');
+      void root.offsetWidth; // the highlight starts again
+      root.classList.add('just-ran');
+    },
+    /**
+     * Scrolls to the section and keeps it in view while the page above it changes, until `until` (the run a link
+     * started) has ended and a little after; the keyboard goes on from its heading.
+     */
+    reveal(until) {
+      title.focus({ preventScroll: true });
+      keepInView(root, { until });
     },
     /** Draws `result` of experiment `name`; tokenName(id) -> its text. */
     show(name, result, tokenName) {
@@ -223,6 +255,7 @@ export function experimentsView(s, { value, onChoose }) {
       const t = (id) => shownToken(tokenName(id));
       answer.textContent = e.answer(result, t);
       const shown = PRESENT[name](result, s, t);
+      legend.replaceChildren(...shown.chart.series.map((x) => legendEntry(x.className, x.label)));
       const values = shown.chart.series.flatMap((x) => x.values).filter(Number.isFinite);
       chart.draw({
         ...shown.chart,
