@@ -55,7 +55,11 @@ for (const [code, path] of LANGUAGE_PAGES) {
     // the reader's edit in another widget
     const x = page.locator('rl-vector-lab #field-x');
     await x.fill('3, 4');
-    await eventually(() => page.url(), (url) => url.includes('vec.x=3'), 'the edit is in the address');
+    await eventually(
+      () => page.url(),
+      (url) => url.includes('vec.x=3'),
+      'the edit is in the address',
+    );
     const link = page.locator('article a[href*="probe.experiment=epsMargin"]');
     assert.equal(await link.count(), 1);
     await link.scrollIntoViewIfNeeded();
@@ -77,7 +81,12 @@ for (const [code, path] of LANGUAGE_PAGES) {
     assert.equal(url.searchParams.get('vec.x'), '3, 4', 'and the address keeps it');
     assert.equal(await widget.getByLabel(S.experiment, { exact: true }).inputValue(), 'epsMargin');
     // the answer is in view, and the line under it says the run has just ended
-    await eventually(() => inView(answer), (yes) => yes, 'the answer is in view', 10000);
+    await eventually(
+      () => inView(answer),
+      (yes) => yes,
+      'the answer is in view',
+      10000,
+    );
     const ran = widget.locator('[data-experiment-ran]');
     const [before, after] = S.experimentRan(S.toyNames[toy.name], '\u0000').split('\u0000');
     assert.match(await textOf(ran), new RegExp(`^${escape(before)}\\d\\d:\\d\\d:\\d\\d${escape(after)}$`));
@@ -110,7 +119,9 @@ test("every link of the chapter that opens the probe's experiment opens it in pl
   const { page } = view;
   await page.evaluate(() => (window.sameDocument = true));
   const widget = page.locator('rl-checkpoint-probe');
-  const hrefs = await page.locator('article a[href*="probe.experiment="]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  const hrefs = await page
+    .locator('article a[href*="probe.experiment="]')
+    .evaluateAll((as) => as.map((a) => a.getAttribute('href')));
   assert.ok(hrefs.length >= 9, `the chapter's links: ${hrefs}`);
   let toyName = record.toys[0].name;
   for (const href of hrefs) {
@@ -140,7 +151,12 @@ test("every link of the chapter that opens the probe's experiment opens it in pl
     assert.equal(await probeSettled(widget, `${href} is run`), 'done');
     assert.equal(await widget.getByLabel(S.toy, { exact: true }).inputValue(), toyName);
     assert.equal(await page.evaluate(() => window.sameDocument), true, `${href}: in place`);
-    await eventually(() => inView(widget.locator('[data-experiment-answer]')), (yes) => yes, `${href}: in view`, 10000);
+    await eventually(
+      () => inView(widget.locator('[data-experiment-answer]')),
+      (yes) => yes,
+      `${href}: in view`,
+      10000,
+    );
   }
   view.assertClean();
   await view.close();

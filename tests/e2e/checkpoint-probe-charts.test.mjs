@@ -73,15 +73,26 @@ for (const [code, path] of LANGUAGE_PAGES) {
       const what = `${code}, ${experiment}`;
       // the legend names every colour the bars use, and only those
       assert.ok(chart.legend.length >= 1, `${what}: a legend`);
-      assert.deepEqual(chart.legend.map((e) => e.swatch), chart.barClasses, `${what}: one legend entry per colour`);
+      assert.deepEqual(
+        chart.legend.map((e) => e.swatch),
+        chart.barClasses,
+        `${what}: one legend entry per colour`,
+      );
       for (const entry of chart.legend)
-        assert.ok(chart.bars.some((bar) => bar.startsWith(`${entry.name}, `)), `${what}: "${entry.name}" names bars`);
+        assert.ok(
+          chart.bars.some((bar) => bar.startsWith(`${entry.name}, `)),
+          `${what}: "${entry.name}" names bars`,
+        );
       assert.equal(noSpace(chart.x), noSpace(S.axes[experiment].x), `${what}: the x axis's title`);
       assert.equal(noSpace(chart.y), noSpace(S.axes[experiment].y), `${what}: the value axis's title`);
       checked += 1;
       if (experiment === 'bf16Norm' || experiment === 'increments') {
         const two = experiment === 'bf16Norm' ? [S.meanSquareError, S.outputError] : [S.attention, S.mlp];
-        assert.deepEqual(chart.legend.map((e) => e.name), two, `${what}: both colours named`);
+        assert.deepEqual(
+          chart.legend.map((e) => e.name),
+          two,
+          `${what}: both colours named`,
+        );
       }
       if (experiment === 'epsMargin') {
         // each bar is log10 of the ratio its table row shows, both read from the API's row
@@ -92,7 +103,11 @@ for (const [code, path] of LANGUAGE_PAGES) {
         result.rows.forEach((row, i) => {
           assert.equal(ratios[i], formatTrimmed(row.ratio, 3), `${what}: row ${i}'s ratio to ε`);
           const bar = chart.bars[i];
-          assert.equal(bar.slice(bar.lastIndexOf(': ') + 2), formatTrimmed(Math.log10(row.ratio), 2), `${what}: bar ${i}`);
+          assert.equal(
+            bar.slice(bar.lastIndexOf(': ') + 2),
+            formatTrimmed(Math.log10(row.ratio), 2),
+            `${what}: bar ${i}`,
+          );
         });
         assert.match(S.axes.epsMargin.y, /log₁₀/);
       }

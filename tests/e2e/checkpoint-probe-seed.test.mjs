@@ -101,7 +101,9 @@ async function openWithQwenShaped(path, { tokenizer = true } = {}) {
     const probe = customElements.get('rl-checkpoint-probe');
     probe.seeds = probe.seeds.map((seed) => ({ ...seed, config: { ...seed.config, ...widths } }));
   }, reducedWidths(QWEN_VOCAB));
-  await widget.locator('input[type=file]').setInputFiles(paths.filter((p) => tokenizer || !p.endsWith('tokenizer.json')));
+  await widget
+    .locator('input[type=file]')
+    .setInputFiles(paths.filter((p) => tokenizer || !p.endsWith('tokenizer.json')));
   await eventually(() => widget.locator('.seed-comparison').isVisible(), Boolean, 'the comparison is shown', 90000);
   await settled(widget, 'the Qwen-shaped files are run');
   return { view, widget };

@@ -79,7 +79,7 @@ test('the probe opens toy-llama and draws the numbers lab.openCheckpoint gives; 
   await view.close();
 });
 
-test("files from the file input replace the toy, on a prompt their vocabulary reads; characters it lacks are named, a broken file refused, the last result stays", async () => {
+test('files from the file input replace the toy, on a prompt their vocabulary reads; characters it lacks are named, a broken file refused, the last result stays', async () => {
   const { files } = makeCheckpoint({ family: 'llama', dtype: 'BF16', seed: 3 });
   const tokenizer = readFileSync(`${models}toy-llama/tokenizer.json`, 'utf8'); // a character vocabulary of 38 < 48 ids
   files['tokenizer.json'] = tokenizer;

@@ -94,7 +94,10 @@ test("every model opens on a prompt its tokenizer reads whole, the toys' files p
     const opened = (name, more = {}) => {
       const json = tokenizers[name];
       const tokenizer = new Tokenizer(JSON.parse(json), {});
-      return { model: { source: [], hasTokenizer: true, ...readTokenizer({ 'tokenizer.json': json }), ...more }, tokenizer };
+      return {
+        model: { source: [], hasTokenizer: true, ...readTokenizer({ 'tokenizer.json': json }), ...more },
+        tokenizer,
+      };
     };
     // the toys' own files: their character vocabulary lacks the chapter prompt's characters, and reads the window
     for (const toy of record.toys) {

@@ -315,14 +315,23 @@ const drawnWidgets = () =>
  */
 function openWidgetLinksInPlace() {
   addEventListener('click', (event) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
       return;
     const link = event.composedPath().find((node) => node instanceof HTMLAnchorElement && node.hasAttribute('href'));
     if (!link || link.target || link.hasAttribute('download')) return;
     const to = new URL(link.href);
     if (to.origin !== location.origin || to.pathname !== location.pathname || !to.search) return;
     const widgets = drawnWidgets();
-    const named = widgets.filter((w) => w.statePrefix && [...to.searchParams.keys()].some((k) => k.startsWith(`${w.statePrefix}.`)));
+    const named = widgets.filter(
+      (w) => w.statePrefix && [...to.searchParams.keys()].some((k) => k.startsWith(`${w.statePrefix}.`)),
+    );
     const claimed = (key) => named.some((w) => key.startsWith(`${w.statePrefix}.`));
     if (!named.length || ![...to.searchParams.keys()].every(claimed)) return;
     const address = new URL(location.href);

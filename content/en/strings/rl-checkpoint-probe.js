@@ -133,7 +133,8 @@ export default {
       `Yours: the prompt “${prompt}”, position ${position} (“${token}”), weights stored as ${dtypes}, computed in FP32 by the lab’s kernels (WebAssembly).`,
     notComparable: (prompt, position) =>
       `Not comparable: ${[prompt && 'your prompt is not the one measured', position && 'your position is not the last'].filter(Boolean).join(' and ')}, so the two columns measure different things.`,
-    needsTokenizer: 'The measured prompt is text, and these files have no tokenizer.json to turn it into tokens: add the model’s tokenizer.json to the files to run it.',
+    needsTokenizer:
+      'The measured prompt is text, and these files have no tokenizer.json to turn it into tokens: add the model’s tokenizer.json to the files to run it.',
     useSeed: 'Use the measured prompt and the last position',
     point: 'stream length |h| or increment |Δ|',
     chapter: 'chapter',
@@ -244,7 +245,10 @@ export default {
   axes: {
     noFinalNorm: { x: 'how the last stream is read', y: 'entropy of the next-token distribution (nats)' },
     dropLayers: { x: 'layer dropped', y: 'KL divergence from the full model’s next-token distribution (nats)' },
-    wrongConvention: { x: 'convention the norm weights are read with', y: 'entropy of the next-token distribution (nats)' },
+    wrongConvention: {
+      x: 'convention the norm weights are read with',
+      y: 'entropy of the next-token distribution (nats)',
+    },
     increments: { x: 'layer', y: '|Δ| / |h|: what the sublayer adds, over the length of the stream it is added to' },
     epsMargin: {
       x: 'the norm’s layer, in the table’s order (final: the final norm)',

@@ -127,7 +127,8 @@ export default {
       `你的：输入“${prompt}”，位置 ${position}（“${token}”），权重以 ${dtypes} 存储，由本实验室的内核用 FP32 计算（WebAssembly）。`,
     notComparable: (prompt, position) =>
       `无法对照：${[prompt && '你的输入不是实测用的那句', position && '你选的不是最后一个位置'].filter(Boolean).join('，')}，两列量的不是同一样东西。`,
-    needsTokenizer: '实测用的输入是文字，而这些文件里没有 tokenizer.json，无法把它切成词元：把模型的 tokenizer.json 一起选上，就能用它运行。',
+    needsTokenizer:
+      '实测用的输入是文字，而这些文件里没有 tokenizer.json，无法把它切成词元：把模型的 tokenizer.json 一起选上，就能用它运行。',
     useSeed: '改用实测的输入和最后一个位置',
     point: '残差流长度 |h| 或增量 |Δ|',
     chapter: '正文',

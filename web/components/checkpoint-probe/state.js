@@ -39,7 +39,12 @@ export function defaultPrompt({ source, hasTokenizer, characters = null, vocabSi
   if (reads(s.chapterPrompt)) return { text: s.chapterPrompt, note: '' };
   const window = TOYS.map(toyWindow).find(reads);
   return {
-    text: window ?? [...characters].filter((ch) => /\S/.test(ch)).slice(0, 64).join(''),
+    text:
+      window ??
+      [...characters]
+        .filter((ch) => /\S/.test(ch))
+        .slice(0, 64)
+        .join(''),
     note: s.vocabularyPromptNote(s.chapterPrompt, characters.size, Boolean(window)),
   };
 }

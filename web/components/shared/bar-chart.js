@@ -173,7 +173,8 @@ function wrapText(text, width) {
   return lines;
 }
 
-const textWidth = (text) => [...text].reduce((w, ch) => w + (/[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? WIDE_CHAR : TICK_CHAR), 0);
+const textWidth = (text) =>
+  [...text].reduce((w, ch) => w + (/[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? WIDE_CHAR : TICK_CHAR), 0);
 
 /** A flat list of texts back into one array per series. */
 function regroup(texts, series) {
