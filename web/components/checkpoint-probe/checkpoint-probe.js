@@ -180,7 +180,7 @@ export class RlCheckpointProbe extends ExperimentElement {
     const mine = ++this.#generation;
     const current = () => mine === this.#generation;
     const position = this.#readPosition();
-    if (position === undefined) return;
+    if (position === undefined) return this.#runEnded(); // nothing runs until the field holds a position
     const source = this.#files ?? this.state.toy;
     this.dataset.status = 'running';
     this.view.error.textContent = '';
