@@ -338,16 +338,55 @@ function openWidgetLinksInPlace() {
     for (const [key, value] of to.searchParams) address.searchParams.set(key, value);
     address.hash = to.hash;
     try {
+      // this entry's scroll is restored by returnTo (the browser's own would restore its old offset), the new one's by the browser
+      history.replaceState({ ...history.state, linkPlace: placeOf(link) }, '');
+      history.scrollRestoration = 'manual';
       history.pushState(null, '', address);
+      history.scrollRestoration = 'auto';
     } catch {
       return; // an address the page may not take (a file:// page in some browsers): the link loads it
     }
     event.preventDefault();
     for (const widget of named) widget.followLink(to.searchParams, { reveal: to.hash === `#${widget.anchor}` });
   });
-  addEventListener('popstate', () => {
+  addEventListener('popstate', (event) => {
+    if (event.state?.linkPlace) returnTo(event.state.linkPlace);
     for (const widget of drawnWidgets()) widget.scheduleUrlWrite();
   });
+}
+
+/** Where a clicked link is: its index among the page's links, and its top in the window (and the scroll, for one in a widget). */
+function placeOf(link) {
+  return {
+    index: [...document.querySelectorAll('a[href]')].indexOf(link),
+    top: link.getBoundingClientRect().top,
+    y: scrollY,
+  };
+}
+
+/**
+ * Scrolls the link of placeOf back to where it was in the window, at once (the page above it may have grown since, a
+ * widget's results, so its old scroll offset would land elsewhere), and holds it there while the page settles, until
+ * the reader moves or RETURN_HOLD_MS have passed.
+ */
+const RETURN_HOLD_MS = 3000;
+
+function returnTo({ index, top, y }) {
+  const link = index >= 0 ? document.querySelectorAll('a[href]')[index] : null;
+  const put = () =>
+    link
+      ? scrollBy({ top: link.getBoundingClientRect().top - top, behavior: 'instant' })
+      : scrollTo({ top: y, behavior: 'instant' });
+  put();
+  const resizes = new ResizeObserver(put);
+  resizes.observe(document.body);
+  const release = () => {
+    resizes.disconnect();
+    clearTimeout(timer);
+    for (const type of READER_MOVES) removeEventListener(type, release, true);
+  };
+  for (const type of READER_MOVES) addEventListener(type, release, { capture: true, passive: true });
+  const timer = setTimeout(release, RETURN_HOLD_MS);
 }
 
 setupTheme();
