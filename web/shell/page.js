@@ -326,6 +326,8 @@ function openWidgetLinksInPlace() {
       return;
     const link = event.composedPath().find((node) => node instanceof HTMLAnchorElement && node.hasAttribute('href'));
     if (!link || link.target || link.hasAttribute('download')) return;
+    // a link with no query of its own (`#section`) inherits the page's: it sets nothing
+    if (!link.getAttribute('href').split('#')[0].includes('?')) return;
     const to = new URL(link.href);
     if (to.origin !== location.origin || to.pathname !== location.pathname || !to.search) return;
     const widgets = drawnWidgets();
