@@ -25,7 +25,6 @@ const PRESENT = {
     chart: {
       categories: [s.withNorm, s.withoutNorm],
       series: [{ label: s.entropy, className: 'series-attn', values: [r.real.entropy, r.raw.entropy] }],
-      axes: s.axes.noFinalNorm,
     },
     table: {
       head: [s.reading, s.entropy, s.topTokens],
@@ -39,7 +38,6 @@ const PRESENT = {
     chart: {
       categories: layerNames(r.layers.length),
       series: [{ label: s.kl, className: 'series-attn', values: r.layers.map((l) => l.kl) }],
-      axes: s.axes.dropLayers,
     },
     table: {
       head: [s.layer, s.kl, s.topStays, s.cosine],
@@ -50,7 +48,6 @@ const PRESENT = {
     chart: {
       categories: [s.rightReading, s.wrongReading],
       series: [{ label: s.entropy, className: 'series-attn', values: [r.right.entropy, r.wrong.entropy] }],
-      axes: s.axes.wrongConvention,
     },
     table: {
       head: [s.reading, s.entropy, s.topTokens],
@@ -67,7 +64,6 @@ const PRESENT = {
         { label: s.attention, className: 'series-attn', values: r.layers.map((l) => l.attn) },
         { label: s.mlp, className: 'series-mlp', values: r.layers.map((l) => l.mlp) },
       ],
-      axes: s.axes.increments,
     },
     table: {
       head: [s.layer, s.attention, s.mlp, s.streamLength, s.outputGains],
@@ -84,7 +80,6 @@ const PRESENT = {
     chart: {
       categories: r.rows.map((x) => (x.layer == null ? s.finalShort : `${x.layer}`)),
       series: [{ label: s.log10Ratio, className: 'series-attn', values: r.rows.map((x) => Math.log10(x.ratio)) }],
-      axes: s.axes.epsMargin,
     },
     table: {
       head: [s.layer, s.norm, s.minMeanSquare, s.ratioToEps],
@@ -100,7 +95,6 @@ const PRESENT = {
           ? []
           : [{ label: s.bound, className: 'series-mlp', values: r.layers.map((l) => l.bound) }]),
       ],
-      axes: s.axes.attentionScores,
     },
     table: {
       head: [s.layer, s.maxPerHead, s.bound],
@@ -122,7 +116,6 @@ const PRESENT = {
           values: [...(r.attention ?? []).map((l) => l.maxAfter), ...(r.final ? [r.final.maxAfter] : [])],
         },
       ],
-      axes: s.axes.softcaps,
     },
     table: {
       head: [s.layer, s.maxBefore, s.maxAfter, s.bent],
@@ -138,7 +131,6 @@ const PRESENT = {
     chart: {
       categories: r.states.map((x) => String(x.state)),
       series: [{ label: s.topShare(r.k), className: 'series-attn', values: r.states.map((x) => x.share) }],
-      axes: s.axes.streamTop,
     },
     table: {
       head: [s.state, s.streamLength, s.topShare(r.k), s.coordinates],
@@ -161,7 +153,6 @@ const PRESENT = {
         },
         { label: s.outputError, className: 'series-mlp', values: r.positions.map((p) => p.outputError) },
       ],
-      axes: s.axes.bf16Norm,
     },
     table: {
       head: [s.positionShort, s.meanSquare, s.meanSquareBf16, s.meanSquareError, s.outputError],
@@ -178,10 +169,7 @@ const PRESENT = {
 
 const tops = (d, t) => d.ids.map((id, i) => `${t(id)} ${formatFixed(d.probs[i], 2)}`).join(', ');
 
-/**
- * The experiment section: { root, select, choose(name), running(), show(name, result, tokenName), ran(text),
- * reveal(until) }.
- */
+/** The experiment section: { root, select, choose(name), running(), show(name, result, tokenName), failed() }. */
 export function experimentsView(s, { value, onChoose }) {
   const select = h(
     'select',
@@ -202,11 +190,10 @@ export function experimentsView(s, { value, onChoose }) {
     h('table', { class: 'experiment-table' }, head, body),
   );
   const section = h('div', { class: 'experiment-result' }, claim, answer, ranNote, figure, table);
-  const title = h('h4', { tabindex: '-1' }, s.experimentTitle);
   const root = h(
     'section',
     { class: 'experiment', 'data-experiment': value },
-    title,
+    h('h4', {}, s.experimentTitle),
     h('div', { class: 'field' }, h('label', { for: 'field-experiment' }, s.experiment), select),
     section,
   );
@@ -238,6 +225,8 @@ export function experimentsView(s, { value, onChoose }) {
      * started) has ended and a little after; the keyboard goes on from its heading.
      */
     reveal(until) {
+      const title = root.querySelector('h4');
+      title.tabIndex = -1;
       title.focus({ preventScroll: true });
       keepInView(root, { until });
     },
@@ -259,6 +248,7 @@ export function experimentsView(s, { value, onChoose }) {
       const values = shown.chart.series.flatMap((x) => x.values).filter(Number.isFinite);
       chart.draw({
         ...shown.chart,
+        axes: s.axes[name],
         limit: niceLimit(Math.max(...values.map(Math.abs), 1e-12)),
         format: (v) => formatTrimmed(v, 2),
       });
