@@ -213,26 +213,16 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
   assert.ok(resumedAt > HOLD && resumedAt <= CUT, `the third from where the connection dropped: ${ranges[2]}`);
   assert.ok((await page.evaluate(() => window.persistAsked)) >= 1, 'persistent storage asked for');
 
-  // the fetched files open in the probe: the chapter's prompt first, which the toy's vocabulary refuses, then its
-  // own window, drawn with the numbers lab.openCheckpoint gives in node for the same files
+  // the fetched files open in the probe on a prompt their character vocabulary reads (not the chapter's): the toys'
+  // window, drawn with the numbers lab.openCheckpoint gives in node for the same files
   await eventually(
     () => textOf(widget.locator('[data-source]')),
     (text) => text.includes('model.safetensors'),
     'the fetched files are the source',
   );
-  assert.equal(await probeSettled(widget, 'the fetched model is run'), 'error', "the chapter's prompt is refused");
-  await widget.getByLabel('Prompt').fill(toyWindow(llama));
-  await eventually(
-    () => widget.getAttribute('data-status'),
-    (status) => status !== 'error',
-    'the new prompt starts a run',
-  );
-  await eventually(
-    () => page.url(),
-    (url) => url.includes('prompt='),
-    'the prompt is in the address',
-  );
-  await probeDone(widget, 'the toy window is run on the fetched model');
+  await probeDone(widget, 'the fetched model is run on a prompt it reads');
+  assert.equal(await widget.getByLabel('Prompt').inputValue(), toyWindow(llama));
+  assert.equal(await textOf(widget.locator('[data-prompt-note]')), s.vocabularyPromptNote(s.chapterPrompt, 38, true));
   const want = await expectedReadouts(api, toyFiles(llama), toyWindow(llama), toyNames(llama));
   assert.deepEqual(await drawnReadouts(widget), want, 'the fetched toy draws its numbers');
   const listed = widget.locator(`li[data-repo="${repo}"]`);
@@ -260,7 +250,7 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
     (text) => text.includes('model.safetensors'),
     'the stored files are the source',
   );
-  await probeDone(widget, 'the stored model is run with the prompt from the address');
+  await probeDone(widget, 'the stored model is run on its default prompt again');
   assert.deepEqual(await drawnReadouts(widget), want, 'the stored toy draws the same numbers');
   assert.equal(hub.requests.length, requests, 'no request to the Hub after the reload');
 
@@ -316,14 +306,15 @@ test('a reload in the middle of a download: the next fetch resumes from the byte
   assert.equal(ranges.length, 2, `two requests of the weights: ${ranges}`);
   const resumedAt = Number(/^bytes=(\d+)-$/.exec(ranges[1])?.[1]);
   assert.ok(resumedAt > 0 && resumedAt <= RELOAD_HOLD, `resumed from the bytes kept over the reload: ${ranges[1]}`);
-  // it opens: its vocabulary, read from the fetched tokenizer.json, refuses the chapter's prompt by name
+  // it opens on a prompt its vocabulary, read from the fetched tokenizer.json, reads: the toys' window
   await eventually(
     () => textOf(widget.locator('[data-source]')),
     (text) => text.includes('model.safetensors'),
     'the fetched files are the source',
   );
-  assert.equal(await probeSettled(widget, 'the fetched model is run'), 'error');
-  assert.match(await textOf(widget.locator('#field-prompt-error')), /vocabulary has no token for “H”, “I”, “\?”/);
+  assert.equal(await probeSettled(widget, 'the fetched model is run'), 'done');
+  assert.equal(await widget.getByLabel('Prompt').inputValue(), toyWindow(olmo));
+  assert.equal(await textOf(widget.locator('#field-prompt-error')), '');
   assertOnlyHubProblems(view);
   await view.close();
 });

@@ -71,6 +71,8 @@ export default {
     `These files have the shape of ${model}, which the chapter measured on “${prompt}”: that is the default prompt here, so the comparison below reads the same text. Type your own to read another.`,
   toyPromptNote: (chapterPrompt) =>
     `This toy reads only the few characters of the project’s English corpus it was trained on (lower-case letters, digits, space and a little punctuation), one character per token, so it cannot read the chapter’s prompt “${chapterPrompt}”; by default it reads the start of the text it was tested on. To read the chapter’s prompt, open your own model’s files above (Qwen2.5-0.5B-Instruct, for one).`,
+  vocabularyPromptNote: (chapterPrompt, count, toyText) =>
+    `This tokenizer knows only ${count} characters, one token each, and cannot read the chapter’s prompt “${chapterPrompt}”, so by default the model reads ${toyText ? 'the start of the text the lab’s toys were tested on, which is written in those characters' : 'its own characters, in the order of its vocabulary'}. Type any text made of them to read another.`,
   idsNote: (ids) =>
     `These files have no tokenizer.json, so the prompt is token ids, and the default is the vocabulary’s first ids, ${ids}, which spell nothing in particular. Type the ids of a text of yours, or add tokenizer.json to the files to type text.`,
   beyondContext: (tokens, context) =>
@@ -140,6 +142,8 @@ export default {
       `Yours: the prompt “${prompt}”, position ${position} (“${token}”), weights stored as ${dtypes}, computed in FP32 by the lab’s kernels (WebAssembly).`,
     notComparable: (prompt, position) =>
       `Not comparable: ${[prompt && 'your prompt is not the one measured', position && 'your position is not the last'].filter(Boolean).join(' and ')}, so the two columns measure different things.`,
+    needsTokenizer:
+      'The measured prompt is text, and these files have no tokenizer.json to turn it into tokens: add the model’s tokenizer.json to the files to run it.',
     useSeed: 'Use the measured prompt and the last position',
     point: 'stream length |h| or increment |Δ|',
     chapter: 'chapter',
@@ -162,6 +166,7 @@ export default {
   experiment: 'Experiment',
   experimentChart: 'The chosen experiment, measured on the model open',
   experimentRunning: 'Running the experiment in the background worker…',
+  experimentRan: (model, time) => `Ran on ${model}, finished at ${time}: the answer above is this run’s.`,
   experimentProgress: (percent) => `Experiment: ${percent}% done.`,
   cannotRun: (why) => `The model open cannot run this one: ${why}.`,
   experiments: {
@@ -244,6 +249,24 @@ export default {
         return `Summed in BF16, the final norm’s mean square is off by up to ${(100 * Math.abs(worst.meanSquareError)).toFixed(2)}% (position ${worst.position}); its output by ${(100 * Math.max(...r.positions.map((p) => p.outputError))).toFixed(2)}% of its largest value.`;
       },
     },
+  },
+  // what each experiment chart's axes show (bar-chart.js axes): x, the bars' groups; y, what a bar measures
+  axes: {
+    noFinalNorm: { x: 'how the last stream is read', y: 'entropy of the next-token distribution (nats)' },
+    dropLayers: { x: 'layer dropped', y: 'KL divergence from the full model’s next-token distribution (nats)' },
+    wrongConvention: {
+      x: 'convention the norm weights are read with',
+      y: 'entropy of the next-token distribution (nats)',
+    },
+    increments: { x: 'layer', y: '|Δ| / |h|: what the sublayer adds, over the length of the stream it is added to' },
+    epsMargin: {
+      x: 'the norm’s layer, in the table’s order (final: the final norm)',
+      y: 'log₁₀ of the table’s ratio to ε (3 means the mean square is 1,000 times ε)',
+    },
+    attentionScores: { x: 'layer', y: 'largest |score|: q·k times the model’s scale, before any cap' },
+    softcaps: { x: 'layer (final: the output logits)', y: 'largest |value|, before and after the soft-cap' },
+    streamTop: { x: 'stream state (0: the embedding, i: after layer i − 1)', y: 'share of |h|² (1 = all of it)' },
+    bf16Norm: { x: 'token position', y: 'error of the BF16 computation, relative to FP32 (0.01 = 1%)' },
   },
   withNorm: 'with the final norm',
   withoutNorm: 'without its division (gain kept)',

@@ -67,6 +67,8 @@ export default {
     `这些文件的形状和 ${model} 一致，正文就是用“${prompt}”测的这个模型：所以这里默认用这句输入，下面的对照读的是同一段文字。想看别的，换成你自己的输入即可。`,
   toyPromptNote: (chapterPrompt) =>
     `这个玩具模型一个字符一个词元，只认识训练时见过的那几个字符：项目英文语料里的小写字母、数字、空格和少量标点，所以读不了正文的“${chapterPrompt}”，默认读的是测它时用的那段文字的开头。想看正文那句话，请在上面打开你自己的模型文件（例如 Qwen2.5-0.5B-Instruct）。`,
+  vocabularyPromptNote: (chapterPrompt, count, toyText) =>
+    `这个分词器只认识 ${count} 个字符，每个字符一个词元，读不了正文的“${chapterPrompt}”，所以默认读的是${toyText ? '实验室玩具模型测试时用的那段文字的开头，它正好只用这些字符写成' : '它自己的字符，按词表顺序排列'}。想读别的，只要输入由这些字符组成的文字即可。`,
   idsNote: (ids) =>
     `这些文件里没有 tokenizer.json，所以输入的是词元 id，默认是词表最前面的几个 id：${ids}，它们并不组成什么有意义的文字。你可以输入自己那段文字的 id，或者把 tokenizer.json 一起选上，就能直接输入文字。`,
   beyondContext: (tokens, context) =>
@@ -134,6 +136,8 @@ export default {
       `你的：输入“${prompt}”，位置 ${position}（“${token}”），权重以 ${dtypes} 存储，由本实验室的内核用 FP32 计算（WebAssembly）。`,
     notComparable: (prompt, position) =>
       `无法对照：${[prompt && '你的输入不是实测用的那句', position && '你选的不是最后一个位置'].filter(Boolean).join('，')}，两列量的不是同一样东西。`,
+    needsTokenizer:
+      '实测用的输入是文字，而这些文件里没有 tokenizer.json，无法把它切成词元：把模型的 tokenizer.json 一起选上，就能用它运行。',
     useSeed: '改用实测的输入和最后一个位置',
     point: '残差流长度 |h| 或增量 |Δ|',
     chapter: '正文',
@@ -155,6 +159,7 @@ export default {
   experiment: '实验',
   experimentChart: '所选实验在当前模型上的测量结果',
   experimentRunning: '正在后台 worker 中运行实验……',
+  experimentRan: (model, time) => `已在${model}上运行，${time} 完成：上面的结果就是这一次运行的。`,
   experimentProgress: (percent) => `实验：已完成 ${percent}%。`,
   cannotRun: (why) => `当前打开的模型做不了这个实验：${why}。`,
   experiments: {
@@ -231,6 +236,21 @@ export default {
         return `用 BF16 累加时，最终归一化的均方最多偏差 ${(100 * Math.abs(worst.meanSquareError)).toFixed(2)}%（位置 ${worst.position}）；输出的误差最多是其最大值的 ${(100 * Math.max(...r.positions.map((p) => p.outputError))).toFixed(2)}%。`;
       },
     },
+  },
+  // 各实验图表的坐标轴说明（bar-chart.js 的 axes）：x 是各组柱子，y 是柱子量的是什么
+  axes: {
+    noFinalNorm: { x: '最后的残差流怎样读出', y: '下一个 token 分布的熵（nats）' },
+    dropLayers: { x: '去掉的层', y: '与完整模型下一个 token 分布的 KL 散度（nats）' },
+    wrongConvention: { x: '按哪种约定读归一化权重', y: '下一个 token 分布的熵（nats）' },
+    increments: { x: '层', y: '|Δ| / |h|：子层加上的量与它所加到的残差流长度之比' },
+    epsMargin: {
+      x: '归一化所在的层，顺序同表格（最终：最终归一化）',
+      y: '表格中“与 ε 之比”的 log₁₀（3 表示均方是 ε 的 1000 倍）',
+    },
+    attentionScores: { x: '层', y: '最大 |分数|：q·k 乘以模型的缩放系数，封顶之前' },
+    softcaps: { x: '层（最终：输出 logits）', y: '软上限前后的最大 |值|' },
+    streamTop: { x: '残差流状态（0：词嵌入，i：第 i − 1 层之后）', y: '占 |h|² 的比例（1 即全部）' },
+    bf16Norm: { x: 'token 位置', y: 'BF16 计算相对 FP32 的误差（0.01 即 1%）' },
   },
   withNorm: '有最终归一化',
   withoutNorm: '去掉除法（保留增益）',

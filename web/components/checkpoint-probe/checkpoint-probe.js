@@ -15,7 +15,11 @@ import { SEEDS, comparable, seedRows } from './seed.js';
 import { LAST, MAX_POSITION, STATE, defaultPrompt, sourceName } from './state.js';
 import { drawRun, probeView } from './view.js';
 import { describeError } from '../shared/i18n.js';
+import { keepInView } from '../shared/keep-in-view.js';
 import { parseNumber } from '../shared/parse-number.js';
+
+/** The local time of day, hh:mm:ss (24 hours, as both languages write it): when a run ended. */
+const clockTime = () => new Date().toTimeString().slice(0, 8);
 
 export class RlCheckpointProbe extends ExperimentElement {
   static tag = 'rl-checkpoint-probe';
@@ -34,6 +38,7 @@ export class RlCheckpointProbe extends ExperimentElement {
   #drawnSource = null; // the source (a toy's name or the reader's files) of the run the charts show
   #shownDefault = ''; // the default prompt of the model on screen, as the field shows it while state.prompt is ''
   #defaultNote = ''; // what the prompt note says of that model's prompts
+  #runEnds = []; // resolved when the run under way (or the next) ends: a link's reveal waits for it
 
   build() {
     this.whileConnected(() => () => this.#closeWorker());
@@ -54,6 +59,37 @@ export class RlCheckpointProbe extends ExperimentElement {
     this.#showSource();
     this.#showDefault({ source: this.state.toy });
     this.computeWhenVisible();
+  }
+
+  /**
+   * Settings from a link of the chapter (LabElement.followLink): the toy, prompt, position and experiment it names
+   * replace those shown and run at once (or as the probe nears the viewport). `reveal` keeps the experiment's
+   * section (with no experiment, the probe) in view until that run has drawn.
+   */
+  applySettings(patch, { reveal }) {
+    const { toy, prompt, position, experiment } = patch;
+    Object.assign(this.state, patch);
+    if (toy !== undefined) {
+      this.#files = null;
+      this.view.fileInput.value = '';
+      this.view.toySelect.value = toy;
+      this.#showSource();
+      this.#showDefault({ source: toy });
+    }
+    if (prompt !== undefined) this.view.prompt.input.value = prompt || this.#shownDefault;
+    if (position !== undefined) this.view.position.input.value = position === LAST ? '' : String(position);
+    if (experiment !== undefined) this.view.experimentView.choose(experiment);
+    const changed = Object.keys(patch).length > 0;
+    const ran = changed ? new Promise((end) => this.#runEnds.push(end)) : Promise.resolve();
+    if (changed) this.recomputeNow();
+    if (!reveal) return;
+    if (this.state.experiment === 'none') keepInView(this, { until: ran });
+    else this.view.experimentView.reveal(ran);
+  }
+
+  /** The run under way has ended (drawn, refused or cancelled): whoever waits for it goes on. */
+  #runEnded() {
+    for (const end of this.#runEnds.splice(0)) end();
   }
 
   #chooseToy(name) {
@@ -128,6 +164,7 @@ export class RlCheckpointProbe extends ExperimentElement {
 
   #cancel() {
     this.#closeWorker();
+    this.#runEnded();
     this.#busy(false);
     this.view.status.textContent = this.strings.cancelled;
     this.dataset.status = 'cancelled';
@@ -144,7 +181,7 @@ export class RlCheckpointProbe extends ExperimentElement {
     const mine = ++this.#generation;
     const current = () => mine === this.#generation;
     const position = this.#readPosition();
-    if (position === undefined) return;
+    if (position === undefined) return this.#runEnded(); // nothing runs until the field holds a position
     const source = this.#files ?? this.state.toy;
     this.dataset.status = 'running';
     this.view.error.textContent = '';
@@ -218,6 +255,8 @@ export class RlCheckpointProbe extends ExperimentElement {
           position: at,
           token: shownToken(rows.tokens[at]),
           dtypes,
+          hasTokenizer: opened.hasTokenizer,
+          canUseSeed: opened.hasTokenizer && !unknownCharacters(opened.characters, seed.prompt).length,
         },
       );
       const experiment = this.state.experiment;
@@ -238,14 +277,17 @@ export class RlCheckpointProbe extends ExperimentElement {
         });
         if (!current()) return;
         this.view.experimentView.show(experiment, result, opened.name);
+        this.view.experimentView.ran(s.experimentRan(sourceName(opened.source, s), clockTime()));
       }
       this.#busy(false);
+      this.#runEnded();
       this.view.status.textContent = s.took(performance.now() - started, opened.handle.workers);
       this.dataset.status = 'done';
       this.markStale(false, 'run');
     } catch (failure) {
       if (!current()) return;
       this.#busy(false);
+      this.#runEnded();
       this.view.status.textContent = '';
       if (failure?.field) {
         failure.field.setError(failure.message); // where the reader typed it

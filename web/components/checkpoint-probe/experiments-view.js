@@ -3,9 +3,10 @@
 // table with the same numbers (the accessible alternative, and the chart's CSV). `s` is the widget's strings:
 // s.experiments[name] = { name, claim, answer(result, token) } is the one table of each language.
 import { EXPERIMENTS } from '../../lib/checkpoint/experiments.js';
-import { barChart, niceLimit } from '../shared/bar-chart.js';
+import { barChart, legendEntry, niceLimit } from '../shared/bar-chart.js';
 import { h } from '../shared/dom.js';
 import { formatFixed, formatTrimmed } from '../shared/format.js';
+import { keepInView } from '../shared/keep-in-view.js';
 import { shownToken } from './compute.js';
 
 /** 'none' (the probe's own figures only), then the experiments in the library's order. */
@@ -180,8 +181,10 @@ export function experimentsView(s, { value, onChoose }) {
   );
   const claim = h('blockquote', { class: 'experiment-claim', 'data-experiment-claim': '' });
   const answer = h('p', { class: 'experiment-answer', 'aria-live': 'polite', 'data-experiment-answer': '' });
+  const ranNote = h('p', { class: 'experiment-ran', 'data-experiment-ran': '' });
   const chart = barChart({ label: s.experimentChart });
-  const figure = h('figure', { class: 'experiment-figure', hidden: true }, chart.root);
+  const legend = h('figcaption', { class: 'legend', 'data-experiment-legend': '' });
+  const figure = h('figure', { class: 'experiment-figure', hidden: true }, legend, chart.root);
   const body = h('tbody');
   const head = h('thead');
   const table = h(
@@ -189,7 +192,7 @@ export function experimentsView(s, { value, onChoose }) {
     { class: 'table-scroll', hidden: true },
     h('table', { class: 'experiment-table' }, head, body),
   );
-  const section = h('div', { class: 'experiment-result' }, claim, answer, figure, table);
+  const section = h('div', { class: 'experiment-result' }, claim, answer, ranNote, figure, table);
   const root = h(
     'section',
     { class: 'experiment', 'data-experiment': value },
@@ -211,6 +214,24 @@ export function experimentsView(s, { value, onChoose }) {
     choose,
     running() {
       answer.textContent = s.experimentRunning;
+      ranNote.textContent = '';
+    },
+    /** Says the answer above is a run's that has just ended (`text`), and draws the eye to it. */
+    ran(text) {
+      ranNote.textContent = text;
+      root.classList.remove('just-ran');
+      void root.offsetWidth; // the highlight starts again
+      root.classList.add('just-ran');
+    },
+    /**
+     * Scrolls to the section and keeps it in view while the page above it changes, until `until` (the run a link
+     * started) has ended and a little after; the keyboard goes on from its heading.
+     */
+    reveal(until) {
+      const title = root.querySelector('h4');
+      title.tabIndex = -1;
+      title.focus({ preventScroll: true });
+      keepInView(root, { until });
     },
     /** Draws `result` of experiment `name`; tokenName(id) -> its text. */
     show(name, result, tokenName) {
@@ -226,9 +247,11 @@ export function experimentsView(s, { value, onChoose }) {
       const t = (id) => shownToken(tokenName(id));
       answer.textContent = e.answer(result, t);
       const shown = PRESENT[name](result, s, t);
+      legend.replaceChildren(...shown.chart.series.map((x) => legendEntry(x.className, x.label)));
       const values = shown.chart.series.flatMap((x) => x.values).filter(Number.isFinite);
       chart.draw({
         ...shown.chart,
+        axes: s.axes[name],
         limit: niceLimit(Math.max(...values.map(Math.abs), 1e-12)),
         format: (v) => formatTrimmed(v, 2),
       });
