@@ -58,7 +58,11 @@ export class ResidualLabError extends Error {
   position?: number;
   /** inspectConfig's invalid_config: the config field at fault (e.g. 'text_config.hidden_size'). */
   field?: string;
-  /** inspectConfig's invalid_config: what is wrong with `field`, for a page to say in its own language. */
+  /**
+   * What is wrong, for a page to say in its own language: inspectConfig's invalid_config (with `field`) and
+   * invalid_json, the norm kernels' refusals of an input, fetchCheckpoint's blocked, storage_full and invalid_input
+   * (docs/api.md#errors lists the kinds).
+   */
   reason?: { kind: string; value?: number | string; limit?: number };
 }
 

@@ -132,7 +132,14 @@ export function createScratch(Module) {
     const message = Module.UTF8ToString(Module._rl_error_message());
     const code = Module.UTF8ToString(Module._rl_error_code());
     const position = Module._rl_error_position();
-    throw new ResidualLabError(message, { code, position: position >= 0 ? position : undefined });
+    const error = new ResidualLabError(message, { code, position: position >= 0 ? position : undefined });
+    const kind = Module.UTF8ToString(Module._rl_error_reason_kind());
+    if (kind) {
+      const value = Module._rl_error_reason_value();
+      const limit = Module._rl_error_reason_limit();
+      error.reason = { kind, ...(!Number.isNaN(value) && { value }), ...(!Number.isNaN(limit) && { limit }) };
+    }
+    throw error;
   }
 
   // The slots' byte addresses: x at 4 base, the weights at 4 (base + slot) and 4 (base + 2 slot), y at 4 (base + 3 slot).

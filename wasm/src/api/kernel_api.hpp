@@ -55,9 +55,10 @@ inline float largest_magnitude(Floats x) {
 inline Status check_eps_fits(Floats x, float sum_of_squares, float eps) {
   if (std::isfinite(sum_of_squares / static_cast<float>(x.size()) + eps)) return Status::success();
   return failure_from([&] {
-    return "eps (" + format_number(eps) +
-           ") plus the mean square of x overflows float32, so 1 / sqrt of it is 0 and "
-           "every output would be 0; use a smaller eps";
+    return Status::failure("eps (" + format_number(eps) +
+                               ") plus the mean square of x overflows float32, so 1 / sqrt of it is 0 and "
+                               "every output would be 0; use a smaller eps",
+                           {"eps_overflow", eps});
   });
 }
 
@@ -67,9 +68,12 @@ inline Status check_rms_defined(Floats x, float sum_of_squares, float eps) {
   return failure_from([&] {
     const float largest = largest_magnitude(x);
     if (largest == 0.0f)
-      return std::string("x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0");
-    return "the mean square of x underflows float32 to 0 (the largest |x_i| is " + format_number(largest) +
-           ") and eps is 0, so x / RMS is undefined; scale x up or use eps > 0";
+      return Status::failure("x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0",
+                             {"zero_rms"});
+    return Status::failure("the mean square of x underflows float32 to 0 (the largest |x_i| is " +
+                               format_number(largest) +
+                               ") and eps is 0, so x / RMS is undefined; scale x up or use eps > 0",
+                           {"mean_square_underflow", largest});
   });
 }
 
@@ -116,10 +120,14 @@ inline Status check_std_defined(Floats x, float sum_of_squares, float eps) {
   if (variance > noise || (static_cast<double>(eps) >= noise && eps != 0.0f)) return Status::success();
   const std::string head = "x is constant: its variance (" + format_number(variance) + ") is rounding noise (at most " +
                            format_number(noise) + " for these values), and ";
-  if (eps == 0.0f) return Status::failure(head + "eps is 0, so (x - mean) / std is undefined; use eps > 0");
-  return Status::failure(head + "eps (" + format_number(eps) +
-                         ") is smaller, so (x - mean) / std would be rounding error over its own size; use eps >= " +
-                         format_number(noise));
+  if (eps == 0.0f)
+    return Status::failure(head + "eps is 0, so (x - mean) / std is undefined; use eps > 0",
+                           {"constant_x_eps_zero", variance, noise});
+  return Status::failure(
+      head + "eps (" + format_number(eps) +
+          ") is smaller, so (x - mean) / std would be rounding error over its own size; use eps >= " +
+          format_number(noise),
+      {"constant_x_eps_small", variance, noise});
 }
 
 // Checks everything; `output_bound` receives an upper bound on |y_i|: |x_i * rstd| <= sqrt(d) (x_i^2 is at most

@@ -185,7 +185,9 @@ export class RlCheckpointProbe extends ExperimentElement {
       }
       // without tokenizer.json the prompt is token ids: "3, 17, 5"
       const ids = opened.hasTokenizer ? await opened.handle.tokenize(text) : tokenIds(text);
-      const at = position === LAST || position >= ids.length ? ids.length - 1 : position;
+      if (position >= ids.length)
+        throw Object.assign(new Error(s.positionBeyond(position, ids.length)), { field: this.view.position });
+      const at = position === LAST ? ids.length - 1 : position;
       const cost = await opened.handle.cost(ids.length);
       if (!current()) return;
       const costLine = s.runCost(cost, opened.handle.workers);
@@ -205,6 +207,7 @@ export class RlCheckpointProbe extends ExperimentElement {
       this.view.promptNote.textContent = [this.#defaultNote, beyond].filter(Boolean).join(' ');
       const rows = probeRows(run, weights, opened.name);
       drawRun(this.view, rows, s);
+      this.view.zeroToys.hidden = typeof opened.source !== 'string'; // what the toys show, said of a toy alone
       this.#drawnSource = opened.source;
       this.#showSource();
       const { seed, dtypes } = opened;

@@ -30,7 +30,8 @@ const INDEX = 'model.safetensors.index.json';
 const VIOLATION_WAIT_MS = 250; // how long a failed request waits for the CSP violation event that names its cause
 const MAX_ATTEMPTS = 5; // consecutive failed requests of one file without a byte of progress
 
-const fail = (code, message) => new ResidualLabError(message, { code });
+// `reason` ({ kind, value? }) lets a page say the message in its own language.
+const fail = (code, message, reason) => Object.assign(new ResidualLabError(message, { code }), reason && { reason });
 
 const encodePath = (path) => path.split('/').map(encodeURIComponent).join('/');
 
@@ -146,12 +147,14 @@ function network(fetchImpl, signal, endpoint) {
           `this page's Content-Security-Policy does not allow the host ${hostOf(refused)} redirected the download ` +
             `of ${url.split('/').pop()} to; the host page must allow its download hosts in connect-src ` +
             '(docs/checkpoints.md)',
+          { kind: 'csp_redirect', value: hostOf(refused) },
         );
       if (refused)
         throw fail(
           'blocked',
           `this page's Content-Security-Policy does not allow connecting to ${hostOf(refused)}; ` +
             'the host page must allow it in connect-src (docs/checkpoints.md)',
+          { kind: 'csp', value: hostOf(refused) },
         );
       if (globalThis.navigator?.onLine === false) throw offline(host);
       const cause = error?.cause?.code ?? '';
@@ -161,6 +164,7 @@ function network(fetchImpl, signal, endpoint) {
           'blocked',
           `${host} answered, but the download of ${url.split('/').pop()} it redirected to was refused: the browser's ` +
             'CORS or Content-Security-Policy check blocked the download host (see the console), or a firewall did',
+          { kind: 'download_refused', value: host },
         );
       throw offline(host, error?.cause?.message ?? error?.message);
     } finally {
