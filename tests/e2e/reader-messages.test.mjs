@@ -6,6 +6,7 @@
 //   node --test --test-concurrency=1 tests/e2e/reader-messages.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { stringsOf } from '../../web/languages.js';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { startLab } from './harness.mjs';
 import { probeDone } from './probe-helpers.mjs';
@@ -289,4 +290,25 @@ test("the probe says what the toys show of position 0 while a toy is drawn, not 
   assert.equal(await toys.isVisible(), false, "not said of the reader's own model");
   view.assertClean();
   await view.close();
+});
+
+test("gradient flow on a 390 px phone: the layer axis's title fits its chart, in both languages", async () => {
+  for (const [code, path] of [
+    ['en', EN],
+    ['zh', ZH],
+  ]) {
+    const view = await lab.open(path, { viewport: { width: 390, height: 844 }, hasTouch: true });
+    const chart = view.page.locator('rl-gradient-flow .line-chart');
+    await chart.waitFor();
+    const title = stringsOf(code, 'rl-gradient-flow').layerAxis;
+    // uPlot centres the title on the canvas in the axis font (line-chart.js axis(): 12px system-ui)
+    const [titleWidth, chartWidth] = await chart.evaluate((el, text) => {
+      const context = document.createElement('canvas').getContext('2d');
+      context.font = '12px system-ui, sans-serif';
+      return [context.measureText(text).width, el.getBoundingClientRect().width];
+    }, title);
+    assert.ok(titleWidth < chartWidth - 20, `${code}: "${title}" is ${titleWidth} px, the chart ${chartWidth} px`);
+    view.assertClean();
+    await view.close();
+  }
 });
