@@ -312,3 +312,27 @@ test("gradient flow on a 390 px phone: the layer axis's title fits its chart, in
     await view.close();
   }
 });
+
+test('the probe: a position of 2.5 must be a whole number, and one past the prompt says so instead of moving', async () => {
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-checkpoint-probe');
+  await widget.scrollIntoViewIfNeeded();
+  await probeDone(widget, 'the toy is run');
+  const position = widget.getByLabel('Position', { exact: true });
+  await position.fill('2.5');
+  await expectText(widget.locator('#field-position-error'), 'must be a whole number', 'position 2.5');
+  await position.fill('4000');
+  await eventually(
+    () => textOf(widget.locator('#field-position-error')),
+    (text) => /^The prompt has (\d+) tokens, at positions 0 to (\d+): there is no position 4000\./.test(text),
+    'position past the prompt',
+    30000,
+  );
+  assert.equal(await widget.getAttribute('data-stale'), '', 'the last result stays, dimmed');
+  await widget.evaluate((el) => (el.dataset.status = 'stale'));
+  await position.fill('');
+  await probeDone(widget, 'the last position runs again');
+  assert.equal(await textOf(widget.locator('#field-position-error')), '');
+  view.assertClean();
+  await view.close();
+});
