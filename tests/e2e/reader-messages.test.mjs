@@ -336,3 +336,34 @@ test('the probe: a position of 2.5 must be a whole number, and one past the prom
   view.assertClean();
   await view.close();
 });
+
+test("the probe's run progress: the bar and its words count the same bytes, and both reach the total the cost line names", async () => {
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-checkpoint-probe');
+  await widget.scrollIntoViewIfNeeded();
+  await probeDone(widget, 'the toy is run');
+  await widget.evaluate((el) => {
+    const status = el.view.status;
+    const bar = el.view.progress;
+    window.progressSeen = [];
+    new MutationObserver(() =>
+      window.progressSeen.push({ text: status.textContent, value: bar.value, max: bar.max }),
+    ).observe(status, { childList: true, characterData: true, subtree: true });
+    el.dataset.status = 'stale';
+  });
+  await widget.getByLabel('Position', { exact: true }).fill('1'); // a new run of the same toy
+  await probeDone(widget, 'the toy is run again');
+  const seen = (await view.page.evaluate(() => window.progressSeen)).filter((p) => / GB read\.$/.test(p.text));
+  assert.ok(seen.length >= 2, `progress reported: ${seen.length}`);
+  for (const { text, value, max } of seen) {
+    const [, read, total] = text.match(/: (\d+\.\d+) of (\d+\.\d+) GB read\.$/);
+    assert.equal(read, (value / 1e9).toFixed(2), `${text}: the words say what the bar shows`);
+    assert.equal(total, (max / 1e9).toFixed(2), `${text}: the total is the bar's`);
+    assert.ok(max > 1e5, 'the bar counts bytes (the toy reads hundreds of kB), not layers');
+  }
+  const last = seen.at(-1);
+  assert.match(last.text, /The output layer done: /);
+  assert.equal(last.value, last.max, 'done: the bar is full');
+  view.assertClean();
+  await view.close();
+});

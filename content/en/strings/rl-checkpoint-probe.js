@@ -100,8 +100,11 @@ export default {
   running: 'Running the model in a background worker…',
   runCost: ({ modelBytes, bytesRead, flops, estimatedSeconds }, workers) =>
     `${workers > 1 ? `Split over ${workers} workers. ` : ''}The weights take ${(modelBytes / 1e9).toFixed(2)} GB on disk; this run reads ${(bytesRead / 1e9).toFixed(2)} GB of them and computes ${(flops / 1e9).toFixed(1)} GFLOP, an estimated ${estimatedSeconds < 1 ? 'second' : `${Math.ceil(estimatedSeconds)} s`}.`,
-  runProgress: (layer, layers, bytesRead) =>
-    `Layer ${layer} of ${layers} done (${(bytesRead / 1e9).toFixed(2)} GB read).`,
+  // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
+  runLayer: (layer, layers) => `Layer ${layer} of ${layers} done`,
+  runHead: 'The output layer done',
+  runProgress: (step, bytesRead, bytesTotal) =>
+    `${step}: ${(bytesRead / 1e9).toFixed(2)} of ${(bytesTotal / 1e9).toFixed(2)} GB read.`,
   cancel: 'Cancel',
   cancelled: 'Cancelled: the last finished result stays on screen.',
   took: (ms, workers = 1) =>

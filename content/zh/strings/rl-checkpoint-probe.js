@@ -96,8 +96,11 @@ export default {
   running: '正在后台 worker 中运行模型…',
   runCost: ({ modelBytes, bytesRead, flops, estimatedSeconds }, workers) =>
     `${workers > 1 ? `分给 ${workers} 个 worker 并行计算。` : ''}权重在磁盘上占 ${(modelBytes / 1e9).toFixed(2)} GB；这次运行要读其中的 ${(bytesRead / 1e9).toFixed(2)} GB，计算 ${(flops / 1e9).toFixed(1)} GFLOP，估计需要 ${estimatedSeconds < 1 ? '1 秒' : `${Math.ceil(estimatedSeconds)} 秒`}。`,
-  runProgress: (layer, layers, bytesRead) =>
-    `已完成第 ${layer} / ${layers} 层（已读 ${(bytesRead / 1e9).toFixed(2)} GB）。`,
+  // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
+  runLayer: (layer, layers) => `已完成第 ${layer} / ${layers} 层`,
+  runHead: '已完成输出层',
+  runProgress: (step, bytesRead, bytesTotal) =>
+    `${step}：已读 ${(bytesRead / 1e9).toFixed(2)} / ${(bytesTotal / 1e9).toFixed(2)} GB。`,
   cancel: '取消',
   cancelled: '已取消：屏幕上保留上一次完成的结果。',
   took: (ms, workers = 1) =>

@@ -192,12 +192,14 @@ export class RlCheckpointProbe extends ExperimentElement {
       if (!current()) return;
       const costLine = s.runCost(cost, opened.handle.workers);
       this.view.status.textContent = costLine;
-      this.view.progress.max = cost.layers;
+      // the bar and the words count the same thing: the bytes read of those the cost line says the run reads
+      this.view.progress.max = cost.bytesRead;
       this.view.progress.value = 0;
-      const onRunProgress = ({ layer, layers, bytesRead }) => {
+      const onRunProgress = ({ stage, layer, layers, bytesRead }) => {
         if (!current()) return;
-        this.view.progress.value = layer;
-        this.view.status.textContent = `${costLine} ${s.runProgress(layer, layers, bytesRead)}`;
+        this.view.progress.value = bytesRead;
+        const step = stage === 'head' ? s.runHead : s.runLayer(layer, layers);
+        this.view.status.textContent = `${costLine} ${s.runProgress(step, bytesRead, cost.bytesRead)}`;
       };
       const run = await opened.handle.run(ids, { lens: { k: LENS_K, position: at }, onProgress: onRunProgress });
       const weights = await opened.handle.normWeights();
