@@ -31,6 +31,15 @@ after(async () => {
   await lab?.close();
 });
 
+/** The English page with its probe in view, once the toy it opens by default has run. */
+async function openToyProbe() {
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-checkpoint-probe');
+  await widget.scrollIntoViewIfNeeded();
+  await probeDone(widget, 'the toy is run');
+  return { view, widget };
+}
+
 const ENGLISH_RUN = /\b[A-Za-z]+(?:[ ,]+[A-Za-z]+){3}\b/;
 
 test('vector lab: each method that refuses x says why in its row, the others still compute, the length follows x', async () => {
@@ -270,10 +279,7 @@ test('warmup race: no empty chart frame before the first race', async () => {
 });
 
 test("the probe says what the toys show of position 0 while a toy is drawn, not over the reader's own model", async () => {
-  const view = await openReady(lab, EN);
-  const widget = view.page.locator('rl-checkpoint-probe');
-  await widget.scrollIntoViewIfNeeded();
-  await probeDone(widget, 'the toy is run');
+  const { view, widget } = await openToyProbe();
   const toys = widget.locator('.position-zero .hint span');
   assert.match(await textOf(toys), /^The toys are too small to show that/);
   assert.equal(await toys.isVisible(), true, 'said of the toy');
@@ -314,10 +320,7 @@ test("gradient flow on a 390 px phone: the layer axis's title fits its chart, in
 });
 
 test('the probe: a position of 2.5 must be a whole number, and one past the prompt says so instead of moving', async () => {
-  const view = await openReady(lab, EN);
-  const widget = view.page.locator('rl-checkpoint-probe');
-  await widget.scrollIntoViewIfNeeded();
-  await probeDone(widget, 'the toy is run');
+  const { view, widget } = await openToyProbe();
   const position = widget.getByLabel('Position', { exact: true });
   await position.fill('2.5');
   await expectText(widget.locator('#field-position-error'), 'must be a whole number', 'position 2.5');
@@ -338,10 +341,7 @@ test('the probe: a position of 2.5 must be a whole number, and one past the prom
 });
 
 test("the probe's run progress: the bar and its words count the same bytes, and both reach the total the cost line names", async () => {
-  const view = await openReady(lab, EN);
-  const widget = view.page.locator('rl-checkpoint-probe');
-  await widget.scrollIntoViewIfNeeded();
-  await probeDone(widget, 'the toy is run');
+  const { view, widget } = await openToyProbe();
   await widget.evaluate((el) => {
     const status = el.view.status;
     const bar = el.view.progress;
