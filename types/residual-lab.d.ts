@@ -64,6 +64,10 @@ export class ResidualLabError extends Error {
    * (docs/api.md#errors lists the kinds).
    */
   reason?: { kind: string; value?: number | string; limit?: number };
+  /** rmsNormSteps / layerNormSteps refusing only the division (x all zeros or constant): the steps before it. */
+  partial?:
+    | { squares: Float32Array; meanSquare: number; rms: number }
+    | { mean: number; centered: Float32Array; variance: number; std: number };
 }
 
 // ---- Vectors and kernels -------------------------------------------------------------------------------------

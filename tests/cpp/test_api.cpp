@@ -213,6 +213,10 @@ TEST_CASE("api: a variance within rounding noise of a constant x is zero, in eve
   rl::RmsNormSteps rms;
   check_fails(rl::api::rmsnorm(y, z, std::nullopt, 0.0f), zeros);
   check_fails(rl::api::rmsnorm_steps(rms, z, std::nullopt, 0.0f), zeros);
+  // only the division is refused: the steps before it are filled, the mean square and RMS 0
+  CHECK(rms.squares == z);
+  CHECK(rms.mean_square == 0.0f);
+  CHECK(rms.rms == 0.0f);
   check_fails(rl::api::rmsnorm_backward(dx, dg, std::vector<float>{1, 0, 0}, z, std::nullopt, 0.0f), zeros);
   const std::vector<float> tiny = {1e-30f, -1e-30f, 0.0f};
   const std::string underflow =

@@ -61,6 +61,11 @@ test('vector lab: each method that refuses x says why in its row, the others sti
   assert.equal(await textOf(widget.locator('#field-x-error')), '', 'x itself is fine: no message under it');
   assert.equal(await widget.getAttribute('data-stale'), null, 'what is shown is for these inputs');
   assert.match(await textOf(widget.locator('.length-note')), /‖x‖ = 0, RMS = 0$/);
+  // every step the kernels computed: the statistics (all 0), then a dash for x̂ and y
+  await widget.getByRole('group', { name: 'Step through the computation' }).focus();
+  await view.page.keyboard.press('End');
+  const steps = (await widget.locator('.step-value').allTextContents()).slice(0, 11);
+  assert.deepEqual(steps, ['[0, 0, 0, 0]', '0', '0', '–', '–', '0', '[0, 0, 0, 0]', '0', '0', '–', '–']);
   await screenshotWidget(view, widget, 'vector-lab-refused-en');
 
   // 1e18, 1e18: RMSNorm works (each output 1), LayerNorm refuses the constant vector

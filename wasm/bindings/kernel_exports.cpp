@@ -25,6 +25,10 @@ struct LastError {
   rl::Reason reason;
 } last_error;
 
+// A steps export's status when the API refused only the division: the error is recorded and the steps before it
+// are written (web/lib/kernel-scratch.js reads them into error.partial).
+constexpr int kPartialSteps = 2;
+
 int report(const rl::Status& status, const char* code = "invalid_input") {
   if (status.ok) return 0;
   last_error = {status.message, code, -1, status.reason};
@@ -124,14 +128,14 @@ EMSCRIPTEN_KEEPALIVE int rl_rmsnorm_steps(float* squares, float* normalized, flo
                                           const float* x, int nx, const float* g, int ng, float eps,
                                           float weight_offset) {
   rl::RmsNormSteps steps;
-  if (int failed = report(rl::api::rmsnorm_steps(steps, floats(x, nx), optional(g, ng), eps, weight_offset)))
-    return failed;
+  const int failed = report(rl::api::rmsnorm_steps(steps, floats(x, nx), optional(g, ng), eps, weight_offset));
+  if (failed && steps.squares.empty()) return failed;
   std::copy(steps.squares.begin(), steps.squares.end(), squares);
   std::copy(steps.normalized.begin(), steps.normalized.end(), normalized);
   std::copy(steps.output.begin(), steps.output.end(), output);
   scalars[0] = steps.mean_square;
   scalars[1] = steps.rms;
-  return 0;
+  return failed ? kPartialSteps : 0;
 }
 
 // scalars: [mean, variance, std]
@@ -139,16 +143,16 @@ EMSCRIPTEN_KEEPALIVE int rl_layernorm_steps(float* centered, float* normalized, 
                                             const float* x, int nx, const float* gamma, int ngamma, const float* beta,
                                             int nbeta, float eps) {
   rl::LayerNormSteps steps;
-  if (int failed =
-          report(rl::api::layernorm_steps(steps, floats(x, nx), optional(gamma, ngamma), optional(beta, nbeta), eps)))
-    return failed;
+  const int failed =
+      report(rl::api::layernorm_steps(steps, floats(x, nx), optional(gamma, ngamma), optional(beta, nbeta), eps));
+  if (failed && steps.centered.empty()) return failed;
   std::copy(steps.centered.begin(), steps.centered.end(), centered);
   std::copy(steps.normalized.begin(), steps.normalized.end(), normalized);
   std::copy(steps.output.begin(), steps.output.end(), output);
   scalars[0] = steps.mean;
   scalars[1] = steps.variance;
   scalars[2] = steps.std;
-  return 0;
+  return failed ? kPartialSteps : 0;
 }
 
 // DyT's raw exports take their arguments in the order of the C++ kernels (dyt_forward, dyt_backward): outputs,

@@ -4,6 +4,8 @@
 import { ResidualLabError } from './errors.js';
 import { outputArray } from './kernel-inputs.js';
 
+// A steps export's status when only the division was refused: the steps before it are written (kernel_exports.cpp).
+const PARTIAL_STEPS = 2;
 // A scratch block larger than this (in floats) is freed after the call, giving its budget back.
 const KEEP_SCRATCH_FLOATS = 1 << 18;
 
@@ -123,12 +125,17 @@ export function createScratch(Module) {
       return ptr;
     });
     const status = call(inPtrs, outPtrs);
+    const outputs = () => {
+      const view = Module.HEAPF32; // re-read: the call may have grown memory
+      return outPtrs.map((ptr, i) => view.slice(ptr >> 2, (ptr >> 2) + outputLengths[i]));
+    };
+    if (status === PARTIAL_STEPS) throwLastError(outputs());
     if (status !== 0) throwLastError();
-    const view = Module.HEAPF32; // re-read: the call may have grown memory
-    return outPtrs.map((ptr, i) => view.slice(ptr >> 2, (ptr >> 2) + outputLengths[i]));
+    return outputs();
   }
 
-  function throwLastError() {
+  /** Throws the recorded error; `partial`: the outputs a steps export wrote before the step it refused. */
+  function throwLastError(partial) {
     const message = Module.UTF8ToString(Module._rl_error_message());
     const code = Module.UTF8ToString(Module._rl_error_code());
     const position = Module._rl_error_position();
@@ -139,6 +146,7 @@ export function createScratch(Module) {
       const limit = Module._rl_error_reason_limit();
       error.reason = { kind, ...(!Number.isNaN(value) && { value }), ...(!Number.isNaN(limit) && { limit }) };
     }
+    if (partial) error.partial = partial;
     throw error;
   }
 

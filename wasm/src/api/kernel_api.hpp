@@ -259,21 +259,32 @@ inline Status layernorm_backward(OutFloats dx, OutFloats dgamma, OutFloats dbeta
   return check_result("dbeta", dbeta);
 }
 
+// A refusal of the division alone, the last check the norms make: x's statistics exist (x all zeros or constant, a
+// mean square that underflows), so the steps up to them are still computed (steps.squares or steps.centered filled);
+// x / rms and (x - mean) / std, and what follows, are not defined.
+inline bool only_division_refused(const Status& s) {
+  const std::string& kind = s.reason.kind;
+  return kind == "zero_rms" || kind == "mean_square_underflow" || kind == "constant_x_eps_zero" ||
+         kind == "constant_x_eps_small";
+}
+
 inline Status rmsnorm_steps(RmsNormSteps& steps, Floats x, const OptionalFloats& g, float eps,
                             float weight_offset = 0.0f) {
   double output_bound = 0.0;  // steps are for small vectors: their output is simply checked
-  RL_RETURN_IF_ERROR(detail::check_rmsnorm_inputs(x, g, eps, weight_offset, output_bound));
+  const Status checked = detail::check_rmsnorm_inputs(x, g, eps, weight_offset, output_bound);
+  if (!checked.ok && !only_division_refused(checked)) return checked;
   steps = rl::rmsnorm_steps(x.data(), detail::data_or_null(g), static_cast<int>(x.size()), eps, weight_offset);
-  return check_result("output", steps.output);
+  return checked.ok ? check_result("output", steps.output) : checked;
 }
 
 inline Status layernorm_steps(LayerNormSteps& steps, Floats x, const OptionalFloats& gamma, const OptionalFloats& beta,
                               float eps) {
   double output_bound = 0.0;
-  RL_RETURN_IF_ERROR(detail::check_layernorm_inputs(x, gamma, beta, eps, output_bound));
+  const Status checked = detail::check_layernorm_inputs(x, gamma, beta, eps, output_bound);
+  if (!checked.ok && !only_division_refused(checked)) return checked;
   steps = rl::layernorm_steps(x.data(), detail::data_or_null(gamma), detail::data_or_null(beta),
                               static_cast<int>(x.size()), eps);
-  return check_result("output", steps.output);
+  return checked.ok ? check_result("output", steps.output) : checked;
 }
 
 // y = gamma * tanh(alpha * x) + beta (Dynamic Tanh, Zhu et al. 2025); gamma, beta default to ones, zeros.

@@ -217,11 +217,13 @@ export class RlVectorLab extends LabElement {
     // Each method on its own: one that refuses these inputs shows the API's reason in its row, the others their
     // results (RMSNorm divides by the RMS, LayerNorm by the spread about the mean: they fail on different vectors).
     const refused = {};
+    const partial = {}; // a refusal of the division alone: the steps before it (error.partial)
     const method = (key, compute) => {
       try {
         return compute();
       } catch (error) {
         refused[key] = describeError(error, this.language);
+        partial[key] = error.partial ?? {};
         return null;
       }
     };
@@ -268,31 +270,25 @@ export class RlVectorLab extends LabElement {
         : '';
     this.drawCharts(x, rms?.output, ln?.output, dyt?.output);
 
-    const vector = (values) => this.vectorText(values);
-    const dash = (keys) => Object.fromEntries(keys.map((key) => [key, '–']));
+    // Every step the kernels computed; a step they could not is a dash (a refused method's steps after its
+    // statistics, or all of them when x itself was refused).
+    const vector = (values) => (values ? this.vectorText(values) : '–');
+    const scalar = (value) => (value === undefined ? '–' : formatTrimmed(value));
+    const r = rms ?? partial.rms;
+    const l = ln ?? partial.ln;
     this.lastStepValues = {
-      ...(rms
-        ? {
-            rmsSquares: vector(rms.squares),
-            rmsMeanSquare: formatTrimmed(rms.meanSquare),
-            rmsRms: formatTrimmed(rms.rms),
-            rmsNormalized: vector(rms.normalized),
-            rmsOutput: vector(rms.output),
-          }
-        : dash(['rmsSquares', 'rmsMeanSquare', 'rmsRms', 'rmsNormalized', 'rmsOutput'])),
-      ...(ln
-        ? {
-            lnMean: formatTrimmed(ln.mean),
-            lnCentered: vector(ln.centered),
-            lnVariance: formatTrimmed(ln.variance),
-            lnStd: formatTrimmed(ln.std),
-            lnNormalized: vector(ln.normalized),
-            lnOutput: vector(ln.output),
-          }
-        : dash(['lnMean', 'lnCentered', 'lnVariance', 'lnStd', 'lnNormalized', 'lnOutput'])),
-      ...(dyt
-        ? { dytScaled: vector(dyt.scaled), dytTanh: vector(dyt.tanh), dytOutput: vector(dyt.output) }
-        : showDyt && dash(['dytScaled', 'dytTanh', 'dytOutput'])),
+      rmsSquares: vector(r.squares),
+      rmsMeanSquare: scalar(r.meanSquare),
+      rmsRms: scalar(r.rms),
+      rmsNormalized: vector(r.normalized),
+      rmsOutput: vector(r.output),
+      lnMean: scalar(l.mean),
+      lnCentered: vector(l.centered),
+      lnVariance: scalar(l.variance),
+      lnStd: scalar(l.std),
+      lnNormalized: vector(l.normalized),
+      lnOutput: vector(l.output),
+      ...(showDyt && { dytScaled: vector(dyt?.scaled), dytTanh: vector(dyt?.tanh), dytOutput: vector(dyt?.output) }),
     };
     this.stepper.show(this.state.step, this.lastStepValues, showDyt);
   }
