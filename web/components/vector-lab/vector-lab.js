@@ -18,7 +18,7 @@ import { describeError, widgetError } from '../shared/i18n.js';
 import { asciiNumberText, parseNumber } from '../shared/parse-number.js';
 import { LabElement } from '../shared/lab-element.js';
 import { dytControls, scaleComparison } from './dyt.js';
-import { STEPS, createStepper } from './stepper.js';
+import { STEPS, createStepper, stepValues } from './stepper.js';
 
 const MAX_TEXT = 200_000; // a link carries a long vector compressed (state.js)
 // A vector longer than this is shown by its first and last three values and its length; the results table's CSV
@@ -230,7 +230,6 @@ export class RlVectorLab extends LabElement {
     const rms = method('rms', () => lab.rmsNormSteps(x, g, { eps }));
     const ln = method('ln', () => lab.layerNormSteps(x, gamma, beta, { eps }));
     const dyt = showDyt ? method('dyt', () => lab.dynamicTanhSteps(x, gamma, beta, { alpha })) : null;
-    this.dataset.refused = Object.keys(refused).join(' ');
     // The invariants are measured by the kernels too: the mean square of x̂, and the mean and variance of x̂
     // (an all-zero x̂ has none to measure: eps 0 is then rejected, and the cells show a dash).
     const measure = (compute) => {
@@ -270,26 +269,10 @@ export class RlVectorLab extends LabElement {
         : '';
     this.drawCharts(x, rms?.output, ln?.output, dyt?.output);
 
-    // Every step the kernels computed; a step they could not is a dash (a refused method's steps after its
-    // statistics, or all of them when x itself was refused).
-    const vector = (values) => (values ? this.vectorText(values) : '–');
-    const scalar = (value) => (value === undefined ? '–' : formatTrimmed(value));
-    const r = rms ?? partial.rms;
-    const l = ln ?? partial.ln;
-    this.lastStepValues = {
-      rmsSquares: vector(r.squares),
-      rmsMeanSquare: scalar(r.meanSquare),
-      rmsRms: scalar(r.rms),
-      rmsNormalized: vector(r.normalized),
-      rmsOutput: vector(r.output),
-      lnMean: scalar(l.mean),
-      lnCentered: vector(l.centered),
-      lnVariance: scalar(l.variance),
-      lnStd: scalar(l.std),
-      lnNormalized: vector(l.normalized),
-      lnOutput: vector(l.output),
-      ...(showDyt && { dytScaled: vector(dyt?.scaled), dytTanh: vector(dyt?.tanh), dytOutput: vector(dyt?.output) }),
-    };
+    this.lastStepValues = stepValues(
+      { rms: rms ?? partial.rms, ln: ln ?? partial.ln, dyt: showDyt ? (dyt ?? {}) : null },
+      (values) => this.vectorText(values),
+    );
     this.stepper.show(this.state.step, this.lastStepValues, showDyt);
   }
 
