@@ -60,8 +60,16 @@ export class ResidualLabError extends Error {
   field?: string;
   /** fetchCheckpoint's gated: whether an access token was sent (and refused) */
   tokenSent?: boolean;
-  /** inspectConfig's invalid_config: what is wrong with `field`, for a page to say in its own language. */
+  /**
+   * What is wrong, for a page to say in its own language: inspectConfig's invalid_config (with `field`) and
+   * invalid_json, the norm kernels' refusals of an input, fetchCheckpoint's blocked, storage_full and invalid_input
+   * (docs/api.md#errors lists the kinds).
+   */
   reason?: { kind: string; value?: number | string; limit?: number };
+  /** rmsNormSteps / layerNormSteps refusing only the division (x all zeros or constant): the steps before it. */
+  partial?:
+    | { squares: Float32Array; meanSquare: number; rms: number }
+    | { mean: number; centered: Float32Array; variance: number; std: number };
 }
 
 // ---- Vectors and kernels -------------------------------------------------------------------------------------

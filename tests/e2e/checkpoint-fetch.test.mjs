@@ -336,12 +336,7 @@ test("refusals in the probe: a hash mismatch (deleted), a redirect the page's po
   // the browser names the refused redirect by the Hub's address, which answered before: the message says so
   assert.equal(
     blocked.error,
-    s.fetchErrors.blocked({
-      message:
-        `this page's Content-Security-Policy does not allow the host ${new URL(hub.endpoint).host} redirected ` +
-        'the download of model.safetensors to; the host page must allow its download hosts in connect-src ' +
-        '(docs/checkpoints.md)',
-    }),
+    s.fetchErrors.blocked({ reason: { kind: 'csp_redirect', value: new URL(hub.endpoint).host } }),
   );
   assert.equal(elsewhereRequests.length, 0, 'the refused host got no request');
 
@@ -366,15 +361,10 @@ function smallQuota() {
 test('a model larger than the storage the browser grants is refused before its first byte', async () => {
   const repo = 'lab/roomy';
   const { view, widget } = await openProbe('', { initScript: smallQuota });
-  const need = Math.ceil(sizeOf(toyFiles(olmo)) / 1e3);
   const { error } = await fetchModel(widget, repo);
   assert.equal(
     error,
-    s.fetchErrors.storage_full({
-      message:
-        `the model needs ${need} kB, and this browser lets the page store only 80 kB more: ` +
-        'free space (delete stored models) or download the files yourself and open them',
-    }),
+    s.fetchErrors.storage_full({ reason: { kind: 'quota', value: sizeOf(toyFiles(olmo)), limit: 80000 } }),
   );
   const asked = hub.requests.filter((r) => r.path.includes('lab%2Froomy') || r.path.includes('lab/roomy'));
   assert.deepEqual(

@@ -22,6 +22,7 @@ export default {
     'Downloads the model’s config.json, tokenizer.json and weights into this browser’s storage, checks every file’s SHA-256, and opens them here. Nothing starts until you click; the page only downloads. A cancelled or broken download continues where it stopped when you fetch again.',
   fetchHost: 'From',
   fetchCustomHost: 'another address…',
+  fetchEndpointLabel: 'Host address (a Hugging Face mirror)',
   fetchChapter: (repo, gb) => `Fetch the chapter’s model, ${repo} (${gb} GB)`,
   fetchRepoLabel: 'Or a model id (organisation/name)',
   fetchRepo: 'Fetch',
@@ -37,7 +38,12 @@ export default {
   fetchTokenHint:
     'For a gated model such as Llama: accept its terms on its Hub page, then paste a read token from huggingface.co/settings/tokens. It stays in this page’s memory (never in the address or storage) and goes only to the host chosen above, not to the download host it redirects to.',
   fetchErrors: {
-    invalid_input: (e) => `That is not usable: ${e.message}.`,
+    invalid_input: (e) =>
+      ({
+        not_repo_id: (r) => `“${r.value}” is not a Hugging Face model id: it reads like Qwen/Qwen2.5-0.5B-Instruct.`,
+        not_revision: (r) => `“${r.value}” is not a revision: give a branch, a tag or a commit.`,
+        not_host: (r) => `“${r.value}” is not a host address: it reads like https://huggingface.co.`,
+      })[e.reason?.kind]?.(e.reason) ?? 'That is not usable: check the model id and the host.',
     not_found: () => 'That host has no such model (or no such file in it). Check the id’s spelling and the host.',
     gated: (e) =>
       e?.tokenSent
@@ -46,8 +52,21 @@ export default {
     rate_limited: () =>
       'The host is refusing requests for now (too many, HTTP 429). Fetch again later; the download continues where it stopped.',
     blocked: (e) =>
-      `The browser blocked the download (${e.message}). A page that embeds the lab must allow these hosts; see the lab’s docs/checkpoints.md.`,
-    storage_full: (e) => `Not enough storage: ${e.message}.`,
+      `${
+        {
+          csp: (r) => `This page’s Content-Security-Policy does not let it connect to ${r.value}.`,
+          csp_redirect: (r) =>
+            `This page’s Content-Security-Policy does not let it connect to ${r.value}, where the host sent the download.`,
+          download_refused: (r) =>
+            `${r.value} answered, but the browser refused the download it was sent to (CORS or Content-Security-Policy; the console names the host), or a firewall did.`,
+        }[e.reason?.kind]?.(e.reason) ?? 'The browser blocked the download.'
+      } A page that embeds the lab must allow these hosts; see the lab’s docs/checkpoints.md.`,
+    storage_full: (e) =>
+      e.reason?.kind === 'quota'
+        ? `Not enough storage: the model needs ${(e.reason.value / 1e6).toFixed(1)} MB and this browser lets the page store ${(e.reason.limit / 1e6).toFixed(1)} MB more. Delete stored models, or download the files yourself and open them above.`
+        : 'This browser has no storage for a model here: download the files yourself and open them above.',
+    bad_response: () => 'The host did not answer as a Hugging Face host does: is the address right?',
+    http_error: () => 'The host answered with an error. Try again later, or another host.',
     offline: () =>
       'The host could not be reached: is this computer offline? Fetch again later; the download continues where it stopped.',
     hash_mismatch: () =>
@@ -81,6 +100,8 @@ export default {
     `This model’s vocabulary has no token for ${characters.map((ch) => `“${ch}”`).join(', ')}: its tokenizer would drop them without a word. Remove them, or open a model that reads them. The last result stays on screen.`,
   position: 'Position',
   positionHint: 'A token position from 0; empty: the last one.',
+  positionBeyond: (position, tokens) =>
+    `The prompt has ${tokens} token${tokens === 1 ? '' : 's'}, at positions 0 to ${tokens - 1}: there is no position ${position}. Give a smaller one, or leave the field empty for the last.`,
   reading: 'Reading the files',
   readProgress: (done, total) =>
     total
@@ -90,8 +111,11 @@ export default {
   running: 'Running the model in a background worker…',
   runCost: ({ modelBytes, bytesRead, flops, estimatedSeconds }, workers) =>
     `${workers > 1 ? `Split over ${workers} workers. ` : ''}The weights take ${(modelBytes / 1e9).toFixed(2)} GB on disk; this run reads ${(bytesRead / 1e9).toFixed(2)} GB of them and computes ${(flops / 1e9).toFixed(1)} GFLOP, an estimated ${estimatedSeconds < 1 ? 'second' : `${Math.ceil(estimatedSeconds)} s`}.`,
-  runProgress: (layer, layers, bytesRead) =>
-    `Layer ${layer} of ${layers} done (${(bytesRead / 1e9).toFixed(2)} GB read).`,
+  // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
+  runLayer: (layer, layers) => `Layer ${layer} of ${layers} done`,
+  runHead: 'The output layer done',
+  runProgress: (step, bytesRead, bytesTotal) =>
+    `${step}: ${(bytesRead / 1e9).toFixed(2)} of ${(bytesTotal / 1e9).toFixed(2)} GB read.`,
   cancel: 'Cancel',
   cancelled: 'Cancelled: the last finished result stays on screen.',
   took: (ms, workers = 1) =>
@@ -109,7 +133,10 @@ export default {
   mlp: 'MLP',
   zeroTitle: 'Position 0, drawn apart',
   zeroWhy:
-    'The first position attends only to itself. In large trained models its stream is often far longer than the others’ (attention sinks, massive activations), enough to flatten every other curve on a shared axis, so it has a chart of its own. The toys are too small to show that: their position 0 ends within a fifth of the last position’s length, shorter in the Llama-style toy, longer in the OLMo 2-style one (the readout below gives both).',
+    'The first position attends only to itself. In large trained models its stream is often far longer than the others’ (attention sinks, massive activations), enough to flatten every other curve on a shared axis, so it has a chart of its own.',
+  // said only while a toy is drawn
+  zeroToys:
+    'The toys are too small to show that: their position 0 ends within a fifth of the last position’s length, shorter in the Llama-style toy, longer in the OLMo 2-style one (the readout below gives both).',
   zeroLabel: 'Line chart: the residual stream’s length at position 0, from the embedding to the last layer',
   streamZero: '|h| at position 0',
   positionIs: (p, n, token) => `Position ${p} of 0 .. ${n - 1}, token “${token}”.`,
@@ -176,7 +203,7 @@ export default {
       claim:
         'The final norm is not optional: the stream has only been added to, so its scale must be pulled back before the output layer.',
       answer: (r, t) =>
-        `At position ${r.position} the final norm divides the stream (length ${r.streamNorm.toFixed(2)}) by ${r.scale.toFixed(3)}. Without that division, its gain kept, every logit is ${r.scale.toFixed(3)} times as large before any soft-cap, so the order stays (top: ${t(r.real.ids[0])}); the entropy is ${r.raw.entropy.toFixed(3)} nats against ${r.real.entropy.toFixed(3)}, KL ${r.kl.toFixed(3)} nats. Leaving out the gain too, the whole norm, the top token is ${t(r.noGain.ids[0])}, KL ${r.noGain.kl.toFixed(3)} nats: what the gain changes, not the scale.`,
+        `At position ${r.position} the final norm divides the stream (length ${r.streamNorm.toFixed(2)}) by ${r.scale.toFixed(3)}. Without that division, its gain kept, every logit is ${r.scale.toFixed(3)} times as large before any soft-cap, so the order stays (top: ${t(r.real.ids[0])}); the entropy is ${r.raw.entropy.toFixed(3)} nats against ${r.real.entropy.toFixed(3)}, KL ${r.kl.toFixed(3)} nats. Leaving out the gain too, the whole norm, the top token ${r.noGain.ids[0] === r.real.ids[0] ? `stays ${t(r.real.ids[0])}` : `is ${t(r.noGain.ids[0])}`}, KL ${r.noGain.kl.toFixed(3)} nats: what the gain changes, not the scale.`,
     },
     dropLayers: {
       name: 'Drop one layer',
@@ -193,7 +220,7 @@ export default {
       claim:
         'Reading Gemma’s norm weights as w instead of 1 + w (or the other way round) makes the model print garbage.',
       answer: (r, t) =>
-        `At position ${r.position}, read as ${r.wrong.normOffset ? '1 + w' : 'w'} instead of ${r.right.normOffset ? '1 + w' : 'w'}, the top token is ${t(r.wrong.ids[0])} (right: ${t(r.right.ids[0])}) and the entropy ${r.wrong.entropy.toFixed(3)} nats (right: ${r.right.entropy.toFixed(3)}).`,
+        `At position ${r.position}, read as ${r.wrong.normOffset ? '1 + w' : 'w'} instead of ${r.right.normOffset ? '1 + w' : 'w'}, the top token ${r.wrong.ids[0] === r.right.ids[0] ? `stays ${t(r.right.ids[0])}` : `is ${t(r.wrong.ids[0])} (right: ${t(r.right.ids[0])})`} and the entropy ${r.wrong.entropy.toFixed(3)} nats (right: ${r.right.entropy.toFixed(3)}).`,
     },
     increments: {
       name: 'Increments against the stream',

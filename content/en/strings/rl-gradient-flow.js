@@ -18,12 +18,14 @@ export default {
     ({ small: `${gain} × ${layers} layers: small branches`, large: `large branches: ${gain} × ${layers} layers` })[
       kind
     ] ?? `${gain} × ${layers} layers`,
-  chartTitle: 'Gradient norm at the input of each layer (log scale; 1 at the top)',
+  chartTitle:
+    'Gradient norm at the input of each layer (log scale; 1 at the top, on the left: the gradient flows right, down to layer 0)',
   chartLabel: (layers, gain) =>
     `Line chart, log scale: gradient norm at each of ${layers} layers with gain ${gain}, with and without residual connections`,
   // the quantity a saved CSV's columns hold
   quantity: 'gradient norm at the layer’s input (the top layer’s = 1)',
-  layerAxis: 'layer l (the gradient flows from the top, left, to layer 0, right)',
+  // short enough for a phone's chart (about 300 px): the direction is said in chartTitle
+  layerAxis: 'layer l (top on the left)',
   plainRatio: (layers) =>
     `Without residuals, layer 0 receives this fraction of the top gradient after ${layers} layers: `,
   expected: (gain, layers) => ` (gain^L = ${gain}^${layers} = `,

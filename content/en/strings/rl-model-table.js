@@ -19,12 +19,12 @@ export default {
     olmo2: 'norm after the sublayer output: h + Norm(F(h)), plus a final norm',
     deepnorm: 'DeepNorm: Norm(α·h + F(h))',
   },
-  normCount: (layer, qk, extra) =>
-    [
-      String(layer),
-      qk ? ' (plus q_norm and k_norm)' : '',
-      extra === 2 ? ' (plus 2 inside MLA)' : extra === 1 ? ' (plus v_norm)' : '',
-    ].join(''),
+  // the layer's norms, then those inside attention in one bracket: "2 (plus q_norm, k_norm and v_norm)"
+  normCount: (layer, qk, extra) => {
+    const more = [...(qk ? ['q_norm', 'k_norm'] : []), ...({ 1: ['v_norm'], 2: ['2 inside MLA'] }[extra] ?? [])];
+    if (!more.length) return String(layer);
+    return `${layer} (plus ${more.length > 1 ? `${more.slice(0, -1).join(', ')} and ` : ''}${more.at(-1)})`;
+  },
   featureText: {
     crossAttention:
       "the original Transformer's decoder has a third norm, around cross-attention (not drawn: this is a decoder-only block)",

@@ -12,6 +12,7 @@ export default {
   reroll: 'New random vector',
   typedLabel: 'Your vector',
   typedHint: 'Up to 8192 numbers, separated by commas or spaces.',
+  typedEmpty: 'Type a vector above to measure it; until then the table shows the last vector measured.',
   resultsTitle: (d) => `One RMSNorm at d = ${d}`,
   method: 'accumulation',
   rmsColumn: 'RMS divided by (‖x‖ / ‖y‖)',

@@ -10,7 +10,8 @@ export default {
   attributeProblem: (name, shown, why) => `属性 ${name}=${shown} 无法使用（${why}），已忽略。`,
   unknownSetting: (key, shown, names) =>
     `链接里的 ${key}=${shown} 不是这个组件的设置（它的设置有：${names.join('、')}），已忽略。`,
-  staleRun: '上一次有效的结果：最近一次运行失败（见下方），这是更早一次运行的结果。',
+  staleRun: '上一次有效的结果：最近一次运行失败（见上方），这是更早一次运行的结果。',
+  staleSettings: '之前的结果：它对应改动之前的设置；再运行一次才能看到新设置的结果。',
   expected: {
     number: (min, max) => `应为 ${min} 到 ${max} 之间的数`,
     integer: (min, max) => `应为 ${min} 到 ${max} 之间的整数`,
@@ -41,6 +42,18 @@ export default {
   errorDetail: '技术细节',
   at: (position) => `（第 ${position + 1} 个字符）`,
   unexplained: (message) => `输入有误：${message}`,
+  // the kernels' reasons for refusing an input (error.reason.kind, wasm/src/api/), numbers already formatted
+  reasons: {
+    zero_rms: () => 'x 全为 0 且 ε 为 0：均方根是 0，x / RMS 没有定义；请让 ε > 0',
+    mean_square_underflow: (r) =>
+      `x 的均方在 float32 中下溢成了 0（最大的 |xᵢ| 是 ${r.value}），而 ε 为 0，x / RMS 没有定义；请把 x 放大，或让 ε > 0`,
+    sum_overflow: (r) => `x 的平方和超出了 float32 的范围（最大的 |xᵢ| 是 ${r.value}）；请把 x 缩小`,
+    eps_overflow: (r) => `ε（${r.value}）加上 x 的均方超出了 float32 的范围，所有输出都会变成 0；请用更小的 ε`,
+    constant_x_eps_zero: (r) =>
+      `x 是常数向量：它的方差（${r.value}）只是舍入噪声（这组数值下最多 ${r.limit}），而 ε 为 0，(x − μ) / σ 没有定义；请让 ε > 0`,
+    constant_x_eps_small: (r) =>
+      `x 是常数向量：它的方差（${r.value}）只是舍入噪声（这组数值下最多 ${r.limit}），而 ε 比它还小，(x − μ) / σ 只是舍入误差除以同样大小的数；请让 ε ≥ ${r.limit}`,
+  },
   chartNotComputed: '尚未计算：在网页上运行这个组件后，图表才会画出来。',
   errors: {
     empty: '输入为空：请输入数字，例如 2, -1, 3, 0',
@@ -57,6 +70,8 @@ export default {
     invalid_utf8: '文本不是合法的 UTF-8',
     size_mismatch: '长度与 x 不一致',
     negative_eps: 'ε 必须大于或等于 0',
+    tiny_eps: 'ε 必须为 0 或不小于 1.2e-38（更小的数不是正规的 float32）',
+    not_integer: '必须是整数',
     bad_cap: '上限 c 必须是大于 0 的数',
     too_many_numbers: '数字太多：最多 8192 个',
     not_a_number: '不是数字',

@@ -22,6 +22,7 @@ export default {
     '把模型的 config.json、tokenizer.json 和权重下载到这个浏览器的存储里，逐个核对 SHA-256，然后在这里打开。点击之前什么都不会下载；页面只下载，不上传。下载被取消或中断后，再次下载会从断点继续。',
   fetchHost: '来源',
   fetchCustomHost: '其他地址…',
+  fetchEndpointLabel: '主机地址（Hugging Face 镜像）',
   fetchChapter: (repo, gb) => `下载本章用的模型 ${repo}（${gb} GB）`,
   fetchRepoLabel: '或者输入模型 id（组织/名称）',
   fetchRepo: '下载',
@@ -37,15 +38,33 @@ export default {
   fetchTokenHint:
     '像 Llama 这样的受限模型：先在它的 Hub 页面上同意使用条款，再从 huggingface.co/settings/tokens 复制一个只读令牌粘贴到这里。令牌只留在本页的内存里（不进地址栏，也不存储），只发给上面选定的地址，不会发给它重定向去的下载地址。',
   fetchErrors: {
-    invalid_input: (e) => `无法使用：${e.message}。`,
+    invalid_input: (e) =>
+      ({
+        not_repo_id: (r) => `“${r.value}”不是 Hugging Face 的模型 id，模型 id 形如 Qwen/Qwen2.5-0.5B-Instruct。`,
+        not_revision: (r) => `“${r.value}”不是版本：请填分支、标签或 commit。`,
+        not_host: (r) => `“${r.value}”不是主机地址，地址形如 https://huggingface.co。`,
+      })[e.reason?.kind]?.(e.reason) ?? '无法使用：请检查模型 id 和来源。',
     not_found: () => '这个地址上没有这个模型（或模型里没有这个文件）。请检查 id 的拼写和来源。',
     gated: (e) =>
       e?.tokenSent
         ? 'Hub 拒绝了这个访问令牌：请用该账号在模型的 Hub 页面上同意使用条款，或换一个有读取权限的令牌。'
         : '这个模型需要 Hugging Face 访问令牌（受限或私有）：先在模型的 Hub 页面上同意使用条款，再把令牌填到上面的输入框；也可以自行下载它的文件，在上面打开。',
     rate_limited: () => '这个地址暂时拒绝请求（请求过多，HTTP 429）。稍后再次下载，会从断点继续。',
-    blocked: (e) => `浏览器拦截了下载（${e.message}）。嵌入本实验的页面必须允许这些地址，见 docs/checkpoints.md。`,
-    storage_full: (e) => `存储空间不足：${e.message}。`,
+    blocked: (e) =>
+      `${
+        {
+          csp: (r) => `本页的内容安全策略（Content-Security-Policy）不允许连接 ${r.value}。`,
+          csp_redirect: (r) => `下载被转到了 ${r.value}，而本页的内容安全策略（Content-Security-Policy）不允许连接它。`,
+          download_refused: (r) =>
+            `${r.value} 有回应，但它转去的下载地址被浏览器拒绝了（CORS 或内容安全策略，控制台里写着是哪个地址），也可能是防火墙拦下的。`,
+        }[e.reason?.kind]?.(e.reason) ?? '浏览器拦截了下载。'
+      }嵌入本实验的页面必须允许这些地址，见 docs/checkpoints.md。`,
+    storage_full: (e) =>
+      e.reason?.kind === 'quota'
+        ? `存储空间不足：模型需要 ${(e.reason.value / 1e6).toFixed(1)} MB，这个浏览器只允许本页再存 ${(e.reason.limit / 1e6).toFixed(1)} MB。请删掉已存的模型，或者自行下载文件后在上面打开。`
+        : '这个浏览器在这里没有可以存放模型的空间：请自行下载文件，再在上面打开。',
+    bad_response: () => '对方的回应不像 Hugging Face 主机：地址填对了吗？',
+    http_error: () => '对方返回了错误。请稍后再试，或换一个来源。',
     offline: () => '连不上这个地址：这台电脑是否离线？稍后再次下载，会从断点继续。',
     hash_mismatch: () => '有一个文件的内容与 Hub 上记录的 SHA-256 不符，已删除。请重新下载。',
     cancelled: () => '已取消。再次下载会从断点继续。',
@@ -77,6 +96,8 @@ export default {
     `这个模型的词表里没有这些字符：${characters.map((ch) => `“${ch}”`).join('、')}，分词器会把它们悄悄丢掉。请删掉它们，或者换一个认识它们的模型。屏幕上保留上一次的结果。`,
   position: '位置',
   positionHint: '从 0 开始的词元位置；留空表示最后一个。',
+  positionBeyond: (position, tokens) =>
+    `这段输入有 ${tokens} 个词元，位置是 0 到 ${tokens - 1}，没有位置 ${position}。请填一个更小的位置，或者留空表示最后一个。`,
   reading: '正在读取文件',
   readProgress: (done, total) =>
     total
@@ -86,8 +107,11 @@ export default {
   running: '正在后台 worker 中运行模型…',
   runCost: ({ modelBytes, bytesRead, flops, estimatedSeconds }, workers) =>
     `${workers > 1 ? `分给 ${workers} 个 worker 并行计算。` : ''}权重在磁盘上占 ${(modelBytes / 1e9).toFixed(2)} GB；这次运行要读其中的 ${(bytesRead / 1e9).toFixed(2)} GB，计算 ${(flops / 1e9).toFixed(1)} GFLOP，估计需要 ${estimatedSeconds < 1 ? '1 秒' : `${Math.ceil(estimatedSeconds)} 秒`}。`,
-  runProgress: (layer, layers, bytesRead) =>
-    `已完成第 ${layer} / ${layers} 层（已读 ${(bytesRead / 1e9).toFixed(2)} GB）。`,
+  // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
+  runLayer: (layer, layers) => `已完成第 ${layer} / ${layers} 层`,
+  runHead: '已完成输出层',
+  runProgress: (step, bytesRead, bytesTotal) =>
+    `${step}：已读 ${(bytesRead / 1e9).toFixed(2)} / ${(bytesTotal / 1e9).toFixed(2)} GB。`,
   cancel: '取消',
   cancelled: '已取消：屏幕上保留上一次完成的结果。',
   took: (ms, workers = 1) =>
@@ -104,7 +128,10 @@ export default {
   mlp: 'MLP',
   zeroTitle: '位置 0 单独画出',
   zeroWhy:
-    '第一个位置只能关注它自己。在训练过的大模型里，它的残差流常常比其他位置长得多（注意力汇聚点、超大激活），放在同一根坐标轴上会把其他曲线压成平线，所以单独画一张图。玩具模型太小，看不到这一点：它们在位置 0 的最终长度和最后一个位置相差不到五分之一，仿 Llama 的短一些，仿 OLMo 2 的长一些（下面的读数给出了两者）。',
+    '第一个位置只能关注它自己。在训练过的大模型里，它的残差流常常比其他位置长得多（注意力汇聚点、超大激活），放在同一根坐标轴上会把其他曲线压成平线，所以单独画一张图。',
+  // said only while a toy is drawn
+  zeroToys:
+    '玩具模型太小，看不到这一点：它们在位置 0 的最终长度和最后一个位置相差不到五分之一，仿 Llama 的短一些，仿 OLMo 2 的长一些（下面的读数给出了两者）。',
   zeroLabel: '折线图：位置 0 上残差流的长度，从嵌入一直到最后一层',
   streamZero: '位置 0 的 |h|',
   positionIs: (p, n, token) => `位置 ${p}（范围 0 .. ${n - 1}），词元“${token}”。`,
@@ -168,7 +195,7 @@ export default {
       name: '去掉最终归一化',
       claim: '最终归一化不是可有可无的：主干只被加过，到最后一层可能很长，进入输出层之前必须把尺度拉回来。',
       answer: (r, t) =>
-        `在位置 ${r.position}，最终归一化把残差流（长度 ${r.streamNorm.toFixed(2)}）除以 ${r.scale.toFixed(3)}。只去掉这次除法、保留增益，每个 logit 在软上限之前都放大 ${r.scale.toFixed(3)} 倍，次序不变（第一仍是 ${t(r.real.ids[0])}）；熵变为 ${r.raw.entropy.toFixed(3)} nats（原来 ${r.real.entropy.toFixed(3)}），KL 为 ${r.kl.toFixed(3)} nats。连增益也去掉（整个归一化都不要），排第一的是 ${t(r.noGain.ids[0])}，KL 为 ${r.noGain.kl.toFixed(3)} nats：这是增益带来的变化，不是尺度。`,
+        `在位置 ${r.position}，最终归一化把残差流（长度 ${r.streamNorm.toFixed(2)}）除以 ${r.scale.toFixed(3)}。只去掉这次除法、保留增益，每个 logit 在软上限之前都放大 ${r.scale.toFixed(3)} 倍，次序不变（第一仍是 ${t(r.real.ids[0])}）；熵变为 ${r.raw.entropy.toFixed(3)} nats（原来 ${r.real.entropy.toFixed(3)}），KL 为 ${r.kl.toFixed(3)} nats。连增益也去掉（整个归一化都不要），排第一的 token ${r.noGain.ids[0] === r.real.ids[0] ? `仍是 ${t(r.real.ids[0])}` : `是 ${t(r.noGain.ids[0])}`}，KL 为 ${r.noGain.kl.toFixed(3)} nats：这是增益带来的变化，不是尺度。`,
     },
     dropLayers: {
       name: '去掉一层',
@@ -183,7 +210,7 @@ export default {
       name: '用错权重约定',
       claim: '把 Gemma 的归一化权重按 w 而不是 1 + w 读（或反过来），模型就会输出乱码。',
       answer: (r, t) =>
-        `在位置 ${r.position}，按 ${r.wrong.normOffset ? '1 + w' : 'w'} 而不是 ${r.right.normOffset ? '1 + w' : 'w'} 读，排第一的 token 是 ${t(r.wrong.ids[0])}（正确：${t(r.right.ids[0])}），熵 ${r.wrong.entropy.toFixed(3)} nats（正确：${r.right.entropy.toFixed(3)}）。`,
+        `在位置 ${r.position}，按 ${r.wrong.normOffset ? '1 + w' : 'w'} 而不是 ${r.right.normOffset ? '1 + w' : 'w'} 读，排第一的 token ${r.wrong.ids[0] === r.right.ids[0] ? `仍是 ${t(r.right.ids[0])}` : `是 ${t(r.wrong.ids[0])}（正确：${t(r.right.ids[0])}）`}，熵 ${r.wrong.entropy.toFixed(3)} nats（正确：${r.right.entropy.toFixed(3)}）。`,
     },
     increments: {
       name: '增量与残差流之比',

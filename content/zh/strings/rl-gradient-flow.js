@@ -17,11 +17,12 @@ export default {
   preset: (gain, layers, kind) =>
     ({ small: `${gain} × ${layers} 层：小分支`, large: `大分支：${gain} × ${layers} 层` })[kind] ??
     `${gain} × ${layers} 层`,
-  chartTitle: '每一层输入处的梯度范数（对数坐标；顶层为 1）',
+  chartTitle: '每一层输入处的梯度范数（对数坐标；顶层为 1，在最左边：梯度向右一直流到第 0 层）',
   chartLabel: (layers, gain) => `折线图（对数坐标）：增益 ${gain}、共 ${layers} 层时每一层的梯度范数，有残差与无残差`,
   // the quantity a saved CSV's columns hold
   quantity: '该层输入处的梯度范数（顶层为 1）',
-  layerAxis: '第 l 层（梯度从顶层（左）流向第 0 层（右））',
+  // short enough for a phone's chart (about 300 px): the direction is said in chartTitle
+  layerAxis: '第 l 层（顶层在左）',
   plainRatio: (layers) => `无残差时，经过 ${layers} 层后第 0 层收到的梯度是顶层的：`,
   expected: (gain, layers) => `（gain^L = ${gain}^${layers} = `,
   closing: '）',

@@ -19,12 +19,11 @@ export default {
     olmo2: '子层输出之后：h + Norm(F(h))，末尾另有一个 Norm',
     deepnorm: 'DeepNorm：Norm(α·h + F(h))',
   },
-  normCount: (layer, qk, extra) =>
-    [
-      String(layer),
-      qk ? '（+ q_norm、k_norm）' : '',
-      extra === 2 ? '（+ MLA 内部 2 个）' : extra === 1 ? '（+ v_norm）' : '',
-    ].join(''),
+  // the layer's norms, then those inside attention in one bracket: "2（+ q_norm、k_norm、v_norm）"
+  normCount: (layer, qk, extra) => {
+    const more = [...(qk ? ['q_norm', 'k_norm'] : []), ...({ 1: ['v_norm'], 2: ['MLA 内部 2 个'] }[extra] ?? [])];
+    return more.length ? `${layer}（+ ${more.join('、')}）` : String(layer);
+  },
   featureText: {
     crossAttention:
       '原始 Transformer 的解码器还有第三个 Norm，套在交叉注意力上（图中没有画：这里画的是只有解码器的结构）',

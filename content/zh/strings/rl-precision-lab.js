@@ -12,6 +12,7 @@ export default {
   reroll: '换一个随机向量',
   typedLabel: '你的向量',
   typedHint: '最多 8192 个数，用逗号或空格分隔。',
+  typedEmpty: '在上面输入一个向量就能测它；在那之前，表格显示的是上一次测的向量。',
   resultsTitle: (d) => `d = ${d} 时的一次 RMSNorm`,
   method: '累加精度',
   rmsColumn: '实际除以的 RMS（‖x‖ / ‖y‖）',

@@ -223,17 +223,21 @@ export class RlCheckpointProbe extends ExperimentElement {
       }
       // without tokenizer.json the prompt is token ids: "3, 17, 5"
       const ids = opened.hasTokenizer ? await opened.handle.tokenize(text) : tokenIds(text);
-      const at = position === LAST || position >= ids.length ? ids.length - 1 : position;
+      if (position >= ids.length)
+        throw Object.assign(new Error(s.positionBeyond(position, ids.length)), { field: this.view.position });
+      const at = position === LAST ? ids.length - 1 : position;
       const cost = await opened.handle.cost(ids.length);
       if (!current()) return;
       const costLine = s.runCost(cost, opened.handle.workers);
       this.view.status.textContent = costLine;
-      this.view.progress.max = cost.layers;
+      // the bar and the words count the same thing: the bytes read of those the cost line says the run reads
+      this.view.progress.max = cost.bytesRead;
       this.view.progress.value = 0;
-      const onRunProgress = ({ layer, layers, bytesRead }) => {
+      const onRunProgress = ({ stage, layer, layers, bytesRead }) => {
         if (!current()) return;
-        this.view.progress.value = layer;
-        this.view.status.textContent = `${costLine} ${s.runProgress(layer, layers, bytesRead)}`;
+        this.view.progress.value = bytesRead;
+        const step = stage === 'head' ? s.runHead : s.runLayer(layer, layers);
+        this.view.status.textContent = `${costLine} ${s.runProgress(step, bytesRead, cost.bytesRead)}`;
       };
       const run = await opened.handle.run(ids, { lens: { k: LENS_K, position: at }, onProgress: onRunProgress });
       const weights = await opened.handle.normWeights();
@@ -243,6 +247,7 @@ export class RlCheckpointProbe extends ExperimentElement {
       this.view.promptNote.textContent = [this.#defaultNote, beyond].filter(Boolean).join(' ');
       const rows = probeRows(run, weights, opened.name);
       drawRun(this.view, rows, s);
+      this.view.zeroToys.hidden = typeof opened.source !== 'string'; // what the toys show, said of a toy alone
       this.#drawnSource = opened.source;
       this.#showSource();
       const { seed, dtypes } = opened;

@@ -28,19 +28,19 @@ export function fetchPanel(s, onFiles) {
     };
   const host = h(
     'select',
-    { id: 'field-host', name: 'host', onchange: () => (custom.hidden = host.value !== CUSTOM) },
+    { id: 'field-host', name: 'host', onchange: () => (customField.hidden = host.value !== CUSTOM) },
     [
       ...HUB_HOSTS.map((row) => h('option', { value: row.endpoint }, row.name)),
       h('option', { value: CUSTOM }, s.fetchCustomHost),
     ],
   );
-  const custom = h('input', {
-    id: 'field-endpoint',
-    type: 'url',
-    placeholder: 'https://',
-    hidden: true,
-    'aria-label': s.fetchCustomHost,
-  });
+  const custom = h('input', { id: 'field-endpoint', type: 'url', placeholder: 'https://hf-mirror.com' });
+  const customField = h(
+    'div',
+    { class: 'field', hidden: true },
+    h('label', { for: 'field-endpoint' }, s.fetchEndpointLabel),
+    custom,
+  );
   const token = h('input', {
     id: 'field-token',
     type: 'password',
@@ -163,7 +163,8 @@ export function fetchPanel(s, onFiles) {
     { class: 'fetch-panel', open: offered ? '' : undefined },
     h('summary', {}, s.fetchTitle),
     h('p', { class: 'hint' }, s.fetchHint),
-    h('div', { class: 'field' }, h('label', { for: 'field-host' }, s.fetchHost), host, custom),
+    h('div', { class: 'field' }, h('label', { for: 'field-host' }, s.fetchHost), host),
+    customField,
     h('p', {}, chapterButton),
     h('div', { class: 'field' }, h('label', { for: 'field-repo' }, s.fetchRepoLabel), repo, repoButton),
     h('div', { class: 'field' }, h('label', { for: 'field-token' }, s.fetchToken), token),

@@ -171,7 +171,7 @@ export function probeView(host, on) {
         'figure',
         { class: 'position-zero' },
         h('figcaption', {}, s.zeroTitle),
-        h('p', { class: 'hint' }, s.zeroWhy),
+        h('p', { class: 'hint' }, s.zeroWhy, (view.zeroToys = h('span', {}, host.common.sentenceGap, s.zeroToys))),
         view.zeroChart.root,
       ),
       h('h4', {}, s.weightsTitle),

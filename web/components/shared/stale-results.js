@@ -42,13 +42,15 @@ export class StaleResults {
 
   #show() {
     const stale = this.any;
-    // Only a failed run holds the results back: the inputs are fine, so the label does not blame them.
-    const runOnly = stale && [...this.#reasons].every((reason) => reason === 'run');
+    // Only a failed run holds the results back: the inputs are fine, so the label does not blame them; only
+    // 'settings': a run the reader starts (a training) has not yet run for the settings changed.
+    const only = (name) => stale && [...this.#reasons].every((reason) => reason === name);
+    const { staleRun, staleSettings, stale: staleInputs } = this.#host.common;
     this.#host.toggleAttribute('data-stale', stale);
     for (const { region, label } of this.#regions) {
       region.toggleAttribute('data-stale', stale);
       label.hidden = !stale;
-      label.textContent = runOnly ? this.#host.common.staleRun : this.#host.common.stale;
+      label.textContent = only('run') ? staleRun : only('settings') ? staleSettings : staleInputs;
     }
   }
 }

@@ -8,11 +8,15 @@ import { ResidualLabError } from '../errors.js';
 const ROOT = 'residual-lab-models';
 const MANIFEST = 'model.json';
 
+// `reason` (bytes needed and free) lets a page say it in its own language.
 const full = (need, free) =>
-  new ResidualLabError(
-    `the model needs ${size(need)}, and this browser lets the page store only ${size(Math.max(0, free))} more: ` +
-      'free space (delete stored models) or download the files yourself and open them',
-    { code: 'storage_full' },
+  Object.assign(
+    new ResidualLabError(
+      `the model needs ${size(need)}, and this browser lets the page store only ${size(Math.max(0, free))} more: ` +
+        'free space (delete stored models) or download the files yourself and open them',
+      { code: 'storage_full' },
+    ),
+    { reason: { kind: 'quota', value: need, limit: Math.max(0, free) } },
   );
 // A File named as the checkpoint names it; a Blob made of a Blob refers to its bytes, it does not copy them.
 const named = (file, name) => new File([file], name.split('/').pop(), { type: file.type });
@@ -31,9 +35,12 @@ const missingEntry = (error) => error?.name === 'NotFoundError' || error?.name =
 
 export async function opfsHubStore() {
   if (!globalThis.navigator?.storage?.getDirectory)
-    throw new ResidualLabError('this browser has no Origin Private File System to store a model in', {
-      code: 'storage_full',
-    });
+    throw Object.assign(
+      new ResidualLabError('this browser has no Origin Private File System to store a model in', {
+        code: 'storage_full',
+      }),
+      { reason: { kind: 'no_store' } },
+    );
   const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
   const folder = (repo, create = true) => root.getDirectoryHandle(`models--${repo.replace('/', '--')}`, { create });
   const blobs = async (repo) => (await folder(repo)).getDirectoryHandle('blobs', { create: true });

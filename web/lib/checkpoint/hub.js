@@ -34,7 +34,8 @@ const BACKOFF_MS = 1000; // without Retry-After: 1, 2, 4, 8, 8 s (huggingface_hu
 const BACKOFF_MAX_MS = 8000;
 const RETRY_WAIT_MAX_MS = 60000; // a longer Retry-After is reported, not waited out in a reader's page
 
-const fail = (code, message) => new ResidualLabError(message, { code });
+// `reason` ({ kind, value? }) lets a page say the message in its own language.
+const fail = (code, message, reason) => Object.assign(new ResidualLabError(message, { code }), reason && { reason });
 const tagged = (code, fields, message) => Object.assign(fail(code, message), fields);
 
 const encodePath = (path) => path.split('/').map(encodeURIComponent).join('/');
@@ -157,12 +158,14 @@ function network(fetchImpl, signal, endpoint, token) {
           `this page's Content-Security-Policy does not allow the host ${hostOf(refused)} redirected the download ` +
             `of ${url.split('/').pop()} to; the host page must allow its download hosts in connect-src ` +
             '(docs/checkpoints.md)',
+          { kind: 'csp_redirect', value: hostOf(refused) },
         );
       if (refused)
         throw fail(
           'blocked',
           `this page's Content-Security-Policy does not allow connecting to ${hostOf(refused)}; ` +
             'the host page must allow it in connect-src (docs/checkpoints.md)',
+          { kind: 'csp', value: hostOf(refused) },
         );
       if (globalThis.navigator?.onLine === false) throw offline(host);
       const cause = error?.cause?.code ?? '';
@@ -172,6 +175,7 @@ function network(fetchImpl, signal, endpoint, token) {
           'blocked',
           `${host} answered, but the download of ${url.split('/').pop()} it redirected to was refused: the browser's ` +
             'CORS or Content-Security-Policy check blocked the download host (see the console), or a firewall did',
+          { kind: 'download_refused', value: host },
         );
       throw offline(host, error?.cause?.message ?? error?.message);
     } finally {
