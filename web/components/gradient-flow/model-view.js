@@ -44,9 +44,10 @@ export function modelPanel(host, { gain, onToy }) {
     onchange: () => fileInput.files.length && open({ files: [...fileInput.files] }),
   });
   const stored = h('ul', { class: 'stored-models', 'data-stored': '' });
-  const progress = h('progress', { hidden: true, 'aria-label': s.modelProgressLabel });
+  // in the page only while a run goes on: the widget's own run state keeps the one progress bar otherwise
+  const progress = h('progress', { 'aria-label': s.modelProgressLabel });
   const cancelButton = h('button', { type: 'button', hidden: true, onclick: () => cancel() }, s.modelCancel);
-  const status = h('p', { role: 'status', 'aria-live': 'polite', 'data-model-status': '' });
+  const status = h('p', { 'aria-live': 'polite', 'data-model-run': '' });
   const error = h('p', { class: 'error', role: 'alert', 'data-model-error': '' });
   const readouts = h('ul', { class: 'readouts', 'data-model-readouts': '' });
   const gainsTable = h('table', { 'data-branch-gains': '', hidden: true });
@@ -92,9 +93,11 @@ export function modelPanel(host, { gain, onToy }) {
   }
 
   function busy(on) {
-    progress.hidden = !on;
     cancelButton.hidden = !on;
-    if (on) progress.removeAttribute('value');
+    if (on) {
+      progress.removeAttribute('value');
+      runRow.prepend(progress);
+    } else progress.remove();
   }
 
   function cancel() {
@@ -195,6 +198,7 @@ export function modelPanel(host, { gain, onToy }) {
     stored.hidden = !models.length;
   }
   showStored();
+  const runRow = h('div', { class: 'fetch-row' }, status, cancelButton);
   host.whileConnected(() => () => {
     generation += 1;
     worker?.terminate();
@@ -213,7 +217,7 @@ export function modelPanel(host, { gain, onToy }) {
       h('div', { class: 'field' }, h('label', { for: 'field-model-files' }, s.modelFiles), fileInput),
     ),
     stored,
-    h('div', { class: 'fetch-row' }, progress, status, cancelButton),
+    runRow,
     error,
     results,
   );

@@ -1,0 +1,135 @@
+// <rl-gradient-flow>'s trained-model half in the served chapter: a link opens it on a shipped toy, the select on the
+// other, and it draws what ckpt.gradients gives for the same files and text, run here in node from web/models/
+// (gradientSummary, the figures the chapter quotes: tests/js/content-gradients.test.mjs); a broken file is refused
+// with a message and the last figures stay, dimmed; the Chinese page speaks Chinese.
+//   node --test --test-concurrency=1 tests/e2e/gradient-flow-model.test.mjs     after `node scripts/build.mjs`
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../../dist/lib/residual-lab.js';
+import { gradientSummary } from '../../web/components/gradient-flow/model-gradients.js';
+import { formatFixed } from '../../web/components/shared/format.js';
+import { toyWindow } from '../../web/components/shared/toys.js';
+import { record, toyFiles } from '../fixtures/toys.mjs';
+import { startLab } from './harness.mjs';
+import { EN, ZH, eventually, finished, numbers, readout, relative, textOf } from './widget-helpers.mjs';
+
+let lab, api;
+before(async () => {
+  lab = await startLab();
+  api = await load();
+});
+after(async () => {
+  await lab?.close();
+});
+
+/** What the widget should draw for a toy: gradientSummary of ckpt.gradients on the toy's window, in node. */
+async function expected(toy) {
+  const ckpt = await api.openCheckpoint(toyFiles(toy));
+  try {
+    return gradientSummary(await ckpt.gradients(ckpt.tokenize(toyWindow(toy))));
+  } finally {
+    ckpt.dispose();
+  }
+}
+
+/** Waits for the model half to settle after `action`; returns its status ('done' or 'error'). */
+async function modelRun(widget, action, what) {
+  await widget.evaluate((el) => {
+    el.dataset.modelStatus = 'stale';
+  });
+  await action();
+  return eventually(
+    () => widget.getAttribute('data-model-status'),
+    (status) => status === 'done' || status === 'error',
+    what,
+    60000,
+  );
+}
+
+/** The figures drawn: the embedding's gradient with and without the skips, and the gains table as text. */
+async function drawn(widget) {
+  const [stream] = await numbers(readout(widget, 'model-stream'));
+  const [branchOnly] = await numbers(readout(widget, 'model-branch-only'));
+  const gains = await widget
+    .locator('[data-branch-gains] tr')
+    .evaluateAll((rows) => rows.slice(1).map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent)));
+  return { stream, branchOnly, gains };
+}
+
+function assertDrawn(got, want, what) {
+  assert.ok(relative(got.stream, want.stream[0]) < 1e-4, `${what}: with the skips ${got.stream}, API ${want.stream[0]}`);
+  assert.ok(
+    relative(got.branchOnly, want.branchOnly[0]) < 1e-4,
+    `${what}: skips removed ${got.branchOnly}, API ${want.branchOnly[0]}`,
+  );
+  assert.deepEqual(
+    got.gains,
+    want.gains.map(({ attn, mlp }) => [formatFixed(attn, 3), formatFixed(mlp, 3)]),
+    `${what}: the branch gains per layer`,
+  );
+}
+
+test('a link opens the toy Llama; the select opens the toy OLMo 2; each drawn as the API computes it', async () => {
+  const [llama, olmo] = record.toys;
+  const view = await lab.open(`${EN}?grad.model=${llama.name}#rl-grad`);
+  const widget = view.page.locator('rl-gradient-flow');
+  await finished(widget); // the random stack still computes, as before
+  const status = await eventually(
+    () => widget.getAttribute('data-model-status'),
+    (s) => s === 'done' || s === 'error',
+    'the toy Llama is measured',
+    60000,
+  );
+  assert.equal(status, 'done', await textOf(widget.locator('[data-model-error]')));
+  const want = await expected(llama);
+  assertDrawn(await drawn(widget), want, llama.name);
+  // the section's claim on a trained model: the skips keep the embedding's gradient, the branches alone do not
+  assert.ok(want.stream[0] > 100 * want.branchOnly[0], 'with the skips far more than without');
+  assert.match(await textOf(widget.locator('[data-model-results] li').first()), /4 layers, 64 tokens/);
+  assert.equal(await widget.locator('[data-model-results] canvas').count() > 0, true, 'the chart is drawn');
+
+  assert.equal(
+    await modelRun(widget, () => widget.getByLabel('Model', { exact: true }).selectOption(olmo.name), olmo.name),
+    'done',
+  );
+  assertDrawn(await drawn(widget), await expected(olmo), olmo.name);
+  await eventually(() => view.page.url(), (url) => url.includes(`grad.model=${olmo.name}`), 'the toy in the URL');
+  view.assertClean();
+  await view.close();
+});
+
+test('a broken checkpoint is refused with a message; the last figures stay, dimmed', async () => {
+  const [llama] = record.toys;
+  const view = await lab.open(`${EN}?grad.model=${llama.name}#rl-grad`);
+  const widget = view.page.locator('rl-gradient-flow');
+  await finished(widget);
+  await eventually(() => widget.getAttribute('data-model-status'), (s) => s === 'done', 'the toy is measured', 60000);
+  const before = await drawn(widget);
+  const files = toyFiles(llama);
+  const status = await modelRun(
+    widget,
+    () =>
+      widget.getByLabel(/^Or your checkpoint’s files/).setInputFiles([
+        { name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(files['config.json']) },
+        { name: 'model.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from('not a checkpoint') },
+      ]),
+    'the broken files',
+  );
+  assert.equal(status, 'error');
+  assert.match(await textOf(widget.locator('[data-model-error]')), /could not be computed/);
+  assert.deepEqual(await drawn(widget), before, 'the last figures stay');
+  assert.equal(await widget.locator('[data-model-results]').getAttribute('data-stale'), '', 'dimmed');
+  view.assertClean();
+  await view.close();
+});
+
+test('the Chinese page: the model half in Chinese', async () => {
+  const view = await lab.open(`${ZH}?grad.model=toy-olmo2#rl-grad`);
+  const widget = view.page.locator('rl-gradient-flow');
+  await finished(widget);
+  await eventually(() => widget.getAttribute('data-model-status'), (s) => s === 'done', 'the toy is measured', 60000);
+  assert.match(await textOf(widget.locator('h4')), /训练过的模型/);
+  assert.match(await textOf(widget.locator('[data-branch-gains] caption')), /分支增益/);
+  view.assertClean();
+  await view.close();
+});
