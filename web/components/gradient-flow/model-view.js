@@ -131,9 +131,11 @@ export function modelPanel(host, { gain, onToy }) {
       status.textContent = s.modelRunning(ids.length);
       const started = performance.now();
       const result = await handle.gradients(ids, {
-        onProgress: ({ fraction, layer, layers }) => {
+        onProgress: ({ pass, layer, layers }) => {
           if (!current()) return;
-          const done = fraction ?? (layers ? layer / layers : 0);
+          // the forward's layers fill the first half, the backward's the second
+          const part = layers ? layer / layers : 0;
+          const done = pass === 'backward' ? 0.5 + part / 2 : part / 2;
           Object.assign(progress, { max: 1, value: done });
           status.textContent = s.modelProgress(Math.round(100 * done));
         },
