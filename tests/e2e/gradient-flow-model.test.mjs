@@ -57,7 +57,10 @@ async function drawn(widget) {
 }
 
 function assertDrawn(got, want, what) {
-  assert.ok(relative(got.stream, want.stream[0]) < 1e-4, `${what}: with the skips ${got.stream}, API ${want.stream[0]}`);
+  assert.ok(
+    relative(got.stream, want.stream[0]) < 1e-4,
+    `${what}: with the skips ${got.stream}, API ${want.stream[0]}`,
+  );
   assert.ok(
     relative(got.branchOnly, want.branchOnly[0]) < 1e-4,
     `${what}: skips removed ${got.branchOnly}, API ${want.branchOnly[0]}`,
@@ -86,14 +89,18 @@ test('a link opens the toy Llama; the select opens the toy OLMo 2; each drawn as
   // the section's claim on a trained model: the skips keep the embedding's gradient, the branches alone do not
   assert.ok(want.stream[0] > 100 * want.branchOnly[0], 'with the skips far more than without');
   assert.match(await textOf(widget.locator('[data-model-results] li').first()), /4 layers, 64 tokens/);
-  assert.equal(await widget.locator('[data-model-results] canvas').count() > 0, true, 'the chart is drawn');
+  assert.equal((await widget.locator('[data-model-results] canvas').count()) > 0, true, 'the chart is drawn');
 
   assert.equal(
     await modelRun(widget, () => widget.getByLabel('Model', { exact: true }).selectOption(olmo.name), olmo.name),
     'done',
   );
   assertDrawn(await drawn(widget), await expected(olmo), olmo.name);
-  await eventually(() => view.page.url(), (url) => url.includes(`grad.model=${olmo.name}`), 'the toy in the URL');
+  await eventually(
+    () => view.page.url(),
+    (url) => url.includes(`grad.model=${olmo.name}`),
+    'the toy in the URL',
+  );
   view.assertClean();
   await view.close();
 });
@@ -103,7 +110,12 @@ test('a broken checkpoint is refused with a message; the last figures stay, dimm
   const view = await lab.open(`${EN}?grad.model=${llama.name}#rl-grad`);
   const widget = view.page.locator('rl-gradient-flow');
   await finished(widget);
-  await eventually(() => widget.getAttribute('data-model-status'), (s) => s === 'done', 'the toy is measured', 60000);
+  await eventually(
+    () => widget.getAttribute('data-model-status'),
+    (s) => s === 'done',
+    'the toy is measured',
+    60000,
+  );
   const before = await drawn(widget);
   const files = toyFiles(llama);
   const status = await modelRun(
@@ -127,7 +139,12 @@ test('the Chinese page: the model half in Chinese', async () => {
   const view = await lab.open(`${ZH}?grad.model=toy-olmo2#rl-grad`);
   const widget = view.page.locator('rl-gradient-flow');
   await finished(widget);
-  await eventually(() => widget.getAttribute('data-model-status'), (s) => s === 'done', 'the toy is measured', 60000);
+  await eventually(
+    () => widget.getAttribute('data-model-status'),
+    (s) => s === 'done',
+    'the toy is measured',
+    60000,
+  );
   assert.match(await textOf(widget.locator('h4')), /训练过的模型/);
   assert.match(await textOf(widget.locator('[data-branch-gains] caption')), /分支增益/);
   view.assertClean();

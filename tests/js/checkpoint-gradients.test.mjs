@@ -99,7 +99,9 @@ describe('the shipped toys match the reference', () => {
     const cases = REFERENCE.toys.filter((c) => c.name === toy.name);
     test(toy.name, async () => {
       assert.equal(cases.length, 2, `${toy.name}: the default loss and a target`);
-      const sha = createHash('sha256').update(readFileSync(`${models}${toy.name}/model.safetensors`)).digest('hex');
+      const sha = createHash('sha256')
+        .update(readFileSync(`${models}${toy.name}/model.safetensors`))
+        .digest('hex');
       assert.equal(sha, cases[0].sha256, `${toy.name} was retrained: run tests/fixtures/checkpoints/make_gradients.py`);
       const ckpt = await lab.openCheckpoint(toyFiles(toy));
       try {
@@ -156,16 +158,21 @@ describe('bad requests get named errors', () => {
     rejects(() => ckpt.gradients([3, 4, 5], { target: { position: 1, token: 48 } }), /token/, 'token 48 of 48'));
   test('a target position past the input', () =>
     rejects(() => ckpt.gradients([3, 4, 5], { target: { position: 3, token: 1 } }), /position/, 'position 3 of 3'));
-  test('an input token out of the vocabulary', () =>
-    rejects(() => ckpt.gradients([3, 48, 5]), /token/, 'input id 48'));
+  test('an input token out of the vocabulary', () => rejects(() => ckpt.gradients([3, 48, 5]), /token/, 'input id 48'));
   test('an unknown option key is named', () =>
     rejects(() => ckpt.gradients([3, 4, 5], { traget: { position: 1, token: 1 } }), /traget/, 'unknown key'));
   test('a target with an unknown key is named', () =>
-    rejects(() => ckpt.gradients([3, 4, 5], { target: { position: 1, token: 1, pos: 2 } }), /target\.pos\b/, 'target key'));
+    rejects(
+      () => ckpt.gradients([3, 4, 5], { target: { position: 1, token: 1, pos: 2 } }),
+      /target\.pos\b/,
+      'target key',
+    ));
   test('after a bad request the checkpoint still answers', async () => {
     await ckpt.gradients([3, 48, 5]).catch(() => {});
     const got = await ckpt.gradients(REFERENCE.ids);
-    const [want] = REFERENCE.checkpoints.filter((c) => c.family === 'llama' && c.dtype === 'F32' && !c.tied && !c.target);
+    const [want] = REFERENCE.checkpoints.filter(
+      (c) => c.family === 'llama' && c.dtype === 'F32' && !c.tied && !c.target,
+    );
     assertRelativelyClose([got.loss], [want.loss], 'the loss after a bad request', TOL);
   });
 });

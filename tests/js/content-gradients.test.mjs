@@ -30,7 +30,10 @@ test('one line per language opens the gradient widget on a shipped toy, in the s
   for (const code of CODES) {
     assert.equal(lines[code].length, 1, `${code}: one line opens the gradient widget on a model`);
     assert.equal(lines[code][0].section, 'why-residuals', `${code}: in the section on why residuals`);
-    assert.ok(record.toys.some((t) => t.name === lines[code][0].toy), `${code}: a shipped toy`);
+    assert.ok(
+      record.toys.some((t) => t.name === lines[code][0].toy),
+      `${code}: a shipped toy`,
+    );
   }
 });
 
@@ -61,8 +64,14 @@ test('the toys’ gradients: what the skips carry and what the branches alone wo
   const olmoInner = inner.map((i) => olmo.stream[i]);
   // what the line claims as shape, held here too: the skips keep the inner points within 2x of the top, the
   // branch-only gradient falls layer after layer, and layer 0's MLP lifts the embedding's
-  assert.ok(inner.every((i) => s.stream[i] > 1 && s.stream[i] < 2), 'with the skips: within 2x of the top');
-  assert.ok(inner.every((i) => s.branchOnly[i] < s.branchOnly[i + 1]), 'without: falling layer after layer');
+  assert.ok(
+    inner.every((i) => s.stream[i] > 1 && s.stream[i] < 2),
+    'with the skips: within 2x of the top',
+  );
+  assert.ok(
+    inner.every((i) => s.branchOnly[i] < s.branchOnly[i + 1]),
+    'without: falling layer after layer',
+  );
   assert.ok(s.gains[0].mlp > 1 && s.stream[0] > 10, "layer 0's MLP lifts the embedding's gradient");
   assert.equal(ids.length, 64);
   const range = (values, d) => `${fixed(Math.min(...values), d)}`;

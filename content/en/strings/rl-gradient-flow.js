@@ -51,7 +51,9 @@ export default {
   modelCancel: 'Cancel',
   modelCancelled: 'Cancelled.',
   modelReading: (done, total) =>
-    total ? `Reading the files: ${(done / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB` : `Reading the files: ${(done / 1e6).toFixed(1)} MB`,
+    total
+      ? `Reading the files: ${(done / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB`
+      : `Reading the files: ${(done / 1e6).toFixed(1)} MB`,
   modelOpening: 'Opening the model…',
   modelRunning: (tokens) => `Forward and backward over ${tokens} tokens…`,
   modelProgress: (percent) => `Forward and backward: ${percent}%`,

@@ -46,7 +46,9 @@ export default {
   modelCancel: '取消',
   modelCancelled: '已取消。',
   modelReading: (done, total) =>
-    total ? `读取文件：${(done / 1e6).toFixed(1)} / ${(total / 1e6).toFixed(1)} MB` : `读取文件：${(done / 1e6).toFixed(1)} MB`,
+    total
+      ? `读取文件：${(done / 1e6).toFixed(1)} / ${(total / 1e6).toFixed(1)} MB`
+      : `读取文件：${(done / 1e6).toFixed(1)} MB`,
   modelOpening: '正在打开模型……',
   modelRunning: (tokens) => `在 ${tokens} 个词元上做前向和反向……`,
   modelProgress: (percent) => `前向和反向：${percent}%`,

@@ -8,7 +8,7 @@ import { formatFixed, formatScientific } from '../shared/format.js';
 import { describeError } from '../shared/i18n.js';
 import { log10OrGap, logSplits, logValues, shownScientific as shown } from '../shared/log-axis.js';
 import { axis, lineChart } from '../shared/line-chart.js';
-import { chartFigure } from '../shared/experiment-element.js';
+import { chartFigure, experimentChartOptions } from '../shared/experiment-element.js';
 import { TOY_NAMES } from '../shared/toys.js';
 import { createLabWorker } from '../../lib/worker-client.js';
 import { storedCheckpoints } from '../../lib/checkpoint/fetch.js';
@@ -33,7 +33,11 @@ export function modelPanel(host, { gain, onToy }) {
     'select',
     { id: 'field-model', name: 'model', onchange: () => choose(select.value) },
     MODEL_CHOICES.map((name) =>
-      h('option', { value: name, selected: name === host.state.model }, name === NONE ? s.modelNone : (probe.toyLabels[name] ?? name)),
+      h(
+        'option',
+        { value: name, selected: name === host.state.model },
+        name === NONE ? s.modelNone : (probe.toyLabels[name] ?? name),
+      ),
     ),
   );
   const fileInput = h('input', {
@@ -57,20 +61,27 @@ export function modelPanel(host, { gain, onToy }) {
     height: 240,
     log10: true,
     quantity: s.quantity,
-    build: (color) => ({
-      scales: { x: { time: false, dir: -1 } },
-      axes: [
-        axis(color, { label: s.modelLayerAxis, incrs: [1, 2, 4, 8, 16] }),
-        axis(color, { size: 64, splits: logSplits, values: logValues }),
-      ],
-      series: [
-        { label: 'i', value: (u, v) => (v == null ? '–' : String(v)) },
-        { label: s.modelStream, stroke: color('blue'), width: 2.5, value: readout },
-        { label: s.modelBranchOnly, stroke: color('vermillion'), width: 2.5, value: readout },
-        { label: s.reference, stroke: color('fg'), width: 1.5, dash: [3, 6], value: readout, points: { show: false } },
-      ],
-      cursor: { drag: { x: false, y: false } },
-    }),
+    build: (color) =>
+      experimentChartOptions({
+        x: { dir: -1 },
+        axes: [
+          axis(color, { label: s.modelLayerAxis, incrs: [1, 2, 4, 8, 16] }),
+          axis(color, { size: 64, splits: logSplits, values: logValues }),
+        ],
+        series: [
+          { label: 'i', value: (u, v) => (v == null ? '–' : String(v)) },
+          { label: s.modelStream, stroke: color('blue'), width: 2.5, value: readout },
+          { label: s.modelBranchOnly, stroke: color('vermillion'), width: 2.5, value: readout },
+          {
+            label: s.reference,
+            stroke: color('fg'),
+            width: 1.5,
+            dash: [3, 6],
+            value: readout,
+            points: { show: false },
+          },
+        ],
+      }),
   });
   // dimmed under the stale label while a later run has failed: the figures are the last model's
   const staleLabel = h('p', { class: 'stale-label', role: 'status', hidden: true }, host.common.staleRun);
@@ -173,17 +184,42 @@ export function modelPanel(host, { gain, onToy }) {
     const g = gain();
     const xs = Float64Array.from({ length: L + 1 }, (_, i) => i);
     chart.root.setAttribute('aria-label', s.modelChartLabel);
-    chart.setData([xs, log10OrGap(summary.stream), log10OrGap(summary.branchOnly), log10OrGap(xs.map((i) => g ** (L - i)))]);
+    chart.setData([
+      xs,
+      log10OrGap(summary.stream),
+      log10OrGap(summary.branchOnly),
+      log10OrGap(xs.map((i) => g ** (L - i))),
+    ]);
     readouts.replaceChildren(
       h('li', {}, s.modelWhat(name, L, tokens, formatFixed(summary.loss, 4))),
       h('li', { 'data-readout': 'model-stream' }, s.modelStreamAt0, shown(summary.stream[0])),
-      h('li', { 'data-readout': 'model-branch-only' }, s.modelBranchOnlyAt0, shown(summary.branchOnly[0]), s.modelGainL(g, L), shown(g ** L), s.closing),
+      h(
+        'li',
+        { 'data-readout': 'model-branch-only' },
+        s.modelBranchOnlyAt0,
+        shown(summary.branchOnly[0]),
+        s.modelGainL(g, L),
+        shown(g ** L),
+        s.closing,
+      ),
     );
     gainsTable.replaceChildren(
       h('caption', {}, s.gainsCaption),
-      h('tr', {}, h('th', { scope: 'col' }, s.gainsLayer), h('th', { scope: 'col' }, s.gainsAttn), h('th', { scope: 'col' }, s.gainsMlp)),
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, s.gainsLayer),
+        h('th', { scope: 'col' }, s.gainsAttn),
+        h('th', { scope: 'col' }, s.gainsMlp),
+      ),
       ...summary.gains.map(({ attn, mlp }, l) =>
-        h('tr', {}, h('th', { scope: 'row' }, String(l)), h('td', {}, formatFixed(attn, 3)), h('td', {}, formatFixed(mlp, 3))),
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row' }, String(l)),
+          h('td', {}, formatFixed(attn, 3)),
+          h('td', {}, formatFixed(mlp, 3)),
+        ),
       ),
     );
     gainsTable.hidden = false;
@@ -194,7 +230,12 @@ export function modelPanel(host, { gain, onToy }) {
     const models = await storedCheckpoints().catch(() => []);
     stored.replaceChildren(
       ...models.map((m) =>
-        h('li', { 'data-repo': m.repo }, `${m.repo} `, h('button', { type: 'button', onclick: () => open({ stored: m }) }, s.modelOpenStored)),
+        h(
+          'li',
+          { 'data-repo': m.repo },
+          `${m.repo} `,
+          h('button', { type: 'button', onclick: () => open({ stored: m }) }, s.modelOpenStored),
+        ),
       ),
     );
     stored.hidden = !models.length;
