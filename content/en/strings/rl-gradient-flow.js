@@ -43,7 +43,7 @@ export default {
   modelTitle: 'The same gradients in a trained model',
   modelHint:
     'Open a trained model and the lab runs one backward pass over its text: the gradient reaching the stream before each layer, with the skips as the model has them, and with every skip above that layer removed from the backward pass, so the gradient has to pass through every branch. Both are drawn relative to the top (the stream before the final norm), beside gain^(L−l) for the gain above.',
-  modelSource: 'Model',
+  model: 'Model',
   modelNone: 'none',
   modelFiles: 'Or your checkpoint’s files (config.json, model.safetensors, tokenizer.json)',
   modelOpenStored: 'Measure this stored model',

@@ -256,7 +256,7 @@ export function modelPanel(host, { gain, onToy }) {
     h(
       'div',
       { class: 'inputs' },
-      h('div', { class: 'field' }, h('label', { for: 'field-model' }, s.modelSource), select),
+      h('div', { class: 'field' }, h('label', { for: 'field-model' }, s.model), select),
       h('div', { class: 'field' }, h('label', { for: 'field-model-files' }, s.modelFiles), fileInput),
     ),
     stored,
