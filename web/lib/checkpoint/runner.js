@@ -336,7 +336,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         v: alloc(T * KV * headDim * 4, 'the values'),
         y: alloc(T * H * headDim * 4, "the heads' outputs"),
         branch: alloc(T * d * 4, "a sublayer's output"),
-        scores: alloc(T * T * 4, 'the attention scores'),
+        scores: alloc(2 * T * T * 4, "one head's attention scores and probabilities"),
       };
       const heapView = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
       const exchange = async (call, input) => {
