@@ -1,6 +1,6 @@
 // ckpt.gradients against the float64 PyTorch autograd reference (tests/fixtures/checkpoints/make_gradients.py,
-// which checks itself by finite differences and writes gradients.json): every field within 1e-4 of the largest
-// value of its kind, on the seeded checkpoints of every family and dtype (untied head for both losses, tied head
+// which checks itself by finite differences and writes gradients.json): every field within 1e-4 (assertGradients
+// says relative to what), on the seeded checkpoints of every family and dtype (untied head for both losses, tied head
 // for the default one) and on both shipped toys; the same numbers through the lab worker; the named errors.
 //   node --test tests/js/checkpoint-gradients.test.mjs     after `node scripts/build.mjs`
 import { after, before, describe, test } from 'node:test';
@@ -26,37 +26,31 @@ before(async () => {
 const options = (target) => (target ? { target } : {});
 const caseName = (c) => `${c.family} ${c.dtype} ${c.tied ? 'tied' : 'untied'} ${c.target ? 'target' : 'next'}`;
 
-/** Every field of `got` within TOL of `want`, each relative to the largest value of its kind. */
+/**
+ * Every field of `got` within TOL of `want`: each per-position array relative to its own largest value, each gain
+ * and parameter norm relative to itself. That implies the target's bound (relative to the largest of each kind) and
+ * also holds the small values, such as the branch-only gradient far below the top; measured: 3e-6 at the most.
+ */
 function assertGradients(got, want, what, paramNames) {
   assertRelativelyClose([got.loss], [want.loss], `${what} loss`, TOL);
   for (const field of ['streamGrads', 'midGrads', 'branchOnly']) {
     assert.equal(got[field].length, want[field].length, `${what} ${field}: one array per point of the stream`);
-    got[field].forEach((a, i) => assert.ok(a instanceof Float32Array, `${what} ${field}[${i}] is a Float32Array`));
-    assertRelativelyClose(
-      got[field].flatMap((a) => [...a]),
-      want[field].flat(),
-      `${what} ${field}`,
-      TOL,
-    );
+    got[field].forEach((a, i) => {
+      assert.ok(a instanceof Float32Array, `${what} ${field}[${i}] is a Float32Array`);
+      assertRelativelyClose(a, want[field][i], `${what} ${field}[${i}]`, TOL);
+    });
   }
   assert.equal(got.branchGains.length, want.branchGains.length, `${what} branchGains: one per layer`);
-  assertRelativelyClose(
-    got.branchGains.flatMap((g) => [g.attn, g.mlp]),
-    want.branchGains.flatMap((g) => [g.attn, g.mlp]),
-    `${what} branchGains`,
-    TOL,
-  );
+  got.branchGains.forEach((g, l) => {
+    for (const part of ['attn', 'mlp'])
+      assertRelativelyClose([g[part]], [want.branchGains[l][part]], `${what} branchGains[${l}].${part}`, TOL);
+  });
   const wanted = Array.isArray(want.paramGradNorms)
     ? Object.fromEntries(paramNames.map((name, i) => [name, want.paramGradNorms[i]]))
     : want.paramGradNorms;
   assert.deepEqual(Object.keys(got.paramGradNorms).sort(), Object.keys(wanted).sort(), `${what} paramGradNorms names`);
-  const names = Object.keys(wanted);
-  assertRelativelyClose(
-    names.map((n) => got.paramGradNorms[n]),
-    names.map((n) => wanted[n]),
-    `${what} paramGradNorms`,
-    TOL,
-  );
+  for (const [name, norm] of Object.entries(wanted))
+    assertRelativelyClose([got.paramGradNorms[name]], [norm], `${what} paramGradNorms ${name}`, TOL);
 }
 
 describe('every family and dtype matches the float64 autograd reference', () => {
