@@ -130,7 +130,14 @@ test('a broken checkpoint is refused with a message; the last figures stay, dimm
   assert.equal(status, 'error');
   assert.match(await textOf(widget.locator('[data-model-error]')), /could not be computed/);
   assert.deepEqual(await drawn(widget), before, 'the last figures stay');
-  assert.equal(await widget.locator('[data-model-results]').getAttribute('data-stale'), '', 'dimmed');
+  assert.equal(await widget.getAttribute('data-stale'), '', 'dimmed');
+  assert.match(await textOf(widget.locator('.stale-label').last()), /latest run failed/);
+  // the next good run clears it
+  assert.equal(
+    await modelRun(widget, () => widget.getByLabel('Model', { exact: true }).selectOption('toy-olmo2'), 'toy-olmo2'),
+    'done',
+  );
+  assert.equal(await widget.getAttribute('data-stale'), null, 'no longer dimmed');
   view.assertClean();
   await view.close();
 });

@@ -83,20 +83,16 @@ export function modelPanel(host, { gain, onToy }) {
         ],
       }),
   });
-  // dimmed under the stale label while a later run has failed: the figures are the last model's
-  const staleLabel = h('p', { class: 'stale-label', role: 'status', hidden: true }, host.common.staleRun);
+  // dimmed with the widget's other results while a later model run has failed (reason 'model'): the last figures
   const results = h(
     'div',
-    { class: 'results-region', hidden: true, 'data-model-results': '' },
-    staleLabel,
+    { hidden: true, 'data-model-results': '' },
     chartFigure(s.modelChartTitle, chart),
     readouts,
     gainsTable,
   );
-  const stale = (on) => {
-    results.toggleAttribute('data-stale', on);
-    staleLabel.hidden = !on;
-  };
+  const stale = (on) => host.markStale(on, 'model');
+  stale(false); // a new panel (the widget rebuilt) shows no figures yet
 
   function choose(name) {
     onToy(name);
@@ -262,7 +258,7 @@ export function modelPanel(host, { gain, onToy }) {
     stored,
     runRow,
     error,
-    results,
+    host.resultsRegion(results),
   );
   return { root, open, redraw: draw };
 }

@@ -1,6 +1,6 @@
 // Whether a widget's results on screen still match its inputs. While a field holds an error or the last run
 // failed, the results stay on screen, dimmed (data-stale) under a "last valid result" label; they are marked
-// while any reason remains (a field, or a name such as 'run').
+// while any reason remains: a field (or another object) for an input error, a name ('run', 'model') for a failed run.
 import { h } from './dom.js';
 
 export class StaleResults {
@@ -42,8 +42,8 @@ export class StaleResults {
 
   #show() {
     const stale = this.any;
-    // Only a failed run holds the results back: the inputs are fine, so the label does not blame them.
-    const runOnly = stale && [...this.#reasons].every((reason) => reason === 'run');
+    // Only failed runs (named reasons) hold the results back: the inputs are fine, so the label does not blame them.
+    const runOnly = stale && [...this.#reasons].every((reason) => typeof reason === 'string');
     this.#host.toggleAttribute('data-stale', stale);
     for (const { region, label } of this.#regions) {
       region.toggleAttribute('data-stale', stale);
