@@ -52,7 +52,12 @@ export function modelPanel(host, { gain, onToy }) {
   const progress = h('progress', { 'aria-label': s.modelProgressLabel });
   const cancelButton = h('button', { type: 'button', hidden: true, onclick: () => cancel() }, s.modelCancel);
   const status = h('p', { 'aria-live': 'polite', 'data-model-run': '' });
-  const error = h('p', { class: 'error', role: 'alert', 'data-model-error': '' });
+  // hidden while empty: the widget's own run error stays the one alert on screen
+  const error = h('p', { class: 'error', role: 'alert', hidden: true, 'data-model-error': '' });
+  const showError = (message) => {
+    error.textContent = message;
+    error.hidden = !message;
+  };
   const readouts = h('ul', { class: 'readouts', 'data-model-readouts': '' });
   const gainsTable = h('table', { 'data-branch-gains': '', hidden: true });
   const chart = lineChart({
@@ -119,7 +124,7 @@ export function modelPanel(host, { gain, onToy }) {
   async function open(source) {
     const mine = ++generation;
     const current = () => mine === generation;
-    error.textContent = '';
+    showError('');
     host.dataset.modelStatus = 'running';
     busy(true);
     let handle = null;
@@ -158,7 +163,7 @@ export function modelPanel(host, { gain, onToy }) {
       if (!current()) return;
       busy(false);
       status.textContent = '';
-      error.textContent = s.modelFailed(describeError(failure, host.language));
+      showError(s.modelFailed(describeError(failure, host.language)));
       host.dataset.modelStatus = 'error';
       stale(true); // the last figures stay, dimmed
     } finally {
