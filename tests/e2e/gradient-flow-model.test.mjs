@@ -1,11 +1,14 @@
 // <rl-gradient-flow>'s trained-model half in the served chapter: a link opens it on a shipped toy, the select on the
 // other, and it draws what ckpt.gradients gives for the same files and text, run here in node from web/models/
 // (gradientSummary, the figures the chapter quotes: tests/js/content-gradients.test.mjs); a broken file is refused
-// with a message and the last figures stay, dimmed; the Chinese page speaks Chinese.
+// with a message and the last figures stay, dimmed; a model the probe stored from a (mock) Hub is listed and
+// measured from this browser's storage, on the chapter's prompt; the Chinese page speaks Chinese.
 //   node --test --test-concurrency=1 tests/e2e/gradient-flow-model.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
+import { stringsOf } from '../../web/languages.js';
+import { startFakeHub } from '../fixtures/fake-hub.mjs';
 import { gradientSummary } from '../../web/components/gradient-flow/model-gradients.js';
 import { formatFixed } from '../../web/components/shared/format.js';
 import { toyWindow } from '../../web/components/shared/toys.js';
@@ -13,20 +16,21 @@ import { record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
 import { EN, ZH, eventually, finished, numbers, readout, relative, textOf } from './widget-helpers.mjs';
 
-let lab, api;
+let lab, api, hub;
 before(async () => {
-  lab = await startLab();
-  api = await load();
+  hub = await startFakeHub({ 'lab/toy-llama': { files: toyFiles(record.toys[0]) } });
+  [lab, api] = await Promise.all([startLab({ connectSrc: [hub.endpoint, hub.cdnOrigin] }), load()]);
 });
 after(async () => {
   await lab?.close();
+  await hub?.close();
 });
 
-/** What the widget should draw for a toy: gradientSummary of ckpt.gradients on the toy's window, in node. */
-async function expected(toy) {
+/** What the widget should draw for a toy: gradientSummary of ckpt.gradients on `text` (the toy's window), in node. */
+async function expected(toy, text = toyWindow(toy)) {
   const ckpt = await api.openCheckpoint(toyFiles(toy));
   try {
-    return gradientSummary(await ckpt.gradients(ckpt.tokenize(toyWindow(toy))));
+    return gradientSummary(await ckpt.gradients(ckpt.tokenize(text)));
   } finally {
     ckpt.dispose();
   }
@@ -154,6 +158,44 @@ test('the Chinese page: the model half in Chinese', async () => {
   );
   assert.match(await textOf(widget.locator('h4')), /训练过的模型/);
   assert.match(await textOf(widget.locator('[data-branch-gains] caption')), /分支增益/);
+  view.assertClean();
+  await view.close();
+});
+
+test('a model the probe stored from the Hub is listed and measured from storage, on the chapter’s prompt', async () => {
+  const [llama] = record.toys;
+  const view = await lab.open(EN);
+  const probe = view.page.locator('rl-checkpoint-probe');
+  await probe.scrollIntoViewIfNeeded();
+  await eventually(
+    () => probe.getAttribute('data-status'),
+    (st) => st === 'done',
+    'the probe runs',
+    60000,
+  );
+  const fetchPanel = probe.locator('.fetch-panel');
+  if (!(await fetchPanel.evaluate((details) => details.open))) await fetchPanel.locator('summary').click();
+  await probe.locator('#field-host').selectOption('custom');
+  await probe.locator('#field-endpoint').fill(hub.endpoint);
+  await probe.locator('#field-repo').fill('lab/toy-llama');
+  await probe.locator('[data-fetch-repo]').click();
+  await eventually(
+    () => textOf(probe.locator('[data-fetch-status]')),
+    (t) => t.startsWith('lab/toy-llama (commit '),
+    'stored',
+    30000,
+  );
+  const widget = view.page.locator('rl-gradient-flow');
+  await finished(widget);
+  const requests = hub.requests.length;
+  await widget.locator('h4').hover(); // the panel lists the stored models again as the reader comes to it
+  const entry = widget.locator('li[data-repo="lab/toy-llama"]');
+  await entry.waitFor({ timeout: 5000 });
+  assert.equal(await modelRun(widget, () => entry.getByRole('button').click(), 'the stored model'), 'done');
+  assert.equal(hub.requests.length, requests, 'measured from storage: no request to the Hub');
+  const prompt = stringsOf('en', 'rl-checkpoint-probe').chapterPrompt;
+  assertDrawn(await drawn(widget), await expected(llama, prompt), 'lab/toy-llama from storage');
+  assert.match(await textOf(widget.locator('[data-model-results] li').first()), /^lab\/toy-llama: 4 layers/);
   view.assertClean();
   await view.close();
 });

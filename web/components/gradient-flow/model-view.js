@@ -227,8 +227,14 @@ export function modelPanel(host, { gain, onToy }) {
     results.hidden = false;
   }
 
+  // The models this browser stores (the probe's fetch panel adds them): listed again when the reader comes to the
+  // panel, redrawn only when the list changed (a focused button stays).
+  let listed = null;
   async function showStored() {
     const models = await storedCheckpoints().catch(() => []);
+    const key = models.map((m) => `${m.repo}@${m.commit}`).join(' ');
+    if (key === listed) return;
+    listed = key;
     stored.replaceChildren(
       ...models.map((m) =>
         h(
@@ -251,7 +257,12 @@ export function modelPanel(host, { gain, onToy }) {
 
   const root = h(
     'section',
-    { class: 'model-gradients', 'aria-labelledby': 'model-title' },
+    {
+      class: 'model-gradients',
+      'aria-labelledby': 'model-title',
+      onpointerenter: () => showStored(),
+      onfocusin: () => showStored(),
+    },
     h('h4', { id: 'model-title' }, s.modelTitle),
     h('p', { class: 'hint' }, s.modelHint),
     h(
