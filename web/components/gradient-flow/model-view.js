@@ -60,42 +60,39 @@ export function modelPanel(host, { gain, onToy }) {
   };
   const readouts = h('ul', { class: 'readouts', 'data-model-readouts': '' });
   const gainsTable = h('table', { 'data-branch-gains': '', hidden: true });
-  const chart = lineChart({
-    host,
-    label: s.modelChartLabel,
-    height: 240,
-    log10: true,
-    quantity: s.quantity,
-    build: (color) =>
-      experimentChartOptions({
-        x: { dir: -1 },
-        axes: [
-          axis(color, { label: s.modelLayerAxis, incrs: [1, 2, 4, 8, 16] }),
-          axis(color, { size: 64, splits: logSplits, values: logValues }),
-        ],
-        series: [
-          { label: 'i', value: (u, v) => (v == null ? '–' : String(v)) },
-          { label: s.modelStream, stroke: color('blue'), width: 2.5, value: readout },
-          { label: s.modelBranchOnly, stroke: color('vermillion'), width: 2.5, value: readout },
-          {
-            label: s.reference,
-            stroke: color('fg'),
-            width: 1.5,
-            dash: [3, 6],
-            value: readout,
-            points: { show: false },
-          },
-        ],
-      }),
-  });
+  // made with the first figures: an empty chart would stand on paper as a figure not yet computed
+  let chart = null;
+  const makeChart = () =>
+    lineChart({
+      host,
+      label: s.modelChartLabel,
+      height: 240,
+      log10: true,
+      quantity: s.quantity,
+      build: (color) =>
+        experimentChartOptions({
+          x: { dir: -1 },
+          axes: [
+            axis(color, { label: s.modelLayerAxis, incrs: [1, 2, 4, 8, 16] }),
+            axis(color, { size: 64, splits: logSplits, values: logValues }),
+          ],
+          series: [
+            { label: 'i', value: (u, v) => (v == null ? '–' : String(v)) },
+            { label: s.modelStream, stroke: color('blue'), width: 2.5, value: readout },
+            { label: s.modelBranchOnly, stroke: color('vermillion'), width: 2.5, value: readout },
+            {
+              label: s.reference,
+              stroke: color('fg'),
+              width: 1.5,
+              dash: [3, 6],
+              value: readout,
+              points: { show: false },
+            },
+          ],
+        }),
+    });
   // dimmed with the widget's other results while a later model run has failed (reason 'model'): the last figures
-  const results = h(
-    'div',
-    { hidden: true, 'data-model-results': '' },
-    chartFigure(s.modelChartTitle, chart),
-    readouts,
-    gainsTable,
-  );
+  const results = h('div', { hidden: true, 'data-model-results': '' }, readouts, gainsTable);
   const stale = (on) => host.markStale(on, 'model');
   stale(false); // a new panel (the widget rebuilt) shows no figures yet
 
@@ -184,7 +181,7 @@ export function modelPanel(host, { gain, onToy }) {
     const L = summary.layers;
     const g = gain();
     const xs = Float64Array.from({ length: L + 1 }, (_, i) => i);
-    chart.root.setAttribute('aria-label', s.modelChartLabel);
+    if (!chart) results.prepend(chartFigure(s.modelChartTitle, (chart = makeChart())));
     chart.setData([
       xs,
       log10OrGap(summary.stream),
