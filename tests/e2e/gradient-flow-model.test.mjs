@@ -14,7 +14,17 @@ import { formatFixed } from '../../web/components/shared/format.js';
 import { toyWindow } from '../../web/components/shared/toys.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
-import { EN, ZH, eventually, finished, numbers, readout, relative, textOf } from './widget-helpers.mjs';
+import {
+  EN,
+  ZH,
+  eventually,
+  finished,
+  numbers,
+  readout,
+  relative,
+  screenshotWidget,
+  textOf,
+} from './widget-helpers.mjs';
 
 let lab, api, hub;
 before(async () => {
@@ -94,6 +104,7 @@ test('a link opens the toy Llama; the select opens the toy OLMo 2; each drawn as
   assert.ok(want.stream[0] > 100 * want.branchOnly[0], 'with the skips far more than without');
   assert.match(await textOf(widget.locator('[data-model-results] li').first()), /4 layers, 64 tokens/);
   assert.equal((await widget.locator('[data-model-results] canvas').count()) > 0, true, 'the chart is drawn');
+  await screenshotWidget(view, widget, 'gradient-flow-model-en');
 
   assert.equal(
     await modelRun(widget, () => widget.getByLabel('Model', { exact: true }).selectOption(olmo.name), olmo.name),

@@ -70,8 +70,9 @@ export default {
   modelStreamAt0: 'With the skips, the embedding receives this multiple of the top gradient: ',
   modelBranchOnlyAt0: 'With every skip removed it would receive: ',
   modelGainL: (gain, layers) => ` (the random stack’s gain^L = ${gain}^${layers} = `,
-  gainsCaption:
-    'Branch gain of each sublayer, ||Jᵀg|| / ||g||: what the branch adds to the gradient the skip carries unchanged (1 = as much again)',
+  gainsCaption: 'Branch gains ‖Jᵀg‖ / ‖g‖',
+  gainsNote:
+    'A branch gain is what the sublayer’s branch adds to the gradient the skip carries unchanged, g at the sublayer’s output: 1 adds as much again.',
   gainsLayer: 'layer',
   gainsAttn: 'attention',
   gainsMlp: 'MLP',

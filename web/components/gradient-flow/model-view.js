@@ -60,6 +60,7 @@ export function modelPanel(host, { gain, onToy }) {
   };
   const readouts = h('ul', { class: 'readouts', 'data-model-readouts': '' });
   const gainsTable = h('table', { 'data-branch-gains': '', hidden: true });
+  const gainsNote = h('p', { class: 'hint', hidden: true }, s.gainsNote);
   // made with the first figures: an empty chart would stand on paper as a figure not yet computed
   let chart = null;
   const makeChart = () =>
@@ -220,7 +221,7 @@ export function modelPanel(host, { gain, onToy }) {
         ),
       ),
     );
-    gainsTable.hidden = false;
+    gainsTable.hidden = gainsNote.hidden = false;
     results.hidden = false;
   }
 
