@@ -5,41 +5,21 @@
 // input (the skip's g plus each branch's J^T g). Weight gradients come back as Frobenius norms only.
 import { ResidualLabError } from '../errors.js';
 import { SLOTS } from './model.js';
+import { PROJECTIONS, heapBlocks, moduleError, weightLayout } from './runner.js';
 import { DTYPE_BYTES, DTYPE_CODES } from './safetensors.js';
 
-const PROJECTIONS = new Set(['q', 'k', 'v', 'o', 'gate', 'up', 'down']); // kept in the file's dtype
-const HEAD_CHUNK_BYTES = 16 << 20;
 const OPTIONS = Object.freeze(['target', 'onProgress', 'signal', 'memoryLimit']);
-const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 const invalid = (message) => new ResidualLabError(message, { code: 'invalid_input' });
 
 /** The gradients method of a checkpoint: runner is createRunner's (its run is the forward). */
 export function createGradients(Module, model, weights, runner) {
   const { d, L, V, eps } = model.sizes;
   const f = model.forward;
-  const byLayer = Array.from({ length: L }, () => new Map());
-  const global = new Map();
-  for (const w of weights.values()) (w.layer === null ? global : byLayer[w.layer]).set(w.slot, w);
-  const embed = global.get('embed');
-  const head = global.get('head') ?? embed;
-  const finalNorm = global.get('finalNorm');
-  const elements = (w) => w.byteLength / DTYPE_BYTES[w.dtype];
-  const heapBytes = (w) => align16(PROJECTIONS.has(w.slot) ? w.byteLength : elements(w) * 4);
-  const layerBytes = Math.max(...byLayer.map((m) => [...m.values()].reduce((n, w) => n + heapBytes(w), 0)));
-  const stagingBytes = Math.max(
-    d * 4,
-    ...[...weights.values()]
-      .filter((w) => !PROJECTIONS.has(w.slot) && w.slot !== 'embed' && w.slot !== 'head')
-      .map((w) => w.byteLength),
-  );
-  const headRowBytes = d * DTYPE_BYTES[head.dtype];
-  const chunkRows = Math.max(1, Math.min(V, Math.floor(HEAD_CHUNK_BYTES / headRowBytes)));
-  const panelFloats =
-    Module._rl_ckpt_backward_panel_rows() * Math.max(d, model.sizes.H * model.sizes.headDim, model.sizes.ffn);
-  const fail = () =>
-    new ResidualLabError(Module.UTF8ToString(Module._rl_ckpt_error_message()), {
-      code: Module.UTF8ToString(Module._rl_ckpt_error_code()),
-    });
+  const { byLayer, embed, head, finalNorm, heapBytes, layerBytes, stagingBytes, headRowBytes, chunkRows } =
+    weightLayout(model, weights);
+  const { H, headDim, ffn } = model.sizes;
+  const panelFloats = Module._rl_ckpt_backward_panel_rows() * Math.max(d, H * headDim, ffn);
+  const fail = () => moduleError(Module);
 
   return async function gradients(tokens, options = {}) {
     const opts = options ?? {};
@@ -85,16 +65,7 @@ export function createGradients(Module, model, weights, runner) {
     // the loss and dloss/dz at the logits before the final soft-cap (z capped = cap tanh(z / cap))
     const { loss, dz } = lossGradient(forward.logits, rows, T, V, f.finalSoftcap);
 
-    const blocks = [];
-    const alloc = (bytes, what) => {
-      const name = Module._malloc(what.length + 1);
-      Module.stringToUTF8(what, name, what.length + 1);
-      const p = Module._rl_ckpt_alloc(bytes, name);
-      Module._free(name);
-      if (!p) throw fail();
-      blocks.push(p);
-      return p;
-    };
+    const { alloc, freeAll } = heapBlocks(Module);
     const view = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
     try {
       const g = alloc(T * d * 4, "the stream's gradient");
@@ -256,7 +227,7 @@ export function createGradients(Module, model, weights, runner) {
         },
       };
     } finally {
-      for (const p of blocks) Module._rl_ckpt_free(p);
+      freeAll();
     }
   };
 }
