@@ -229,7 +229,10 @@ TEST_CASE("the backward reads BF16 and F16 projections as their float32 values",
   }
   REQUIRE(layer_backward(g16.data(), nullptr, x.data(), T, l.spec, w, l.freq.data(), 0, {nullptr, nullptr, sq16}, ws)
               .empty());
-  for (std::size_t i = 0; i < g32.size(); ++i) REQUIRE(g16[i] == Approx(g32[i]).epsilon(1e-5).margin(1e-6));
+  // the same products summed in another order (32 widened rows at a time): equal to float32 rounding
+  float scale = 0;
+  for (float v : g32) scale = std::max(scale, std::fabs(v));
+  for (std::size_t i = 0; i < g32.size(); ++i) REQUIRE(std::fabs(g16[i] - g32[i]) <= 1e-5f * scale);
   for (int slot = 0; slot < kSlotCount; ++slot) REQUIRE(sq16[slot] == Approx(sq32[slot]).epsilon(1e-5));
   ws.release();
 }
