@@ -70,6 +70,9 @@ export function weightLayout(model, weights) {
   };
 }
 
+/** A run option of gradients.js alone: (layer) => the heap block where that layer's activations are kept. */
+export const KEEP_ACTIVATIONS = Symbol('keep activations');
+
 /** A run's WASM blocks: alloc(bytes, what) reserves one against the memory budget (or throws its refusal). */
 export function heapBlocks(Module) {
   const blocks = [];
@@ -202,7 +205,9 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
     };
     cancelled();
     await checkUnchanged();
-    const pool = (await shards?.get()) ?? null;
+    // a forward for the backward (gradients.js) keeps every layer's activations here, in this thread
+    const keep = options?.[KEEP_ACTIVATIONS] ?? null;
+    const pool = keep ? null : ((await shards?.get()) ?? null);
     // what one thread holds at once: a layer's bytes here, or a worker's share of a layer when split
     const needed = Math.max(
       pool ? Math.ceil(largestLayerRead / pool.count) : largestLayerRead,
@@ -353,19 +358,10 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         next = nextRun(i) === null ? null : readLayer(nextRun(i)); // read while this layer runs
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
-        const status = Module._rl_ckpt_layer(
-          x,
-          T,
-          spec,
-          slots,
-          freq,
-          model.layers[i].window,
-          norms,
-          norms + T * 4,
-          obsHeads,
-          obsNorms,
-          obsMid,
-        );
+        const window = model.layers[i].window;
+        const status = keep
+          ? Module._rl_ckpt_layer_saved(x, T, spec, slots, freq, window, keep(i), norms, norms + T * 4)
+          : Module._rl_ckpt_layer(x, T, spec, slots, freq, window, norms, norms + T * 4, obsHeads, obsNorms, obsMid);
         if (status !== 0) throw fail();
         const both = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + 2 * T);
         return [both.subarray(0, T), both.subarray(T)];
