@@ -14,6 +14,7 @@ import { formatFixed } from '../../web/components/shared/format.js';
 import { toyWindow } from '../../web/components/shared/toys.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
+import { probeDone } from './probe-helpers.mjs';
 import {
   EN,
   ZH,
@@ -60,6 +61,21 @@ async function modelRun(widget, action, what) {
   );
 }
 
+/** The page `path` opened on a toy by a link (`?grad.model=`), once its random stack and the toy are computed. */
+async function openMeasured(path, toy) {
+  const view = await lab.open(`${path}?grad.model=${toy}#rl-grad`);
+  const widget = view.page.locator('rl-gradient-flow');
+  await finished(widget); // the random stack still computes, as before
+  const status = await eventually(
+    () => widget.getAttribute('data-model-status'),
+    (s) => s === 'done' || s === 'error',
+    `${toy} is measured`,
+    60000,
+  );
+  assert.equal(status, 'done', await textOf(widget.locator('[data-model-error]')));
+  return { view, widget };
+}
+
 /** The figures drawn: the embedding's gradient with and without the skips, and the gains table as text. */
 async function drawn(widget) {
   const [stream] = await numbers(readout(widget, 'model-stream'));
@@ -88,16 +104,7 @@ function assertDrawn(got, want, what) {
 
 test('a link opens the toy Llama; the select opens the toy OLMo 2; each drawn as the API computes it', async () => {
   const [llama, olmo] = record.toys;
-  const view = await lab.open(`${EN}?grad.model=${llama.name}#rl-grad`);
-  const widget = view.page.locator('rl-gradient-flow');
-  await finished(widget); // the random stack still computes, as before
-  const status = await eventually(
-    () => widget.getAttribute('data-model-status'),
-    (s) => s === 'done' || s === 'error',
-    'the toy Llama is measured',
-    60000,
-  );
-  assert.equal(status, 'done', await textOf(widget.locator('[data-model-error]')));
+  const { view, widget } = await openMeasured(EN, llama.name);
   const want = await expected(llama);
   assertDrawn(await drawn(widget), want, llama.name);
   // the section's claim on a trained model: the skips keep the embedding's gradient, the branches alone do not
@@ -122,15 +129,7 @@ test('a link opens the toy Llama; the select opens the toy OLMo 2; each drawn as
 
 test('a broken checkpoint is refused with a message; the last figures stay, dimmed', async () => {
   const [llama] = record.toys;
-  const view = await lab.open(`${EN}?grad.model=${llama.name}#rl-grad`);
-  const widget = view.page.locator('rl-gradient-flow');
-  await finished(widget);
-  await eventually(
-    () => widget.getAttribute('data-model-status'),
-    (s) => s === 'done',
-    'the toy is measured',
-    60000,
-  );
+  const { view, widget } = await openMeasured(EN, llama.name);
   const before = await drawn(widget);
   const files = toyFiles(llama);
   const status = await modelRun(
@@ -158,15 +157,7 @@ test('a broken checkpoint is refused with a message; the last figures stay, dimm
 });
 
 test('the Chinese page: the model half in Chinese', async () => {
-  const view = await lab.open(`${ZH}?grad.model=toy-olmo2#rl-grad`);
-  const widget = view.page.locator('rl-gradient-flow');
-  await finished(widget);
-  await eventually(
-    () => widget.getAttribute('data-model-status'),
-    (s) => s === 'done',
-    'the toy is measured',
-    60000,
-  );
+  const { view, widget } = await openMeasured(ZH, 'toy-olmo2');
   assert.match(await textOf(widget.locator('h4')), /训练过的模型/);
   assert.match(await textOf(widget.locator('[data-branch-gains] caption')), /分支增益/);
   view.assertClean();
@@ -178,12 +169,7 @@ test('a model the probe stored from the Hub is listed and measured from storage,
   const view = await lab.open(EN);
   const probe = view.page.locator('rl-checkpoint-probe');
   await probe.scrollIntoViewIfNeeded();
-  await eventually(
-    () => probe.getAttribute('data-status'),
-    (st) => st === 'done',
-    'the probe runs',
-    60000,
-  );
+  await probeDone(probe, 'the probe runs');
   const fetchPanel = probe.locator('.fetch-panel');
   if (!(await fetchPanel.evaluate((details) => details.open))) await fetchPanel.locator('summary').click();
   await probe.locator('#field-host').selectOption('custom');
