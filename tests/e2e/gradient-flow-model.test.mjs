@@ -156,6 +156,45 @@ test('a broken checkpoint is refused with a message; the last figures stay, dimm
   await view.close();
 });
 
+test('a run held up while it reads the files can be cancelled; the last figures stay and the next run works', async () => {
+  const [llama, olmo] = record.toys;
+  const { view, widget } = await openMeasured(EN, llama.name);
+  const before = await drawn(widget);
+  // the other toy's weights are held back until the reader has cancelled
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  const hold = async (route) => {
+    await held;
+    await route.continue().catch(() => {});
+  };
+  await view.page.route(`**/${olmo.name}/model*.safetensors*`, hold);
+  await widget.evaluate((el) => {
+    el.dataset.modelStatus = 'stale';
+  });
+  await widget.getByLabel('Model', { exact: true }).selectOption(olmo.name);
+  const cancel = widget.getByRole('button', { name: 'Cancel' });
+  await cancel.waitFor({ state: 'visible', timeout: 10000 });
+  assert.ok(await widget.locator('.model-gradients progress').isVisible(), 'a progress bar while it runs');
+  await eventually(
+    () => textOf(widget.locator('[data-model-run]')),
+    (t) => /Reading the files/.test(t),
+    'held',
+  );
+  await cancel.click();
+  assert.equal(await widget.getAttribute('data-model-status'), 'cancelled');
+  assert.match(await textOf(widget.locator('[data-model-run]')), /Cancelled/);
+  release();
+  await view.page.unroute(`**/${olmo.name}/model*.safetensors*`, hold);
+  assert.deepEqual(await drawn(widget), before, 'the last figures stay');
+  assert.equal(
+    await modelRun(widget, () => widget.getByLabel('Model', { exact: true }).selectOption(llama.name), 'again'),
+    'done',
+  );
+  assertDrawn(await drawn(widget), await expected(llama), `${llama.name} after the cancel`);
+  view.assertClean();
+  await view.close();
+});
+
 test('the Chinese page: the model half in Chinese', async () => {
   const { view, widget } = await openMeasured(ZH, 'toy-olmo2');
   assert.match(await textOf(widget.locator('h4')), /训练过的模型/);

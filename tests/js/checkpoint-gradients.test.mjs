@@ -161,6 +161,11 @@ describe('bad requests get named errors', () => {
       /target\.pos\b/,
       'target key',
     ));
+  test('a run over the memory limit is refused before it starts', () =>
+    assert.rejects(
+      () => ckpt.gradients(REFERENCE.ids, { memoryLimit: 1024 }),
+      (e) => e.name === 'ResidualLabError' && e.code === 'out_of_memory' && /memory limit/.test(e.message),
+    ));
   test('after a bad request the checkpoint still answers', async () => {
     await ckpt.gradients([3, 48, 5]).catch(() => {});
     const got = await ckpt.gradients(REFERENCE.ids);
