@@ -20,7 +20,8 @@ export const MODEL_CHOICES = [NONE, ...TOY_NAMES];
 
 /**
  * Builds the panel for `host` (the widget): `gain()` reads the widget's gain; `onToy(name)` keeps the toy chosen in
- * the widget's state. Returns { root, open(source) }: open({ toy }), open({ files }) or open({ stored }).
+ * the widget's state. Returns { root, open(source), redraw() }: open({ toy }), open({ files }) or open({ stored });
+ * redraw() follows the widget's gain.
  */
 export function modelPanel(host, { gain, onToy }) {
   const s = host.strings;
