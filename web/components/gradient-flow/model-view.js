@@ -101,6 +101,7 @@ export function modelPanel(host, { gain, onToy }) {
   function choose(name) {
     onToy(name);
     if (name !== NONE) open({ toy: name });
+    else if (!cancelButton.hidden) cancel(); // 'none' stops a run under way; figures drawn stay
   }
 
   function busy(on) {
