@@ -1,7 +1,8 @@
 // lab.openCheckpoint in node on the synthetic checkpoints of bench/synthetic-checkpoints.mjs (Qwen2.5-0.5B's and
 // Llama-3.1-8B's exact shapes), read where they lie (node reads a path with a FileHandle), with one worker (this
 // thread) and with two (lab workers in worker_threads, each reading its rows of every projection). Measured: open
-// (headers only), a first run of 16 tokens and the median of three more (the files then in the OS cache, as far as
+// (headers only), a first run of 16 tokens and the median of three more, ckpt.gradients of the same 16 tokens (the
+// faster of two after a first, and its ratio to the forward's warm run) (the files then in the OS cache, as far as
 // memory allows), the forward's effective GFLOP/s beside the matmul kernel's on the same module, the process's peak RSS
 // (worker threads included) and this thread's WASM heap (it never shrinks: its peak). Prints JSON lines;
 // scripts/bench.mjs runs it and prints the table.
@@ -78,6 +79,28 @@ for (const key of wanted) {
         readGB: sample.result.reads.bytes / 1e9,
       });
     }
+    // ckpt.gradients beside the forward: the first and the median of two more, as a ratio of the forward's warm run
+    const gradientSamples = [];
+    for (let i = 0; i < 3; i++) {
+      t0 = performance.now();
+      const c0 = cpuSeconds();
+      const result = await ckpt.gradients(ids(T, V));
+      if (!Number.isFinite(result.loss)) throw new Error('a non-finite loss');
+      gradientSamples.push({ seconds: (performance.now() - t0) / 1000, cpu: cpuSeconds() - c0, result });
+    }
+    const gradientWarm = gradientSamples.slice(1).sort((a, b) => a.seconds - b.seconds);
+    emit({
+      shape: key,
+      workers,
+      name: `gradients ${T} tokens, warm`,
+      value: gradientWarm[0].seconds,
+      min: gradientWarm[0].seconds,
+      max: gradientWarm[1].seconds,
+      unit: 's',
+      cpu: gradientWarm[0].cpu,
+      forwardRatio: gradientWarm[0].seconds / warm[1].seconds,
+      readGB: gradientWarm[0].result.reads.bytes / 1e9,
+    });
     const heaps = samples.at(-1).result.reads.workerHeapBytes;
     if (heaps.length)
       emit({

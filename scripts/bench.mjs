@@ -300,8 +300,9 @@ function printCheckpoint(rows) {
       .filter(Boolean)
       .join(', ');
     const range = r.min !== undefined ? ` (${fmt(r.min)}-${fmt(r.max)})` : '';
+    const against = r.forwardRatio !== undefined ? `   ${fmt(r.forwardRatio)}x the forward's warm run` : '';
     console.log(
-      `${label.padEnd(52)} ${fmt(r.value).padStart(7)} ${r.unit}${range}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}`,
+      `${label.padEnd(52)} ${fmt(r.value).padStart(7)} ${r.unit}${range}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}${against}`,
     );
   }
   const warm = (shape, workers) =>

@@ -481,7 +481,35 @@ export interface Checkpoint {
   ): ReturnType<(typeof checkpointExperiments)[N]>;
   /** token ids, or a text when tokenizer.json was given */
   run(input: string | ArrayLike<number>, options?: CheckpointRunOptions): Promise<CheckpointRun>;
+  /** the loss's gradients through the model: one forward, then a backward that reads the weights again */
+  gradients(input: string | ArrayLike<number>, options?: CheckpointGradientOptions): Promise<CheckpointGradients>;
   dispose(): void;
+}
+
+export interface CheckpointGradientOptions {
+  /** default: the mean next-token cross-entropy over positions 0 .. T-2; else the cross-entropy at one position */
+  target?: { position: number; token: number };
+  /** forward passes report pass 'forward', the backward pass 'backward' (stage 'head', then 'layer' per layer done) */
+  onProgress?: (progress: CheckpointProgress & { pass: 'forward' | 'backward' }) => void;
+  signal?: AbortSignal;
+  memoryLimit?: number;
+}
+
+export interface CheckpointGradients {
+  tokens: Int32Array;
+  /** natural log, after the final soft-cap */
+  loss: number;
+  /** L + 1 arrays of T: ||dloss/dh_i|| per position (hook_resid_pre's gradient; h_L before the final norm) */
+  streamGrads: Float32Array[];
+  /** L arrays of T: ||dloss/dh|| between layer l's two residual adds (hook_resid_mid's gradient) */
+  midGrads: Float32Array[];
+  /** per layer, each sublayer's ||J_f^T g||_F / ||g||_F over all positions (g: the gradient at its output) */
+  branchGains: { attn: number; mlp: number }[];
+  /** L + 1 arrays of T: the gradient's norm at h_i with every skip above it removed from the backward */
+  branchOnly: Float32Array[];
+  /** Frobenius norm of dloss/dW, by the checkpoint's tensor name (a tied head: one entry, both uses) */
+  paramGradNorms: Record<string, number>;
+  reads: { bytes: number; count: number; peakHeldBytes: number; workerHeapBytes: number[] };
 }
 
 // lab.fetchCheckpoint (web/lib/checkpoint/hub.js; docs/checkpoints.md)

@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/memory_budget.hpp"
+#include "checkpoint/backward.hpp"
 #include "checkpoint/forward.hpp"
 #include "kernels/norms.hpp"
 
@@ -25,6 +27,7 @@ int fail(const std::string& message) {
 
 std::map<void*, rl::MemoryReservation> buffers;
 rl::checkpoint::Workspace workspace;
+rl::checkpoint::BackwardWorkspace backward_workspace;
 
 // spec: 12 floats, in LayerSpec's order.
 rl::checkpoint::LayerSpec read_spec(const float* p) {
@@ -90,7 +93,10 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_free(void* p) {
 }
 
 // Gives back the layer activations' block (a checkpoint's dispose).
-EMSCRIPTEN_KEEPALIVE void rl_ckpt_release_workspace() { workspace.release(); }
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_release_workspace() {
+  workspace.release();
+  backward_workspace.release();
+}
 
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_to_f32(float* out, const void* in, double n, int dtype) {
   if (dtype < 0 || dtype > 2) return fail("unknown dtype code");
@@ -156,7 +162,7 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_linear(float* y, const float* x, const void* w,
   return 0;
 }
 
-// weights as for rl_ckpt_layer (the biases and q/k norms are read); scores: T * T floats; head_stats: 0 or
+// weights as for rl_ckpt_layer (the biases and q/k norms are read); scores: 2 * T * T floats; head_stats: 0 or
 // kHeadStats * H floats; qk_norm_inputs: 0 or 2 * T floats (attention_core).
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_attention_core(float* y, float* q, float* k, float* v, int T, const float* spec,
                                                 const std::uint32_t* weights, const float* inv_freq, int window,
@@ -174,5 +180,57 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_gated_activation(float* gate, const float* up,
 }
 
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_panel_rows() { return rl::checkpoint::kPanelRows; }
+
+// The backward (checkpoint/backward.hpp). g, branch_only (0: none): T x d, in place; x: the layer's input;
+// mid_grads: T floats; gains: 4 doubles; param_squares: kSlotCount doubles; saved: what rl_ckpt_layer_saved kept of
+// this layer, or 0 (recomputed from x).
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer_backward(float* g, float* branch_only, const float* x, int T, const float* spec,
+                                                const std::uint32_t* weights, const float* inv_freq, int window,
+                                                float* mid_grads, double* gains, double* param_squares,
+                                                const float* saved) {
+  rl::checkpoint::LayerWeights w;
+  if (!read_weights(weights, &w)) return fail("unknown dtype code");
+  const std::string e = rl::checkpoint::layer_backward(g, branch_only, x, T, read_spec(spec), w, inv_freq, window,
+                                                       {mid_grads, gains, param_squares}, backward_workspace, saved);
+  return e.empty() ? 0 : fail(e);
+}
+
+// rl_ckpt_layer with every activation kept in saved (rl_ckpt_saved_floats floats) for rl_ckpt_layer_backward.
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer_saved(float* x, int T, const float* spec, const std::uint32_t* weights,
+                                             const float* inv_freq, int window, float* saved, float* attn_norms,
+                                             float* mlp_norms) {
+  rl::checkpoint::LayerWeights w;
+  if (!read_weights(weights, &w)) return fail("unknown dtype code");
+  const std::string e = rl::checkpoint::layer_forward_saved(x, T, read_spec(spec), w, inv_freq, window, saved,
+                                                            attn_norms, mlp_norms, backward_workspace);
+  return e.empty() ? 0 : fail(e);
+}
+
+EMSCRIPTEN_KEEPALIVE double rl_ckpt_saved_floats(const float* spec, int T) {
+  return double(rl::checkpoint::saved_floats(read_spec(spec), T));
+}
+
+// dh[rows, d] += dz[rows, n] W[n, d] (dz's row stride ld); panel: rl_ckpt_backward_panel_rows() * d floats.
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_head_backward(float* dh, const float* dz, int ld, int rows, int d, const void* w,
+                                               int dtype, int n, float* panel) {
+  if (dtype < 0 || dtype > 2) return fail("unknown dtype code");
+  rl::checkpoint::head_backward_chunk(dh, dz, ld, rows, d, w, rl::checkpoint::Dtype(dtype), n, panel);
+  return 0;
+}
+
+// dx += J^T dy and dg += the weight's gradient of y = RMSNorm(x) (rl_ckpt_norm's), rows of d.
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_norm_backward(float* dx, float* dg, const float* dy, const float* x, const float* g,
+                                                int rows, int d, float eps, float weight_offset) {
+  std::vector<float> y(std::size_t(rows) * d), rstd(rows);
+  rl::rmsnorm_forward(y.data(), rstd.data(), x, g, rows, d, eps, weight_offset);
+  rl::rmsnorm_backward(dx, dg, dy, x, rstd.data(), g, rows, d, weight_offset);
+}
+
+// ||a^T b||_F^2 for a[T, na], b[T, nb] (a weight gradient's squared norm from its output gradient and input).
+EMSCRIPTEN_KEEPALIVE double rl_ckpt_gram_product(const float* a, int na, const float* b, int nb, int T) {
+  return rl::checkpoint::gram_product(a, na, b, nb, T);
+}
+
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_backward_panel_rows() { return rl::checkpoint::kBackwardPanelRows; }
 
 }  // extern "C"

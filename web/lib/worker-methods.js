@@ -65,8 +65,8 @@ export const HANDLE_KINDS = Object.freeze({
     freshResults: true,
   }),
   checkpoint: Object.freeze({
-    methods: Object.freeze(['run', 'experiment', 'normWeights', 'tokenize', 'cost', 'shardRows']),
-    progressArgs: Object.freeze({ run: 1, experiment: 2 }),
+    methods: Object.freeze(['run', 'gradients', 'experiment', 'normWeights', 'tokenize', 'cost', 'shardRows']),
+    progressArgs: Object.freeze({ run: 1, gradients: 1, experiment: 2 }),
     data: Object.freeze(['architecture', 'modelType', 'config', 'tensors', 'forward']),
     state: Object.freeze(['workers']),
     freshResults: true,

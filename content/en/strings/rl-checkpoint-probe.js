@@ -329,4 +329,8 @@ export default {
   meanSquareBf16: 'mean square (BF16)',
   meanSquareError: 'relative error of the mean square',
   outputError: 'output error / largest output',
+  // the experiment list's link to the gradient section (experiments-view.js)
+  gradientsElsewhere:
+    'The gradients of these models, with and without their skips, are measured in the section on why deep networks need residuals.',
+  gradientsLink: 'Measure them',
 };

@@ -313,4 +313,7 @@ export default {
   meanSquareBf16: '均方（BF16）',
   meanSquareError: '均方的相对误差',
   outputError: '输出误差 / 最大输出',
+  // the experiment list's link to the gradient section (experiments-view.js)
+  gradientsElsewhere: '这些模型的梯度（带跳连与去掉跳连）在“为什么深层网络离不开残差”一节里测量。',
+  gradientsLink: '去测一测',
 };

@@ -6,6 +6,8 @@
 #include <limits>
 
 #include "kernels/activations.hpp"
+#include "kernels/attention.hpp"
+#include "kernels/gated.hpp"
 #include "kernels/matmul.hpp"
 #include "kernels/norms.hpp"
 
@@ -108,8 +110,8 @@ void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, 
 std::string Workspace::reserve(const LayerSpec& s, int T) {
   const std::size_t t = T, q_cols = std::size_t(s.n_heads) * s.head_dim,
                     kv_cols = std::size_t(s.n_kv_heads) * s.head_dim;
-  const std::size_t sizes[] = {t * s.d, t * q_cols, t * kv_cols, t * kv_cols, t * q_cols,
-                               t * t,   t * s.ffn,  t * s.ffn,   t * s.d,     panel_floats(s)};
+  const std::size_t sizes[] = {t * s.d,   t * q_cols, t * kv_cols, t * kv_cols, t * q_cols,
+                               2 * t * t, t * s.ffn,  t * s.ffn,   t * s.d,     panel_floats(s)};
   std::size_t total = 0;
   for (std::size_t n : sizes) total += n;
   if (total > data_.size()) {
@@ -138,28 +140,6 @@ void add_bias(float* y, const float* bias, int rows, int n) {
   if (!bias) return;
   for (int r = 0; r < rows; ++r)
     for (int j = 0; j < n; ++j) y[std::size_t(r) * n + j] += bias[j];
-}
-
-// rotate_half convention: (x_i, x_{i+half}) turns by the angle t * inv_freq[i].
-void rope(float* x, int T, int heads, int head_dim, const float* inv_freq) {
-  const int half = head_dim / 2;
-  for (int t = 0; t < T; ++t) {
-    for (int i = 0; i < half; ++i) {
-      const float angle = static_cast<float>(t) * inv_freq[i];
-      const float c = std::cos(angle), s = std::sin(angle);
-      for (int h = 0; h < heads; ++h) {
-        float* row = x + (std::size_t(t) * heads + h) * head_dim;
-        const float a = row[i], b = row[i + half];
-        row[i] = a * c - b * s;
-        row[i + half] = b * c + a * s;
-      }
-    }
-  }
-}
-
-float gelu_tanh(float x) {
-  const float k = 0.7978845608028654f;  // sqrt(2 / pi)
-  return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
 }
 
 }  // namespace
@@ -195,47 +175,36 @@ void attention_core(float* y, float* q, float* k, float* v, int T, const LayerSp
     rmsnorm_forward(q, nullptr, q, w.f32(kQNorm), T, q_cols, s.eps, s.norm_offset);
     rmsnorm_forward(k, nullptr, k, w.f32(kKNorm), T, kv_cols, s.eps, s.norm_offset);
   }
-  rope(q, T, H, hd, inv_freq);
-  rope(k, T, KV, hd, inv_freq);
+  rope_rotate(q, q, T, H, hd, inv_freq, false);
+  rope_rotate(k, k, T, KV, hd, inv_freq, false);
+  // one head at a time (kernels/attention.hpp): scores then probabilities, T * T each
   const int group = H / KV;
-  const float minus_inf = -std::numeric_limits<float>::infinity();
+  float* probs = scores + std::size_t(T) * T;
   for (int h = 0; h < H; ++h) {
-    const float* qh = q + h * hd;
-    const float* kh = k + (h / group) * hd;
-    const float* vh = v + (h / group) * hd;
-    matmul_nt(scores, T, qh, q_cols, kh, kv_cols, T, hd, T);
+    const int kv = (h / group) * hd;
+    attention_forward(y + h * hd, scores, probs, q + h * hd, k + kv, v + kv,
+                      {T, 1, 1, hd, q_cols, kv_cols, s.attn_scale, s.attn_softcap, window});
+    if (!head_stats) continue;
+    // the scores a query sees, after the scale and before the cap (kept by the kernel; 0 at the keys not seen)
+    float* stats = head_stats + std::size_t(h) * kHeadStats;
+    std::fill(stats, stats + kHeadStats, 0.0f);
     for (int t = 0; t < T; ++t) {
-      float* row = scores + std::size_t(t) * T;
       const int first = window > 0 ? std::max(0, t - window + 1) : 0;
-      for (int j = first; j <= t; ++j) row[j] *= s.attn_scale;
-      float* stats = head_stats ? head_stats + std::size_t(h) * kHeadStats : nullptr;
-      if (stats) {
-        if (t == 0) std::fill(stats, stats + kHeadStats, 0.0f);
-        for (int j = first; j <= t; ++j) {
-          stats[0] = std::max(stats[0], std::fabs(row[j]));
-          if (s.attn_softcap > 0 && std::fabs(row[j]) > 0.5f * s.attn_softcap) stats[2] += 1;
-        }
-        stats[3] += float(t + 1 - first);
+      for (int j = first; j <= t; ++j) {
+        const float score = scores[std::size_t(t) * T + j];
+        stats[0] = std::max(stats[0], std::fabs(score));
+        if (s.attn_softcap > 0 && std::fabs(score) > 0.5f * s.attn_softcap) stats[2] += 1;
+        float capped = score;
+        if (s.attn_softcap > 0) softcap_forward(&capped, &score, 1, s.attn_softcap);
+        stats[1] = std::max(stats[1], std::fabs(capped));
       }
-      if (s.attn_softcap > 0) softcap_forward(row + first, row + first, t + 1 - first, s.attn_softcap);
-      if (stats)
-        for (int j = first; j <= t; ++j) stats[1] = std::max(stats[1], std::fabs(row[j]));
-      float max = minus_inf;
-      for (int j = first; j <= t; ++j) max = std::max(max, row[j]);
-      float sum = 0;
-      for (int j = first; j <= t; ++j) sum += (row[j] = std::exp(row[j] - max));
-      for (int j = 0; j < T; ++j) row[j] = j >= first && j <= t ? row[j] / sum : 0.0f;
+      stats[3] += float(t + 1 - first);
     }
-    gemm(y + h * hd, q_cols, scores, T, 1, vh, kv_cols, T, hd, T, false);
   }
 }
 
 void gated_activation(float* gate, const float* up, std::size_t n, Activation activation) {
-  if (activation == Activation::gelu_tanh) {
-    for (std::size_t i = 0; i < n; ++i) gate[i] = gelu_tanh(gate[i]) * up[i];
-  } else {
-    for (std::size_t i = 0; i < n; ++i) gate[i] = gate[i] / (1.0f + std::exp(-gate[i])) * up[i];
-  }
+  glu_forward(gate, gate, up, static_cast<int>(n), activation == Activation::gelu_tanh ? Gate::gelu_tanh : Gate::silu);
 }
 
 namespace {

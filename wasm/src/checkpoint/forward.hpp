@@ -107,10 +107,11 @@ inline constexpr int kHeadStats = 4;
 
 // The attention between the projections: q[T, H * hd], k and v [T, KV * hd] as the projections give them (biases
 // not yet added; q and k are changed in place: biases, q/k norm, RoPE; v gets its bias) -> y[T, H * hd], the
-// heads' outputs before o_proj. scores: T * T floats. The layer's own weights used: the biases and q/k norms.
-// head_stats: nullptr, or kHeadStats * H floats (above). qk_norm_inputs: nullptr, or 2 * T floats: per position the
-// smallest mean(h^2) at q_norm's input over the rows it normalizes (a head's hd values with a norm per head, the
-// whole projection otherwise), then the same for k_norm; 0 without q/k norm.
+// heads' outputs before o_proj. scores: 2 * T * T floats (one head's scores and probabilities at a time). The
+// layer's own weights used: the biases and q/k norms. head_stats: nullptr, or kHeadStats * H floats (above).
+// qk_norm_inputs: nullptr, or 2 * T floats: per position the smallest mean(h^2) at q_norm's input over the rows it
+// normalizes (a head's hd values with a norm per head, the whole projection otherwise), then the same for k_norm;
+// 0 without q/k norm.
 void attention_core(float* y, float* q, float* k, float* v, int T, const LayerSpec& spec, const LayerWeights& weights,
                     const float* inv_freq, int window, float* scores, float* head_stats = nullptr,
                     float* qk_norm_inputs = nullptr);
@@ -130,7 +131,7 @@ struct LayerObservations {
 // mean(x^2) of each of the rows of x[rows, d] (summed in double): what an RMSNorm compares with eps.
 void row_mean_squares(float* out, const float* x, int rows, int d);
 
-// gate[i] = act(gate[i]) * up[i] for n values: the MLP between its gate/up and down projections.
+// gate[i] = act(gate[i]) * up[i] for n values: the MLP between its gate/up and down projections (kernels/gated.hpp).
 void gated_activation(float* gate, const float* up, std::size_t n, Activation activation);
 
 // One layer: x[T, d] += attention branch, then += MLP branch. inv_freq: head_dim / 2 RoPE frequencies of the

@@ -1,10 +1,11 @@
 // The MLP sublayer, forward and backward:
 //   gelu:   a = gelu(x Wup^T),                      out = a Wdown^T
 //   swiglu: a = silu(x Wgate^T) * (x Wup^T),        out = a Wdown^T      (Llama: w1 = gate, w3 = up, w2 = down)
-// The activations run four lanes at a time with decoder/vector_math.hpp's erf and exp.
+// The activations run four lanes at a time with kernels/vector_math.hpp's erf and exp (SwiGLU: kernels/gated.hpp).
 #include <cstring>
 
 #include "decoder/ops.hpp"
+#include "kernels/gated.hpp"
 #include "kernels/vector_math.hpp"
 #include "kernels/matmul.hpp"
 
@@ -17,8 +18,6 @@ using simd::f32x4;
 inline f32x4 normal_cdf(f32x4 x) { return 0.5f * (1.0f + vmath::erf(x * 0.70710678118654752f)); }
 // phi(x) = exp(-x^2 / 2) / sqrt(2 pi)
 inline f32x4 normal_pdf(f32x4 x) { return 0.39894228040143268f * vmath::exp(-0.5f * x * x); }
-// sigma(x) = 1 / (1 + exp(-x))
-inline f32x4 sigmoid(f32x4 x) { return 1.0f / (1.0f + vmath::exp(-x)); }
 
 }  // namespace
 
@@ -31,9 +30,7 @@ void mlp_forward(const Config& c, MlpActs& a, float* out, const float* x, const 
     vmath::for_lanes<1, 1>(n, {a.up}, {a.act}, [](const f32x4* u, f32x4* act) { act[0] = u[0] * normal_cdf(u[0]); });
   } else {
     matmul_forward(a.gate, x, w.gate, T, d, f);
-    // silu(g) * u = g sigma(g) u
-    vmath::for_lanes<2, 1>(n, {a.gate, a.up}, {a.act},
-                           [](const f32x4* in, f32x4* act) { act[0] = in[0] * sigmoid(in[0]) * in[1]; });
+    glu_forward(a.act, a.gate, a.up, n, Gate::silu);
   }
   // down projection
   matmul_forward(out, a.act, w.down, T, f, d);
@@ -52,12 +49,7 @@ void mlp_backward(const Config& c, float* dx, LayerWeights& dw, const float* dou
       d_up[0] = in[0] * (normal_cdf(in[1]) + in[1] * normal_pdf(in[1]));
     });
   } else {
-    // d/du = d_act silu(g);  d/dg = d_act u silu'(g),  silu'(g) = sigma(g) (1 + g (1 - sigma(g)))
-    vmath::for_lanes<3, 2>(n, {s.d_act, a.gate, a.up}, {s.d_up, s.d_gate}, [](const f32x4* in, f32x4* grads) {
-      const f32x4 sig = sigmoid(in[1]);
-      grads[0] = in[0] * in[1] * sig;                                  // term through up
-      grads[1] = in[0] * in[2] * sig * (1.0f + in[1] * (1.0f - sig));  // term through gate
-    });
+    glu_backward(s.d_gate, s.d_up, s.d_act, a.gate, a.up, n, Gate::silu);
     matmul_backward(dx, dw.gate, s.d_gate, x, w.gate, T, d, f);
   }
   // up projection: dx accumulates

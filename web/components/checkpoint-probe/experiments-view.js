@@ -172,8 +172,12 @@ const PRESENT = {
 
 const tops = (d, t) => d.ids.map((id, i) => `${t(id)} ${formatFixed(d.probs[i], 2)}`).join(', ');
 
-/** The experiment section: { root, select, choose(name), running(), show(name, result, tokenName), failed() }. */
-export function experimentsView(s, { value, onChoose }) {
+/**
+ * The experiment section: { root, select, choose(name), running(), show(name, result, tokenName), failed() }.
+ * `gradientsLink`: a link to the chapter's gradient section (LabElement.sectionLink), where the gradients of the
+ * same models are measured, or null.
+ */
+export function experimentsView(s, { value, onChoose, gradientsLink = null }) {
   const select = h(
     'select',
     { id: 'field-experiment', name: 'experiment', onchange: () => onChoose(select.value) },
@@ -198,6 +202,7 @@ export function experimentsView(s, { value, onChoose }) {
     { class: 'experiment', 'data-experiment': value },
     h('h4', {}, s.experimentTitle),
     h('div', { class: 'field' }, h('label', { for: 'field-experiment' }, s.experiment), select),
+    gradientsLink && h('p', { class: 'hint', 'data-gradients-link': '' }, s.gradientsElsewhere, ' ', gradientsLink),
     section,
   );
   const choose = (name) => {

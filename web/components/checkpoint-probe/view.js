@@ -113,7 +113,11 @@ export function probeView(host, on) {
   view.seedView = seedComparison(s.seed, on.useSeed);
   view.weightsTable = weightsTable(s);
   view.lensTable = lensTable(s);
-  view.experimentView = experimentsView(s, { value: st.experiment, onChoose: on.experiment });
+  view.experimentView = experimentsView(s, {
+    value: st.experiment,
+    onChoose: on.experiment,
+    gradientsLink: host.sectionLink('why-residuals', s.gradientsLink),
+  });
   host.body.append(
     h(
       'header',

@@ -45,6 +45,9 @@ const URL_WRITE_DELAY_MS = 200;
 
 const stateTables = new WeakMap();
 
+// attempt's reason for an input error with no field to show it in (strings name failed runs: stale-results.js)
+const INPUTS = Symbol('inputs');
+
 export class LabElement extends HTMLElement {
   static styles = [];
 
@@ -404,7 +407,7 @@ export class LabElement extends HTMLElement {
    * undefined. Success clears the field's message and its part of the staleness.
    */
   attempt(field, compute, text = '') {
-    const reason = field ?? 'compute';
+    const reason = field ?? INPUTS;
     try {
       const result = compute();
       field?.setError(null);

@@ -8,6 +8,7 @@ import { describeModel } from './model.js';
 import { fileMap, readText, weightSource, CONFIG_LIMIT } from './files.js';
 import { readSafetensorsHeader, DTYPE_CODES } from './safetensors.js';
 import { createRunner } from './runner.js';
+import { createGradients } from './gradients.js';
 import { createShardPool, createShardWorker, defaultWorkers } from './shards.js';
 import { normWeightStats } from './norm-weights.js';
 import { EXPERIMENTS } from './experiments.js';
@@ -214,6 +215,7 @@ async function open(Module, map, weightFiles, options) {
     },
   };
   const runner = createRunner(Module, model, weights, () => checkUnchanged(weightFiles), shards || null);
+  const gradients = createGradients(Module, model, weights, runner);
   const shardRows = createShardWorker(Module, model, weightOf, readTensor);
   let disposed = false;
   const live = () => {
@@ -279,6 +281,15 @@ async function open(Module, map, weightFiles, options) {
       live();
       const ids = typeof input === 'string' ? this.tokenize(input) : input;
       return runner.run(ids, options);
+    },
+    /**
+     * The loss's gradients through the model (gradients.js): per layer the stream's and the branch-only gradient
+     * norms, the branches' gains, every weight's gradient norm; options: target, onProgress, signal, memoryLimit.
+     */
+    async gradients(input, options = {}) {
+      live();
+      const ids = typeof input === 'string' ? this.tokenize(input) : input;
+      return gradients(ids, options);
     },
     dispose() {
       if (!disposed) {

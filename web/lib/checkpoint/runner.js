@@ -13,7 +13,7 @@ import { DTYPE_BYTES, DTYPE_CODES } from './safetensors.js';
 
 export const MAX_TOKENS = 4096;
 const HEAD_CHUNK_BYTES = 16 << 20; // the output head's rows are read and copied in 16 MB at a time
-const PROJECTIONS = new Set(['q', 'k', 'v', 'o', 'gate', 'up', 'down']); // kept in the file's dtype
+export const PROJECTIONS = new Set(['q', 'k', 'v', 'o', 'gate', 'up', 'down']); // kept in the file's dtype
 const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 // JS bytes a run may hold at once by default (read buffers not yet copied into the WASM heap): one layer of an
 // 8B model in BF16 is 436 MB.
@@ -30,6 +30,75 @@ const ESTIMATE_EXCHANGE_SECONDS = 2e-3;
 const abortError = () => new DOMException('the run was cancelled', 'AbortError');
 
 /**
+ * Where a checkpoint's weights go in the WASM heap, for a forward and a backward alike: the tensors by layer and
+ * slot, each one's heap bytes (projections in the file's dtype, the rest widened to float32), one layer's block,
+ * the largest layer read, the head's chunks and the staging block for widening.
+ */
+export function weightLayout(model, weights) {
+  const { d, L, V } = model.sizes;
+  const byLayer = Array.from({ length: L }, () => new Map());
+  const global = new Map();
+  for (const w of weights.values()) (w.layer === null ? global : byLayer[w.layer]).set(w.slot, w);
+  const embed = global.get('embed');
+  const head = global.get('head') ?? embed;
+  const elements = (w) => w.byteLength / DTYPE_BYTES[w.dtype];
+  const heapBytes = (w) => align16(PROJECTIONS.has(w.slot) ? w.byteLength : elements(w) * 4);
+  const fileBytes = (layer) => [...layer.values()].reduce((n, w) => n + w.byteLength, 0);
+  const headRowBytes = d * DTYPE_BYTES[head.dtype];
+  const small = [...weights.values()].filter(
+    (w) => !PROJECTIONS.has(w.slot) && w.slot !== 'embed' && w.slot !== 'head',
+  );
+  return {
+    byLayer,
+    embed,
+    head,
+    finalNorm: global.get('finalNorm'),
+    heapBytes,
+    fileBytes,
+    // one layer's block: every slot's tensor, in SLOTS order
+    layerBytes: Math.max(...byLayer.map((m) => [...m.values()].reduce((n, w) => n + heapBytes(w), 0))),
+    largestLayerRead: Math.max(...byLayer.map(fileBytes)),
+    smallLayerBytes: Math.max(
+      16,
+      ...byLayer.map((m) =>
+        [...m.values()].filter((w) => !PROJECTIONS.has(w.slot)).reduce((n, w) => n + heapBytes(w), 0),
+      ),
+    ),
+    headRowBytes,
+    chunkRows: Math.max(1, Math.min(V, Math.floor(HEAD_CHUNK_BYTES / headRowBytes))),
+    stagingBytes: Math.max(d * 4, ...small.map((w) => w.byteLength)),
+  };
+}
+
+/** A run option of gradients.js alone: (layer) => the heap block where that layer's activations are kept. */
+export const KEEP_ACTIVATIONS = Symbol('keep activations');
+
+/** A run's WASM blocks: alloc(bytes, what) reserves one against the memory budget (or throws its refusal). */
+export function heapBlocks(Module) {
+  const blocks = [];
+  const alloc = (bytes, what) => {
+    const name = Module._malloc(what.length + 1);
+    Module.stringToUTF8(what, name, what.length + 1);
+    const p = Module._rl_ckpt_alloc(bytes, name);
+    Module._free(name);
+    if (!p) throw moduleError(Module);
+    blocks.push(p);
+    return p;
+  };
+  const freeAll = () => {
+    for (const p of blocks.splice(0)) Module._rl_ckpt_free(p);
+  };
+  return { alloc, freeAll };
+}
+
+/** The ResidualLabError of the C++ side's last refusal (rl_ckpt_error_message, rl_ckpt_error_code). */
+export function moduleError(Module) {
+  const message = Module.UTF8ToString(Module._rl_ckpt_error_message());
+  const code = Module.UTF8ToString(Module._rl_ckpt_error_code());
+  return new ResidualLabError(message, { code });
+}
+
+/**
  * model: describeModel's; weights: name -> { slot, layer, shape, dtype, source, offset, byteLength };
  * checkUnchanged(): rejects when a file changed since opening; shards: { get(): Promise<pool | null>, drop() } (the
  * workers a run is split over, shards.js; null: this thread alone).
@@ -37,37 +106,23 @@ const abortError = () => new DOMException('the run was cancelled', 'AbortError')
 export function createRunner(Module, model, weights, checkUnchanged = async () => {}, shards = null) {
   const { d, L, V, eps, H, KV, headDim, ffn } = model.sizes;
   const f = model.forward;
-  const byLayer = Array.from({ length: L }, () => new Map());
-  const global = new Map();
-  for (const w of weights.values()) (w.layer === null ? global : byLayer[w.layer]).set(w.slot, w);
-  const embed = global.get('embed');
-  const head = global.get('head') ?? embed;
-  const finalNorm = global.get('finalNorm');
-  const elements = (w) => w.byteLength / DTYPE_BYTES[w.dtype];
-  const heapBytes = (w) => align16(PROJECTIONS.has(w.slot) ? w.byteLength : elements(w) * 4);
-  const fileBytes = (layer) => [...layer.values()].reduce((n, w) => n + w.byteLength, 0);
-  // One layer's block: every slot's tensor, in SLOTS order.
-  const layerBytes = Math.max(...byLayer.map((m) => [...m.values()].reduce((n, w) => n + heapBytes(w), 0)));
-  const largestLayerRead = Math.max(...byLayer.map(fileBytes));
-  const smallLayerBytes = Math.max(
-    16,
-    ...byLayer.map((m) =>
-      [...m.values()].filter((w) => !PROJECTIONS.has(w.slot)).reduce((n, w) => n + heapBytes(w), 0),
-    ),
-  );
-  const headRowBytes = d * DTYPE_BYTES[head.dtype];
-  const chunkRows = Math.max(1, Math.min(V, Math.floor(HEAD_CHUNK_BYTES / headRowBytes)));
-  const small = [...weights.values()].filter(
-    (w) => !PROJECTIONS.has(w.slot) && w.slot !== 'embed' && w.slot !== 'head',
-  );
-  const stagingBytes = Math.max(d * 4, ...small.map((w) => w.byteLength));
+  const {
+    byLayer,
+    embed,
+    head,
+    finalNorm,
+    heapBytes,
+    fileBytes,
+    layerBytes,
+    largestLayerRead,
+    smallLayerBytes,
+    headRowBytes,
+    chunkRows,
+    stagingBytes,
+  } = weightLayout(model, weights);
   const panelFloats = Module._rl_ckpt_panel_rows() * d;
 
-  const fail = () => {
-    const message = Module.UTF8ToString(Module._rl_ckpt_error_message());
-    const code = Module.UTF8ToString(Module._rl_ckpt_error_code());
-    return new ResidualLabError(message, { code });
-  };
+  const fail = () => moduleError(Module);
 
   /**
    * What a run of T positions costs before it starts: the bytes it reads from the files (every layer, the final
@@ -150,7 +205,9 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
     };
     cancelled();
     await checkUnchanged();
-    const pool = (await shards?.get()) ?? null;
+    // a forward for the backward (gradients.js) keeps every layer's activations here, in this thread
+    const keep = options?.[KEEP_ACTIVATIONS] ?? null;
+    const pool = keep ? null : ((await shards?.get()) ?? null);
     // what one thread holds at once: a layer's bytes here, or a worker's share of a layer when split
     const needed = Math.max(
       pool ? Math.ceil(largestLayerRead / pool.count) : largestLayerRead,
@@ -197,16 +254,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       return pending;
     };
 
-    const blocks = [];
-    const alloc = (bytes, what) => {
-      const name = Module._malloc(what.length + 1);
-      Module.stringToUTF8(what, name, what.length + 1);
-      const p = Module._rl_ckpt_alloc(bytes, name);
-      Module._free(name);
-      if (!p) throw fail();
-      blocks.push(p);
-      return p;
-    };
+    const { alloc, freeAll } = heapBlocks(Module);
     try {
       const x = alloc(T * d * 4, 'the residual stream');
       // split over workers, this thread holds a layer's norms and biases only, and the attention's blocks
@@ -310,19 +358,10 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         next = nextRun(i) === null ? null : readLayer(nextRun(i)); // read while this layer runs
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
-        const status = Module._rl_ckpt_layer(
-          x,
-          T,
-          spec,
-          slots,
-          freq,
-          model.layers[i].window,
-          norms,
-          norms + T * 4,
-          obsHeads,
-          obsNorms,
-          obsMid,
-        );
+        const window = model.layers[i].window;
+        const status = keep
+          ? Module._rl_ckpt_layer_saved(x, T, spec, slots, freq, window, keep(i), norms, norms + T * 4)
+          : Module._rl_ckpt_layer(x, T, spec, slots, freq, window, norms, norms + T * 4, obsHeads, obsNorms, obsMid);
         if (status !== 0) throw fail();
         const both = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + 2 * T);
         return [both.subarray(0, T), both.subarray(T)];
@@ -336,7 +375,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         v: alloc(T * KV * headDim * 4, 'the values'),
         y: alloc(T * H * headDim * 4, "the heads' outputs"),
         branch: alloc(T * d * 4, "a sublayer's output"),
-        scores: alloc(T * T * 4, 'the attention scores'),
+        scores: alloc(2 * T * T * 4, "one head's attention scores and probabilities"),
       };
       const heapView = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
       const exchange = async (call, input) => {
@@ -561,7 +600,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       if (pool) shards.drop(); // a run cut short leaves work in the workers: end them, the next run starts anew
       throw error;
     } finally {
-      for (const p of blocks) Module._rl_ckpt_free(p);
+      freeAll();
     }
   }
 

@@ -1,0 +1,387 @@
+#include "checkpoint/backward.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "kernels/attention.hpp"
+#include "kernels/gated.hpp"
+#include "kernels/matmul.hpp"
+#include "kernels/norms.hpp"
+
+namespace rl::checkpoint {
+
+double gram_product(const float* a, int na, const float* b, int nb, int T) {
+  std::vector<float> ga(std::size_t(T) * T), gb(std::size_t(T) * T);
+  matmul_nt(ga.data(), T, a, na, a, na, T, na, T);
+  matmul_nt(gb.data(), T, b, nb, b, nb, T, nb, T);
+  double sum = 0;
+  for (std::size_t i = 0; i < ga.size(); ++i) sum += double(ga[i]) * gb[i];
+  return sum;
+}
+
+void linear_backward_input(float* dx, const float* dy, const void* w, Dtype dtype, int M, int K, int N, float* panel) {
+  if (dtype == Dtype::f32) {
+    gemm(dx, K, dy, N, 1, static_cast<const float*>(w), K, M, K, N, true);
+    return;
+  }
+  const auto* bytes = static_cast<const unsigned char*>(w);
+  for (int n = 0; n < N; n += kBackwardPanelRows) {
+    const int rows = std::min(kBackwardPanelRows, N - n);
+    to_f32(panel, bytes + std::size_t(n) * K * 2, std::size_t(rows) * K, dtype);
+    gemm(dx, K, dy + n, N, 1, panel, K, M, K, rows, true);
+  }
+}
+
+void head_backward_chunk(float* dh, const float* dz, int ld, int rows, int d, const void* w, Dtype dtype, int n,
+                         float* panel) {
+  if (dtype == Dtype::f32) {
+    gemm(dh, d, dz, ld, 1, static_cast<const float*>(w), d, rows, d, n, true);
+    return;
+  }
+  const auto* bytes = static_cast<const unsigned char*>(w);
+  for (int j = 0; j < n; j += kBackwardPanelRows) {
+    const int panel_rows = std::min(kBackwardPanelRows, n - j);
+    to_f32(panel, bytes + std::size_t(j) * d * 2, std::size_t(panel_rows) * d, dtype);
+    gemm(dh, d, dz + j, ld, 1, panel, d, rows, d, panel_rows, true);
+  }
+}
+
+namespace {
+
+constexpr int kVectors = 2;  // the gradient and the branch-only vector, stacked as 2T rows
+
+double sum_squares(const float* x, std::size_t n) {
+  double s = 0;
+  for (std::size_t i = 0; i < n; ++i) s += double(x[i]) * x[i];
+  return s;
+}
+
+// One layer's saved activations and the backward's scratch, carved from one block.
+struct Buffers {
+  int T, d, qc, kvc, H, KV, hd, ffn;
+  float *n1, *rstd1, *q0, *qn, *rstdq, *k0, *kn, *rstdk, *qr, *kr, *v, *S, *P, *y, *a0, *rstd2, *xm, *n3, *rstd3, *gate,
+      *up, *act, *m0, *rstd4;
+  float *dP, *dG, *d_raw, *G, *J, *dA, *dY, *dQ, *dK, *dV, *dQ0, *dK0, *dIn, *dAct, *dGate, *dUp, *dparam, *panel;
+
+  explicit Buffers(const LayerSpec& s, int T_)
+      : T(T_),
+        d(s.d),
+        qc(s.n_heads * s.head_dim),
+        kvc(s.n_kv_heads * s.head_dim),
+        H(s.n_heads),
+        KV(s.n_kv_heads),
+        hd(s.head_dim),
+        ffn(s.ffn) {}
+
+  // Calls f(pointer member, float count) in one fixed order: the forward's activations, then the backward's
+  // scratch; count() sums a part, carve() assigns both.
+  template <class F>
+  void activations(F f) {
+    const std::size_t t = T, tt = t * t;
+    f(n1, t * d), f(rstd1, t), f(q0, t * qc), f(qn, t * qc), f(rstdq, t * H), f(k0, t * kvc), f(kn, t * kvc);
+    f(rstdk, t * KV), f(qr, t * qc), f(kr, t * kvc), f(v, t * kvc), f(S, H * tt), f(P, H * tt), f(y, t * qc);
+    f(a0, t * d), f(rstd2, t), f(xm, t * d), f(n3, t * d), f(rstd3, t), f(gate, t * ffn), f(up, t * ffn);
+    f(act, t * ffn), f(m0, t * d), f(rstd4, t);
+  }
+  template <class F>
+  void scratch(F f) {
+    const std::size_t t = T, tt = t * t, V2 = kVectors;
+    f(dP, tt), f(dG, tt), f(d_raw, t);
+    f(G, V2 * t * d), f(J, V2 * t * d), f(dA, V2 * t * d), f(dY, V2 * t * qc), f(dQ, V2 * t * qc);
+    f(dK, V2 * t * kvc), f(dV, V2 * t * kvc), f(dQ0, V2 * t * qc), f(dK0, V2 * t * kvc), f(dIn, V2 * t * d);
+    f(dAct, V2 * t * ffn), f(dGate, V2 * t * ffn), f(dUp, V2 * t * ffn);
+    f(dparam, std::size_t(std::max({d, qc, kvc})));
+    f(panel, std::size_t(kBackwardPanelRows) * std::max({d, qc, ffn}));
+  }
+  static constexpr std::size_t rounded(std::size_t k) { return (k + 3) / 4 * 4; }  // 16-byte aligned blocks
+  std::size_t activation_floats() {
+    std::size_t n = 0;
+    activations([&](float*&, std::size_t k) { n += rounded(k); });
+    return n;
+  }
+  std::size_t scratch_floats() {
+    std::size_t n = 0;
+    scratch([&](float*&, std::size_t k) { n += rounded(k); });
+    return n;
+  }
+  void carve(float* acts, float* rest) {
+    activations([&](float*& member, std::size_t k) { member = acts, acts += rounded(k); });
+    scratch([&](float*& member, std::size_t k) { member = rest, rest += rounded(k); });
+  }
+};
+
+void add_bias(float* y, const float* bias, int rows, int n) {
+  if (!bias) return;
+  for (int r = 0; r < rows; ++r)
+    for (int j = 0; j < n; ++j) y[std::size_t(r) * n + j] += bias[j];
+}
+
+// sum over rows of dy[rows, n], its squared norm: a bias's ||dloss/db||^2.
+double bias_square(const float* dy, int rows, int n) {
+  double s = 0;
+  for (int j = 0; j < n; ++j) {
+    double c = 0;
+    for (int r = 0; r < rows; ++r) c += dy[std::size_t(r) * n + j];
+    s += c * c;
+  }
+  return s;
+}
+
+AttentionShape heads(const Buffers& b, const LayerSpec& s, int window) {
+  return {b.T, b.H, b.KV, b.hd, b.qc, b.kvc, s.attn_scale, s.attn_softcap, window};
+}
+
+// The layer's forward, every activation kept (forward.cpp computes the same with nothing kept); out (may be x):
+// the layer's output; attn_norms, mlp_norms: each branch's row norms.
+void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeights& w, const float* inv_freq, int window,
+               float* out = nullptr, float* attn_norms = nullptr, float* mlp_norms = nullptr) {
+  const int T = b.T, d = b.d, H = b.H, KV = b.KV, hd = b.hd;
+  const float off = s.norm_offset;
+  const float* attn_in = x;
+  if (s.placement != Placement::olmo2) {
+    rmsnorm_forward(b.n1, b.rstd1, x, w.f32(kAttnNormBefore), T, d, s.eps, off);
+    attn_in = b.n1;
+  }
+  linear(b.q0, attn_in, w.w[kQ], w.dtype[kQ], T, d, b.qc, b.panel);
+  linear(b.k0, attn_in, w.w[kK], w.dtype[kK], T, d, b.kvc, b.panel);
+  linear(b.v, attn_in, w.w[kV], w.dtype[kV], T, d, b.kvc, b.panel);
+  add_bias(b.q0, w.f32(kQBias), T, b.qc);
+  add_bias(b.k0, w.f32(kKBias), T, b.kvc);
+  add_bias(b.v, w.f32(kVBias), T, b.kvc);
+  // q/k norm, per head (rows of head_dim) or over the whole projection
+  if (s.qk_norm == QkNorm::per_head) {
+    rmsnorm_forward(b.qn, b.rstdq, b.q0, w.f32(kQNorm), T * H, hd, s.eps, off);
+    rmsnorm_forward(b.kn, b.rstdk, b.k0, w.f32(kKNorm), T * KV, hd, s.eps, off);
+  } else if (s.qk_norm == QkNorm::whole) {
+    rmsnorm_forward(b.qn, b.rstdq, b.q0, w.f32(kQNorm), T, b.qc, s.eps, off);
+    rmsnorm_forward(b.kn, b.rstdk, b.k0, w.f32(kKNorm), T, b.kvc, s.eps, off);
+  } else {
+    std::memcpy(b.qn, b.q0, sizeof(float) * T * b.qc);
+    std::memcpy(b.kn, b.k0, sizeof(float) * T * b.kvc);
+  }
+  // RoPE, then the heads (kernels/attention.hpp)
+  rope_rotate(b.qr, b.qn, T, H, hd, inv_freq, false);
+  rope_rotate(b.kr, b.kn, T, KV, hd, inv_freq, false);
+  attention_forward(b.y, b.S, b.P, b.qr, b.kr, b.v, heads(b, s, window));
+  linear(b.a0, b.y, w.w[kO], w.dtype[kO], T, b.qc, d, b.panel);
+  add_bias(b.a0, w.f32(kOBias), T, d);
+  // the residual add: xm = x + N2(a0) (N2 only in the sandwich and OLMo 2 layouts)
+  const std::size_t n = std::size_t(T) * d;
+  if (s.placement != Placement::pre) {
+    rmsnorm_forward(b.xm, b.rstd2, b.a0, w.f32(kAttnNormAfter), T, d, s.eps, off);
+    if (attn_norms) row_norms(attn_norms, b.xm, T, d);
+    for (std::size_t i = 0; i < n; ++i) b.xm[i] += x[i];
+  } else {
+    if (attn_norms) row_norms(attn_norms, b.a0, T, d);
+    for (std::size_t i = 0; i < n; ++i) b.xm[i] = x[i] + b.a0[i];
+  }
+  const float* mlp_in = b.xm;
+  if (s.placement != Placement::olmo2) {
+    rmsnorm_forward(b.n3, b.rstd3, b.xm, w.f32(kMlpNormBefore), T, d, s.eps, off);
+    mlp_in = b.n3;
+  }
+  linear(b.gate, mlp_in, w.w[kGate], w.dtype[kGate], T, d, b.ffn, b.panel);
+  linear(b.up, mlp_in, w.w[kUp], w.dtype[kUp], T, d, b.ffn, b.panel);
+  std::memcpy(b.act, b.gate, sizeof(float) * T * b.ffn);
+  gated_activation(b.act, b.up, std::size_t(T) * b.ffn, s.activation);
+  linear(b.m0, b.act, w.w[kDown], w.dtype[kDown], T, b.ffn, d, b.panel);
+  // the MLP branch's output, N4(m0) or m0, into dA; the layer's output x_out = xm + that (when asked)
+  const float* branch = b.m0;
+  if (s.placement != Placement::pre) {
+    rmsnorm_forward(b.dA, b.rstd4, b.m0, w.f32(kMlpNormAfter), T, d, s.eps, off);
+    branch = b.dA;
+  }
+  if (mlp_norms) row_norms(mlp_norms, branch, T, d);
+  if (out)
+    for (std::size_t i = 0; i < n; ++i) out[i] = b.xm[i] + branch[i];
+}
+
+// dnorm_in[rows, width] += J^T dy of an RMSNorm for each of nv stacked vectors; the weight's ||dg||^2 (from
+// vector 0) into *param.
+void norm_backward(float* dx, const float* dy, const float* x, const float* rstd, const float* g, int rows, int width,
+                   int nv, float off, float* dparam, double* param) {
+  const std::size_t n = std::size_t(rows) * width;
+  std::fill(dparam, dparam + width, 0.0f);
+  for (int j = 0; j < nv; ++j)
+    rmsnorm_backward(dx + j * n, j == 0 ? dparam : nullptr, dy + j * n, x, rstd, g, rows, width, off);
+  *param += sum_squares(dparam, width);
+}
+
+// J[nv T, d] = J_attn(x)^T G for the nv stacked vectors of G; squared weight gradients of vector 0.
+void attention_branch_backward(Buffers& b, int nv, const float* x, const LayerSpec& s, const LayerWeights& w,
+                               const float* inv_freq, int window, double* sq) {
+  const int T = b.T, d = b.d, H = b.H, KV = b.KV, hd = b.hd, M = nv * T;
+  const float off = s.norm_offset;
+  const std::size_t td = std::size_t(T) * d;
+  // N2 (after the attention), then o_proj and its bias
+  const float* dA0 = b.G;
+  if (s.placement != Placement::pre) {
+    std::fill(b.dA, b.dA + nv * td, 0.0f);
+    norm_backward(b.dA, b.G, b.a0, b.rstd2, w.f32(kAttnNormAfter), T, d, nv, off, b.dparam, &sq[kAttnNormAfter]);
+    dA0 = b.dA;
+  }
+  if (w.w[kOBias]) sq[kOBias] += bias_square(dA0, T, d);
+  sq[kO] += gram_product(dA0, d, b.y, b.qc, T);
+  std::fill(b.dY, b.dY + std::size_t(M) * b.qc, 0.0f);
+  linear_backward_input(b.dY, dA0, w.w[kO], w.dtype[kO], M, b.qc, d, b.panel);
+  // the heads and RoPE's R^T, for each vector
+  std::fill(b.dQ, b.dQ + std::size_t(M) * b.qc, 0.0f);
+  std::fill(b.dK, b.dK + std::size_t(M) * b.kvc, 0.0f);
+  std::fill(b.dV, b.dV + std::size_t(M) * b.kvc, 0.0f);
+  for (int j = 0; j < nv; ++j) {
+    float *dQ = b.dQ + std::size_t(j) * T * b.qc, *dK = b.dK + std::size_t(j) * T * b.kvc;
+    attention_backward(dQ, dK, b.dV + std::size_t(j) * T * b.kvc, b.dP, b.dG, b.d_raw, b.dY + std::size_t(j) * T * b.qc,
+                       b.qr, b.kr, b.v, b.S, b.P, heads(b, s, window));
+    rope_rotate(dQ, dQ, T, H, hd, inv_freq, true);
+    rope_rotate(dK, dK, T, KV, hd, inv_freq, true);
+  }
+  // q/k norm
+  const float *dQ0 = b.dQ, *dK0 = b.dK;
+  if (s.qk_norm != QkNorm::none) {
+    const bool head = s.qk_norm == QkNorm::per_head;
+    std::fill(b.dQ0, b.dQ0 + std::size_t(M) * b.qc, 0.0f);
+    std::fill(b.dK0, b.dK0 + std::size_t(M) * b.kvc, 0.0f);
+    norm_backward(b.dQ0, b.dQ, b.q0, b.rstdq, w.f32(kQNorm), head ? T * H : T, head ? hd : b.qc, nv, off, b.dparam,
+                  &sq[kQNorm]);
+    norm_backward(b.dK0, b.dK, b.k0, b.rstdk, w.f32(kKNorm), head ? T * KV : T, head ? hd : b.kvc, nv, off, b.dparam,
+                  &sq[kKNorm]);
+    dQ0 = b.dQ0;
+    dK0 = b.dK0;
+  }
+  if (w.w[kQBias]) sq[kQBias] += bias_square(dQ0, T, b.qc);
+  if (w.w[kKBias]) sq[kKBias] += bias_square(dK0, T, b.kvc);
+  if (w.w[kVBias]) sq[kVBias] += bias_square(b.dV, T, b.kvc);
+  // q, k, v projections: their input gradients summed
+  const float* in = s.placement == Placement::olmo2 ? x : b.n1;
+  sq[kQ] += gram_product(dQ0, b.qc, in, d, T);
+  sq[kK] += gram_product(dK0, b.kvc, in, d, T);
+  sq[kV] += gram_product(b.dV, b.kvc, in, d, T);
+  float* dIn = s.placement == Placement::olmo2 ? b.J : b.dIn;
+  std::fill(dIn, dIn + nv * td, 0.0f);
+  linear_backward_input(dIn, dQ0, w.w[kQ], w.dtype[kQ], M, d, b.qc, b.panel);
+  linear_backward_input(dIn, dK0, w.w[kK], w.dtype[kK], M, d, b.kvc, b.panel);
+  linear_backward_input(dIn, b.dV, w.w[kV], w.dtype[kV], M, d, b.kvc, b.panel);
+  // N1
+  if (s.placement != Placement::olmo2) {
+    std::fill(b.J, b.J + nv * td, 0.0f);
+    norm_backward(b.J, b.dIn, x, b.rstd1, w.f32(kAttnNormBefore), T, d, nv, off, b.dparam, &sq[kAttnNormBefore]);
+  }
+}
+
+// J[nv T, d] = J_mlp(xm)^T G; squared weight gradients of vector 0.
+void mlp_branch_backward(Buffers& b, int nv, const LayerSpec& s, const LayerWeights& w, double* sq) {
+  const int T = b.T, d = b.d, ffn = b.ffn, M = nv * T;
+  const float off = s.norm_offset;
+  const std::size_t td = std::size_t(T) * d, tf = std::size_t(T) * ffn;
+  // N4 (after the MLP), then down_proj
+  const float* dM0 = b.G;
+  if (s.placement != Placement::pre) {
+    std::fill(b.dA, b.dA + nv * td, 0.0f);
+    norm_backward(b.dA, b.G, b.m0, b.rstd4, w.f32(kMlpNormAfter), T, d, nv, off, b.dparam, &sq[kMlpNormAfter]);
+    dM0 = b.dA;
+  }
+  sq[kDown] += gram_product(dM0, d, b.act, ffn, T);
+  std::fill(b.dAct, b.dAct + nv * tf, 0.0f);
+  linear_backward_input(b.dAct, dM0, w.w[kDown], w.dtype[kDown], M, ffn, d, b.panel);
+  // act(gate) * up
+  const Gate kind = s.activation == Activation::gelu_tanh ? Gate::gelu_tanh : Gate::silu;
+  for (int j = 0; j < nv; ++j)
+    glu_backward(b.dGate + j * tf, b.dUp + j * tf, b.dAct + j * tf, b.gate, b.up, int(tf), kind);
+  // gate and up projections
+  const float* in = s.placement == Placement::olmo2 ? b.xm : b.n3;
+  sq[kGate] += gram_product(b.dGate, ffn, in, d, T);
+  sq[kUp] += gram_product(b.dUp, ffn, in, d, T);
+  float* dIn = s.placement == Placement::olmo2 ? b.J : b.dIn;
+  std::fill(dIn, dIn + nv * td, 0.0f);
+  linear_backward_input(dIn, b.dGate, w.w[kGate], w.dtype[kGate], M, d, ffn, b.panel);
+  linear_backward_input(dIn, b.dUp, w.w[kUp], w.dtype[kUp], M, d, ffn, b.panel);
+  // N3
+  if (s.placement != Placement::olmo2) {
+    std::fill(b.J, b.J + nv * td, 0.0f);
+    norm_backward(b.J, b.dIn, b.xm, b.rstd3, w.f32(kMlpNormBefore), T, d, nv, off, b.dparam, &sq[kMlpNormBefore]);
+  }
+}
+
+}  // namespace
+
+namespace {
+
+std::string check_layer(const LayerSpec& s, const LayerWeights& w, int T) {
+  if (std::string e = check_spec(s); !e.empty()) return e;
+  if (T <= 0) return "a run needs at least one position";
+  for (int slot = 0; slot < kSlotCount; ++slot) {
+    const bool optional = slot >= kQBias && slot <= kOBias;
+    if (!optional && slot_size(s, Slot(slot)) > 0 && !w.w[slot]) return "missing weight";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string layer_forward_saved(float* x, int T, const LayerSpec& s, const LayerWeights& w, const float* inv_freq,
+                                int window, float* saved, float* attn_norms, float* mlp_norms, BackwardWorkspace& ws) {
+  if (std::string e = check_layer(s, w, T); !e.empty()) return e;
+  if (std::string e = ws.reserve(s, T); !e.empty()) return e;
+  Buffers b(s, T);
+  b.carve(saved, ws.data.data() + b.activation_floats());
+  recompute(b, x, s, w, inv_freq, window, x, attn_norms, mlp_norms);
+  return "";
+}
+
+std::size_t saved_floats(const LayerSpec& spec, int T) { return Buffers(spec, T).activation_floats(); }
+
+std::string BackwardWorkspace::reserve(const LayerSpec& spec, int T) {
+  Buffers b(spec, T);
+  const std::size_t total = b.activation_floats() + b.scratch_floats();
+  if (total > data.size()) {
+    release();
+    if (std::string e = reserve_memory(total * sizeof(float), "a layer's backward", &memory_); !e.empty()) return e;
+    data.resize(total);
+  }
+  return "";
+}
+
+void BackwardWorkspace::release() {
+  std::vector<float>().swap(data);
+  memory_.reset();
+}
+
+std::string layer_backward(float* g, float* branch_only, const float* x, int T, const LayerSpec& s,
+                           const LayerWeights& w, const float* inv_freq, int window, const LayerGradients& out,
+                           BackwardWorkspace& ws, const float* saved) {
+  if (std::string e = check_layer(s, w, T); !e.empty()) return e;
+  if (std::string e = ws.reserve(s, T); !e.empty()) return e;
+  Buffers b(s, T);
+  b.carve(saved ? const_cast<float*>(saved) : ws.data.data(), ws.data.data() + b.activation_floats());
+  if (!saved) recompute(b, x, s, w, inv_freq, window);
+  const int nv = branch_only ? 2 : 1, d = s.d;
+  const std::size_t td = std::size_t(T) * d;
+  std::vector<double> sq(kSlotCount, 0.0);
+  const auto stack = [&] {
+    std::memcpy(b.G, g, sizeof(float) * td);
+    if (branch_only) std::memcpy(b.G + td, branch_only, sizeof(float) * td);
+  };
+  // the gradient through a sublayer: g += J^T g (the skip's g kept, the branch's product added); the branch-only
+  // vector takes the product alone
+  const auto through = [&](double* gain) {
+    gain[0] = sum_squares(b.J, td);
+    gain[1] = sum_squares(g, td);
+    for (std::size_t i = 0; i < td; ++i) g[i] += b.J[i];
+    if (branch_only) std::memcpy(branch_only, b.J + td, sizeof(float) * td);
+  };
+  double gains[4];
+  // the MLP sublayer, then the attention's: the backward runs the layer top-down
+  stack();
+  mlp_branch_backward(b, nv, s, w, sq.data());
+  through(gains + 2);
+  if (out.mid_grads) row_norms(out.mid_grads, g, T, d);
+  stack();
+  attention_branch_backward(b, nv, x, s, w, inv_freq, window, sq.data());
+  through(gains + 0);
+  if (out.gains) std::copy(gains, gains + 4, out.gains);
+  if (out.param_squares) std::copy(sq.begin(), sq.end(), out.param_squares);
+  return "";
+}
+
+}  // namespace rl::checkpoint
