@@ -96,7 +96,7 @@ test('the tokenizer rebuilt from tokenizer.ggml.* gives the ids of tokenizer.jso
   const { Tokenizer } = await import('@huggingface/tokenizers');
   const hf = new Tokenizer(json, {});
   // what convert_hf_to_gguf.py writes: every token by id, merges as "a b", added tokens as control / user-defined
-  const size = Math.max(...Object.values(json.model.vocab), ...json.added_tokens.map((t) => t.id)) + 1;
+  const size = [...Object.values(json.model.vocab), ...json.added_tokens.map((t) => t.id)].reduce((a, b) => Math.max(a, b)) + 1;
   const tokens = Array.from({ length: size }, (_, i) => `[PAD${i}]`), types = Array(size).fill(1);
   for (const [t, id] of Object.entries(json.model.vocab)) tokens[id] = t;
   for (const t of json.added_tokens) (tokens[t.id] = t.content), (types[t.id] = t.special ? 3 : 4);
