@@ -184,3 +184,38 @@ test("ollama:NAME:TAG opens the GGUF blob its manifest names in OLLAMA_MODELS", 
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('fuzz: mutated GGUF headers are opened or refused with a code, never another error', async () => {
+  const fixture = makeCheckpoint({ family: 'llama', config: ggufConfig('llama'), seed: 8 });
+  const { bytes } = ggufFromCheckpoint('llama', fixture, 'Q4_K');
+  const headerEnd = bytes.findIndex((_, i) => i > 24 && bytes.subarray(i, i + 16).every((b) => b === 0)) + 16;
+  let seed = 12345;
+  const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const codes = new Set();
+  for (let trial = 0; trial < 150; trial++) {
+    const mutated = bytes.slice();
+    for (let k = 0; k < 1 + Math.floor(next() * 4); k++) mutated[Math.floor(next() * headerEnd)] = Math.floor(next() * 256);
+    try {
+      (await lab.openCheckpoint({ 'model.gguf': mutated.subarray(0, next() < 0.2 ? Math.floor(next() * bytes.length) : bytes.length) })).dispose();
+    } catch (error) {
+      assert.ok(error.name === 'ResidualLabError' && typeof error.code === 'string', `trial ${trial}: ${error.stack}`);
+      codes.add(error.code);
+    }
+  }
+  assert.ok(codes.size >= 3, `several refusals seen: ${[...codes]}`);
+});
+
+test("normWeights on a Gemma GGUF: the stored values are the multiplier, 1 + w, and say so", async () => {
+  const fixture = makeCheckpoint({ family: 'gemma2', config: ggufConfig('gemma2'), seed: 3 });
+  const ckpt = await lab.openCheckpoint({ 'model.gguf': ggufFromCheckpoint('gemma2', fixture, 'Q8_0').bytes });
+  const safe = await lab.openCheckpoint(fixture.files);
+  const [rows, safeRows] = [await ckpt.normWeights(), await safe.normWeights()];
+  assert.equal(ckpt.forward.normOffset, 0);
+  assert.equal(ckpt.forward.storedNormOffset, 1);
+  assert.equal(rows.length, safeRows.length);
+  rows.forEach((row, i) => {
+    assert.equal(row.storedOffset, 1);
+    assert.ok(Math.abs(row.multiplier.mean - safeRows[i].multiplier.mean) < 1e-6, `${row.name} multiplier mean`);
+  });
+  ckpt.dispose(), safe.dispose();
+});
