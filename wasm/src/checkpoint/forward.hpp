@@ -60,9 +60,9 @@ enum Slot : int {
   kSlotCount
 };
 // The projections (q, k, v, o, gate, up, down) may stay in the file's dtype (quant.hpp, block-quantized ones
-// included): they are widened to float32 four rows at a time into a small panel right before the matmul kernel reads them (the kernel holds four rows of W
-// in L1 while every row of x passes), so no float32 copy of a whole matrix is made. Norm weights and biases are
-// float32.
+// included): they are widened to float32 four rows at a time into a small panel right before the matmul kernel reads
+// them (the kernel holds four rows of W in L1 while every row of x passes), so no float32 copy of a whole matrix is
+// made. Norm weights and biases are float32.
 struct LayerWeights {
   const void* w[kSlotCount] = {};
   Dtype dtype[kSlotCount] = {};

@@ -140,7 +140,8 @@ void unpack(Dtype t, const unsigned char* b, Unpacked& u) {
         u.scale[s] = d * float(sc);
         u.min[s] = dmin * float(m);
       }
-      for (int i = 0; i < 256; ++i) {  // sub-block s = i / 32: nibble s % 2 of byte 32 (s / 2) + l; fifth bit s of qh[l]
+      for (int i = 0; i < 256;
+           ++i) {  // sub-block s = i / 32: nibble s % 2 of byte 32 (s / 2) + l; fifth bit s of qh[l]
         const int s = i / 32, l = i % 32;
         const int nibble = (qs[32 * (s / 2) + l] >> (4 * (s % 2))) & 0xF;
         u.q[i] = std::int8_t(nibble | (five ? ((qh[l] >> s) & 1) << 4 : 0));
@@ -155,7 +156,8 @@ void unpack(Dtype t, const unsigned char* b, Unpacked& u) {
         u.scale[s] = d * float(std::int8_t(b[192 + s]));
         u.min[s] = 0;
       }
-      for (int i = 0; i < 256; ++i) {  // i = 128 n + 32 k + l: ql[64 n + l + 32 (k % 2)] nibble k / 2, qh[32 n + l] bits 2 k
+      for (int i = 0; i < 256;
+           ++i) {  // i = 128 n + 32 k + l: ql[64 n + l + 32 (k % 2)] nibble k / 2, qh[32 n + l] bits 2 k
         const int n = i / 128, k = (i / 32) % 4, l = i % 32;
         const int low = (ql[64 * n + l + 32 * (k % 2)] >> (4 * (k / 2))) & 0xF;
         const int high = (qh[32 * n + l] >> (2 * k)) & 3;

@@ -4,13 +4,16 @@
 import { DTYPE_LAYOUTS } from './gguf-types.js';
 
 /** The lab's code of `dtype` (checkpoint::Dtype in wasm/src/checkpoint/quant.hpp). */
-export const DTYPE_CODES = Object.freeze(Object.fromEntries(Object.entries(DTYPE_LAYOUTS).map(([k, v]) => [k, v.code])));
+export const DTYPE_CODES = Object.freeze(
+  Object.fromEntries(Object.entries(DTYPE_LAYOUTS).map(([k, v]) => [k, v.code])),
+);
 
 /** Bytes of n values of `dtype` (n a multiple of its block). */
 export const byteSize = (dtype, n) => (n / DTYPE_LAYOUTS[dtype].blockValues) * DTYPE_LAYOUTS[dtype].blockBytes;
 
 /** Values in `bytes` bytes of `dtype`. */
-export const valueCount = (dtype, bytes) => (bytes / DTYPE_LAYOUTS[dtype].blockBytes) * DTYPE_LAYOUTS[dtype].blockValues;
+export const valueCount = (dtype, bytes) =>
+  (bytes / DTYPE_LAYOUTS[dtype].blockBytes) * DTYPE_LAYOUTS[dtype].blockValues;
 
 /** The values of `bytes` (little-endian F32, F16 or BF16) as a Float32Array. */
 export function decodeFloats(dtype, bytes) {

@@ -46,8 +46,19 @@ const GEMMA = {
   ffn_norm: 'pre_feedforward_layernorm',
   post_ffw_norm: 'post_feedforward_layernorm',
 };
-const OLMO2 = { ...COMMON, post_attention_norm: 'post_attention_layernorm', post_ffw_norm: 'post_feedforward_layernorm' };
-export const TENSOR_NAMES = Object.freeze({ llama: PRE, qwen2: PRE, qwen3: PRE, gemma2: GEMMA, gemma3: GEMMA, olmo2: OLMO2 });
+const OLMO2 = {
+  ...COMMON,
+  post_attention_norm: 'post_attention_layernorm',
+  post_ffw_norm: 'post_feedforward_layernorm',
+};
+export const TENSOR_NAMES = Object.freeze({
+  llama: PRE,
+  qwen2: PRE,
+  qwen3: PRE,
+  gemma2: GEMMA,
+  gemma3: GEMMA,
+  olmo2: OLMO2,
+});
 
 const INTEGER_TYPES = new Set(['u8', 'i8', 'u16', 'i16', 'u32', 'i32', 'u64', 'i64']);
 const FLOAT_TYPES = new Set(['f32', 'f64']);
@@ -60,8 +71,13 @@ function key(header, name, kind, fallback) {
   }
   const type = header.kvTypes.get(name);
   const ok =
-    kind === 'integer' ? INTEGER_TYPES.has(type) : kind === 'number' ? INTEGER_TYPES.has(type) || FLOAT_TYPES.has(type) : type === kind;
-  if (!ok) throw bad('invalid_gguf_key', `${name} is a ${type}, must be ${kind === 'string' ? 'a string' : `an ${kind}`}`);
+    kind === 'integer'
+      ? INTEGER_TYPES.has(type)
+      : kind === 'number'
+        ? INTEGER_TYPES.has(type) || FLOAT_TYPES.has(type)
+        : type === kind;
+  if (!ok)
+    throw bad('invalid_gguf_key', `${name} is a ${type}, must be ${kind === 'string' ? 'a string' : `an ${kind}`}`);
   return header.kv.get(name);
 }
 
@@ -101,7 +117,10 @@ export function ggufConfig(header, tensors) {
   const scaling = k('rope.scaling.type', 'string', 'none');
   if (scaling === 'linear') config.rope_scaling = { rope_type: 'linear', factor: k('rope.scaling.factor', 'number') };
   else if (scaling !== 'none')
-    throw bad('unsupported_config', `${arch}.rope.scaling.type ${JSON.stringify(scaling)} is not one the lab runs (linear)`);
+    throw bad(
+      'unsupported_config',
+      `${arch}.rope.scaling.type ${JSON.stringify(scaling)} is not one the lab runs (linear)`,
+    );
   if (arch === 'gemma2' || arch === 'gemma3') {
     const big = L === (arch === 'gemma2' ? 46 : 62); // the 27B models
     const scale = k('attention.scale', 'number', null);

@@ -25,7 +25,9 @@ export async function ollamaFiles(reference, env = globalThis.process?.env ?? {}
   try {
     manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
   } catch (error) {
-    throw missing(`${reference}: no ollama manifest at ${manifestPath} (${error.code ?? error.message}); set OLLAMA_MODELS to ollama's models folder`);
+    throw missing(
+      `${reference}: no ollama manifest at ${manifestPath} (${error.code ?? error.message}); set OLLAMA_MODELS to ollama's models folder`,
+    );
   }
   const layer = manifest?.layers?.find((l) => l?.mediaType === MODEL_LAYER);
   if (!layer || !/^sha256:[0-9a-f]{64}$/.test(layer.digest ?? ''))

@@ -23,13 +23,19 @@ export async function readGguf(map, weightFiles) {
   const names = [...map.keys()].filter((name) => name.endsWith('.gguf')).sort();
   const split = names.map((name) => SPLIT.exec(name));
   if (names.length > 1 && split.some((m) => !m))
-    throw bad('invalid_input', `give one .gguf file, or every file of a split set (-00001-of-0000N.gguf): ${names.join(', ')}`);
+    throw bad(
+      'invalid_input',
+      `give one .gguf file, or every file of a split set (-00001-of-0000N.gguf): ${names.join(', ')}`,
+    );
   if (split[0]) {
     const count = Number(split[0][2]);
     const have = new Set(split.map((m) => Number(m[1])));
     const absent = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !have.has(i));
     if (absent.length)
-      throw bad('missing_shard', `${absent.map((i) => names[0].replace(SPLIT, `-${String(i).padStart(5, '0')}-of-${split[0][2]}.gguf`)).join(', ')} of the split set ${absent.length > 1 ? 'are' : 'is'} missing`);
+      throw bad(
+        'missing_shard',
+        `${absent.map((i) => names[0].replace(SPLIT, `-${String(i).padStart(5, '0')}-of-${split[0][2]}.gguf`)).join(', ')} of the split set ${absent.length > 1 ? 'are' : 'is'} missing`,
+      );
   }
   const headers = [];
   for (const name of names) {
@@ -48,14 +54,23 @@ export async function readGguf(map, weightFiles) {
       all.set(key, { ...t, source });
     }
   if (first.kv.has('split.tensors.count') && first.kv.get('split.tensors.count') !== all.size)
-    throw bad('invalid_tensor_count', `the split set should hold ${first.kv.get('split.tensors.count')} tensors, its files hold ${all.size}`);
+    throw bad(
+      'invalid_tensor_count',
+      `the split set should hold ${first.kv.get('split.tensors.count')} tensors, its files hold ${all.size}`,
+    );
 
   const arch = ggufArch(first);
   const config = ggufConfig(first, all);
   const tensors = ggufTensors(first, all);
   for (const t of tensors.values()) {
-    if (!FLOAT_DTYPES.has(t.dtype) && !/\.(q_proj|k_proj|v_proj|o_proj|gate_proj|up_proj|down_proj)\.weight$|embed_tokens|lm_head/.test(t.name))
-      throw bad('unsupported_dtype', `${t.ggufName} is ${t.dtype}; the lab reads norm weights and biases as F32, F16 or BF16`);
+    if (
+      !FLOAT_DTYPES.has(t.dtype) &&
+      !/\.(q_proj|k_proj|v_proj|o_proj|gate_proj|up_proj|down_proj)\.weight$|embed_tokens|lm_head/.test(t.name)
+    )
+      throw bad(
+        'unsupported_dtype',
+        `${t.ggufName} is ${t.dtype}; the lab reads norm weights and biases as F32, F16 or BF16`,
+      );
   }
   if (GGUF_ARCHES[arch].permuted) {
     const headDim = config.head_dim;
@@ -72,7 +87,10 @@ export async function readGguf(map, weightFiles) {
   const rope = all.get('rope_freqs.weight');
   if (rope) {
     if (!FLOAT_DTYPES.has(rope.dtype) || rope.shape.length !== 1 || rope.shape[0] !== config.head_dim / 2)
-      throw bad('shape_mismatch', `rope_freqs.weight must be ${config.head_dim / 2} floats, is ${rope.dtype} [${rope.shape}]`);
+      throw bad(
+        'shape_mismatch',
+        `rope_freqs.weight must be ${config.head_dim / 2} floats, is ${rope.dtype} [${rope.shape}]`,
+      );
     ropeFreqs = decodeFloats(rope.dtype, await rope.source.read(rope.offset, rope.offset + rope.byteLength));
   }
   return {
@@ -90,7 +108,11 @@ export function adjustModel(model, { ropeFreqs, normStoredOffset }) {
   if (ropeFreqs) {
     const scaled = new Map();
     for (const layer of model.layers) {
-      if (!scaled.has(layer.invFreq)) scaled.set(layer.invFreq, layer.invFreq.map((v, i) => v / ropeFreqs[i]));
+      if (!scaled.has(layer.invFreq))
+        scaled.set(
+          layer.invFreq,
+          layer.invFreq.map((v, i) => v / ropeFreqs[i]),
+        );
       layer.invFreq = scaled.get(layer.invFreq);
     }
   }

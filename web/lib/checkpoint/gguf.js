@@ -56,7 +56,8 @@ export function parseGgufHeader(bytes, fileSize, file) {
   let at = 0;
   const need = (n) => {
     if (at + n > bytes.length) {
-      if (at + n > fileSize) throw fail('truncated_header', file, `the file ends at byte ${fileSize}, inside its header`);
+      if (at + n > fileSize)
+        throw fail('truncated_header', file, `the file ends at byte ${fileSize}, inside its header`);
       throw new NeedMore(at + n);
     }
   };
@@ -80,19 +81,32 @@ export function parseGgufHeader(bytes, fileSize, file) {
   };
   const scalar = (type, what) => {
     switch (type) {
-      case 0: return need(1), (at += 1), view.getUint8(at - 1);
-      case 1: return need(1), (at += 1), view.getInt8(at - 1);
-      case 2: return need(2), (at += 2), view.getUint16(at - 2, true);
-      case 3: return need(2), (at += 2), view.getInt16(at - 2, true);
-      case 4: return u32();
-      case 5: return need(4), (at += 4), view.getInt32(at - 4, true);
-      case 6: return need(4), (at += 4), view.getFloat32(at - 4, true);
-      case 7: return need(1), (at += 1), view.getUint8(at - 1) !== 0;
-      case 8: return string(what);
-      case 10: return u64();
-      case 11: return need(8), (at += 8), Number(view.getBigInt64(at - 8, true));
-      case 12: return need(8), (at += 8), view.getFloat64(at - 8, true);
-      default: throw fail('invalid_gguf', file, `${what} has value type ${type}, which GGUF does not define`);
+      case 0:
+        return (need(1), (at += 1), view.getUint8(at - 1));
+      case 1:
+        return (need(1), (at += 1), view.getInt8(at - 1));
+      case 2:
+        return (need(2), (at += 2), view.getUint16(at - 2, true));
+      case 3:
+        return (need(2), (at += 2), view.getInt16(at - 2, true));
+      case 4:
+        return u32();
+      case 5:
+        return (need(4), (at += 4), view.getInt32(at - 4, true));
+      case 6:
+        return (need(4), (at += 4), view.getFloat32(at - 4, true));
+      case 7:
+        return (need(1), (at += 1), view.getUint8(at - 1) !== 0);
+      case 8:
+        return string(what);
+      case 10:
+        return u64();
+      case 11:
+        return (need(8), (at += 8), Number(view.getBigInt64(at - 8, true)));
+      case 12:
+        return (need(8), (at += 8), view.getFloat64(at - 8, true));
+      default:
+        throw fail('invalid_gguf', file, `${what} has value type ${type}, which GGUF does not define`);
     }
   };
 
@@ -105,7 +119,11 @@ export function parseGgufHeader(bytes, fileSize, file) {
   const tensorCount = u64(),
     kvCount = u64();
   if (tensorCount * MIN_TENSOR_INFO_BYTES > fileSize)
-    throw fail('invalid_tensor_count', file, `the header counts ${tensorCount} tensors, more than the file can describe`);
+    throw fail(
+      'invalid_tensor_count',
+      file,
+      `the header counts ${tensorCount} tensors, more than the file can describe`,
+    );
   if (kvCount * 12 > fileSize)
     throw fail('invalid_gguf', file, `the header counts ${kvCount} key/values, more than the file can hold`);
 
@@ -118,7 +136,8 @@ export function parseGgufHeader(bytes, fileSize, file) {
       const itemType = u32(),
         count = u64();
       if (itemType === 9) throw fail('invalid_gguf', file, `${key} is an array of arrays, which the lab does not read`);
-      if (count > fileSize - at) throw fail('invalid_gguf', file, `${key} counts ${count} items, past the end of the file`);
+      if (count > fileSize - at)
+        throw fail('invalid_gguf', file, `${key} counts ${count} items, past the end of the file`);
       const items = new Array(count);
       for (let j = 0; j < count; j++) items[j] = scalar(itemType, `${key}[${j}]`);
       kv.set(key, items);
@@ -181,14 +200,26 @@ export function parseGgufHeader(bytes, fileSize, file) {
       throw fail('invalid_gguf', file, `${name} has shape [${shape}]`);
     const inner = shape[shape.length - 1];
     if (inner % layout.blockValues !== 0)
-      throw fail('invalid_gguf', file, `${name}'s rows of ${inner} are not whole ${layout.name} blocks of ${layout.blockValues}`);
+      throw fail(
+        'invalid_gguf',
+        file,
+        `${name}'s rows of ${inner} are not whole ${layout.name} blocks of ${layout.blockValues}`,
+      );
     if (offset % alignment !== 0)
-      throw fail('misaligned_tensor', file, `${name} starts at data offset ${offset}, not a multiple of the alignment ${alignment}`);
+      throw fail(
+        'misaligned_tensor',
+        file,
+        `${name} starts at data offset ${offset}, not a multiple of the alignment ${alignment}`,
+      );
     const count = shape.reduce((a, b) => a * b, 1);
     const byteLength = (count / layout.blockValues) * layout.blockBytes;
     const begin = dataOffset + offset;
     if (begin > fileSize)
-      throw fail('offset_out_of_file', file, `${name} starts at byte ${begin}, past the end of the file (${fileSize} bytes)`);
+      throw fail(
+        'offset_out_of_file',
+        file,
+        `${name} starts at byte ${begin}, past the end of the file (${fileSize} bytes)`,
+      );
     if (begin + byteLength > fileSize)
       throw fail(
         'truncated_tensor',

@@ -33,7 +33,15 @@ export async function normWeightStats(weights, model) {
       : storedOffset
         ? stats(values)
         : null;
-    rows.push({ name: w.name, layer: w.layer, slot: w.slot, size: values.length, ...stats(values), multiplier, storedOffset });
+    rows.push({
+      name: w.name,
+      layer: w.layer,
+      slot: w.slot,
+      size: values.length,
+      ...stats(values),
+      multiplier,
+      storedOffset,
+    });
   }
   return rows;
 }
