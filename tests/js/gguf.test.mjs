@@ -284,3 +284,45 @@ test('normWeights on a Gemma GGUF: the stored values are the multiplier, 1 + w, 
   });
   (ckpt.dispose(), safe.dispose());
 });
+
+test('the Hub fetch takes a GGUF file of a repo (no config.json), and a split set whole; a second fetch is cached', async () => {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const { startFakeHub } = await import('../fixtures/fake-hub.mjs');
+  const fixture = makeCheckpoint({ family: 'qwen3', config: ggufConfig('qwen3'), seed: 21 });
+  const q8 = ggufFromCheckpoint('qwen3', fixture, 'Q8_0'), q4 = ggufFromCheckpoint('qwen3', fixture, 'Q4_K');
+  // a split set: the first file holds the key/values and half the tensors, the second the rest
+  const half = Math.floor(q4.entries.length / 2);
+  const splitKv = (no) => [['split.no', 'u16', no], ['split.count', 'u16', 2], ['split.tensors.count', 'i32', q4.entries.length]];
+  const parts = [writeGguf([...q4.kv, ...splitKv(0)], q4.entries.slice(0, half)), writeGguf([['general.architecture', 'string', 'qwen3'], ...splitKv(1)], q4.entries.slice(half))];
+  const hub = await startFakeHub({
+    'toy/qwen3-gguf': { files: { 'tiny-Q8_0.gguf': q8.bytes, 'tiny-Q4_K-00001-of-00002.gguf': parts[0], 'tiny-Q4_K-00002-of-00002.gguf': parts[1], 'README.md': 'x' } },
+  });
+  const home = mkdtempSync(join(tmpdir(), 'rl-hub-gguf-'));
+  const saved = { ...process.env };
+  process.env.HF_HOME = home;
+  delete process.env.HF_HUB_CACHE;
+  process.env.HF_ENDPOINT = hub.endpoint;
+  try {
+    for (const [file, gguf, names] of [
+      ['tiny-Q8_0.gguf', q8, ['tiny-Q8_0.gguf']],
+      ['tiny-Q4_K-00001-of-00002.gguf', q4, ['tiny-Q4_K-00001-of-00002.gguf', 'tiny-Q4_K-00002-of-00002.gguf']],
+    ]) {
+      const got = await lab.fetchCheckpoint('toy/qwen3-gguf', { file });
+      assert.deepEqual(Object.keys(got.files).sort(), names);
+      const ckpt = await lab.openCheckpoint(got.files, { workers: 1 });
+      const ref = referenceForward('qwen3', ggufConfig('qwen3'), gguf.tensors, IDS);
+      assertRelativelyClose((await ckpt.run(IDS, { logits: 'all' })).logits, ref.logits, `${file} logits`, 1e-4);
+      ckpt.dispose();
+      const again = await lab.fetchCheckpoint('toy/qwen3-gguf', { file, fetch: async (url) => assert.fail(`no request, and ${url} was made`) });
+      assert.equal(again.fetched, false);
+      assert.deepEqual(Object.keys(again.files).sort(), names);
+    }
+    await assert.rejects(lab.fetchCheckpoint('toy/qwen3-gguf', { file: 'absent.gguf' }), (e) => e.code === 'not_found');
+  } finally {
+    process.env = saved;
+    await hub.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+});

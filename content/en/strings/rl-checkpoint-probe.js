@@ -114,6 +114,7 @@ export default {
   min: 'min',
   max: 'max',
   onePlus: (name) => `${name} (as applied: 1 + w)`,
+  storedOnePlus: (name) => `${name} (the GGUF file holds 1 + w already: these are the multipliers)`,
   lensTitle: 'Logit lens at the chosen position',
   lensHint:
     'Each stream state read through the final norm (with its own root mean square) and the output head, as if the model stopped there: the top tokens and their probabilities. The last row is the model’s own prediction.',

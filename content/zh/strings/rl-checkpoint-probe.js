@@ -108,6 +108,7 @@ export default {
   min: '最小值',
   max: '最大值',
   onePlus: (name) => `${name}（实际乘上的是 1 + w）`,
+  storedOnePlus: (name) => `${name}（GGUF 文件里存的就是 1 + w，这里即实际乘数）`,
   lensTitle: '所选位置上的 logit lens',
   lensHint:
     '把每个残差流状态当作模型就此停下：先用它自己的均方根做最终归一化，再送进输出头，列出概率最高的几个词元。最后一行就是模型本身的预测。',

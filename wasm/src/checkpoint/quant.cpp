@@ -31,14 +31,16 @@ float half(const unsigned char* p) {
   return f16_bits_to_float(h);
 }
 
-// y[i] = scale[i / sub] * q[i] - min[i / sub], four lanes at a time.
+// y[i] = scale[i / sub] * q[i] - min[i / sub], four lanes at a time (four int8 widened to float32 by one
+// convertvector: i16x8 / i32x4 extends and a convert in WASM SIMD).
 void apply(float* y, const Unpacked& u, int values) {
   using simd::f32x4;
-  typedef int i32x4 __attribute__((vector_size(16)));
+  typedef std::int8_t i8x4 __attribute__((vector_size(4)));
   for (int s = 0; s * u.sub < values; ++s) {
     const f32x4 scale = simd::splat(u.scale[s]), min = simd::splat(u.min[s]);
     for (int i = s * u.sub; i < (s + 1) * u.sub; i += 4) {
-      const i32x4 q = {u.q[i], u.q[i + 1], u.q[i + 2], u.q[i + 3]};
+      i8x4 q;
+      std::memcpy(&q, u.q + i, sizeof q);
       simd::store(y + i, scale * __builtin_convertvector(q, f32x4) - min);
     }
   }
@@ -52,6 +54,104 @@ void scale_min_k4(int j, const unsigned char* q, int* sc, int* m) {
   } else {
     *sc = (q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4);
     *m = (q[j + 4] >> 4) | ((q[j] >> 6) << 4);
+  }
+}
+
+// The common types (those of Q8_0 and Q4_K_M files) unpacked 16 values at a time in byte vectors instead:
+// nibbles masked and shifted, the fifth or sixth bits spread from their bytes by a compare against one bit per
+// lane, then widened and scaled as apply() does.
+typedef std::uint8_t u8x16 __attribute__((vector_size(16)));
+typedef std::int8_t i8x16 __attribute__((vector_size(16)));
+typedef float f32x16 __attribute__((vector_size(64)));
+
+u8x16 load16(const unsigned char* p) {
+  u8x16 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// y[0..16) = scale * q - min
+void scale16(float* y, i8x16 q, float scale, float min) {
+  const f32x16 f = __builtin_convertvector(q, f32x16) * scale - min;
+  std::memcpy(y, &f, sizeof f);
+}
+
+// 0x10 in lane j where bit j of the 16 bits (lo, hi) is set
+u8x16 bit4(std::uint8_t lo, std::uint8_t hi) {
+  const u8x16 bytes = {lo, lo, lo, lo, lo, lo, lo, lo, hi, hi, hi, hi, hi, hi, hi, hi};
+  const u8x16 mask = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+  return u8x16((bytes & mask) != 0) & 0x10;
+}
+
+// Returns false for a type it does not cover (unpack() and apply() then run).
+bool widen_block(Dtype t, const unsigned char* b, float* y) {
+  switch (t) {
+    case Dtype::q8_0: {
+      const float d = half(b);
+      scale16(y, i8x16(load16(b + 2)), d, 0);
+      scale16(y + 16, i8x16(load16(b + 18)), d, 0);
+      return true;
+    }
+    case Dtype::q4_0:
+    case Dtype::q4_1: {
+      const bool one = t == Dtype::q4_1;
+      const u8x16 qs = load16(b + (one ? 4 : 2));
+      const float d = half(b), min = one ? -half(b + 2) : 0;
+      const std::int8_t bias = one ? 0 : 8;
+      scale16(y, i8x16(qs & 0xF) - bias, d, min);
+      scale16(y + 16, i8x16(qs >> 4) - bias, d, min);
+      return true;
+    }
+    case Dtype::q5_0:
+    case Dtype::q5_1: {
+      const bool one = t == Dtype::q5_1;
+      const unsigned char* qh = b + (one ? 4 : 2);
+      const u8x16 qs = load16(qh + 4);
+      const float d = half(b), min = one ? -half(b + 2) : 0;
+      const std::int8_t bias = one ? 0 : 16;
+      scale16(y, i8x16((qs & 0xF) | bit4(qh[0], qh[1])) - bias, d, min);
+      scale16(y + 16, i8x16((qs >> 4) | bit4(qh[2], qh[3])) - bias, d, min);
+      return true;
+    }
+    case Dtype::q4_k:
+    case Dtype::q5_k: {
+      const bool five = t == Dtype::q5_k;
+      const float d = half(b), dmin = half(b + 2);
+      const unsigned char *scales = b + 4, *qh = b + 16, *qs = b + (five ? 48 : 16);
+      const u8x16 h0 = load16(qh), h1 = load16(qh + 16);
+      for (int j = 0; j < 4; ++j) {  // 64 values: sub-block 2j from the low nibbles, 2j + 1 from the high
+        int sc[2], m[2];
+        scale_min_k4(2 * j, scales, &sc[0], &m[0]);
+        scale_min_k4(2 * j + 1, scales, &sc[1], &m[1]);
+        for (int part = 0; part < 2; ++part) {
+          const u8x16 q = load16(qs + 32 * j + 16 * part), h = part ? h1 : h0;
+          const u8x16 lo = q & 0xF, hi = q >> 4;
+          const std::uint8_t u1 = std::uint8_t(1 << (2 * j)), u2 = std::uint8_t(2 << (2 * j));
+          const u8x16 add_lo = five ? u8x16((h & u1) != 0) & 0x10 : u8x16{};
+          const u8x16 add_hi = five ? u8x16((h & u2) != 0) & 0x10 : u8x16{};
+          scale16(y + 64 * j + 16 * part, i8x16(lo | add_lo), d * float(sc[0]), dmin * float(m[0]));
+          scale16(y + 64 * j + 32 + 16 * part, i8x16(hi | add_hi), d * float(sc[1]), dmin * float(m[1]));
+        }
+      }
+      return true;
+    }
+    case Dtype::q6_k: {
+      const float d = half(b + 208);
+      const auto* sc = reinterpret_cast<const std::int8_t*>(b + 192);
+      for (int n = 0; n < 2; ++n)
+        for (int part = 0; part < 2; ++part) {  // values 128 n + 32 k + 16 part + l, l < 16
+          const int l = 16 * part;
+          const u8x16 ql0 = load16(b + 64 * n + l), ql1 = load16(b + 64 * n + 32 + l), h = load16(b + 128 + 32 * n + l);
+          const u8x16 q[4] = {(ql0 & 0xF) | ((h & 3) << 4), (ql1 & 0xF) | (((h >> 2) & 3) << 4),
+                              (ql0 >> 4) | (((h >> 4) & 3) << 4), (ql1 >> 4) | ((h >> 6) << 4)};
+          for (int k = 0; k < 4; ++k) {
+            const float scale = d * float(sc[8 * n + part + 2 * k]);
+            scale16(y + 128 * n + 32 * k + l, i8x16(q[k]) - std::int8_t(32), scale, 0);
+          }
+        }
+      return true;
+    }
+    default: return false;
   }
 }
 
@@ -197,7 +297,8 @@ float f16_bits_to_float(std::uint16_t h) {
   return f;
 }
 
-void to_f32(float* out, const void* in, std::size_t n, Dtype dtype) {
+namespace {
+void widen(float* out, const void* in, std::size_t n, Dtype dtype, bool vectorized) {
   const auto* bytes = static_cast<const unsigned char*>(in);
   if (dtype == Dtype::f32) {
     std::memcpy(out, in, n * sizeof(float));
@@ -224,9 +325,15 @@ void to_f32(float* out, const void* in, std::size_t n, Dtype dtype) {
   const DtypeLayout l = kLayouts[int(dtype)];
   Unpacked u;
   for (std::size_t i = 0; i < n; i += l.block_values, bytes += l.block_bytes) {
+    if (vectorized && widen_block(dtype, bytes, out + i)) continue;
     unpack(dtype, bytes, u);
     apply(out + i, u, l.block_values);
   }
 }
+
+}  // namespace
+
+void to_f32(float* out, const void* in, std::size_t n, Dtype dtype) { widen(out, in, n, dtype, true); }
+void to_f32_reference(float* out, const void* in, std::size_t n, Dtype dtype) { widen(out, in, n, dtype, false); }
 
 }  // namespace rl::checkpoint

@@ -45,6 +45,8 @@ std::size_t row_bytes(Dtype dtype, std::size_t n);
 
 // n values of `dtype` at `in` (any alignment; n a multiple of the block size) widened to float32.
 void to_f32(float* out, const void* in, std::size_t n, Dtype dtype);
+// The same by the plain per-value unpacking of every type: the reference the vectorized blocks are tested against.
+void to_f32_reference(float* out, const void* in, std::size_t n, Dtype dtype);
 float f16_bits_to_float(std::uint16_t h);
 
 }  // namespace rl::checkpoint
