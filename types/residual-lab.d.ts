@@ -45,7 +45,7 @@ export type ErrorCode =
   | 'safetensors_bad_offsets' | 'file_changed'
   // fetchCheckpoint: the host's answers, storage, the bytes' hash
   | 'not_found' | 'gated' | 'blocked' | 'storage_full' | 'offline' | 'hash_mismatch' | 'cancelled' | 'bad_response'
-  | 'http_error'
+  | 'http_error' | 'rate_limited'
   // the lab worker (worker-client.js)
   | 'unknown_method' | 'invalid_request' | 'worker_failed';
 
@@ -58,6 +58,8 @@ export class ResidualLabError extends Error {
   position?: number;
   /** inspectConfig's invalid_config: the config field at fault (e.g. 'text_config.hidden_size'). */
   field?: string;
+  /** fetchCheckpoint's gated: whether an access token was sent (and refused) */
+  tokenSent?: boolean;
   /** inspectConfig's invalid_config: what is wrong with `field`, for a page to say in its own language. */
   reason?: { kind: string; value?: number | string; limit?: number };
 }
@@ -337,8 +339,8 @@ export interface CheckpointInterventions {
   skipLayers?: number[];
   /** start at layer `layer` from this stream (T x d, a previous run's hiddenStates[layer]); not with a lens */
   from?: { layer: number; stream: Float32Array };
-  /** the output head reads the raw last stream, without the final norm */
-  noFinalNorm?: boolean;
+  /** true: the output head reads the raw last stream, without the final norm; 'division': times its gain only */
+  noFinalNorm?: boolean | 'division';
   /** every RMSNorm multiplies by (normOffset + w): 0 reads weights as w, 1 as Gemma's 1 + w */
   normOffset?: 0 | 1;
 }
@@ -461,6 +463,14 @@ export interface Checkpoint {
   normWeights(): Promise<NormWeightStats[]>;
   /** what a run of `tokens` positions will read and compute */
   cost(tokens?: number): CheckpointCost;
+  /** how many workers a run is split over */
+  readonly workers: number;
+  /** one of the chapter's claims run on this checkpoint (checkpointExperiments, by name) */
+  experiment<N extends CheckpointExperimentName>(
+    name: N,
+    input: string | ArrayLike<number>,
+    options?: Parameters<(typeof checkpointExperiments)[N]>[2],
+  ): ReturnType<(typeof checkpointExperiments)[N]>;
   /** token ids, or a text when tokenizer.json was given */
   run(input: string | ArrayLike<number>, options?: CheckpointRunOptions): Promise<CheckpointRun>;
   dispose(): void;
@@ -474,9 +484,14 @@ export interface FetchCheckpointOptions {
   revision?: string;
   onProgress?: (progress: { file: string; loaded: number; total: number }) => void;
   signal?: AbortSignal;
-  /** node: the Hub cache folder; default HF_HUB_CACHE, HF_HOME/hub, ~/.cache/huggingface/hub */
+  /** node: the Hub cache folder; default HF_HUB_CACHE, HF_HOME/hub, XDG_CACHE_HOME/huggingface/hub, ~/.cache/huggingface/hub */
   cacheDir?: string;
   fetch?: typeof fetch;
+  /**
+   * a Hugging Face access token, sent to the endpoint's origin only (never to a host it redirects to); node: default
+   * HF_TOKEN, else the Hub's token file (HF_TOKEN_PATH, HF_HOME/token); false: none
+   */
+  token?: string | false | null;
 }
 export interface FetchedCheckpoint {
   repo: string;
@@ -531,6 +546,11 @@ export interface CheckpointExperimentOptions {
   onProgress?: (progress: CheckpointProgress & { fraction?: number }) => void;
   signal?: AbortSignal;
 }
+/** where an experiment looks: a whole number 0 .. T - 1, default the last */
+type AtPosition = { position?: number };
+/** how many it lists: a whole number 1 .. min(V, MAX_TOP_TOKENS) tokens, or 1 .. d coordinates; default 5 */
+type TopK = { k?: number };
+export type CheckpointExperimentName = keyof typeof checkpointExperiments.EXPERIMENT_OPTIONS;
 export interface TokenDistribution {
   /** nats */
   entropy: number;
@@ -540,28 +560,61 @@ export interface TokenDistribution {
 type ExperimentCheckpoint = Pick<Checkpoint, 'run' | 'normWeights' | 'forward'>;
 
 export declare namespace checkpointExperiments {
+  /** each experiment's own options beside onProgress and signal */
+  const EXPERIMENT_OPTIONS: {
+    readonly noFinalNorm: readonly ('k' | 'position')[];
+    readonly dropLayers: readonly 'position'[];
+    readonly wrongConvention: readonly ('k' | 'position')[];
+    readonly increments: readonly 'position'[];
+    readonly epsMargin: readonly never[];
+    readonly attentionScores: readonly never[];
+    readonly softcaps: readonly never[];
+    readonly streamTop: readonly ('k' | 'position')[];
+    readonly bf16Norm: readonly never[];
+  };
+  const MAX_TOP_TOKENS: number;
+  /** a layer's norms in the order of a run's normInputs blocks */
+  const NORM_INPUTS: readonly Exclude<EpsRow['slot'], 'finalNorm'>[];
+  const RANDOM_DIRECTIONS: number;
+  /** what the k largest of d coordinates hold of a random direction's squared length (seeded) */
+  function randomShares(d: number, k: number, seed?: number): { share: number; p95: number; top: number };
   function noFinalNorm(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & { k?: number },
-  ): Promise<{ real: TokenDistribution; raw: TokenDistribution; scale: number; streamNorm: number; kl: number }>;
+    options?: CheckpointExperimentOptions & TopK & AtPosition,
+  ): Promise<{
+    position: number;
+    real: TokenDistribution;
+    /** the final norm's division left out, its gain kept */
+    raw: TokenDistribution;
+    /** the whole final norm left out, gain too */
+    noGain: TokenDistribution & { kl: number };
+    scale: number;
+    streamNorm: number;
+    kl: number;
+  }>;
   function dropLayers(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions,
-  ): Promise<{ top: number; layers: { layer: number; kl: number; topSurvives: boolean; top: number; cosine: number }[] }>;
+    options?: CheckpointExperimentOptions & AtPosition,
+  ): Promise<{
+    position: number;
+    top: number;
+    layers: { layer: number; kl: number; topSurvives: boolean; top: number; cosine: number }[];
+  }>;
   function wrongConvention(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & { k?: number },
+    options?: CheckpointExperimentOptions & TopK & AtPosition,
   ): Promise<{
+    position: number;
     right: TokenDistribution & { normOffset: 0 | 1; lens: CheckpointRun['lens'] };
     wrong: TokenDistribution & { normOffset: 0 | 1; lens: CheckpointRun['lens'] };
   }>;
   function increments(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & { position?: number },
+    options?: CheckpointExperimentOptions & AtPosition,
   ): Promise<{
     position: number;
     layers: { layer: number; attn: number; mlp: number; stream: number; attnGain: number | null; mlpGain: number | null }[];
@@ -590,11 +643,13 @@ export declare namespace checkpointExperiments {
   function streamTop(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & { position?: number; k?: number },
+    options?: CheckpointExperimentOptions & TopK & AtPosition,
   ): Promise<{
     position: number;
     k: number;
     states: { state: number; norm: number; share: number; coords: { index: number; value: number; share: number }[] }[];
+    /** the baseline: randomShares(d, k) */
+    random: { share: number; p95: number; top: number };
   }>;
   function bf16Norm(
     ckpt: ExperimentCheckpoint,
@@ -608,7 +663,7 @@ export declare namespace checkpointExperiments {
 }
 export interface EpsRow {
   layer: number | null;
-  slot: 'attnNormBefore' | 'attnNormAfter' | 'mlpNormBefore' | 'mlpNormAfter' | 'finalNorm';
+  slot: 'attnNormBefore' | 'attnNormAfter' | 'mlpNormBefore' | 'mlpNormAfter' | 'qNorm' | 'kNorm' | 'finalNorm';
   minMeanSquare: number;
   position: number;
   ratio: number;

@@ -10,6 +10,8 @@
 //   - refusals, each with its message: a hash mismatch (the file deleted), a redirect to a host the page's policy
 //     refuses (named), 404, 401, and a model larger than what navigator.storage.estimate() leaves (no download)
 //   - a sharded model (an index and two shards, no tokenizer.json): every file stored, the probe's numbers
+//   - a gated model with the access token field: the token to the Hub's origin only, in no address or storage; a
+//     429 with Retry-After retried
 //   node --test --test-reporter=spec tests/e2e/checkpoint-fetch.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,6 +38,7 @@ const RELOAD_HOLD = 350000; // lab/toy-olmo2's weights: the first response stops
 const mb = (bytes) => (bytes / 1e6).toFixed(1).replace('.', '\\.'); // as the panel writes it, for a RegExp
 // a sharded checkpoint without tokenizer.json: an index and two shards
 const sharded = makeCheckpoint({ family: 'llama', dtype: 'F32', sharded: true, seed: 4 }).files;
+const TOKEN = 'hf_stand1nT0kenForTheFakeHubOnly0000';
 const sizeOf = (files) => Object.values(files).reduce((sum, bytes) => sum + bytes.length, 0);
 
 let lab, api, hub, elsewhere;
@@ -56,6 +59,8 @@ before(async () => {
     'lab/elsewhere': { files: toyFiles(llama), redirectTo: `http://127.0.0.1:${elsewhere.address().port}` },
     'lab/roomy': { files: toyFiles(olmo) },
     'lab/sharded': { files: sharded },
+    'lab/gated-token': { files: toyFiles(llama), gated: true, token: TOKEN },
+    'lab/throttled': { files: toyFiles(llama), throttle: { times: 1, retryAfter: 1 } },
   });
   [lab, api] = await Promise.all([startLab({ connectSrc: [hub.endpoint, hub.cdnOrigin] }), load()]);
 });
@@ -129,13 +134,15 @@ const weightRanges = (repo) => {
  * cancelled, cut and refused requests to its origins, the console's lines about them.
  */
 function assertOnlyHubProblems(view) {
-  const hubUrl = new RegExp(`^(HTTP 40[14]|request failed): (${hub.endpoint}|${hub.cdnOrigin})/`);
+  const hubUrl = new RegExp(`^(HTTP 40[134]|HTTP 429|request failed): (${hub.endpoint}|${hub.cdnOrigin})/`);
   const refused = `127.0.0.1:${elsewhere.address().port}/`; // a URL there, not the policy's text, which lacks it
   const others = view.problems.filter(
     (p) =>
       !hubUrl.test(p) &&
       !p.includes(refused) &&
-      !/^console error: Failed to load resource: (the server responded with a status of 40[14]|net::ERR_)/.test(p),
+      !/^console error: Failed to load resource: (the server responded with a status of (40[134]|429)|net::ERR_)/.test(
+        p,
+      ),
   );
   assert.deepEqual(others, [], 'no other problem');
 }
@@ -350,7 +357,9 @@ test("refusals in the probe: a hash mismatch (deleted), a redirect the page's po
   const missing = await fetchModel(widget, 'lab/missing');
   assert.equal(missing.error, s.fetchErrors.not_found());
   const gated = await fetchModel(widget, 'lab/gated');
-  assert.equal(gated.error, s.fetchErrors.gated());
+  assert.equal(gated.error, s.fetchErrors.gated({ tokenSent: false }));
+  // the listing answered, every file was refused: nothing stored, not even an empty partial file
+  assert.equal(await opfs(page, ['residual-lab-models', 'models--lab--gated']), null);
 
   // the probe's own toy is still drawn, and nothing else went wrong
   assert.equal(await widget.getAttribute('data-status'), 'done');
@@ -418,6 +427,44 @@ test('a sharded model: the index and every shard stored, opened in the probe wit
     ]),
   );
   assert.deepEqual(await drawnReadouts(widget), await expectedReadouts(api, files, ids));
+  assertOnlyHubProblems(view);
+  await view.close();
+});
+
+test('a gated model with the token field: sent to the Hub only, kept nowhere; a 429 is retried after Retry-After', async () => {
+  const { view, widget } = await openProbe();
+  const { page } = view;
+  const seen = hub.requests.length;
+  await widget.locator('#field-token').fill(TOKEN);
+  const got = await fetchModel(widget, 'lab/gated-token');
+  assert.equal(got.error, '');
+  assert.match(got.status, /fetched and checked/);
+  const mine = hub.requests.slice(seen).filter((r) => r.method !== 'OPTIONS');
+  const toHub = mine.filter((r) => r.host === 'hub');
+  const toCdn = mine.filter((r) => r.host === 'cdn');
+  assert.ok(toHub.length >= 3 && toCdn.length >= 1, JSON.stringify(mine));
+  for (const r of toHub) assert.equal(r.authorization, `Bearer ${TOKEN}`, r.path);
+  for (const r of toCdn) assert.equal(r.authorization, undefined, `the download host got no token: ${r.path}`);
+  const kept = await page.evaluate(() => [
+    location.href,
+    JSON.stringify({ ...localStorage }),
+    JSON.stringify({ ...sessionStorage }),
+    document.cookie,
+  ]);
+  for (const place of kept) assert.ok(!place.includes(TOKEN), `the token is not kept: ${place}`);
+
+  // a wrong token: the Hub's refusal, said as such
+  await widget.locator('#field-token').fill('hf_not_the_right_one');
+  const wrong = await fetchModel(widget, 'lab/gated');
+  assert.equal(wrong.error, s.fetchErrors.gated({ tokenSent: true }));
+
+  await widget.locator('#field-token').fill('');
+  const before = hub.requests.length;
+  const throttled = await fetchModel(widget, 'lab/throttled');
+  assert.equal(throttled.error, '');
+  assert.match(throttled.status, /fetched and checked/);
+  const configs = hub.requests.slice(before).filter((r) => r.method === 'GET' && r.path.endsWith('/config.json'));
+  assert.equal(configs.length, 2, 'the 429, then the answer');
   assertOnlyHubProblems(view);
   await view.close();
 });

@@ -163,15 +163,15 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_linear(float* y, const float* x, const void* w,
 }
 
 // weights as for rl_ckpt_layer (the biases and q/k norms are read); scores: T * T floats; head_stats: 0 or
-// kHeadStats * H floats.
+// kHeadStats * H floats; qk_norm_inputs: 0 or 2 * T floats (attention_core).
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_attention_core(float* y, float* q, float* k, float* v, int T, const float* spec,
                                                 const std::uint32_t* weights, const float* inv_freq, int window,
-                                                float* scores, float* head_stats) {
+                                                float* scores, float* head_stats, float* qk_norm_inputs) {
   rl::checkpoint::LayerWeights w;
   if (!read_weights(weights, &w)) return fail("unknown dtype code");
   const rl::checkpoint::LayerSpec s = read_spec(spec);
   if (std::string e = rl::checkpoint::check_spec(s); !e.empty()) return fail(e);
-  rl::checkpoint::attention_core(y, q, k, v, T, s, w, inv_freq, window, scores, head_stats);
+  rl::checkpoint::attention_core(y, q, k, v, T, s, w, inv_freq, window, scores, head_stats, qk_norm_inputs);
   return 0;
 }
 

@@ -96,7 +96,8 @@ export default {
     safetensors_bad_offsets: 'a weights file’s tensors overlap, leave gaps or run past its end',
     file_changed: 'a file changed on disk after it was opened: give the files again',
     not_found: 'the host has no such model, revision or file',
-    gated: 'this model needs a Hugging Face account: download its files yourself and open them',
+    gated:
+      'this model needs a Hugging Face access token (it is gated or private): give one, or download its files yourself and open them',
     blocked: 'the browser blocked the host (the page’s Content-Security-Policy or CORS)',
     storage_full: 'not enough storage for the model',
     offline: 'the host could not be reached: is this computer offline?',
@@ -104,6 +105,7 @@ export default {
     cancelled: 'the download was cancelled: fetch again to continue it',
     bad_response: 'the host did not answer as a Hugging Face host does',
     http_error: 'the host answered with an error',
+    rate_limited: 'the host is refusing requests for now (too many): fetch again later to continue',
     unknown_method: 'the background worker does not know this call',
     invalid_request: 'the background worker was sent a malformed request',
     worker_failed: 'the background worker stopped unexpectedly',

@@ -31,11 +31,20 @@ export default {
     `${done} of ${total} MB${rate ? `, ${rate} MB/s, about ${seconds} s left` : ''}.`,
   fetchDone: (repo, commit, mb, seconds) => `${repo} (commit ${commit}, ${mb} MB) fetched and checked in ${seconds} s.`,
   fetchStored: (repo, commit) => `${repo} (commit ${commit}) opened from this browser’s storage, with no download.`,
+  fetchFromFile:
+    'Fetching a model needs the lab served over the web: a page opened from a file on disk has no storage for a model and cannot download from the Hub. Open the model’s files you downloaded above, or use the lab online (or run npx residual-lab) to fetch one.',
+  fetchToken: 'Access token (gated models only)',
+  fetchTokenHint:
+    'For a gated model such as Llama: accept its terms on its Hub page, then paste a read token from huggingface.co/settings/tokens. It stays in this page’s memory (never in the address or storage) and goes only to the host chosen above, not to the download host it redirects to.',
   fetchErrors: {
     invalid_input: (e) => `That is not usable: ${e.message}.`,
     not_found: () => 'That host has no such model (or no such file in it). Check the id’s spelling and the host.',
-    gated: () =>
-      'This model needs a Hugging Face account (it is gated or private): download its files yourself and open them above.',
+    gated: (e) =>
+      e?.tokenSent
+        ? 'The Hub refused the access token: accept the model’s terms on its Hub page with that account, or use a token with read access.'
+        : 'This model needs a Hugging Face access token (it is gated or private): accept its terms on its Hub page, paste a token in the field above, or download its files yourself and open them.',
+    rate_limited: () =>
+      'The host is refusing requests for now (too many, HTTP 429). Fetch again later; the download continues where it stopped.',
     blocked: (e) =>
       `The browser blocked the download (${e.message}). A page that embeds the lab must allow these hosts; see the lab’s docs/checkpoints.md.`,
     storage_full: (e) => `Not enough storage: ${e.message}.`,
@@ -163,7 +172,7 @@ export default {
       claim:
         'The final norm is not optional: the stream has only been added to, so its scale must be pulled back before the output layer.',
       answer: (r, t) =>
-        `The final norm divides the last stream (length ${r.streamNorm.toFixed(2)}) by ${r.scale.toFixed(3)}. Without it the top token is ${t(r.raw.ids[0])} instead of ${t(r.real.ids[0])}, the entropy ${r.raw.entropy.toFixed(3)} instead of ${r.real.entropy.toFixed(3)} nats, KL ${r.kl.toFixed(3)} nats.`,
+        `At position ${r.position} the final norm divides the stream (length ${r.streamNorm.toFixed(2)}) by ${r.scale.toFixed(3)}. Without that division, its gain kept, every logit is ${r.scale.toFixed(3)} times as large before any soft-cap, so the order stays (top: ${t(r.real.ids[0])}); the entropy is ${r.raw.entropy.toFixed(3)} nats against ${r.real.entropy.toFixed(3)}, KL ${r.kl.toFixed(3)} nats. Leaving out the gain too, the whole norm, the top token is ${t(r.noGain.ids[0])}, KL ${r.noGain.kl.toFixed(3)} nats: what the gain changes, not the scale.`,
     },
     dropLayers: {
       name: 'Drop one layer',
@@ -172,7 +181,7 @@ export default {
       answer: (r) => {
         const kept = r.layers.filter((l) => l.topSurvives).length;
         const least = r.layers.reduce((a, b) => (b.kl < a.kl ? b : a));
-        return `The top token survives dropping ${kept} of the ${r.layers.length} layers one at a time; dropping layer ${least.layer} costs least (KL ${least.kl.toFixed(4)} nats).`;
+        return `At position ${r.position}, the top token survives dropping ${kept} of the ${r.layers.length} layers one at a time; dropping layer ${least.layer} costs least (KL ${least.kl.toFixed(4)} nats).`;
       },
     },
     wrongConvention: {
@@ -180,7 +189,7 @@ export default {
       claim:
         'Reading Gemma’s norm weights as w instead of 1 + w (or the other way round) makes the model print garbage.',
       answer: (r, t) =>
-        `Read as ${r.wrong.normOffset ? '1 + w' : 'w'} instead of ${r.right.normOffset ? '1 + w' : 'w'}, the top token is ${t(r.wrong.ids[0])} (right: ${t(r.right.ids[0])}) and the entropy ${r.wrong.entropy.toFixed(3)} nats (right: ${r.right.entropy.toFixed(3)}).`,
+        `At position ${r.position}, read as ${r.wrong.normOffset ? '1 + w' : 'w'} instead of ${r.right.normOffset ? '1 + w' : 'w'}, the top token is ${t(r.wrong.ids[0])} (right: ${t(r.right.ids[0])}) and the entropy ${r.wrong.entropy.toFixed(3)} nats (right: ${r.right.entropy.toFixed(3)}).`,
     },
     increments: {
       name: 'Increments against the stream',
@@ -225,7 +234,7 @@ export default {
         'The stream grows from 0.47 at the embedding: whether a few dimensions carry that growth shows in its largest coordinates.',
       answer: (r) => {
         const last = r.states.at(-1);
-        return `At position ${r.position}, after the last layer, the ${r.k} largest of its coordinates hold ${(100 * last.share).toFixed(1)}% of the squared length ${last.norm.toFixed(2)}².`;
+        return `At position ${r.position}, after the last layer, the ${r.k} largest of its coordinates hold ${(100 * last.share).toFixed(1)}% of the squared length ${last.norm.toFixed(2)}²; a random direction’s ${r.k} largest hold ${(100 * r.random.share).toFixed(1)}% on average.`;
       },
     },
     bf16Norm: {
@@ -238,10 +247,11 @@ export default {
     },
   },
   withNorm: 'with the final norm',
-  withoutNorm: 'without it',
+  withoutNorm: 'without its division (gain kept)',
+  withoutGain: 'without the whole norm',
   rightReading: 'the model’s convention',
   wrongReading: 'the other one',
-  reading: 'reading',
+  readingColumn: 'reading',
   entropy: 'entropy (nats)',
   topTokens: 'top tokens (probability)',
   layer: 'layer',
@@ -263,7 +273,6 @@ export default {
   maxBefore: 'largest before the cap',
   maxAfter: 'largest after',
   bent: 'bent / all',
-  state: 'state',
   topShare: (k) => `share of |h|² in the ${k} largest coordinates`,
   coordinates: 'coordinate: value',
   positionShort: 'position',

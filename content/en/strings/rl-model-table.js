@@ -30,8 +30,7 @@ export default {
       "the original Transformer's decoder has a third norm, around cross-attention (not drawn: this is a decoder-only block)",
     residualInit: 'the projections that write into the residual stream start scaled by 1/√N',
     qkNorm: "QK-Norm: RMSNorm over each head's q and k",
-    qkNormWhole:
-      'QK-Norm over the whole projections: one RMSNorm over all of q (hidden_size wide), one over all of k (the toy decoder normalizes per head)',
+    qkNormWhole: 'QK-Norm over the whole projections: one RMSNorm over all of q (hidden_size wide), one over all of k',
     noQkvBias: 'no bias on the q, k, v projections',
     mlaNorms:
       'MLA normalizes its compressed vectors c_q and c_kv with an RMSNorm each (q_a_layernorm, kv_a_layernorm, drawn beside attention; the toy decoder has no MLA, so a run leaves them out)',

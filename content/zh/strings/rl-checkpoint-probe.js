@@ -31,10 +31,19 @@ export default {
     `已下载 ${done} / ${total} MB${rate ? `，${rate} MB/s，约剩 ${seconds} 秒` : ''}。`,
   fetchDone: (repo, commit, mb, seconds) => `${repo}（commit ${commit}，${mb} MB）已下载并核对，用时 ${seconds} 秒。`,
   fetchStored: (repo, commit) => `${repo}（commit ${commit}）从本浏览器的存储中打开，没有重新下载。`,
+  fetchFromFile:
+    '下载模型需要通过网络访问本实验：从磁盘上的文件打开的页面没有存放模型的存储空间，也无法从 Hub 下载。请在上面打开你已下载的模型文件，或者使用在线版本（或运行 npx residual-lab）来下载。',
+  fetchToken: '访问令牌（仅受限模型需要）',
+  fetchTokenHint:
+    '像 Llama 这样的受限模型：先在它的 Hub 页面上同意使用条款，再从 huggingface.co/settings/tokens 复制一个只读令牌粘贴到这里。令牌只留在本页的内存里（不进地址栏，也不存储），只发给上面选定的地址，不会发给它重定向去的下载地址。',
   fetchErrors: {
     invalid_input: (e) => `无法使用：${e.message}。`,
     not_found: () => '这个地址上没有这个模型（或模型里没有这个文件）。请检查 id 的拼写和来源。',
-    gated: () => '这个模型需要 Hugging Face 账号（受限或私有）：请自行下载它的文件，再在上面打开。',
+    gated: (e) =>
+      e?.tokenSent
+        ? 'Hub 拒绝了这个访问令牌：请用该账号在模型的 Hub 页面上同意使用条款，或换一个有读取权限的令牌。'
+        : '这个模型需要 Hugging Face 访问令牌（受限或私有）：先在模型的 Hub 页面上同意使用条款，再把令牌填到上面的输入框；也可以自行下载它的文件，在上面打开。',
+    rate_limited: () => '这个地址暂时拒绝请求（请求过多，HTTP 429）。稍后再次下载，会从断点继续。',
     blocked: (e) => `浏览器拦截了下载（${e.message}）。嵌入本实验的页面必须允许这些地址，见 docs/checkpoints.md。`,
     storage_full: (e) => `存储空间不足：${e.message}。`,
     offline: () => '连不上这个地址：这台电脑是否离线？稍后再次下载，会从断点继续。',
@@ -155,7 +164,7 @@ export default {
       name: '去掉最终归一化',
       claim: '最终归一化不是可有可无的：主干只被加过，到最后一层可能很长，进入输出层之前必须把尺度拉回来。',
       answer: (r, t) =>
-        `最终归一化把最后的残差流（长度 ${r.streamNorm.toFixed(2)}）除以 ${r.scale.toFixed(3)}。去掉它，排第一的 token 是 ${t(r.raw.ids[0])}（原来是 ${t(r.real.ids[0])}），熵是 ${r.raw.entropy.toFixed(3)} nats（原来是 ${r.real.entropy.toFixed(3)}），KL 为 ${r.kl.toFixed(3)} nats。`,
+        `在位置 ${r.position}，最终归一化把残差流（长度 ${r.streamNorm.toFixed(2)}）除以 ${r.scale.toFixed(3)}。只去掉这次除法、保留增益，每个 logit 在软上限之前都放大 ${r.scale.toFixed(3)} 倍，次序不变（第一仍是 ${t(r.real.ids[0])}）；熵变为 ${r.raw.entropy.toFixed(3)} nats（原来 ${r.real.entropy.toFixed(3)}），KL 为 ${r.kl.toFixed(3)} nats。连增益也去掉（整个归一化都不要），排第一的是 ${t(r.noGain.ids[0])}，KL 为 ${r.noGain.kl.toFixed(3)} nats：这是增益带来的变化，不是尺度。`,
     },
     dropLayers: {
       name: '去掉一层',
@@ -163,14 +172,14 @@ export default {
       answer: (r) => {
         const kept = r.layers.filter((l) => l.topSurvives).length;
         const least = r.layers.reduce((a, b) => (b.kl < a.kl ? b : a));
-        return `逐层去掉 ${r.layers.length} 层中的一层，有 ${kept} 次排第一的 token 不变；去掉第 ${least.layer} 层代价最小（KL ${least.kl.toFixed(4)} nats）。`;
+        return `在位置 ${r.position}，逐层去掉 ${r.layers.length} 层中的一层，有 ${kept} 次排第一的 token 不变；去掉第 ${least.layer} 层代价最小（KL ${least.kl.toFixed(4)} nats）。`;
       },
     },
     wrongConvention: {
       name: '用错权重约定',
       claim: '把 Gemma 的归一化权重按 w 而不是 1 + w 读（或反过来），模型就会输出乱码。',
       answer: (r, t) =>
-        `按 ${r.wrong.normOffset ? '1 + w' : 'w'} 而不是 ${r.right.normOffset ? '1 + w' : 'w'} 读，排第一的 token 是 ${t(r.wrong.ids[0])}（正确：${t(r.right.ids[0])}），熵 ${r.wrong.entropy.toFixed(3)} nats（正确：${r.right.entropy.toFixed(3)}）。`,
+        `在位置 ${r.position}，按 ${r.wrong.normOffset ? '1 + w' : 'w'} 而不是 ${r.right.normOffset ? '1 + w' : 'w'} 读，排第一的 token 是 ${t(r.wrong.ids[0])}（正确：${t(r.right.ids[0])}），熵 ${r.wrong.entropy.toFixed(3)} nats（正确：${r.right.entropy.toFixed(3)}）。`,
     },
     increments: {
       name: '增量与残差流之比',
@@ -212,7 +221,7 @@ export default {
       claim: '残差流从嵌入的 0.47 开始增长：这种增长是否集中在少数几个维度，看它最大的几个坐标就知道。',
       answer: (r) => {
         const last = r.states.at(-1);
-        return `在位置 ${r.position}，最后一层之后，最大的 ${r.k} 个坐标占了长度平方 ${last.norm.toFixed(2)}² 的 ${(100 * last.share).toFixed(1)}%。`;
+        return `在位置 ${r.position}，最后一层之后，最大的 ${r.k} 个坐标占了长度平方 ${last.norm.toFixed(2)}² 的 ${(100 * last.share).toFixed(1)}%；随机方向最大的 ${r.k} 个平均占 ${(100 * r.random.share).toFixed(1)}%。`;
       },
     },
     bf16Norm: {
@@ -225,10 +234,11 @@ export default {
     },
   },
   withNorm: '有最终归一化',
-  withoutNorm: '没有',
+  withoutNorm: '去掉除法（保留增益）',
+  withoutGain: '去掉整个归一化',
   rightReading: '模型自己的约定',
   wrongReading: '另一种',
-  reading: '读法',
+  readingColumn: '读法',
   entropy: '熵（nats）',
   topTokens: '前几位 token（概率）',
   layer: '层',
@@ -250,7 +260,6 @@ export default {
   maxBefore: '上限前的最大值',
   maxAfter: '上限后的最大值',
   bent: '被弯曲 / 全部',
-  state: '状态',
   topShare: (k) => `最大 ${k} 个坐标占 |h|² 的比例`,
   coordinates: '坐标：值',
   positionShort: '位置',

@@ -30,7 +30,7 @@ export default {
       '原始 Transformer 的解码器还有第三个 Norm，套在交叉注意力上（图中没有画：这里画的是只有解码器的结构）',
     residualInit: '写回残差流的投影层，初始化时按 1/√N 缩放',
     qkNorm: 'QK-Norm：每个头的 q、k 各过一次 RMSNorm',
-    qkNormWhole: 'QK-Norm 作用在整个投影上：全部 q（宽 hidden_size）一个 RMSNorm，全部 k 一个（玩具解码器按头归一化）',
+    qkNormWhole: 'QK-Norm 作用在整个投影上：全部 q（宽 hidden_size）一个 RMSNorm，全部 k 一个',
     noQkvBias: 'q、k、v 投影去掉了偏置',
     mlaNorms:
       'MLA 的压缩向量 c_q、c_kv 各过一次 RMSNorm（q_a_layernorm、kv_a_layernorm，画在注意力旁边；玩具解码器没有 MLA，运行时不含这两个）',

@@ -104,14 +104,18 @@ inline constexpr int kHeadStats = 4;
 // The attention between the projections: q[T, H * hd], k and v [T, KV * hd] as the projections give them (biases
 // not yet added; q and k are changed in place: biases, q/k norm, RoPE; v gets its bias) -> y[T, H * hd], the
 // heads' outputs before o_proj. scores: T * T floats. The layer's own weights used: the biases and q/k norms.
-// head_stats: nullptr, or kHeadStats * H floats (above).
+// head_stats: nullptr, or kHeadStats * H floats (above). qk_norm_inputs: nullptr, or 2 * T floats: per position the
+// smallest mean(h^2) at q_norm's input over the rows it normalizes (a head's hd values with a norm per head, the
+// whole projection otherwise), then the same for k_norm; 0 without q/k norm.
 void attention_core(float* y, float* q, float* k, float* v, int T, const LayerSpec& spec, const LayerWeights& weights,
-                    const float* inv_freq, int window, float* scores, float* head_stats = nullptr);
+                    const float* inv_freq, int window, float* scores, float* head_stats = nullptr,
+                    float* qk_norm_inputs = nullptr);
 
 // Observations of one layer a caller may ask for (each nullptr when not wanted); they change nothing computed.
 //   head_stats    kHeadStats * H floats, as attention_core reports them
-//   norm_inputs   4 * T floats: mean(h^2) of each row at the input of N1, N2, N3, N4 (the layout's norms, in the
-//                 order of the layer comment above; 0 where the layout has no such norm)
+//   norm_inputs   6 * T floats: mean(h^2) of each row at the input of N1, N2, N3, N4 (the layout's norms, in the
+//                 order of the layer comment above; 0 where the layout has no such norm), then q_norm's and
+//                 k_norm's as attention_core's qk_norm_inputs
 //   mid_norms     T floats: the L2 norm of the stream between the two sublayers (hook_resid_mid)
 struct LayerObservations {
   float* head_stats = nullptr;

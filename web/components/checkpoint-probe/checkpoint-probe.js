@@ -9,6 +9,7 @@
 // the rows compute.js.
 import { ExperimentElement } from '../shared/experiment-element.js';
 import { createLabWorker } from '../../lib/worker-client.js';
+import { EXPERIMENT_OPTIONS } from '../../lib/checkpoint/experiments.js';
 import { LENS_K, openModel, probeRows, shownToken, tokenIds, unknownCharacters } from './compute.js';
 import { SEEDS, comparable, seedRows } from './seed.js';
 import { LAST, MAX_POSITION, STATE, defaultPrompt, sourceName } from './state.js';
@@ -232,7 +233,7 @@ export class RlCheckpointProbe extends ExperimentElement {
           this.view.status.textContent = s.experimentProgress(percent);
         };
         const result = await opened.handle.experiment(experiment, ids, {
-          ...(['increments', 'streamTop'].includes(experiment) ? { position: at } : {}),
+          ...(EXPERIMENT_OPTIONS[experiment].includes('position') ? { position: at } : {}),
           onProgress: onExperimentProgress,
         });
         if (!current()) return;

@@ -22,14 +22,17 @@ const layerNames = (n) => Array.from({ length: n }, (_, l) => String(l));
 const PRESENT = {
   noFinalNorm: (r, s, t) => ({
     chart: {
-      categories: [s.withNorm, s.withoutNorm],
-      series: [{ label: s.entropy, className: 'series-attn', values: [r.real.entropy, r.raw.entropy] }],
+      categories: [s.withNorm, s.withoutNorm, s.withoutGain],
+      series: [
+        { label: s.entropy, className: 'series-attn', values: [r.real.entropy, r.raw.entropy, r.noGain.entropy] },
+      ],
     },
     table: {
-      head: [s.reading, s.entropy, s.topTokens],
+      head: [s.readingColumn, s.entropy, s.topTokens],
       rows: [
         [s.withNorm, g(r.real.entropy), tops(r.real, t)],
         [s.withoutNorm, g(r.raw.entropy), tops(r.raw, t)],
+        [s.withoutGain, g(r.noGain.entropy), tops(r.noGain, t)],
       ],
     },
   }),
@@ -49,7 +52,7 @@ const PRESENT = {
       series: [{ label: s.entropy, className: 'series-attn', values: [r.right.entropy, r.wrong.entropy] }],
     },
     table: {
-      head: [s.reading, s.entropy, s.topTokens],
+      head: [s.readingColumn, s.entropy, s.topTokens],
       rows: [
         [s.rightReading, g(r.right.entropy), tops(r.right, t)],
         [s.wrongReading, g(r.wrong.entropy), tops(r.wrong, t)],

@@ -1,7 +1,9 @@
 // The probe's "fetch a model" panel: the chapter's model (its size shown before anything starts) or any repo id,
 // from a host of HUB_HOSTS or a custom endpoint, into this browser's storage (lab.fetchCheckpoint); progress with
 // bytes, rate and time left, cancel (a later fetch resumes), and the models stored here with a delete button.
-// Nothing is fetched before a click; ?model=org/name only fills the field.
+// Nothing is fetched before a click; ?model=org/name only fills the field. The access token field (for a gated
+// model) lives in this element only: not in the page's address, its state or any storage, and hub.js sends it to
+// the chosen host's own origin alone.
 import { CHAPTER_MODEL, HUB_HOSTS } from '../../lib/checkpoint/hub-hosts.js';
 import { checkEndpoint, checkRepoId } from '../../lib/checkpoint/hub-checks.js';
 import { deleteStoredCheckpoint, fetchCheckpoint, storedCheckpoints } from '../../lib/checkpoint/fetch.js';
@@ -12,6 +14,18 @@ const mb = (bytes) => (bytes / 1e6).toFixed(1);
 
 /** s: the probe's strings (fetch*); onFiles(files, model): the fetched files, to open. */
 export function fetchPanel(s, onFiles) {
+  // A page opened from disk (the offline file) has no Origin Private File System to store a model in and no origin
+  // a host's CORS answer could allow: the panel says so instead of offering what cannot work.
+  if (globalThis.location?.protocol === 'file:')
+    return {
+      root: h(
+        'details',
+        { class: 'fetch-panel', 'data-fetch-unavailable': '' },
+        h('summary', {}, s.fetchTitle),
+        h('p', { class: 'hint' }, s.fetchFromFile),
+      ),
+      cancel() {},
+    };
   const host = h(
     'select',
     { id: 'field-host', name: 'host', onchange: () => (custom.hidden = host.value !== CUSTOM) },
@@ -26,6 +40,14 @@ export function fetchPanel(s, onFiles) {
     placeholder: 'https://',
     hidden: true,
     'aria-label': s.fetchCustomHost,
+  });
+  const token = h('input', {
+    id: 'field-token',
+    type: 'password',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    placeholder: 'hf_…',
+    'data-token': '',
   });
   const offered = new URLSearchParams(globalThis.location?.search ?? '').get('model');
   const repo = h('input', {
@@ -61,7 +83,7 @@ export function fetchPanel(s, onFiles) {
     let options;
     try {
       checkRepoId(id);
-      options = { endpoint: from ?? endpoint() };
+      options = { endpoint: from ?? endpoint(), token: token.value.trim() || null };
     } catch (problem) {
       error.textContent = s.fetchErrors[problem.code]?.(problem) ?? problem.message;
       return;
@@ -144,6 +166,8 @@ export function fetchPanel(s, onFiles) {
     h('div', { class: 'field' }, h('label', { for: 'field-host' }, s.fetchHost), host, custom),
     h('p', {}, chapterButton),
     h('div', { class: 'field' }, h('label', { for: 'field-repo' }, s.fetchRepoLabel), repo, repoButton),
+    h('div', { class: 'field' }, h('label', { for: 'field-token' }, s.fetchToken), token),
+    h('p', { class: 'hint' }, s.fetchTokenHint),
     h('div', { class: 'fetch-row' }, progress, status, cancelButton),
     error,
     h('h4', {}, s.storedTitle),

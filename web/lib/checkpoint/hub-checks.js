@@ -37,3 +37,13 @@ export function checkEndpoint(endpoint) {
     throw invalid(`"${String(endpoint).slice(0, 200)}" is not a host address; it reads like https://huggingface.co`);
   return url.href.replace(/\/+$/, '');
 }
+
+/** An access token as the Hub issues it (printable, no spaces), or none for null, undefined or ''; 'invalid_input'. */
+export function checkToken(token) {
+  if (token == null || token === '') return null;
+  if (typeof token !== 'string' || !/^[\x21-\x7e]{8,4096}$/.test(token.trim()))
+    throw invalid(
+      'the access token is not one the Hub issues: it reads like hf_ and 34 letters (huggingface.co/settings/tokens)',
+    );
+  return token.trim();
+}

@@ -37,7 +37,8 @@ export async function opfsHubStore() {
   const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
   const folder = (repo, create = true) => root.getDirectoryHandle(`models--${repo.replace('/', '--')}`, { create });
   const blobs = async (repo) => (await folder(repo)).getDirectoryHandle('blobs', { create: true });
-  const fileOf = async (repo, key) => (await (await blobs(repo)).getFileHandle(key)).getFile();
+  const fileOf = async (repo, key) =>
+    (await (await (await folder(repo, false)).getDirectoryHandle('blobs')).getFileHandle(key)).getFile();
   const readManifest = async (dir) => {
     try {
       return JSON.parse(await (await (await dir.getFileHandle(MANIFEST)).getFile()).text());
@@ -80,13 +81,22 @@ export async function opfsHubStore() {
       }
     },
     readBlob: async (repo, key) => new Uint8Array(await (await fileOf(repo, key)).arrayBuffer()),
+    // Nothing is created until the first byte arrives: a refused download leaves no file and no folder behind.
     async partial(repo, key) {
-      const dir = await blobs(repo);
-      const handle = await dir.getFileHandle(`${key}.incomplete`, { create: true });
+      const name = `${key}.incomplete`;
+      let dir = null;
+      let handle = await folder(repo, false)
+        .then((f) => f.getDirectoryHandle('blobs'))
+        .then((d) => ((dir = d), d.getFileHandle(name)))
+        .catch(() => null);
       let writable = null;
       let committed = 0; // the file's length on disk, as a reload finds it
       let pending = 0; // bytes written since the writable opened
       const writer = async () => {
+        if (!handle) {
+          dir = await blobs(repo);
+          handle = await dir.getFileHandle(name, { create: true });
+        }
         if (!writable) {
           writable = await handle.createWritable({ keepExistingData: true });
           committed = (await handle.getFile()).size;
@@ -102,6 +112,7 @@ export async function opfsHubStore() {
       };
       return {
         async *existing() {
+          if (!handle) return;
           const reader = (await handle.getFile()).stream().getReader();
           for (;;) {
             const { done, value } = await reader.read();
@@ -133,9 +144,10 @@ export async function opfsHubStore() {
         async discard() {
           await writable?.abort().catch(() => {});
           writable = null;
-          await dir.removeEntry(`${key}.incomplete`).catch(() => {});
+          await dir?.removeEntry(name).catch(() => {});
         },
         async commit() {
+          await writer(); // an empty file has had no write
           await close();
           await handle.move(key);
         },

@@ -29,7 +29,9 @@ async function readWeights(map, files) {
     const source = await weightSource(map.get(name), name);
     const file = { source, headerBytes: null };
     files.push(file);
-    const parsed = await readSafetensorsHeader(source, name);
+    const parsed = await readSafetensorsHeader(source, name).catch((error) => {
+      throw blobCause(error, map.get(name));
+    });
     file.headerBytes = parsed.headerBytes;
     const tensors = new Map();
     for (const [key, t] of parsed.tensors) tensors.set(key, { ...t, source });
@@ -101,6 +103,25 @@ async function readTokenizer(map, builtJson = null) {
   }
 }
 
+// node 20's fs.openAsBlob gives a file over 4 GiB the size modulo 2^32 (a 4.98 GB shard reads as 682 MB); a path
+// has no such limit.
+const GIB4 = 2 ** 32;
+const isBlob = (entry) => typeof entry?.slice === 'function' && typeof entry?.size === 'number';
+const inNode = () => typeof window === 'undefined' && typeof globalThis.process?.versions?.node === 'string';
+/** A truncated weights Blob's error, with the likely cause when the Blob came from node's fs.openAsBlob. */
+function blobCause(error, entry) {
+  if (error?.code !== 'safetensors_truncated' || !isBlob(entry)) return error;
+  const short = error.described - error.size;
+  if (short > 0 && short % GIB4 === 0)
+    error.message +=
+      `: the header describes ${error.described} bytes, exactly ${short / GIB4} x 4 GiB more than this Blob's ` +
+      "size, as node's fs.openAsBlob reports a file over 4 GiB (its size modulo 2^32): give the file's path instead";
+  else if (inNode())
+    error.message +=
+      " (a Blob from node's fs.openAsBlob of a file over 4 GiB reports its size modulo 2^32: give the file's path instead)";
+  return error;
+}
+
 /** Refuses a weights file replaced since it was opened: its header must read back byte for byte. */
 async function checkUnchanged(files) {
   for (const { source, headerBytes } of files) {
@@ -116,6 +137,10 @@ async function checkUnchanged(files) {
 }
 
 const MAX_WORKERS = 16;
+
+// A checkpoint collected without dispose() still closes its files and ends its workers (node would otherwise warn
+// of a FileHandle closed on collection, DEP0137). The callback holds the files and the pool, not the checkpoint.
+const collected = new FinalizationRegistry((release) => release());
 
 /**
  * options.workers: how many workers a run is split over (shards.js); default: the cores, up to 4, for files on
@@ -206,7 +231,12 @@ async function open(Module, map, weightFiles, options) {
   const live = () => {
     if (disposed) throw new ResidualLabError('this checkpoint was disposed', { code: 'disposed' });
   };
-  return {
+  const registration = {}; // the registry's token: not the checkpoint, which dispose() may be called without
+  const release = () => {
+    if (shards) shards.drop();
+    for (const { source } of weightFiles) source.close();
+  };
+  const checkpoint = {
     architecture: model.architecture,
     modelType: model.modelType,
     config: model.inspected,
@@ -275,12 +305,15 @@ async function open(Module, map, weightFiles, options) {
     },
     dispose() {
       if (!disposed) {
+        collected.unregister(registration);
         runner.dispose();
-        for (const { source } of weightFiles) source.close();
+        release();
       }
       disposed = true;
     },
   };
+  collected.register(checkpoint, release, registration);
+  return checkpoint;
 }
 
 function forwardSummary({ sizes, forward: f }) {

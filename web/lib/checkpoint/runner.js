@@ -225,17 +225,17 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       const logits = alloc(Math.max(1, headRows) * V * 4, 'the logits');
       // what the layer reports when asked (LayerObservations in forward.hpp): head stats, norm inputs, mid norms
       const observing = wanted.has('attnScores') || wanted.has('normInputs') || wanted.has('residMid');
-      const obs = observing ? alloc((4 * H + 5 * T + 4) * 4, 'the observations of a layer') : 0;
+      const obs = observing ? alloc((4 * H + 7 * T + 4) * 4, 'the observations of a layer') : 0;
       const obsHeads = wanted.has('attnScores') ? obs : 0,
         obsNorms = wanted.has('normInputs') ? obs + 4 * H * 4 : 0,
-        obsMid = wanted.has('residMid') ? obs + (4 * H + 4 * T) * 4 : 0;
+        obsMid = wanted.has('residMid') ? obs + (4 * H + 6 * T) * 4 : 0;
       const collected = {};
       if (wanted.has('attnScores')) collected.attnScores = Array(L).fill(null);
       if (wanted.has('normInputs')) collected.normInputs = Array(L).fill(null);
       if (wanted.has('residMid')) collected.residMid = Array(L).fill(null);
       const keepObservations = (i) => {
         if (obsHeads) collected.attnScores[i] = Module.HEAPF32.slice(obsHeads >> 2, (obsHeads >> 2) + 4 * H);
-        if (obsNorms) collected.normInputs[i] = Module.HEAPF32.slice(obsNorms >> 2, (obsNorms >> 2) + 4 * T);
+        if (obsNorms) collected.normInputs[i] = Module.HEAPF32.slice(obsNorms >> 2, (obsNorms >> 2) + 6 * T);
         if (obsMid) collected.residMid[i] = Module.HEAPF32.slice(obsMid >> 2, (obsMid >> 2) + T);
       };
 
@@ -382,7 +382,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         const weight = (slot) => pointers[SLOTS.indexOf(slot)];
         // N1 .. N4 in forward.hpp's order, for the mean squares at their inputs
         const NORM_SLOTS = ['attnNormBefore', 'attnNormAfter', 'mlpNormBefore', 'mlpNormAfter'];
-        if (obsNorms) Module.HEAPF32.fill(0, obsNorms >> 2, (obsNorms >> 2) + 4 * T);
+        if (obsNorms) Module.HEAPF32.fill(0, obsNorms >> 2, (obsNorms >> 2) + 6 * T);
         const norm = (out, input, slot) => {
           if (obsNorms) Module._rl_ckpt_row_mean_squares(obsNorms + NORM_SLOTS.indexOf(slot) * T * 4, input, T, d);
           Module._rl_ckpt_norm(out, input, weight(slot), T, d, eps, normOffset);
@@ -416,6 +416,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           model.layers[i].window,
           split.scores,
           obsHeads,
+          obsNorms && obsNorms + 4 * T * 4, // q_norm's and k_norm's inputs after N1 .. N4's
         );
         if (status !== 0) throw fail();
         const [a] = await exchange({ ...o, next: gateUp }, heapView(split.y, T * H * headDim).slice());
@@ -468,18 +469,26 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           meanSquare: Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T),
         };
       }
-      if (hooks.noFinalNorm) Module.HEAPF32.copyWithin(final >> 2, x >> 2, (x >> 2) + T * d);
-      else Module._rl_ckpt_norm(final, x, gain, T, d, eps, normOffset);
+      // the final norm, y = x / sqrt(mean(x^2) + eps) * (offset + w), or what the intervention leaves of it
+      const gainOnly = (at, rows) => {
+        const y = heapView(at, rows * d),
+          g = heapView(gain, d);
+        for (let j = 0; j < y.length; j++) y[j] *= normOffset + g[j % d];
+      };
+      const applyFinalNorm = (out, input, rows) => {
+        if (!hooks.noFinalNorm) Module._rl_ckpt_norm(out, input, gain, rows, d, eps, normOffset);
+        else if (out !== input) Module.HEAPF32.copyWithin(out >> 2, input >> 2, (input >> 2) + rows * d);
+        if (hooks.noFinalNorm === 'division') gainOnly(out, rows);
+      };
+      applyFinalNorm(final, x, T);
       const finalNorms = rowNorms(final, T);
       const finalHidden = hiddenStates ? heapRows(final, T) : null;
       // the head's input: the final rows asked for, then each lens state through the final norm with its own rstd
       Module.HEAPF32.copyWithin(headIn >> 2, (final >> 2) + (T - logitRows) * d, (final >> 2) + T * d);
       if (lensRows) Module.HEAPF32.set(lensRows, (headIn >> 2) + logitRows * d);
       if (headInputs) Module.HEAPF32.set(headInputs, (headIn >> 2) + (logitRows + lensCount) * d);
-      if (headRows > logitRows && !hooks.noFinalNorm) {
-        const rowsIn = headIn + logitRows * d * 4;
-        Module._rl_ckpt_norm(rowsIn, rowsIn, gain, headRows - logitRows, d, eps, normOffset);
-      }
+      if (headRows > logitRows)
+        applyFinalNorm(headIn + logitRows * d * 4, headIn + logitRows * d * 4, headRows - logitRows);
       if (headRows === 0) {
         // logits: 'none' and nothing else to read: the head is not read
       } else if (pool) {
@@ -585,7 +594,8 @@ function checkCollect(collect) {
 /**
  * options.intervene, checked: { skip: Set of layers whose increments are not added, from: { layer, stream } or
  * undefined (the run starts at that layer from that stream, T x d: a previous run's hiddenStates[layer]),
- * noFinalNorm, normOffset (0: every norm multiplies by w; 1: by 1 + w) }.
+ * noFinalNorm (true: the whole final norm left out; 'division': its division alone, the gain kept), normOffset
+ * (0: every norm multiplies by w; 1: by 1 + w) }.
  */
 function checkInterventions(intervene, { L, T, d, lens }) {
   const bad = (message) => new ResidualLabError(`options.intervene.${message}`, { code: 'invalid_input' });
@@ -595,7 +605,8 @@ function checkInterventions(intervene, { L, T, d, lens }) {
   const { skipLayers = [], from, noFinalNorm = false, normOffset } = intervene;
   if (!Array.isArray(skipLayers) || !skipLayers.every((l) => Number.isInteger(l) && l >= 0 && l < L))
     throw bad(`skipLayers must list layers 0 .. ${L - 1}`);
-  if (typeof noFinalNorm !== 'boolean') throw bad('noFinalNorm must be true or false');
+  if (typeof noFinalNorm !== 'boolean' && noFinalNorm !== 'division')
+    throw bad(`noFinalNorm must be true, false or 'division', is ${JSON.stringify(noFinalNorm)}`);
   if (normOffset !== undefined && normOffset !== 0 && normOffset !== 1)
     throw bad(`normOffset must be 0 (w) or 1 (1 + w), is ${normOffset}`);
   if (from !== undefined) {

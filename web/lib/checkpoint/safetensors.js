@@ -112,6 +112,7 @@ function parseHeader(json, size, file) {
   }
   // The byte ranges, sorted, must tile [0, dataLength) exactly.
   tensors.sort((a, b) => a.begin - b.begin || a.end - b.end);
+  const described = dataStart + tensors.reduce((most, t) => Math.max(most, t.end), 0); // the file's length by its header
   let expected = 0;
   for (const t of tensors) {
     if (t.begin !== expected) {
@@ -124,10 +125,13 @@ function parseHeader(json, size, file) {
       );
     }
     if (t.end > dataLength)
-      throw fail(
-        'safetensors_truncated',
-        file,
-        `${t.name} ends at data byte ${t.end}, past the file's ${dataLength} data bytes`,
+      throw Object.assign(
+        fail(
+          'safetensors_truncated',
+          file,
+          `${t.name} ends at data byte ${t.end}, past the file's ${dataLength} data bytes`,
+        ),
+        { described, size },
       );
     expected = t.end;
   }
