@@ -305,14 +305,25 @@ export interface ConfigInspection {
  * weights file may also be its path (a string or a file: URL), read with a FileHandle.
  */
 export type CheckpointFile = Blob | ArrayBuffer | ArrayBufferView | string | URL;
-/** config.json, model.safetensors (or model.safetensors.index.json and its shards), optionally tokenizer.json. */
-export type CheckpointFiles = Record<string, CheckpointFile> | Map<string, CheckpointFile> | Iterable<File>;
+/**
+ * config.json, model.safetensors (or model.safetensors.index.json and its shards), optionally tokenizer.json; or a
+ * .gguf (or a split set of them) alone; node: also 'ollama:NAME[:TAG]', a model in ollama's store.
+ */
+export type CheckpointFiles =
+  | Record<string, CheckpointFile>
+  | Map<string, CheckpointFile>
+  | Iterable<File>
+  | `ollama:${string}`;
 
 export interface CheckpointTensor {
+  /** the Hugging Face name (a GGUF's tensors too) */
   name: string;
+  /** F32, F16, BF16; a GGUF's also Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K */
   dtype: string;
   shape: number[];
   file: string;
+  /** a GGUF's own name of the tensor (blk.0.attn_q.weight) */
+  ggufName?: string;
 }
 
 export interface CheckpointRunOptions {
@@ -374,6 +385,8 @@ export interface CheckpointForward {
   eps: number;
   placement: 'pre' | 'sandwich' | 'olmo2';
   normOffset: 0 | 1;
+  /** 1 where the file stores Gemma's 1 + w itself (a GGUF; normOffset is then 0), else 0 */
+  storedNormOffset: 0 | 1;
   qkNorm: 'none' | 'per_head' | 'whole';
   attnScale: number;
   /** 0: none */
@@ -448,6 +461,8 @@ export interface NormWeightStats {
   max: number;
   /** for the (1 + w) convention: the statistics of the multiplier applied, 1 + w; null otherwise */
   multiplier: { mean: number; std: number; min: number; max: number } | null;
+  /** 1: the file stores 1 + w (a Gemma GGUF), so the values are the multiplier */
+  storedOffset: 0 | 1;
 }
 
 export interface Checkpoint {
@@ -456,6 +471,8 @@ export interface Checkpoint {
   /** config.json as lab.inspectConfig reads it */
   readonly config: ConfigInspection;
   readonly tensors: CheckpointTensor[];
+  /** the weights' format */
+  readonly format: 'safetensors' | 'gguf';
   readonly forward: CheckpointForward;
   /** token ids of a text (needs tokenizer.json) */
   tokenize(text: string): number[];
@@ -492,6 +509,8 @@ export interface FetchCheckpointOptions {
    * HF_TOKEN, else the Hub's token file (HF_TOKEN_PATH, HF_HOME/token); false: none
    */
   token?: string | false | null;
+  /** a .gguf file of the repo, fetched without config.json (the first of a split set brings the rest) */
+  file?: string;
 }
 export interface FetchedCheckpoint {
   repo: string;
@@ -521,7 +540,7 @@ export interface ResidualLab extends Kernels {
   describe(): OptionTables;
   createDecoder(config?: DecoderConfig): Decoder;
   /** reads a Hugging Face checkpoint the reader has and runs it with the lab's kernels (docs/checkpoints.md) */
-  openCheckpoint(files: CheckpointFiles): Promise<Checkpoint>;
+  openCheckpoint(files: CheckpointFiles, options?: { workers?: number }): Promise<Checkpoint>;
   /** fetches a model from the Hugging Face Hub or a mirror into local storage, resumable and verified (docs/checkpoints.md) */
   fetchCheckpoint(repo: string, options?: FetchCheckpointOptions): Promise<FetchedCheckpoint>;
   /** the models stored in this browser (node: none) */
