@@ -10,7 +10,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { SHAPES, shapeDir } from './synthetic-checkpoints.mjs';
-import { quantize, writeGguf } from '../tests/fixtures/checkpoints/write-gguf.mjs';
+import { llama3RopeFactors, quantize, writeGguf } from '../tests/fixtures/checkpoints/write-gguf.mjs';
 import { DTYPE_LAYOUTS } from '../web/lib/checkpoint/gguf-types.js';
 import { encodeFloats } from '../tests/fixtures/checkpoints/write-safetensors.mjs';
 
@@ -95,16 +95,8 @@ export function cachedGguf(key) {
     writeSync(fd, header, 0, header.length, 0);
     sized.forEach((t, i) => {
       let bytes;
-      if (t.name === 'rope_freqs.weight') {
-        const { factor, low_freq_factor: low, high_freq_factor: high, original_max_position_embeddings: old } = c.rope_scaling;
-        bytes = encodeFloats('F32', Array.from({ length: hd / 2 }, (_, j) => {
-          const wavelength = 2 * Math.PI * c.rope_theta ** ((2 * j) / hd);
-          if (wavelength < old / high) return 1;
-          if (wavelength > old / low) return factor;
-          const smooth = (old / wavelength - low) / (high - low);
-          return 1 / ((1 - smooth) / factor + smooth);
-        }));
-      } else if (t.dtype === 'F32') bytes = encodeFloats('F32', new Float32Array(t.shape[0]).fill(t.name.endsWith('.bias') ? 0 : 1));
+      if (t.name === 'rope_freqs.weight') bytes = encodeFloats('F32', llama3RopeFactors(c, hd));
+      else if (t.dtype === 'F32') bytes = encodeFloats('F32', new Float32Array(t.shape[0]).fill(t.name.endsWith('.bias') ? 0 : 1));
       if (bytes) return writeSync(fd, bytes, 0, bytes.length, dataStart + offsets[i]);
       if (!chunks.has(t.dtype)) chunks.set(t.dtype, chunkOf(t.dtype));
       const chunk = chunks.get(t.dtype);
