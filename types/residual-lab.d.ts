@@ -43,6 +43,9 @@ export type ErrorCode =
   | 'unsupported_architecture' | 'unsupported_config' | 'invalid_tokenizer' | 'no_tokenizer'
   | 'safetensors_truncated' | 'safetensors_header_too_large' | 'not_safetensors' | 'safetensors_bad_tensor'
   | 'safetensors_bad_offsets' | 'file_changed'
+  // openCheckpoint: the GGUF format
+  | 'invalid_gguf' | 'invalid_gguf_key' | 'truncated_header' | 'header_too_long' | 'invalid_tensor_count'
+  | 'misaligned_tensor' | 'offset_out_of_file' | 'truncated_tensor'
   // fetchCheckpoint: the host's answers, storage, the bytes' hash
   | 'not_found' | 'gated' | 'blocked' | 'storage_full' | 'offline' | 'hash_mismatch' | 'cancelled' | 'bad_response'
   | 'http_error' | 'rate_limited'
