@@ -38,11 +38,18 @@ export function quantType(ftype, name, cols, layers, tied) {
 function tensorList(key) {
   const { base, arch, ftype } = GGUF_SHAPES[key];
   const c = SHAPES[base].config;
-  const { hidden_size: d, num_attention_heads: H, num_key_value_heads: KV, intermediate_size: F, num_hidden_layers: L } = c;
+  const {
+    hidden_size: d,
+    num_attention_heads: H,
+    num_key_value_heads: KV,
+    intermediate_size: F,
+    num_hidden_layers: L,
+  } = c;
   const hd = d / H,
     tied = c.tie_word_embeddings ?? false;
   const list = [];
-  const add = (name, shape, type) => list.push({ name, shape, dtype: type ?? quantType(ftype, name, shape.at(-1), L, tied) });
+  const add = (name, shape, type) =>
+    list.push({ name, shape, dtype: type ?? quantType(ftype, name, shape.at(-1), L, tied) });
   add('token_embd.weight', [c.vocab_size, d]);
   for (let i = 0; i < L; i++) {
     const p = `blk.${i}.`;
@@ -51,7 +58,13 @@ function tensorList(key) {
     add(`${p}attn_q.weight`, [H * hd, d]);
     add(`${p}attn_k.weight`, [KV * hd, d]);
     add(`${p}attn_v.weight`, [KV * hd, d]);
-    if (SHAPES[base].biases) for (const [n, size] of [['q', H * hd], ['k', KV * hd], ['v', KV * hd]]) add(`${p}attn_${n}.bias`, [size], 'F32');
+    if (SHAPES[base].biases)
+      for (const [n, size] of [
+        ['q', H * hd],
+        ['k', KV * hd],
+        ['v', KV * hd],
+      ])
+        add(`${p}attn_${n}.bias`, [size], 'F32');
     add(`${p}attn_output.weight`, [d, H * hd]);
     add(`${p}ffn_gate.weight`, [F, d]);
     add(`${p}ffn_up.weight`, [F, d]);
@@ -87,7 +100,11 @@ export function cachedGguf(key) {
   const path = join(dir, 'model.gguf');
   if (existsSync(path)) return { 'model.gguf': path };
   const { list, kv, c, hd } = tensorList(key);
-  const sized = list.map((t) => ({ ...t, byteLength: (t.shape.reduce((a, b) => a * b, 1) / DTYPE_LAYOUTS[t.dtype].blockValues) * DTYPE_LAYOUTS[t.dtype].blockBytes }));
+  const sized = list.map((t) => ({
+    ...t,
+    byteLength:
+      (t.shape.reduce((a, b) => a * b, 1) / DTYPE_LAYOUTS[t.dtype].blockValues) * DTYPE_LAYOUTS[t.dtype].blockBytes,
+  }));
   const { header, offsets, dataStart } = writeGguf(kv, sized, { headerOnly: true });
   const chunks = new Map();
   const fd = openSync(`${path}.partial`, 'w');
@@ -96,7 +113,8 @@ export function cachedGguf(key) {
     sized.forEach((t, i) => {
       let bytes;
       if (t.name === 'rope_freqs.weight') bytes = encodeFloats('F32', llama3RopeFactors(c, hd));
-      else if (t.dtype === 'F32') bytes = encodeFloats('F32', new Float32Array(t.shape[0]).fill(t.name.endsWith('.bias') ? 0 : 1));
+      else if (t.dtype === 'F32')
+        bytes = encodeFloats('F32', new Float32Array(t.shape[0]).fill(t.name.endsWith('.bias') ? 0 : 1));
       if (bytes) return writeSync(fd, bytes, 0, bytes.length, dataStart + offsets[i]);
       if (!chunks.has(t.dtype)) chunks.set(t.dtype, chunkOf(t.dtype));
       const chunk = chunks.get(t.dtype);

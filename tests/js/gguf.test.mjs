@@ -291,13 +291,28 @@ test('the Hub fetch takes a GGUF file of a repo (no config.json), and a split se
   const { tmpdir } = await import('node:os');
   const { startFakeHub } = await import('../fixtures/fake-hub.mjs');
   const fixture = makeCheckpoint({ family: 'qwen3', config: ggufConfig('qwen3'), seed: 21 });
-  const q8 = ggufFromCheckpoint('qwen3', fixture, 'Q8_0'), q4 = ggufFromCheckpoint('qwen3', fixture, 'Q4_K');
+  const q8 = ggufFromCheckpoint('qwen3', fixture, 'Q8_0'),
+    q4 = ggufFromCheckpoint('qwen3', fixture, 'Q4_K');
   // a split set: the first file holds the key/values and half the tensors, the second the rest
   const half = Math.floor(q4.entries.length / 2);
-  const splitKv = (no) => [['split.no', 'u16', no], ['split.count', 'u16', 2], ['split.tensors.count', 'i32', q4.entries.length]];
-  const parts = [writeGguf([...q4.kv, ...splitKv(0)], q4.entries.slice(0, half)), writeGguf([['general.architecture', 'string', 'qwen3'], ...splitKv(1)], q4.entries.slice(half))];
+  const splitKv = (no) => [
+    ['split.no', 'u16', no],
+    ['split.count', 'u16', 2],
+    ['split.tensors.count', 'i32', q4.entries.length],
+  ];
+  const parts = [
+    writeGguf([...q4.kv, ...splitKv(0)], q4.entries.slice(0, half)),
+    writeGguf([['general.architecture', 'string', 'qwen3'], ...splitKv(1)], q4.entries.slice(half)),
+  ];
   const hub = await startFakeHub({
-    'toy/qwen3-gguf': { files: { 'tiny-Q8_0.gguf': q8.bytes, 'tiny-Q4_K-00001-of-00002.gguf': parts[0], 'tiny-Q4_K-00002-of-00002.gguf': parts[1], 'README.md': 'x' } },
+    'toy/qwen3-gguf': {
+      files: {
+        'tiny-Q8_0.gguf': q8.bytes,
+        'tiny-Q4_K-00001-of-00002.gguf': parts[0],
+        'tiny-Q4_K-00002-of-00002.gguf': parts[1],
+        'README.md': 'x',
+      },
+    },
   });
   const home = mkdtempSync(join(tmpdir(), 'rl-hub-gguf-'));
   const saved = { ...process.env };
@@ -315,7 +330,10 @@ test('the Hub fetch takes a GGUF file of a repo (no config.json), and a split se
       const ref = referenceForward('qwen3', ggufConfig('qwen3'), gguf.tensors, IDS);
       assertRelativelyClose((await ckpt.run(IDS, { logits: 'all' })).logits, ref.logits, `${file} logits`, 1e-4);
       ckpt.dispose();
-      const again = await lab.fetchCheckpoint('toy/qwen3-gguf', { file, fetch: async (url) => assert.fail(`no request, and ${url} was made`) });
+      const again = await lab.fetchCheckpoint('toy/qwen3-gguf', {
+        file,
+        fetch: async (url) => assert.fail(`no request, and ${url} was made`),
+      });
       assert.equal(again.fetched, false);
       assert.deepEqual(Object.keys(again.files).sort(), names);
     }
@@ -324,5 +342,48 @@ test('the Hub fetch takes a GGUF file of a repo (no config.json), and a split se
     process.env = saved;
     await hub.close();
     rmSync(home, { recursive: true, force: true });
+  }
+});
+
+// Every leaf of `actual` as `expected`'s: numbers within 1e-7 relative, the rest equal. (A GGUF holds eps as a
+// float32, 1e-5 as 9.99999975e-6: what the JS computes with eps in double moves by that, 2.5e-8.)
+function sameNumbers(actual, expected, what) {
+  if (typeof expected === 'number') {
+    assert.equal(typeof actual, 'number', what);
+    if (!(Number.isNaN(expected) && Number.isNaN(actual)))
+      assert.ok(
+        Math.abs(actual - expected) <= 1e-7 * Math.max(1, Math.abs(expected)),
+        `${what}: ${actual} vs ${expected}`,
+      );
+  } else if (expected && typeof expected === 'object') {
+    assert.deepEqual(Object.keys(actual ?? {}).sort(), Object.keys(expected).sort(), what);
+    for (const key of Object.keys(expected)) sameNumbers(actual[key], expected[key], `${what}.${key}`);
+  } else assert.equal(actual, expected, what);
+}
+
+test('the nine experiments and the logit lens give the same numbers on an F32 GGUF as on its safetensors', async () => {
+  const { EXPERIMENTS } = await import('../../web/lib/checkpoint/experiments.js');
+  for (const family of ['qwen2', 'gemma3_text']) {
+    const fixture = makeCheckpoint({ family, config: ggufConfig(family), seed: 17 });
+    const extra = PATTERN[family] ?? [];
+    const safe = await lab.openCheckpoint(fixture.files);
+    const gguf = await lab.openCheckpoint({ 'model.gguf': ggufFromCheckpoint(family, fixture, 'F32', extra).bytes });
+    try {
+      const names = Object.keys(EXPERIMENTS);
+      assert.equal(names.length, 9);
+      for (const name of names) {
+        const [a, b] = [await safe.experiment(name, IDS), await gguf.experiment(name, IDS)];
+        // Gemma's norms are fround(1 + w) in the file: wrongConvention's wrong run there is 2 + w, not w
+        if (name === 'wrongConvention' && family.startsWith('gemma')) assert.ok(b.right && b.wrong, name);
+        else if (family === 'qwen2') sameNumbers(b, a, `${family} ${name}`);
+        else assert.ok(b, `${family} ${name}`);
+      }
+      const lens = { position: IDS.length - 1, top: 3 };
+      const [la, lb] = [await safe.run(IDS, { lens }), await gguf.run(IDS, { lens })];
+      if (family === 'qwen2') assert.deepEqual(lb.lens, la.lens, 'lens');
+      else assertRelativelyClose(lb.logits, la.logits, `${family} logits`, 1e-5);
+    } finally {
+      (safe.dispose(), gguf.dispose());
+    }
   }
 });

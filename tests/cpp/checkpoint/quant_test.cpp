@@ -49,8 +49,8 @@ TEST_CASE("Q3_K: all-zero bits are scale -32 and q = -4 (the high bit clear subt
 TEST_CASE("Q4_K: the first sub-block's 6-bit scale and min", "[checkpoint]") {
   std::vector<std::uint8_t> b(144);
   b[0] = kOneLo, b[1] = kOneHi, b[2] = kOneLo, b[3] = kOneHi;  // d = dmin = 1
-  b[4] = 2;                                                      // scale of sub-block 0
-  b[8] = 1;                                                      // min of sub-block 0
+  b[4] = 2;                                                    // scale of sub-block 0
+  b[8] = 1;                                                    // min of sub-block 0
   for (int l = 0; l < 32; ++l) b[16 + l] = std::uint8_t(l % 16);
   const auto y = widen(b, Dtype::q4_k);
   for (int l = 0; l < 32; ++l) REQUIRE(y[l] == 2.0f * float(l % 16) - 1.0f);
@@ -68,7 +68,8 @@ TEST_CASE("Q6_K: zero bits are q = -32, times the sub-block's int8 scale", "[che
   for (int i = 240; i < 256; ++i) REQUIRE(y[i] == 32.0f);
 }
 
-TEST_CASE("the vectorized blocks equal the plain unpacking, bit for bit, on random blocks of every type", "[checkpoint]") {
+TEST_CASE("the vectorized blocks equal the plain unpacking, bit for bit, on random blocks of every type",
+          "[checkpoint]") {
   std::uint32_t state = 12345;
   const auto next = [&] { return state = state * 1664525u + 1013904223u; };
   for (int code = 3; code < kDtypeCount; ++code) {

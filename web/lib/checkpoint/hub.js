@@ -145,7 +145,10 @@ export async function fetchCheckpoint(repo, options, store) {
 export function ggufSet(repo, name, listed, required = true) {
   const split = /^(.*)-00001-of-(\d{5})\.gguf$/.exec(name);
   const names = split
-    ? Array.from({ length: Number(split[2]) }, (_, i) => `${split[1]}-${String(i + 1).padStart(5, '0')}-of-${split[2]}.gguf`)
+    ? Array.from(
+        { length: Number(split[2]) },
+        (_, i) => `${split[1]}-${String(i + 1).padStart(5, '0')}-of-${split[2]}.gguf`,
+      )
     : [name];
   const absent = names.filter((n) => !listed.has(n));
   if (!absent.length) return names;
