@@ -387,3 +387,31 @@ test('the nine experiments and the logit lens give the same numbers on an F32 GG
     }
   }
 });
+
+test("a GGUF run split over 2 workers, each reading its rows (permuted q/k rows included), gives one worker's numbers", async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'rl-gguf-split-'));
+  try {
+    for (const [family, dtype] of [
+      ['llama', 'Q4_K'],
+      ['gemma2', 'Q6_K'],
+    ]) {
+      const fixture = makeCheckpoint({ family, config: ggufConfig(family), seed: 23 });
+      const path = join(dir, `${family}.gguf`);
+      writeFileSync(path, ggufFromCheckpoint(family, fixture, dtype).bytes);
+      const one = await lab.openCheckpoint({ 'model.gguf': path }, { workers: 1 });
+      const two = await lab.openCheckpoint({ 'model.gguf': path }, { workers: 2 });
+      try {
+        const [a, b] = [await one.run(IDS, { logits: 'all' }), await two.run(IDS, { logits: 'all' })];
+        assert.equal(two.workers, 2, 'the run was split');
+        assert.deepEqual(b.logits, a.logits, `${family} ${dtype}: logits of 2 workers`);
+      } finally {
+        (one.dispose(), two.dispose());
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
