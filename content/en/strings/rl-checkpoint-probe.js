@@ -24,6 +24,7 @@ export default {
   fetchCustomHost: 'another address…',
   fetchChapter: (repo, gb) => `Fetch the chapter’s model, ${repo} (${gb} GB)`,
   fetchRepoLabel: 'Or a model id (organisation/name)',
+  fetchGgufLabel: 'and, for a GGUF repo, the .gguf file to fetch (optional)',
   fetchRepo: 'Fetch',
   fetchProgressLabel: 'Download progress',
   fetchAsking: (repo, host) => `Asking ${host} for ${repo}…`,

@@ -24,6 +24,7 @@ export default {
   fetchCustomHost: '其他地址…',
   fetchChapter: (repo, gb) => `下载本章用的模型 ${repo}（${gb} GB）`,
   fetchRepoLabel: '或者输入模型 id（组织/名称）',
+  fetchGgufLabel: '如果是 GGUF 仓库，再填要下载的 .gguf 文件名（可选）',
   fetchRepo: '下载',
   fetchProgressLabel: '下载进度',
   fetchAsking: (repo, host) => `正在向 ${host} 查询 ${repo}…`,
