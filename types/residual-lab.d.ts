@@ -43,6 +43,9 @@ export type ErrorCode =
   | 'unsupported_architecture' | 'unsupported_config' | 'invalid_tokenizer' | 'no_tokenizer'
   | 'safetensors_truncated' | 'safetensors_header_too_large' | 'not_safetensors' | 'safetensors_bad_tensor'
   | 'safetensors_bad_offsets' | 'file_changed'
+  // openCheckpoint: the GGUF format
+  | 'invalid_gguf' | 'invalid_gguf_key' | 'truncated_header' | 'header_too_long' | 'invalid_tensor_count'
+  | 'misaligned_tensor' | 'offset_out_of_file' | 'truncated_tensor'
   // fetchCheckpoint: the host's answers, storage, the bytes' hash
   | 'not_found' | 'gated' | 'blocked' | 'storage_full' | 'offline' | 'hash_mismatch' | 'cancelled' | 'bad_response'
   | 'http_error' | 'rate_limited'
@@ -313,14 +316,25 @@ export interface ConfigInspection {
  * weights file may also be its path (a string or a file: URL), read with a FileHandle.
  */
 export type CheckpointFile = Blob | ArrayBuffer | ArrayBufferView | string | URL;
-/** config.json, model.safetensors (or model.safetensors.index.json and its shards), optionally tokenizer.json. */
-export type CheckpointFiles = Record<string, CheckpointFile> | Map<string, CheckpointFile> | Iterable<File>;
+/**
+ * config.json, model.safetensors (or model.safetensors.index.json and its shards), optionally tokenizer.json; or a
+ * .gguf (or a split set of them) alone; node: also 'ollama:NAME[:TAG]', a model in ollama's store.
+ */
+export type CheckpointFiles =
+  | Record<string, CheckpointFile>
+  | Map<string, CheckpointFile>
+  | Iterable<File>
+  | `ollama:${string}`;
 
 export interface CheckpointTensor {
+  /** the Hugging Face name (a GGUF's tensors too) */
   name: string;
+  /** F32, F16, BF16; a GGUF's also Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K */
   dtype: string;
   shape: number[];
   file: string;
+  /** a GGUF's own name of the tensor (blk.0.attn_q.weight) */
+  ggufName?: string;
 }
 
 export interface CheckpointRunOptions {
@@ -382,6 +396,8 @@ export interface CheckpointForward {
   eps: number;
   placement: 'pre' | 'sandwich' | 'olmo2';
   normOffset: 0 | 1;
+  /** 1 where the file stores Gemma's 1 + w itself (a GGUF; normOffset is then 0), else 0 */
+  storedNormOffset: 0 | 1;
   qkNorm: 'none' | 'per_head' | 'whole';
   attnScale: number;
   /** 0: none */
@@ -456,6 +472,8 @@ export interface NormWeightStats {
   max: number;
   /** for the (1 + w) convention: the statistics of the multiplier applied, 1 + w; null otherwise */
   multiplier: { mean: number; std: number; min: number; max: number } | null;
+  /** 1: the file stores 1 + w (a Gemma GGUF), so the values are the multiplier */
+  storedOffset: 0 | 1;
 }
 
 export interface Checkpoint {
@@ -464,6 +482,8 @@ export interface Checkpoint {
   /** config.json as lab.inspectConfig reads it */
   readonly config: ConfigInspection;
   readonly tensors: CheckpointTensor[];
+  /** the weights' format */
+  readonly format: 'safetensors' | 'gguf';
   readonly forward: CheckpointForward;
   /** token ids of a text (needs tokenizer.json) */
   tokenize(text: string): number[];
@@ -528,6 +548,8 @@ export interface FetchCheckpointOptions {
    * HF_TOKEN, else the Hub's token file (HF_TOKEN_PATH, HF_HOME/token); false: none
    */
   token?: string | false | null;
+  /** a .gguf file of the repo, fetched without config.json (the first of a split set brings the rest) */
+  file?: string;
 }
 export interface FetchedCheckpoint {
   repo: string;
@@ -557,7 +579,7 @@ export interface ResidualLab extends Kernels {
   describe(): OptionTables;
   createDecoder(config?: DecoderConfig): Decoder;
   /** reads a Hugging Face checkpoint the reader has and runs it with the lab's kernels (docs/checkpoints.md) */
-  openCheckpoint(files: CheckpointFiles): Promise<Checkpoint>;
+  openCheckpoint(files: CheckpointFiles, options?: { workers?: number }): Promise<Checkpoint>;
   /** fetches a model from the Hugging Face Hub or a mirror into local storage, resumable and verified (docs/checkpoints.md) */
   fetchCheckpoint(repo: string, options?: FetchCheckpointOptions): Promise<FetchedCheckpoint>;
   /** the models stored in this browser (node: none) */

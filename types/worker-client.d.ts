@@ -19,7 +19,7 @@ export type DecoderProxy = Pick<Decoder, 'config' | 'numParams'>
   & { [K in 'forward' | 'backward' | 'logitLens' | 'params' | 'grads' | 'paramLayout' | 'setParams' | 'trainStep' | 'resetTraining']: Async<Decoder[K]> }
   & { dispose(): Promise<void> };
 /** A checkpoint that lives in the worker: its plain fields, and its methods, async. */
-export type CheckpointProxy = Pick<Checkpoint, 'architecture' | 'modelType' | 'config' | 'tensors' | 'forward' | 'workers'>
+export type CheckpointProxy = Pick<Checkpoint, 'architecture' | 'modelType' | 'config' | 'tensors' | 'format' | 'forward' | 'workers'>
   & { [K in 'run' | 'gradients' | 'normWeights' | 'tokenize' | 'cost']: Async<Checkpoint[K]> }
   & { experiment: Checkpoint['experiment'] }
   & { dispose(): Promise<void> };

@@ -25,6 +25,7 @@ export default {
   fetchEndpointLabel: 'Host address (a Hugging Face mirror)',
   fetchChapter: (repo, gb) => `Fetch the chapter’s model, ${repo} (${gb} GB)`,
   fetchRepoLabel: 'Or a model id (organisation/name)',
+  fetchGgufLabel: 'and, for a GGUF repo, the .gguf file to fetch (optional)',
   fetchRepo: 'Fetch',
   fetchProgressLabel: 'Download progress',
   fetchAsking: (repo, host) => `Asking ${host} for ${repo}…`,
@@ -152,6 +153,7 @@ export default {
   min: 'min',
   max: 'max',
   onePlus: (name) => `${name} (as applied: 1 + w)`,
+  storedOnePlus: (name) => `${name} (the GGUF file holds 1 + w already: these are the multipliers)`,
   lensTitle: 'Logit lens at the chosen position',
   lensHint:
     'Each stream state read through the final norm (with its own root mean square) and the output head, as if the model stopped there: the top tokens and their probabilities. The last row is the model’s own prediction.',

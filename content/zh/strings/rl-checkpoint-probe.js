@@ -25,6 +25,7 @@ export default {
   fetchEndpointLabel: '主机地址（Hugging Face 镜像）',
   fetchChapter: (repo, gb) => `下载本章用的模型 ${repo}（${gb} GB）`,
   fetchRepoLabel: '或者输入模型 id（组织/名称）',
+  fetchGgufLabel: '如果是 GGUF 仓库，再填要下载的 .gguf 文件名（可选）',
   fetchRepo: '下载',
   fetchProgressLabel: '下载进度',
   fetchAsking: (repo, host) => `正在向 ${host} 查询 ${repo}…`,
@@ -146,6 +147,7 @@ export default {
   min: '最小值',
   max: '最大值',
   onePlus: (name) => `${name}（实际乘上的是 1 + w）`,
+  storedOnePlus: (name) => `${name}（GGUF 文件里存的就是 1 + w，这里即实际乘数）`,
   lensTitle: '所选位置上的 logit lens',
   lensHint:
     '把每个残差流状态当作模型就此停下：先用它自己的均方根做最终归一化，再送进输出头，列出概率最高的几个词元。最后一行就是模型本身的预测。',

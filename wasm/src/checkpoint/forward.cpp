@@ -13,48 +13,6 @@
 
 namespace rl::checkpoint {
 
-float f16_bits_to_float(std::uint16_t h) {
-  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-  const std::uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
-  std::uint32_t bits;
-  if (exponent == 0x1f) {
-    bits = sign | 0x7f800000u | (mantissa << 13);  // inf, NaN
-  } else if (exponent != 0) {
-    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);  // rebias 15 -> 127
-  } else {
-    // zero or subnormal: mantissa * 2^-24, exact in float32
-    const float magnitude = static_cast<float>(mantissa) * 5.9604644775390625e-8f;
-    std::memcpy(&bits, &magnitude, sizeof bits);
-    bits |= sign;
-  }
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
-void to_f32(float* out, const void* in, std::size_t n, Dtype dtype) {
-  const auto* bytes = static_cast<const unsigned char*>(in);
-  if (dtype == Dtype::f32) {
-    std::memcpy(out, in, n * sizeof(float));
-    return;
-  }
-  if (dtype == Dtype::bf16) {
-    // bfloat16 is float32's top half: widen and shift (a loop the compiler turns into SIMD widen-and-shift).
-    auto* out_bits = reinterpret_cast<std::uint32_t*>(out);
-    for (std::size_t i = 0; i < n; ++i) {
-      std::uint16_t h;
-      std::memcpy(&h, bytes + 2 * i, 2);
-      out_bits[i] = static_cast<std::uint32_t>(h) << 16;
-    }
-    return;
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    std::uint16_t h;
-    std::memcpy(&h, bytes + 2 * i, 2);
-    out[i] = f16_bits_to_float(h);
-  }
-}
-
 std::string check_spec(const LayerSpec& s) {
   if (s.d <= 0 || s.n_heads <= 0 || s.n_kv_heads <= 0 || s.head_dim <= 0 || s.ffn <= 0)
     return "layer sizes must be positive";
@@ -102,7 +60,7 @@ void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, 
   const auto* bytes = static_cast<const unsigned char*>(w);
   for (int n = 0; n < N; n += kPanelRows) {
     const int rows = std::min(kPanelRows, N - n);
-    to_f32(panel, bytes + std::size_t(n) * K * 2, std::size_t(rows) * K, dtype);
+    to_f32(panel, bytes + std::size_t(n) * row_bytes(dtype, K), std::size_t(rows) * K, dtype);
     matmul_nt(y + n, N, x, K, panel, K, M, K, rows);
   }
 }
@@ -327,7 +285,7 @@ void head_chunk(float* logits, int ld, const float* h, int rows, int d, const vo
     const auto* bytes = static_cast<const unsigned char*>(w);
     for (int j = 0; j < n; j += kPanelRows) {
       const int panel_rows = std::min(kPanelRows, n - j);
-      to_f32(panel, bytes + std::size_t(j) * d * 2, std::size_t(panel_rows) * d, dtype);
+      to_f32(panel, bytes + std::size_t(j) * row_bytes(dtype, d), std::size_t(panel_rows) * d, dtype);
       matmul_nt(logits + j, ld, h, d, panel, d, rows, d, panel_rows);
     }
   }

@@ -16,14 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/quant.hpp"
 #include "core/memory_budget.hpp"
 
 namespace rl::checkpoint {
-
-enum class Dtype : int { f32 = 0, f16 = 1, bf16 = 2 };
-// n values of `dtype` at `in` (any alignment) widened to float32.
-void to_f32(float* out, const void* in, std::size_t n, Dtype dtype);
-float f16_bits_to_float(std::uint16_t h);
 
 enum class Placement : int { pre = 0, sandwich = 1, olmo2 = 2 };
 enum class QkNorm : int { none = 0, per_head = 1, whole = 2 };
@@ -63,10 +59,10 @@ enum Slot : int {
   kDown,
   kSlotCount
 };
-// The projections (q, k, v, o, gate, up, down) may stay in the file's dtype: they are widened to float32 four
-// rows at a time into a small panel right before the matmul kernel reads them (the kernel holds four rows of W
-// in L1 while every row of x passes), so no float32 copy of a whole matrix is made. Norm weights and biases are
-// float32.
+// The projections (q, k, v, o, gate, up, down) may stay in the file's dtype (quant.hpp, block-quantized ones
+// included): they are widened to float32 four rows at a time into a small panel right before the matmul kernel reads
+// them (the kernel holds four rows of W in L1 while every row of x passes), so no float32 copy of a whole matrix is
+// made. Norm weights and biases are float32.
 struct LayerWeights {
   const void* w[kSlotCount] = {};
   Dtype dtype[kSlotCount] = {};

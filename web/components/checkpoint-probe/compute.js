@@ -120,10 +120,11 @@ export function probeRows(run, weights, name) {
       state: layer.state,
       tokens: Array.from(layer.ids, (id, j) => ({ text: name(id), prob: layer.probs[j] })),
     })),
-    // Gemma's (1 + w): the statistics of the multiplier the model applies
+    // Gemma's (1 + w): the statistics of the multiplier the model applies (a GGUF stores it already: `stored`)
     weights: weights.map((w) => {
       const { mean, std, min, max } = w.multiplier ?? w;
-      return { name: w.name, onePlus: Boolean(w.multiplier), mean, std, min, max };
+      const stored = w.storedOffset === 1;
+      return { name: w.name, onePlus: Boolean(w.multiplier) && !stored, stored, mean, std, min, max };
     }),
   };
 }

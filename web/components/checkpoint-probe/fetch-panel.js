@@ -57,6 +57,14 @@ export function fetchPanel(s, onFiles) {
     value: offered ?? '',
     placeholder: CHAPTER_MODEL.repo,
   });
+  // a GGUF file of the repo (its name as the repo's file list gives it): fetched alone, without config.json
+  const ggufFile = h('input', {
+    id: 'field-gguf',
+    type: 'text',
+    spellcheck: 'false',
+    placeholder: 'qwen2.5-0.5b-instruct-q4_k_m.gguf',
+    'data-gguf': '',
+  });
   const chapterButton = h(
     'button',
     { type: 'button', 'data-fetch-chapter': '', onclick: () => start(CHAPTER_MODEL.repo) },
@@ -64,7 +72,11 @@ export function fetchPanel(s, onFiles) {
   );
   const repoButton = h(
     'button',
-    { type: 'button', 'data-fetch-repo': '', onclick: () => start(repo.value.trim()) },
+    {
+      type: 'button',
+      'data-fetch-repo': '',
+      onclick: () => start(repo.value.trim(), undefined, ggufFile.value.trim()),
+    },
     s.fetchRepo,
   );
   const cancelButton = h('button', { type: 'button', hidden: true, onclick: () => controller?.abort() }, s.cancel);
@@ -76,14 +88,17 @@ export function fetchPanel(s, onFiles) {
 
   const endpoint = () => (host.value === CUSTOM ? checkEndpoint(custom.value.trim()) : host.value);
   const buttons = () => [chapterButton, repoButton, ...list.querySelectorAll('button')];
-  /** Fetches (or opens from storage) `id`, from `from` (a stored model's host) or the host chosen; one at a time. */
-  async function start(id, from) {
+  /**
+   * Fetches (or opens from storage) `id`, from `from` (a stored model's host) or the host chosen, `file` a .gguf of
+   * it or '' for the transformers files; one at a time.
+   */
+  async function start(id, from, file = '') {
     if (controller) return;
     error.textContent = '';
     let options;
     try {
       checkRepoId(id);
-      options = { endpoint: from ?? endpoint(), token: token.value.trim() || null };
+      options = { endpoint: from ?? endpoint(), token: token.value.trim() || null, ...(file ? { file } : {}) };
     } catch (problem) {
       error.textContent = s.fetchErrors[problem.code]?.(problem) ?? problem.message;
       return;
@@ -167,6 +182,7 @@ export function fetchPanel(s, onFiles) {
     customField,
     h('p', {}, chapterButton),
     h('div', { class: 'field' }, h('label', { for: 'field-repo' }, s.fetchRepoLabel), repo, repoButton),
+    h('div', { class: 'field' }, h('label', { for: 'field-gguf' }, s.fetchGgufLabel), ggufFile),
     h('div', { class: 'field' }, h('label', { for: 'field-token' }, s.fetchToken), token),
     h('p', { class: 'hint' }, s.fetchTokenHint),
     h('div', { class: 'fetch-row' }, progress, status, cancelButton),

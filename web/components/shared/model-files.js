@@ -2,19 +2,20 @@
 // picked, gathered for lab.openCheckpoint, and the token ids of a checkpoint without tokenizer.json.
 
 /**
- * The reader's files for lab.openCheckpoint: the weights (.safetensors) stay File objects, read by range in the
- * worker when a run needs them (a File posted to a worker is a handle to the file on disk, not a copy); the JSON
+ * The reader's files for lab.openCheckpoint: the weights (.safetensors, .gguf) stay File objects, read by range in
+ * the worker when a run needs them (a File posted to a worker is a handle to the file on disk, not a copy); the JSON
  * files are read here (the probe reads the config and the tokenizer's vocabulary too). onProgress(bytesDone,
  * bytesTotal) over the JSON files.
  */
 export async function gatherFiles(fileList, onProgress) {
   const list = [...fileList];
-  const small = list.filter((file) => !file.name.endsWith('.safetensors'));
+  const weights = (file) => file.name.endsWith('.safetensors') || file.name.endsWith('.gguf');
+  const small = list.filter((file) => !weights(file));
   const total = small.reduce((sum, file) => sum + file.size, 0);
   const files = {};
   let done = 0;
   for (const file of list) {
-    if (file.name.endsWith('.safetensors')) {
+    if (weights(file)) {
       files[file.name] = file;
       continue;
     }

@@ -58,13 +58,15 @@ export async function nodeHubStore(cacheDir) {
   const filesOf = async (dir, names) => {
     const files = {};
     for (const name of names)
-      files[name] = name.endsWith('.safetensors') ? join(dir, name) : await openAsBlob(join(dir, name));
+      files[name] =
+        name.endsWith('.safetensors') || name.endsWith('.gguf') ? join(dir, name) : await openAsBlob(join(dir, name));
     return files;
   };
 
   return {
     root,
-    async snapshot(repo, revision) {
+    /** file: a .gguf asked for (hub.js then picks its set from the files). */
+    async snapshot(repo, revision, file) {
       let commit = revision;
       if (!/^[0-9a-f]{40}$/.test(revision)) {
         try {
@@ -74,6 +76,13 @@ export async function nodeHubStore(cacheDir) {
         }
       }
       const dir = join(repoDir(repo), 'snapshots', commit);
+      if (file) {
+        const names = (await fs.readdir(dir).catch(() => [])).filter((n) => n.endsWith('.gguf'));
+        if (!names.length) return null;
+        let bytes = 0;
+        for (const name of names) bytes += (await fs.stat(join(dir, name))).size;
+        return { commit, bytes, files: await filesOf(dir, names) };
+      }
       if (!(await exists(join(dir, 'config.json')))) return null;
       const names = ['config.json'];
       if (await exists(join(dir, 'tokenizer.json'))) names.push('tokenizer.json');

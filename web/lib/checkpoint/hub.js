@@ -45,7 +45,8 @@ const encodePath = (path) => path.split('/').map(encodeURIComponent).join('/');
  * being what lab.openCheckpoint takes. A model the store already holds for this revision is returned with no
  * request at all. options: endpoint, revision ('main'), onProgress({ file, loaded, total }) (bytes of every file
  * fetched so far, of all the files), signal (an AbortSignal: a cancel keeps the partial file for a resume), fetch,
- * token (a Hugging Face access token, sent as `Authorization: Bearer` to the endpoint's origin alone).
+ * token (a Hugging Face access token, sent as `Authorization: Bearer` to the endpoint's origin alone), file (a
+ * .gguf of the repo, fetched alone, or with the rest of its split set NAME-0000i-of-0000N.gguf).
  */
 export async function fetchCheckpoint(repo, options, store) {
   checkRepoId(repo);
@@ -55,8 +56,24 @@ export async function fetchCheckpoint(repo, options, store) {
   const { signal, onProgress } = options;
   signal?.throwIfAborted();
 
-  const stored = await store.snapshot(repo, revision);
-  if (stored) return { repo, revision, endpoint, fetched: false, ...stored };
+  const gguf = options.file;
+  if (gguf !== undefined && (typeof gguf !== 'string' || !gguf.endsWith('.gguf')))
+    throw fail('invalid_input', `options.file must name a .gguf file of ${repo}, is ${JSON.stringify(gguf)}`);
+  const stored = await store.snapshot(repo, revision, gguf);
+  if (stored && !gguf) return { repo, revision, endpoint, fetched: false, ...stored };
+  if (stored && gguf) {
+    // the snapshot may hold other files of the repo: the set asked for, if all there
+    const names = ggufSet(repo, gguf, new Map(Object.keys(stored.files).map((n) => [n, n])), false);
+    if (names)
+      return {
+        repo,
+        revision,
+        endpoint,
+        fetched: false,
+        ...stored,
+        files: Object.fromEntries(names.map((n) => [n, stored.files[n]])),
+      };
+  }
 
   const net = network(options.fetch ?? globalThis.fetch, signal, endpoint, token);
   const info = await net.json(
@@ -67,12 +84,15 @@ export async function fetchCheckpoint(repo, options, store) {
   if (typeof commit !== 'string' || !/^[0-9a-f]{40}$/.test(commit) || !Array.isArray(info.siblings))
     throw fail('bad_response', `${new URL(endpoint).host} answered for ${repo} without a commit and a file list`);
   const listed = new Map(info.siblings.map((s) => [s.rfilename, s]));
-  if (!listed.has(CONFIG)) throw fail('not_found', `${repo} has no config.json: it is not a transformers model`);
+  if (!gguf && !listed.has(CONFIG))
+    throw fail('not_found', `${repo} has no config.json: it is not a transformers model`);
 
-  const wanted = [CONFIG];
-  if (listed.has(TOKENIZER)) wanted.push(TOKENIZER);
+  const wanted = gguf ? ggufSet(repo, gguf, listed) : [CONFIG];
+  if (!gguf && listed.has(TOKENIZER)) wanted.push(TOKENIZER);
   let index = null;
-  if (listed.has(INDEX)) {
+  if (gguf) {
+    // a GGUF holds its config and tokenizer
+  } else if (listed.has(INDEX)) {
     wanted.push(INDEX);
   } else if (listed.has(SINGLE)) {
     wanted.push(SINGLE);
@@ -117,6 +137,24 @@ export async function fetchCheckpoint(repo, options, store) {
   }
   const files = await store.link(repo, revision, commit, plan, { endpoint });
   return { repo, revision, endpoint, commit, bytes: progress.total, fetched: true, files };
+}
+
+/**
+ * `name` and, for the first of a split set, the rest of it, all of which `listed` must hold; else not_found (or
+ * null when `required` is false).
+ */
+export function ggufSet(repo, name, listed, required = true) {
+  const split = /^(.*)-00001-of-(\d{5})\.gguf$/.exec(name);
+  const names = split
+    ? Array.from(
+        { length: Number(split[2]) },
+        (_, i) => `${split[1]}-${String(i + 1).padStart(5, '0')}-of-${split[2]}.gguf`,
+      )
+    : [name];
+  const absent = names.filter((n) => !listed.has(n));
+  if (!absent.length) return names;
+  if (!required) return null;
+  throw fail('not_found', `${repo} has no ${absent.join(', ')}`);
 }
 
 /** fetch with the Hub's answers turned into the lab's error codes; a 429 or 503 retried after the wait it asks for. */

@@ -12,6 +12,7 @@ import { createGradients } from './gradients.js';
 import { createShardPool, createShardWorker, defaultWorkers } from './shards.js';
 import { normWeightStats } from './norm-weights.js';
 import { EXPERIMENTS } from './experiments.js';
+import { isGguf, readGguf, adjustModel } from './gguf-open.js';
 
 const INDEX = 'model.safetensors.index.json';
 const SINGLE = 'model.safetensors';
@@ -81,8 +82,8 @@ async function readWeights(map, files) {
   throw missing('missing_file', `no weights: give ${SINGLE}, or ${INDEX} with its shards`);
 }
 
-async function readTokenizer(map) {
-  if (!map.has('tokenizer.json')) return null;
+async function readTokenizer(map, builtJson = null) {
+  if (!map.has('tokenizer.json') && !builtJson) return null;
   // JSON.parse: tokenizer.json is megabytes, and a position in it would not help a reader
   const parse = async (name) => {
     try {
@@ -93,7 +94,7 @@ async function readTokenizer(map) {
         : missing('invalid_tokenizer', `${name} is not valid JSON: ${error.message}`);
     }
   };
-  const json = await parse('tokenizer.json');
+  const json = map.has('tokenizer.json') ? await parse('tokenizer.json') : builtJson;
   const config = map.has('tokenizer_config.json') ? await parse('tokenizer_config.json') : {};
   const { Tokenizer } = await import('@huggingface/tokenizers');
   try {
@@ -148,6 +149,8 @@ const collected = new FinalizationRegistry((release) => release());
  */
 export async function openCheckpoint(Module, files, options = {}) {
   const weightFiles = [];
+  if (typeof files === 'string' && files.startsWith('ollama:'))
+    files = await (await import('./gguf-ollama.js')).ollamaFiles(files);
   try {
     return await open(Module, fileMap(files), weightFiles, options ?? {});
   } catch (error) {
@@ -157,15 +160,23 @@ export async function openCheckpoint(Module, files, options = {}) {
 }
 
 async function open(Module, map, weightFiles, options) {
-  const weightEntries = [...map].filter(([name]) => name.endsWith('.safetensors')).map(([, entry]) => entry);
+  const weightEntries = [...map]
+    .filter(([name]) => name.endsWith('.safetensors') || name.endsWith('.gguf'))
+    .map(([, entry]) => entry);
   const workers = options.workers ?? defaultWorkers(weightEntries);
   if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS)
     throw new ResidualLabError(`options.workers must be a whole number 1 .. ${MAX_WORKERS}, is ${workers}`, {
       code: 'invalid_input',
     });
-  if (!map.has('config.json')) throw missing('missing_file', 'config.json is missing: give it with the weights');
-  const model = describeModel(await readText(map.get('config.json'), 'config.json', CONFIG_LIMIT));
-  const all = await readWeights(map, weightFiles);
+  // a GGUF holds its config and tokenizer; safetensors come with config.json (and tokenizer.json)
+  const gguf = isGguf(map) ? await readGguf(map, weightFiles) : null;
+  if (!gguf && !map.has('config.json'))
+    throw missing('missing_file', 'config.json is missing: give it with the weights');
+  const model = describeModel(
+    gguf ? JSON.stringify(gguf.config) : await readText(map.get('config.json'), 'config.json', CONFIG_LIMIT),
+  );
+  if (gguf) adjustModel(model, gguf);
+  const all = gguf ? gguf.tensors : await readWeights(map, weightFiles);
   const prefix = PREFIXES.find((p) => all.has(`${p}embed_tokens.weight`));
   if (!prefix)
     throw missing('missing_tensor', `the weights hold no ${PREFIXES[0]}embed_tokens.weight (the token embedding)`);
@@ -191,7 +202,8 @@ async function open(Module, map, weightFiles, options) {
       byteLength: tensor.byteLength,
     });
   }
-  const tokenizer = await readTokenizer(map);
+  const builtTokenizer = gguf?.tokenizerJson?.unsupported ? null : (gguf?.tokenizerJson ?? null);
+  const tokenizer = await readTokenizer(map, builtTokenizer);
   const bySlot = new Map([...weights.values()].map((w) => [`${w.layer}:${w.slot}`, w]));
   const weightOf = (layer, slot) =>
     slot === 'head' ? (bySlot.get('null:head') ?? bySlot.get('null:embed')) : bySlot.get(`${layer}:${slot}`);
@@ -230,7 +242,15 @@ async function open(Module, map, weightFiles, options) {
     architecture: model.architecture,
     modelType: model.modelType,
     config: model.inspected,
-    tensors: [...all.values()].map((t) => ({ name: t.name, dtype: t.dtype, shape: [...t.shape], file: t.file })),
+    tensors: [...all.values()].map((t) => ({
+      name: t.name,
+      dtype: t.dtype,
+      shape: [...t.shape],
+      file: t.file,
+      ...(t.ggufName ? { ggufName: t.ggufName } : {}),
+    })),
+    /** 'gguf' or 'safetensors': the weights' format. */
+    format: gguf ? 'gguf' : 'safetensors',
     /** What the forward does with this model (the experiments read it to say what a model can run). */
     forward: forwardSummary(model),
     /** How many workers a run is split over (1 where workers cannot start). */
@@ -241,9 +261,12 @@ async function open(Module, map, weightFiles, options) {
     tokenize(text) {
       live();
       if (!tokenizer)
-        throw new ResidualLabError('a text needs tokenizer.json among the files; give token ids instead', {
-          code: 'no_tokenizer',
-        });
+        throw new ResidualLabError(
+          gguf?.tokenizerJson?.unsupported
+            ? `the GGUF's tokenizer (${gguf.tokenizerJson.unsupported}) is not one the lab rebuilds; give tokenizer.json beside it, or token ids`
+            : 'a text needs tokenizer.json among the files; give token ids instead',
+          { code: 'no_tokenizer' },
+        );
       if (typeof text !== 'string') throw new ResidualLabError('tokenize takes a string', { code: 'invalid_input' });
       return tokenizer.encode(text).ids;
     },
@@ -315,6 +338,7 @@ function forwardSummary({ sizes, forward: f }) {
     eps: sizes.eps,
     placement: f.placement,
     normOffset: f.normOffset,
+    storedNormOffset: f.storedNormOffset ?? 0,
     qkNorm: f.qkNorm,
     attnScale: f.attnScale,
     attnSoftcap: f.attnSoftcap,

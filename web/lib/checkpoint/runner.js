@@ -9,7 +9,7 @@
 // not fit is refused, never aborted.
 import { ResidualLabError } from '../errors.js';
 import { SLOTS } from './model.js';
-import { DTYPE_BYTES, DTYPE_CODES } from './safetensors.js';
+import { DTYPE_CODES, byteSize, valueCount } from './dtypes.js';
 
 export const MAX_TOKENS = 4096;
 const HEAD_CHUNK_BYTES = 16 << 20; // the output head's rows are read and copied in 16 MB at a time
@@ -41,10 +41,10 @@ export function weightLayout(model, weights) {
   for (const w of weights.values()) (w.layer === null ? global : byLayer[w.layer]).set(w.slot, w);
   const embed = global.get('embed');
   const head = global.get('head') ?? embed;
-  const elements = (w) => w.byteLength / DTYPE_BYTES[w.dtype];
+  const elements = (w) => valueCount(w.dtype, w.byteLength);
   const heapBytes = (w) => align16(PROJECTIONS.has(w.slot) ? w.byteLength : elements(w) * 4);
   const fileBytes = (layer) => [...layer.values()].reduce((n, w) => n + w.byteLength, 0);
-  const headRowBytes = d * DTYPE_BYTES[head.dtype];
+  const headRowBytes = byteSize(head.dtype, d);
   const small = [...weights.values()].filter(
     (w) => !PROJECTIONS.has(w.slot) && w.slot !== 'embed' && w.slot !== 'head',
   );
@@ -138,7 +138,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       byLayer.reduce((n, m) => n + fileBytes(m), 0) +
       finalNorm.byteLength +
       V * headRowBytes +
-      T * d * DTYPE_BYTES[embed.dtype];
+      T * byteSize(embed.dtype, d);
     const flops = L * layerFlops + 2 * headRows * V * d;
     return {
       layers: L,
@@ -294,7 +294,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           return;
         }
         Module.HEAPU8.set(bytes, staging);
-        Module._rl_ckpt_to_f32(dest, staging, bytes.length / DTYPE_BYTES[w.dtype], DTYPE_CODES[w.dtype]);
+        Module._rl_ckpt_to_f32(dest, staging, valueCount(w.dtype, bytes.length), DTYPE_CODES[w.dtype]);
       };
       const heapRows = (ptr, rows) => Module.HEAPF32.slice(ptr >> 2, (ptr >> 2) + rows * d);
       const rowNorms = (ptr, rows) => {
@@ -310,7 +310,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       if (hooks.from) Module.HEAPF32.set(hooks.from.stream, x >> 2);
       else {
         // the embedding, gathered by rows, as the first layer reads it
-        const rowBytes = d * DTYPE_BYTES[embed.dtype];
+        const rowBytes = byteSize(embed.dtype, d);
         const rows = await Promise.all(tokens.map((id) => read(embed, id * rowBytes, (id + 1) * rowBytes)));
         rows.forEach((bytes, t) => {
           toF32(x + t * d * 4, embed, bytes);

@@ -28,7 +28,7 @@ export const DTYPE_BYTES = Object.freeze({
   U64: 8,
   F64: 8,
 });
-export const DTYPE_CODES = Object.freeze({ F32: 0, F16: 1, BF16: 2 }); // checkpoint::Dtype in forward.hpp
+export { DTYPE_CODES } from './dtypes.js';
 
 const fail = (code, file, message) => new ResidualLabError(`${file}: ${message}`, { code });
 

@@ -8,7 +8,7 @@
 // Four exchanges a layer, each of T x (a few thousand) floats; no weight is read or held twice. The same kernels
 // compute every output element over the same inputs, so the numbers are those of one worker.
 import { ResidualLabError } from '../errors.js';
-import { DTYPE_BYTES, DTYPE_CODES } from './safetensors.js';
+import { DTYPE_CODES, byteSize } from './dtypes.js';
 
 const ROW_ALIGN = 4; // the matmul kernel's panel of rows (checkpoint::kPanelRows)
 const HEAD_CHUNK_BYTES = 16 << 20; // a worker's share of the output head is read and multiplied in 16 MB pieces
@@ -89,7 +89,7 @@ function readBuffers() {
 export function createShardWorker(Module, model, weightOf, read) {
   const prefetched = new Map(); // key -> Promise<Uint8Array>
   const buffers = readBuffers();
-  const rowBytes = (w) => w.shape[1] * DTYPE_BYTES[w.dtype];
+  const rowBytes = (w) => byteSize(w.dtype, w.shape[1]);
   const start = (layer, { slot, begin, end }) => {
     const k = `${layer}:${slot}:${begin}:${end}`;
     if (!prefetched.has(k) && end > begin) {
