@@ -144,7 +144,8 @@ export function createGradients(Module, model, weights, runner) {
       let nextLayer = readLayer(L - 1);
       const chunkScratch = new Uint8Array(chunkRows * headRowBytes);
       const readChunk = (v0) => {
-        const pending = read(head, v0 * headRowBytes, Math.min(V, v0 + chunkRows) * headRowBytes, chunkScratch);
+        const [from, to] = [v0 * headRowBytes, Math.min(V, v0 + chunkRows) * headRowBytes];
+        const pending = read(head, from, to, chunkScratch.subarray(0, to - from));
         pending.catch(() => {});
         return pending;
       };
