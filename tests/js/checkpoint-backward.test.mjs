@@ -4,6 +4,9 @@
 //   node --test tests/js/checkpoint-backward.test.mjs     after `node scripts/build.mjs`
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { load } from '../../dist/lib/residual-lab.js';
 import { createLabWorker } from '../../dist/lib/worker-client.js';
 import { FAMILIES, makeCheckpoint, makeConfig } from '../fixtures/checkpoints/make-checkpoints.mjs';
@@ -199,5 +202,36 @@ test('progress, cancel, and the same numbers through the lab worker', async () =
   } finally {
     ckpt.dispose();
     worker.terminate();
+  }
+});
+
+test('files read from disk, the head in more than one chunk, give the numbers of the same bytes in memory', async () => {
+  // 600,000 x 8 float32 head rows: 19.2 MB, two 16 MB chunks, the second shorter
+  const config = makeConfig('llama');
+  Object.assign(config, { vocab_size: 600000, hidden_size: 8, num_attention_heads: 2, num_key_value_heads: 1 });
+  Object.assign(config, { intermediate_size: 8 });
+  const { files } = makeCheckpoint({ family: 'llama', config, seed: 6 });
+  const dir = mkdtempSync(join(tmpdir(), 'rl-backward-'));
+  try {
+    const paths = {};
+    for (const [name, bytes] of Object.entries(files)) {
+      if (typeof bytes === 'string') paths[name] = bytes;
+      else writeFileSync((paths[name] = join(dir, name)), bytes);
+    }
+    const results = [];
+    for (const given of [files, paths]) {
+      const ckpt = await lab.openCheckpoint(given, { workers: 1 });
+      try {
+        results.push(await ckpt.gradients([3, 599999, 5, 40]));
+      } finally {
+        ckpt.dispose();
+      }
+    }
+    assert.ok(results[1].reads.bytes > 2 * 16e6, 'the head was read whole, twice');
+    assert.equal(results[1].loss, results[0].loss);
+    assert.deepEqual(results[1].streamGrads, results[0].streamGrads);
+    assert.deepEqual(results[1].paramGradNorms, results[0].paramGradNorms);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -17,8 +17,18 @@ const invalid = (message) => new ResidualLabError(message, { code: 'invalid_inpu
 export function createGradients(Module, model, weights, runner) {
   const { d, L, V, eps } = model.sizes;
   const f = model.forward;
-  const { byLayer, embed, head, finalNorm, heapBytes, layerBytes, stagingBytes, headRowBytes, chunkRows } =
-    weightLayout(model, weights);
+  const {
+    byLayer,
+    embed,
+    head,
+    finalNorm,
+    heapBytes,
+    layerBytes,
+    largestLayerRead,
+    stagingBytes,
+    headRowBytes,
+    chunkRows,
+  } = weightLayout(model, weights);
   const { H, headDim, ffn } = model.sizes;
   const panelFloats = Module._rl_ckpt_backward_panel_rows() * Math.max(d, H * headDim, ffn);
   const fail = () => moduleError(Module);
@@ -40,8 +50,8 @@ export function createGradients(Module, model, weights, runner) {
 
     const ids = Array.from(tokens, Number);
     const reads = { bytes: 0, count: 0 };
-    const read = async (w, from = 0, to = w.byteLength) => {
-      const bytes = await w.source.read(w.offset + from, w.offset + to);
+    const read = async (w, from = 0, to = w.byteLength, into = undefined) => {
+      const bytes = await w.source.read(w.offset + from, w.offset + to, into);
       reads.bytes += bytes.length;
       reads.count += 1;
       return bytes;
@@ -117,15 +127,40 @@ export function createGradients(Module, model, weights, runner) {
       };
       const paramSquares = new Map(); // tensor name -> ||dloss/dW||^2
 
+      // reads into two reused buffers, each one's next read started once its bytes are in the heap (fresh
+      // buffers cost page faults: docs/checkpoints.md)
+      const layerScratch = new Uint8Array(largestLayerRead);
+      const readLayer = (i) => {
+        let at = 0;
+        const pending = Promise.all(
+          [...byLayer[i].entries()].map(([slot, w]) => {
+            const into = layerScratch.subarray(at, (at += w.byteLength));
+            return read(w, 0, w.byteLength, into).then((bytes) => [slot, w, bytes]);
+          }),
+        );
+        pending.catch(() => {});
+        return pending;
+      };
+      let nextLayer = readLayer(L - 1);
+      const chunkScratch = new Uint8Array(chunkRows * headRowBytes);
+      const readChunk = (v0) => {
+        const [from, to] = [v0 * headRowBytes, Math.min(V, v0 + chunkRows) * headRowBytes];
+        const pending = read(head, from, to, chunkScratch.subarray(0, to - from));
+        pending.catch(() => {});
+        return pending;
+      };
+
       // the head: dhf = dz W, chunk by chunk; ||dW||^2 = <dz dz^T, hf hf^T>
       Module.HEAPF32.set(dz, dzPtr >> 2);
       Module.HEAPF32.set(forward.finalHidden, hf >> 2);
       view(dhf, T * d).fill(0);
+      let nextChunk = readChunk(0);
       for (let v0 = 0; v0 < V; v0 += chunkRows) {
         const n = Math.min(chunkRows, V - v0);
-        const bytes = await read(head, v0 * headRowBytes, (v0 + n) * headRowBytes);
+        const bytes = await nextChunk;
         cancelled();
         Module.HEAPU8.set(bytes, chunk);
+        nextChunk = v0 + chunkRows < V ? readChunk(v0 + chunkRows) : null;
         const status = Module._rl_ckpt_head_backward(
           dhf,
           dzPtr + v0 * 4,
@@ -160,20 +195,20 @@ export function createGradients(Module, model, weights, runner) {
       branchOnly[L] = streamGrads[L].slice();
       for (let i = L - 1; i >= 0; i--) {
         cancelled();
-        const layerWeights = [...byLayer[i].entries()];
-        const fetched = await Promise.all(layerWeights.map(([, w]) => read(w)));
+        const fetched = await nextLayer;
         cancelled();
         const pointers = new Uint32Array(2 * SLOTS.length); // addresses, then dtype codes
         let at = layer;
-        layerWeights.forEach(([slot, w], j) => {
+        for (const [slot, w, bytes] of fetched) {
           const s = SLOTS.indexOf(slot);
           if (PROJECTIONS.has(slot)) {
-            Module.HEAPU8.set(fetched[j], at);
+            Module.HEAPU8.set(bytes, at);
             pointers[SLOTS.length + s] = DTYPE_CODES[w.dtype];
-          } else toF32(at, w, fetched[j]);
+          } else toF32(at, w, bytes);
           pointers[s] = at;
           at += heapBytes(w);
-        });
+        }
+        nextLayer = i > 0 ? readLayer(i - 1) : null; // read while this layer runs
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
         Module.HEAPF32.set(forward.hiddenStates[i], xin >> 2);
@@ -196,7 +231,7 @@ export function createGradients(Module, model, weights, runner) {
         const [attnOut, attnIn, mlpOut, mlpIn] = Module.HEAPF64.slice(gains >> 3, (gains >> 3) + 4);
         branchGains[i] = { attn: ratio(attnOut, attnIn), mlp: ratio(mlpOut, mlpIn) };
         const sq = Module.HEAPF64.slice(squares >> 3, (squares >> 3) + SLOTS.length);
-        for (const [slot, w] of layerWeights) paramSquares.set(w.name, sq[SLOTS.indexOf(slot)]);
+        for (const [slot, w] of fetched) paramSquares.set(w.name, sq[SLOTS.indexOf(slot)]);
         streamGrads[i] = rowNorms(g);
         branchOnly[i] = rowNorms(branch);
         report('layer', L - i);
