@@ -1,7 +1,7 @@
 // GGUF files written by tests/fixtures/checkpoints/write-gguf.mjs, opened by lab.openCheckpoint: every type's
 // dequantization in C++ against the float64 dequantizer, every family x type against a float64 forward on the
-// dequantized weights, the same model as safetensors and as F32 GGUF, the tokenizer rebuilt from
-// tokenizer.ggml.*, and each bad file refused by name.
+// dequantized weights, the same model as safetensors and as F32 GGUF, the gradients of a quantized file as those of
+// its dequantized weights, the tokenizer rebuilt from tokenizer.ggml.*, and each bad file refused by name.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { load } from '../../dist/lib/residual-lab.js';
 import { makeCheckpoint, makeConfig } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { referenceForward } from '../fixtures/checkpoints/reference.mjs';
 import { assertRelativelyClose } from '../fixtures/float64.mjs';
+import { encodeFloats, writeSafetensors } from '../fixtures/checkpoints/write-safetensors.mjs';
 import {
   QUANT_TYPES,
   dequantize,
@@ -413,5 +414,52 @@ test("a GGUF run split over 2 workers, each reading its rows (permuted q/k rows 
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// The gradients of a quantized GGUF are those of its dequantized weights: the same model written as an F32
+// safetensors of the values the quantized blocks decode to gives the same loss, stream gradients, branch gains and
+// weight-gradient norms (under the Hugging Face names, q/k rows back in their order).
+test('ckpt.gradients on a quantized GGUF equals the gradients of its dequantized weights', async () => {
+  for (const [family, dtype] of [
+    ['llama', 'Q4_K'],
+    ['qwen2', 'Q8_0'],
+    ['gemma2', 'Q5_0'],
+    ['olmo2', 'Q6_K'],
+  ]) {
+    const config = ggufConfig(family);
+    const fixture = makeCheckpoint({ family, config, seed: 29 });
+    const gguf = ggufFromCheckpoint(family, fixture, dtype, PATTERN[family]);
+    const entries = [...gguf.tensors].map(([name, t]) => ({
+      name,
+      dtype: 'F32',
+      shape: t.shape,
+      bytes: encodeFloats('F32', t.values),
+    }));
+    const quantized = await lab.openCheckpoint({ 'model.gguf': gguf.bytes });
+    const dequantized = await lab.openCheckpoint({
+      'config.json': JSON.stringify(config),
+      'model.safetensors': writeSafetensors(entries, { format: 'pt' }),
+    });
+    try {
+      const [q, f] = [await quantized.gradients(IDS), await dequantized.gradients(IDS)];
+      const what = `${family} ${dtype}`;
+      assertRelativelyClose([q.loss], [f.loss], `${what} loss`, 1e-4);
+      for (const field of ['streamGrads', 'midGrads', 'branchOnly'])
+        q[field].forEach((a, i) => assertRelativelyClose(a, f[field][i], `${what} ${field}[${i}]`, 1e-4));
+      q.branchGains.forEach((g, l) =>
+        assertRelativelyClose(
+          [g.attn, g.mlp],
+          [f.branchGains[l].attn, f.branchGains[l].mlp],
+          `${what} gains ${l}`,
+          1e-4,
+        ),
+      );
+      assert.deepEqual(Object.keys(q.paramGradNorms).sort(), Object.keys(f.paramGradNorms).sort(), `${what} names`);
+      for (const [name, norm] of Object.entries(f.paramGradNorms))
+        assertRelativelyClose([q.paramGradNorms[name]], [norm], `${what} ${name}`, 1e-4);
+    } finally {
+      (quantized.dispose(), dequantized.dispose());
+    }
   }
 });

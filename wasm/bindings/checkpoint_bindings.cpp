@@ -219,7 +219,7 @@ EMSCRIPTEN_KEEPALIVE double rl_ckpt_saved_floats(const float* spec, int T) {
 // dh[rows, d] += dz[rows, n] W[n, d] (dz's row stride ld); panel: rl_ckpt_backward_panel_rows() * d floats.
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_head_backward(float* dh, const float* dz, int ld, int rows, int d, const void* w,
                                                int dtype, int n, float* panel) {
-  if (dtype < 0 || dtype > 2) return fail("unknown dtype code");
+  if (dtype < 0 || dtype >= rl::checkpoint::kDtypeCount) return fail("unknown dtype code");
   rl::checkpoint::head_backward_chunk(dh, dz, ld, rows, d, w, rl::checkpoint::Dtype(dtype), n, panel);
   return 0;
 }

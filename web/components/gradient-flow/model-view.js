@@ -45,7 +45,7 @@ export function modelPanel(host, { gain, onToy }) {
     id: 'field-model-files',
     type: 'file',
     multiple: true,
-    accept: '.json,.safetensors',
+    accept: '.json,.safetensors,.gguf',
     onchange: () => fileInput.files.length && open({ files: [...fileInput.files] }),
   });
   const stored = h('ul', { class: 'stored-models', 'data-stored': '' });
