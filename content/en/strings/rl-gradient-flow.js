@@ -47,7 +47,7 @@ export default {
     'Open a trained model and the lab runs one backward pass over its text: the gradient reaching the stream before each layer, with the skips as the model has them, and with every skip above that layer removed from the backward pass, so the gradient has to pass through every branch. Both are drawn relative to the top (the stream before the final norm), beside gain^(L−l) for the gain above.',
   model: 'Model',
   modelNone: 'none',
-  modelFiles: 'Or your checkpoint’s files (config.json, model.safetensors, tokenizer.json)',
+  modelFiles: 'Or your checkpoint’s files (config.json, model.safetensors, tokenizer.json), or one .gguf file',
   modelOpenStored: 'Measure this stored model',
   modelProgressLabel: 'Progress of the gradient run',
   modelCancel: 'Cancel',

@@ -41,7 +41,7 @@ export default {
     '打开一个训练过的模型，实验室会在它的文本上做一次反向传播：看梯度到达每一层之前的残差流时有多大。一条是模型本来的样子（带着跳连），另一条把这一层以上的跳连都从反向传播里拿掉，梯度只能一层层穿过分支。两条都以顶层（最终 Norm 之前的残差流）为 1，旁边是上面所选增益的 gain^(L−l)。',
   model: '模型',
   modelNone: '不选',
-  modelFiles: '或者你自己的检查点文件（config.json、model.safetensors、tokenizer.json）',
+  modelFiles: '或者你自己的检查点文件（config.json、model.safetensors、tokenizer.json），或者一个 .gguf 文件',
   modelOpenStored: '测这个已存的模型',
   modelProgressLabel: '梯度计算的进度',
   modelCancel: '取消',

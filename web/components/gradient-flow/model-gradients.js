@@ -43,11 +43,18 @@ export async function sourceFiles(source, onProgress) {
 
 /**
  * The token ids a model's gradients are taken over: a toy's probe window (the text it was trained on), else the
- * page's prompt `prompt` through the model's tokenizer.json, else (no tokenizer) the first ids of its vocabulary.
+ * page's prompt `prompt` through the model's tokenizer.json or a GGUF's own tokenizer, else (no tokenizer the lab
+ * reads) the first ids of its vocabulary.
  */
 export async function sourceIds(handle, source, files, prompt) {
   if (source.toy) return handle.tokenize(toyWindow(toyOf(source.toy)));
   if ('tokenizer.json' in files) return handle.tokenize(prompt);
+  if (handle.format === 'gguf')
+    try {
+      return await handle.tokenize(prompt);
+    } catch {
+      // a GGUF whose tokenizer the lab does not rebuild (SentencePiece): the vocabulary's first ids, as below
+    }
   const config = handle.config.text_config ?? handle.config;
   return tokenIds(defaultIds(config.vocab_size));
 }
