@@ -5,7 +5,7 @@
 // the trunk is normalized after every addition and cannot grow. Sandwich and OLMo 2 normalize each increment,
 // Norm(F(.)), so every one has length about sqrt(d) and the trunk grows like a sum of them. Both curves are
 // measured. For Pre-Norm and OLMo 2 a third chart sets the shipped trained toy of that placement against itself
-// before training (shared/toy-stream.js), the contrast a few hundred steps in the page cannot show.
+// before training (toy-stream.js), the contrast a few hundred steps in the page cannot show.
 import { shownScientific as shown } from '../shared/log-axis.js';
 import {
   ExperimentElement,
@@ -14,7 +14,7 @@ import {
   fixedValue as fixed,
 } from '../shared/experiment-element.js';
 import { numberSelect } from '../shared/experiment-runner.js';
-import { toyOfPlacement, toyStreamsInWorker, toyWindow } from '../shared/toy-stream.js';
+import { toyOfPlacement, toyStreamsInWorker, toyWindow } from './toy-stream.js';
 import { h } from '../shared/dom.js';
 import { radioGroup } from '../shared/fields.js';
 import { formatFixed, formatTrimmed } from '../shared/format.js';

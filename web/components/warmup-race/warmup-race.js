@@ -12,7 +12,7 @@ import { numberSelect } from '../shared/experiment-runner.js';
 import { h } from '../shared/dom.js';
 import { formatFixed } from '../shared/format.js';
 import { axis, faint, lineChart } from '../shared/line-chart.js';
-import { movingAverage } from '../shared/smoothing.js';
+import { movingAverage } from './smoothing.js';
 
 const RUN_KEYS = ['post-false', 'post-true', 'pre-false', 'pre-true'];
 // Colour tells the placement apart, the dash pattern each of the four runs (shown in the legend swatches too):
