@@ -6,7 +6,7 @@
 // The cases are timed in rounds, one sample of each per round (SAMPLES rounds after a warm-up round), so a slow
 // spell of the machine falls on every case alike instead of on whichever ran then.
 import { load } from '../dist/lib/residual-lab.js';
-import { rmsNormForward } from './plain-js-kernels.mjs';
+import { rmsNormForward } from '../scripts/lib/plain-js-kernels.mjs';
 
 const SAMPLES = 15;
 const SAMPLE_MS = 2;

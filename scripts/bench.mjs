@@ -28,8 +28,8 @@ import { build, BUILDS } from './build.mjs';
 import { median } from './lib/median.mjs';
 import { runCaptured } from './lib/run.mjs';
 import { benchPage, printPageFigures } from './bench-page.mjs';
-import * as plain from '../bench/plain-js-kernels.mjs';
-import { secondsPerCall } from '../bench/seconds-per-call.mjs';
+import * as plain from './lib/plain-js-kernels.mjs';
+import { secondsPerCall } from './lib/seconds-per-call.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const asJson = process.argv.includes('--json');

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
-import { untrainedToyConfig } from '../../web/components/shared/toy-stream.js';
+import { untrainedToyConfig } from '../../web/components/residual-growth/toy-stream.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
 import { EN, ZH, eventually, openReady, screenshotWidget, textOf } from './widget-helpers.mjs';

@@ -8,7 +8,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from '../../dist/lib/residual-lab.js';
-import { toyWindow, untrainedToyConfig } from '../../web/components/shared/toy-stream.js';
+import { toyWindow, untrainedToyConfig } from '../../web/components/residual-growth/toy-stream.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 import { rowAfter } from './markdown-tables.mjs';
 import { LANGUAGES } from '../../web/languages.js';

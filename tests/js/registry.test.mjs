@@ -84,6 +84,29 @@ test("a widget's folder holds what it alone uses: no module imports from another
   }
 });
 
+test(`a module in ${SHARED}/ serves two users or more (widget folders, or files of web/ outside the widgets)`, () => {
+  const shared = `web/components/${SHARED}/`;
+  const files = readdirSync(join(root, 'web'), { recursive: true })
+    .map((entry) => `web/${entry.split('\\').join('/')}`)
+    .filter((path) => path.endsWith('.js'));
+  const importsOf = (file) =>
+    [...read(file).matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)].map((m) =>
+      posix.normalize(posix.join(posix.dirname(file), m[1])),
+    );
+  // a widget's modules count as one user, its folder; a shared module reached through another counts for both
+  const userOf = (file) => (/^web\/components\/[^/]+\//.test(file) ? file.split('/')[2] : file);
+  const users = new Map(files.filter((file) => file.startsWith(shared)).map((file) => [file, new Set()]));
+  for (const file of files.filter((path) => !path.startsWith(shared))) {
+    const reached = new Set();
+    for (const stack = [file]; stack.length; )
+      for (const target of importsOf(stack.pop()))
+        if (users.has(target) && !reached.has(target)) reached.add(target) && stack.push(target);
+    for (const target of reached) users.get(target).add(userOf(file));
+  }
+  for (const [file, of] of users)
+    assert.ok(of.size >= 2, `${file} has ${of.size} user (${[...of].join(', ')}): it belongs in that widget's folder`);
+});
+
 test('every row has its own stateKey, the prefix of its settings in the page address, which only the row holds', () => {
   const keys = WIDGETS.map((widget) => widget.stateKey);
   // letters only: a second widget of a tag on the page is `${stateKey}2`, which no other key can then be

@@ -10,7 +10,7 @@ export default {
   names: { pre: 'Pre-Norm', post: 'Post-Norm', sandwich: 'sandwich', olmo2: 'OLMo 2' },
   sectionLink: 'Read the section',
   layers: 'Layers',
-  steps: 'Training steps before measuring',
+  trainSteps: 'Training steps before measuring',
   lr: 'Learning rate',
   run: 'Train and measure',
   pending: (steps) => `Press “Train and measure” to train ${steps} steps (this takes a while; you can cancel).`,

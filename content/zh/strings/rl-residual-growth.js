@@ -11,7 +11,7 @@ export default {
   names: { pre: 'Pre-Norm', post: 'Post-Norm', sandwich: '三明治', olmo2: 'OLMo 2' },
   sectionLink: '阅读这一节',
   layers: '层数',
-  steps: '测量前的训练步数',
+  trainSteps: '测量前的训练步数',
   lr: '学习率',
   run: '训练并测量',
   pending: (steps) => `点击“训练并测量”来训练 ${steps} 步（需要一些时间，可以取消）。`,

@@ -12,7 +12,7 @@ import { createLabWorker } from '../../lib/worker-client.js';
 import { EXPERIMENT_OPTIONS } from '../../lib/checkpoint/experiments.js';
 import { LENS_K, openModel, probeRows, shownToken, tokenIds, unknownCharacters } from './compute.js';
 import { SEEDS, comparable, seedRows } from './seed.js';
-import { LAST, MAX_POSITION, STATE, defaultPrompt, sourceName } from './state.js';
+import { LAST, MAX_POSITION, STATE, defaultPrompt, positionText, sourceName } from './state.js';
 import { drawRun, probeView } from './view.js';
 import { describeError } from '../shared/i18n.js';
 import { keepInView } from '../shared/keep-in-view.js';
@@ -39,6 +39,11 @@ export class RlCheckpointProbe extends ExperimentElement {
   #shownDefault = ''; // the default prompt of the model on screen, as the field shows it while state.prompt is ''
   #defaultNote = ''; // what the prompt note says of that model's prompts
   #runEnds = []; // resolved when the run under way (or the next) ends: a link's reveal waits for it
+
+  /** The position field's text for a value of the position row (state.js). */
+  positionText(position) {
+    return positionText(position);
+  }
 
   build() {
     this.whileConnected(() => () => this.#closeWorker());
@@ -77,7 +82,7 @@ export class RlCheckpointProbe extends ExperimentElement {
       this.#showDefault({ source: toy });
     }
     if (prompt !== undefined) this.view.prompt.input.value = prompt || this.#shownDefault;
-    if (position !== undefined) this.view.position.input.value = position === LAST ? '' : String(position);
+    if (position !== undefined) this.view.position.input.value = this.positionText(position);
     if (experiment !== undefined) this.view.experimentView.choose(experiment);
     const changed = Object.keys(patch).length > 0;
     const ran = changed ? new Promise((end) => this.#runEnds.push(end)) : Promise.resolve();

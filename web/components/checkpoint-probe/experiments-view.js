@@ -2,15 +2,11 @@
 // handle's `experiment`): a select of them, the chapter's sentence beside the measured answer, a bar chart and a
 // table with the same numbers (the accessible alternative, and the chart's CSV). `s` is the widget's strings:
 // s.experiments[name] = { name, claim, answer(result, token) } is the one table of each language.
-import { EXPERIMENTS } from '../../lib/checkpoint/experiments.js';
 import { barChart, legendEntry, niceLimit } from '../shared/bar-chart.js';
 import { h } from '../shared/dom.js';
 import { formatFixed, formatTrimmed } from '../shared/format.js';
 import { keepInView } from '../shared/keep-in-view.js';
 import { shownToken } from './compute.js';
-
-/** 'none' (the probe's own figures only), then the experiments in the library's order. */
-export const EXPERIMENT_NAMES = Object.freeze(['none', ...Object.keys(EXPERIMENTS)]);
 
 const g = (v) => (v == null ? '–' : formatTrimmed(v, 3));
 const f = (digits) => (v) => (v == null ? '–' : formatFixed(v, digits));
@@ -173,15 +169,16 @@ const PRESENT = {
 const tops = (d, t) => d.ids.map((id, i) => `${t(id)} ${formatFixed(d.probs[i], 2)}`).join(', ');
 
 /**
- * The experiment section: { root, select, choose(name), running(), show(name, result, tokenName), failed() }.
+ * The experiment section, choosing among `choices` (the state row's):
+ * { root, select, choose(name), running(), show(name, result, tokenName), failed() }.
  * `gradientsLink`: a link to the chapter's gradient section (LabElement.sectionLink), where the gradients of the
  * same models are measured, or null.
  */
-export function experimentsView(s, { value, onChoose, gradientsLink = null }) {
+export function experimentsView(s, { choices, value, onChoose, gradientsLink = null }) {
   const select = h(
     'select',
     { id: 'field-experiment', name: 'experiment', onchange: () => onChoose(select.value) },
-    EXPERIMENT_NAMES.map((name) => h('option', { value: name, selected: name === value }, s.experiments[name].name)),
+    choices.map((name) => h('option', { value: name, selected: name === value }, s.experiments[name].name)),
   );
   const claim = h('blockquote', { class: 'experiment-claim', 'data-experiment-claim': '' });
   const answer = h('p', { class: 'experiment-answer', 'aria-live': 'polite', 'data-experiment-answer': '' });

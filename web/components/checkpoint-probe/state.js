@@ -1,13 +1,19 @@
 // <rl-checkpoint-probe>'s settings (its rows of the page address and attributes) and what follows from them and the
 // model open alone: the default prompt and the note beside it, the position read from its field, and a source's name
 // as the page shows it.
+import { EXPERIMENTS } from '../../lib/checkpoint/experiments.js';
 import { TOYS, TOY_NAMES, toyOf, toyWindow } from '../shared/toys.js';
 import { defaultIds, unknownCharacters } from './compute.js';
-import { EXPERIMENT_NAMES } from './experiments-view.js';
 
 const MAX_PROMPT = 2000;
 export const LAST = -1; // the position row's value for "the last position"
 export const MAX_POSITION = 4095;
+
+/** 'none' (the probe's own figures only), then the experiments in the library's order. */
+const EXPERIMENT_NAMES = Object.freeze(['none', ...Object.keys(EXPERIMENTS)]);
+
+/** The position field's text for the row's value: empty for the last position. */
+export const positionText = (position) => (position === LAST ? '' : String(position));
 
 export const STATE = [
   { name: 'toy', type: 'choice', choices: TOY_NAMES, default: TOY_NAMES[0] },

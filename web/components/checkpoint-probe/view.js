@@ -12,7 +12,6 @@ import { shownToken } from './compute.js';
 import { experimentsView } from './experiments-view.js';
 import { fetchPanel } from './fetch-panel.js';
 import { seedComparison } from './seed.js';
-import { LAST } from './state.js';
 import { lensTable, weightsTable } from './tables.js';
 
 const fixed = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
@@ -81,7 +80,7 @@ export function probeView(host, on) {
     name: 'position',
     label: s.position,
     hint: s.positionHint,
-    value: st.position === LAST ? '' : String(st.position),
+    value: host.positionText(st.position),
     onInput: () => on.edited(),
   });
   view.progress = h('progress', { class: 'run-progress', 'aria-label': s.reading, hidden: true });
@@ -114,6 +113,7 @@ export function probeView(host, on) {
   view.weightsTable = weightsTable(s);
   view.lensTable = lensTable(s);
   view.experimentView = experimentsView(s, {
+    choices: host.row('experiment').choices,
     value: st.experiment,
     onChoose: on.experiment,
     gradientsLink: host.sectionLink('why-residuals', s.gradientsLink),

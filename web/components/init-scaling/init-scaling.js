@@ -5,7 +5,7 @@
 // from stream point 0 and v from the 1-layer model; the two solid curves are measured.
 import { shownScientific as shown } from '../shared/log-axis.js';
 import { ExperimentElement, chartFigure } from '../shared/experiment-element.js';
-import { numberSelect } from '../shared/experiment-runner.js';
+import { numberSelect } from '../shared/fields.js';
 import { h } from '../shared/dom.js';
 import { formatScientific, formatTrimmed } from '../shared/format.js';
 import { axis, lineChart } from '../shared/line-chart.js';
@@ -31,20 +31,8 @@ export class RlInitScaling extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
-    const maxDepth = numberSelect({
-      name: 'max-depth',
-      label: s.maxDepth,
-      options: MAX_DEPTHS,
-      value: st.maxDepth,
-      onChange: (v) => this.change({ maxDepth: v }),
-    });
-    const std = numberSelect({
-      name: 'std',
-      label: s.std,
-      options: STDS,
-      value: st.std,
-      onChange: (v) => this.change({ std: v }),
-    });
+    const maxDepth = this.control('maxDepth', { field: numberSelect, options: MAX_DEPTHS });
+    const std = this.control('std', { field: numberSelect, options: STDS });
     this.depthChart = lineChart({
       host: this,
       label: s.depthLabel,
@@ -60,13 +48,7 @@ export class RlInitScaling extends ExperimentElement {
     });
     this.body.append(
       this.experimentHeader('init-and-depth'),
-      h(
-        'div',
-        { class: 'inputs' },
-        maxDepth.root,
-        std.root,
-        this.experimentSeedControl((seed) => this.change({ seed })),
-      ),
+      h('div', { class: 'inputs' }, maxDepth.root, std.root, this.experimentSeedControl()),
       ...this.experimentResults(
         h(
           'div',

@@ -4,9 +4,8 @@
 // is independent of L for Post-LN and O(1/√L) for Pre-LN. Every curve is measured.
 import { log10OrGap, logSplits, logValues, shownScientific as shown } from '../shared/log-axis.js';
 import { ExperimentElement, chartFigure, experimentChartOptions } from '../shared/experiment-element.js';
-import { checkbox } from '../shared/experiment-runner.js';
+import { checkbox, radioGroup } from '../shared/fields.js';
 import { h } from '../shared/dom.js';
-import { radioGroup } from '../shared/fields.js';
 import { formatFactor, formatScientific } from '../shared/format.js';
 import { axis, lineChart } from '../shared/line-chart.js';
 
@@ -35,33 +34,17 @@ export class RlPlacementLab extends ExperimentElement {
     const s = this.strings;
     const st = this.state;
     this.boxes = Object.fromEntries(
-      PLACEMENTS.map((p) => [
-        p,
-        checkbox({
-          name: `placement-${p}`,
-          label: s.names[p],
-          checked: st[p],
-          onChange: (on) => this.change({ [p]: on }),
-        }),
-      ]),
+      PLACEMENTS.map((p) => [p, this.control(p, { field: checkbox, name: `placement-${p}`, label: s.names[p] })]),
     );
-    const layers = this.layersField((v) => this.change({ layers: v }));
-    const init = radioGroup({
-      name: 'init',
-      legend: s.init,
-      value: st.init,
+    const layers = this.layersField();
+    const init = this.control('init', {
+      field: radioGroup,
       options: [
         { value: 'normal', label: s.normal },
         { value: 'xavier', label: s.xavier },
       ],
-      onChange: (v) => this.change({ init: v }),
     });
-    const zeroQK = checkbox({
-      name: 'zero-qk',
-      label: s.zeroQK,
-      checked: st.zeroQK,
-      onChange: (v) => this.change({ zeroQK: v }),
-    });
+    const zeroQK = this.control('zeroQK', { field: checkbox });
     this.layerChart = lineChart({
       host: this,
       label: s.layerLabel(st.layers),
@@ -96,7 +79,7 @@ export class RlPlacementLab extends ExperimentElement {
         layers.root,
         init.root,
         h('div', { class: 'field' }, zeroQK.root),
-        this.experimentSeedControl((seed) => this.change({ seed })),
+        this.experimentSeedControl(),
       ),
       ...this.experimentResults(
         h(

@@ -4,7 +4,7 @@
 // whatever the gain. The flat line is that bound; every curve is measured.
 import { log10OrGap, logSplits, logValues, shownScientific as shown } from '../shared/log-axis.js';
 import { ExperimentElement, chartFigure, experimentChartOptions } from '../shared/experiment-element.js';
-import { numberSelect } from '../shared/experiment-runner.js';
+import { numberSelect } from '../shared/fields.js';
 import { h } from '../shared/dom.js';
 import { formatFactor, formatFixed, formatScientific, formatTrimmed } from '../shared/format.js';
 import { axis, lineChart } from '../shared/line-chart.js';
@@ -35,21 +35,9 @@ export class RlQkNormLab extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
-    const dHead = numberSelect({
-      name: 'd-head',
-      label: s.dHead,
-      options: HEAD_DIMS,
-      value: st.dHead,
-      onChange: (v) => this.change({ dHead: v }),
-    });
-    const maxGain = numberSelect({
-      name: 'max-gain',
-      label: s.maxGain,
-      options: MAX_GAINS,
-      value: st.maxGain,
-      onChange: (v) => this.change({ maxGain: v }),
-    });
-    const layers = this.layersField((v) => this.change({ layers: v }));
+    const dHead = this.control('dHead', { field: numberSelect, options: HEAD_DIMS });
+    const maxGain = this.control('maxGain', { field: numberSelect, options: MAX_GAINS });
+    const layers = this.layersField();
     this.logits = lineChart({
       host: this,
       label: s.logitLabel(st.dHead),
@@ -67,14 +55,7 @@ export class RlQkNormLab extends ExperimentElement {
     });
     this.body.append(
       this.experimentHeader('qk-norm'),
-      h(
-        'div',
-        { class: 'inputs' },
-        dHead.root,
-        maxGain.root,
-        layers.root,
-        this.experimentSeedControl((seed) => this.change({ seed })),
-      ),
+      h('div', { class: 'inputs' }, dHead.root, maxGain.root, layers.root, this.experimentSeedControl()),
       ...this.experimentResults(
         h(
           'div',

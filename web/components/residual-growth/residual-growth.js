@@ -5,7 +5,7 @@
 // the trunk is normalized after every addition and cannot grow. Sandwich and OLMo 2 normalize each increment,
 // Norm(F(.)), so every one has length about sqrt(d) and the trunk grows like a sum of them. Both curves are
 // measured. For Pre-Norm and OLMo 2 a third chart sets the shipped trained toy of that placement against itself
-// before training (shared/toy-stream.js), the contrast a few hundred steps in the page cannot show.
+// before training (toy-stream.js), the contrast a few hundred steps in the page cannot show.
 import { shownScientific as shown } from '../shared/log-axis.js';
 import {
   ExperimentElement,
@@ -13,10 +13,9 @@ import {
   experimentChartOptions,
   fixedValue as fixed,
 } from '../shared/experiment-element.js';
-import { numberSelect } from '../shared/experiment-runner.js';
-import { toyOfPlacement, toyStreamsInWorker, toyWindow } from '../shared/toy-stream.js';
+import { numberSelect, radioGroup } from '../shared/fields.js';
+import { toyOfPlacement, toyStreamsInWorker, toyWindow } from './toy-stream.js';
 import { h } from '../shared/dom.js';
-import { radioGroup } from '../shared/fields.js';
 import { formatFixed, formatTrimmed } from '../shared/format.js';
 import { axis, lineChart } from '../shared/line-chart.js';
 
@@ -45,29 +44,14 @@ export class RlResidualGrowth extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
-    const placement = radioGroup({
-      name: 'placement',
-      legend: s.placement,
-      value: st.placement,
+    const placement = this.control('placement', {
+      field: radioGroup,
       options: PLACEMENTS.map((p) => ({ value: p, label: s.names[p] })),
       across: true,
-      onChange: (v) => this.change({ placement: v }),
     });
-    const layers = this.layersField((v) => this.change({ layers: v }));
-    const steps = numberSelect({
-      name: 'train-steps',
-      label: s.steps,
-      options: STEP_CHOICES,
-      value: st.trainSteps,
-      onChange: (v) => this.change({ trainSteps: v }),
-    });
-    const lr = numberSelect({
-      name: 'lr',
-      label: s.lr,
-      options: LEARNING_RATES,
-      value: st.lr,
-      onChange: (v) => this.change({ lr: v }),
-    });
+    const layers = this.layersField();
+    const steps = this.control('trainSteps', { field: numberSelect, options: STEP_CHOICES });
+    const lr = this.control('lr', { field: numberSelect, options: LEARNING_RATES });
     this.runButton = h('button', { type: 'button', class: 'run', onclick: () => this.recomputeNow() }, s.run);
     this.pending = h('p', { class: 'hint', hidden: true });
     this.normChart = lineChart({
@@ -99,7 +83,7 @@ export class RlResidualGrowth extends ExperimentElement {
         layers.root,
         steps.root,
         lr.root,
-        this.experimentSeedControl((seed) => this.change({ seed })),
+        this.experimentSeedControl(),
         h('div', { class: 'field' }, this.runButton, this.pending),
       ),
       ...this.experimentResults(

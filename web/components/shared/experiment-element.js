@@ -141,16 +141,9 @@ export class ExperimentElement extends LabElement {
     );
   }
 
-  /** The slider of state row 'layers' (its bounds), labelled strings.layers; onInput gets the number. */
-  layersField(onInput) {
-    return rangeField({
-      name: 'layers',
-      label: this.strings.layers,
-      ...this.bounds('layers'),
-      step: 1,
-      value: this.state.layers,
-      onInput,
-    });
+  /** The slider of state row 'layers' (this.control), over the row's bounds. */
+  layersField() {
+    return this.control('layers', { field: rangeField, ...this.bounds('layers'), step: 1 });
   }
 
   /**
@@ -163,8 +156,8 @@ export class ExperimentElement extends LabElement {
     return [this.runner.root, this.resultsRegion(...results, this.readouts, this.remark)];
   }
 
-  /** The seed control (fields.js seedControl) with the experiment widgets' labels and bound. */
-  experimentSeedControl(onChange) {
+  /** The seed control (fields.js seedControl) with the experiment widgets' labels and bound; by default a seed is a change. */
+  experimentSeedControl(onChange = (seed) => this.change({ seed })) {
     const s = stringsOf(this.language, 'run');
     return seedControl(this, { label: s.seed, anotherLabel: s.anotherSeed, max: this.row('seed').max, onChange });
   }

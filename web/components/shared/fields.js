@@ -138,3 +138,40 @@ export function seedControl(widget, { label, anotherLabel, max, onChange }) {
     h('button', { type: 'button', class: 'reroll', onclick: another }, anotherLabel),
   );
 }
+
+/** A labelled <select> of numbers; onChange gets the number. */
+export function numberSelect({ name, label, options, value, format = String, onChange }) {
+  const id = `field-${name}`;
+  // A value set by a link or an attribute may lie between the offered choices: it joins them, in order.
+  const shown = options.includes(value) ? options : [...options, value].sort((a, b) => a - b);
+  const select = h(
+    'select',
+    { id, name, onchange: () => onChange(Number(select.value)) },
+    shown.map((option) => h('option', { value: String(option) }, format(option))),
+  );
+  select.value = String(value);
+  return { root: h('div', { class: 'field' }, h('label', { for: id }, label), select), select };
+}
+
+/** A labelled checkbox; onChange gets the boolean. */
+export function checkbox({ name, label, checked, onChange }) {
+  const id = `field-${name}`;
+  const input = h('input', { id, name, type: 'checkbox', onchange: () => onChange(input.checked) });
+  input.checked = checked;
+  return { root: h('label', { class: 'check', for: id }, input, label), input };
+}
+
+// The words each field takes for a state row's label, value and change (LabElement.control), where they are not
+// those: a checkbox's value is `checked`, a radio group's label its `legend`, and a slider's setting follows
+// every `input` of it.
+const ROW_WORDS = new Map([
+  [checkbox, ({ value, ...spec }) => ({ checked: value, ...spec })],
+  [radioGroup, ({ label, ...spec }) => ({ legend: label, ...spec })],
+  [rangeField, ({ onChange, ...spec }) => ({ onInput: onChange, ...spec })],
+]);
+
+/** `field` (a function of this module) made from a state row's { name, label, value, onChange } and its own options. */
+export function fieldOfRow(field, spec) {
+  const words = ROW_WORDS.get(field);
+  return field(words ? words(spec) : spec);
+}

@@ -11,37 +11,24 @@
 // spread over frames (inLaterFrame, layOutLater), and data-ready is set once all of it is drawn.
 //
 // Attributes and the address: every state row is also an attribute (state.js attributeName: `zeroQK` is
-// `zero-qk`), parsed like the URL. The attributes set the starting example; the page address holds what the
-// reader changed from it, so where both name a setting the address wins (a link reproduces what the reader saw),
-// and only settings that differ from the attributes are written to it. An attribute changed later (a slide's
-// script, a host page) is followed at once: that setting takes the new value whatever the address said, and the
-// controls are built again to show it. An unusable attribute is named in the notice and ignored, and so is a
-// key of the address under this widget's prefix that names no setting. The share menu's link carries long texts
-// compressed (state.js writeLongState) and the widget's anchor, to which the page scrolls when opened.
+// `zero-qk`), kept in step with the state and the page address by state-binding.js; an attribute changed later
+// has the controls built again to show it. The share menu's link carries the widget's anchor too, to which the
+// page scrolls when opened.
 import { load, simdSupported } from '../../lib/residual-lab.js';
 import { nextFrame } from '../../lib/next-task.js';
 import { h } from './dom.js';
 import { formulasReady } from './formula.js';
 import { resolveChartColours } from './line-chart.js';
 import { loadLanguage, stringsOf } from '../../languages.js';
-import { common, describeError, languageOf, quoted } from './i18n.js';
+import { common, describeError, languageOf } from './i18n.js';
 import { keepInView } from './keep-in-view.js';
 import { widgetOf } from '../registry.js';
 import { shareMenu } from './share-menu.js';
 import { StaleResults } from './stale-results.js';
-import {
-  attributeName,
-  defineState,
-  expandLongState,
-  readAttributes,
-  readState,
-  unknownKeys,
-  writeLongState,
-  writeState,
-} from './state.js';
+import { fieldOfRow } from './fields.js';
+import { StateBinding } from './state-binding.js';
+import { attributeName, defineState } from './state.js';
 import { WIDGET_CSS, adoptStyles } from './styles.js';
-
-const URL_WRITE_DELAY_MS = 200;
 
 const stateTables = new WeakMap();
 
@@ -52,13 +39,9 @@ export class LabElement extends HTMLElement {
   static styles = [];
 
   #started = false;
-  #urlTimer = 0;
-  #urlPending = false;
+  #binding = new StateBinding(this);
   #whileConnected = []; // { start, stop }: stop is set while connected
   #staleResults = new StaleResults(this);
-  #base = null; // the starting example: the rows' defaults overlaid by the attributes
-  #urlNotice = '';
-  #attributeNotices = new Map(); // attribute name -> why its value is ignored
   #building = false;
   #buildEntries = []; // whileConnected entries registered by the current build()
   #rebuildQueued = false;
@@ -72,7 +55,7 @@ export class LabElement extends HTMLElement {
 
   connectedCallback() {
     for (const entry of this.#whileConnected) entry.stop ??= entry.start() ?? (() => {});
-    if (this.#urlPending) this.scheduleUrlWrite();
+    this.#binding.resume();
     if (this.#started) return;
     this.#started = true;
     this.language = languageOf(this); // not `lang`: that property reflects the element's attribute
@@ -87,7 +70,7 @@ export class LabElement extends HTMLElement {
   }
 
   disconnectedCallback() {
-    clearTimeout(this.#urlTimer); // a pending write waits for the next connection (#urlPending)
+    this.#binding.pause();
     for (const entry of this.#whileConnected) {
       entry.stop?.();
       entry.stop = null;
@@ -136,27 +119,7 @@ export class LabElement extends HTMLElement {
     if (this.lab.flavour !== 'simd' && !simdSupported()) {
       this.shadowRoot.append(h('p', { class: 'flavour-note' }, this.common.noSimd));
     }
-    const context = this.stateContext();
-    const fromAttributes = readAttributes(this.stateTable, this, context);
-    this.#base = fromAttributes.values;
-    const query = new URLSearchParams(location.search);
-    const expanded = await expandLongState(this.stateTable, query, this.statePrefix);
-    const fromUrl = readState(this.stateTable, expanded.params, this.statePrefix, context, this.#base);
-    this.state = fromUrl.values;
-    for (const problem of fromAttributes.problems)
-      this.#attributeNotices.set(problem.key, this.#attributeProblem(problem));
-    // Keys of this widget that name no setting; with no prefix (embed.html) only where the page says which keys are its own.
-    const unknown =
-      this.statePrefix || this.reservedKeys
-        ? unknownKeys(this.stateTable, query, this.statePrefix, this.reservedKeys)
-        : [];
-    const settingNames = this.stateTable.map((row) => attributeName(row.name));
-    this.#urlNotice = [
-      ...[...expanded.problems, ...fromUrl.problems].map((p) =>
-        this.common.urlProblem(p.key, quoted(p.raw, this.language)),
-      ),
-      ...unknown.map((p) => this.common.unknownSetting(p.key, quoted(p.raw, this.language), settingNames)),
-    ].join(' ');
+    this.state = await this.#binding.read();
     this.#showNotices();
     this.dispatchEvent(new Event('residual-lab:drawing', { bubbles: true })); // the page lays out its section
     this.#firstDrawing = true;
@@ -182,13 +145,8 @@ export class LabElement extends HTMLElement {
    * brought into view. A value the widget cannot use is named in the notice, as one in the address is.
    */
   followLink(params, { reveal = false } = {}) {
-    const { values, problems } = readState(this.stateTable, params, this.statePrefix, this.stateContext(), this.state);
-    if (problems.length) {
-      const named = problems.map((p) => this.common.urlProblem(p.key, quoted(p.raw, this.language)));
-      this.#urlNotice = [this.#urlNotice, ...named].filter(Boolean).join(' ');
-      this.#showNotices();
-    }
-    const patch = Object.fromEntries(Object.entries(values).filter(([name, value]) => value !== this.state[name]));
+    const patch = this.#binding.fromLink(params);
+    this.#showNotices();
     this.applySettings(patch, { reveal });
     this.scheduleUrlWrite();
   }
@@ -212,15 +170,10 @@ export class LabElement extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, value) {
     if (!this.state || oldValue === value) return; // before the first drawing, start() reads every attribute
-    const row = this.stateTable.find((r) => attributeName(r.name) === name);
-    if (!row) return;
-    const { values, problems } = readAttributes([row], this, this.stateContext());
-    if (problems.length) this.#attributeNotices.set(name, this.#attributeProblem(problems[0]));
-    else this.#attributeNotices.delete(name);
+    const patch = this.#binding.fromAttribute(name);
     this.#showNotices();
-    if (problems.length) return; // the widget keeps what it shows
-    this.#base[row.name] = values[row.name];
-    this.state[row.name] = values[row.name];
+    if (!patch) return; // the widget keeps what it shows
+    Object.assign(this.state, patch);
     if (this.#rebuildQueued) return;
     this.#rebuildQueued = true; // several attributes set by one script: one rebuild
     queueMicrotask(() => {
@@ -230,21 +183,8 @@ export class LabElement extends HTMLElement {
     });
   }
 
-  /** The notice for an attribute value that cannot be used, with what the setting expects. */
-  #attributeProblem({ name, key, raw, code, error }) {
-    const row = this.row(name);
-    const expected = this.common.expected;
-    let why;
-    if (code === 'invalid') why = describeError(error, this.language, raw);
-    else if (row.type === 'number' || row.type === 'integer') why = expected[row.type](row.min, row.max);
-    else if (row.type === 'choice') why = expected.choice(row.choices);
-    else if (row.type === 'boolean') why = expected.boolean;
-    else why = expected.text(row.maxLength);
-    return this.common.attributeProblem(key, quoted(raw, this.language), why);
-  }
-
   #showNotices() {
-    this.showNotice([this.#urlNotice, ...this.#attributeNotices.values()].filter(Boolean).join(' '));
+    this.showNotice(this.#binding.notice);
   }
 
   /**
@@ -337,6 +277,26 @@ export class LabElement extends HTMLElement {
     this.scheduleUrlWrite();
   }
 
+  /** A control's change of settings: setState, or what the widget does besides (a recompute, a constraint). */
+  change(patch) {
+    this.setState(patch);
+  }
+
+  /**
+   * The control of state row `name`, made by `field` (fields.js): named after the row's attribute, labelled
+   * this.strings[name], showing this.state[name], and calling this.change({ [name]: value }) when changed;
+   * `options` add what the field needs besides (a select's choices) or replace those.
+   */
+  control(name, { field, ...options }) {
+    return fieldOfRow(field, {
+      name: attributeName(name),
+      label: this.strings[name],
+      value: this.state[name],
+      onChange: (value) => this.change({ [name]: value }),
+      ...options,
+    });
+  }
+
   /** Records settings the widget has already drawn (no redraw) and writes them to the URL. */
   commit(patch) {
     const changed = Object.entries(patch).some(([name, value]) => this.state[name] !== value);
@@ -344,48 +304,16 @@ export class LabElement extends HTMLElement {
     if (changed) this.scheduleUrlWrite();
   }
 
+  /** Writes the settings to the page address soon (state-binding.js). */
   scheduleUrlWrite() {
-    if (this.getAttribute('url-state') === 'off') return;
-    clearTimeout(this.#urlTimer);
-    this.#urlPending = true;
-    if (this.isConnected) this.#urlTimer = setTimeout(() => this.writeUrl(), URL_WRITE_DELAY_MS);
-  }
-
-  /**
-   * The page address with this widget's settings in it, long texts compressed (state.js writeLongState), as
-   * writeUrl puts them there. Resolves to { url, dropped }: `dropped` names settings too long for any link.
-   */
-  async addressWithState() {
-    const url = new URL(location.href);
-    const { dropped } = await writeLongState(
-      this.stateTable,
-      this.state,
-      url.searchParams,
-      this.statePrefix,
-      this.#base ?? undefined,
-    );
-    return { url, dropped };
+    this.#binding.scheduleWrite();
   }
 
   /** The share menu's link: the address with the settings, opening at this widget (its anchor). */
   async shareableAddress() {
-    const { url, dropped } = await this.addressWithState();
+    const { url, dropped } = await this.#binding.addressWithState();
     if (this.statePrefix) url.hash = this.anchor;
     return { href: url.href, dropped: dropped.map((name) => ({ name, length: this.state[name].length })) };
-  }
-
-  #urlWrites = 0;
-  async writeUrl() {
-    this.#urlPending = false;
-    const write = ++this.#urlWrites;
-    const base = this.#base ?? undefined;
-    const own = await writeLongState(this.stateTable, this.state, new URLSearchParams(), this.statePrefix, base);
-    if (write !== this.#urlWrites) return; // a newer write is under way
-    // Other widgets may have written the address meanwhile: only this widget's keys change.
-    const url = new URL(location.href);
-    writeState(this.stateTable, this.state, url.searchParams, this.statePrefix, base);
-    for (const [key, value] of own.params) url.searchParams.set(key, value);
-    if (url.href !== location.href) history.replaceState(history.state, '', url);
   }
 
   /** A link to the chapter section `id`, when this page has it (a widget embedded elsewhere shows none). */

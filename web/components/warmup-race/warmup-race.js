@@ -8,11 +8,11 @@ import {
   experimentChartOptions,
   fixedValue as fixed,
 } from '../shared/experiment-element.js';
-import { numberSelect } from '../shared/experiment-runner.js';
+import { numberSelect } from '../shared/fields.js';
 import { h } from '../shared/dom.js';
 import { formatFixed } from '../shared/format.js';
 import { axis, faint, lineChart } from '../shared/line-chart.js';
-import { movingAverage } from '../shared/smoothing.js';
+import { movingAverage } from './smoothing.js';
 
 const RUN_KEYS = ['post-false', 'post-true', 'pre-false', 'pre-true'];
 // Colour tells the placement apart, the dash pattern each of the four runs (shown in the legend swatches too):
@@ -44,29 +44,10 @@ export class RlWarmupRace extends ExperimentElement {
 
   build() {
     const s = this.strings;
-    const st = this.state;
-    const layers = this.layersField((v) => this.setState({ layers: v }));
-    const steps = numberSelect({
-      name: 'steps',
-      label: s.steps,
-      options: STEP_CHOICES,
-      value: st.steps,
-      onChange: (v) => this.setState({ steps: v }),
-    });
-    const lr = numberSelect({
-      name: 'lr',
-      label: s.lr,
-      options: LR_CHOICES,
-      value: st.lr,
-      onChange: (v) => this.setState({ lr: v }),
-    });
-    const warmup = numberSelect({
-      name: 'warmup-steps',
-      label: s.warmupSteps,
-      options: WARMUP_CHOICES,
-      value: st.warmupSteps,
-      onChange: (v) => this.setState({ warmupSteps: v }),
-    });
+    const layers = this.layersField();
+    const steps = this.control('steps', { field: numberSelect, options: STEP_CHOICES });
+    const lr = this.control('lr', { field: numberSelect, options: LR_CHOICES });
+    const warmup = this.control('warmupSteps', { field: numberSelect, options: WARMUP_CHOICES });
     this.idle = h('p', { class: 'hint' }, s.idle);
     this.chart = lineChart({
       host: this,
@@ -76,15 +57,7 @@ export class RlWarmupRace extends ExperimentElement {
     });
     this.body.append(
       this.experimentHeader('placement'),
-      h(
-        'div',
-        { class: 'inputs' },
-        layers.root,
-        steps.root,
-        lr.root,
-        warmup.root,
-        this.experimentSeedControl((seed) => this.setState({ seed })),
-      ),
+      h('div', { class: 'inputs' }, layers.root, steps.root, lr.root, warmup.root, this.experimentSeedControl()),
       h('button', { type: 'button', class: 'run', onclick: () => this.compute() }, s.run),
       this.idle,
       ...this.experimentResults((this.figure = chartFigure(s.chartTitle, this.chart))),

@@ -2,7 +2,7 @@
 // stream's length after each layer and what each sublayer adds, at the last position of the toy's probe window.
 // The trained toy is read through lab.openCheckpoint; the untrained one is lab.createDecoder with the toy's own
 // initialisation, the weights its training started from. Both run in the lab worker (or on the lab itself).
-import { TOYS, fetchToy, toyWindow } from './toys.js';
+import { TOYS, fetchToy, toyWindow } from '../shared/toys.js';
 
 export { toyWindow }; // the text both models read (one character, one token)
 
