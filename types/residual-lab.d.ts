@@ -430,6 +430,8 @@ export interface CheckpointRun {
   lens?: { position: number; k: number; layers: LogitLensState[] };
   /** what the run read: bytes, reads, the most bytes held in JS memory at once, each split worker's WASM heap */
   reads: { bytes: number; count: number; peakHeldBytes: number; workerHeapBytes: number[] };
+  /** the model's mode after the run and what stays in the heaps */
+  residency: CheckpointResidency;
   /** with options.collect */
   collected?: CheckpointCollected;
 }
@@ -448,6 +450,27 @@ export interface NormWeightStats {
   multiplier: { mean: number; std: number; min: number; max: number } | null;
 }
 
+export interface CheckpointResidency {
+  /** 'resident': the model fits the budget and what a run reads stays; 'streamed': every run reads the files */
+  mode: 'resident' | 'streamed';
+  budgetBytes: number;
+  modelBytes: number;
+  /** the weights' bytes held in the heaps now (this thread's and every split worker's) */
+  keptBytes: number;
+  workerKeptBytes: number[];
+  /** embedding rows kept, by token */
+  embeddingRows: number;
+  /** every weight a run needs is held: the next run reads at most new tokens' embedding rows */
+  warm: boolean;
+}
+
+export interface OpenCheckpointOptions {
+  /** workers a run is split over (default: the cores, up to 4, for files on disk; 1 for bytes) */
+  workers?: number;
+  /** bytes the weights may keep in the WASM heaps between runs; 0: read every run (default: docs/checkpoints.md) */
+  residencyBudget?: number;
+}
+
 export interface Checkpoint {
   readonly architecture: string;
   readonly modelType: string;
@@ -459,8 +482,10 @@ export interface Checkpoint {
   tokenize(text: string): number[];
   /** every norm's weights, read from the files */
   normWeights(): Promise<NormWeightStats[]>;
-  /** what a run of `tokens` positions will read and compute */
-  cost(tokens?: number): CheckpointCost;
+  /** what a run of `tokens` positions (a count, or the ids: the embedding rows kept are not read) will read and compute */
+  cost(tokens?: number | ArrayLike<number>): CheckpointCost;
+  /** whether the weights stay in the WASM heaps between runs, and what they hold now */
+  residency(): CheckpointResidency;
   /** token ids, or a text when tokenizer.json was given */
   run(input: string | ArrayLike<number>, options?: CheckpointRunOptions): Promise<CheckpointRun>;
   /** the loss's gradients through the model: one forward, then a backward that reads the weights again */
@@ -534,7 +559,7 @@ export interface ResidualLab extends Kernels {
   describe(): OptionTables;
   createDecoder(config?: DecoderConfig): Decoder;
   /** reads a Hugging Face checkpoint the reader has and runs it with the lab's kernels (docs/checkpoints.md) */
-  openCheckpoint(files: CheckpointFiles): Promise<Checkpoint>;
+  openCheckpoint(files: CheckpointFiles, options?: OpenCheckpointOptions): Promise<Checkpoint>;
   /** fetches a model from the Hugging Face Hub or a mirror into local storage, resumable and verified (docs/checkpoints.md) */
   fetchCheckpoint(repo: string, options?: FetchCheckpointOptions): Promise<FetchedCheckpoint>;
   /** the models stored in this browser (node: none) */

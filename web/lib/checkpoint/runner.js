@@ -18,6 +18,23 @@ const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 // JS bytes a run may hold at once by default (read buffers not yet copied into the WASM heap): one layer of an
 // 8B model in BF16 is 436 MB.
 export const DEFAULT_MEMORY_LIMIT = 1 << 30;
+// What a thread's heap keeps free for a run's own blocks (the stream, one layer, a head chunk, the logits) when
+// the weights stay in it; and the device memory assumed where neither navigator.deviceMemory nor node's os tells.
+const RESIDENCY_HEADROOM_BYTES = 256 << 20;
+const DEFAULT_DEVICE_BYTES = 4 * 2 ** 30;
+
+/**
+ * The default residency budget: half the device's memory, and no more than `threads` heaps can hold besides a
+ * run's blocks (each heap's memory budget, core/memory_budget.hpp, less RESIDENCY_HEADROOM_BYTES).
+ */
+export function defaultResidencyBudget(Module, threads) {
+  const device =
+    (globalThis.navigator?.deviceMemory ?? 0) * 2 ** 30 ||
+    globalThis.process?.getBuiltinModule?.('node:os')?.totalmem?.() ||
+    DEFAULT_DEVICE_BYTES;
+  const perThread = Math.max(0, Module._rl_memory_budget_bytes() - RESIDENCY_HEADROOM_BYTES);
+  return Math.min(device / 2, threads * perThread);
+}
 
 // What cost() estimates a run's time from, fitted to npm run bench -- --only=checkpoint (docs/benchmarks.md,
 // "Checkpoints"): one worker's WASM SIMD on BF16 weights with its reads from the OS cache overlapped (24.8 GFLOP/s
@@ -100,7 +117,14 @@ export function moduleError(Module) {
  * checkUnchanged(): rejects when a file changed since opening; shards: { get(): Promise<pool | null>, drop() } (the
  * workers a run is split over, shards.js; null: this thread alone).
  */
-export function createRunner(Module, model, weights, checkUnchanged = async () => {}, shards = null) {
+export function createRunner(
+  Module,
+  model,
+  weights,
+  checkUnchanged = async () => {},
+  shards = null,
+  { residencyBudget = 0 } = {},
+) {
   const { d, L, V, eps, H, KV, headDim, ffn } = model.sizes;
   const f = model.forward;
   const {
@@ -121,25 +145,76 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
 
   const fail = () => moduleError(Module);
 
+  // Residency: while the model's bytes fit residencyBudget, what a run copies into the heap stays there for the
+  // next runs (split: each worker keeps its own rows, shards.js; this thread the norms and biases), and the
+  // embedding's rows stay as read, by token id. A block the heap's budget refuses is read per run instead.
+  const modelBytes = [...weights.values()].reduce((n, w) => n + w.byteLength, 0);
+  const keptHeap = heapBlocks(Module);
+  const kept = {
+    layers: Array(L).fill(null), // { pointers } of a layer copied whole (one thread) or its small tensors (split)
+    finalNorm: 0,
+    head: 0, // the output head's block, its rows all copied once headFilled
+    headFilled: false,
+    embedRows: new Map(), // token id -> the row's bytes in the file's dtype
+    bytes: 0,
+    workerLayers: new Set(), // the layers whose projections the workers hold
+    workerHead: false,
+  };
+  const keepBlock = (bytes, what) => {
+    try {
+      const p = keptHeap.alloc(bytes, what);
+      kept.bytes += bytes;
+      return p;
+    } catch {
+      return 0;
+    }
+  };
+  const keeps = () => residencyBudget >= modelBytes;
+  let lastPool = null; // the workers of the last run, whose kept bytes residency() reports
+  const layerBytesOf = (i) => [...byLayer[i].values()].reduce((n, w) => n + heapBytes(w), 0);
+  const smallBytesOf = (i) =>
+    Math.max(
+      16,
+      [...byLayer[i].values()].filter((w) => !PROJECTIONS.has(w.slot)).reduce((n, w) => n + heapBytes(w), 0),
+    );
+  // every weight a run reads held, here (one thread) or in the workers (split)
+  const warm = (split) =>
+    keeps() &&
+    kept.finalNorm !== 0 &&
+    (split
+      ? kept.workerHead && kept.workerLayers.size === L && kept.layers.every((l) => l !== null)
+      : kept.headFilled && kept.layers.every((l) => l !== null));
+  const forgetKept = () => {
+    keptHeap.freeAll();
+    Object.assign(kept, { layers: Array(L).fill(null), finalNorm: 0, head: 0, headFilled: false, bytes: 0 });
+    kept.workerHead = false;
+    kept.embedRows.clear();
+    kept.workerLayers.clear();
+  };
+
   /**
    * What a run of T positions costs before it starts: the bytes it reads from the files (every layer, the final
    * norm, the head whole, T embedding rows), its multiply-adds counted as 2 FLOPs (projections, attention scores
    * and values, the head), and the largest single read it needs in JS memory.
    */
-  function cost(T = 16, { lensRows = 0, workers = 1 } = {}) {
+  function cost(tokens = 16, { lensRows = 0, workers = 1 } = {}) {
+    // tokens: a count, or the ids themselves (then the embedding rows already kept are not counted)
+    const ids = typeof tokens === 'number' ? null : Array.from(tokens, Number);
+    const T = ids ? ids.length : tokens;
     const q = H * headDim,
       kv = KV * headDim;
     const layerFlops = 2 * T * d * (2 * q + 2 * kv) + 2 * 2 * T * T * q + 2 * 3 * T * d * ffn;
     const headRows = 1 + lensRows;
+    const embedRowsRead = keeps() && ids ? new Set(ids.filter((id) => !kept.embedRows.has(id))).size : T;
     const bytesRead =
-      byLayer.reduce((n, m) => n + fileBytes(m), 0) +
-      finalNorm.byteLength +
-      V * headRowBytes +
-      T * d * DTYPE_BYTES[embed.dtype];
+      (warm(workers > 1)
+        ? 0
+        : byLayer.reduce((n, m) => n + fileBytes(m), 0) + finalNorm.byteLength + V * headRowBytes) +
+      embedRowsRead * d * DTYPE_BYTES[embed.dtype];
     const flops = L * layerFlops + 2 * headRows * V * d;
     return {
       layers: L,
-      modelBytes: [...weights.values()].reduce((n, w) => n + w.byteLength, 0),
+      modelBytes,
       bytesRead,
       flops,
       estimatedSeconds:
@@ -203,6 +278,8 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
     cancelled();
     await checkUnchanged();
     const pool = (await shards?.get()) ?? null;
+    lastPool = pool;
+    const keep = keeps();
     // what one thread holds at once: a layer's bytes here, or a worker's share of a layer when split
     const needed = Math.max(
       pool ? Math.ceil(largestLayerRead / pool.count) : largestLayerRead,
@@ -300,16 +377,21 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         onProgress?.({ stage, layer: done, layers: L, bytesRead: account.bytesRead, bytesTotal: cost(T).bytesRead });
 
       // the first layer's reads start before the embedding's rows are gathered
-      let next = pool || order.length === 0 ? null : readLayer(order[0]);
+      const readAhead = (i) => (pool || i === null || kept.layers[i] ? null : readLayer(i));
+      let next = readAhead(order[0] ?? null);
       const start = hooks.from?.layer ?? 0;
       if (hooks.from) Module.HEAPF32.set(hooks.from.stream, x >> 2);
       else {
         // the embedding, gathered by rows, as the first layer reads it
         const rowBytes = d * DTYPE_BYTES[embed.dtype];
-        const rows = await Promise.all(tokens.map((id) => read(embed, id * rowBytes, (id + 1) * rowBytes)));
+        const rows = await Promise.all(
+          tokens.map((id) => kept.embedRows.get(id) ?? read(embed, id * rowBytes, (id + 1) * rowBytes)),
+        );
         rows.forEach((bytes, t) => {
           toF32(x + t * d * 4, embed, bytes);
+          if (kept.embedRows.has(tokens[t])) return;
           release(bytes);
+          if (keep) kept.embedRows.set(tokens[t], bytes.slice());
         });
         if (f.embedScale !== 1) {
           const view = Module.HEAPF32.subarray(x >> 2, (x >> 2) + T * d);
@@ -333,24 +415,29 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         mlpNorms = [];
       /** Layer i here, on its weights copied into the heap (the one-thread path, and the reference for the rest). */
       const localLayer = async (i) => {
-        const tensorBytes = new Map(await next);
-        cancelled();
-        const pointers = new Uint32Array(2 * SLOTS.length); // addresses, then dtype codes
-        let at = layer;
-        SLOTS.forEach((slot, s) => {
-          const w = byLayer[i].get(slot);
-          if (!w) return;
-          const bytes = tensorBytes.get(slot);
-          if (PROJECTIONS.has(slot)) {
-            Module.HEAPU8.set(bytes, at);
-            pointers[SLOTS.length + s] = DTYPE_CODES[w.dtype];
-          } else toF32(at, w, bytes);
-          release(bytes);
-          pointers[s] = at;
-          at += heapBytes(w);
-        });
-        tensorBytes.clear();
-        next = nextRun(i) === null ? null : readLayer(nextRun(i)); // read while this layer runs
+        let pointers = kept.layers[i]?.pointers; // addresses, then dtype codes
+        if (!pointers) {
+          const tensorBytes = new Map(await next);
+          cancelled();
+          const keptAt = keep ? keepBlock(layerBytesOf(i), "one layer's weights") : 0;
+          pointers = new Uint32Array(2 * SLOTS.length);
+          let at = keptAt || layer;
+          SLOTS.forEach((slot, s) => {
+            const w = byLayer[i].get(slot);
+            if (!w) return;
+            const bytes = tensorBytes.get(slot);
+            if (PROJECTIONS.has(slot)) {
+              Module.HEAPU8.set(bytes, at);
+              pointers[SLOTS.length + s] = DTYPE_CODES[w.dtype];
+            } else toF32(at, w, bytes);
+            release(bytes);
+            pointers[s] = at;
+            at += heapBytes(w);
+          });
+          tensorBytes.clear();
+          if (keptAt) kept.layers[i] = { pointers };
+        }
+        next = readAhead(nextRun(i)); // read while this layer runs
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
         const status = Module._rl_ckpt_layer(
@@ -383,7 +470,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       };
       const heapView = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
       const exchange = async (call, input) => {
-        const { outputs, bytesRead } = await pool.rows({ rows: T, ...call }, input);
+        const { outputs, bytesRead } = await pool.rows({ rows: T, keep, ...call }, input);
         account.bytesRead += bytesRead;
         cancelled();
         return outputs;
@@ -409,16 +496,21 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         down: { layer: i, slots: [{ slot: 'down', outRows: d }] },
       });
       const shardedLayer = async (i) => {
-        const pointers = new Uint32Array(2 * SLOTS.length);
-        let at = layer;
-        for (const [s, slot] of SLOTS.entries()) {
-          const w = byLayer[i].get(slot);
-          if (!w || PROJECTIONS.has(slot)) continue;
-          const bytes = await read(w);
-          toF32(at, w, bytes);
-          release(bytes);
-          pointers[s] = at;
-          at += heapBytes(w);
+        let pointers = kept.layers[i]?.pointers;
+        if (!pointers) {
+          const keptAt = keep ? keepBlock(smallBytesOf(i), "one layer's norms and biases") : 0;
+          pointers = new Uint32Array(2 * SLOTS.length);
+          let at = keptAt || layer;
+          for (const [s, slot] of SLOTS.entries()) {
+            const w = byLayer[i].get(slot);
+            if (!w || PROJECTIONS.has(slot)) continue;
+            const bytes = await read(w);
+            toF32(at, w, bytes);
+            release(bytes);
+            pointers[s] = at;
+            at += heapBytes(w);
+          }
+          if (keptAt) kept.layers[i] = { pointers };
         }
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
@@ -471,6 +563,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         const mlpIn = f.placement === 'olmo2' ? x : (norm(split.h, x, 'mlpNormBefore'), split.h);
         const [act] = await exchange({ ...gateUp, next: down }, heapView(mlpIn, T * d).slice());
         const [m] = await exchange({ ...down, next: after }, act);
+        if (keep) kept.workerLayers.add(i);
         Module.HEAPF32.set(m, split.branch >> 2);
         const mlpAdded = residual('mlpNormAfter');
         return [attnAdded, mlpAdded];
@@ -495,9 +588,14 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         report('layer', i + 1);
       }
 
-      const gainBytes = await read(finalNorm);
-      toF32(gain, finalNorm, gainBytes);
-      release(gainBytes);
+      if (kept.finalNorm) Module.HEAPU8.copyWithin(gain, kept.finalNorm, kept.finalNorm + d * 4);
+      else {
+        const gainBytes = await read(finalNorm);
+        toF32(gain, finalNorm, gainBytes);
+        release(gainBytes);
+        kept.finalNorm = keep ? keepBlock(d * 4, 'the final norm') : 0;
+        if (kept.finalNorm) Module.HEAPU8.copyWithin(kept.finalNorm, gain, gain + d * 4);
+      }
       if (wanted.has('normInputs')) {
         Module._rl_ckpt_row_mean_squares(norms, x, T, d);
         collected.finalNormInput = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T);
@@ -531,28 +629,36 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           heapView(headIn, headRows * d).slice(),
         );
         Module.HEAPF32.set(all, logits >> 2);
+        if (keep) kept.workerHead = true;
       } else {
-        const chunkScratch = new Uint8Array(chunkRows * headRowBytes);
+        // the head's rows kept from an earlier run, or read in chunks (kept as they arrive when the model stays)
+        const filled = kept.headFilled;
+        if (keep && !kept.head) kept.head = keepBlock(V * headRowBytes, "the output head's rows");
+        const whole = kept.head;
+        const chunkScratch = filled ? null : new Uint8Array(chunkRows * headRowBytes);
         const readChunk = (v0) => {
           const [from, to] = [v0 * headRowBytes, Math.min(V, v0 + chunkRows) * headRowBytes];
           return read(head, from, to, chunkScratch.subarray(0, to - from));
         };
-        let nextChunk = readChunk(0);
+        let nextChunk = filled ? null : readChunk(0);
         for (let v0 = 0; v0 < V; v0 += chunkRows) {
           const n = Math.min(chunkRows, V - v0);
-          const bytes = await nextChunk;
-          cancelled();
-          Module.HEAPU8.set(bytes, chunk);
-          release(bytes);
-          nextChunk = v0 + chunkRows < V ? readChunk(v0 + chunkRows) : null;
-          nextChunk?.catch(() => {});
+          const at = whole ? whole + v0 * headRowBytes : chunk;
+          if (!filled) {
+            const bytes = await nextChunk;
+            cancelled();
+            Module.HEAPU8.set(bytes, at);
+            release(bytes);
+            nextChunk = v0 + chunkRows < V ? readChunk(v0 + chunkRows) : null;
+            nextChunk?.catch(() => {});
+          }
           const status = Module._rl_ckpt_head(
             logits + v0 * 4,
             V,
             headIn,
             headRows,
             d,
-            chunk,
+            at,
             DTYPE_CODES[head.dtype],
             n,
             0, // capped below, with what the cap did observed
@@ -560,6 +666,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           );
           if (status !== 0) throw fail();
         }
+        if (whole) kept.headFilled = true;
       }
       // the final soft-cap, on the logits asked for (observed when asked) and on the lens's rows
       const capStats = wanted.has('finalSoftcap') && logitRows ? alloc(4 * 4, 'the soft-cap statistics') : 0;
@@ -585,6 +692,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           peakHeldBytes: account.peakHeld,
           workerHeapBytes: pool ? [...pool.heapBytes] : [],
         },
+        residency: residency(pool),
       };
       if (hiddenStates) Object.assign(result, { hiddenStates: states, finalHidden });
       if (lensAt) result.lens = readLens(allLogits.subarray(logitRows * V), L + 1, V, lensAt);
@@ -592,17 +700,38 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       if (wanted.size) result.collected = collected;
       return result;
     } catch (error) {
-      if (pool) shards.drop(); // a run cut short leaves work in the workers: end them, the next run starts anew
+      if (pool) {
+        shards.drop(); // a run cut short leaves work in the workers: end them, the next run starts anew
+        kept.workerLayers.clear(); // and what they kept with them
+        kept.workerHead = false;
+        lastPool = null;
+      }
       throw error;
     } finally {
       freeAll();
     }
   }
 
+  /** Which mode the model runs in and what stays between runs (docs/checkpoints.md, "Residency"). */
+  function residency(pool = lastPool) {
+    return {
+      mode: keeps() ? 'resident' : 'streamed',
+      budgetBytes: residencyBudget,
+      modelBytes,
+      keptBytes: kept.bytes + (pool ? pool.keptBytes.reduce((a, b) => a + b, 0) : 0),
+      workerKeptBytes: pool ? [...pool.keptBytes] : [],
+      embeddingRows: kept.embedRows.size,
+      warm: warm(pool !== null),
+    };
+  }
+
   return {
     run,
     cost,
+    residency,
     dispose() {
+      forgetKept();
+      lastPool = null;
       Module._rl_ckpt_release_workspace();
       shards?.drop();
     },
