@@ -296,7 +296,7 @@ function printCheckpoint(rows) {
     const speed = r.gflops
       ? `   ${fmt(r.gflops).padStart(6)} GFLOP/s${r !== matmul && matmul ? ` (${ratio(r.gflops, matmul.gflops)} the matmul kernel's)` : ''}`
       : '';
-    const label = [r.shape, r.workers ? `${r.workers} worker${r.workers > 1 ? 's' : ''}` : null, r.name]
+    const label = [r.shape, r.workers ? `${r.workers} worker${r.workers > 1 ? 's' : ''}` : null, r.mode, r.name]
       .filter(Boolean)
       .join(', ');
     const range = r.min !== undefined ? ` (${fmt(r.min)}-${fmt(r.max)})` : '';
@@ -305,12 +305,17 @@ function printCheckpoint(rows) {
       `${label.padEnd(52)} ${fmt(r.value).padStart(7)} ${r.unit}${range}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}${against}`,
     );
   }
-  const warm = (shape, workers) =>
-    rows.find((r) => r.shape === shape && r.workers === workers && r.name.endsWith('warm'));
+  const warm = (shape, workers, mode) =>
+    rows.find((r) => r.shape === shape && r.workers === workers && r.mode === mode && r.name.endsWith('warm'));
   for (const shape of new Set(rows.map((r) => r.shape).filter(Boolean))) {
-    const [one, two] = [warm(shape, 1), warm(shape, 2)];
-    if (one && two)
-      console.log(`${shape}: two workers run ${ratio(one.value, two.value)} as fast as one (warm runs' medians)`);
+    const one = warm(shape, 1, 'streamed');
+    for (const mode of ['streamed', 'resident']) {
+      const two = warm(shape, 2, mode);
+      if (one && two)
+        console.log(
+          `${shape}: two workers, ${mode}, run ${ratio(one.value, two.value)} as fast as one streamed (warm runs' medians)`,
+        );
+    }
   }
 }
 

@@ -373,8 +373,9 @@ export function createRunner(
         Module._rl_ckpt_row_norms(norms, ptr, rows, d);
         return Module.HEAPF32.slice(norms >> 2, (norms >> 2) + rows);
       };
+      const bytesTotal = cost(tokens, { workers: pool ? pool.count : 1 }).bytesRead; // before the run keeps anything
       const report = (stage, done) =>
-        onProgress?.({ stage, layer: done, layers: L, bytesRead: account.bytesRead, bytesTotal: cost(T).bytesRead });
+        onProgress?.({ stage, layer: done, layers: L, bytesRead: account.bytesRead, bytesTotal });
 
       // the first layer's reads start before the embedding's rows are gathered
       const readAhead = (i) => (pool || i === null || kept.layers[i] ? null : readLayer(i));
