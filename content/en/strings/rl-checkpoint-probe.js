@@ -81,6 +81,10 @@ export default {
     `${workers > 1 ? `Split over ${workers} workers. ` : ''}The weights take ${(modelBytes / 1e9).toFixed(2)} GB on disk; this run reads ${(bytesRead / 1e9).toFixed(2)} GB of them and computes ${(flops / 1e9).toFixed(1)} GFLOP, an estimated ${estimatedSeconds < 1 ? 'second' : `${Math.ceil(estimatedSeconds)} s`}.`,
   runProgress: (layer, layers, bytesRead) =>
     `Layer ${layer} of ${layers} done (${(bytesRead / 1e9).toFixed(2)} GB read).`,
+  residency: ({ mode, keptBytes, budgetBytes }) =>
+    mode === 'resident'
+      ? `The weights fit the ${(budgetBytes / 1e9).toFixed(2)} GB budget and stay in memory (${(keptBytes / 1e9).toFixed(2)} GB held): the next run reads no weights.`
+      : `The weights are larger than the ${(budgetBytes / 1e9).toFixed(2)} GB budget for keeping them: every run reads them from the files again.`,
   cancel: 'Cancel',
   cancelled: 'Cancelled: the last finished result stays on screen.',
   took: (ms, workers = 1) =>

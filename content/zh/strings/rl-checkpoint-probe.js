@@ -77,6 +77,10 @@ export default {
     `${workers > 1 ? `分给 ${workers} 个 worker 并行计算。` : ''}权重在磁盘上占 ${(modelBytes / 1e9).toFixed(2)} GB；这次运行要读其中的 ${(bytesRead / 1e9).toFixed(2)} GB，计算 ${(flops / 1e9).toFixed(1)} GFLOP，估计需要 ${estimatedSeconds < 1 ? '1 秒' : `${Math.ceil(estimatedSeconds)} 秒`}。`,
   runProgress: (layer, layers, bytesRead) =>
     `已完成第 ${layer} / ${layers} 层（已读 ${(bytesRead / 1e9).toFixed(2)} GB）。`,
+  residency: ({ mode, keptBytes, budgetBytes }) =>
+    mode === 'resident'
+      ? `权重没有超出 ${(budgetBytes / 1e9).toFixed(2)} GB 的常驻预算，留在内存里（现占 ${(keptBytes / 1e9).toFixed(2)} GB）：下次运行不再读权重。`
+      : `权重超出了 ${(budgetBytes / 1e9).toFixed(2)} GB 的常驻预算：每次运行都要从文件重新读一遍。`,
   cancel: '取消',
   cancelled: '已取消：屏幕上保留上一次完成的结果。',
   took: (ms, workers = 1) =>

@@ -186,7 +186,7 @@ export class RlCheckpointProbe extends ExperimentElement {
       // without tokenizer.json the prompt is token ids: "3, 17, 5"
       const ids = opened.hasTokenizer ? await opened.handle.tokenize(text) : tokenIds(text);
       const at = position === LAST || position >= ids.length ? ids.length - 1 : position;
-      const cost = await opened.handle.cost(ids.length);
+      const cost = await opened.handle.cost(ids);
       if (!current()) return;
       const costLine = s.runCost(cost, opened.handle.workers);
       this.view.status.textContent = costLine;
@@ -239,7 +239,10 @@ export class RlCheckpointProbe extends ExperimentElement {
         this.view.experimentView.show(experiment, result, opened.name);
       }
       this.#busy(false);
-      this.view.status.textContent = s.took(performance.now() - started, opened.handle.workers);
+      const took = s.took(performance.now() - started, opened.handle.workers);
+      const residency = await opened.handle.residency();
+      if (!current()) return;
+      this.view.status.textContent = `${took} ${s.residency(residency)}`;
       this.dataset.status = 'done';
       this.markStale(false, 'run');
     } catch (failure) {
