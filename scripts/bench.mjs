@@ -15,7 +15,7 @@
 //            tokens with one worker and with two, effective GFLOP/s beside the matmul kernel's, the process's peak
 //            RSS (bench/checkpoint-run.mjs; bench/checkpoint-browser.mjs does the probe in Chromium)
 //   sweep    the layer-drop sweep on the same checkpoint, 16 tokens: its time in runs of 16 tokens, against the
-//            target of L / 2 + 2 (bench/checkpoint-drop-sweep.mjs)
+//            target of 6, and the bytes it read (bench/checkpoint-drop-sweep.mjs)
 //   compiler-cache  only when named: the WASM SIMD module built cold and warm through ccache in two exported
 //            copies of the tree, byte for byte the same (bench/compiler-cache.mjs, about four minutes)
 //   page     the chapter in headless Chromium: bytes on the wire, responses, WebAssembly fetches and
@@ -171,7 +171,7 @@ function printSweep(rows) {
   );
   for (const r of rows)
     console.log(
-      `${r.workers} worker(s): one run ${fmt(r.run)} s, the sweep ${fmt(r.sweep)} s = ${fmt(r.runs)} runs (target <= ${r.target})`,
+      `${r.workers} worker(s), ${r.mode}: one run ${fmt(r.run)} s (CPU ${fmt(r.runCpu)} s), the sweep ${fmt(r.sweep)} s (CPU ${fmt(r.sweepCpu)} s) = ${fmt(r.runs)} runs (${fmt(r.cpuRuns)} in CPU; target <= ${r.target}), read ${fmt(r.readGB)} GB`,
     );
 }
 

@@ -104,39 +104,20 @@ export async function noFinalNorm(ckpt, ids, { k = 5, onProgress, signal } = {})
 export async function dropLayers(ckpt, ids, { onProgress, signal } = {}) {
   const L = ckpt.forward.layers,
     d = ckpt.forward.d;
-  // progress in layers computed: L for the full run, L - 1 - l for dropped layer l, one for the head pass
-  const total = L + (L * (L - 1)) / 2 + 1;
-  let done = 0;
-  const step = (layers) => (p) =>
-    onProgress?.({ ...p, fraction: (done + (p.layer * layers) / Math.max(1, L)) / total });
-  const full = await ckpt.run(ids, { hiddenStates: true, onProgress: step(L), signal });
-  done += L;
-  const T = full.tokens.length;
-  const top = topIds(full.logits, 1)[0];
-  const lastRows = new Float32Array(L * d);
-  for (let l = 0; l < L; l++) {
-    const dropped = await ckpt.run(ids, {
-      intervene: { from: { layer: l, stream: full.hiddenStates[l] }, skipLayers: [l] },
-      logits: 'none',
-      hiddenStates: true,
-      signal,
-    });
-    done += L - 1 - l;
-    onProgress?.({ stage: 'layer', layer: l + 1, layers: L, fraction: done / total });
-    lastRows.set(row(dropped.hiddenStates[L], T - 1, d), l * d);
-  }
-  const head = await ckpt.run(ids, {
-    intervene: { from: { layer: L, stream: full.hiddenStates[L] } },
-    logits: 'none',
-    headInputs: lastRows,
+  // one run: each dropped layer a variant, leaving the full run's stream at its layer; every layer's weights are read
+  // once and multiply the rows of every stream that goes through it
+  const full = await ckpt.run(ids, {
+    hiddenStates: true,
+    variants: Array.from({ length: L }, (_, l) => [l]),
+    onProgress: onProgress && ((p) => onProgress({ ...p, fraction: p.layer / Math.max(1, L) })),
     signal,
   });
-  done = total;
-  onProgress?.({ stage: 'head', layer: L, layers: L, fraction: 1 });
-  const V = head.headInputLogits.length / L;
+  const T = full.tokens.length;
+  const top = topIds(full.logits, 1)[0];
+  const V = full.variantLogits.length / L;
   const layers = [];
   for (let l = 0; l < L; l++) {
-    const logits = head.headInputLogits.subarray(l * V, (l + 1) * V);
+    const logits = full.variantLogits.subarray(l * V, (l + 1) * V);
     const droppedTop = topIds(logits, 1)[0];
     layers.push({
       layer: l,

@@ -12,6 +12,7 @@ import { SLOTS } from './model.js';
 import { DTYPE_BYTES, DTYPE_CODES } from './safetensors.js';
 
 export const MAX_TOKENS = 4096;
+const MAX_VARIANTS = 256; // each holds a stream of its own, T x d
 const HEAD_CHUNK_BYTES = 16 << 20; // the output head's rows are read and copied in 16 MB at a time
 export const PROJECTIONS = new Set(['q', 'k', 'v', 'o', 'gate', 'up', 'down']); // kept in the file's dtype
 const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
@@ -240,8 +241,10 @@ export function createRunner(
       intervene = {},
       collect = [],
       headInputs = null,
+      variants = [],
     } = options ?? {};
     const hooks = checkInterventions(intervene ?? {}, { L, T, d, lens });
+    const branches = checkVariants(variants ?? [], { L, start: hooks.from?.layer ?? 0, skip: hooks.skip });
     const wanted = checkCollect(collect ?? []);
     const normOffset = hooks.normOffset ?? f.normOffset;
     // the layers this run computes, in order: from hooks.from.layer on, without the skipped ones
@@ -261,7 +264,7 @@ export function createRunner(
       throw new ResidualLabError(`options.headInputs must be a Float32Array of n x d (d = ${d}) stream values`, {
         code: 'invalid_input',
       });
-    const extraRows = headInputs ? headInputs.length / d : 0;
+    const extraRows = (headInputs ? headInputs.length / d : 0) + branches.length;
     if (onProgress !== null && typeof onProgress !== 'function')
       throw new ResidualLabError('options.onProgress must be a function', { code: 'invalid_input' });
     if (!(memoryLimit > 0))
@@ -415,7 +418,7 @@ export function createRunner(
       const attnNorms = [],
         mlpNorms = [];
       /** Layer i here, on its weights copied into the heap (the one-thread path, and the reference for the rest). */
-      const localLayer = async (i) => {
+      const localLayer = async (i, others = []) => {
         let pointers = kept.layers[i]?.pointers; // addresses, then dtype codes
         if (!pointers) {
           const tensorBytes = new Map(await next);
@@ -456,28 +459,48 @@ export function createRunner(
         );
         if (status !== 0) throw fail();
         const both = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + 2 * T);
+        // the variants' rows through the same weights, already in the heap
+        for (const stream of others) {
+          const status = Module._rl_ckpt_layer(
+            stream,
+            T,
+            spec,
+            slots,
+            freq,
+            model.layers[i].window,
+            norms,
+            norms + T * 4,
+            0,
+            0,
+            0,
+          );
+          if (status !== 0) throw fail();
+        }
         return [both.subarray(0, T), both.subarray(T)];
       };
 
       // Layer i split over the pool's workers (shards.js): they compute the projections, this thread the rest.
+      // G streams at most (the run's and its variants'), stacked: each projection multiplies G x T rows at once
+      const G = 1 + branches.length;
       const split = pool && {
-        h: alloc(T * d * 4, 'the normed stream'),
-        q: alloc(T * H * headDim * 4, 'the queries'),
-        k: alloc(T * KV * headDim * 4, 'the keys'),
-        v: alloc(T * KV * headDim * 4, 'the values'),
-        y: alloc(T * H * headDim * 4, "the heads' outputs"),
-        branch: alloc(T * d * 4, "a sublayer's output"),
+        h: alloc(G * T * d * 4, 'the normed stream'),
+        q: alloc(G * T * H * headDim * 4, 'the queries'),
+        k: alloc(G * T * KV * headDim * 4, 'the keys'),
+        v: alloc(G * T * KV * headDim * 4, 'the values'),
+        y: alloc(G * T * H * headDim * 4, "the heads' outputs"),
+        branch: alloc(G * T * d * 4, "a sublayer's output"),
         scores: alloc(2 * T * T * 4, "one head's attention scores and probabilities"),
       };
       const heapView = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
       const exchange = async (call, input) => {
-        const { outputs, bytesRead } = await pool.rows({ rows: T, keep, ...call }, input);
+        const { outputs, bytesRead } = await pool.rows({ rows: input.length / call.inRows, keep, ...call }, input);
         account.bytesRead += bytesRead;
         cancelled();
         return outputs;
       };
       const projections = (i) => ({
         qkv: {
+          inRows: d,
           layer: i,
           slots: [
             { slot: 'q', outRows: H * headDim },
@@ -485,8 +508,9 @@ export function createRunner(
             { slot: 'v', outRows: KV * headDim },
           ],
         },
-        o: { layer: i, slots: [{ slot: 'o', outRows: d }] },
+        o: { inRows: H * headDim, layer: i, slots: [{ slot: 'o', outRows: d }] },
         gateUp: {
+          inRows: d,
           layer: i,
           slots: [
             { slot: 'gate', outRows: ffn },
@@ -494,9 +518,12 @@ export function createRunner(
           ],
           gated: true,
         },
-        down: { layer: i, slots: [{ slot: 'down', outRows: d }] },
+        down: { inRows: ffn, layer: i, slots: [{ slot: 'down', outRows: d }] },
       });
-      const shardedLayer = async (i) => {
+      // streams: the run's (x) first, then the variants' computing this layer; observations are the run's alone
+      const shardedLayer = async (i, others = []) => {
+        const streams = [x, ...others];
+        const n = streams.length;
         let pointers = kept.layers[i]?.pointers;
         if (!pointers) {
           const keptAt = keep ? keepBlock(smallBytesOf(i), "one layer's norms and biases") : 0;
@@ -519,56 +546,76 @@ export function createRunner(
         // N1 .. N4 in forward.hpp's order, for the mean squares at their inputs
         const NORM_SLOTS = ['attnNormBefore', 'attnNormAfter', 'mlpNormBefore', 'mlpNormAfter'];
         if (obsNorms) Module.HEAPF32.fill(0, obsNorms >> 2, (obsNorms >> 2) + 4 * T);
-        const norm = (out, input, slot) => {
-          if (obsNorms) Module._rl_ckpt_row_mean_squares(obsNorms + NORM_SLOTS.indexOf(slot) * T * 4, input, T, d);
-          Module._rl_ckpt_norm(out, input, weight(slot), T, d, eps, normOffset);
+        const norm = (out, input, slot, rows = T, observe = true) => {
+          if (obsNorms && observe)
+            Module._rl_ckpt_row_mean_squares(obsNorms + NORM_SLOTS.indexOf(slot) * T * 4, input, T, d);
+          Module._rl_ckpt_norm(out, input, weight(slot), rows, d, eps, normOffset);
+        };
+        // every stream's rows normed into h, stacked (olmo2: the streams themselves, stacked)
+        const stacked = (slot) => {
+          streams.forEach((stream, g) => {
+            const at = split.h + g * T * d * 4;
+            if (slot) norm(at, stream, slot, T, g === 0);
+            else Module.HEAPU8.copyWithin(at, stream, stream + T * d * 4);
+          });
+          return heapView(split.h, n * T * d).slice();
         };
         const { qkv, o, gateUp, down } = projections(i);
         const after = nextRun(i) === null ? null : projections(nextRun(i)).qkv;
         const residual = (normAfter) => {
-          if (f.placement !== 'pre') norm(split.branch, split.branch, normAfter);
+          if (f.placement !== 'pre') norm(split.branch, split.branch, normAfter, n * T);
           Module._rl_ckpt_row_norms(norms, split.branch, T, d);
           const added = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T);
-          const stream = heapView(x, T * d),
-            branch = heapView(split.branch, T * d);
-          for (let j = 0; j < stream.length; j++) stream[j] += branch[j];
+          streams.forEach((at, g) => {
+            const stream = heapView(at, T * d),
+              branch = heapView(split.branch + g * T * d * 4, T * d);
+            for (let j = 0; j < stream.length; j++) stream[j] += branch[j];
+          });
           return added;
         };
-        // attention: h = N1(x); q, k, v from the workers; the heads here; o from the workers
-        const attnIn = f.placement === 'olmo2' ? x : (norm(split.h, x, 'attnNormBefore'), split.h);
-        const [q, k, v] = await exchange({ ...qkv, next: o }, heapView(attnIn, T * d).slice());
+        // attention: h = N1(x); q, k, v from the workers; the heads here, per stream; o from the workers
+        const [q, k, v] = await exchange(
+          { ...qkv, next: o },
+          stacked(f.placement === 'olmo2' ? null : 'attnNormBefore'),
+        );
         Module.HEAPF32.set(q, split.q >> 2);
         Module.HEAPF32.set(k, split.k >> 2);
         Module.HEAPF32.set(v, split.v >> 2);
-        const status = Module._rl_ckpt_attention_core(
-          split.y,
-          split.q,
-          split.k,
-          split.v,
-          T,
-          spec,
-          slots,
-          freq,
-          model.layers[i].window,
-          split.scores,
-          obsHeads,
-        );
-        if (status !== 0) throw fail();
-        const [a] = await exchange({ ...o, next: gateUp }, heapView(split.y, T * H * headDim).slice());
+        for (let g = 0; g < n; g++) {
+          const status = Module._rl_ckpt_attention_core(
+            split.y + g * T * H * headDim * 4,
+            split.q + g * T * H * headDim * 4,
+            split.k + g * T * KV * headDim * 4,
+            split.v + g * T * KV * headDim * 4,
+            T,
+            spec,
+            slots,
+            freq,
+            model.layers[i].window,
+            split.scores,
+            g === 0 ? obsHeads : 0,
+          );
+          if (status !== 0) throw fail();
+        }
+        const [a] = await exchange({ ...o, next: gateUp }, heapView(split.y, n * T * H * headDim).slice());
         const oBias = weight('oBias') ? heapView(weight('oBias'), d) : null;
         if (oBias) for (let j = 0; j < a.length; j++) a[j] += oBias[j % d];
         Module.HEAPF32.set(a, split.branch >> 2);
         const attnAdded = residual('attnNormAfter');
         if (obsMid) Module._rl_ckpt_row_norms(obsMid, x, T, d);
         // MLP: h = N3(x); act(gate) * up from the workers; down from the workers
-        const mlpIn = f.placement === 'olmo2' ? x : (norm(split.h, x, 'mlpNormBefore'), split.h);
-        const [act] = await exchange({ ...gateUp, next: down }, heapView(mlpIn, T * d).slice());
+        const [act] = await exchange(
+          { ...gateUp, next: down },
+          stacked(f.placement === 'olmo2' ? null : 'mlpNormBefore'),
+        );
         const [m] = await exchange({ ...down, next: after }, act);
         if (keep) kept.workerLayers.add(i);
         Module.HEAPF32.set(m, split.branch >> 2);
         const mlpAdded = residual('mlpNormAfter');
         return [attnAdded, mlpAdded];
       };
+      // each variant's stream, from the layer where it leaves the run's (null: it has not left)
+      const variantStreams = branches.map(() => null);
 
       for (let i = 0; i < start; i++) (attnNorms.push(null), mlpNorms.push(null));
       for (let i = start; i < L; i++) {
@@ -578,7 +625,14 @@ export function createRunner(
           mlpNorms.push(null);
         } else {
           cancelled();
-          const [attn, mlp] = pool ? await shardedLayer(i) : await localLayer(i);
+          // variants leaving the run here keep its stream as it is before this layer, which they skip
+          branches.forEach((b, k) => {
+            if (b.at !== i) return;
+            variantStreams[k] = alloc(T * d * 4, "a variant's stream");
+            Module.HEAPU8.copyWithin(variantStreams[k], x, x + T * d * 4);
+          });
+          const others = variantStreams.filter((stream, k) => stream && !branches[k].skip.has(i));
+          const [attn, mlp] = pool ? await shardedLayer(i, others) : await localLayer(i, others);
           attnNorms.push(attn);
           mlpNorms.push(mlp);
           keepObservations(i);
@@ -618,6 +672,11 @@ export function createRunner(
       Module.HEAPF32.copyWithin(headIn >> 2, (final >> 2) + (T - logitRows) * d, (final >> 2) + T * d);
       if (lensRows) Module.HEAPF32.set(lensRows, (headIn >> 2) + logitRows * d);
       if (headInputs) Module.HEAPF32.set(headInputs, (headIn >> 2) + (logitRows + lensCount) * d);
+      // each variant's last position (the run's own where it never left it)
+      branches.forEach((_, k) => {
+        const from = (variantStreams[k] ?? x) + (T - 1) * d * 4;
+        Module.HEAPU8.copyWithin(headIn + (headRows - branches.length + k) * d * 4, from, from + d * 4);
+      });
       if (headRows > logitRows && !hooks.noFinalNorm) {
         const rowsIn = headIn + logitRows * d * 4;
         Module._rl_ckpt_norm(rowsIn, rowsIn, gain, headRows - logitRows, d, eps, normOffset);
@@ -697,7 +756,9 @@ export function createRunner(
       };
       if (hiddenStates) Object.assign(result, { hiddenStates: states, finalHidden });
       if (lensAt) result.lens = readLens(allLogits.subarray(logitRows * V), L + 1, V, lensAt);
-      if (headInputs) result.headInputLogits = allLogits.slice((logitRows + lensCount) * V);
+      if (headInputs)
+        result.headInputLogits = allLogits.slice((logitRows + lensCount) * V, (headRows - branches.length) * V);
+      if (branches.length) result.variantLogits = allLogits.slice((headRows - branches.length) * V);
       if (wanted.size) result.collected = collected;
       return result;
     } catch (error) {
@@ -740,6 +801,25 @@ export function createRunner(
 }
 
 const megabytes = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+
+/**
+ * options.variants, checked: each a list of layers skipped beside the run's own skips; a variant follows the run
+ * until the first of them (`at`) and then keeps a stream of its own. Returns [{ skip: Set, at }].
+ */
+function checkVariants(variants, { L, start, skip }) {
+  if (!Array.isArray(variants) || variants.length > MAX_VARIANTS)
+    throw new ResidualLabError(`options.variants must be a list of at most ${MAX_VARIANTS} lists of layers to skip`, {
+      code: 'invalid_input',
+    });
+  return variants.map((layers, k) => {
+    if (!Array.isArray(layers) || !layers.every((l) => Number.isInteger(l) && l >= start && l < L))
+      throw new ResidualLabError(`options.variants[${k}] must list layers ${start} .. ${L - 1} to skip`, {
+        code: 'invalid_input',
+      });
+    const own = layers.filter((l) => !skip.has(l));
+    return { skip: new Set([...skip, ...layers]), at: own.length ? Math.min(...own) : L };
+  });
+}
 
 /** What a run may observe (options.collect), each one name; docs/checkpoints.md says what each returns. */
 export const COLLECTABLE = Object.freeze(['attnScores', 'normInputs', 'residMid', 'finalSoftcap', 'finalNormBf16']);
