@@ -330,6 +330,8 @@ export interface CheckpointRunOptions {
   intervene?: CheckpointInterventions;
   /** what the run also reports, in `collected` */
   collect?: CheckpointObservation[];
+  /** runs that skip these layers too, in the same pass over the weights: their logits in `variantLogits` */
+  variants?: number[][];
 }
 
 export interface CheckpointInterventions {
@@ -430,6 +432,8 @@ export interface CheckpointRun {
   lens?: { position: number; k: number; layers: LogitLensState[] };
   /** what the run read: bytes, reads, the most bytes held in JS memory at once, each split worker's WASM heap */
   reads: { bytes: number; count: number; peakHeldBytes: number; workerHeapBytes: number[] };
+  /** with options.variants: each variant's last-position logits, n x V */
+  variantLogits?: Float32Array;
   /** the model's mode after the run and what stays in the heaps */
   residency: CheckpointResidency;
   /** with options.collect */
