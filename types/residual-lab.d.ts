@@ -432,6 +432,8 @@ export interface CheckpointRun {
   lens?: { position: number; k: number; layers: LogitLensState[] };
   /** what the run read: bytes, reads, the most bytes held in JS memory at once, each split worker's WASM heap */
   reads: { bytes: number; count: number; peakHeldBytes: number; workerHeapBytes: number[] };
+  /** where this thread's time went: waiting for the files, for the split workers, and each worker's busy time */
+  timings: { seconds: number; readWaitSeconds: number; exchangeWaitSeconds: number; workerBusySeconds: number[] };
   /** with options.variants: each variant's last-position logits, n x V */
   variantLogits?: Float32Array;
   /** the model's mode after the run and what stays in the heaps */

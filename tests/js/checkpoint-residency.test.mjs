@@ -68,6 +68,12 @@ test('a resident model reads nothing on its second run and gives the streamed nu
         const fresh = [...IDS.slice(0, 6), 1];
         assert.equal(ckpt.cost(fresh).bytesRead, rowBytes);
         assert.equal((await ckpt.run(fresh)).reads.bytes, rowBytes, `${family}, ${workers}: one new embedding row`);
+        // where the run's time went (no speed is asserted: the split's figures are docs/checkpoints.md's)
+        const { seconds, readWaitSeconds, exchangeWaitSeconds, workerBusySeconds } = second.timings;
+        assert.equal(readWaitSeconds, 0, `${family}, ${workers}: nothing read, nothing waited for`);
+        assert.ok(seconds > 0 && exchangeWaitSeconds <= seconds);
+        assert.equal(workerBusySeconds.length, workers === 1 ? 0 : 2);
+        assert.equal(exchangeWaitSeconds > 0, workers === 2, `${family}, ${workers}: the workers were waited for`);
         if (workers === 2) {
           const [a, b] = residency.workerKeptBytes;
           assert.ok(a > 0 && b > 0, `${family}: each worker keeps its rows`);

@@ -295,7 +295,18 @@ export function createRunner(
       );
 
     // JS memory held by reads not yet copied into the heap, and its peak: the run's own account.
-    const account = { bytesRead: 0, held: 0, peakHeld: 0, reads: 0 };
+    const account = { bytesRead: 0, held: 0, peakHeld: 0, reads: 0, readWait: 0, exchangeWait: 0 };
+    const started = performance.now();
+    const busyBefore = pool ? [...pool.busySeconds] : [];
+    // milliseconds this thread waits on `pending`, added to account[what]
+    const waited = async (what, pending) => {
+      const t0 = performance.now();
+      try {
+        return await pending;
+      } finally {
+        account[what] += performance.now() - t0;
+      }
+    };
     const read = async (w, from = 0, to = w.byteLength, into = undefined) => {
       account.held += to - from;
       account.peakHeld = Math.max(account.peakHeld, account.held);
@@ -388,9 +399,14 @@ export function createRunner(
       else {
         // the embedding, gathered by rows, as the first layer reads it
         const rowBytes = d * DTYPE_BYTES[embed.dtype];
-        const rows = await Promise.all(
-          tokens.map((id) => kept.embedRows.get(id) ?? read(embed, id * rowBytes, (id + 1) * rowBytes)),
-        );
+        const rows = tokens.every((id) => kept.embedRows.has(id))
+          ? tokens.map((id) => kept.embedRows.get(id))
+          : await waited(
+              'readWait',
+              Promise.all(
+                tokens.map((id) => kept.embedRows.get(id) ?? read(embed, id * rowBytes, (id + 1) * rowBytes)),
+              ),
+            );
         rows.forEach((bytes, t) => {
           toF32(x + t * d * 4, embed, bytes);
           if (kept.embedRows.has(tokens[t])) return;
@@ -421,7 +437,7 @@ export function createRunner(
       const localLayer = async (i, others = []) => {
         let pointers = kept.layers[i]?.pointers; // addresses, then dtype codes
         if (!pointers) {
-          const tensorBytes = new Map(await next);
+          const tensorBytes = new Map(await waited('readWait', next));
           cancelled();
           const keptAt = keep ? keepBlock(layerBytesOf(i), "one layer's weights") : 0;
           pointers = new Uint32Array(2 * SLOTS.length);
@@ -493,7 +509,10 @@ export function createRunner(
       };
       const heapView = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
       const exchange = async (call, input) => {
-        const { outputs, bytesRead } = await pool.rows({ rows: input.length / call.inRows, keep, ...call }, input);
+        const { outputs, bytesRead } = await waited(
+          'exchangeWait',
+          pool.rows({ rows: input.length / call.inRows, keep, ...call }, input),
+        );
         account.bytesRead += bytesRead;
         cancelled();
         return outputs;
@@ -520,6 +539,20 @@ export function createRunner(
         },
         down: { inRows: ffn, layer: i, slots: [{ slot: 'down', outRows: d }] },
       });
+      // split, this thread's tensors of every layer (norms and biases, a few KB a layer) are read at once at the
+      // start, not one await per tensor on the layers' critical path
+      const smallOf = (i) => [...byLayer[i].values()].filter((w) => !PROJECTIONS.has(w.slot));
+      const smallReads = new Map(
+        pool
+          ? order
+              .filter((i) => !kept.layers[i])
+              .map((i) => {
+                const pending = Promise.all(smallOf(i).map((w) => read(w)));
+                pending.catch(() => {});
+                return [i, pending];
+              })
+          : [],
+      );
       // streams: the run's (x) first, then the variants' computing this layer; observations are the run's alone
       const shardedLayer = async (i, others = []) => {
         const streams = [x, ...others];
@@ -529,10 +562,14 @@ export function createRunner(
           const keptAt = keep ? keepBlock(smallBytesOf(i), "one layer's norms and biases") : 0;
           pointers = new Uint32Array(2 * SLOTS.length);
           let at = keptAt || layer;
+          const read = new Map(
+            (await waited('readWait', smallReads.get(i))).map((bytes, j) => [smallOf(i)[j].slot, bytes]),
+          );
+          smallReads.delete(i);
           for (const [s, slot] of SLOTS.entries()) {
             const w = byLayer[i].get(slot);
             if (!w || PROJECTIONS.has(slot)) continue;
-            const bytes = await read(w);
+            const bytes = read.get(slot);
             toF32(at, w, bytes);
             release(bytes);
             pointers[s] = at;
@@ -645,7 +682,7 @@ export function createRunner(
 
       if (kept.finalNorm) Module.HEAPU8.copyWithin(gain, kept.finalNorm, kept.finalNorm + d * 4);
       else {
-        const gainBytes = await read(finalNorm);
+        const gainBytes = await waited('readWait', read(finalNorm));
         toF32(gain, finalNorm, gainBytes);
         release(gainBytes);
         kept.finalNorm = keep ? keepBlock(d * 4, 'the final norm') : 0;
@@ -705,7 +742,7 @@ export function createRunner(
           const n = Math.min(chunkRows, V - v0);
           const at = whole ? whole + v0 * headRowBytes : chunk;
           if (!filled) {
-            const bytes = await nextChunk;
+            const bytes = await waited('readWait', nextChunk);
             cancelled();
             Module.HEAPU8.set(bytes, at);
             release(bytes);
@@ -751,6 +788,13 @@ export function createRunner(
           count: account.reads,
           peakHeldBytes: account.peakHeld,
           workerHeapBytes: pool ? [...pool.heapBytes] : [],
+        },
+        // where this thread's time went: waiting for reads, waiting for the workers' projections, the rest its own
+        timings: {
+          seconds: (performance.now() - started) / 1000,
+          readWaitSeconds: account.readWait / 1000,
+          exchangeWaitSeconds: account.exchangeWait / 1000,
+          workerBusySeconds: pool ? pool.busySeconds.map((b, i) => b - busyBefore[i]) : [],
         },
         residency: residency(pool),
       };

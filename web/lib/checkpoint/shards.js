@@ -175,20 +175,36 @@ export function createShardWorker(Module, model, weightOf, read) {
   }
 
   // keep: the rows read stay in this worker's heap for the next runs (the coordinator's residency decision)
-  async function shardRows({ layer, parts, rows, input, gated = false, next = null, keep = false }) {
+  async function shardRows(call) {
+    // busySeconds: the call's time less its wait for the file's bytes (the coordinator's view of this worker)
+    const t0 = performance.now();
+    const reply = await projectRows(call);
+    return { ...reply, busySeconds: (performance.now() - t0) / 1000 - reply.readWaitSeconds };
+  }
+
+  async function projectRows({ layer, parts, rows, input, gated = false, next = null, keep = false }) {
     const K = input.length / rows;
     const heap = heapAllocator(Module);
+    let readWaitSeconds = 0;
     try {
       const x = heap.alloc(input.length * 4, "the projection's input");
       Module.HEAPF32.set(input, x >> 2);
       if (parts[0].slot === 'head') {
         if (parts[0].end <= parts[0].begin)
-          return { blocks: [new Float32Array(0)], bytesRead: 0, heapBytes: Module.HEAPU8.length, keptBytes };
-        return await headRows(heap, parts[0], x, rows, K, keep);
+          return {
+            blocks: [new Float32Array(0)],
+            bytesRead: 0,
+            heapBytes: Module.HEAPU8.length,
+            keptBytes,
+            readWaitSeconds,
+          };
+        return { ...(await headRows(heap, parts[0], x, rows, K, keep)), readWaitSeconds };
       }
+      const waitStart = performance.now();
       const all = await Promise.all(
         parts.map((part) => (kept.has(keyOf(layer, part)) ? null : take(layer, part)) ?? new Uint8Array(0)),
       );
+      readWaitSeconds = (performance.now() - waitStart) / 1000;
       for (const part of next?.parts ?? []) start(next.layer, part);
       const panel = heap.alloc(ROW_ALIGN * K * 4, 'a panel of rows');
       let bytesRead = 0;
@@ -218,6 +234,7 @@ export function createShardWorker(Module, model, weightOf, read) {
         bytesRead,
         heapBytes: Module.HEAPU8.length,
         keptBytes,
+        readWaitSeconds,
       };
     } finally {
       heap.freeAll();
@@ -243,10 +260,12 @@ export async function createShardPool(files, count, { createWorker }) {
       });
     const heapBytes = new Array(count).fill(0); // each worker's WASM heap (a heap never shrinks: its peak)
     const keptBytes = new Array(count).fill(0); // the weights' bytes each worker keeps between runs
+    const busySeconds = new Array(count).fill(0); // each worker's time computing (shardRows), summed over calls
     return {
       count,
       heapBytes,
       keptBytes,
+      busySeconds,
       /**
        * call: { layer, slots: [{ slot, outRows }], rows (T), gated, next: { layer, slots } | null }; input
        * [rows, K]. Resolves to { outputs: Float32Array[] ([rows, outRows] each; one when gated), bytesRead }.
@@ -268,6 +287,7 @@ export async function createShardPool(files, count, { createWorker }) {
         replies.forEach((r, i) => {
           heapBytes[i] = Math.max(heapBytes[i], r.heapBytes ?? 0);
           keptBytes[i] = r.keptBytes ?? 0;
+          busySeconds[i] += r.busySeconds ?? 0;
         });
         const kept = call.gated ? [call.slots[0]] : call.slots;
         const outputs = kept.map(({ outRows: N }, b) => {
