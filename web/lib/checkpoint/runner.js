@@ -460,23 +460,10 @@ export function createRunner(
         next = readAhead(nextRun(i)); // read while this layer runs
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
-        const status = Module._rl_ckpt_layer(
-          x,
-          T,
-          spec,
-          slots,
-          freq,
-          model.layers[i].window,
-          norms,
-          norms + T * 4,
-          obsHeads,
-          obsNorms,
-          obsMid,
-        );
-        if (status !== 0) throw fail();
-        const both = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + 2 * T);
-        // the variants' rows through the same weights, already in the heap
-        for (const stream of others) {
+        // the run's stream (observed), then the variants' through the same weights, already in the heap
+        let both = null;
+        for (const [g, stream] of [x, ...others].entries()) {
+          const observe = (p) => (g === 0 ? p : 0);
           const status = Module._rl_ckpt_layer(
             stream,
             T,
@@ -486,11 +473,12 @@ export function createRunner(
             model.layers[i].window,
             norms,
             norms + T * 4,
-            0,
-            0,
-            0,
+            observe(obsHeads),
+            observe(obsNorms),
+            observe(obsMid),
           );
           if (status !== 0) throw fail();
+          both ??= Module.HEAPF32.slice(norms >> 2, (norms >> 2) + 2 * T);
         }
         return [both.subarray(0, T), both.subarray(T)];
       };
