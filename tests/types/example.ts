@@ -99,6 +99,21 @@ async function checkpoint(lab: ResidualLab, file: Blob): Promise<number> {
   const norms = await ckpt.normWeights();
   // @ts-expect-error: a run is a promise, its fields come after await
   ckpt.run([1]).logits;
+  const grads = await ckpt.gradients([1, 2, 3], {
+    target: { position: 1, token: 2 },
+    onProgress: ({ pass, layer }) => (pass === 'backward' ? layer : 0),
+  });
+  // @ts-expect-error: a target names a position and a token, nothing else
+  await ckpt.gradients([1, 2], { target: { layer: 1 } });
+  const flow = grads.streamGrads[0][0] + grads.branchOnly[0][0] + grads.branchGains[0].attn;
   ckpt.dispose();
-  return cost.estimatedSeconds + run.reads.peakHeldBytes + run.logits[0] + norms.length;
+  return (
+    cost.estimatedSeconds +
+    run.reads.peakHeldBytes +
+    run.logits[0] +
+    norms.length +
+    grads.loss +
+    flow +
+    (grads.paramGradNorms['model.norm.weight'] ?? 0)
+  );
 }

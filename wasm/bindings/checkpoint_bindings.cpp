@@ -182,15 +182,32 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_gated_activation(float* gate, const float* up,
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_panel_rows() { return rl::checkpoint::kPanelRows; }
 
 // The backward (checkpoint/backward.hpp). g, branch_only (0: none): T x d, in place; x: the layer's input;
-// mid_grads: T floats; gains: 4 doubles; param_squares: kSlotCount doubles.
+// mid_grads: T floats; gains: 4 doubles; param_squares: kSlotCount doubles; saved: what rl_ckpt_layer_saved kept of
+// this layer, or 0 (recomputed from x).
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer_backward(float* g, float* branch_only, const float* x, int T, const float* spec,
                                                 const std::uint32_t* weights, const float* inv_freq, int window,
-                                                float* mid_grads, double* gains, double* param_squares) {
+                                                float* mid_grads, double* gains, double* param_squares,
+                                                const float* saved) {
   rl::checkpoint::LayerWeights w;
   if (!read_weights(weights, &w)) return fail("unknown dtype code");
   const std::string e = rl::checkpoint::layer_backward(g, branch_only, x, T, read_spec(spec), w, inv_freq, window,
-                                                       {mid_grads, gains, param_squares}, backward_workspace);
+                                                       {mid_grads, gains, param_squares}, backward_workspace, saved);
   return e.empty() ? 0 : fail(e);
+}
+
+// rl_ckpt_layer with every activation kept in saved (rl_ckpt_saved_floats floats) for rl_ckpt_layer_backward.
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer_saved(float* x, int T, const float* spec, const std::uint32_t* weights,
+                                             const float* inv_freq, int window, float* saved, float* attn_norms,
+                                             float* mlp_norms) {
+  rl::checkpoint::LayerWeights w;
+  if (!read_weights(weights, &w)) return fail("unknown dtype code");
+  const std::string e = rl::checkpoint::layer_forward_saved(x, T, read_spec(spec), w, inv_freq, window, saved,
+                                                            attn_norms, mlp_norms, backward_workspace);
+  return e.empty() ? 0 : fail(e);
+}
+
+EMSCRIPTEN_KEEPALIVE double rl_ckpt_saved_floats(const float* spec, int T) {
+  return double(rl::checkpoint::saved_floats(read_spec(spec), T));
 }
 
 // dh[rows, d] += dz[rows, n] W[n, d] (dz's row stride ld); panel: rl_ckpt_backward_panel_rows() * d floats.

@@ -170,6 +170,28 @@ void check_layer(Layer l) {
   REQUIRE(chained_scale > 0);
   for (std::size_t i = 0; i < chained.size(); ++i)
     REQUIRE(std::fabs(branch[i] - chained[i]) <= 5 * tol * chained_scale);
+  // the forward that keeps its activations gives the layer's output and, from them, the same backward
+  {
+    std::vector<float> out = x, a(T), m(T), saved(saved_floats(l.spec, T));
+    REQUIRE(layer_forward_saved(out.data(), T, l.spec, l.weights(), l.freq.data(), l.window, saved.data(), a.data(),
+                                m.data(), ws)
+                .empty());
+    Workspace fw;
+    std::vector<float> plain = x, a2(T), m2(T);
+    REQUIRE(
+        layer_forward(plain.data(), T, l.spec, l.weights(), l.freq.data(), l.window, a2.data(), m2.data(), fw).empty());
+    for (std::size_t i = 0; i < x.size(); ++i) REQUIRE(out[i] == Approx(plain[i]).margin(1e-5));
+    for (int t = 0; t < T; ++t) REQUIRE((a[t] == Approx(a2[t]).margin(1e-5) && m[t] == Approx(m2[t]).margin(1e-5)));
+    std::vector<float> g2 = r, branch2 = r, mid2(T);
+    double gains2[4], sq2[kSlotCount];
+    REQUIRE(layer_backward(g2.data(), branch2.data(), x.data(), T, l.spec, l.weights(), l.freq.data(), l.window,
+                           {mid2.data(), gains2, sq2}, ws, saved.data())
+                .empty());
+    REQUIRE(g2 == g);
+    REQUIRE(branch2 == branch);
+    for (int k = 0; k < 4; ++k) REQUIRE(gains2[k] == gains[k]);
+    fw.release();
+  }
   // every weight's ||dloss/dW||^2
   for (int slot = 0; slot < kSlotCount; ++slot) {
     if (l.storage[slot].empty()) {

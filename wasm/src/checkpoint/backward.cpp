@@ -74,14 +74,19 @@ struct Buffers {
         hd(s.head_dim),
         ffn(s.ffn) {}
 
-  // Calls f(pointer member, float count) in one fixed order; floats() sums them, carve() assigns them.
+  // Calls f(pointer member, float count) in one fixed order: the forward's activations, then the backward's
+  // scratch; count() sums a part, carve() assigns both.
   template <class F>
-  void each(F f) {
-    const std::size_t t = T, tt = t * t, V2 = kVectors;
+  void activations(F f) {
+    const std::size_t t = T, tt = t * t;
     f(n1, t * d), f(rstd1, t), f(q0, t * qc), f(qn, t * qc), f(rstdq, t * H), f(k0, t * kvc), f(kn, t * kvc);
     f(rstdk, t * KV), f(qr, t * qc), f(kr, t * kvc), f(v, t * kvc), f(S, H * tt), f(P, H * tt), f(y, t * qc);
     f(a0, t * d), f(rstd2, t), f(xm, t * d), f(n3, t * d), f(rstd3, t), f(gate, t * ffn), f(up, t * ffn);
     f(act, t * ffn), f(m0, t * d), f(rstd4, t);
+  }
+  template <class F>
+  void scratch(F f) {
+    const std::size_t t = T, tt = t * t, V2 = kVectors;
     f(dP, tt), f(dG, tt), f(d_raw, t);
     f(G, V2 * t * d), f(J, V2 * t * d), f(dA, V2 * t * d), f(dY, V2 * t * qc), f(dQ, V2 * t * qc);
     f(dK, V2 * t * kvc), f(dV, V2 * t * kvc), f(dQ0, V2 * t * qc), f(dK0, V2 * t * kvc), f(dIn, V2 * t * d);
@@ -89,16 +94,20 @@ struct Buffers {
     f(dparam, std::size_t(std::max({d, qc, kvc})));
     f(panel, std::size_t(kBackwardPanelRows) * std::max({d, qc, ffn}));
   }
-  std::size_t floats() {
+  static constexpr std::size_t rounded(std::size_t k) { return (k + 3) / 4 * 4; }  // 16-byte aligned blocks
+  std::size_t activation_floats() {
     std::size_t n = 0;
-    each([&](float*&, std::size_t k) { n += (k + 3) / 4 * 4; });
+    activations([&](float*&, std::size_t k) { n += rounded(k); });
     return n;
   }
-  void carve(float* p) {
-    each([&](float*& member, std::size_t k) {
-      member = p;
-      p += (k + 3) / 4 * 4;
-    });
+  std::size_t scratch_floats() {
+    std::size_t n = 0;
+    scratch([&](float*&, std::size_t k) { n += rounded(k); });
+    return n;
+  }
+  void carve(float* acts, float* rest) {
+    activations([&](float*& member, std::size_t k) { member = acts, acts += rounded(k); });
+    scratch([&](float*& member, std::size_t k) { member = rest, rest += rounded(k); });
   }
 };
 
@@ -123,9 +132,10 @@ AttentionShape heads(const Buffers& b, const LayerSpec& s, int window) {
   return {b.T, b.H, b.KV, b.hd, b.qc, b.kvc, s.attn_scale, s.attn_softcap, window};
 }
 
-// The layer's forward, every activation kept (forward.cpp computes the same with nothing kept).
-void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeights& w, const float* inv_freq,
-               int window) {
+// The layer's forward, every activation kept (forward.cpp computes the same with nothing kept); out (may be x):
+// the layer's output; attn_norms, mlp_norms: each branch's row norms.
+void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeights& w, const float* inv_freq, int window,
+               float* out = nullptr, float* attn_norms = nullptr, float* mlp_norms = nullptr) {
   const int T = b.T, d = b.d, H = b.H, KV = b.KV, hd = b.hd;
   const float off = s.norm_offset;
   const float* attn_in = x;
@@ -160,8 +170,10 @@ void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeight
   const std::size_t n = std::size_t(T) * d;
   if (s.placement != Placement::pre) {
     rmsnorm_forward(b.xm, b.rstd2, b.a0, w.f32(kAttnNormAfter), T, d, s.eps, off);
+    if (attn_norms) row_norms(attn_norms, b.xm, T, d);
     for (std::size_t i = 0; i < n; ++i) b.xm[i] += x[i];
   } else {
+    if (attn_norms) row_norms(attn_norms, b.a0, T, d);
     for (std::size_t i = 0; i < n; ++i) b.xm[i] = x[i] + b.a0[i];
   }
   const float* mlp_in = b.xm;
@@ -174,7 +186,15 @@ void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeight
   std::memcpy(b.act, b.gate, sizeof(float) * T * b.ffn);
   gated_activation(b.act, b.up, std::size_t(T) * b.ffn, s.activation);
   linear(b.m0, b.act, w.w[kDown], w.dtype[kDown], T, b.ffn, d, b.panel);
-  if (s.placement != Placement::pre) rmsnorm_forward(b.dA, b.rstd4, b.m0, w.f32(kMlpNormAfter), T, d, s.eps, off);
+  // the MLP branch's output, N4(m0) or m0, into dA; the layer's output x_out = xm + that (when asked)
+  const float* branch = b.m0;
+  if (s.placement != Placement::pre) {
+    rmsnorm_forward(b.dA, b.rstd4, b.m0, w.f32(kMlpNormAfter), T, d, s.eps, off);
+    branch = b.dA;
+  }
+  if (mlp_norms) row_norms(mlp_norms, branch, T, d);
+  if (out)
+    for (std::size_t i = 0; i < n; ++i) out[i] = b.xm[i] + branch[i];
 }
 
 // dnorm_in[rows, width] += J^T dy of an RMSNorm for each of nv stacked vectors; the weight's ||dg||^2 (from
@@ -285,9 +305,35 @@ void mlp_branch_backward(Buffers& b, int nv, const LayerSpec& s, const LayerWeig
 
 }  // namespace
 
+namespace {
+
+std::string check_layer(const LayerSpec& s, const LayerWeights& w, int T) {
+  if (std::string e = check_spec(s); !e.empty()) return e;
+  if (T <= 0) return "a run needs at least one position";
+  for (int slot = 0; slot < kSlotCount; ++slot) {
+    const bool optional = slot >= kQBias && slot <= kOBias;
+    if (!optional && slot_size(s, Slot(slot)) > 0 && !w.w[slot]) return "missing weight";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string layer_forward_saved(float* x, int T, const LayerSpec& s, const LayerWeights& w, const float* inv_freq,
+                                int window, float* saved, float* attn_norms, float* mlp_norms, BackwardWorkspace& ws) {
+  if (std::string e = check_layer(s, w, T); !e.empty()) return e;
+  if (std::string e = ws.reserve(s, T); !e.empty()) return e;
+  Buffers b(s, T);
+  b.carve(saved, ws.data.data() + b.activation_floats());
+  recompute(b, x, s, w, inv_freq, window, x, attn_norms, mlp_norms);
+  return "";
+}
+
+std::size_t saved_floats(const LayerSpec& spec, int T) { return Buffers(spec, T).activation_floats(); }
+
 std::string BackwardWorkspace::reserve(const LayerSpec& spec, int T) {
   Buffers b(spec, T);
-  const std::size_t total = b.floats();
+  const std::size_t total = b.activation_floats() + b.scratch_floats();
   if (total > data.size()) {
     release();
     if (std::string e = reserve_memory(total * sizeof(float), "a layer's backward", &memory_); !e.empty()) return e;
@@ -303,17 +349,12 @@ void BackwardWorkspace::release() {
 
 std::string layer_backward(float* g, float* branch_only, const float* x, int T, const LayerSpec& s,
                            const LayerWeights& w, const float* inv_freq, int window, const LayerGradients& out,
-                           BackwardWorkspace& ws) {
-  if (std::string e = check_spec(s); !e.empty()) return e;
-  if (T <= 0) return "a run needs at least one position";
-  for (int slot = 0; slot < kSlotCount; ++slot) {
-    const bool optional = slot >= kQBias && slot <= kOBias;
-    if (!optional && slot_size(s, Slot(slot)) > 0 && !w.w[slot]) return "missing weight";
-  }
+                           BackwardWorkspace& ws, const float* saved) {
+  if (std::string e = check_layer(s, w, T); !e.empty()) return e;
   if (std::string e = ws.reserve(s, T); !e.empty()) return e;
   Buffers b(s, T);
-  b.carve(ws.data.data());
-  recompute(b, x, s, w, inv_freq, window);
+  b.carve(saved ? const_cast<float*>(saved) : ws.data.data(), ws.data.data() + b.activation_floats());
+  if (!saved) recompute(b, x, s, w, inv_freq, window);
   const int nv = branch_only ? 2 : 1, d = s.d;
   const std::size_t td = std::size_t(T) * d;
   std::vector<double> sq(kSlotCount, 0.0);

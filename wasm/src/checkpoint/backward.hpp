@@ -25,7 +25,7 @@ double gram_product(const float* a, int na, const float* b, int nb, int T);
 
 // dx[M, K] += dy[M, N] W[N, K] with W in `dtype` (the input gradient of linear()); panel: kBackwardPanelRows * K
 // floats.
-inline constexpr int kBackwardPanelRows = 32;
+inline constexpr int kBackwardPanelRows = 128;
 void linear_backward_input(float* dx, const float* dy, const void* w, Dtype dtype, int M, int K, int N, float* panel);
 
 // What layer_backward reports besides the gradients it changes in place.
@@ -49,11 +49,21 @@ class BackwardWorkspace {
   MemoryReservation memory_;
 };
 
+// The floats of one layer's activations as layer_forward_saved keeps them for layer_backward.
+std::size_t saved_floats(const LayerSpec& spec, int T);
+
+// layer_forward's x += attention branch, += MLP branch, every activation kept in saved (saved_floats floats);
+// attn_norms, mlp_norms: T floats each (nullptr: not asked), each branch's row norms.
+std::string layer_forward_saved(float* x, int T, const LayerSpec& spec, const LayerWeights& weights,
+                                const float* inv_freq, int window, float* saved, float* attn_norms, float* mlp_norms,
+                                BackwardWorkspace& ws);
+
 // g[T, d]: in, the gradient at the layer's output; out, at its input (x). branch_only[T, d] (nullptr: none): the
-// same vector with no skip, g <- J_f^T g through the MLP, then the attention. x: the layer's input stream.
+// same vector with no skip, g <- J_f^T g through the MLP, then the attention. x: the layer's input stream. saved:
+// what layer_forward_saved kept of this layer, or nullptr: the activations are recomputed from x.
 std::string layer_backward(float* g, float* branch_only, const float* x, int T, const LayerSpec& spec,
                            const LayerWeights& weights, const float* inv_freq, int window, const LayerGradients& out,
-                           BackwardWorkspace& ws);
+                           BackwardWorkspace& ws, const float* saved = nullptr);
 
 // dh[rows, d] += dz[rows, n] W[n, d] for one vocabulary chunk of the head (dz with row stride ld), W in `dtype`;
 // panel: kBackwardPanelRows * d floats.

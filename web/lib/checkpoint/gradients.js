@@ -1,14 +1,16 @@
 // ckpt.gradients: the backward of an opened checkpoint (wasm/src/checkpoint/backward.hpp), after one forward
-// (runner.js's run, which keeps every layer's input stream, T x d each). The backward reads the weights again,
-// top-down: the head by vocabulary chunks (dh = dz W), the final norm, then each layer, whose activations C++
-// recomputes from its saved input before it turns the gradient at the layer's output into the gradient at its
-// input (the skip's g plus each branch's J^T g). Weight gradients come back as Frobenius norms only.
+// (runner.js's run, in this thread, keeping every layer's input stream and activations). The backward reads the
+// weights again, top-down: the head by vocabulary chunks (dh = dz W), the final norm, then each layer, turning the
+// gradient at the layer's output into the gradient at its input (the skip's g plus each branch's J^T g). Where
+// the memory budget does not hold every layer's activations, the backward recomputes a layer's from its input.
+// Weight gradients come back as Frobenius norms only.
 import { ResidualLabError } from '../errors.js';
 import { SLOTS } from './model.js';
-import { PROJECTIONS, heapBlocks, moduleError, weightLayout } from './runner.js';
+import { KEEP_ACTIVATIONS, PROJECTIONS, heapBlocks, moduleError, weightLayout } from './runner.js';
 import { DTYPE_BYTES, DTYPE_CODES } from './safetensors.js';
 
 const OPTIONS = Object.freeze(['target', 'onProgress', 'signal', 'memoryLimit']);
+const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 const invalid = (message) => new ResidualLabError(message, { code: 'invalid_input' });
 
 /** The gradients method of a checkpoint: runner is createRunner's (its run is the forward). */
@@ -36,14 +38,6 @@ export function createGradients(Module, model, weights, runner) {
       if (signal?.aborted) throw new DOMException('the run was cancelled', 'AbortError');
     };
 
-    // the forward, every layer's input kept
-    const forward = await runner.run(tokens, {
-      logits: 'all',
-      hiddenStates: true,
-      signal,
-      ...(memoryLimit === undefined ? {} : { memoryLimit }),
-      ...(onProgress ? { onProgress: (p) => onProgress({ ...p, pass: 'forward' }) } : {}),
-    });
     const ids = Array.from(tokens, Number);
     const reads = { bytes: 0, count: 0 };
     const read = async (w, from = 0, to = w.byteLength) => {
@@ -52,22 +46,51 @@ export function createGradients(Module, model, weights, runner) {
       reads.count += 1;
       return bytes;
     };
-    const report = (stage, done) =>
-      onProgress?.({
-        pass: 'backward',
-        stage,
-        layer: done,
-        layers: L,
-        bytesRead: forward.reads.bytes + reads.bytes,
-        bytesTotal: 2 * runner.cost(T).bytesRead,
-      });
-
-    // the loss and dloss/dz at the logits before the final soft-cap (z capped = cap tanh(z / cap))
-    const { loss, dz } = lossGradient(forward.logits, rows, T, V, f.finalSoftcap);
 
     const { alloc, freeAll } = heapBlocks(Module);
-    const view = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
     try {
+      const small = alloc((16 + 2 * SLOTS.length + d + 2 * T + 2 * d) * 4, "the layer's settings");
+      const spec = small,
+        slots = spec + 16 * 4,
+        freq = slots + 2 * SLOTS.length * 4,
+        norms = freq + d * 4,
+        gain = norms + 2 * T * 4,
+        dgain = gain + d * 4;
+      Module.HEAPF32.set(model.spec, spec >> 2);
+      // each layer's activations, kept by the forward for the backward where the memory budget allows them; else
+      // the backward recomputes them from the layer's input
+      const savedBytes = align16(Module._rl_ckpt_saved_floats(spec, T) * 4);
+      let saved = 0;
+      try {
+        saved = alloc(L * savedBytes, 'the activations kept for the backward');
+      } catch (error) {
+        if (error.code !== 'out_of_memory') throw error;
+      }
+      const keptAt = (i) => (saved ? saved + i * savedBytes : 0);
+
+      // the forward: every layer's input and (where kept) activations, and every position's logits
+      const forward = await runner.run(tokens, {
+        logits: 'all',
+        hiddenStates: true,
+        signal,
+        ...(memoryLimit === undefined ? {} : { memoryLimit }),
+        ...(onProgress ? { onProgress: (p) => onProgress({ ...p, pass: 'forward' }) } : {}),
+        ...(saved ? { [KEEP_ACTIVATIONS]: keptAt } : {}),
+      });
+      const report = (stage, done) =>
+        onProgress?.({
+          pass: 'backward',
+          stage,
+          layer: done,
+          layers: L,
+          bytesRead: forward.reads.bytes + reads.bytes,
+          bytesTotal: 2 * runner.cost(T).bytesRead,
+        });
+
+      // the loss and dloss/dz at the logits before the final soft-cap (z capped = cap tanh(z / cap))
+      const { loss, dz } = lossGradient(forward.logits, rows, T, V, f.finalSoftcap);
+
+      const view = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
       const g = alloc(T * d * 4, "the stream's gradient");
       const branch = alloc(T * d * 4, 'the branch-only gradient');
       const xin = alloc(T * d * 4, "a layer's input");
@@ -78,13 +101,6 @@ export function createGradients(Module, model, weights, runner) {
       const staging = alloc(stagingBytes, "the copy of one tensor's bytes");
       const chunk = alloc(chunkRows * headRowBytes, 'a chunk of the output head');
       const panel = alloc(panelFloats * 4, 'a panel of widened weights');
-      const small = alloc((16 + 2 * SLOTS.length + d + 2 * T + 2 * d) * 4, "the layer's settings");
-      const spec = small,
-        slots = spec + 16 * 4,
-        freq = slots + 2 * SLOTS.length * 4,
-        norms = freq + d * 4,
-        gain = norms + 2 * T * 4,
-        dgain = gain + d * 4;
       const doubles = alloc((4 + SLOTS.length) * 8, 'the layer gradient sums');
       const gains = doubles,
         squares = doubles + 4 * 8;
@@ -142,7 +158,6 @@ export function createGradients(Module, model, weights, runner) {
         branchOnly = Array(L + 1);
       streamGrads[L] = rowNorms(g);
       branchOnly[L] = streamGrads[L].slice();
-      Module.HEAPF32.set(model.spec, spec >> 2);
       for (let i = L - 1; i >= 0; i--) {
         cancelled();
         const layerWeights = [...byLayer[i].entries()];
@@ -174,6 +189,7 @@ export function createGradients(Module, model, weights, runner) {
           norms + T * 4,
           gains,
           squares,
+          keptAt(i),
         );
         if (status !== 0) throw fail();
         midGrads[i] = Module.HEAPF32.slice((norms >> 2) + T, (norms >> 2) + 2 * T);
@@ -264,15 +280,15 @@ function lossGradient(logits, rows, T, V, cap) {
   let loss = 0;
   for (const [t, token, weight] of rows) {
     const z = logits.subarray(t * V, (t + 1) * V);
+    const out = dz.subarray(t * V, (t + 1) * V);
     let max = -Infinity;
-    for (const v of z) max = Math.max(max, v);
+    for (let j = 0; j < V; j++) if (z[j] > max) max = z[j];
     let sum = 0;
-    for (const v of z) sum += Math.exp(v - max);
-    const lse = max + Math.log(sum);
-    loss += weight * (lse - z[token]);
+    for (let j = 0; j < V; j++) sum += out[j] = Math.exp(z[j] - max); // exp(z - max), kept
+    loss += weight * (max + Math.log(sum) - z[token]);
     for (let j = 0; j < V; j++) {
       const slope = cap > 0 ? 1 - (z[j] / cap) ** 2 : 1;
-      dz[t * V + j] += weight * (Math.exp(z[j] - lse) - (j === token ? 1 : 0)) * slope;
+      out[j] = weight * (out[j] / sum - (j === token ? 1 : 0)) * slope;
     }
   }
   return { loss, dz };

@@ -88,6 +88,9 @@ export function weightLayout(model, weights) {
   };
 }
 
+/** A run option of gradients.js alone: (layer) => the heap block where that layer's activations are kept. */
+export const KEEP_ACTIVATIONS = Symbol('keep activations');
+
 /** A run's WASM blocks: alloc(bytes, what) reserves one against the memory budget (or throws its refusal). */
 export function heapBlocks(Module) {
   const blocks = [];
@@ -280,8 +283,10 @@ export function createRunner(
     };
     cancelled();
     await checkUnchanged();
-    const pool = (await shards?.get()) ?? null;
-    lastPool = pool;
+    // a forward for the backward (gradients.js) keeps every layer's activations here, in this thread
+    const saveActivations = options?.[KEEP_ACTIVATIONS] ?? null;
+    const pool = saveActivations ? null : ((await shards?.get()) ?? null);
+    if (!saveActivations) lastPool = pool;
     const keep = keeps();
     // what one thread holds at once: a layer's bytes here, or a worker's share of a layer when split
     const needed = Math.max(
@@ -460,23 +465,38 @@ export function createRunner(
         next = readAhead(nextRun(i)); // read while this layer runs
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
-        // the run's stream (observed), then the variants' through the same weights, already in the heap
+        // the run's stream (observed, or its activations saved for the backward), then the variants' through the
+        // same weights, already in the heap
+        const window = model.layers[i].window;
         let both = null;
         for (const [g, stream] of [x, ...others].entries()) {
           const observe = (p) => (g === 0 ? p : 0);
-          const status = Module._rl_ckpt_layer(
-            stream,
-            T,
-            spec,
-            slots,
-            freq,
-            model.layers[i].window,
-            norms,
-            norms + T * 4,
-            observe(obsHeads),
-            observe(obsNorms),
-            observe(obsMid),
-          );
+          const status =
+            saveActivations && g === 0
+              ? Module._rl_ckpt_layer_saved(
+                  stream,
+                  T,
+                  spec,
+                  slots,
+                  freq,
+                  window,
+                  saveActivations(i),
+                  norms,
+                  norms + T * 4,
+                )
+              : Module._rl_ckpt_layer(
+                  stream,
+                  T,
+                  spec,
+                  slots,
+                  freq,
+                  window,
+                  norms,
+                  norms + T * 4,
+                  observe(obsHeads),
+                  observe(obsNorms),
+                  observe(obsMid),
+                );
           if (status !== 0) throw fail();
           both ??= Module.HEAPF32.slice(norms >> 2, (norms >> 2) + 2 * T);
         }
