@@ -36,9 +36,10 @@ test('a resident model reads nothing on its second run and gives the streamed nu
     const files = onDisk(fixture, family);
     const options = { logits: 'all', hiddenStates: true };
     const streamed = await lab.openCheckpoint(files, { workers: 1, residencyBudget: 0 });
-    let base;
+    let base, baseGradients;
     try {
       base = await streamed.run(IDS, options);
+      baseGradients = await streamed.gradients(IDS);
       const again = await streamed.run(IDS, options);
       assert.equal(streamed.residency().mode, 'streamed');
       assert.equal(again.reads.bytes, base.reads.bytes, `${family}: a streamed model reads every run`);
@@ -68,6 +69,10 @@ test('a resident model reads nothing on its second run and gives the streamed nu
         const fresh = [...IDS.slice(0, 6), 1];
         assert.equal(ckpt.cost(fresh).bytesRead, rowBytes);
         assert.equal((await ckpt.run(fresh)).reads.bytes, rowBytes, `${family}, ${workers}: one new embedding row`);
+        // the backward's forward runs on this thread beside what the residency keeps, with the same numbers
+        const gradients = await ckpt.gradients(IDS);
+        assert.equal(gradients.loss, baseGradients.loss, `${family}, ${workers}: the loss`);
+        assert.deepEqual(gradients.streamGrads, baseGradients.streamGrads, `${family}, ${workers}`);
         // where the run's time went (no speed is asserted: the split's figures are docs/checkpoints.md's)
         const { seconds, readWaitSeconds, exchangeWaitSeconds, workerBusySeconds } = second.timings;
         assert.equal(readWaitSeconds, 0, `${family}, ${workers}: nothing read, nothing waited for`);

@@ -155,7 +155,8 @@ export function createRunner(
   const modelBytes = [...weights.values()].reduce((n, w) => n + w.byteLength, 0);
   const keptHeap = heapBlocks(Module);
   const kept = {
-    layers: Array(L).fill(null), // { pointers } of a layer copied whole (one thread) or its small tensors (split)
+    layers: Array(L).fill(null), // { pointers } of a layer copied whole (one thread)
+    small: Array(L).fill(null), // { pointers } of a layer's norms and biases (split: the workers hold the rest)
     finalNorm: 0,
     head: 0, // the output head's block, its rows all copied once headFilled
     headFilled: false,
@@ -186,11 +187,12 @@ export function createRunner(
     keeps() &&
     kept.finalNorm !== 0 &&
     (split
-      ? kept.workerHead && kept.workerLayers.size === L && kept.layers.every((l) => l !== null)
+      ? kept.workerHead && kept.workerLayers.size === L && kept.small.every((l) => l !== null)
       : kept.headFilled && kept.layers.every((l) => l !== null));
   const forgetKept = () => {
     keptHeap.freeAll();
-    Object.assign(kept, { layers: Array(L).fill(null), finalNorm: 0, head: 0, headFilled: false, bytes: 0 });
+    Object.assign(kept, { layers: Array(L).fill(null), small: Array(L).fill(null), finalNorm: 0, head: 0 });
+    Object.assign(kept, { headFilled: false, bytes: 0 });
     kept.workerHead = false;
     kept.embedRows.clear();
     kept.workerLayers.clear();
@@ -287,7 +289,9 @@ export function createRunner(
     const saveActivations = options?.[KEEP_ACTIVATIONS] ?? null;
     const pool = saveActivations ? null : ((await shards?.get()) ?? null);
     if (!saveActivations) lastPool = pool;
-    const keep = keeps();
+    // the backward's forward runs here even when runs are split: it uses what this thread keeps, and keeps nothing
+    // more (the model is held in the workers, or does not fit this thread's heap)
+    const keep = keeps() && !(saveActivations && shards);
     // what one thread holds at once: a layer's bytes here, or a worker's share of a layer when split
     const needed = Math.max(
       pool ? Math.ceil(largestLayerRead / pool.count) : largestLayerRead,
@@ -553,7 +557,7 @@ export function createRunner(
       const smallReads = new Map(
         pool
           ? order
-              .filter((i) => !kept.layers[i])
+              .filter((i) => !kept.small[i])
               .map((i) => {
                 const pending = Promise.all(smallOf(i).map((w) => read(w)));
                 pending.catch(() => {});
@@ -565,7 +569,7 @@ export function createRunner(
       const shardedLayer = async (i, others = []) => {
         const streams = [x, ...others];
         const n = streams.length;
-        let pointers = kept.layers[i]?.pointers;
+        let pointers = kept.small[i]?.pointers;
         if (!pointers) {
           const keptAt = keep ? keepBlock(smallBytesOf(i), "one layer's norms and biases") : 0;
           pointers = new Uint32Array(2 * SLOTS.length);
@@ -583,7 +587,7 @@ export function createRunner(
             pointers[s] = at;
             at += heapBytes(w);
           }
-          if (keptAt) kept.layers[i] = { pointers };
+          if (keptAt) kept.small[i] = { pointers };
         }
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
