@@ -1,5 +1,5 @@
 // lab.openCheckpoint in node on the synthetic checkpoints of bench/synthetic-checkpoints.mjs (Qwen2.5-0.5B's and
-// Llama-3.1-8B's exact shapes), read where they lie (node reads a path with a FileHandle), with one worker (this
+// Llama-3.1-8B's exact shapes) and their GGUFs of bench/synthetic-gguf.mjs (Q8_0, Q4_K_M), read where they lie (node reads a path with a FileHandle), with one worker (this
 // thread) and with two (lab workers in worker_threads, each reading its rows of every projection). Measured: open
 // (headers only), a first run of 16 tokens and the median of three more, ckpt.gradients of the same 16 tokens (the
 // faster of two after a first, and its ratio to the forward's warm run) (the files then in the OS cache, as far as
@@ -9,10 +9,12 @@
 //   node bench/checkpoint-run.mjs [--shapes=qwen2.5-0.5b,llama-3.1-8b]     after `node scripts/build.mjs --bench`
 import { readFileSync } from 'node:fs';
 import { SHAPES, cachedCheckpoint } from './synthetic-checkpoints.mjs';
+import { GGUF_SHAPES, cachedGguf } from './synthetic-gguf.mjs';
 import { load } from '../dist/lib/residual-lab.js';
 
 const argShapes = process.argv.find((a) => a.startsWith('--shapes='))?.slice('--shapes='.length);
-const wanted = argShapes ? argShapes.split(',') : Object.keys(SHAPES);
+const ALL = { ...SHAPES, ...GGUF_SHAPES };
+const wanted = argShapes ? argShapes.split(',') : Object.keys(ALL);
 
 // the lab as built (dist/lib), whose workers are the site's lab workers, as a page's are; the module again
 // beside it for the matmul kernel alone
@@ -35,11 +37,11 @@ const cpuSeconds = () => {
 const ids = (T, V) => Array.from({ length: T }, (_, i) => (i * 7919) % V);
 
 for (const key of wanted) {
-  if (!SHAPES[key]) throw new Error(`unknown shape ${key} (the shapes: ${Object.keys(SHAPES).join(', ')})`);
+  if (!ALL[key]) throw new Error(`unknown shape ${key} (the shapes: ${Object.keys(ALL).join(', ')})`);
   const prepareStart = performance.now();
-  const files = await cachedCheckpoint(key);
+  const files = GGUF_SHAPES[key] ? cachedGguf(key) : await cachedCheckpoint(key);
   const prepared = (performance.now() - prepareStart) / 1000;
-  const V = SHAPES[key].config.vocab_size;
+  const V = SHAPES[GGUF_SHAPES[key]?.base ?? key].config.vocab_size;
   const T = 16;
   // one worker; two with every run reading the files (residencyBudget 0); two with the default budget, under
   // which the Qwen shapes stay in the workers' heaps after the first run and the 8B's are read every run

@@ -13,7 +13,11 @@ const cpu = () => {
 };
 for (const key of argShapes ? argShapes.split(',') : Object.keys(SHAPES)) {
   const files = await cachedCheckpoint(key);
-  const ranges = []; // [path, begin, end] of every tensor but the embedding (a run gathers 16 of its rows)
+  // [path, begin, end] of every tensor a run reads whole: all but the embedding, whose 16 rows a run gathers, unless
+  // the head is tied to it (no lm_head.weight): then the head reads the whole embedding
+  const ranges = [];
+  const embeddings = [];
+  let untied = false;
   for (const [name, path] of Object.entries(files)) {
     if (!name.endsWith('.safetensors')) continue;
     const handle = await open(path);
@@ -24,10 +28,14 @@ for (const key of argShapes ? argShapes.split(',') : Object.keys(SHAPES)) {
     await handle.read(json, 0, n, 8);
     await handle.close();
     for (const [tensor, entry] of Object.entries(JSON.parse(json))) {
-      if (tensor === '__metadata__' || tensor.includes('embed_tokens')) continue;
-      ranges.push([path, 8 + n + entry.data_offsets[0], 8 + n + entry.data_offsets[1]]);
+      if (tensor === '__metadata__') continue;
+      const range = [path, 8 + n + entry.data_offsets[0], 8 + n + entry.data_offsets[1]];
+      if (tensor.includes('embed_tokens')) embeddings.push(range);
+      else ranges.push(range);
+      if (tensor.endsWith('lm_head.weight')) untied = true;
     }
   }
+  if (!untied) ranges.push(...embeddings);
   const largest = Math.max(...ranges.map(([, b, e]) => e - b));
   const buffer = new Uint8Array(largest);
   const heap = new Uint8Array(largest);
@@ -50,7 +58,16 @@ for (const key of argShapes ? argShapes.split(',') : Object.keys(SHAPES)) {
     c0 = cpu();
     for (const [, begin, end] of ranges) heap.set(buffer.subarray(0, end - begin));
     const copy = { wall: (performance.now() - t0) / 1000, cpu: cpu() - c0 };
-    console.log(JSON.stringify({ shape: key, pass, gigabytes: bytes / 1e9, readSeconds: read, copySeconds: copy }));
+    console.log(
+      JSON.stringify({
+        shape: key,
+        pass,
+        tiedHead: !untied,
+        gigabytes: bytes / 1e9,
+        readSeconds: read,
+        copySeconds: copy,
+      }),
+    );
   }
   for (const handle of handles.values()) await handle.close();
 }

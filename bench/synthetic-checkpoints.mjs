@@ -57,7 +57,7 @@ const cacheDir = process.env.RL_BENCH_CACHE ?? join(homedir(), '.cache/residual-
 export const shapeDir = (key) => join(cacheDir, key);
 
 /** [name, shape] of every tensor, in the order save_pretrained writes them. */
-function tensorList({ config: c, biases }) {
+export function tensorList({ config: c, biases }) {
   const { hidden_size: d, num_attention_heads: H, num_key_value_heads: KV, intermediate_size: F } = c;
   const hd = d / H;
   const list = [['model.embed_tokens.weight', [c.vocab_size, d]]];

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npx residual-lab`: the built chapter of the installed package, served with node alone (no compiler, no build).
-//   npx residual-lab [--port N] [--host H] [--open]   serve dist/ and print its URL (port 8080 or the next free one;
-//                                                     --port 0: any free port)
+//   npx residual-lab [--port N] [--host H] [--connect ORIGIN]... [--open]   serve dist/ and print its URL
+//                                                     (serve.mjs's SERVE_USAGE: a --port taken is refused)
 //   npx residual-lab --offline zh [--out FILE]        write the single-file chapter of a language (opens from disk)
 // The server is the project's own (scripts/serve.mjs): the same Content-Security-Policy, CORS and caching headers
 // as `npm start`.
@@ -11,14 +11,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readOffline, offlineName } from '../scripts/lib/offline-file.mjs';
-import { startServer } from '../scripts/serve.mjs';
+import { SERVE_OPTIONS, SERVE_USAGE, serveWithOptions } from '../scripts/serve.mjs';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(packageRoot, 'dist');
 const { version } = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
 
 const USAGE = `residual-lab ${version}: the chapter "Residual connections and normalization", served from this package
-  residual-lab [--port N] [--host H] [--open]    serve the chapter (default 127.0.0.1:8080 or the next free port)
+  residual-lab [options] [--open]                serve the chapter and print its address (--open: in a browser)
+${SERVE_USAGE}
   residual-lab --offline <lang> [--out FILE]     write the single-file chapter (zh or en) to open from disk
   residual-lab --version | --help`;
 
@@ -31,8 +32,7 @@ let options;
 try {
   ({ values: options } = parseArgs({
     options: {
-      port: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
+      ...SERVE_OPTIONS,
       open: { type: 'boolean', default: false },
       offline: { type: 'string' },
       out: { type: 'string' },
@@ -70,9 +70,14 @@ if (options.help) {
     `residual-lab: wrote ${target} (${(Buffer.byteLength(html) / 1e6).toFixed(1)} MB); open it in a browser, no server needed`,
   );
 } else {
-  const port = Number(options.port ?? process.env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port ${options.port}: a port number, 0 to 65535`);
-  const { url } = await startServer({ siteRoot: dist, port, host: options.host });
+  let served;
+  try {
+    served = await serveWithOptions(dist, options);
+  } catch (error) {
+    fail(error.message);
+  }
+  const { url, notes } = served;
+  for (const note of notes) console.log(`residual-lab: ${note}`);
   console.log(`Residual Lab ${version} is served at ${url}  (Ctrl+C stops it)`);
   if (options.open) openBrowser(url);
 }

@@ -285,7 +285,9 @@ function printTraining(rows) {
 }
 
 function printCheckpoint(rows) {
-  console.log('\nSynthetic checkpoints with real shapes (random BF16), read from files on disk, WASM SIMD in node:');
+  console.log(
+    '\nSynthetic checkpoints with real shapes (random BF16 safetensors; -q8_0, -q4_k_m: GGUF typed as llama.cpp types them), read from files on disk, WASM SIMD in node:',
+  );
   console.log('open reads the headers only; the first run of 16 tokens reads the files cold or from the OS cache as');
   console.log('memory allows; warm: the median (range) of three more from the OS cache; workers 2: the run split over');
   console.log(

@@ -202,10 +202,10 @@ globalThis.residualLabOffline = {
     replaceOnce(/<link rel="stylesheet" href="[^"]*page\.css">/, () => `<style>${pageCss}</style>`);
     replaceOnce(/<script src="[^"]*theme-init\.js"><\/script>/, () => `<script>${themeInit}</script>`);
     replaceOnce(/\s*<script type="module" src="[^"]*page\.js"><\/script>/, '');
-    replaceOnce(
-      /<script type="module" src="[^"]*components\/index\.js"><\/script>/,
-      () => `<script>${OFFLINE_CODE_MARK}</script>`,
-    );
+    // The bundle is a classic inline script, which runs where it stands: at the end of the body, as the served page's
+    // module scripts run once the document is parsed (the shell finds its menu, its toggle and its contents then).
+    replaceOnce(/\s*<script type="module" src="[^"]*components\/index\.js"><\/script>/, '');
+    replaceOnce(/<\/body>/, () => `<script>${OFFLINE_CODE_MARK}</script>\n</body>`);
     replaceOnce(
       /<a href="[^"]*"([^>]*) data-lang-link="([^"]*)">/g,
       (whole, attributes, linked) => `<a href="${offlineName(linked)}"${attributes} data-lang-link="${linked}">`,

@@ -81,7 +81,7 @@ function pageHtml({ language, body, title, headings }) {
   <header class="site-header">
     <p class="site-title"><a href="#top">Residual Lab · ${escapeHtml(title)}</a></p>
     ${languageMenu(language)}
-    <button type="button" class="header-button theme-toggle" aria-pressed="false" data-theme-toggle><span class="theme-icon-dark" aria-hidden="true">☾ </span><span class="theme-icon-light" aria-hidden="true">☀ </span>${ui.theme}</button>
+    <button type="button" class="header-button theme-toggle" aria-pressed="false" data-theme-toggle><span class="theme-icon-dark" aria-hidden="true">☾ </span><span class="theme-icon-light" aria-hidden="true">☀ </span><span class="theme-label">${ui.theme}</span></button>
   </header>
   <div class="layout" id="top">
     <nav class="toc" aria-label="${ui.contentsLabel}">

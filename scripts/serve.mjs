@@ -4,8 +4,7 @@
 // Sends the build's precompressed .br / .gz files by Accept-Encoding, content-hashed names as immutable (no ETag:
 // nothing revalidates them), and the rest (pages, stable entry points) as no-cache with an ETag, answering
 // If-None-Match with 304.
-//   node scripts/serve.mjs [--port N]     (PORT in the environment works too; default 8080, next free one if taken)
-//       [--connect ORIGIN]...              also allow ORIGIN in connect-src, e.g. a mirror on this machine (repeatable)
+//   node scripts/serve.mjs [--port N] [--host H] [--connect ORIGIN]... [--help]   (SERVE_USAGE below)
 // --connect (startServer's connectSrc) serves the pages with a wider policy, the meta rewritten to match (a page
 // enforces both): a local mirror, or the tests' mock Hub. dist/ itself is never changed.
 import { createServer } from 'node:http';
@@ -13,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { CONTENT_SECURITY_POLICY, CSP_META, FRAMING_POLICY, contentSecurityPolicy, cspMeta } from './lib/csp.mjs';
 import { HASHED_NAME } from './lib/hashed-name.mjs';
 
@@ -214,7 +214,11 @@ export function listenOnFreePort(server, { port, host = '127.0.0.1', tries = 20 
       server.once('error', (err) => {
         if (err.code === 'EADDRINUSE' && left > 0 && p !== 0) attempt(p + 1, left - 1);
         else if (err.code === 'EADDRINUSE')
-          reject(new Error(`ports ${port} to ${p} on ${host} are all in use: set another with PORT=N`));
+          reject(
+            Object.assign(new Error(`ports ${port} to ${p} on ${host} are all in use: set another with PORT=N`), {
+              code: p === port ? 'EADDRINUSE' : 'EPORTSINUSE',
+            }),
+          );
         else reject(err);
       });
       server.listen(p, host, () => resolve(server.address().port));
@@ -223,11 +227,71 @@ export function listenOnFreePort(server, { port, host = '127.0.0.1', tries = 20 
   });
 }
 
+/** The serving options `node scripts/serve.mjs` and `npx residual-lab` share (node:util parseArgs rows). */
+export const SERVE_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string', default: '127.0.0.1' },
+  connect: { type: 'string', multiple: true, default: [] },
+};
+export const SERVE_USAGE = `  --port N          serve on port N, and refuse if it is taken (0: any free port); without it PORT, else 8080,
+                    or the next free port after it, said when it moves
+  --host H          the address to listen on (default 127.0.0.1)
+  --connect ORIGIN  also allow the pages to connect to ORIGIN (connect-src), e.g. a Hub mirror; repeatable`;
+
+/**
+ * Serves `siteRoot` with the parsed SERVE_OPTIONS; resolves to { server, url, notes }, or throws an Error whose
+ * message says what to change (a taken port named with --port, an --connect that is not an origin).
+ */
+export async function serveWithOptions(siteRoot, { port: portOption, host, connect }, env = process.env) {
+  const asked = portOption ?? env.PORT;
+  const port = Number(asked ?? 8080);
+  if (!/^\d+$/.test(String(asked ?? 8080)) || port > 65535)
+    throw new Error(`--port ${asked}: a port number, 0 to 65535`);
+  const connectSrc = connect.map((origin) => {
+    let url = null;
+    try {
+      url = new URL(origin);
+    } catch {
+      // reported below
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== origin.replace(/\/$/, ''))
+      throw new Error(`--connect ${origin}: an origin such as http://127.0.0.1:9000 (scheme, host and port only)`);
+    return url.origin;
+  });
+  // A port named with --port is the reader's choice: taken, it is refused, not silently replaced.
+  const tries = portOption === undefined ? 20 : 0;
+  const { server, url } = await startServer({ siteRoot, port, host, connectSrc, tries }).catch((error) => {
+    if (error.code !== 'EADDRINUSE') throw error;
+    throw new Error(`port ${port} on ${host} is in use; choose another with --port N (--port 0: any free port)`);
+  });
+  const notes = [];
+  const bound = server.address().port;
+  if (port !== 0 && bound !== port) notes.push(`port ${port} was in use, so the lab took ${bound}`);
+  if (connectSrc.length) notes.push(`the pages may also connect to ${connectSrc.join(', ')}`);
+  return { server, url, notes };
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const flag = process.argv.indexOf('--port');
-  const port = Number(flag > 0 ? process.argv[flag + 1] : (process.env.PORT ?? 8080));
-  const connectSrc = process.argv.flatMap((arg, i) => (process.argv[i - 1] === '--connect' ? [arg] : []));
-  const { url } = await startServer({ port, connectSrc });
-  if (connectSrc.length) console.log(`The pages may also connect to ${connectSrc.join(', ')}.`);
-  console.log(`Residual Lab is served at ${url}  (Ctrl+C stops it)`);
+  const USAGE = `node scripts/serve.mjs [options]: serves dist/ (build it first: node scripts/build.mjs)
+${SERVE_USAGE}
+  --help            this text`;
+  let options;
+  try {
+    ({ values: options } = parseArgs({ options: { ...SERVE_OPTIONS, help: { type: 'boolean', short: 'h' } } }));
+  } catch (error) {
+    console.error(`serve: ${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options.help) {
+    console.log(USAGE);
+  } else {
+    try {
+      const { url, notes } = await serveWithOptions(join(root, 'dist'), options);
+      for (const note of notes) console.log(`${note[0].toUpperCase()}${note.slice(1)}.`);
+      console.log(`Residual Lab is served at ${url}  (Ctrl+C stops it)`);
+    } catch (error) {
+      console.error(`serve: ${error.message}`);
+      process.exit(2);
+    }
+  }
 }

@@ -43,9 +43,12 @@ export type ErrorCode =
   | 'unsupported_architecture' | 'unsupported_config' | 'invalid_tokenizer' | 'no_tokenizer'
   | 'safetensors_truncated' | 'safetensors_header_too_large' | 'not_safetensors' | 'safetensors_bad_tensor'
   | 'safetensors_bad_offsets' | 'file_changed'
+  // openCheckpoint: the GGUF format
+  | 'invalid_gguf' | 'invalid_gguf_key' | 'truncated_header' | 'header_too_long' | 'invalid_tensor_count'
+  | 'misaligned_tensor' | 'offset_out_of_file' | 'truncated_tensor'
   // fetchCheckpoint: the host's answers, storage, the bytes' hash
   | 'not_found' | 'gated' | 'blocked' | 'storage_full' | 'offline' | 'hash_mismatch' | 'cancelled' | 'bad_response'
-  | 'http_error'
+  | 'http_error' | 'rate_limited'
   // the lab worker (worker-client.js)
   | 'unknown_method' | 'invalid_request' | 'worker_failed';
 
@@ -58,8 +61,18 @@ export class ResidualLabError extends Error {
   position?: number;
   /** inspectConfig's invalid_config: the config field at fault (e.g. 'text_config.hidden_size'). */
   field?: string;
-  /** inspectConfig's invalid_config: what is wrong with `field`, for a page to say in its own language. */
+  /** fetchCheckpoint's gated: whether an access token was sent (and refused) */
+  tokenSent?: boolean;
+  /**
+   * What is wrong, for a page to say in its own language: inspectConfig's invalid_config (with `field`) and
+   * invalid_json, the norm kernels' refusals of an input, fetchCheckpoint's blocked, storage_full and invalid_input
+   * (docs/api.md#errors lists the kinds).
+   */
   reason?: { kind: string; value?: number | string; limit?: number };
+  /** rmsNormSteps / layerNormSteps refusing only the division (x all zeros or constant): the steps before it. */
+  partial?:
+    | { squares: Float32Array; meanSquare: number; rms: number }
+    | { mean: number; centered: Float32Array; variance: number; std: number };
 }
 
 // ---- Vectors and kernels -------------------------------------------------------------------------------------
@@ -303,14 +316,25 @@ export interface ConfigInspection {
  * weights file may also be its path (a string or a file: URL), read with a FileHandle.
  */
 export type CheckpointFile = Blob | ArrayBuffer | ArrayBufferView | string | URL;
-/** config.json, model.safetensors (or model.safetensors.index.json and its shards), optionally tokenizer.json. */
-export type CheckpointFiles = Record<string, CheckpointFile> | Map<string, CheckpointFile> | Iterable<File>;
+/**
+ * config.json, model.safetensors (or model.safetensors.index.json and its shards), optionally tokenizer.json; or a
+ * .gguf (or a split set of them) alone; node: also 'ollama:NAME[:TAG]', a model in ollama's store.
+ */
+export type CheckpointFiles =
+  | Record<string, CheckpointFile>
+  | Map<string, CheckpointFile>
+  | Iterable<File>
+  | `ollama:${string}`;
 
 export interface CheckpointTensor {
+  /** the Hugging Face name (a GGUF's tensors too) */
   name: string;
+  /** F32, F16, BF16; a GGUF's also Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, Q2_K, Q3_K, Q4_K, Q5_K, Q6_K */
   dtype: string;
   shape: number[];
   file: string;
+  /** a GGUF's own name of the tensor (blk.0.attn_q.weight) */
+  ggufName?: string;
 }
 
 export interface CheckpointRunOptions {
@@ -332,6 +356,8 @@ export interface CheckpointRunOptions {
   collect?: CheckpointObservation[];
   /** runs that skip these layers too, in the same pass over the weights: their logits in `variantLogits` */
   variants?: number[][];
+  /** the position whose row each variant reads through the final norm and head (default the last) */
+  variantPosition?: number;
 }
 
 export interface CheckpointInterventions {
@@ -339,8 +365,8 @@ export interface CheckpointInterventions {
   skipLayers?: number[];
   /** start at layer `layer` from this stream (T x d, a previous run's hiddenStates[layer]); not with a lens */
   from?: { layer: number; stream: Float32Array };
-  /** the output head reads the raw last stream, without the final norm */
-  noFinalNorm?: boolean;
+  /** true: the output head reads the raw last stream, without the final norm; 'division': times its gain only */
+  noFinalNorm?: boolean | 'division';
   /** every RMSNorm multiplies by (normOffset + w): 0 reads weights as w, 1 as Gemma's 1 + w */
   normOffset?: 0 | 1;
 }
@@ -374,6 +400,8 @@ export interface CheckpointForward {
   eps: number;
   placement: 'pre' | 'sandwich' | 'olmo2';
   normOffset: 0 | 1;
+  /** 1 where the file stores Gemma's 1 + w itself (a GGUF; normOffset is then 0), else 0 */
+  storedNormOffset: 0 | 1;
   qkNorm: 'none' | 'per_head' | 'whole';
   attnScale: number;
   /** 0: none */
@@ -434,7 +462,7 @@ export interface CheckpointRun {
   reads: { bytes: number; count: number; peakHeldBytes: number; workerHeapBytes: number[] };
   /** where this thread's time went: waiting for the files, for the split workers, and each worker's busy time */
   timings: { seconds: number; readWaitSeconds: number; exchangeWaitSeconds: number; workerBusySeconds: number[] };
-  /** with options.variants: each variant's last-position logits, n x V */
+  /** with options.variants: each variant's logits at options.variantPosition, n x V */
   variantLogits?: Float32Array;
   /** the model's mode after the run and what stays in the heaps */
   residency: CheckpointResidency;
@@ -454,6 +482,8 @@ export interface NormWeightStats {
   max: number;
   /** for the (1 + w) convention: the statistics of the multiplier applied, 1 + w; null otherwise */
   multiplier: { mean: number; std: number; min: number; max: number } | null;
+  /** 1: the file stores 1 + w (a Gemma GGUF), so the values are the multiplier */
+  storedOffset: 0 | 1;
 }
 
 export interface CheckpointResidency {
@@ -483,6 +513,8 @@ export interface Checkpoint {
   /** config.json as lab.inspectConfig reads it */
   readonly config: ConfigInspection;
   readonly tensors: CheckpointTensor[];
+  /** the weights' format */
+  readonly format: 'safetensors' | 'gguf';
   readonly forward: CheckpointForward;
   /** token ids of a text (needs tokenizer.json) */
   tokenize(text: string): number[];
@@ -492,6 +524,14 @@ export interface Checkpoint {
   cost(tokens?: number | ArrayLike<number>): CheckpointCost;
   /** whether the weights stay in the WASM heaps between runs, and what they hold now */
   residency(): CheckpointResidency;
+  /** how many workers a run is split over */
+  readonly workers: number;
+  /** one of the chapter's claims run on this checkpoint (checkpointExperiments, by name) */
+  experiment<N extends CheckpointExperimentName>(
+    name: N,
+    input: string | ArrayLike<number>,
+    options?: Parameters<(typeof checkpointExperiments)[N]>[2],
+  ): ReturnType<(typeof checkpointExperiments)[N]>;
   /** token ids, or a text when tokenizer.json was given */
   run(input: string | ArrayLike<number>, options?: CheckpointRunOptions): Promise<CheckpointRun>;
   /** the loss's gradients through the model: one forward, then a backward that reads the weights again */
@@ -533,9 +573,16 @@ export interface FetchCheckpointOptions {
   revision?: string;
   onProgress?: (progress: { file: string; loaded: number; total: number }) => void;
   signal?: AbortSignal;
-  /** node: the Hub cache folder; default HF_HUB_CACHE, HF_HOME/hub, ~/.cache/huggingface/hub */
+  /** node: the Hub cache folder; default HF_HUB_CACHE, HF_HOME/hub, XDG_CACHE_HOME/huggingface/hub, ~/.cache/huggingface/hub */
   cacheDir?: string;
   fetch?: typeof fetch;
+  /**
+   * a Hugging Face access token, sent to the endpoint's origin only (never to a host it redirects to); node: default
+   * HF_TOKEN, else the Hub's token file (HF_TOKEN_PATH, HF_HOME/token); false: none
+   */
+  token?: string | false | null;
+  /** a .gguf file of the repo, fetched without config.json (the first of a split set brings the rest) */
+  file?: string;
 }
 export interface FetchedCheckpoint {
   repo: string;
@@ -590,6 +637,11 @@ export interface CheckpointExperimentOptions {
   onProgress?: (progress: CheckpointProgress & { fraction?: number }) => void;
   signal?: AbortSignal;
 }
+/** where an experiment looks: a whole number 0 .. T - 1, default the last */
+type AtPosition = { position?: number };
+/** how many it lists: a whole number 1 .. min(V, MAX_TOP_TOKENS) tokens, or 1 .. d coordinates; default 5 */
+type TopK = { k?: number };
+export type CheckpointExperimentName = keyof typeof checkpointExperiments.EXPERIMENT_OPTIONS;
 export interface TokenDistribution {
   /** nats */
   entropy: number;
@@ -599,28 +651,61 @@ export interface TokenDistribution {
 type ExperimentCheckpoint = Pick<Checkpoint, 'run' | 'normWeights' | 'forward'>;
 
 export declare namespace checkpointExperiments {
+  /** each experiment's own options beside onProgress and signal */
+  const EXPERIMENT_OPTIONS: {
+    readonly noFinalNorm: readonly ('k' | 'position')[];
+    readonly dropLayers: readonly 'position'[];
+    readonly wrongConvention: readonly ('k' | 'position')[];
+    readonly increments: readonly 'position'[];
+    readonly epsMargin: readonly never[];
+    readonly attentionScores: readonly never[];
+    readonly softcaps: readonly never[];
+    readonly streamTop: readonly ('k' | 'position')[];
+    readonly bf16Norm: readonly never[];
+  };
+  const MAX_TOP_TOKENS: number;
+  /** a layer's norms in the order of a run's normInputs blocks */
+  const NORM_INPUTS: readonly Exclude<EpsRow['slot'], 'finalNorm'>[];
+  const RANDOM_DIRECTIONS: number;
+  /** what the k largest of d coordinates hold of a random direction's squared length (seeded) */
+  function randomShares(d: number, k: number, seed?: number): { share: number; p95: number; top: number };
   function noFinalNorm(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & { k?: number },
-  ): Promise<{ real: TokenDistribution; raw: TokenDistribution; scale: number; streamNorm: number; kl: number }>;
+    options?: CheckpointExperimentOptions & TopK & AtPosition,
+  ): Promise<{
+    position: number;
+    real: TokenDistribution;
+    /** the final norm's division left out, its gain kept */
+    raw: TokenDistribution;
+    /** the whole final norm left out, gain too */
+    noGain: TokenDistribution & { kl: number };
+    scale: number;
+    streamNorm: number;
+    kl: number;
+  }>;
   function dropLayers(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions,
-  ): Promise<{ top: number; layers: { layer: number; kl: number; topSurvives: boolean; top: number; cosine: number }[] }>;
+    options?: CheckpointExperimentOptions & AtPosition,
+  ): Promise<{
+    position: number;
+    top: number;
+    layers: { layer: number; kl: number; topSurvives: boolean; top: number; cosine: number }[];
+  }>;
   function wrongConvention(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & { k?: number },
+    options?: CheckpointExperimentOptions & TopK & AtPosition,
   ): Promise<{
+    position: number;
     right: TokenDistribution & { normOffset: 0 | 1; lens: CheckpointRun['lens'] };
     wrong: TokenDistribution & { normOffset: 0 | 1; lens: CheckpointRun['lens'] };
   }>;
   function increments(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & { position?: number },
+    options?: CheckpointExperimentOptions & AtPosition,
   ): Promise<{
     position: number;
     layers: { layer: number; attn: number; mlp: number; stream: number; attnGain: number | null; mlpGain: number | null }[];
@@ -649,11 +734,13 @@ export declare namespace checkpointExperiments {
   function streamTop(
     ckpt: ExperimentCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & { position?: number; k?: number },
+    options?: CheckpointExperimentOptions & TopK & AtPosition,
   ): Promise<{
     position: number;
     k: number;
     states: { state: number; norm: number; share: number; coords: { index: number; value: number; share: number }[] }[];
+    /** the baseline: randomShares(d, k) */
+    random: { share: number; p95: number; top: number };
   }>;
   function bf16Norm(
     ckpt: ExperimentCheckpoint,
@@ -667,7 +754,7 @@ export declare namespace checkpointExperiments {
 }
 export interface EpsRow {
   layer: number | null;
-  slot: 'attnNormBefore' | 'attnNormAfter' | 'mlpNormBefore' | 'mlpNormAfter' | 'finalNorm';
+  slot: 'attnNormBefore' | 'attnNormAfter' | 'mlpNormBefore' | 'mlpNormAfter' | 'qNorm' | 'kNorm' | 'finalNorm';
   minMeanSquare: number;
   position: number;
   ratio: number;

@@ -47,6 +47,13 @@ TEST_CASE("api::rmsnorm rejects bad input with a clear message", "[api][rmsnorm]
               "x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0");
   check_fails(rl::api::rmsnorm(y, std::vector<float>{1e20f, 1.0f, 0.0f, 0.0f}, kG, 1e-5f),
               "the sum of squares of x overflows float32 (the largest |x_i| is 1.00000002e+20); scale x down");
+  // the reason a page words in its own language, with the number the message quotes
+  const rl::Status zeros = rl::api::rmsnorm(y, std::vector<float>(4, 0.0f), kG, 0.0f);
+  CHECK(zeros.reason.kind == "zero_rms");
+  const rl::Status huge = rl::api::rmsnorm(y, std::vector<float>{1e20f, 1.0f, 0.0f, 0.0f}, kG, 1e-5f);
+  CHECK(huge.reason.kind == "sum_overflow");
+  CHECK(huge.reason.value == static_cast<double>(1e20f));
+  CHECK(rl::api::rmsnorm(y, kX, kG, -1.0f).reason.kind.empty());
   std::vector<float> y3(3);
   check_fails(rl::api::rmsnorm(y3, kX, kG, 1e-5f), "the output y has room for 3 values but x has 4");
   check_fails(rl::api::rmsnorm(y, kX, std::vector<float>(4, 3e38f), 1e-5f),
@@ -206,6 +213,10 @@ TEST_CASE("api: a variance within rounding noise of a constant x is zero, in eve
   rl::RmsNormSteps rms;
   check_fails(rl::api::rmsnorm(y, z, std::nullopt, 0.0f), zeros);
   check_fails(rl::api::rmsnorm_steps(rms, z, std::nullopt, 0.0f), zeros);
+  // only the division is refused: the steps before it are filled, the mean square and RMS 0
+  CHECK(rms.squares == z);
+  CHECK(rms.mean_square == 0.0f);
+  CHECK(rms.rms == 0.0f);
   check_fails(rl::api::rmsnorm_backward(dx, dg, std::vector<float>{1, 0, 0}, z, std::nullopt, 0.0f), zeros);
   const std::vector<float> tiny = {1e-30f, -1e-30f, 0.0f};
   const std::string underflow =

@@ -10,6 +10,8 @@
 //   - refusals, each with its message: a hash mismatch (the file deleted), a redirect to a host the page's policy
 //     refuses (named), 404, 401, and a model larger than what navigator.storage.estimate() leaves (no download)
 //   - a sharded model (an index and two shards, no tokenizer.json): every file stored, the probe's numbers
+//   - a gated model with the access token field: the token to the Hub's origin only, in no address or storage; a
+//     429 with Retry-After retried
 //   node --test --test-reporter=spec tests/e2e/checkpoint-fetch.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,6 +38,7 @@ const RELOAD_HOLD = 350000; // lab/toy-olmo2's weights: the first response stops
 const mb = (bytes) => (bytes / 1e6).toFixed(1).replace('.', '\\.'); // as the panel writes it, for a RegExp
 // a sharded checkpoint without tokenizer.json: an index and two shards
 const sharded = makeCheckpoint({ family: 'llama', dtype: 'F32', sharded: true, seed: 4 }).files;
+const TOKEN = 'hf_stand1nT0kenForTheFakeHubOnly0000';
 const sizeOf = (files) => Object.values(files).reduce((sum, bytes) => sum + bytes.length, 0);
 
 let lab, api, hub, elsewhere;
@@ -56,6 +59,8 @@ before(async () => {
     'lab/elsewhere': { files: toyFiles(llama), redirectTo: `http://127.0.0.1:${elsewhere.address().port}` },
     'lab/roomy': { files: toyFiles(olmo) },
     'lab/sharded': { files: sharded },
+    'lab/gated-token': { files: toyFiles(llama), gated: true, token: TOKEN },
+    'lab/throttled': { files: toyFiles(llama), throttle: { times: 1, retryAfter: 1 } },
   });
   [lab, api] = await Promise.all([startLab({ connectSrc: [hub.endpoint, hub.cdnOrigin] }), load()]);
 });
@@ -129,13 +134,15 @@ const weightRanges = (repo) => {
  * cancelled, cut and refused requests to its origins, the console's lines about them.
  */
 function assertOnlyHubProblems(view) {
-  const hubUrl = new RegExp(`^(HTTP 40[14]|request failed): (${hub.endpoint}|${hub.cdnOrigin})/`);
+  const hubUrl = new RegExp(`^(HTTP 40[134]|HTTP 429|request failed): (${hub.endpoint}|${hub.cdnOrigin})/`);
   const refused = `127.0.0.1:${elsewhere.address().port}/`; // a URL there, not the policy's text, which lacks it
   const others = view.problems.filter(
     (p) =>
       !hubUrl.test(p) &&
       !p.includes(refused) &&
-      !/^console error: Failed to load resource: (the server responded with a status of 40[14]|net::ERR_)/.test(p),
+      !/^console error: Failed to load resource: (the server responded with a status of (40[134]|429)|net::ERR_)/.test(
+        p,
+      ),
   );
   assert.deepEqual(others, [], 'no other problem');
 }
@@ -206,26 +213,16 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
   assert.ok(resumedAt > HOLD && resumedAt <= CUT, `the third from where the connection dropped: ${ranges[2]}`);
   assert.ok((await page.evaluate(() => window.persistAsked)) >= 1, 'persistent storage asked for');
 
-  // the fetched files open in the probe: the chapter's prompt first, which the toy's vocabulary refuses, then its
-  // own window, drawn with the numbers lab.openCheckpoint gives in node for the same files
+  // the fetched files open in the probe on a prompt their character vocabulary reads (not the chapter's): the toys'
+  // window, drawn with the numbers lab.openCheckpoint gives in node for the same files
   await eventually(
     () => textOf(widget.locator('[data-source]')),
     (text) => text.includes('model.safetensors'),
     'the fetched files are the source',
   );
-  assert.equal(await probeSettled(widget, 'the fetched model is run'), 'error', "the chapter's prompt is refused");
-  await widget.getByLabel('Prompt').fill(toyWindow(llama));
-  await eventually(
-    () => widget.getAttribute('data-status'),
-    (status) => status !== 'error',
-    'the new prompt starts a run',
-  );
-  await eventually(
-    () => page.url(),
-    (url) => url.includes('prompt='),
-    'the prompt is in the address',
-  );
-  await probeDone(widget, 'the toy window is run on the fetched model');
+  await probeDone(widget, 'the fetched model is run on a prompt it reads');
+  assert.equal(await widget.getByLabel('Prompt').inputValue(), toyWindow(llama));
+  assert.equal(await textOf(widget.locator('[data-prompt-note]')), s.vocabularyPromptNote(s.chapterPrompt, 38, true));
   const want = await expectedReadouts(api, toyFiles(llama), toyWindow(llama), toyNames(llama));
   assert.deepEqual(await drawnReadouts(widget), want, 'the fetched toy draws its numbers');
   const listed = widget.locator(`li[data-repo="${repo}"]`);
@@ -253,7 +250,7 @@ test('a toy fetched from a custom host: progress, cancel and resume, a cut conne
     (text) => text.includes('model.safetensors'),
     'the stored files are the source',
   );
-  await probeDone(widget, 'the stored model is run with the prompt from the address');
+  await probeDone(widget, 'the stored model is run on its default prompt again');
   assert.deepEqual(await drawnReadouts(widget), want, 'the stored toy draws the same numbers');
   assert.equal(hub.requests.length, requests, 'no request to the Hub after the reload');
 
@@ -309,14 +306,15 @@ test('a reload in the middle of a download: the next fetch resumes from the byte
   assert.equal(ranges.length, 2, `two requests of the weights: ${ranges}`);
   const resumedAt = Number(/^bytes=(\d+)-$/.exec(ranges[1])?.[1]);
   assert.ok(resumedAt > 0 && resumedAt <= RELOAD_HOLD, `resumed from the bytes kept over the reload: ${ranges[1]}`);
-  // it opens: its vocabulary, read from the fetched tokenizer.json, refuses the chapter's prompt by name
+  // it opens on a prompt its vocabulary, read from the fetched tokenizer.json, reads: the toys' window
   await eventually(
     () => textOf(widget.locator('[data-source]')),
     (text) => text.includes('model.safetensors'),
     'the fetched files are the source',
   );
-  assert.equal(await probeSettled(widget, 'the fetched model is run'), 'error');
-  assert.match(await textOf(widget.locator('#field-prompt-error')), /vocabulary has no token for “H”, “I”, “\?”/);
+  assert.equal(await probeSettled(widget, 'the fetched model is run'), 'done');
+  assert.equal(await widget.getByLabel('Prompt').inputValue(), toyWindow(olmo));
+  assert.equal(await textOf(widget.locator('#field-prompt-error')), '');
   assertOnlyHubProblems(view);
   await view.close();
 });
@@ -338,19 +336,16 @@ test("refusals in the probe: a hash mismatch (deleted), a redirect the page's po
   // the browser names the refused redirect by the Hub's address, which answered before: the message says so
   assert.equal(
     blocked.error,
-    s.fetchErrors.blocked({
-      message:
-        `this page's Content-Security-Policy does not allow the host ${new URL(hub.endpoint).host} redirected ` +
-        'the download of model.safetensors to; the host page must allow its download hosts in connect-src ' +
-        '(docs/checkpoints.md)',
-    }),
+    s.fetchErrors.blocked({ reason: { kind: 'csp_redirect', value: new URL(hub.endpoint).host } }),
   );
   assert.equal(elsewhereRequests.length, 0, 'the refused host got no request');
 
   const missing = await fetchModel(widget, 'lab/missing');
   assert.equal(missing.error, s.fetchErrors.not_found());
   const gated = await fetchModel(widget, 'lab/gated');
-  assert.equal(gated.error, s.fetchErrors.gated());
+  assert.equal(gated.error, s.fetchErrors.gated({ tokenSent: false }));
+  // the listing answered, every file was refused: nothing stored, not even an empty partial file
+  assert.equal(await opfs(page, ['residual-lab-models', 'models--lab--gated']), null);
 
   // the probe's own toy is still drawn, and nothing else went wrong
   assert.equal(await widget.getAttribute('data-status'), 'done');
@@ -366,15 +361,10 @@ function smallQuota() {
 test('a model larger than the storage the browser grants is refused before its first byte', async () => {
   const repo = 'lab/roomy';
   const { view, widget } = await openProbe('', { initScript: smallQuota });
-  const need = Math.ceil(sizeOf(toyFiles(olmo)) / 1e3);
   const { error } = await fetchModel(widget, repo);
   assert.equal(
     error,
-    s.fetchErrors.storage_full({
-      message:
-        `the model needs ${need} kB, and this browser lets the page store only 80 kB more: ` +
-        'free space (delete stored models) or download the files yourself and open them',
-    }),
+    s.fetchErrors.storage_full({ reason: { kind: 'quota', value: sizeOf(toyFiles(olmo)), limit: 80000 } }),
   );
   const asked = hub.requests.filter((r) => r.path.includes('lab%2Froomy') || r.path.includes('lab/roomy'));
   assert.deepEqual(
@@ -418,6 +408,44 @@ test('a sharded model: the index and every shard stored, opened in the probe wit
     ]),
   );
   assert.deepEqual(await drawnReadouts(widget), await expectedReadouts(api, files, ids));
+  assertOnlyHubProblems(view);
+  await view.close();
+});
+
+test('a gated model with the token field: sent to the Hub only, kept nowhere; a 429 is retried after Retry-After', async () => {
+  const { view, widget } = await openProbe();
+  const { page } = view;
+  const seen = hub.requests.length;
+  await widget.locator('#field-token').fill(TOKEN);
+  const got = await fetchModel(widget, 'lab/gated-token');
+  assert.equal(got.error, '');
+  assert.match(got.status, /fetched and checked/);
+  const mine = hub.requests.slice(seen).filter((r) => r.method !== 'OPTIONS');
+  const toHub = mine.filter((r) => r.host === 'hub');
+  const toCdn = mine.filter((r) => r.host === 'cdn');
+  assert.ok(toHub.length >= 3 && toCdn.length >= 1, JSON.stringify(mine));
+  for (const r of toHub) assert.equal(r.authorization, `Bearer ${TOKEN}`, r.path);
+  for (const r of toCdn) assert.equal(r.authorization, undefined, `the download host got no token: ${r.path}`);
+  const kept = await page.evaluate(() => [
+    location.href,
+    JSON.stringify({ ...localStorage }),
+    JSON.stringify({ ...sessionStorage }),
+    document.cookie,
+  ]);
+  for (const place of kept) assert.ok(!place.includes(TOKEN), `the token is not kept: ${place}`);
+
+  // a wrong token: the Hub's refusal, said as such
+  await widget.locator('#field-token').fill('hf_not_the_right_one');
+  const wrong = await fetchModel(widget, 'lab/gated');
+  assert.equal(wrong.error, s.fetchErrors.gated({ tokenSent: true }));
+
+  await widget.locator('#field-token').fill('');
+  const before = hub.requests.length;
+  const throttled = await fetchModel(widget, 'lab/throttled');
+  assert.equal(throttled.error, '');
+  assert.match(throttled.status, /fetched and checked/);
+  const configs = hub.requests.slice(before).filter((r) => r.method === 'GET' && r.path.endsWith('/config.json'));
+  assert.equal(configs.length, 2, 'the 429, then the answer');
   assertOnlyHubProblems(view);
   await view.close();
 });

@@ -129,3 +129,36 @@ test('the chapter’s link to the attention-score experiment opens the probe at 
   view.assertClean();
   await view.close();
 });
+
+test('the experiments that look at one position follow the Position field: the answer is the API’s at that position', async () => {
+  const toy = record.toys[0];
+  const files = toyFiles(toy);
+  const ckpt = await api.openCheckpoint(files);
+  const ids = ckpt.tokenize(toyWindow(toy));
+  const name = readTokenizer(files).name;
+  const t = (id) => shownToken(name(id));
+  const position = 10;
+  const view = await openReady(lab, `${EN}?probe.experiment=noFinalNorm&probe.position=${position}#rl-probe`);
+  const widget = view.page.locator('rl-checkpoint-probe');
+  await widget.scrollIntoViewIfNeeded();
+  await probeDone(widget, 'the toy and the experiment are run at the position');
+  for (const experiment of ['noFinalNorm', 'dropLayers', 'wrongConvention']) {
+    if (experiment !== 'noFinalNorm') {
+      await widget.getByLabel('Experiment', { exact: true }).selectOption(experiment);
+      await probeDone(widget, `${experiment} is run`);
+    }
+    const there = await ckpt.experiment(experiment, ids, { position });
+    const atLast = await ckpt.experiment(experiment, ids);
+    const expected = S.experiments[experiment].answer(there, t);
+    assert.notEqual(expected, S.experiments[experiment].answer(atLast, t), `${experiment}: the position matters`);
+    await eventually(
+      () => textOf(widget.locator('[data-experiment-answer]')),
+      (text) => text === expected,
+      `${experiment}: the answer at position ${position}`,
+      30000,
+    );
+  }
+  ckpt.dispose();
+  view.assertClean();
+  await view.close();
+});

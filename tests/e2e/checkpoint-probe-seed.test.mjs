@@ -7,6 +7,7 @@
 // after that is the probe's own: config.json read and recognised, run in the worker, rows, table, note, button.
 // The files come with tokenizer.json, so the prompt is the page's chapter prompt: on the Chinese page the measured
 // one, on the English page its English wording, which the comparison flags until the button sets the measured one.
+// Without tokenizer.json the files run on token ids, and the button, whose text prompt they cannot read, is not offered.
 //   node --test --test-concurrency=1 tests/e2e/checkpoint-probe-seed.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -80,8 +81,11 @@ const columns = (widget) =>
 
 const settled = (widget, what) => probeDone(widget, what, 90000);
 
-/** Opens the chapter in `path`, lets the toy run, narrows the page's seed table to the fixture, gives the files. */
-async function openWithQwenShaped(path) {
+/**
+ * Opens the chapter in `path`, lets the toy run, narrows the page's seed table to the fixture, gives the files
+ * (without tokenizer.json where `tokenizer` is false).
+ */
+async function openWithQwenShaped(path, { tokenizer = true } = {}) {
   const view = await openReady(lab, path);
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
@@ -97,7 +101,9 @@ async function openWithQwenShaped(path) {
     const probe = customElements.get('rl-checkpoint-probe');
     probe.seeds = probe.seeds.map((seed) => ({ ...seed, config: { ...seed.config, ...widths } }));
   }, reducedWidths(QWEN_VOCAB));
-  await widget.locator('input[type=file]').setInputFiles(paths);
+  await widget
+    .locator('input[type=file]')
+    .setInputFiles(paths.filter((p) => tokenizer || !p.endsWith('tokenizer.json')));
   await eventually(() => widget.locator('.seed-comparison').isVisible(), Boolean, 'the comparison is shown', 90000);
   await settled(widget, 'the Qwen-shaped files are run');
   return { view, widget };
@@ -196,3 +202,17 @@ test('Chinese: the same comparison in the Chinese chapter', async () => {
   view.assertClean();
   await view.close();
 });
+
+for (const path of [EN, ZH]) {
+  test(`${codeOfPage(path)}: without tokenizer.json the measured prompt cannot be typed, so its button is not offered, and the page says what would make it run`, async () => {
+    const s = stringsOf(codeOfPage(path), 'rl-checkpoint-probe');
+    const { view, widget } = await openWithQwenShaped(path, { tokenizer: false });
+    const section = widget.locator('.seed-comparison');
+    assert.equal(await widget.locator('#field-prompt').inputValue(), '0, 1, 2, 3, 4, 5, 6, 7', 'the first ids');
+    assert.equal(await section.locator('[data-seed="note"]').isVisible(), true, 'not comparable');
+    assert.equal(await section.locator('button.use-seed').isVisible(), false, 'no button that cannot run');
+    assert.equal(await textOf(section.locator('[data-seed="needs-tokenizer"]')), s.seed.needsTokenizer);
+    view.assertClean();
+    await view.close();
+  });
+}

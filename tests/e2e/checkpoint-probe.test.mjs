@@ -1,9 +1,10 @@
 // <rl-checkpoint-probe> in the served chapter: the shipped toy it opens by default is drawn with the numbers
 // lab.openCheckpoint gives for the same files and prompt (run here in node from web/models/), and the page says
 // why the toy does not read the chapter's prompt; files given through the file input (a random tiny checkpoint
-// from the fixture script) replace it and get the chapter's prompt, whose characters the toy's vocabulary given
-// with them lacks: they are named and the last result stays; a broken file is refused with the reader's message
-// and the last result stays; files without tokenizer.json run on the vocabulary's first ids.
+// from the fixture script, with the toy's character vocabulary) replace it and open on a prompt that vocabulary
+// reads, not the chapter's, whose characters it lacks: typed, they are named and the last result stays; a broken
+// file is refused with the reader's message and the last result stays; files without tokenizer.json run on the
+// vocabulary's first ids.
 //   node --test --test-concurrency=1 tests/e2e/checkpoint-probe.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,7 +79,7 @@ test('the probe opens toy-llama and draws the numbers lab.openCheckpoint gives; 
   await view.close();
 });
 
-test("files from the file input replace the toy with the chapter's prompt; characters their vocabulary lacks are named, a broken file refused, the last result stays", async () => {
+test('files from the file input replace the toy, on a prompt their vocabulary reads; characters it lacks are named, a broken file refused, the last result stays', async () => {
   const { files } = makeCheckpoint({ family: 'llama', dtype: 'BF16', seed: 3 });
   const tokenizer = readFileSync(`${models}toy-llama/tokenizer.json`, 'utf8'); // a character vocabulary of 38 < 48 ids
   files['tokenizer.json'] = tokenizer;
@@ -97,35 +98,20 @@ test("files from the file input replace the toy with the chapter's prompt; chara
     (t) => t.includes('model.safetensors'),
     'the files are the source',
   );
-  // the chapter's prompt, which the character vocabulary given with them cannot encode: named where it was typed
+  // their character vocabulary cannot encode the chapter's prompt: they open on a text it reads, and run at once
+  const prompt = toyWindow(record.toys[0]);
   await eventually(
-    () => widget.getAttribute('data-status'),
-    (s) => s === 'error',
-    "the chapter's prompt is refused",
+    () => widget.getByLabel('Prompt').inputValue(),
+    (value) => value === prompt,
+    'a prompt their vocabulary reads',
     60000,
   );
-  assert.equal(
-    await widget.getByLabel('Prompt').inputValue(),
-    EN_PROMPT,
-    "files with tokenizer.json: the chapter's prompt",
-  );
-  assert.equal(await textOf(widget.locator('[data-prompt-note]')), '', 'no toy note beside the reader’s files');
-  assert.equal(
-    await textOf(widget.locator('#field-prompt-error')),
-    'This model’s vocabulary has no token for “H”, “I”, “?”: its tokenizer would drop them without a word. Remove them, or open a model that reads them. The last result stays on screen.',
-  );
-  assert.equal(await textOf(widget.locator('.run-error')), '', 'the message is at the prompt, not twice');
-  assert.deepEqual(await drawn(widget), toyResult, 'the last result stays');
-  const prompt = toyWindow(record.toys[0]);
-  await widget.getByLabel('Prompt').fill(prompt);
-  await eventually(
-    () => widget.getAttribute('data-status'),
-    (s) => s !== 'error',
-    'the new prompt starts a run',
-    5000,
-  );
   await probeDone(widget, 'the files are run');
-  assert.equal(await textOf(widget.locator('#field-prompt-error')), '', 'the message goes');
+  assert.equal(
+    await textOf(widget.locator('[data-prompt-note]')),
+    stringsOf('en', 'rl-checkpoint-probe').vocabularyPromptNote(EN_PROMPT, 38, true),
+  );
+  assert.equal(await textOf(widget.locator('#field-prompt-error')), '');
   const want = await expected(
     Object.fromEntries(Object.entries(files).map(([n, c]) => [n, typeof c === 'string' ? c : new Uint8Array(c)])),
     prompt,
@@ -133,6 +119,23 @@ test("files from the file input replace the toy with the chapter's prompt; chara
   );
   const good = await drawn(widget);
   assert.deepEqual(good, want, 'the random checkpoint');
+  assert.notDeepEqual(good, toyResult, 'not the toy');
+  // the chapter's prompt typed: the characters it lacks are named where they were typed, the last result stays
+  await widget.getByLabel('Prompt').fill(EN_PROMPT);
+  await eventually(
+    () => widget.getAttribute('data-status'),
+    (s) => s === 'error',
+    "the chapter's prompt is refused",
+    60000,
+  );
+  assert.equal(
+    await textOf(widget.locator('#field-prompt-error')),
+    'This model’s vocabulary has no token for “H”, “I”, “?”: its tokenizer would drop them without a word. Remove them, or open a model that reads them. The last result stays on screen.',
+  );
+  assert.equal(await textOf(widget.locator('.run-error')), '', 'the message is at the prompt, not twice');
+  assert.deepEqual(await drawn(widget), good, 'the last result stays');
+  await rerun(widget, () => widget.getByLabel('Prompt').fill(prompt), 60000);
+  assert.equal(await textOf(widget.locator('#field-prompt-error')), '', 'the message goes');
 
   // a safetensors file cut short: the reader's code and message, the result above kept (dimmed)
   const broken = asInputFiles(files, (name, buffer) =>
@@ -233,14 +236,9 @@ test("a prompt of the reader's, typed or from the address, stays when the model 
   await rerun(widget, () => widget.locator('input[type=file]').setInputFiles(given), 60000);
   assert.equal(await field.inputValue(), 'the dog has three hens.', 'kept for the files');
   assert.match(await textOf(widget.locator('[data-readout="position"]')), /Position 22 of 0 \.\. 22/);
-  // typing the default back: the prompt follows the model again, and leaves the address
-  await field.fill(EN_PROMPT);
-  await eventually(
-    () => textOf(widget.locator('#field-prompt-error')),
-    (t) => t.includes('no token for “H”, “I”, “?”'),
-    'the toy vocabulary given with the files refuses it',
-    60000,
-  );
+  // typing the default back (for these files' character vocabulary, the toys' window): the prompt follows the
+  // model again, and leaves the address
+  await rerun(widget, () => field.fill(toyWindow(record.toys[0])), 60000);
   await eventually(
     () => view.page.url(),
     (u) => !u.includes('prompt='),

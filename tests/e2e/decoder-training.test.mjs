@@ -97,7 +97,7 @@ test('residual growth: the stream lengthens layer by layer, the increment ratio 
   await widget.getByLabel('Training steps before measuring', { exact: true }).selectOption('1000');
   await widget.getByRole('button', { name: 'Train and measure' }).click();
   await eventually(
-    () => textOf(widget.getByRole('status').last()),
+    () => textOf(widget.locator('.run-status')),
     (text) => /Training step \d+ of 1000/.test(text),
     'step counter',
     10000,

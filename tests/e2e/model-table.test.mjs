@@ -375,7 +375,7 @@ test('config inspector: a pasted config is counted, a broken one named, an empty
   await field.fill('{"model_type": "qwen3", "hidden_size": }');
   await expectText(
     widget.locator('.field-error'),
-    'This is not valid JSON: unexpected "}" (at character 40).',
+    'This is not valid JSON: “}” cannot start a value (at character 40).',
     'broken JSON',
   );
   assert.equal(await normParams(), '308224');

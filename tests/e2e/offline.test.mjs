@@ -1,7 +1,8 @@
 // The single-file chapter, dist/offline/residual-lab-<lang>.html, opened from disk (file://) with no server: the
 // widgets compute (the vector lab on the page, a decoder widget in its Blob worker, the checkpoint probe on its
-// inlined toy) under the file's strict CSP, with no console error and no CSP violation.
-// And dist/index.html opened from disk points the reader to it.
+// inlined toy) under the file's strict CSP, with no console error and no CSP violation; its language menu keeps the
+// widgets' settings and the section (?state#section) as the served pages' does; the probe's fetch panel says why it
+// cannot fetch from a file, in the page's language. And dist/index.html opened from disk points the reader to it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { record, toyFiles } from '../fixtures/toys.mjs';
 import { load } from '../../dist/lib/residual-lab.js';
 import { formatFixed } from '../../web/components/shared/format.js';
 import { toyWindow } from '../../web/components/shared/toys.js';
+import { loadLanguage, stringsOf } from '../../web/languages.js';
 
 const dist = join(import.meta.dirname, '../../dist');
 let browser;
@@ -143,6 +145,59 @@ test('offline, Chinese: the page is the Chinese chapter and its language menu le
   );
   assert.equal(await page.locator('[data-lang-link="en"]').getAttribute('href'), 'residual-lab-en.html');
   assert.equal(await page.locator('[data-lang-link="zh"]').getAttribute('href'), 'residual-lab-zh.html');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('offline: the language menu keeps ?state#section; the fetch panel says, in the page’s language, why it cannot fetch', async () => {
+  const { page, problems, context } = await openFile('offline/residual-lab-zh.html');
+  const vector = page.locator('rl-vector-lab');
+  await eventually(
+    () => vector.getAttribute('data-ready'),
+    (v) => v !== null,
+    'vector lab ready',
+    15000,
+  );
+  await vector.getByLabel('输入向量 x', { exact: true }).fill('1, 2, 3, 4');
+  await eventually(
+    () => page.evaluate(() => location.search),
+    (search) => search.includes('vec.x='),
+    'the setting in the address',
+  );
+  // the section, as a reader goes to it: its contents link (which holds it in view while the widgets above grow)
+  await page.locator('[data-toc-link="softcap"]').click();
+  await eventually(
+    () => page.evaluate(() => document.getElementById('softcap').getBoundingClientRect().top),
+    (top) => top >= 0 && top < 200,
+    'the contents link scrolls to the section',
+  );
+  // the probe's fetch panel: a sentence in Chinese instead of fields that cannot work from file://
+  await loadLanguage('zh');
+  const panel = page.locator('rl-checkpoint-probe .fetch-panel');
+  assert.equal(await panel.locator('#field-repo, [data-fetch-chapter], #field-token').count(), 0);
+  const said = (where) => where.locator('.hint').evaluate((hint) => hint.textContent);
+  assert.equal(await said(panel), stringsOf('zh', 'rl-checkpoint-probe').fetchFromFile);
+  // the menu, as a reader reaches for it
+  await page.locator('[data-lang-menu] summary').focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('link', { name: 'English', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/residual-lab-en\.html\?.*vec\.x=.*#softcap$/);
+  await eventually(
+    () => page.locator('rl-vector-lab').getAttribute('data-ready'),
+    (v) => v !== null,
+    'the English file’s vector lab ready',
+    15000,
+  );
+  assert.equal(
+    await page.locator('rl-vector-lab').getByLabel('Input vector x', { exact: true }).inputValue(),
+    '1, 2, 3, 4',
+  );
+  await loadLanguage('en');
+  assert.equal(
+    await said(page.locator('rl-checkpoint-probe .fetch-panel')),
+    stringsOf('en', 'rl-checkpoint-probe').fetchFromFile,
+  );
   assert.deepEqual(problems, []);
   await context.close();
 });

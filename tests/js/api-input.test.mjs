@@ -129,6 +129,30 @@ for (const flavour of ['simd', 'scalar']) {
       }
     });
 
+    test('a refusal of the division alone carries the steps before it (error.partial); x refused for itself, none', () => {
+      const caught = (call) => {
+        let thrown;
+        assert.throws(call, (error) => Boolean((thrown = error)));
+        return thrown;
+      };
+      const zeros = caught(() => lab.rmsNormSteps([0, 0, 0, 0], null, { eps: 0 }));
+      assert.equal(zeros.reason.kind, 'zero_rms');
+      assert.deepEqual(
+        { ...zeros.partial, squares: [...zeros.partial.squares] },
+        { squares: [0, 0, 0, 0], meanSquare: 0, rms: 0 },
+      );
+      // 1e18 twice, eps 1e-5: the float32 mean is x itself, the spread 0, std = sqrt(eps); only the division is refused
+      const constant = caught(() => lab.layerNormSteps([1e18, 1e18], null, null, { eps: 1e-5 }));
+      assert.equal(constant.reason.kind, 'constant_x_eps_small');
+      assert.deepEqual(
+        { ...constant.partial, centered: [...constant.partial.centered] },
+        { mean: Math.fround(1e18), centered: [0, 0], variance: 0, std: Math.fround(Math.sqrt(Math.fround(1e-5))) },
+      );
+      // squares that overflow float32 have no mean square to show
+      assert.equal(caught(() => lab.rmsNormSteps([3.4e38, 3.4e38])).partial, undefined);
+      assert.equal(caught(() => lab.rmsNorm([0, 0, 0, 0], null, { eps: 0 })).partial, undefined, 'steps only');
+    });
+
     test('the float32 rule is the same sentence in C++ and in options.js, and every number row carries it', () => {
       // softcap's cap has no option row: it reaches the C++ check as given, which says what options.js says
       const capRow = { name: 'cap', type: 'number', min: 0, max: Infinity, minExclusive: true, float32: true };

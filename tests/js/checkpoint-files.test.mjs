@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from '../../dist/lib/residual-lab.js';
@@ -252,12 +253,24 @@ test("a run split over 2 and 3 workers, each reading its rows from the file, giv
   }
 });
 
+// The worker threads alive, counted as they start and exit (an idle worker is unref'd, so node's list of active
+// resources does not show it): the lab starts them through node:worker_threads' Worker, the same object as here.
+const liveWorkers = new Set();
+const threadsModule = createRequire(import.meta.url)('node:worker_threads');
+threadsModule.Worker = class CountedWorker extends threadsModule.Worker {
+  constructor(...args) {
+    super(...args);
+    liveWorkers.add(this);
+    this.once('exit', () => liveWorkers.delete(this));
+  }
+};
+
 test('a cancelled split run ends its workers (their memory with them); the next run starts new ones', async () => {
   const fixture = makeCheckpoint({ family: 'qwen3', dtype: 'F16', seed: 13 });
   const path = join(dir, 'cancel.safetensors');
   writeFileSync(path, fixture.files['model.safetensors']);
   const ckpt = await lab.openCheckpoint({ ...fixture.files, 'model.safetensors': path }, { workers: 2 });
-  const threads = () => process.getActiveResourcesInfo().filter((kind) => kind === 'MessagePort').length;
+  const threads = () => liveWorkers.size;
   try {
     const whole = await ckpt.run(IDS);
     assert.equal(threads(), 2, 'two worker threads while the checkpoint is open');

@@ -140,6 +140,7 @@ describe('interventions match the float64 reference, every family', () => {
           { skipLayers: [1] },
           { skipLayers: [0, 2] },
           { noFinalNorm: true },
+          { noFinalNorm: 'division' },
           { normOffset: gemma ? 0 : 1 },
         ]) {
           const what = `${family} ${JSON.stringify(intervene)}`;
@@ -390,23 +391,28 @@ describe('experiments against the float64 reference', () => {
         V = c.vocab_size,
         T = IDS.length;
       const ref = referenceForward(family, fixture.config, fixture.tensors, IDS);
-      const raw = referenceForward(family, fixture.config, fixture.tensors, IDS, { noFinalNorm: true });
+      const raw = referenceForward(family, fixture.config, fixture.tensors, IDS, { noFinalNorm: 'division' });
+      const noGain = referenceForward(family, fixture.config, fixture.tensors, IDS, { noFinalNorm: true });
       await withCheckpoint(fixture.files, async (ckpt) => {
-        const nf = await experiments.noFinalNorm(ckpt, IDS);
         const entropy = (logits) => {
           const m = Math.max(...logits);
           const s = logits.reduce((a, z) => a + Math.exp(z - m), 0);
           return -logits.reduce((a, z) => a + (Math.exp(z - m) / s) * (z - m - Math.log(s)), 0);
         };
-        close(
-          [nf.real.entropy, nf.raw.entropy],
-          [
-            entropy(Array.from(ref.logits.subarray((T - 1) * V))),
-            entropy(Array.from(raw.logits.subarray((T - 1) * V))),
-          ],
-          `${family} entropies`,
-        );
-        close([nf.scale], [Math.sqrt(ref.observed.finalNormInput[T - 1] + c.rms_norm_eps)], `${family} scale`);
+        for (const t of [T - 1, 2]) {
+          const nf = await experiments.noFinalNorm(ckpt, IDS, { position: t });
+          const at = (r) => Array.from(r.logits.subarray(t * V, (t + 1) * V));
+          assert.equal(nf.position, t);
+          close(
+            [nf.real.entropy, nf.raw.entropy, nf.noGain.entropy],
+            [entropy(at(ref)), entropy(at(raw)), entropy(at(noGain))],
+            `${family} position ${t} entropies`,
+          );
+          close([nf.scale], [Math.sqrt(ref.observed.finalNormInput[t] + c.rms_norm_eps)], `${family} scale`);
+          close([nf.streamNorm], [Math.hypot(...ref.hidden.at(-1).subarray(t * d, (t + 1) * d))], `${family} |h|`);
+          // the division alone is a positive rescaling, applied before the soft-cap (monotone): no two tokens swap
+          assert.deepEqual(nf.raw.ids, nf.real.ids, `${family} position ${t}: the order kept`);
+        }
 
         const inc = await experiments.increments(ckpt, IDS, { position: 2 });
         const norm = (x, t) => Math.hypot(...x.subarray(t * d, (t + 1) * d));
@@ -426,6 +432,11 @@ describe('experiments against the float64 reference', () => {
         const want = [];
         ref.observed.normInputs.forEach((inputs, l) =>
           inputs.forEach((ms, s) => ms && want.push(Math.min(...ms) / c.rms_norm_eps)),
+        );
+        // OLMo 2 normalizes q and k: their rows are among the margins
+        assert.equal(
+          eps.rows.filter((r) => r.slot === 'qNorm' || r.slot === 'kNorm').length,
+          family === 'olmo2' ? 2 * c.num_hidden_layers : 0,
         );
         want.push(Math.min(...ref.observed.finalNormInput) / c.rms_norm_eps);
         close(
@@ -482,12 +493,18 @@ describe('experiments against the float64 reference', () => {
     });
   });
 
-  test('the wrong convention: top tokens under both readings against the reference', async () => {
-    for (const family of ['llama', 'gemma3']) {
+  test('the wrong convention: top tokens under both readings against the reference, at the last position and another', async () => {
+    for (const [family, position] of [
+      ['llama', undefined],
+      ['gemma3', undefined],
+      ['llama', 3],
+    ]) {
       const fixture = makeCheckpoint({ family, seed: 10 });
       const V = sizes(fixture).vocab_size;
+      const t = position ?? IDS.length - 1;
       await withCheckpoint(fixture.files, async (ckpt) => {
-        const r = await experiments.wrongConvention(ckpt, IDS, { k: 3 });
+        const r = await experiments.wrongConvention(ckpt, IDS, { k: 3, position });
+        assert.equal(r.position, t);
         const gemma = family.startsWith('gemma');
         assert.equal(r.right.normOffset, gemma ? 1 : 0);
         for (const [side, offset] of [
@@ -495,15 +512,144 @@ describe('experiments against the float64 reference', () => {
           ['wrong', gemma ? 0 : 1],
         ]) {
           const ref = referenceForward(family, fixture.config, fixture.tensors, IDS, { normOffset: offset });
-          const lastRow = Array.from(ref.logits.subarray(ref.logits.length - V));
+          const lastRow = Array.from(ref.logits.subarray(t * V, (t + 1) * V));
           const order = lastRow
             .map((_, j) => j)
             .sort((a, b) => lastRow[b] - lastRow[a])
             .slice(0, 3);
           assert.deepEqual(r[side].ids, order, `${family} ${side}`);
           assert.equal(r[side].lens.layers.length, sizes(fixture).num_hidden_layers + 1);
+          assert.equal(r[side].lens.position, t);
         }
       });
     }
   });
+});
+
+test('the layer-drop sweep at a position: KL and cosine there, against the reference with that layer skipped', async () => {
+  const fixture = makeCheckpoint({ family: 'qwen3', seed: 6 });
+  const c = sizes(fixture),
+    V = c.vocab_size,
+    d = c.hidden_size,
+    t = 2;
+  const logProbs = (ref) => {
+    const x = Array.from(ref.logits.subarray(t * V, (t + 1) * V));
+    const m = Math.max(...x);
+    const s = Math.log(x.reduce((a, z) => a + Math.exp(z - m), 0)) + m;
+    return x.map((z) => z - s);
+  };
+  const full = referenceForward('qwen3', fixture.config, fixture.tensors, IDS);
+  const p = logProbs(full);
+  await withCheckpoint(fixture.files, async (ckpt) => {
+    const sweep = await experiments.dropLayers(ckpt, IDS, { position: t });
+    assert.equal(sweep.position, t);
+    assert.equal(sweep.top, p.indexOf(Math.max(...p)));
+    sweep.layers.forEach(({ layer: l, kl, cosine }) => {
+      const q = logProbs(referenceForward('qwen3', fixture.config, fixture.tensors, IDS, { skipLayers: [l] }));
+      close([kl], [p.reduce((a, v, j) => a + Math.exp(v) * (v - q[j]), 0)], `layer ${l} KL at ${t}`);
+      const [a, b] = [full.hidden[l], full.hidden[l + 1]].map((h) => Array.from(h.subarray(t * d, (t + 1) * d)));
+      const dot = a.reduce((s, v, i) => s + v * b[i], 0);
+      close([cosine], [dot / Math.hypot(...a) / Math.hypot(...b)], `layer ${l} cosine at ${t}`);
+    });
+  });
+});
+
+test('eps margins: a norm whose input is all zeros is a row with mean square 0; q/k norms per head are rows', async () => {
+  const olmo = makeCheckpoint({ family: 'olmo2', seed: 4 });
+  const files = rewritten(olmo, (name, v) => /layers\.1\.self_attn\.o_proj\.weight$/.test(name) && v.fill(0));
+  await withCheckpoint(files, async (ckpt) => {
+    const { rows, smallest } = await experiments.epsMargin(ckpt, IDS);
+    const zero = rows.find((r) => r.layer === 1 && r.slot === 'attnNormAfter');
+    assert.ok(zero, "layer 1's post-attention norm keeps its row");
+    assert.equal(zero.minMeanSquare, 0);
+    assert.equal(smallest, zero);
+  });
+  const qwen3 = makeCheckpoint({ family: 'qwen3', seed: 4 });
+  const c = sizes(qwen3);
+  const ref = referenceForward('qwen3', qwen3.config, qwen3.tensors, IDS);
+  await withCheckpoint(qwen3.files, async (ckpt) => {
+    const { rows } = await experiments.epsMargin(ckpt, IDS);
+    for (const [s, slot] of [
+      [4, 'qNorm'],
+      [5, 'kNorm'],
+    ])
+      for (let l = 0; l < c.num_hidden_layers; l++) {
+        const row = rows.find((r) => r.layer === l && r.slot === slot);
+        close([row.minMeanSquare], [Math.min(...ref.observed.normInputs[l][s])], `qwen3 layer ${l} ${slot}`);
+      }
+  });
+});
+
+test("the experiments' options: unknown keys refused by name, k and position whole numbers in range, the bound named", async () => {
+  const fixture = makeCheckpoint({ family: 'llama', seed: 1 });
+  const c = sizes(fixture);
+  const T = IDS.length;
+  await withCheckpoint(fixture.files, async (ckpt) => {
+    const refused = (name, options, pattern) =>
+      assert.rejects(experiments[name](ckpt, IDS, options), (e) => {
+        assert.equal(e.code, 'invalid_options', `${name} ${JSON.stringify(options)}: ${e.message}`);
+        assert.match(e.message, pattern);
+        return true;
+      });
+    for (const name of Object.keys(experiments.EXPERIMENT_OPTIONS)) {
+      await refused(name, { layer: 99 }, new RegExp(`^${name}: unknown options key "layer"`));
+      if (!experiments.EXPERIMENT_OPTIONS[name].includes('position'))
+        await refused(name, { position: 0 }, /unknown options key "position"/);
+    }
+    for (const name of ['streamTop', 'noFinalNorm', 'wrongConvention']) {
+      const most = name === 'streamTop' ? c.hidden_size : Math.min(c.vocab_size, experiments.MAX_TOP_TOKENS);
+      for (const k of [-1, 0, 'five', 2.5, most + 1])
+        await refused(name, { k }, new RegExp(`k must be an integer from 1 to ${most} \\(got `));
+    }
+    for (const name of ['increments', 'streamTop', 'dropLayers', 'noFinalNorm', 'wrongConvention'])
+      for (const position of ['2', 2.5, -1, T, 99])
+        await refused(name, { position }, new RegExp(`position must be an integer from 0 to ${T - 1} \\(got `));
+    await refused('epsMargin', { onProgress: 3 }, /onProgress must be a function/);
+    await refused('epsMargin', 'fast', /options must be an object/);
+    // what the documented values give, with the defaults filled in
+    const top = await experiments.streamTop(ckpt, IDS, { k: 2, position: undefined });
+    assert.deepEqual([top.k, top.position, top.states[0].coords.length], [2, T - 1, 2]);
+    const ckptCall = await ckpt.experiment('increments', IDS, { position: 0 });
+    assert.equal(ckptCall.position, 0);
+  });
+});
+
+test("eps margins on the shipped toys, every norm the float64 reference meets: the toy OLMo 2's smallest is layer 0's q_norm", async () => {
+  const { readSafetensors, record, tensorValues, toyFiles } = await import('../fixtures/toys.mjs');
+  const { toyWindow } = await import('../../web/components/shared/toys.js');
+  const { NORM_INPUTS } = experiments;
+  for (const toy of record.toys) {
+    const files = toyFiles(toy);
+    const config = JSON.parse(new TextDecoder().decode(files['config.json']));
+    const { header, dataStart } = readSafetensors(files['model.safetensors']);
+    const tensors = new Map(
+      Object.entries(header)
+        .filter(([name]) => name !== '__metadata__')
+        .map(([name, entry]) => [
+          name,
+          { shape: entry.shape, values: tensorValues(files['model.safetensors'], dataStart, entry) },
+        ]),
+    );
+    await withCheckpoint(files, async (ckpt) => {
+      const ids = ckpt.tokenize(toyWindow(toy));
+      const ref = referenceForward(toy.modelType, config, tensors, ids);
+      const { rows, smallest, eps } = await experiments.epsMargin(ckpt, ids);
+      const want = [];
+      ref.observed.normInputs.forEach((inputs, l) =>
+        inputs.forEach((ms, s) => ms && want.push({ layer: l, slot: NORM_INPUTS[s], ratio: Math.min(...ms) / eps })),
+      );
+      want.push({ layer: null, slot: 'finalNorm', ratio: Math.min(...ref.observed.finalNormInput) / eps });
+      assert.deepEqual(
+        rows.map((r) => `${r.layer} ${r.slot}`),
+        want.map((r) => `${r.layer} ${r.slot}`),
+        `${toy.name}: every norm`,
+      );
+      close(
+        rows.map((r) => r.ratio),
+        want.map((r) => r.ratio),
+        `${toy.name}: ratios`,
+      );
+      if (toy.modelType === 'olmo2') assert.deepEqual([smallest.layer, smallest.slot], [0, 'qNorm']);
+    });
+  }
 });

@@ -79,49 +79,68 @@ const fixed = (v, digits) => v.toFixed(digits);
 const percent = (share, digits = 1) => (100 * share).toFixed(digits);
 const last = (a) => a[a.length - 1];
 
-test('where the length lives: the toy Llama’s largest coordinates after layer 0 and after the last', async () => {
+test('where the length lives: the toy Llama’s largest coordinates after layer 0 and after the last, against a random direction', async () => {
   const { result, forward } = await measured('toy-llama', 'streamTop');
   const [, first, ...later] = result.states;
   const end = last(result.states);
+  const { random } = result;
   assert.ok(
     later.every((s, i) => s.share < (i ? later[i - 1] : first).share),
     'the later layers spread the length out',
   );
   const [top] = first.coords;
+  // the words' grounds: after layer 0 past what 95 of 100 random directions give, after the last below their mean
+  assert.ok(first.share > random.p95 && top.share > random.top, 'after layer 0: notable');
+  assert.ok(end.share < random.share, 'after the last: below a random direction');
   says('streamTop', 'toy-llama', {
     en: [
       `the ${result.k} largest of its ${forward.d} coordinates hold ${percent(first.share)}% after layer 0`,
-      `an even spread would give ${percent(result.k / forward.d)}%`,
-      `coordinate ${top.index} alone holds ${percent(top.share)}%`,
-      `down to ${percent(end.share)}% after the last`,
+      `a random direction's ${result.k} largest hold ${percent(random.share)}% on average (${percent(random.p95)}% at the 95th percentile)`,
+      `coordinate ${top.index} alone holds ${percent(top.share)}% (a random direction's largest, ${percent(random.top)}%)`,
+      `down to ${percent(end.share)}% after the last, below a random direction's`,
     ],
     zh: [
       `第 0 层之后，${forward.d} 个坐标里最大的 ${result.k} 个就占了 ${percent(first.share)}%`,
-      `若均匀分摊只有 ${percent(result.k / forward.d)}%`,
-      `光是第 ${top.index} 个坐标就占 ${percent(top.share)}%`,
-      `到最后一层之后降到 ${percent(end.share)}%`,
+      `随机方向最大的 ${result.k} 个平均占 ${percent(random.share)}%，95% 分位为 ${percent(random.p95)}%`,
+      `光是第 ${top.index} 个坐标就占 ${percent(top.share)}%（随机方向最大的一个平均占 ${percent(random.top)}%）`,
+      `到最后一层之后降到 ${percent(end.share)}%，比随机方向还低`,
     ],
   });
 });
 
-test('eps beside the mean square: the toy Llama’s smallest margin, at the embedding, and the later ones', async () => {
-  const { result } = await measured('toy-llama', 'epsMargin');
-  const { smallest, eps } = result;
+test('a random direction’s share, computed: the Monte Carlo mean against the exact mean share of the largest coordinate', async () => {
+  const { randomShares } = await import('../../web/lib/checkpoint/experiments.js');
+  // d = 2: an isotropic direction is (cos φ, sin φ), φ uniform, so the larger share is max(cos² φ, sin² φ) =
+  // (1 + |cos 2φ|) / 2, of mean 1 / 2 + 1 / π; for k = d every share is 1
+  assert.ok(Math.abs(randomShares(2, 1).top - (0.5 + 1 / Math.PI)) < 0.01);
+  assert.equal(randomShares(8, 8).share.toFixed(12), (1).toFixed(12));
+  assert.deepEqual(randomShares(64, 5), randomShares(64, 5), 'seeded');
+});
+
+test('eps beside the mean square: the toy Llama’s every norm, layer 0’s two and the later ones', async () => {
+  const { result, forward } = await measured('toy-llama', 'epsMargin');
+  const { smallest, eps, rows } = result;
+  // every norm of the layout is a row: two per layer (pre-norm, no q/k norm) and the final one
+  assert.equal(rows.length, 2 * forward.layers + 1);
   assert.deepEqual([smallest.layer, smallest.slot], [0, 'attnNormBefore'], 'the smallest is the embedding’s');
   assert.ok(Math.sqrt(1 + 1 / smallest.ratio) - 1 < 0.001, 'ε changes the divisor by less than 0.1%');
-  const later = Math.min(...result.rows.filter((r) => r.layer !== 0).map((r) => r.ratio));
-  const floor = Math.floor(later / 1e5) * 1e5; // "over 200,000": the bound stated, and the nearest one
-  assert.ok(floor >= 1e5, 'the later margins are over 100,000');
+  const second = rows.find((r) => r.layer === 0 && r.slot === 'mlpNormBefore');
+  const later = rows.filter((r) => r.layer !== 0); // the final norm's row has layer null
+  assert.equal(later.length, rows.length - 2, 'the sentence covers every row but layer 0’s two');
+  const floor = Math.floor(Math.min(...later.map((r) => r.ratio)) / 1e5) * 1e5; // "over 200,000": the bound stated
+  assert.ok(floor >= 1e5 && second.ratio < floor, 'layer 0’s second norm is not among those over it');
   says('epsMargin', 'toy-llama', {
     en: [
       `(ε = ${eps.toExponential()})`,
       `the embedding's, ${smallest.minMeanSquare.toPrecision(3)} at layer 0's first norm: ${Math.round(smallest.ratio)} times ε`,
-      `over ${floor.toLocaleString('en-US')} times ε`,
+      `layer 0's second norm meets ${Math.round(second.ratio)} times ε`,
+      `every norm after layer 0, the final one included, meets a mean square over ${floor.toLocaleString('en-US')} times ε`,
     ],
     zh: [
       `（ε = ${eps.toExponential()}）`,
       `词嵌入的均方，在第 0 层的第一个 Norm 处为 ${smallest.minMeanSquare.toPrecision(3)}，是 ε 的 ${Math.round(smallest.ratio)} 倍`,
-      `都超过 ε 的 ${floor / 1e4} 万倍`,
+      `第 0 层的第二个 Norm 处是 ε 的 ${Math.round(second.ratio)} 倍`,
+      `第 0 层之后的每个 Norm（包括最终的 Norm）遇到的均方都超过 ε 的 ${floor / 1e4} 万倍`,
     ],
   });
 });
@@ -175,21 +194,31 @@ test('the wrong weight convention: both toys read as 1 + w', async () => {
   });
 });
 
-test('no final norm: what the toy Llama’s final norm divides by, and the entropy without it', async () => {
-  const { result } = await measured('toy-llama', 'noFinalNorm');
+test('no final norm: what the toy Llama’s final norm divides by, the entropy without the division, and the gain’s part', async () => {
+  const { result, forward } = await measured('toy-llama', 'noFinalNorm');
   assert.equal(result.real.ids.length, 5, 'the line speaks of the top five');
-  assert.deepEqual(result.raw.ids, result.real.ids, 'the top five keep their order');
-  const [real, raw] = [fixed(result.real.entropy, 3), fixed(result.raw.entropy, 3)];
+  assert.equal(forward.finalSoftcap, 0, 'no soft-cap: every logit is scaled alike');
+  assert.deepEqual(result.raw.ids, result.real.ids, 'the division alone keeps the order');
+  // the logits without the division are the real ones times the scale: the probabilities are p^scale, renormalized
+  const sharpened = result.real.probs.map((p) => p ** result.scale);
+  const ratio = (probs) => probs[1] / probs[0];
+  assert.ok(Math.abs(ratio(result.raw.probs) / ratio(sharpened) - 1) < 1e-3, 'raw = real × scale');
+  assert.ok(result.raw.entropy < result.real.entropy, 'sharper');
+  // the entropy without the division is near 0: two significant digits say how near
+  const [real, raw] = [fixed(result.real.entropy, 3), result.raw.entropy.toPrecision(2)];
+  const [kl, noGainKl] = [fixed(result.kl, 3), fixed(result.noGain.kl, 3)];
   says('noFinalNorm', 'toy-llama', {
     en: [
       `divides the last stream, ${fixed(result.streamNorm, 2)} long, by ${fixed(result.scale, 3)}`,
-      'top five characters keep their order',
-      `drops from ${real} to ${raw} nats`,
+      `multiplies every logit by ${fixed(result.scale, 3)}`,
+      `drops from ${real} to ${raw} nats (KL ${kl} nats)`,
+      `KL ${noGainKl} nats`,
     ],
     zh: [
       `把长 ${fixed(result.streamNorm, 2)} 的残差流除以 ${fixed(result.scale, 3)}`,
-      '排前五的字符次序不变',
-      `熵却从 ${real} nats 降到 ${raw}`,
+      `每个 logit 都乘上 ${fixed(result.scale, 3)}`,
+      `熵从 ${real} nats 降到 ${raw}（KL ${kl} nats）`,
+      `KL 为 ${noGainKl} nats`,
     ],
   });
 });
@@ -227,18 +256,27 @@ test('increments against the stream: the toy Llama’s ratios shrink for attenti
   });
 });
 
-test('the layer-drop line: how many of the toy Llama’s layers keep the top token, and the costliest', async () => {
-  const { result } = await measured('toy-llama', 'dropLayers');
+test('the layer-drop line: which of the toy Llama’s layers, each dropped alone, keep the top token, and the costliest', async () => {
+  const { result, t } = await measured('toy-llama', 'dropLayers');
   const L = result.layers.length;
-  const kept = result.layers.filter((l) => l.topSurvives).length;
+  const kept = result.layers.filter((l) => l.topSurvives).map((l) => l.layer);
+  const lost = result.layers.filter((l) => !l.topSurvives).map((l) => l.layer);
+  assert.ok(kept.length && lost.length, 'the line names both kinds');
   const worst = result.layers.reduce((a, b) => (b.kl > a.kl ? b : a)).layer;
+  const top = t(result.top);
+  const en = (layers) => layers.map((l) => `layer ${l}`).join(' or ');
+  const zh = (layers) => layers.map((l) => `第 ${l} 层`).join('或');
   says('dropLayers', 'toy-llama', {
     en: [
       `On the ${L}-layer toy Llama`,
-      `survives dropping ${kept} of its ${L} layers`,
+      `dropping ${en(kept)} alone keeps \`${top}\` on top; dropping ${en(lost)} does not`,
       `dropping layer ${worst} costs the most`,
     ],
-    zh: [`在 ${L} 层的玩具 Llama 上`, `去掉 ${L} 层中的 ${kept} 层时排第一的 token 不变`, `去掉第 ${worst} 层代价最大`],
+    zh: [
+      `在 ${L} 层的玩具 Llama 上`,
+      `单独去掉${zh(kept)}，排第一的仍是 \`${top}\`；单独去掉${zh(lost)}则不然`,
+      `去掉第 ${worst} 层代价最大`,
+    ],
   });
 });
 

@@ -181,7 +181,7 @@ test("docs/experiments.md's table of the toys' streams is what the API measures"
   );
 });
 
-// What each language's position-0 hint says of the shipped toys.
+// What each language's position-0 hint says of the shipped toys (its sentence shown while a toy is drawn).
 const ZERO_WHY = {
   en: /their position 0 ends within a fifth of the last position’s length, shorter in the Llama-style toy, longer in the OLMo 2-style one/,
   zh: /相差不到五分之一，仿 Llama 的短一些，仿 OLMo 2 的长一些/,
@@ -202,6 +202,6 @@ test("the probe's position-0 hint says what the shipped toys show: within a fift
   assert.ok(ratio.olmo2 > 1, `OLMo 2-style: position 0 longer (${ratio.olmo2})`);
   for (const { code, strings } of LANGUAGES) {
     assert.ok(ZERO_WHY[code], `${code}: no pattern of the position-0 hint`);
-    assert.match(strings['rl-checkpoint-probe'].zeroWhy, ZERO_WHY[code], code);
+    assert.match(strings['rl-checkpoint-probe'].zeroToys, ZERO_WHY[code], code);
   }
 });

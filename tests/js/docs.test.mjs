@@ -72,3 +72,15 @@ test('the Hub command the docs give exists: huggingface_hub 1.0 removed `hugging
     /\nhf download Qwen\/Qwen2\.5-0\.5B-Instruct config\.json model\.safetensors tokenizer\.json --local-dir \S+\n/,
   );
 });
+
+test("the README's iframe one-liner has the registry's frame height for its widget, and a width", async () => {
+  const { WIDGETS } = await import(pathToFileURL(join(root, 'web/components/registry.js')));
+  const frames = [...readme.matchAll(/<iframe src="[^"]*widget=([\w-]+)[^"]*"([^>]*)>/g)];
+  assert.ok(frames.length > 0, 'the README shows a frame');
+  for (const [, widget, attributes] of frames) {
+    const row = WIDGETS.find((w) => w.tag === `rl-${widget}`);
+    assert.ok(row, `rl-${widget} is a registered widget`);
+    assert.match(attributes, new RegExp(`\\bheight="${row.frameHeight}"`), `${widget}: height from the registry`);
+    assert.match(attributes, /\bwidth="800"/, `${widget}: the width frameHeight is measured at`);
+  }
+});

@@ -114,7 +114,7 @@ test('parseNumber accepts plain and exponent notation and names the problem othe
   assert.throws(() => parseNumber('abc'), { code: 'not_a_number' });
   assert.throws(() => parseNumber('0x10'), { code: 'not_a_number' });
   assert.throws(() => parseNumber('2', { max: 1 }), { code: 'not_in_range', max: 1 });
-  assert.throws(() => parseNumber('2.5', { integer: true }), { code: 'not_in_range' });
+  assert.throws(() => parseNumber('2.5', { integer: true }), { code: 'not_integer' });
 });
 
 test('a one-sided range is said as one bound, never "between -Infinity and 1000"', () => {

@@ -1,7 +1,9 @@
 // lab.fetchCheckpoint in node against a local fake Hub (tests/fixtures/fake-hub.mjs): the Hub's cache layout in a
 // temporary HF_HOME, the endpoint from HF_ENDPOINT, a dropped connection resumed with Range, a cancel resumed, a
-// corrupted file refused and deleted, each error's code; a second fetch, and a cache written the way
-// huggingface_hub writes it, open with every request refused.
+// corrupted file refused and deleted, each error's code (X-Error-Code read before the status; a refused download
+// leaves nothing behind); a second fetch, and a cache written the way huggingface_hub writes it, open with every
+// request refused; an access token (HF_TOKEN, the token file) sent to the Hub and not to its download host; a 429
+// retried after Retry-After or a backoff, bounded.
 //   node --test tests/js/hub-fetch.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,7 +22,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from '../../dist/lib/residual-lab.js';
-import { hubCacheDir } from '../../web/lib/checkpoint/fetch.js';
+import { hubCacheDir, hubToken } from '../../web/lib/checkpoint/fetch.js';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { startFakeHub } from '../fixtures/fake-hub.mjs';
 
@@ -31,6 +33,7 @@ const single = makeCheckpoint({ family: 'qwen2', dtype: 'BF16', seed: 3 });
 const sharded = makeCheckpoint({ family: 'llama', dtype: 'F32', sharded: true, seed: 4 });
 const weights = single.files['model.safetensors'];
 const CUT = 1000; // bytes served before the dropped connection
+const TOKEN = 'hf_stand1nT0kenForTheFakeHubOnly0000';
 
 let lab, hub, home;
 const savedEnv = { ...process.env };
@@ -47,6 +50,11 @@ before(async () => {
     'toy/corrupt': { files: single.files, corrupt: 'model.safetensors' },
     'toy/gated': { files: single.files, gated: true },
     'toy/cancel': { files: single.files, hold: { 'model.safetensors': CUT } },
+    'toy/gated-token': { files: single.files, gated: true, token: TOKEN },
+    'toy/throttled': { files: single.files, throttle: { times: 2, retryAfter: 1 } },
+    'toy/throttled-plain': { files: single.files, throttle: { times: 1 } },
+    'toy/throttled-long': { files: single.files, throttle: { times: 1, retryAfter: 3600 } },
+    'toy/throttled-always': { files: single.files, throttle: { times: 99, retryAfter: 0 } },
   });
   process.env.HF_HOME = home;
   delete process.env.HF_HUB_CACHE;
@@ -204,17 +212,25 @@ test('bytes that do not match the listed SHA-256 are refused and deleted', async
 });
 
 test('each failure has its own code and a message naming what to do', async () => {
+  // the Hub answers an anonymous request for a missing repo 401 RepoNotFound: X-Error-Code is read before the status
   await assert.rejects(lab.fetchCheckpoint('toy/nothing-here'), {
     code: 'not_found',
-    message: /has no model toy\/nothing-here \(404\)/,
+    message: /has no model toy\/nothing-here, or it is private and needs an access token \(401 RepoNotFound\)/,
+  });
+  await assert.rejects(lab.fetchCheckpoint('toy/nothing-here', { token: TOKEN }), {
+    code: 'not_found',
+    message: /has no model toy\/nothing-here \(404 RepoNotFound\)/,
   });
   await assert.rejects(lab.fetchCheckpoint('toy/qwen2-tiny', { revision: 'v9', cacheDir: join(home, 'other') }), {
     code: 'not_found',
   });
   await assert.rejects(lab.fetchCheckpoint('toy/gated'), {
     code: 'gated',
-    message: /toy\/gated needs a Hugging Face account .*401.*download its files yourself and open them/,
+    tokenSent: false,
+    message: /toy\/gated needs a Hugging Face access token .*401.*give a token \(HF_TOKEN.*download its files yourself/,
   });
+  // the listing answered, every file refused: nothing is left in the cache, not even an empty partial file
+  assert.ok(!existsSync(modelDir('toy/gated')), 'a refused download leaves no folder');
   const closed = await startFakeHub({});
   const endpoint = closed.endpoint;
   await closed.close();
@@ -232,4 +248,93 @@ test('each failure has its own code and a message naming what to do', async () =
     message: /not a host address/,
   });
   await assert.rejects(lab.fetchCheckpoint('a/b', { endpoint: 'hf-mirror.com' }), { code: 'invalid_input' });
+});
+
+test('the access token: HF_TOKEN, else the token file huggingface_hub reads; the explicit option first', async () => {
+  assert.equal(await hubToken({ HF_TOKEN: ' hf_env ', HF_TOKEN_PATH: '/nowhere' }), 'hf_env');
+  const dir = mkdtempSync(join(tmpdir(), 'rl-token-'));
+  try {
+    writeFileSync(join(dir, 'token'), 'hf_home\n');
+    assert.equal(await hubToken({ HF_HOME: dir }), 'hf_home');
+    mkdirSync(join(dir, 'huggingface'));
+    writeFileSync(join(dir, 'huggingface', 'token'), 'hf_xdg');
+    assert.equal(await hubToken({ XDG_CACHE_HOME: dir }), 'hf_xdg');
+    writeFileSync(join(dir, 'elsewhere'), 'hf_path');
+    assert.equal(await hubToken({ HF_HOME: dir, HF_TOKEN_PATH: join(dir, 'elsewhere') }), 'hf_path');
+    assert.equal(await hubToken({ HF_HOME: join(dir, 'none') }), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a gated model with a token: sent to the endpoint, never to the download host it redirects to', async () => {
+  const repo = 'toy/gated-token';
+  const path = `/${encodeURIComponent(repo)}/${sha256(weights)}`;
+  const seen = hub.requests.length;
+  process.env.HF_TOKEN = TOKEN;
+  let got;
+  try {
+    got = await lab.fetchCheckpoint(repo);
+  } finally {
+    delete process.env.HF_TOKEN;
+  }
+  assert.deepEqual(readFileSync(got.files['model.safetensors']), Buffer.from(weights));
+  const mine = hub.requests.slice(seen);
+  const toHub = mine.filter((r) => r.host === 'hub');
+  const toCdn = mine.filter((r) => r.host === 'cdn' && r.path === path);
+  assert.equal(toHub.length, 1 + Object.keys(single.files).length); // the listing, then each file
+  for (const r of toHub) assert.equal(r.authorization, `Bearer ${TOKEN}`, r.path);
+  assert.equal(toCdn.length, 1);
+  assert.equal(toCdn[0].authorization, undefined);
+
+  // the token file as `hf auth login` writes it (HF_HOME/token), into another cache
+  const other = join(home, 'token-file');
+  writeFileSync(join(home, 'token'), `${TOKEN}\n`);
+  try {
+    assert.equal((await lab.fetchCheckpoint(repo, { cacheDir: other })).fetched, true);
+    // token: false sends none, whatever the environment holds
+    await assert.rejects(lab.fetchCheckpoint(repo, { cacheDir: join(home, 'no-token'), token: false }), {
+      code: 'gated',
+      tokenSent: false,
+    });
+  } finally {
+    rmSync(join(home, 'token'));
+  }
+  await assert.rejects(lab.fetchCheckpoint(repo, { cacheDir: join(home, 'wrong'), token: 'hf_not_the_right_one' }), {
+    code: 'gated',
+    tokenSent: true,
+    message: /toy\/gated-token refused the access token given \(403 GatedRepo\)/,
+  });
+  assert.ok(!existsSync(join(home, 'wrong')));
+  await assert.rejects(lab.fetchCheckpoint(repo, { token: 'has a space' }), { code: 'invalid_input' });
+  // no message carries the token
+  await assert.rejects(lab.fetchCheckpoint('toy/gated', { token: TOKEN, cacheDir: join(home, 'g') }), (error) => {
+    assert.equal(error.code, 'gated');
+    assert.ok(!error.message.includes(TOKEN));
+    return true;
+  });
+});
+
+test('429 Too Many Requests: retried after Retry-After (or 1 s, 2 s, ... without it), bounded', async () => {
+  for (const repo of ['toy/throttled', 'toy/throttled-plain']) {
+    const seen = hub.requests.length;
+    const got = await lab.fetchCheckpoint(repo);
+    assert.deepEqual(readFileSync(got.files['model.safetensors']), Buffer.from(weights));
+    const configs = hub.requests.slice(seen).filter((r) => r.path.endsWith('/config.json'));
+    assert.equal(configs.length, repo === 'toy/throttled' ? 3 : 2, repo); // the 429s, then the answer
+  }
+  // a wait longer than a reader should sit through is reported at once, and nothing is left behind
+  await assert.rejects(lab.fetchCheckpoint('toy/throttled-long'), {
+    code: 'rate_limited',
+    message: /answered 429 \(too many requests\) for config\.json, asking to wait 3600 s; fetch again later/,
+  });
+  assert.ok(!existsSync(modelDir('toy/throttled-long')));
+  // a host that keeps refusing: five retries, then the error
+  const seen = hub.requests.length;
+  await assert.rejects(lab.fetchCheckpoint('toy/throttled-always'), {
+    code: 'rate_limited',
+    message: /answered 429 \(too many requests\) for config\.json 6 times in a row/,
+  });
+  assert.equal(hub.requests.slice(seen).filter((r) => r.path.endsWith('/config.json')).length, 6);
+  assert.ok(!existsSync(modelDir('toy/throttled-always')));
 });

@@ -134,3 +134,18 @@ test("the new widgets' strings: the same keys in every language, and a text for 
       assert.equal(typeof BLOCK_DIAGRAM_STRINGS[lang].norm[norm], 'string', `${lang} ${norm}`);
   }
 });
+
+test("a model's toy block normalizes q and k over what its architecture does: a head, or the whole projection", async () => {
+  const { ARCHITECTURES } = await import('../../web/lib/architectures.js');
+  const shape = { per_head: 'head', whole: 'projection' };
+  let checked = 0;
+  for (const model of MODELS) {
+    const arch = model.architecture && ARCHITECTURES[model.architecture];
+    if (!arch?.forward || arch.forward.qkNorm === 'none') continue;
+    const config = resolveOptions(lab.describe().decoder, toyDecoderConfig(model));
+    assert.equal(config.qkNorm, true, `${model.id}: QK-Norm`);
+    assert.equal(config.qkNormShape, shape[arch.forward.qkNorm], `${model.id}: over ${arch.forward.qkNorm}`);
+    checked += 1;
+  }
+  assert.ok(checked >= 3, 'Qwen3, Gemma 3 and OLMo 2 at least');
+});

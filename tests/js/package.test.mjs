@@ -56,6 +56,23 @@ test("the CI workflow runs the README's commands", () => {
   const workflow = read('.github/workflows/ci.yml');
   const readme = read('README.md');
   const commands = [...workflow.matchAll(/^\s+run: (npm [a-z -]+)$/gm)].map((m) => m[1].trim());
-  assert.deepEqual(commands, ['npm test', 'npm run release']);
+  assert.deepEqual(commands, ['npm test']); // a tag's release is release.yml's (below)
   for (const command of commands) assert.ok(readme.includes(`\`${command}\``) || readme.includes(command), command);
+});
+
+test("the release workflow's npm and gh commands are the README's, in order, and it publishes what it says", () => {
+  const workflow = read('.github/workflows/release.yml');
+  // every command on one line, so that this list is all of them
+  assert.doesNotMatch(workflow, /^\s+run:\s*[|>]/m, 'no block scalars');
+  // the commands that build, test and publish (the rest set up the container and check the tag and the sums)
+  const commands = [...workflow.matchAll(/^\s+run: ((?:npm|gh) .+)$/gm)].map((m) => m[1].trim());
+  const block = /<!-- release-commands -->\n+```sh\n([\s\S]*?)\n```/.exec(read('README.md'));
+  assert.ok(block, "README's release-commands block");
+  assert.deepEqual(commands, block[1].split('\n'));
+  assert.ok(commands.includes('npm publish --provenance --access public release/residual-lab-*.tgz'));
+  assert.ok(commands.some((c) => c.startsWith('gh release create "$GITHUB_REF_NAME" release/*')));
+  assert.match(workflow, /^ {4}tags: \['v\*'\]$/m, 'runs on a version tag');
+  assert.match(workflow, /id-token: write/, 'provenance needs the OIDC token');
+  assert.match(workflow, /uses: actions\/deploy-pages@v4/, 'the site to GitHub Pages');
+  assert.match(workflow, /NODE_AUTH_TOKEN: \$\{\{ secrets\.NPM_TOKEN \}\}/);
 });

@@ -192,6 +192,12 @@ test("the worker client declares the methods the worker runs and the proxies' me
     [...HANDLE_KINDS.warmupRun.data, ...HANDLE_KINDS.warmupRun.state].sort(),
   );
   assert.deepEqual([...HANDLE_KINDS.warmupRun.methods].sort(), ['advance', 'result']);
+  // a checkpoint in the worker: its data and state fields, and every method but the coordinator's shardRows
+  const checkpoint = workerTypes.match(/export type CheckpointProxy = Pick<Checkpoint, ([^>]+)>([^]*?)& \{ dispose/);
+  assert.ok(checkpoint, 'CheckpointProxy');
+  const names = (text) => [...text.matchAll(/'([^']+)'|\b(\w+): Checkpoint\['\w+'\]/g)].map((m) => m[1] ?? m[2]).sort();
+  assert.deepEqual(names(checkpoint[1]), [...HANDLE_KINDS.checkpoint.data, ...HANDLE_KINDS.checkpoint.state].sort());
+  assert.deepEqual(names(checkpoint[2]), HANDLE_KINDS.checkpoint.methods.filter((m) => m !== 'shardRows').sort());
 });
 
 test('every error code the JS throws is in the declared ErrorCode', () => {

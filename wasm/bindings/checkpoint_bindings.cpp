@@ -51,7 +51,7 @@ bool read_weights(const std::uint32_t* weights, rl::checkpoint::LayerWeights* w)
   for (int i = 0; i < rl::checkpoint::kSlotCount; ++i) {
     w->w[i] = reinterpret_cast<const void*>(std::uintptr_t(weights[i]));
     const std::uint32_t code = weights[rl::checkpoint::kSlotCount + i];
-    if (code > 2) return false;
+    if (code >= std::uint32_t(rl::checkpoint::kDtypeCount)) return false;
     w->dtype[i] = rl::checkpoint::Dtype(code);
   }
   return true;
@@ -98,8 +98,14 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_release_workspace() {
   backward_workspace.release();
 }
 
+// The values and bytes of one block of dtype `code` (checkpoint/quant.hpp), 0 for a code that names no type.
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_dtype_block_values(int code) {
+  return rl::checkpoint::dtype_layout(code).block_values;
+}
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_dtype_block_bytes(int code) { return rl::checkpoint::dtype_layout(code).block_bytes; }
+
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_to_f32(float* out, const void* in, double n, int dtype) {
-  if (dtype < 0 || dtype > 2) return fail("unknown dtype code");
+  if (dtype < 0 || dtype >= rl::checkpoint::kDtypeCount) return fail("unknown dtype code");
   rl::checkpoint::to_f32(out, in, static_cast<std::size_t>(n), rl::checkpoint::Dtype(dtype));
   return 0;
 }
@@ -148,7 +154,7 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_softcap(float* x, double n, float cap, float* 
 // panel: kPanelRows * d floats.
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_head(float* logits, int ld, const float* h, int rows, int d, const void* w, int dtype,
                                       int n, float softcap, float* panel) {
-  if (dtype < 0 || dtype > 2) return fail("unknown dtype code");
+  if (dtype < 0 || dtype >= rl::checkpoint::kDtypeCount) return fail("unknown dtype code");
   rl::checkpoint::head_chunk(logits, ld, h, rows, d, w, rl::checkpoint::Dtype(dtype), n, softcap, panel);
   return 0;
 }
@@ -157,21 +163,21 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_head(float* logits, int ld, const float* h, int
 // between the projections, the gated activation.
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_linear(float* y, const float* x, const void* w, int dtype, int M, int K, int N,
                                         float* panel) {
-  if (dtype < 0 || dtype > 2) return fail("unknown dtype code");
+  if (dtype < 0 || dtype >= rl::checkpoint::kDtypeCount) return fail("unknown dtype code");
   rl::checkpoint::linear(y, x, w, rl::checkpoint::Dtype(dtype), M, K, N, panel);
   return 0;
 }
 
 // weights as for rl_ckpt_layer (the biases and q/k norms are read); scores: 2 * T * T floats; head_stats: 0 or
-// kHeadStats * H floats.
+// kHeadStats * H floats; qk_norm_inputs: 0 or 2 * T floats (attention_core).
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_attention_core(float* y, float* q, float* k, float* v, int T, const float* spec,
                                                 const std::uint32_t* weights, const float* inv_freq, int window,
-                                                float* scores, float* head_stats) {
+                                                float* scores, float* head_stats, float* qk_norm_inputs) {
   rl::checkpoint::LayerWeights w;
   if (!read_weights(weights, &w)) return fail("unknown dtype code");
   const rl::checkpoint::LayerSpec s = read_spec(spec);
   if (std::string e = rl::checkpoint::check_spec(s); !e.empty()) return fail(e);
-  rl::checkpoint::attention_core(y, q, k, v, T, s, w, inv_freq, window, scores, head_stats);
+  rl::checkpoint::attention_core(y, q, k, v, T, s, w, inv_freq, window, scores, head_stats, qk_norm_inputs);
   return 0;
 }
 

@@ -3,8 +3,8 @@
 // 85 to 205 ns per call. Arguments follow the C++ order (outputs first, then dy, x, parameters, options), each
 // array as a pointer into the WASM heap followed by its length;
 // an optional weight that was not given arrives with length -1. Every function returns 0 on success or
-// non-zero after recording the error, which rl_error_message / rl_error_code / rl_error_position describe
-// (web/lib/kernels.js turns it into a thrown ResidualLabError). Nothing here aborts on bad input.
+// non-zero after recording the error, which rl_error_message / rl_error_code / rl_error_position / rl_error_reason_*
+// describe (web/lib/kernels.js turns it into a thrown ResidualLabError). Nothing here aborts on bad input.
 #include <emscripten/emscripten.h>
 
 #include <algorithm>
@@ -22,16 +22,21 @@ struct LastError {
   std::string message;
   std::string code;
   int position = -1;
+  rl::Reason reason;
 } last_error;
+
+// A steps export's status when the API refused only the division: the error is recorded and the steps before it
+// are written (web/lib/kernel-scratch.js reads them into error.partial).
+constexpr int kPartialSteps = 2;
 
 int report(const rl::Status& status, const char* code = "invalid_input") {
   if (status.ok) return 0;
-  last_error = {status.message, code, -1};
+  last_error = {status.message, code, -1, status.reason};
   return 1;
 }
 
 int report_out_of_memory(const std::string& message) {
-  last_error = {message, rl::kOutOfMemoryCode, -1};
+  last_error = {message, rl::kOutOfMemoryCode, -1, {}};
   return 1;
 }
 
@@ -53,6 +58,9 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE const char* rl_error_message() { return last_error.message.c_str(); }
 EMSCRIPTEN_KEEPALIVE const char* rl_error_code() { return last_error.code.c_str(); }
 EMSCRIPTEN_KEEPALIVE int rl_error_position() { return last_error.position; }
+EMSCRIPTEN_KEEPALIVE const char* rl_error_reason_kind() { return last_error.reason.kind.c_str(); }
+EMSCRIPTEN_KEEPALIVE double rl_error_reason_value() { return last_error.reason.value; }
+EMSCRIPTEN_KEEPALIVE double rl_error_reason_limit() { return last_error.reason.limit; }
 
 // Limits web/lib/kernels.js checks before it converts or copies anything (the numbers are C++'s).
 EMSCRIPTEN_KEEPALIVE int rl_max_vector_length() { return rl::kMaxVectorLength; }
@@ -88,7 +96,7 @@ EMSCRIPTEN_KEEPALIVE int rl_check_text_length(double bytes) {
   const std::string problem =
       rl::text_length_problem(bytes < 4294967295.0 ? static_cast<std::size_t>(bytes) : ~std::size_t(0));
   if (problem.empty()) return 0;
-  last_error = {problem, "too_long", 0};
+  last_error = {problem, "too_long", 0, {}};
   return 1;
 }
 
@@ -120,14 +128,14 @@ EMSCRIPTEN_KEEPALIVE int rl_rmsnorm_steps(float* squares, float* normalized, flo
                                           const float* x, int nx, const float* g, int ng, float eps,
                                           float weight_offset) {
   rl::RmsNormSteps steps;
-  if (int failed = report(rl::api::rmsnorm_steps(steps, floats(x, nx), optional(g, ng), eps, weight_offset)))
-    return failed;
+  const int failed = report(rl::api::rmsnorm_steps(steps, floats(x, nx), optional(g, ng), eps, weight_offset));
+  if (failed && steps.squares.empty()) return failed;
   std::copy(steps.squares.begin(), steps.squares.end(), squares);
   std::copy(steps.normalized.begin(), steps.normalized.end(), normalized);
   std::copy(steps.output.begin(), steps.output.end(), output);
   scalars[0] = steps.mean_square;
   scalars[1] = steps.rms;
-  return 0;
+  return failed ? kPartialSteps : 0;
 }
 
 // scalars: [mean, variance, std]
@@ -135,16 +143,16 @@ EMSCRIPTEN_KEEPALIVE int rl_layernorm_steps(float* centered, float* normalized, 
                                             const float* x, int nx, const float* gamma, int ngamma, const float* beta,
                                             int nbeta, float eps) {
   rl::LayerNormSteps steps;
-  if (int failed =
-          report(rl::api::layernorm_steps(steps, floats(x, nx), optional(gamma, ngamma), optional(beta, nbeta), eps)))
-    return failed;
+  const int failed =
+      report(rl::api::layernorm_steps(steps, floats(x, nx), optional(gamma, ngamma), optional(beta, nbeta), eps));
+  if (failed && steps.centered.empty()) return failed;
   std::copy(steps.centered.begin(), steps.centered.end(), centered);
   std::copy(steps.normalized.begin(), steps.normalized.end(), normalized);
   std::copy(steps.output.begin(), steps.output.end(), output);
   scalars[0] = steps.mean;
   scalars[1] = steps.variance;
   scalars[2] = steps.std;
-  return 0;
+  return failed ? kPartialSteps : 0;
 }
 
 // DyT's raw exports take their arguments in the order of the C++ kernels (dyt_forward, dyt_backward): outputs,
@@ -200,11 +208,11 @@ EMSCRIPTEN_KEEPALIVE int rl_parse_vector(float* values, int capacity, const char
   }
   const rl::ParsedVector parsed = rl::parse_vector(view);
   if (!parsed.ok) {
-    last_error = {parsed.error.message, parsed.error.code, parsed.error.position};
+    last_error = {parsed.error.message, parsed.error.code, parsed.error.position, {}};
     return -1;
   }
   if (static_cast<int>(parsed.values.size()) > capacity) {
-    last_error = {"internal: parse buffer too small", "internal", -1};
+    last_error = {"internal: parse buffer too small", "internal", -1, {}};
     return -1;
   }
   std::copy(parsed.values.begin(), parsed.values.end(), values);

@@ -57,7 +57,7 @@ export const WIDGETS = [
     stateKey: 'grad',
     section: 'why-residuals',
     worker: 'in-view',
-    frameHeight: 1200,
+    frameHeight: 1360,
     example: { layers: '8', gain: '0.8' },
   },
   {

@@ -208,7 +208,7 @@ export const ARCHITECTURES = Object.freeze({
     modelTypes: ['olmo2'],
     source: 'models/olmo2/modeling_olmo2.py (Olmo2DecoderLayer, Olmo2Attention)',
     forward: { ...PRE_FORWARD, qkNorm: 'whole', biases: 'attention_bias' },
-    toy: { placement: 'olmo2', norm: 'rmsnorm', qkNorm: true },
+    toy: { placement: 'olmo2', norm: 'rmsnorm', qkNorm: true, qkNormShape: 'projection' },
     norms: [
       { name: 'post_attention_layernorm', slot: 'attn-after', count: 'num_hidden_layers', size: 'hidden_size' },
       { name: 'post_feedforward_layernorm', slot: 'mlp-after', count: 'num_hidden_layers', size: 'hidden_size' },

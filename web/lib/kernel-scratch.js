@@ -4,6 +4,8 @@
 import { ResidualLabError } from './errors.js';
 import { outputArray } from './kernel-inputs.js';
 
+// A steps export's status when only the division was refused: the steps before it are written (kernel_exports.cpp).
+const PARTIAL_STEPS = 2;
 // A scratch block larger than this (in floats) is freed after the call, giving its budget back.
 const KEEP_SCRATCH_FLOATS = 1 << 18;
 
@@ -123,16 +125,29 @@ export function createScratch(Module) {
       return ptr;
     });
     const status = call(inPtrs, outPtrs);
+    const outputs = () => {
+      const view = Module.HEAPF32; // re-read: the call may have grown memory
+      return outPtrs.map((ptr, i) => view.slice(ptr >> 2, (ptr >> 2) + outputLengths[i]));
+    };
+    if (status === PARTIAL_STEPS) throwLastError(outputs());
     if (status !== 0) throwLastError();
-    const view = Module.HEAPF32; // re-read: the call may have grown memory
-    return outPtrs.map((ptr, i) => view.slice(ptr >> 2, (ptr >> 2) + outputLengths[i]));
+    return outputs();
   }
 
-  function throwLastError() {
+  /** Throws the recorded error; `partial`: the outputs a steps export wrote before the step it refused. */
+  function throwLastError(partial) {
     const message = Module.UTF8ToString(Module._rl_error_message());
     const code = Module.UTF8ToString(Module._rl_error_code());
     const position = Module._rl_error_position();
-    throw new ResidualLabError(message, { code, position: position >= 0 ? position : undefined });
+    const error = new ResidualLabError(message, { code, position: position >= 0 ? position : undefined });
+    const kind = Module.UTF8ToString(Module._rl_error_reason_kind());
+    if (kind) {
+      const value = Module._rl_error_reason_value();
+      const limit = Module._rl_error_reason_limit();
+      error.reason = { kind, ...(!Number.isNaN(value) && { value }), ...(!Number.isNaN(limit) && { limit }) };
+    }
+    if (partial) error.partial = partial;
+    throw error;
   }
 
   // The slots' byte addresses: x at 4 base, the weights at 4 (base + slot) and 4 (base + 2 slot), y at 4 (base + 3 slot).

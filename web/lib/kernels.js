@@ -123,13 +123,27 @@ function rmsNormSteps(kernels, x, g = null, options) {
   const D = kernels.defaults.rmsNormSteps;
   const { eps = D.eps, weightOffset = D.weightOffset } = kernels.optionsOf('rmsNormSteps', options);
   const d = x.length;
-  const [squares, normalized, output, scalars] = kernels.withScratch(
-    [x, g],
-    [d, d, d, 2],
-    ([px, pg], [psq, pn, po, ps]) =>
-      kernels.Module._rl_rmsnorm_steps(psq, pn, po, ps, px, d, pg, len(g), eps, weightOffset),
+  const [squares, normalized, output, scalars] = withPartialSteps(
+    () =>
+      kernels.withScratch([x, g], [d, d, d, 2], ([px, pg], [psq, pn, po, ps]) =>
+        kernels.Module._rl_rmsnorm_steps(psq, pn, po, ps, px, d, pg, len(g), eps, weightOffset),
+      ),
+    ([partSquares, , , partScalars]) => ({ squares: partSquares, meanSquare: partScalars[0], rms: partScalars[1] }),
   );
   return { squares, meanSquare: scalars[0], rms: scalars[1], normalized, output };
+}
+
+/**
+ * `compute()`, whose refusal of the division alone (x all zeros or constant) carries the steps before it as
+ * error.partial, named by `name(outputs)`: { squares, meanSquare, rms } or { mean, centered, variance, std }.
+ */
+function withPartialSteps(compute, name) {
+  try {
+    return compute();
+  } catch (error) {
+    if (error.partial) error.partial = name(error.partial);
+    throw error;
+  }
 }
 
 function layerNormSteps(kernels, x, gamma = null, beta = null, options) {
@@ -138,11 +152,17 @@ function layerNormSteps(kernels, x, gamma = null, beta = null, options) {
   beta = kernels.optionalVector(beta, 'beta');
   const { eps = kernels.defaults.layerNormSteps.eps } = kernels.optionsOf('layerNormSteps', options);
   const d = x.length;
-  const [centered, normalized, output, scalars] = kernels.withScratch(
-    [x, gamma, beta],
-    [d, d, d, 3],
-    ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
-      kernels.Module._rl_layernorm_steps(pc, pn, po, ps, px, d, pgamma, len(gamma), pbeta, len(beta), eps),
+  const [centered, normalized, output, scalars] = withPartialSteps(
+    () =>
+      kernels.withScratch([x, gamma, beta], [d, d, d, 3], ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
+        kernels.Module._rl_layernorm_steps(pc, pn, po, ps, px, d, pgamma, len(gamma), pbeta, len(beta), eps),
+      ),
+    ([partCentered, , , partScalars]) => ({
+      mean: partScalars[0],
+      centered: partCentered,
+      variance: partScalars[1],
+      std: partScalars[2],
+    }),
   );
   return { mean: scalars[0], centered, variance: scalars[1], std: scalars[2], normalized, output };
 }

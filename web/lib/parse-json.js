@@ -10,11 +10,15 @@ const MAX_DEPTH = 64;
  */
 export function parseJson(text) {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; // a file saved with a byte-order mark
-  const fail = (what, at = i) => {
-    throw new ResidualLabError(`config.json is not valid JSON: ${what} at character ${at + 1}`, {
-      code: 'invalid_json',
-      position: at,
-    });
+  // `reason` ({ kind, value?, limit? }) lets a page say `what` in its own language.
+  const fail = (what, reason, at = i) => {
+    throw Object.assign(
+      new ResidualLabError(`config.json is not valid JSON: ${what} at character ${at + 1}`, {
+        code: 'invalid_json',
+        position: at,
+      }),
+      { reason },
+    );
   };
   const space = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i])) i += 1;
@@ -27,10 +31,10 @@ export function parseJson(text) {
     return false;
   };
   const value = (depth) => {
-    if (depth > MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH}`);
+    if (depth > MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH}`, { kind: 'too_deep', limit: MAX_DEPTH });
     space();
     const c = text[i];
-    if (c === undefined) fail('the text ends where a value should be');
+    if (c === undefined) fail('the text ends where a value should be', { kind: 'ends_early' });
     if (c === '{') return object(depth);
     if (c === '[') return array(depth);
     if (c === '"') return string();
@@ -38,8 +42,10 @@ export function parseJson(text) {
     if (expect('true')) return true;
     if (expect('false')) return false;
     if (expect('null')) return null;
-    if (expect('NaN') || expect('Infinity')) fail('NaN and Infinity are not JSON', i - 3);
-    return fail(`unexpected ${JSON.stringify(Array.from(text.slice(i))[0])}`);
+    if (text.startsWith('NaN', i) || text.startsWith('Infinity', i))
+      fail('NaN and Infinity are not JSON', { kind: 'not_finite' });
+    const ch = Array.from(text.slice(i))[0];
+    return fail(`unexpected ${JSON.stringify(ch)}`, { kind: 'unexpected', value: ch });
   };
   const object = (depth) => {
     i += 1;
@@ -51,12 +57,13 @@ export function parseJson(text) {
     }
     for (;;) {
       space();
-      if (text[i] !== '"') fail('a key in double quotes is expected');
+      if (text[i] !== '"') fail('a key in double quotes is expected', { kind: 'key_expected' });
       const keyAt = i;
       const key = string();
-      if (Object.hasOwn(out, key)) fail(`the key ${JSON.stringify(key)} appears twice`, keyAt);
+      if (Object.hasOwn(out, key))
+        fail(`the key ${JSON.stringify(key)} appears twice`, { kind: 'repeated_key', value: key }, keyAt);
       space();
-      if (text[i] !== ':') fail('":" is expected after a key');
+      if (text[i] !== ':') fail('":" is expected after a key', { kind: 'colon_expected' });
       i += 1;
       Object.defineProperty(out, key, {
         value: value(depth + 1),
@@ -73,7 +80,8 @@ export function parseJson(text) {
         i += 1;
         return out;
       }
-      fail(text[i] === undefined ? 'the object is never closed' : '"," or "}" is expected');
+      if (text[i] === undefined) fail('the object is never closed', { kind: 'object_unclosed' });
+      fail('"," or "}" is expected', { kind: 'object_separator' });
     }
   };
   const array = (depth) => {
@@ -95,7 +103,8 @@ export function parseJson(text) {
         i += 1;
         return out;
       }
-      fail(text[i] === undefined ? 'the array is never closed' : '"," or "]" is expected');
+      if (text[i] === undefined) fail('the array is never closed', { kind: 'array_unclosed' });
+      fail('"," or "]" is expected', { kind: 'array_separator' });
     }
   };
   const string = () => {
@@ -103,25 +112,25 @@ export function parseJson(text) {
     i += 1;
     while (i < text.length && text[i] !== '"') {
       if (text[i] === '\\') i += text[i + 1] === 'u' ? 6 : 2;
-      else if (text.charCodeAt(i) < 0x20) fail('a control character inside a string');
+      else if (text.charCodeAt(i) < 0x20) fail('a control character inside a string', { kind: 'control_character' });
       else i += 1;
     }
-    if (i >= text.length) fail('the string is never closed', start);
+    if (i >= text.length) fail('the string is never closed', { kind: 'string_unclosed' }, start);
     i += 1;
     try {
       return JSON.parse(text.slice(start, i));
     } catch {
-      return fail('an invalid escape in a string', start);
+      return fail('an invalid escape in a string', { kind: 'bad_escape' }, start);
     }
   };
   const number = () => {
     const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!match) fail('an invalid number');
+    if (!match) fail('an invalid number', { kind: 'bad_number' });
     i += match[0].length;
     return Number(match[0]);
   };
   const result = value(0);
   space();
-  if (i < text.length) fail('text after the end of the JSON value');
+  if (i < text.length) fail('text after the end of the JSON value', { kind: 'trailing_text' });
   return result;
 }

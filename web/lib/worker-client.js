@@ -63,7 +63,11 @@ function nodeWorker(url) {
     onerror: null,
     postMessage: (message, transfer) => worker.postMessage(message, transfer),
     terminate: () => worker.terminate(),
+    // an idle worker does not keep node's process alive; one with a request in flight does
+    ref: () => worker.ref(),
+    unref: () => worker.unref(),
   };
+  worker.unref();
   worker.on('message', (data) => adapter.onmessage?.({ data }));
   worker.on('error', (error) => adapter.onerror?.({ message: error.message, preventDefault() {} }));
   return adapter;
@@ -92,6 +96,7 @@ export function createLabWorker() {
         return;
       }
       pending.delete(data.id);
+      if (!pending.size) started.unref?.();
       if (data.error) entry.reject(toError(data.error));
       else entry.resolve(data);
     };
@@ -125,6 +130,7 @@ export function createLabWorker() {
     signal?.addEventListener('abort', onAbort, { once: true });
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject, onProgress });
+      worker.ref?.();
       worker.postMessage({ id, ...request });
     }).finally(() => signal?.removeEventListener('abort', onAbort));
   }

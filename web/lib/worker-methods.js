@@ -76,7 +76,7 @@ export const HANDLE_KINDS = Object.freeze({
       'shardRows',
     ]),
     progressArgs: Object.freeze({ run: 1, gradients: 1, experiment: 2 }),
-    data: Object.freeze(['architecture', 'modelType', 'config', 'tensors', 'forward']),
+    data: Object.freeze(['architecture', 'modelType', 'config', 'tensors', 'format', 'forward']),
     state: Object.freeze(['workers']),
     freshResults: true,
   }),

@@ -10,7 +10,8 @@ export default {
   attributeProblem: (name, shown, why) => `The attribute ${name}=${shown} is not usable (${why}); it is ignored.`,
   unknownSetting: (key, shown, names) =>
     `The link's setting ${key}=${shown} is not a setting of this widget (its settings: ${names.join(', ')}); it is ignored.`,
-  staleRun: 'Last valid result: the latest run failed (see below), so this is from an earlier run.',
+  staleRun: 'Last valid result: the latest run failed (see above), so this is from an earlier run.',
+  staleSettings: 'Earlier result: it belongs to the settings before your change; run again to see the new ones.',
   expected: {
     number: (min, max) => `expected a number from ${min} to ${max}`,
     integer: (min, max) => `expected a whole number from ${min} to ${max}`,
@@ -44,6 +45,19 @@ export default {
   errorDetail: 'Technical detail',
   at: (position) => ` (at character ${position + 1})`,
   unexplained: (message) => message,
+  // the kernels' reasons for refusing an input (error.reason.kind, wasm/src/api/), numbers already formatted
+  reasons: {
+    zero_rms: () => 'x is all zeros and ε is 0, so its RMS is 0 and x / RMS is undefined; use ε > 0',
+    mean_square_underflow: (r) =>
+      `the mean square of x underflows float32 to 0 (the largest |xᵢ| is ${r.value}) and ε is 0, so x / RMS is undefined; scale x up or use ε > 0`,
+    sum_overflow: (r) => `the sum of squares of x overflows float32 (the largest |xᵢ| is ${r.value}); scale x down`,
+    eps_overflow: (r) =>
+      `ε (${r.value}) plus the mean square of x overflows float32, so every output would be 0; use a smaller ε`,
+    constant_x_eps_zero: (r) =>
+      `x is constant: its variance (${r.value}) is only rounding noise (at most ${r.limit} for these values) and ε is 0, so (x − μ) / σ is undefined; use ε > 0`,
+    constant_x_eps_small: (r) =>
+      `x is constant: its variance (${r.value}) is only rounding noise (at most ${r.limit} for these values) and ε is smaller than that, so (x − μ) / σ would be rounding error divided by its own size; use ε ≥ ${r.limit}`,
+  },
   chartNotComputed: 'Not computed yet: on the web page this chart fills in when the widget runs.',
   errors: {
     // codes of the lab's parseVector (wasm/src/core/parse_vector.hpp)
@@ -62,6 +76,8 @@ export default {
     // the widgets' own checks
     size_mismatch: 'its length does not match x',
     negative_eps: 'ε must be 0 or positive',
+    tiny_eps: 'ε must be 0 or at least 1.2e-38 (a smaller one is not a normal float32)',
+    not_integer: 'must be a whole number',
     bad_cap: 'the cap must be a number greater than 0',
     too_many_numbers: 'too many numbers: at most 8192',
     not_a_number: 'not a number',
@@ -94,9 +110,18 @@ export default {
     not_safetensors: 'a weights file is not in the safetensors format',
     safetensors_bad_tensor: 'a weights file describes one of its tensors wrongly',
     safetensors_bad_offsets: 'a weights file’s tensors overlap, leave gaps or run past its end',
+    invalid_gguf: 'a .gguf file is damaged or not a GGUF file llama.cpp writes',
+    invalid_gguf_key: 'a .gguf file lacks a setting the model needs, or stores it as the wrong kind of value',
+    truncated_header: 'a .gguf file ends inside its header, as an unfinished download would',
+    header_too_long: 'a .gguf file’s header is far longer than any model’s',
+    invalid_tensor_count: 'a .gguf file’s header counts a different number of tensors than it describes',
+    misaligned_tensor: 'a tensor in a .gguf file does not start on the file’s alignment',
+    offset_out_of_file: 'a tensor in a .gguf file starts past the end of the file',
+    truncated_tensor: 'a .gguf file ends before one of its tensors does, as an unfinished download would',
     file_changed: 'a file changed on disk after it was opened: give the files again',
     not_found: 'the host has no such model, revision or file',
-    gated: 'this model needs a Hugging Face account: download its files yourself and open them',
+    gated:
+      'this model needs a Hugging Face access token (it is gated or private): give one, or download its files yourself and open them',
     blocked: 'the browser blocked the host (the page’s Content-Security-Policy or CORS)',
     storage_full: 'not enough storage for the model',
     offline: 'the host could not be reached: is this computer offline?',
@@ -104,6 +129,7 @@ export default {
     cancelled: 'the download was cancelled: fetch again to continue it',
     bad_response: 'the host did not answer as a Hugging Face host does',
     http_error: 'the host answered with an error',
+    rate_limited: 'the host is refusing requests for now (too many): fetch again later to continue',
     unknown_method: 'the background worker does not know this call',
     invalid_request: 'the background worker was sent a malformed request',
     worker_failed: 'the background worker stopped unexpectedly',

@@ -9,7 +9,7 @@ export default {
   fileNote: (offline) =>
     `This page was opened from a file, and browsers do not run its widgets that way. Open the single-file version <a href="${offline}">${offline}</a> (it works from disk), or serve the folder with npm run serve.`,
   footer:
-    'Code under the MIT licence, text under CC BY 4.0. Every number is computed live by WebAssembly in your browser.',
+    'Code under the MIT licence, text under CC BY 4.0. Every widget computes live, with WebAssembly, in your browser.',
   // names of the blocks that scroll sideways on a narrow screen: as the build writes them, and once the shell
   // has measured that they do scroll
   formula: 'Formula',

@@ -22,8 +22,10 @@ export default {
     'Downloads the model’s config.json, tokenizer.json and weights into this browser’s storage, checks every file’s SHA-256, and opens them here. Nothing starts until you click; the page only downloads. A cancelled or broken download continues where it stopped when you fetch again.',
   fetchHost: 'From',
   fetchCustomHost: 'another address…',
+  fetchEndpointLabel: 'Host address (a Hugging Face mirror)',
   fetchChapter: (repo, gb) => `Fetch the chapter’s model, ${repo} (${gb} GB)`,
   fetchRepoLabel: 'Or a model id (organisation/name)',
+  fetchGgufLabel: 'and, for a GGUF repo, the .gguf file to fetch (optional)',
   fetchRepo: 'Fetch',
   fetchProgressLabel: 'Download progress',
   fetchAsking: (repo, host) => `Asking ${host} for ${repo}…`,
@@ -31,14 +33,41 @@ export default {
     `${done} of ${total} MB${rate ? `, ${rate} MB/s, about ${seconds} s left` : ''}.`,
   fetchDone: (repo, commit, mb, seconds) => `${repo} (commit ${commit}, ${mb} MB) fetched and checked in ${seconds} s.`,
   fetchStored: (repo, commit) => `${repo} (commit ${commit}) opened from this browser’s storage, with no download.`,
+  fetchFromFile:
+    'Fetching a model needs the lab served over the web: a page opened from a file on disk has no storage for a model and cannot download from the Hub. Open the model’s files you downloaded above, or use the lab online (or run npx residual-lab) to fetch one.',
+  fetchToken: 'Access token (gated models only)',
+  fetchTokenHint:
+    'For a gated model such as Llama: accept its terms on its Hub page, then paste a read token from huggingface.co/settings/tokens. It stays in this page’s memory (never in the address or storage) and goes only to the host chosen above, not to the download host it redirects to.',
   fetchErrors: {
-    invalid_input: (e) => `That is not usable: ${e.message}.`,
+    invalid_input: (e) =>
+      ({
+        not_repo_id: (r) => `“${r.value}” is not a Hugging Face model id: it reads like Qwen/Qwen2.5-0.5B-Instruct.`,
+        not_revision: (r) => `“${r.value}” is not a revision: give a branch, a tag or a commit.`,
+        not_host: (r) => `“${r.value}” is not a host address: it reads like https://huggingface.co.`,
+      })[e.reason?.kind]?.(e.reason) ?? 'That is not usable: check the model id and the host.',
     not_found: () => 'That host has no such model (or no such file in it). Check the id’s spelling and the host.',
-    gated: () =>
-      'This model needs a Hugging Face account (it is gated or private): download its files yourself and open them above.',
+    gated: (e) =>
+      e?.tokenSent
+        ? 'The Hub refused the access token: accept the model’s terms on its Hub page with that account, or use a token with read access.'
+        : 'This model needs a Hugging Face access token (it is gated or private): accept its terms on its Hub page, paste a token in the field above, or download its files yourself and open them.',
+    rate_limited: () =>
+      'The host is refusing requests for now (too many, HTTP 429). Fetch again later; the download continues where it stopped.',
     blocked: (e) =>
-      `The browser blocked the download (${e.message}). A page that embeds the lab must allow these hosts; see the lab’s docs/checkpoints.md.`,
-    storage_full: (e) => `Not enough storage: ${e.message}.`,
+      `${
+        {
+          csp: (r) => `This page’s Content-Security-Policy does not let it connect to ${r.value}.`,
+          csp_redirect: (r) =>
+            `This page’s Content-Security-Policy does not let it connect to ${r.value}, where the host sent the download.`,
+          download_refused: (r) =>
+            `${r.value} answered, but the browser refused the download it was sent to (CORS or Content-Security-Policy; the console names the host), or a firewall did.`,
+        }[e.reason?.kind]?.(e.reason) ?? 'The browser blocked the download.'
+      } A page that embeds the lab must allow these hosts; see the lab’s docs/checkpoints.md.`,
+    storage_full: (e) =>
+      e.reason?.kind === 'quota'
+        ? `Not enough storage: the model needs ${(e.reason.value / 1e6).toFixed(1)} MB and this browser lets the page store ${(e.reason.limit / 1e6).toFixed(1)} MB more. Delete stored models, or download the files yourself and open them above.`
+        : 'This browser has no storage for a model here: download the files yourself and open them above.',
+    bad_response: () => 'The host did not answer as a Hugging Face host does: is the address right?',
+    http_error: () => 'The host answered with an error. Try again later, or another host.',
     offline: () =>
       'The host could not be reached: is this computer offline? Fetch again later; the download continues where it stopped.',
     hash_mismatch: () =>
@@ -62,6 +91,8 @@ export default {
     `These files have the shape of ${model}, which the chapter measured on “${prompt}”: that is the default prompt here, so the comparison below reads the same text. Type your own to read another.`,
   toyPromptNote: (chapterPrompt) =>
     `This toy reads only the few characters of the project’s English corpus it was trained on (lower-case letters, digits, space and a little punctuation), one character per token, so it cannot read the chapter’s prompt “${chapterPrompt}”; by default it reads the start of the text it was tested on. To read the chapter’s prompt, open your own model’s files above (Qwen2.5-0.5B-Instruct, for one).`,
+  vocabularyPromptNote: (chapterPrompt, count, toyText) =>
+    `This tokenizer knows only ${count} characters, one token each, and cannot read the chapter’s prompt “${chapterPrompt}”, so by default the model reads ${toyText ? 'the start of the text the lab’s toys were tested on, which is written in those characters' : 'its own characters, in the order of its vocabulary'}. Type any text made of them to read another.`,
   idsNote: (ids) =>
     `These files have no tokenizer.json, so the prompt is token ids, and the default is the vocabulary’s first ids, ${ids}, which spell nothing in particular. Type the ids of a text of yours, or add tokenizer.json to the files to type text.`,
   beyondContext: (tokens, context) =>
@@ -70,6 +101,8 @@ export default {
     `This model’s vocabulary has no token for ${characters.map((ch) => `“${ch}”`).join(', ')}: its tokenizer would drop them without a word. Remove them, or open a model that reads them. The last result stays on screen.`,
   position: 'Position',
   positionHint: 'A token position from 0; empty: the last one.',
+  positionBeyond: (position, tokens) =>
+    `The prompt has ${tokens} token${tokens === 1 ? '' : 's'}, at positions 0 to ${tokens - 1}: there is no position ${position}. Give a smaller one, or leave the field empty for the last.`,
   reading: 'Reading the files',
   readProgress: (done, total) =>
     total
@@ -79,8 +112,11 @@ export default {
   running: 'Running the model in a background worker…',
   runCost: ({ modelBytes, bytesRead, flops, estimatedSeconds }, workers) =>
     `${workers > 1 ? `Split over ${workers} workers. ` : ''}The weights take ${(modelBytes / 1e9).toFixed(2)} GB on disk; this run reads ${(bytesRead / 1e9).toFixed(2)} GB of them and computes ${(flops / 1e9).toFixed(1)} GFLOP, an estimated ${estimatedSeconds < 1 ? 'second' : `${Math.ceil(estimatedSeconds)} s`}.`,
-  runProgress: (layer, layers, bytesRead) =>
-    `Layer ${layer} of ${layers} done (${(bytesRead / 1e9).toFixed(2)} GB read).`,
+  // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
+  runLayer: (layer, layers) => `Layer ${layer} of ${layers} done`,
+  runHead: 'The output layer done',
+  runProgress: (step, bytesRead, bytesTotal) =>
+    `${step}: ${(bytesRead / 1e9).toFixed(2)} of ${(bytesTotal / 1e9).toFixed(2)} GB read.`,
   residency: ({ mode, keptBytes, budgetBytes }) =>
     mode === 'resident'
       ? `The weights fit the ${(budgetBytes / 1e9).toFixed(2)} GB budget and stay in memory (${(keptBytes / 1e9).toFixed(2)} GB held): the next run reads no weights.`
@@ -102,7 +138,10 @@ export default {
   mlp: 'MLP',
   zeroTitle: 'Position 0, drawn apart',
   zeroWhy:
-    'The first position attends only to itself. In large trained models its stream is often far longer than the others’ (attention sinks, massive activations), enough to flatten every other curve on a shared axis, so it has a chart of its own. The toys are too small to show that: their position 0 ends within a fifth of the last position’s length, shorter in the Llama-style toy, longer in the OLMo 2-style one (the readout below gives both).',
+    'The first position attends only to itself. In large trained models its stream is often far longer than the others’ (attention sinks, massive activations), enough to flatten every other curve on a shared axis, so it has a chart of its own.',
+  // said only while a toy is drawn
+  zeroToys:
+    'The toys are too small to show that: their position 0 ends within a fifth of the last position’s length, shorter in the Llama-style toy, longer in the OLMo 2-style one (the readout below gives both).',
   zeroLabel: 'Line chart: the residual stream’s length at position 0, from the embedding to the last layer',
   streamZero: '|h| at position 0',
   positionIs: (p, n, token) => `Position ${p} of 0 .. ${n - 1}, token “${token}”.`,
@@ -118,6 +157,7 @@ export default {
   min: 'min',
   max: 'max',
   onePlus: (name) => `${name} (as applied: 1 + w)`,
+  storedOnePlus: (name) => `${name} (the GGUF file holds 1 + w already: these are the multipliers)`,
   lensTitle: 'Logit lens at the chosen position',
   lensHint:
     'Each stream state read through the final norm (with its own root mean square) and the output head, as if the model stopped there: the top tokens and their probabilities. The last row is the model’s own prediction.',
@@ -135,6 +175,8 @@ export default {
       `Yours: the prompt “${prompt}”, position ${position} (“${token}”), weights stored as ${dtypes}, computed in FP32 by the lab’s kernels (WebAssembly).`,
     notComparable: (prompt, position) =>
       `Not comparable: ${[prompt && 'your prompt is not the one measured', position && 'your position is not the last'].filter(Boolean).join(' and ')}, so the two columns measure different things.`,
+    needsTokenizer:
+      'The measured prompt is text, and these files have no tokenizer.json to turn it into tokens: add the model’s tokenizer.json to the files to run it.',
     useSeed: 'Use the measured prompt and the last position',
     point: 'stream length |h| or increment |Δ|',
     chapter: 'chapter',
@@ -157,6 +199,7 @@ export default {
   experiment: 'Experiment',
   experimentChart: 'The chosen experiment, measured on the model open',
   experimentRunning: 'Running the experiment in the background worker…',
+  experimentRan: (model, time) => `Ran on ${model}, finished at ${time}: the answer above is this run’s.`,
   experimentProgress: (percent) => `Experiment: ${percent}% done.`,
   cannotRun: (why) => `The model open cannot run this one: ${why}.`,
   experiments: {
@@ -166,7 +209,7 @@ export default {
       claim:
         'The final norm is not optional: the stream has only been added to, so its scale must be pulled back before the output layer.',
       answer: (r, t) =>
-        `The final norm divides the last stream (length ${r.streamNorm.toFixed(2)}) by ${r.scale.toFixed(3)}. Without it the top token is ${t(r.raw.ids[0])} instead of ${t(r.real.ids[0])}, the entropy ${r.raw.entropy.toFixed(3)} instead of ${r.real.entropy.toFixed(3)} nats, KL ${r.kl.toFixed(3)} nats.`,
+        `At position ${r.position} the final norm divides the stream (length ${r.streamNorm.toFixed(2)}) by ${r.scale.toFixed(3)}. Without that division, its gain kept, every logit is ${r.scale.toFixed(3)} times as large before any soft-cap, so the order stays (top: ${t(r.real.ids[0])}); the entropy is ${r.raw.entropy.toFixed(3)} nats against ${r.real.entropy.toFixed(3)}, KL ${r.kl.toFixed(3)} nats. Leaving out the gain too, the whole norm, the top token ${r.noGain.ids[0] === r.real.ids[0] ? `stays ${t(r.real.ids[0])}` : `is ${t(r.noGain.ids[0])}`}, KL ${r.noGain.kl.toFixed(3)} nats: what the gain changes, not the scale.`,
     },
     dropLayers: {
       name: 'Drop one layer',
@@ -175,7 +218,7 @@ export default {
       answer: (r) => {
         const kept = r.layers.filter((l) => l.topSurvives).length;
         const least = r.layers.reduce((a, b) => (b.kl < a.kl ? b : a));
-        return `The top token survives dropping ${kept} of the ${r.layers.length} layers one at a time; dropping layer ${least.layer} costs least (KL ${least.kl.toFixed(4)} nats).`;
+        return `At position ${r.position}, the top token survives dropping ${kept} of the ${r.layers.length} layers one at a time; dropping layer ${least.layer} costs least (KL ${least.kl.toFixed(4)} nats).`;
       },
     },
     wrongConvention: {
@@ -183,7 +226,7 @@ export default {
       claim:
         'Reading Gemma’s norm weights as w instead of 1 + w (or the other way round) makes the model print garbage.',
       answer: (r, t) =>
-        `Read as ${r.wrong.normOffset ? '1 + w' : 'w'} instead of ${r.right.normOffset ? '1 + w' : 'w'}, the top token is ${t(r.wrong.ids[0])} (right: ${t(r.right.ids[0])}) and the entropy ${r.wrong.entropy.toFixed(3)} nats (right: ${r.right.entropy.toFixed(3)}).`,
+        `At position ${r.position}, read as ${r.wrong.normOffset ? '1 + w' : 'w'} instead of ${r.right.normOffset ? '1 + w' : 'w'}, the top token ${r.wrong.ids[0] === r.right.ids[0] ? `stays ${t(r.right.ids[0])}` : `is ${t(r.wrong.ids[0])} (right: ${t(r.right.ids[0])})`} and the entropy ${r.wrong.entropy.toFixed(3)} nats (right: ${r.right.entropy.toFixed(3)}).`,
     },
     increments: {
       name: 'Increments against the stream',
@@ -228,7 +271,7 @@ export default {
         'The stream grows from 0.47 at the embedding: whether a few dimensions carry that growth shows in its largest coordinates.',
       answer: (r) => {
         const last = r.states.at(-1);
-        return `At position ${r.position}, after the last layer, the ${r.k} largest of its coordinates hold ${(100 * last.share).toFixed(1)}% of the squared length ${last.norm.toFixed(2)}².`;
+        return `At position ${r.position}, after the last layer, the ${r.k} largest of its coordinates hold ${(100 * last.share).toFixed(1)}% of the squared length ${last.norm.toFixed(2)}²; a random direction’s ${r.k} largest hold ${(100 * r.random.share).toFixed(1)}% on average.`;
       },
     },
     bf16Norm: {
@@ -240,11 +283,30 @@ export default {
       },
     },
   },
+  // what each experiment chart's axes show (bar-chart.js axes): x, the bars' groups; y, what a bar measures
+  axes: {
+    noFinalNorm: { x: 'how the last stream is read', y: 'entropy of the next-token distribution (nats)' },
+    dropLayers: { x: 'layer dropped', y: 'KL divergence from the full model’s next-token distribution (nats)' },
+    wrongConvention: {
+      x: 'convention the norm weights are read with',
+      y: 'entropy of the next-token distribution (nats)',
+    },
+    increments: { x: 'layer', y: '|Δ| / |h|: what the sublayer adds, over the length of the stream it is added to' },
+    epsMargin: {
+      x: 'the norm’s layer, in the table’s order (final: the final norm)',
+      y: 'log₁₀ of the table’s ratio to ε (3 means the mean square is 1,000 times ε)',
+    },
+    attentionScores: { x: 'layer', y: 'largest |score|: q·k times the model’s scale, before any cap' },
+    softcaps: { x: 'layer (final: the output logits)', y: 'largest |value|, before and after the soft-cap' },
+    streamTop: { x: 'stream state (0: the embedding, i: after layer i − 1)', y: 'share of |h|² (1 = all of it)' },
+    bf16Norm: { x: 'token position', y: 'error of the BF16 computation, relative to FP32 (0.01 = 1%)' },
+  },
   withNorm: 'with the final norm',
-  withoutNorm: 'without it',
+  withoutNorm: 'without its division (gain kept)',
+  withoutGain: 'without the whole norm',
   rightReading: 'the model’s convention',
   wrongReading: 'the other one',
-  reading: 'reading',
+  readingColumn: 'reading',
   entropy: 'entropy (nats)',
   topTokens: 'top tokens (probability)',
   layer: 'layer',
@@ -266,7 +328,6 @@ export default {
   maxBefore: 'largest before the cap',
   maxAfter: 'largest after',
   bent: 'bent / all',
-  state: 'state',
   topShare: (k) => `share of |h|² in the ${k} largest coordinates`,
   coordinates: 'coordinate: value',
   positionShort: 'position',
@@ -274,4 +335,8 @@ export default {
   meanSquareBf16: 'mean square (BF16)',
   meanSquareError: 'relative error of the mean square',
   outputError: 'output error / largest output',
+  // the experiment list's link to the gradient section (experiments-view.js)
+  gradientsElsewhere:
+    'The gradients of these models, with and without their skips, are measured in the section on why deep networks need residuals.',
+  gradientsLink: 'Measure them',
 };

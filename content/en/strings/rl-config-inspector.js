@@ -58,7 +58,26 @@ export default {
   errors: {
     empty: 'The field is empty: paste a config.json.',
     invalid_json: (e) =>
-      `This is not valid JSON: ${e.message.replace(/^config\.json is not valid JSON: /, '').replace(/ at character \d+$/, '')} (at character ${e.position + 1}).`,
+      `This is not valid JSON: ${
+        {
+          too_deep: (r) => `it nests deeper than ${r.limit} levels`,
+          ends_early: () => 'the text ends where a value should be',
+          not_finite: () => 'NaN and Infinity are not JSON',
+          unexpected: (r) => `“${r.value}” cannot start a value`,
+          key_expected: () => 'a key in double quotes is expected',
+          repeated_key: (r) => `the key “${r.value}” appears twice`,
+          colon_expected: () => '“:” is expected after a key',
+          object_unclosed: () => 'the object is never closed with }',
+          object_separator: () => '“,” or “}” is expected',
+          array_unclosed: () => 'the array is never closed with ]',
+          array_separator: () => '“,” or “]” is expected',
+          control_character: () => 'a string holds a control character (a line break, a tab)',
+          string_unclosed: () => 'the string is never closed',
+          bad_escape: () => 'a string holds an invalid escape',
+          bad_number: () => 'this is not a number',
+          trailing_text: () => 'there is text after the end of the JSON value',
+        }[e.reason?.kind]?.(e.reason) ?? 'it cannot be read'
+      } (at character ${e.position + 1}).`,
     invalid_config: (e) => `${e.field}: ${e.message.replace(/^config\.json: [^:]+: /, '')}.`,
     too_long: 'The text is too long: a config.json of at most 1 MiB is read.',
   },

@@ -18,12 +18,14 @@ export default {
     ({ small: `${gain} × ${layers} layers: small branches`, large: `large branches: ${gain} × ${layers} layers` })[
       kind
     ] ?? `${gain} × ${layers} layers`,
-  chartTitle: 'Gradient norm at the input of each layer (log scale; 1 at the top)',
+  chartTitle:
+    'Gradient norm at the input of each layer (log scale; 1 at the top, on the left: the gradient flows right, down to layer 0)',
   chartLabel: (layers, gain) =>
     `Line chart, log scale: gradient norm at each of ${layers} layers with gain ${gain}, with and without residual connections`,
   // the quantity a saved CSV's columns hold
   quantity: 'gradient norm at the layer’s input (the top layer’s = 1)',
-  layerAxis: 'layer l (the gradient flows from the top, left, to layer 0, right)',
+  // short enough for a phone's chart (about 300 px): the direction is said in chartTitle
+  layerAxis: 'layer l (top on the left)',
   plainRatio: (layers) =>
     `Without residuals, layer 0 receives this fraction of the top gradient after ${layers} layers: `,
   expected: (gain, layers) => ` (gain^L = ${gain}^${layers} = `,
@@ -39,4 +41,41 @@ export default {
     `With residuals layer 0 receives ${ratio} of the top gradient, within a factor of ${band} of it: the identity path carries the gradient down, as the section says. Now try large branches: the residual gradient then grows with depth.`,
   mlpNote:
     'The MLP layer has a GELU, so the decay is no longer exactly gain per layer; the gain^(L−l) line is only a guide.',
+  // the model below the random stack (model-view.js)
+  modelTitle: 'The same gradients in a trained model',
+  modelHint:
+    'Open a trained model and the lab runs one backward pass over its text: the gradient reaching the stream before each layer, with the skips as the model has them, and with every skip above that layer removed from the backward pass, so the gradient has to pass through every branch. Both are drawn relative to the top (the stream before the final norm), beside gain^(L−l) for the gain above.',
+  model: 'Model',
+  modelNone: 'none',
+  modelFiles: 'Or your checkpoint’s files (config.json, model.safetensors, tokenizer.json)',
+  modelOpenStored: 'Measure this stored model',
+  modelProgressLabel: 'Progress of the gradient run',
+  modelCancel: 'Cancel',
+  modelCancelled: 'Cancelled.',
+  modelReading: (done, total) =>
+    total
+      ? `Reading the files: ${(done / 1e6).toFixed(1)} of ${(total / 1e6).toFixed(1)} MB`
+      : `Reading the files: ${(done / 1e6).toFixed(1)} MB`,
+  modelOpening: 'Opening the model…',
+  modelRunning: (tokens) => `Forward and backward over ${tokens} tokens…`,
+  modelProgress: (percent) => `Forward and backward: ${percent}%`,
+  modelTook: (ms) => `Done in ${(ms / 1000).toFixed(1)} s.`,
+  modelFailed: (message) => `The gradients could not be computed: ${message}`,
+  modelChartTitle: 'Gradient norm over all positions at the stream before each layer (log scale; 1 at the top)',
+  modelChartLabel:
+    'Line chart, log scale: the model’s gradient norm at the stream before each layer, with its skips and with every skip above removed',
+  modelLayerAxis: 'stream before layer i (i = L: before the final norm)',
+  modelStream: 'with the skips',
+  modelBranchOnly: 'skips removed',
+  modelWhat: (name, layers, tokens, loss) =>
+    `${name}: ${layers} layers, ${tokens} tokens, mean next-token loss ${loss} nats.`,
+  modelStreamAt0: 'With the skips, the embedding receives this multiple of the top gradient: ',
+  modelBranchOnlyAt0: 'With every skip removed it would receive: ',
+  modelGainL: (gain, layers) => ` (the random stack’s gain^L = ${gain}^${layers} = `,
+  gainsCaption: 'Branch gains ‖Jᵀg‖ / ‖g‖',
+  gainsNote:
+    'A branch gain is what the sublayer’s branch adds to the gradient the skip carries unchanged, g at the sublayer’s output: 1 adds as much again.',
+  gainsLayer: 'layer',
+  gainsAttn: 'attention',
+  gainsMlp: 'MLP',
 };

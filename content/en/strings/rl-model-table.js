@@ -19,19 +19,18 @@ export default {
     olmo2: 'norm after the sublayer output: h + Norm(F(h)), plus a final norm',
     deepnorm: 'DeepNorm: Norm(α·h + F(h))',
   },
-  normCount: (layer, qk, extra) =>
-    [
-      String(layer),
-      qk ? ' (plus q_norm and k_norm)' : '',
-      extra === 2 ? ' (plus 2 inside MLA)' : extra === 1 ? ' (plus v_norm)' : '',
-    ].join(''),
+  // the layer's norms, then those inside attention in one bracket: "2 (plus q_norm, k_norm and v_norm)"
+  normCount: (layer, qk, extra) => {
+    const more = [...(qk ? ['q_norm', 'k_norm'] : []), ...({ 1: ['v_norm'], 2: ['2 inside MLA'] }[extra] ?? [])];
+    if (!more.length) return String(layer);
+    return `${layer} (plus ${more.length > 1 ? `${more.slice(0, -1).join(', ')} and ` : ''}${more.at(-1)})`;
+  },
   featureText: {
     crossAttention:
       "the original Transformer's decoder has a third norm, around cross-attention (not drawn: this is a decoder-only block)",
     residualInit: 'the projections that write into the residual stream start scaled by 1/√N',
     qkNorm: "QK-Norm: RMSNorm over each head's q and k",
-    qkNormWhole:
-      'QK-Norm over the whole projections: one RMSNorm over all of q (hidden_size wide), one over all of k (the toy decoder normalizes per head)',
+    qkNormWhole: 'QK-Norm over the whole projections: one RMSNorm over all of q (hidden_size wide), one over all of k',
     noQkvBias: 'no bias on the q, k, v projections',
     mlaNorms:
       'MLA normalizes its compressed vectors c_q and c_kv with an RMSNorm each (q_a_layernorm, kv_a_layernorm, drawn beside attention; the toy decoder has no MLA, so a run leaves them out)',

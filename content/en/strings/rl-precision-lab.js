@@ -12,6 +12,7 @@ export default {
   reroll: 'New random vector',
   typedLabel: 'Your vector',
   typedHint: 'Up to 8192 numbers, separated by commas or spaces.',
+  typedEmpty: 'Type a vector above to measure it; until then the table shows the last vector measured.',
   resultsTitle: (d) => `One RMSNorm at d = ${d}`,
   method: 'accumulation',
   rmsColumn: 'RMS divided by (‖x‖ / ‖y‖)',
@@ -31,7 +32,7 @@ export default {
     `That is beyond the largest float32 (${max}), and bfloat16 has the same range: summed in either, the sum overflows to infinity, the RMS is ∞ and every output 0 / ∞ = 0, all of the result lost. The lab's kernels report that as an error instead of returning those zeros, so neither row has a number; float64 (the exact row) holds the sum. float32 holds the numbers themselves up to 3.4 × 10³⁸, but not the square of one above 1.8 × 10¹⁹. RMSNorm gives (ε aside) the same output for any multiple of x: scale x down and both kernels run.`,
   why: 'Once the running sum is a few hundred times a typical square, bfloat16’s 8 significant bits can no longer hold what each new square adds: it is rounded away or coarsened, the sum falls behind, the RMS comes out too small and every output too large. That is why LlamaRMSNorm upcasts to float32. (The bfloat16 path also rounds its inputs and outputs to bfloat16, which alone costs a few tenths of a percent: the flat start of the curve at small d. The climb with d is the sum falling behind.)',
   models:
-    'What the emulation models: its bfloat16 path rounds to bfloat16 the input, every square, the running sum after every addition, the mean, mean + ε, the reciprocal square root and every product; the float32 path does all of these in float32. Real PyTorch is kinder to bf16 code: its bf16 torch.mean accumulates in float32 and rounds only the result, so there the upcast spares the squares, their mean and the scale rsqrt(mean + ε) (and x times that scale) a rounding to bf16. It does not spare the output: LlamaRMSNorm casts x̂ back to bf16 and multiplies it by the weight in bf16, so the final product is still rounded. The sum-by-sum rounding here is the worst case of a bf16 accumulator.',
+    'What the emulation models: its bfloat16 path rounds to bfloat16 the input, every square, the running sum after every addition, the mean, mean + ε, the reciprocal square root and every product; the float32 path does all of these in float32. Real PyTorch is kinder to bf16 code: its bf16 torch.mean accumulates in float32 and rounds only the result, so there the upcast spares the squares, their mean and the scale rsqrt(mean + ε) a rounding to bf16. It does not spare the output: LlamaRMSNorm casts x̂ back to bf16 and multiplies it by the weight in bf16, so the final product is still rounded. The sum-by-sum rounding here is the worst case of a bf16 accumulator.',
   chartTitle: 'Relative error against d (random vectors, same seed; log scales)',
   chartLabel: 'Line chart: relative error of float32 and bfloat16 accumulation for d from 4 to 8192',
   current: 'your d',

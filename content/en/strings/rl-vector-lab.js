@@ -20,6 +20,8 @@ export default {
   rowInput: 'x × s',
   rowRms: 'RMSNorm output',
   rowLn: 'LayerNorm output',
+  // a method the kernels refuse for these inputs, with the API's reason
+  refused: (reason) => `not computed: ${reason}`,
   invariants: 'What normalization guarantees (for x̂, before the weights)',
   rmsInvariant: 'RMSNorm: RMS of x̂',
   lnMeanInvariant: 'LayerNorm: mean of x̂',

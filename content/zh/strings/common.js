@@ -10,7 +10,8 @@ export default {
   attributeProblem: (name, shown, why) => `属性 ${name}=${shown} 无法使用（${why}），已忽略。`,
   unknownSetting: (key, shown, names) =>
     `链接里的 ${key}=${shown} 不是这个组件的设置（它的设置有：${names.join('、')}），已忽略。`,
-  staleRun: '上一次有效的结果：最近一次运行失败（见下方），这是更早一次运行的结果。',
+  staleRun: '上一次有效的结果：最近一次运行失败（见上方），这是更早一次运行的结果。',
+  staleSettings: '之前的结果：它对应改动之前的设置；再运行一次才能看到新设置的结果。',
   expected: {
     number: (min, max) => `应为 ${min} 到 ${max} 之间的数`,
     integer: (min, max) => `应为 ${min} 到 ${max} 之间的整数`,
@@ -41,6 +42,18 @@ export default {
   errorDetail: '技术细节',
   at: (position) => `（第 ${position + 1} 个字符）`,
   unexplained: (message) => `输入有误：${message}`,
+  // the kernels' reasons for refusing an input (error.reason.kind, wasm/src/api/), numbers already formatted
+  reasons: {
+    zero_rms: () => 'x 全为 0 且 ε 为 0：均方根是 0，x / RMS 没有定义；请让 ε > 0',
+    mean_square_underflow: (r) =>
+      `x 的均方在 float32 中下溢成了 0（最大的 |xᵢ| 是 ${r.value}），而 ε 为 0，x / RMS 没有定义；请把 x 放大，或让 ε > 0`,
+    sum_overflow: (r) => `x 的平方和超出了 float32 的范围（最大的 |xᵢ| 是 ${r.value}）；请把 x 缩小`,
+    eps_overflow: (r) => `ε（${r.value}）加上 x 的均方超出了 float32 的范围，所有输出都会变成 0；请用更小的 ε`,
+    constant_x_eps_zero: (r) =>
+      `x 是常数向量：它的方差（${r.value}）只是舍入噪声（这组数值下最多 ${r.limit}），而 ε 为 0，(x − μ) / σ 没有定义；请让 ε > 0`,
+    constant_x_eps_small: (r) =>
+      `x 是常数向量：它的方差（${r.value}）只是舍入噪声（这组数值下最多 ${r.limit}），而 ε 比它还小，(x − μ) / σ 只是舍入误差除以同样大小的数；请让 ε ≥ ${r.limit}`,
+  },
   chartNotComputed: '尚未计算：在网页上运行这个组件后，图表才会画出来。',
   errors: {
     empty: '输入为空：请输入数字，例如 2, -1, 3, 0',
@@ -57,6 +70,8 @@ export default {
     invalid_utf8: '文本不是合法的 UTF-8',
     size_mismatch: '长度与 x 不一致',
     negative_eps: 'ε 必须大于或等于 0',
+    tiny_eps: 'ε 必须为 0 或不小于 1.2e-38（更小的数不是正规的 float32）',
+    not_integer: '必须是整数',
     bad_cap: '上限 c 必须是大于 0 的数',
     too_many_numbers: '数字太多：最多 8192 个',
     not_a_number: '不是数字',
@@ -88,9 +103,17 @@ export default {
     not_safetensors: '某个权重文件不是 safetensors 格式',
     safetensors_bad_tensor: '某个权重文件对其中一个张量的描述有误',
     safetensors_bad_offsets: '某个权重文件里的张量相互重叠、留有空隙或超出了文件末尾',
+    invalid_gguf: '某个 .gguf 文件已损坏，或者不是 llama.cpp 写出的 GGUF 文件',
+    invalid_gguf_key: '某个 .gguf 文件缺少模型需要的设置，或者把它存成了错误的类型',
+    truncated_header: '某个 .gguf 文件在文件头里就断了，像是没有下载完',
+    header_too_long: '某个 .gguf 文件的文件头长得远超任何模型',
+    invalid_tensor_count: '某个 .gguf 文件头里记的张量个数与它实际描述的不符',
+    misaligned_tensor: '某个 .gguf 文件里有张量没有从规定的对齐位置开始',
+    offset_out_of_file: '某个 .gguf 文件里有张量的起点超出了文件末尾',
+    truncated_tensor: '某个 .gguf 文件在某个张量结束之前就断了，像是没有下载完',
     file_changed: '某个文件在打开之后被改动了：请重新给出这些文件',
     not_found: '这个地址上没有这个模型、版本或文件',
-    gated: '这个模型需要 Hugging Face 账号：请自行下载它的文件再打开',
+    gated: '这个模型需要 Hugging Face 访问令牌（受限或私有）：请填入令牌，或自行下载它的文件再打开',
     blocked: '浏览器拦截了这个地址（页面的内容安全策略或 CORS）',
     storage_full: '存储空间不够放下这个模型',
     offline: '连不上这个地址：这台电脑是否离线？',
@@ -98,6 +121,7 @@ export default {
     cancelled: '下载已取消：再次下载会从断点继续',
     bad_response: '这个地址的回答不像 Hugging Face 的',
     http_error: '这个地址返回了错误',
+    rate_limited: '这个地址暂时拒绝请求（请求过多）：稍后再次下载，会从断点继续',
     unknown_method: '后台 worker 不认识这个调用',
     invalid_request: '发给后台 worker 的请求格式有误',
     worker_failed: '后台 worker 意外停止了',

@@ -22,8 +22,10 @@ export default {
     '把模型的 config.json、tokenizer.json 和权重下载到这个浏览器的存储里，逐个核对 SHA-256，然后在这里打开。点击之前什么都不会下载；页面只下载，不上传。下载被取消或中断后，再次下载会从断点继续。',
   fetchHost: '来源',
   fetchCustomHost: '其他地址…',
+  fetchEndpointLabel: '主机地址（Hugging Face 镜像）',
   fetchChapter: (repo, gb) => `下载本章用的模型 ${repo}（${gb} GB）`,
   fetchRepoLabel: '或者输入模型 id（组织/名称）',
+  fetchGgufLabel: '如果是 GGUF 仓库，再填要下载的 .gguf 文件名（可选）',
   fetchRepo: '下载',
   fetchProgressLabel: '下载进度',
   fetchAsking: (repo, host) => `正在向 ${host} 查询 ${repo}…`,
@@ -31,12 +33,39 @@ export default {
     `已下载 ${done} / ${total} MB${rate ? `，${rate} MB/s，约剩 ${seconds} 秒` : ''}。`,
   fetchDone: (repo, commit, mb, seconds) => `${repo}（commit ${commit}，${mb} MB）已下载并核对，用时 ${seconds} 秒。`,
   fetchStored: (repo, commit) => `${repo}（commit ${commit}）从本浏览器的存储中打开，没有重新下载。`,
+  fetchFromFile:
+    '下载模型需要通过网络访问本实验：从磁盘上的文件打开的页面没有存放模型的存储空间，也无法从 Hub 下载。请在上面打开你已下载的模型文件，或者使用在线版本（或运行 npx residual-lab）来下载。',
+  fetchToken: '访问令牌（仅受限模型需要）',
+  fetchTokenHint:
+    '像 Llama 这样的受限模型：先在它的 Hub 页面上同意使用条款，再从 huggingface.co/settings/tokens 复制一个只读令牌粘贴到这里。令牌只留在本页的内存里（不进地址栏，也不存储），只发给上面选定的地址，不会发给它重定向去的下载地址。',
   fetchErrors: {
-    invalid_input: (e) => `无法使用：${e.message}。`,
+    invalid_input: (e) =>
+      ({
+        not_repo_id: (r) => `“${r.value}”不是 Hugging Face 的模型 id，模型 id 形如 Qwen/Qwen2.5-0.5B-Instruct。`,
+        not_revision: (r) => `“${r.value}”不是版本：请填分支、标签或 commit。`,
+        not_host: (r) => `“${r.value}”不是主机地址，地址形如 https://huggingface.co。`,
+      })[e.reason?.kind]?.(e.reason) ?? '无法使用：请检查模型 id 和来源。',
     not_found: () => '这个地址上没有这个模型（或模型里没有这个文件）。请检查 id 的拼写和来源。',
-    gated: () => '这个模型需要 Hugging Face 账号（受限或私有）：请自行下载它的文件，再在上面打开。',
-    blocked: (e) => `浏览器拦截了下载（${e.message}）。嵌入本实验的页面必须允许这些地址，见 docs/checkpoints.md。`,
-    storage_full: (e) => `存储空间不足：${e.message}。`,
+    gated: (e) =>
+      e?.tokenSent
+        ? 'Hub 拒绝了这个访问令牌：请用该账号在模型的 Hub 页面上同意使用条款，或换一个有读取权限的令牌。'
+        : '这个模型需要 Hugging Face 访问令牌（受限或私有）：先在模型的 Hub 页面上同意使用条款，再把令牌填到上面的输入框；也可以自行下载它的文件，在上面打开。',
+    rate_limited: () => '这个地址暂时拒绝请求（请求过多，HTTP 429）。稍后再次下载，会从断点继续。',
+    blocked: (e) =>
+      `${
+        {
+          csp: (r) => `本页的内容安全策略（Content-Security-Policy）不允许连接 ${r.value}。`,
+          csp_redirect: (r) => `下载被转到了 ${r.value}，而本页的内容安全策略（Content-Security-Policy）不允许连接它。`,
+          download_refused: (r) =>
+            `${r.value} 有回应，但它转去的下载地址被浏览器拒绝了（CORS 或内容安全策略，控制台里写着是哪个地址），也可能是防火墙拦下的。`,
+        }[e.reason?.kind]?.(e.reason) ?? '浏览器拦截了下载。'
+      }嵌入本实验的页面必须允许这些地址，见 docs/checkpoints.md。`,
+    storage_full: (e) =>
+      e.reason?.kind === 'quota'
+        ? `存储空间不足：模型需要 ${(e.reason.value / 1e6).toFixed(1)} MB，这个浏览器只允许本页再存 ${(e.reason.limit / 1e6).toFixed(1)} MB。请删掉已存的模型，或者自行下载文件后在上面打开。`
+        : '这个浏览器在这里没有可以存放模型的空间：请自行下载文件，再在上面打开。',
+    bad_response: () => '对方的回应不像 Hugging Face 主机：地址填对了吗？',
+    http_error: () => '对方返回了错误。请稍后再试，或换一个来源。',
     offline: () => '连不上这个地址：这台电脑是否离线？稍后再次下载，会从断点继续。',
     hash_mismatch: () => '有一个文件的内容与 Hub 上记录的 SHA-256 不符，已删除。请重新下载。',
     cancelled: () => '已取消。再次下载会从断点继续。',
@@ -58,6 +87,8 @@ export default {
     `这些文件的形状和 ${model} 一致，正文就是用“${prompt}”测的这个模型：所以这里默认用这句输入，下面的对照读的是同一段文字。想看别的，换成你自己的输入即可。`,
   toyPromptNote: (chapterPrompt) =>
     `这个玩具模型一个字符一个词元，只认识训练时见过的那几个字符：项目英文语料里的小写字母、数字、空格和少量标点，所以读不了正文的“${chapterPrompt}”，默认读的是测它时用的那段文字的开头。想看正文那句话，请在上面打开你自己的模型文件（例如 Qwen2.5-0.5B-Instruct）。`,
+  vocabularyPromptNote: (chapterPrompt, count, toyText) =>
+    `这个分词器只认识 ${count} 个字符，每个字符一个词元，读不了正文的“${chapterPrompt}”，所以默认读的是${toyText ? '实验室玩具模型测试时用的那段文字的开头，它正好只用这些字符写成' : '它自己的字符，按词表顺序排列'}。想读别的，只要输入由这些字符组成的文字即可。`,
   idsNote: (ids) =>
     `这些文件里没有 tokenizer.json，所以输入的是词元 id，默认是词表最前面的几个 id：${ids}，它们并不组成什么有意义的文字。你可以输入自己那段文字的 id，或者把 tokenizer.json 一起选上，就能直接输入文字。`,
   beyondContext: (tokens, context) =>
@@ -66,6 +97,8 @@ export default {
     `这个模型的词表里没有这些字符：${characters.map((ch) => `“${ch}”`).join('、')}，分词器会把它们悄悄丢掉。请删掉它们，或者换一个认识它们的模型。屏幕上保留上一次的结果。`,
   position: '位置',
   positionHint: '从 0 开始的词元位置；留空表示最后一个。',
+  positionBeyond: (position, tokens) =>
+    `这段输入有 ${tokens} 个词元，位置是 0 到 ${tokens - 1}，没有位置 ${position}。请填一个更小的位置，或者留空表示最后一个。`,
   reading: '正在读取文件',
   readProgress: (done, total) =>
     total
@@ -75,8 +108,11 @@ export default {
   running: '正在后台 worker 中运行模型…',
   runCost: ({ modelBytes, bytesRead, flops, estimatedSeconds }, workers) =>
     `${workers > 1 ? `分给 ${workers} 个 worker 并行计算。` : ''}权重在磁盘上占 ${(modelBytes / 1e9).toFixed(2)} GB；这次运行要读其中的 ${(bytesRead / 1e9).toFixed(2)} GB，计算 ${(flops / 1e9).toFixed(1)} GFLOP，估计需要 ${estimatedSeconds < 1 ? '1 秒' : `${Math.ceil(estimatedSeconds)} 秒`}。`,
-  runProgress: (layer, layers, bytesRead) =>
-    `已完成第 ${layer} / ${layers} 层（已读 ${(bytesRead / 1e9).toFixed(2)} GB）。`,
+  // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
+  runLayer: (layer, layers) => `已完成第 ${layer} / ${layers} 层`,
+  runHead: '已完成输出层',
+  runProgress: (step, bytesRead, bytesTotal) =>
+    `${step}：已读 ${(bytesRead / 1e9).toFixed(2)} / ${(bytesTotal / 1e9).toFixed(2)} GB。`,
   residency: ({ mode, keptBytes, budgetBytes }) =>
     mode === 'resident'
       ? `权重没有超出 ${(budgetBytes / 1e9).toFixed(2)} GB 的常驻预算，留在内存里（现占 ${(keptBytes / 1e9).toFixed(2)} GB）：下次运行不再读权重。`
@@ -97,7 +133,10 @@ export default {
   mlp: 'MLP',
   zeroTitle: '位置 0 单独画出',
   zeroWhy:
-    '第一个位置只能关注它自己。在训练过的大模型里，它的残差流常常比其他位置长得多（注意力汇聚点、超大激活），放在同一根坐标轴上会把其他曲线压成平线，所以单独画一张图。玩具模型太小，看不到这一点：它们在位置 0 的最终长度和最后一个位置相差不到五分之一，仿 Llama 的短一些，仿 OLMo 2 的长一些（下面的读数给出了两者）。',
+    '第一个位置只能关注它自己。在训练过的大模型里，它的残差流常常比其他位置长得多（注意力汇聚点、超大激活），放在同一根坐标轴上会把其他曲线压成平线，所以单独画一张图。',
+  // said only while a toy is drawn
+  zeroToys:
+    '玩具模型太小，看不到这一点：它们在位置 0 的最终长度和最后一个位置相差不到五分之一，仿 Llama 的短一些，仿 OLMo 2 的长一些（下面的读数给出了两者）。',
   zeroLabel: '折线图：位置 0 上残差流的长度，从嵌入一直到最后一层',
   streamZero: '位置 0 的 |h|',
   positionIs: (p, n, token) => `位置 ${p}（范围 0 .. ${n - 1}），词元“${token}”。`,
@@ -112,6 +151,7 @@ export default {
   min: '最小值',
   max: '最大值',
   onePlus: (name) => `${name}（实际乘上的是 1 + w）`,
+  storedOnePlus: (name) => `${name}（GGUF 文件里存的就是 1 + w，这里即实际乘数）`,
   lensTitle: '所选位置上的 logit lens',
   lensHint:
     '把每个残差流状态当作模型就此停下：先用它自己的均方根做最终归一化，再送进输出头，列出概率最高的几个词元。最后一行就是模型本身的预测。',
@@ -129,6 +169,8 @@ export default {
       `你的：输入“${prompt}”，位置 ${position}（“${token}”），权重以 ${dtypes} 存储，由本实验室的内核用 FP32 计算（WebAssembly）。`,
     notComparable: (prompt, position) =>
       `无法对照：${[prompt && '你的输入不是实测用的那句', position && '你选的不是最后一个位置'].filter(Boolean).join('，')}，两列量的不是同一样东西。`,
+    needsTokenizer:
+      '实测用的输入是文字，而这些文件里没有 tokenizer.json，无法把它切成词元：把模型的 tokenizer.json 一起选上，就能用它运行。',
     useSeed: '改用实测的输入和最后一个位置',
     point: '残差流长度 |h| 或增量 |Δ|',
     chapter: '正文',
@@ -150,6 +192,7 @@ export default {
   experiment: '实验',
   experimentChart: '所选实验在当前模型上的测量结果',
   experimentRunning: '正在后台 worker 中运行实验……',
+  experimentRan: (model, time) => `已在${model}上运行，${time} 完成：上面的结果就是这一次运行的。`,
   experimentProgress: (percent) => `实验：已完成 ${percent}%。`,
   cannotRun: (why) => `当前打开的模型做不了这个实验：${why}。`,
   experiments: {
@@ -158,7 +201,7 @@ export default {
       name: '去掉最终归一化',
       claim: '最终归一化不是可有可无的：主干只被加过，到最后一层可能很长，进入输出层之前必须把尺度拉回来。',
       answer: (r, t) =>
-        `最终归一化把最后的残差流（长度 ${r.streamNorm.toFixed(2)}）除以 ${r.scale.toFixed(3)}。去掉它，排第一的 token 是 ${t(r.raw.ids[0])}（原来是 ${t(r.real.ids[0])}），熵是 ${r.raw.entropy.toFixed(3)} nats（原来是 ${r.real.entropy.toFixed(3)}），KL 为 ${r.kl.toFixed(3)} nats。`,
+        `在位置 ${r.position}，最终归一化把残差流（长度 ${r.streamNorm.toFixed(2)}）除以 ${r.scale.toFixed(3)}。只去掉这次除法、保留增益，每个 logit 在软上限之前都放大 ${r.scale.toFixed(3)} 倍，次序不变（第一仍是 ${t(r.real.ids[0])}）；熵变为 ${r.raw.entropy.toFixed(3)} nats（原来 ${r.real.entropy.toFixed(3)}），KL 为 ${r.kl.toFixed(3)} nats。连增益也去掉（整个归一化都不要），排第一的 token ${r.noGain.ids[0] === r.real.ids[0] ? `仍是 ${t(r.real.ids[0])}` : `是 ${t(r.noGain.ids[0])}`}，KL 为 ${r.noGain.kl.toFixed(3)} nats：这是增益带来的变化，不是尺度。`,
     },
     dropLayers: {
       name: '去掉一层',
@@ -166,14 +209,14 @@ export default {
       answer: (r) => {
         const kept = r.layers.filter((l) => l.topSurvives).length;
         const least = r.layers.reduce((a, b) => (b.kl < a.kl ? b : a));
-        return `逐层去掉 ${r.layers.length} 层中的一层，有 ${kept} 次排第一的 token 不变；去掉第 ${least.layer} 层代价最小（KL ${least.kl.toFixed(4)} nats）。`;
+        return `在位置 ${r.position}，逐层去掉 ${r.layers.length} 层中的一层，有 ${kept} 次排第一的 token 不变；去掉第 ${least.layer} 层代价最小（KL ${least.kl.toFixed(4)} nats）。`;
       },
     },
     wrongConvention: {
       name: '用错权重约定',
       claim: '把 Gemma 的归一化权重按 w 而不是 1 + w 读（或反过来），模型就会输出乱码。',
       answer: (r, t) =>
-        `按 ${r.wrong.normOffset ? '1 + w' : 'w'} 而不是 ${r.right.normOffset ? '1 + w' : 'w'} 读，排第一的 token 是 ${t(r.wrong.ids[0])}（正确：${t(r.right.ids[0])}），熵 ${r.wrong.entropy.toFixed(3)} nats（正确：${r.right.entropy.toFixed(3)}）。`,
+        `在位置 ${r.position}，按 ${r.wrong.normOffset ? '1 + w' : 'w'} 而不是 ${r.right.normOffset ? '1 + w' : 'w'} 读，排第一的 token ${r.wrong.ids[0] === r.right.ids[0] ? `仍是 ${t(r.right.ids[0])}` : `是 ${t(r.wrong.ids[0])}（正确：${t(r.right.ids[0])}）`}，熵 ${r.wrong.entropy.toFixed(3)} nats（正确：${r.right.entropy.toFixed(3)}）。`,
     },
     increments: {
       name: '增量与残差流之比',
@@ -215,7 +258,7 @@ export default {
       claim: '残差流从嵌入的 0.47 开始增长：这种增长是否集中在少数几个维度，看它最大的几个坐标就知道。',
       answer: (r) => {
         const last = r.states.at(-1);
-        return `在位置 ${r.position}，最后一层之后，最大的 ${r.k} 个坐标占了长度平方 ${last.norm.toFixed(2)}² 的 ${(100 * last.share).toFixed(1)}%。`;
+        return `在位置 ${r.position}，最后一层之后，最大的 ${r.k} 个坐标占了长度平方 ${last.norm.toFixed(2)}² 的 ${(100 * last.share).toFixed(1)}%；随机方向最大的 ${r.k} 个平均占 ${(100 * r.random.share).toFixed(1)}%。`;
       },
     },
     bf16Norm: {
@@ -227,11 +270,27 @@ export default {
       },
     },
   },
+  // 各实验图表的坐标轴说明（bar-chart.js 的 axes）：x 是各组柱子，y 是柱子量的是什么
+  axes: {
+    noFinalNorm: { x: '最后的残差流怎样读出', y: '下一个 token 分布的熵（nats）' },
+    dropLayers: { x: '去掉的层', y: '与完整模型下一个 token 分布的 KL 散度（nats）' },
+    wrongConvention: { x: '按哪种约定读归一化权重', y: '下一个 token 分布的熵（nats）' },
+    increments: { x: '层', y: '|Δ| / |h|：子层加上的量与它所加到的残差流长度之比' },
+    epsMargin: {
+      x: '归一化所在的层，顺序同表格（最终：最终归一化）',
+      y: '表格中“与 ε 之比”的 log₁₀（3 表示均方是 ε 的 1000 倍）',
+    },
+    attentionScores: { x: '层', y: '最大 |分数|：q·k 乘以模型的缩放系数，封顶之前' },
+    softcaps: { x: '层（最终：输出 logits）', y: '软上限前后的最大 |值|' },
+    streamTop: { x: '残差流状态（0：词嵌入，i：第 i − 1 层之后）', y: '占 |h|² 的比例（1 即全部）' },
+    bf16Norm: { x: 'token 位置', y: 'BF16 计算相对 FP32 的误差（0.01 即 1%）' },
+  },
   withNorm: '有最终归一化',
-  withoutNorm: '没有',
+  withoutNorm: '去掉除法（保留增益）',
+  withoutGain: '去掉整个归一化',
   rightReading: '模型自己的约定',
   wrongReading: '另一种',
-  reading: '读法',
+  readingColumn: '读法',
   entropy: '熵（nats）',
   topTokens: '前几位 token（概率）',
   layer: '层',
@@ -253,7 +312,6 @@ export default {
   maxBefore: '上限前的最大值',
   maxAfter: '上限后的最大值',
   bent: '被弯曲 / 全部',
-  state: '状态',
   topShare: (k) => `最大 ${k} 个坐标占 |h|² 的比例`,
   coordinates: '坐标：值',
   positionShort: '位置',
@@ -261,4 +319,7 @@ export default {
   meanSquareBf16: '均方（BF16）',
   meanSquareError: '均方的相对误差',
   outputError: '输出误差 / 最大输出',
+  // the experiment list's link to the gradient section (experiments-view.js)
+  gradientsElsewhere: '这些模型的梯度（带跳连与去掉跳连）在“为什么深层网络离不开残差”一节里测量。',
+  gradientsLink: '去测一测',
 };

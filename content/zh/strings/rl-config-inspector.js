@@ -56,7 +56,26 @@ export default {
   errors: {
     empty: '输入为空：请粘贴一个 config.json。',
     invalid_json: (e) =>
-      `这不是合法的 JSON：${e.message.replace(/^config\.json is not valid JSON: /, '').replace(/ at character \d+$/, '')}（第 ${e.position + 1} 个字符）。`,
+      `这不是合法的 JSON：${
+        {
+          too_deep: (r) => `嵌套超过了 ${r.limit} 层`,
+          ends_early: () => '文本在应当出现值的地方结束了',
+          not_finite: () => 'JSON 里没有 NaN 和 Infinity',
+          unexpected: (r) => `“${r.value}”不能作为一个值的开头`,
+          key_expected: () => '这里应当是一个用双引号括起的键',
+          repeated_key: (r) => `键“${r.value}”出现了两次`,
+          colon_expected: () => '键后面应当是“:”',
+          object_unclosed: () => '对象没有用 } 结束',
+          object_separator: () => '这里应当是“,”或“}”',
+          array_unclosed: () => '数组没有用 ] 结束',
+          array_separator: () => '这里应当是“,”或“]”',
+          control_character: () => '字符串里有控制字符（换行、制表符等）',
+          string_unclosed: () => '字符串没有结束的引号',
+          bad_escape: () => '字符串里有无效的转义',
+          bad_number: () => '这不是一个数',
+          trailing_text: () => 'JSON 值结束后还有多余的文本',
+        }[e.reason?.kind]?.(e.reason) ?? '无法读取'
+      }（第 ${e.position + 1} 个字符）。`,
     invalid_config: (e) =>
       `${e.field}：${
         {
@@ -71,7 +90,7 @@ export default {
           not_divisor: (r) => `不能整除（${r.value}）`,
           negative: (r) => `算出的数为负（${r.value}）`,
           overflow: () => '参数量超出了可精确计算的范围',
-        }[e.reason?.kind]?.(e.reason) ?? e.message
+        }[e.reason?.kind]?.(e.reason) ?? '这个值无法使用'
       }。`,
     too_long: '文本太长：最多读取 1 MiB 的 config.json。',
   },

@@ -17,11 +17,12 @@ export default {
   preset: (gain, layers, kind) =>
     ({ small: `${gain} × ${layers} 层：小分支`, large: `大分支：${gain} × ${layers} 层` })[kind] ??
     `${gain} × ${layers} 层`,
-  chartTitle: '每一层输入处的梯度范数（对数坐标；顶层为 1）',
+  chartTitle: '每一层输入处的梯度范数（对数坐标；顶层为 1，在最左边：梯度向右一直流到第 0 层）',
   chartLabel: (layers, gain) => `折线图（对数坐标）：增益 ${gain}、共 ${layers} 层时每一层的梯度范数，有残差与无残差`,
   // the quantity a saved CSV's columns hold
   quantity: '该层输入处的梯度范数（顶层为 1）',
-  layerAxis: '第 l 层（梯度从顶层（左）流向第 0 层（右））',
+  // short enough for a phone's chart (about 300 px): the direction is said in chartTitle
+  layerAxis: '第 l 层（顶层在左）',
   plainRatio: (layers) => `无残差时，经过 ${layers} 层后第 0 层收到的梯度是顶层的：`,
   expected: (gain, layers) => `（gain^L = ${gain}^${layers} = `,
   closing: '）',
@@ -34,4 +35,38 @@ export default {
   residualFlat: (ratio, band) =>
     `有残差时，第 0 层收到的梯度是顶层的 ${ratio}，相差不到 ${band} 倍：恒等路径把梯度传了下去，和这一节说的一样。再试试大分支：那时有残差的梯度会随深度增长。`,
   mlpNote: 'MLP 层里有 GELU，衰减不再严格是每层 gain 倍；gain^(L−l) 这条线只作参考。',
+  // the model below the random stack (model-view.js)
+  modelTitle: '训练过的模型里的同一种梯度',
+  modelHint:
+    '打开一个训练过的模型，实验室会在它的文本上做一次反向传播：看梯度到达每一层之前的残差流时有多大。一条是模型本来的样子（带着跳连），另一条把这一层以上的跳连都从反向传播里拿掉，梯度只能一层层穿过分支。两条都以顶层（最终 Norm 之前的残差流）为 1，旁边是上面所选增益的 gain^(L−l)。',
+  model: '模型',
+  modelNone: '不选',
+  modelFiles: '或者你自己的检查点文件（config.json、model.safetensors、tokenizer.json）',
+  modelOpenStored: '测这个已存的模型',
+  modelProgressLabel: '梯度计算的进度',
+  modelCancel: '取消',
+  modelCancelled: '已取消。',
+  modelReading: (done, total) =>
+    total
+      ? `读取文件：${(done / 1e6).toFixed(1)} / ${(total / 1e6).toFixed(1)} MB`
+      : `读取文件：${(done / 1e6).toFixed(1)} MB`,
+  modelOpening: '正在打开模型……',
+  modelRunning: (tokens) => `在 ${tokens} 个词元上做前向和反向……`,
+  modelProgress: (percent) => `前向和反向：${percent}%`,
+  modelTook: (ms) => `用时 ${(ms / 1000).toFixed(1)} 秒。`,
+  modelFailed: (message) => `梯度没能算出来：${message}`,
+  modelChartTitle: '每一层之前的残差流上、所有位置合起来的梯度范数（对数坐标；顶层为 1）',
+  modelChartLabel: '折线图，对数坐标：模型在每一层之前的残差流上的梯度范数，一条带跳连，一条去掉上方所有跳连',
+  modelLayerAxis: '第 i 层之前的残差流（i = L：最终 Norm 之前）',
+  modelStream: '带跳连',
+  modelBranchOnly: '去掉跳连',
+  modelWhat: (name, layers, tokens, loss) => `${name}：${layers} 层，${tokens} 个词元，平均下一词元损失 ${loss} nats。`,
+  modelStreamAt0: '带着跳连，词嵌入收到的梯度是顶层的这么多倍：',
+  modelBranchOnlyAt0: '去掉所有跳连，它只会收到：',
+  modelGainL: (gain, layers) => `（上面随机堆叠的 gain^L = ${gain}^${layers} = `,
+  gainsCaption: '分支增益 ‖Jᵀg‖ / ‖g‖',
+  gainsNote: '分支增益是子层的分支在跳连原样传下的梯度之上又加了多少，g 是子层输出处的梯度：1 表示再加一份同样大的。',
+  gainsLayer: '层',
+  gainsAttn: '注意力',
+  gainsMlp: 'MLP',
 };

@@ -19,18 +19,17 @@ export default {
     olmo2: '子层输出之后：h + Norm(F(h))，末尾另有一个 Norm',
     deepnorm: 'DeepNorm：Norm(α·h + F(h))',
   },
-  normCount: (layer, qk, extra) =>
-    [
-      String(layer),
-      qk ? '（+ q_norm、k_norm）' : '',
-      extra === 2 ? '（+ MLA 内部 2 个）' : extra === 1 ? '（+ v_norm）' : '',
-    ].join(''),
+  // the layer's norms, then those inside attention in one bracket: "2（+ q_norm、k_norm、v_norm）"
+  normCount: (layer, qk, extra) => {
+    const more = [...(qk ? ['q_norm', 'k_norm'] : []), ...({ 1: ['v_norm'], 2: ['MLA 内部 2 个'] }[extra] ?? [])];
+    return more.length ? `${layer}（+ ${more.join('、')}）` : String(layer);
+  },
   featureText: {
     crossAttention:
       '原始 Transformer 的解码器还有第三个 Norm，套在交叉注意力上（图中没有画：这里画的是只有解码器的结构）',
     residualInit: '写回残差流的投影层，初始化时按 1/√N 缩放',
     qkNorm: 'QK-Norm：每个头的 q、k 各过一次 RMSNorm',
-    qkNormWhole: 'QK-Norm 作用在整个投影上：全部 q（宽 hidden_size）一个 RMSNorm，全部 k 一个（玩具解码器按头归一化）',
+    qkNormWhole: 'QK-Norm 作用在整个投影上：全部 q（宽 hidden_size）一个 RMSNorm，全部 k 一个',
     noQkvBias: 'q、k、v 投影去掉了偏置',
     mlaNorms:
       'MLA 的压缩向量 c_q、c_kv 各过一次 RMSNorm（q_a_layernorm、kv_a_layernorm，画在注意力旁边；玩具解码器没有 MLA，运行时不含这两个）',

@@ -20,6 +20,8 @@ export default {
   rowInput: 'x × s',
   rowRms: 'RMSNorm 输出',
   rowLn: 'LayerNorm 输出',
+  // a method the kernels refuse for these inputs, with the API's reason
+  refused: (reason) => `无法计算：${reason}`,
   invariants: '归一化保证的性质（对乘权重之前的 x̂）',
   rmsInvariant: 'RMSNorm：x̂ 的均方根',
   lnMeanInvariant: 'LayerNorm：x̂ 的均值',

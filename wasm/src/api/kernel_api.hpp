@@ -55,9 +55,10 @@ inline float largest_magnitude(Floats x) {
 inline Status check_eps_fits(Floats x, float sum_of_squares, float eps) {
   if (std::isfinite(sum_of_squares / static_cast<float>(x.size()) + eps)) return Status::success();
   return failure_from([&] {
-    return "eps (" + format_number(eps) +
-           ") plus the mean square of x overflows float32, so 1 / sqrt of it is 0 and "
-           "every output would be 0; use a smaller eps";
+    return Status::failure("eps (" + format_number(eps) +
+                               ") plus the mean square of x overflows float32, so 1 / sqrt of it is 0 and "
+                               "every output would be 0; use a smaller eps",
+                           {"eps_overflow", eps});
   });
 }
 
@@ -67,9 +68,12 @@ inline Status check_rms_defined(Floats x, float sum_of_squares, float eps) {
   return failure_from([&] {
     const float largest = largest_magnitude(x);
     if (largest == 0.0f)
-      return std::string("x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0");
-    return "the mean square of x underflows float32 to 0 (the largest |x_i| is " + format_number(largest) +
-           ") and eps is 0, so x / RMS is undefined; scale x up or use eps > 0";
+      return Status::failure("x is all zeros and eps is 0, so its RMS is 0 and x / RMS is undefined; use eps > 0",
+                             {"zero_rms"});
+    return Status::failure("the mean square of x underflows float32 to 0 (the largest |x_i| is " +
+                               format_number(largest) +
+                               ") and eps is 0, so x / RMS is undefined; scale x up or use eps > 0",
+                           {"mean_square_underflow", largest});
   });
 }
 
@@ -116,10 +120,14 @@ inline Status check_std_defined(Floats x, float sum_of_squares, float eps) {
   if (variance > noise || (static_cast<double>(eps) >= noise && eps != 0.0f)) return Status::success();
   const std::string head = "x is constant: its variance (" + format_number(variance) + ") is rounding noise (at most " +
                            format_number(noise) + " for these values), and ";
-  if (eps == 0.0f) return Status::failure(head + "eps is 0, so (x - mean) / std is undefined; use eps > 0");
-  return Status::failure(head + "eps (" + format_number(eps) +
-                         ") is smaller, so (x - mean) / std would be rounding error over its own size; use eps >= " +
-                         format_number(noise));
+  if (eps == 0.0f)
+    return Status::failure(head + "eps is 0, so (x - mean) / std is undefined; use eps > 0",
+                           {"constant_x_eps_zero", variance, noise});
+  return Status::failure(
+      head + "eps (" + format_number(eps) +
+          ") is smaller, so (x - mean) / std would be rounding error over its own size; use eps >= " +
+          format_number(noise),
+      {"constant_x_eps_small", variance, noise});
 }
 
 // Checks everything; `output_bound` receives an upper bound on |y_i|: |x_i * rstd| <= sqrt(d) (x_i^2 is at most
@@ -251,21 +259,32 @@ inline Status layernorm_backward(OutFloats dx, OutFloats dgamma, OutFloats dbeta
   return check_result("dbeta", dbeta);
 }
 
+// A refusal of the division alone, the last check the norms make: x's statistics exist (x all zeros or constant, a
+// mean square that underflows), so the steps up to them are still computed (steps.squares or steps.centered filled);
+// x / rms and (x - mean) / std, and what follows, are not defined.
+inline bool only_division_refused(const Status& s) {
+  const std::string& kind = s.reason.kind;
+  return kind == "zero_rms" || kind == "mean_square_underflow" || kind == "constant_x_eps_zero" ||
+         kind == "constant_x_eps_small";
+}
+
 inline Status rmsnorm_steps(RmsNormSteps& steps, Floats x, const OptionalFloats& g, float eps,
                             float weight_offset = 0.0f) {
   double output_bound = 0.0;  // steps are for small vectors: their output is simply checked
-  RL_RETURN_IF_ERROR(detail::check_rmsnorm_inputs(x, g, eps, weight_offset, output_bound));
+  const Status checked = detail::check_rmsnorm_inputs(x, g, eps, weight_offset, output_bound);
+  if (!checked.ok && !only_division_refused(checked)) return checked;
   steps = rl::rmsnorm_steps(x.data(), detail::data_or_null(g), static_cast<int>(x.size()), eps, weight_offset);
-  return check_result("output", steps.output);
+  return checked.ok ? check_result("output", steps.output) : checked;
 }
 
 inline Status layernorm_steps(LayerNormSteps& steps, Floats x, const OptionalFloats& gamma, const OptionalFloats& beta,
                               float eps) {
   double output_bound = 0.0;
-  RL_RETURN_IF_ERROR(detail::check_layernorm_inputs(x, gamma, beta, eps, output_bound));
+  const Status checked = detail::check_layernorm_inputs(x, gamma, beta, eps, output_bound);
+  if (!checked.ok && !only_division_refused(checked)) return checked;
   steps = rl::layernorm_steps(x.data(), detail::data_or_null(gamma), detail::data_or_null(beta),
                               static_cast<int>(x.size()), eps);
-  return check_result("output", steps.output);
+  return checked.ok ? check_result("output", steps.output) : checked;
 }
 
 // y = gamma * tanh(alpha * x) + beta (Dynamic Tanh, Zhu et al. 2025); gamma, beta default to ones, zeros.

@@ -103,8 +103,9 @@ inline Status check_matching(std::string_view name, const OptionalFloats& v, std
   if (Status s = first_non_finite("x", x); !s.ok) return s;
   float largest = 0.0f;
   for (float v : x) largest = std::fmax(largest, std::fabs(v));
-  return Status::failure("the sum of squares of x overflows float32 (the largest |x_i| is " + format_number(largest) +
-                         "); scale x down");
+  return Status::failure(
+      "the sum of squares of x overflows float32 (the largest |x_i| is " + format_number(largest) + "); scale x down",
+      {"sum_overflow", largest});
 }
 inline Status check_norm_input_given(Floats x, float sum_of_squares) {
   return std::isfinite(sum_of_squares) ? Status::success() : norm_input_problem(x);

@@ -28,7 +28,7 @@ void linear_backward_input(float* dx, const float* dy, const void* w, Dtype dtyp
   const auto* bytes = static_cast<const unsigned char*>(w);
   for (int n = 0; n < N; n += kBackwardPanelRows) {
     const int rows = std::min(kBackwardPanelRows, N - n);
-    to_f32(panel, bytes + std::size_t(n) * K * 2, std::size_t(rows) * K, dtype);
+    to_f32(panel, bytes + std::size_t(n) * row_bytes(dtype, K), std::size_t(rows) * K, dtype);
     gemm(dx, K, dy + n, N, 1, panel, K, M, K, rows, true);
   }
 }
@@ -42,7 +42,7 @@ void head_backward_chunk(float* dh, const float* dz, int ld, int rows, int d, co
   const auto* bytes = static_cast<const unsigned char*>(w);
   for (int j = 0; j < n; j += kBackwardPanelRows) {
     const int panel_rows = std::min(kBackwardPanelRows, n - j);
-    to_f32(panel, bytes + std::size_t(j) * d * 2, std::size_t(panel_rows) * d, dtype);
+    to_f32(panel, bytes + std::size_t(j) * row_bytes(dtype, d), std::size_t(panel_rows) * d, dtype);
     gemm(dh, d, dz + j, ld, 1, panel, d, rows, d, panel_rows, true);
   }
 }

@@ -13,48 +13,6 @@
 
 namespace rl::checkpoint {
 
-float f16_bits_to_float(std::uint16_t h) {
-  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-  const std::uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
-  std::uint32_t bits;
-  if (exponent == 0x1f) {
-    bits = sign | 0x7f800000u | (mantissa << 13);  // inf, NaN
-  } else if (exponent != 0) {
-    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);  // rebias 15 -> 127
-  } else {
-    // zero or subnormal: mantissa * 2^-24, exact in float32
-    const float magnitude = static_cast<float>(mantissa) * 5.9604644775390625e-8f;
-    std::memcpy(&bits, &magnitude, sizeof bits);
-    bits |= sign;
-  }
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
-void to_f32(float* out, const void* in, std::size_t n, Dtype dtype) {
-  const auto* bytes = static_cast<const unsigned char*>(in);
-  if (dtype == Dtype::f32) {
-    std::memcpy(out, in, n * sizeof(float));
-    return;
-  }
-  if (dtype == Dtype::bf16) {
-    // bfloat16 is float32's top half: widen and shift (a loop the compiler turns into SIMD widen-and-shift).
-    auto* out_bits = reinterpret_cast<std::uint32_t*>(out);
-    for (std::size_t i = 0; i < n; ++i) {
-      std::uint16_t h;
-      std::memcpy(&h, bytes + 2 * i, 2);
-      out_bits[i] = static_cast<std::uint32_t>(h) << 16;
-    }
-    return;
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    std::uint16_t h;
-    std::memcpy(&h, bytes + 2 * i, 2);
-    out[i] = f16_bits_to_float(h);
-  }
-}
-
 std::string check_spec(const LayerSpec& s) {
   if (s.d <= 0 || s.n_heads <= 0 || s.n_kv_heads <= 0 || s.head_dim <= 0 || s.ffn <= 0)
     return "layer sizes must be positive";
@@ -102,7 +60,7 @@ void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, 
   const auto* bytes = static_cast<const unsigned char*>(w);
   for (int n = 0; n < N; n += kPanelRows) {
     const int rows = std::min(kPanelRows, N - n);
-    to_f32(panel, bytes + std::size_t(n) * K * 2, std::size_t(rows) * K, dtype);
+    to_f32(panel, bytes + std::size_t(n) * row_bytes(dtype, K), std::size_t(rows) * K, dtype);
     matmul_nt(y + n, N, x, K, panel, K, M, K, rows);
   }
 }
@@ -145,11 +103,29 @@ void add_bias(float* y, const float* bias, int rows, int n) {
 }  // namespace
 
 void attention_core(float* y, float* q, float* k, float* v, int T, const LayerSpec& s, const LayerWeights& w,
-                    const float* inv_freq, int window, float* scores, float* head_stats) {
+                    const float* inv_freq, int window, float* scores, float* head_stats, float* qk_norm_inputs) {
   const int H = s.n_heads, KV = s.n_kv_heads, hd = s.head_dim, q_cols = H * hd, kv_cols = KV * hd;
   add_bias(q, w.f32(kQBias), T, q_cols);
   add_bias(k, w.f32(kKBias), T, kv_cols);
   add_bias(v, w.f32(kVBias), T, kv_cols);
+  if (qk_norm_inputs) {
+    // per position, min over its normalized rows of mean(h^2): `rows` rows of `n` values each
+    const auto smallest = [&](float* out, const float* x, int rows, int n) {
+      for (int t = 0; t < T; ++t) {
+        double least = std::numeric_limits<double>::infinity();
+        for (int r = 0; r < rows; ++r) {
+          const float* row = x + (std::size_t(t) * rows + r) * n;
+          double sum = 0;
+          for (int j = 0; j < n; ++j) sum += double(row[j]) * row[j];
+          least = std::min(least, sum / n);
+        }
+        out[t] = s.qk_norm == QkNorm::none ? 0.0f : static_cast<float>(least);
+      }
+    };
+    const bool per_head = s.qk_norm == QkNorm::per_head;
+    smallest(qk_norm_inputs, q, per_head ? H : 1, per_head ? hd : q_cols);
+    smallest(qk_norm_inputs + T, k, per_head ? KV : 1, per_head ? hd : kv_cols);
+  }
   if (s.qk_norm == QkNorm::per_head) {
     rmsnorm_forward(q, nullptr, q, w.f32(kQNorm), T * H, hd, s.eps, s.norm_offset);
     rmsnorm_forward(k, nullptr, k, w.f32(kKNorm), T * KV, hd, s.eps, s.norm_offset);
@@ -192,12 +168,12 @@ void gated_activation(float* gate, const float* up, std::size_t n, Activation ac
 namespace {
 
 void attention(float* out, const float* x, int T, const LayerSpec& s, const LayerWeights& w, const float* inv_freq,
-               int window, Workspace& ws, float* head_stats) {
+               int window, Workspace& ws, float* head_stats, float* qk_norm_inputs) {
   const int d = s.d, q_cols = s.n_heads * s.head_dim, kv_cols = s.n_kv_heads * s.head_dim;
   linear(ws.q, x, w.w[kQ], w.dtype[kQ], T, d, q_cols, ws.panel);
   linear(ws.k, x, w.w[kK], w.dtype[kK], T, d, kv_cols, ws.panel);
   linear(ws.v, x, w.w[kV], w.dtype[kV], T, d, kv_cols, ws.panel);
-  attention_core(ws.y, ws.q, ws.k, ws.v, T, s, w, inv_freq, window, ws.scores, head_stats);
+  attention_core(ws.y, ws.q, ws.k, ws.v, T, s, w, inv_freq, window, ws.scores, head_stats, qk_norm_inputs);
   linear(out, ws.y, w.w[kO], w.dtype[kO], T, q_cols, d, ws.panel);
   add_bias(out, w.f32(kOBias), T, d);
 }
@@ -267,14 +243,15 @@ std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeight
   const auto observe_norm_input = [&](int which, const float* input) {
     if (observe.norm_inputs) row_mean_squares(observe.norm_inputs + std::size_t(which) * T, input, T, d);
   };
-  if (observe.norm_inputs) std::fill(observe.norm_inputs, observe.norm_inputs + 4 * std::size_t(T), 0.0f);
+  if (observe.norm_inputs) std::fill(observe.norm_inputs, observe.norm_inputs + 6 * std::size_t(T), 0.0f);
   const float* attn_in = x;
   if (s.placement != Placement::olmo2) {
     observe_norm_input(0, x);
     rmsnorm_forward(ws.h, nullptr, x, w.f32(kAttnNormBefore), T, d, s.eps, s.norm_offset);
     attn_in = ws.h;
   }
-  attention(ws.branch, attn_in, T, s, w, inv_freq, window, ws, observe.head_stats);
+  attention(ws.branch, attn_in, T, s, w, inv_freq, window, ws, observe.head_stats,
+            observe.norm_inputs ? observe.norm_inputs + 4 * std::size_t(T) : nullptr);
   if (s.placement != Placement::pre) {
     observe_norm_input(1, ws.branch);
     rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kAttnNormAfter), T, d, s.eps, s.norm_offset);
@@ -308,7 +285,7 @@ void head_chunk(float* logits, int ld, const float* h, int rows, int d, const vo
     const auto* bytes = static_cast<const unsigned char*>(w);
     for (int j = 0; j < n; j += kPanelRows) {
       const int panel_rows = std::min(kPanelRows, n - j);
-      to_f32(panel, bytes + std::size_t(j) * d * 2, std::size_t(panel_rows) * d, dtype);
+      to_f32(panel, bytes + std::size_t(j) * row_bytes(dtype, d), std::size_t(panel_rows) * d, dtype);
       matmul_nt(logits + j, ld, h, d, panel, d, rows, d, panel_rows);
     }
   }

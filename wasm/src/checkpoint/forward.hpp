@@ -16,14 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/quant.hpp"
 #include "core/memory_budget.hpp"
 
 namespace rl::checkpoint {
-
-enum class Dtype : int { f32 = 0, f16 = 1, bf16 = 2 };
-// n values of `dtype` at `in` (any alignment) widened to float32.
-void to_f32(float* out, const void* in, std::size_t n, Dtype dtype);
-float f16_bits_to_float(std::uint16_t h);
 
 enum class Placement : int { pre = 0, sandwich = 1, olmo2 = 2 };
 enum class QkNorm : int { none = 0, per_head = 1, whole = 2 };
@@ -63,10 +59,10 @@ enum Slot : int {
   kDown,
   kSlotCount
 };
-// The projections (q, k, v, o, gate, up, down) may stay in the file's dtype: they are widened to float32 four
-// rows at a time into a small panel right before the matmul kernel reads them (the kernel holds four rows of W
-// in L1 while every row of x passes), so no float32 copy of a whole matrix is made. Norm weights and biases are
-// float32.
+// The projections (q, k, v, o, gate, up, down) may stay in the file's dtype (quant.hpp, block-quantized ones
+// included): they are widened to float32 four rows at a time into a small panel right before the matmul kernel reads
+// them (the kernel holds four rows of W in L1 while every row of x passes), so no float32 copy of a whole matrix is
+// made. Norm weights and biases are float32.
 struct LayerWeights {
   const void* w[kSlotCount] = {};
   Dtype dtype[kSlotCount] = {};
@@ -108,15 +104,19 @@ inline constexpr int kHeadStats = 4;
 // The attention between the projections: q[T, H * hd], k and v [T, KV * hd] as the projections give them (biases
 // not yet added; q and k are changed in place: biases, q/k norm, RoPE; v gets its bias) -> y[T, H * hd], the
 // heads' outputs before o_proj. scores: 2 * T * T floats (one head's scores and probabilities at a time). The
-// layer's own weights used: the biases and q/k norms.
-// head_stats: nullptr, or kHeadStats * H floats (above).
+// layer's own weights used: the biases and q/k norms. head_stats: nullptr, or kHeadStats * H floats (above).
+// qk_norm_inputs: nullptr, or 2 * T floats: per position the smallest mean(h^2) at q_norm's input over the rows it
+// normalizes (a head's hd values with a norm per head, the whole projection otherwise), then the same for k_norm;
+// 0 without q/k norm.
 void attention_core(float* y, float* q, float* k, float* v, int T, const LayerSpec& spec, const LayerWeights& weights,
-                    const float* inv_freq, int window, float* scores, float* head_stats = nullptr);
+                    const float* inv_freq, int window, float* scores, float* head_stats = nullptr,
+                    float* qk_norm_inputs = nullptr);
 
 // Observations of one layer a caller may ask for (each nullptr when not wanted); they change nothing computed.
 //   head_stats    kHeadStats * H floats, as attention_core reports them
-//   norm_inputs   4 * T floats: mean(h^2) of each row at the input of N1, N2, N3, N4 (the layout's norms, in the
-//                 order of the layer comment above; 0 where the layout has no such norm)
+//   norm_inputs   6 * T floats: mean(h^2) of each row at the input of N1, N2, N3, N4 (the layout's norms, in the
+//                 order of the layer comment above; 0 where the layout has no such norm), then q_norm's and
+//                 k_norm's as attention_core's qk_norm_inputs
 //   mid_norms     T floats: the L2 norm of the stream between the two sublayers (hook_resid_mid)
 struct LayerObservations {
   float* head_stats = nullptr;

@@ -9,12 +9,17 @@
 // the rows compute.js.
 import { ExperimentElement } from '../shared/experiment-element.js';
 import { createLabWorker } from '../../lib/worker-client.js';
+import { EXPERIMENT_OPTIONS } from '../../lib/checkpoint/experiments.js';
 import { LENS_K, openModel, probeRows, shownToken, tokenIds, unknownCharacters } from './compute.js';
 import { SEEDS, comparable, seedRows } from './seed.js';
 import { LAST, MAX_POSITION, STATE, defaultPrompt, sourceName } from './state.js';
 import { drawRun, probeView } from './view.js';
 import { describeError } from '../shared/i18n.js';
+import { keepInView } from '../shared/keep-in-view.js';
 import { parseNumber } from '../shared/parse-number.js';
+
+/** The local time of day, hh:mm:ss (24 hours, as both languages write it): when a run ended. */
+const clockTime = () => new Date().toTimeString().slice(0, 8);
 
 export class RlCheckpointProbe extends ExperimentElement {
   static tag = 'rl-checkpoint-probe';
@@ -33,6 +38,7 @@ export class RlCheckpointProbe extends ExperimentElement {
   #drawnSource = null; // the source (a toy's name or the reader's files) of the run the charts show
   #shownDefault = ''; // the default prompt of the model on screen, as the field shows it while state.prompt is ''
   #defaultNote = ''; // what the prompt note says of that model's prompts
+  #runEnds = []; // resolved when the run under way (or the next) ends: a link's reveal waits for it
 
   build() {
     this.whileConnected(() => () => this.#closeWorker());
@@ -53,6 +59,37 @@ export class RlCheckpointProbe extends ExperimentElement {
     this.#showSource();
     this.#showDefault({ source: this.state.toy });
     this.computeWhenVisible();
+  }
+
+  /**
+   * Settings from a link of the chapter (LabElement.followLink): the toy, prompt, position and experiment it names
+   * replace those shown and run at once (or as the probe nears the viewport). `reveal` keeps the experiment's
+   * section (with no experiment, the probe) in view until that run has drawn.
+   */
+  applySettings(patch, { reveal }) {
+    const { toy, prompt, position, experiment } = patch;
+    Object.assign(this.state, patch);
+    if (toy !== undefined) {
+      this.#files = null;
+      this.view.fileInput.value = '';
+      this.view.toySelect.value = toy;
+      this.#showSource();
+      this.#showDefault({ source: toy });
+    }
+    if (prompt !== undefined) this.view.prompt.input.value = prompt || this.#shownDefault;
+    if (position !== undefined) this.view.position.input.value = position === LAST ? '' : String(position);
+    if (experiment !== undefined) this.view.experimentView.choose(experiment);
+    const changed = Object.keys(patch).length > 0;
+    const ran = changed ? new Promise((end) => this.#runEnds.push(end)) : Promise.resolve();
+    if (changed) this.recomputeNow();
+    if (!reveal) return;
+    if (this.state.experiment === 'none') keepInView(this, { until: ran });
+    else this.view.experimentView.reveal(ran);
+  }
+
+  /** The run under way has ended (drawn, refused or cancelled): whoever waits for it goes on. */
+  #runEnded() {
+    for (const end of this.#runEnds.splice(0)) end();
   }
 
   #chooseToy(name) {
@@ -127,6 +164,7 @@ export class RlCheckpointProbe extends ExperimentElement {
 
   #cancel() {
     this.#closeWorker();
+    this.#runEnded();
     this.#busy(false);
     this.view.status.textContent = this.strings.cancelled;
     this.dataset.status = 'cancelled';
@@ -143,7 +181,7 @@ export class RlCheckpointProbe extends ExperimentElement {
     const mine = ++this.#generation;
     const current = () => mine === this.#generation;
     const position = this.#readPosition();
-    if (position === undefined) return;
+    if (position === undefined) return this.#runEnded(); // nothing runs until the field holds a position
     const source = this.#files ?? this.state.toy;
     this.dataset.status = 'running';
     this.view.error.textContent = '';
@@ -185,17 +223,21 @@ export class RlCheckpointProbe extends ExperimentElement {
       }
       // without tokenizer.json the prompt is token ids: "3, 17, 5"
       const ids = opened.hasTokenizer ? await opened.handle.tokenize(text) : tokenIds(text);
-      const at = position === LAST || position >= ids.length ? ids.length - 1 : position;
+      if (position >= ids.length)
+        throw Object.assign(new Error(s.positionBeyond(position, ids.length)), { field: this.view.position });
+      const at = position === LAST ? ids.length - 1 : position;
       const cost = await opened.handle.cost(ids);
       if (!current()) return;
       const costLine = s.runCost(cost, opened.handle.workers);
       this.view.status.textContent = costLine;
-      this.view.progress.max = cost.layers;
+      // the bar and the words count the same thing: the bytes read of those the cost line says the run reads
+      this.view.progress.max = cost.bytesRead;
       this.view.progress.value = 0;
-      const onRunProgress = ({ layer, layers, bytesRead }) => {
+      const onRunProgress = ({ stage, layer, layers, bytesRead }) => {
         if (!current()) return;
-        this.view.progress.value = layer;
-        this.view.status.textContent = `${costLine} ${s.runProgress(layer, layers, bytesRead)}`;
+        this.view.progress.value = bytesRead;
+        const step = stage === 'head' ? s.runHead : s.runLayer(layer, layers);
+        this.view.status.textContent = `${costLine} ${s.runProgress(step, bytesRead, cost.bytesRead)}`;
       };
       const run = await opened.handle.run(ids, { lens: { k: LENS_K, position: at }, onProgress: onRunProgress });
       const weights = await opened.handle.normWeights();
@@ -205,6 +247,7 @@ export class RlCheckpointProbe extends ExperimentElement {
       this.view.promptNote.textContent = [this.#defaultNote, beyond].filter(Boolean).join(' ');
       const rows = probeRows(run, weights, opened.name);
       drawRun(this.view, rows, s);
+      this.view.zeroToys.hidden = typeof opened.source !== 'string'; // what the toys show, said of a toy alone
       this.#drawnSource = opened.source;
       this.#showSource();
       const { seed, dtypes } = opened;
@@ -217,6 +260,8 @@ export class RlCheckpointProbe extends ExperimentElement {
           position: at,
           token: shownToken(rows.tokens[at]),
           dtypes,
+          hasTokenizer: opened.hasTokenizer,
+          canUseSeed: opened.hasTokenizer && !unknownCharacters(opened.characters, seed.prompt).length,
         },
       );
       const experiment = this.state.experiment;
@@ -232,22 +277,25 @@ export class RlCheckpointProbe extends ExperimentElement {
           this.view.status.textContent = s.experimentProgress(percent);
         };
         const result = await opened.handle.experiment(experiment, ids, {
-          ...(['increments', 'streamTop'].includes(experiment) ? { position: at } : {}),
+          ...(EXPERIMENT_OPTIONS[experiment].includes('position') ? { position: at } : {}),
           onProgress: onExperimentProgress,
         });
         if (!current()) return;
         this.view.experimentView.show(experiment, result, opened.name);
+        this.view.experimentView.ran(s.experimentRan(sourceName(opened.source, s), clockTime()));
       }
-      this.#busy(false);
       const took = s.took(performance.now() - started, opened.handle.workers);
       const residency = await opened.handle.residency();
       if (!current()) return;
+      this.#busy(false);
+      this.#runEnded();
       this.view.status.textContent = `${took} ${s.residency(residency)}`;
       this.dataset.status = 'done';
       this.markStale(false, 'run');
     } catch (failure) {
       if (!current()) return;
       this.#busy(false);
+      this.#runEnded();
       this.view.status.textContent = '';
       if (failure?.field) {
         failure.field.setError(failure.message); // where the reader typed it

@@ -2,7 +2,10 @@
 // the lab worker (a shipped toy, ../shared/toys.js, or the reader's files read with progress), the tokens of a
 // prompt, and one run of the checkpoint handle turned into the rows the widget draws.
 import { fetchToy } from '../shared/toys.js';
+import { gatherFiles } from '../shared/model-files.js';
 import { configOf, seedOf } from './seed.js';
+
+export { defaultIds, tokenIds } from '../shared/model-files.js';
 
 /** Tokens per layer in the logit lens table. */
 export const LENS_K = 3;
@@ -34,30 +37,6 @@ export async function openModel(worker, source, { seeds, onProgress, onOpening, 
     seed: seedOf(config, seeds),
     dtypes: [...new Set(handle.tensors.map((t) => t.dtype))],
   };
-}
-
-/**
- * The reader's files for lab.openCheckpoint: the weights (.safetensors) stay File objects, read by range in the
- * worker when a run needs them (a File posted to a worker is a handle to the file on disk, not a copy); the JSON
- * files are read here (the probe reads the config and the tokenizer's vocabulary too). onProgress(bytesDone,
- * bytesTotal) over the JSON files.
- */
-export async function gatherFiles(fileList, onProgress) {
-  const list = [...fileList];
-  const small = list.filter((file) => !file.name.endsWith('.safetensors'));
-  const total = small.reduce((sum, file) => sum + file.size, 0);
-  const files = {};
-  let done = 0;
-  for (const file of list) {
-    if (file.name.endsWith('.safetensors')) {
-      files[file.name] = file;
-      continue;
-    }
-    files[file.name] = await file.arrayBuffer();
-    done += file.size;
-    onProgress(done, total);
-  }
-  return files;
 }
 
 // GPT-2's byte-level alphabet (bytes_to_unicode), inverted: the character a byte-level vocabulary writes -> the
@@ -117,27 +96,6 @@ export function readTokenizer(files) {
 export const unknownCharacters = (characters, text) =>
   characters ? [...new Set(text)].filter((ch) => !characters.has(ch)) : [];
 
-/** How many ids the prompt of a checkpoint without tokenizer.json holds by default: 0, 1, ... */
-const DEFAULT_IDS = 8;
-
-/** The default prompt without tokenizer.json: the first ids of the vocabulary, "0, 1, 2, 3, 4, 5, 6, 7". */
-export const defaultIds = (vocabSize) =>
-  Array.from({ length: Math.max(1, Math.min(DEFAULT_IDS, vocabSize || DEFAULT_IDS)) }, (_, i) => i).join(', ');
-
-/** Token ids typed as numbers separated by commas or spaces ("3, 17, 5"), for a checkpoint without tokenizer.json. */
-export function tokenIds(text) {
-  const parts = text
-    .trim()
-    .split(/[\s,]+/)
-    .filter(Boolean);
-  if (!parts.length || parts.some((p) => !/^\d+$/.test(p))) {
-    throw Object.assign(new Error('without tokenizer.json the prompt must be token ids, such as 3, 17, 5'), {
-      code: 'no_tokenizer',
-    });
-  }
-  return parts.map(Number);
-}
-
 /** A token's text as the tables show it: line breaks and spaces made visible. */
 export const shownToken = (text) => text.replace(/\s/g, (c) => ({ '\n': '↵', '\t': '⇥', '\r': '␍' })[c] ?? '␣');
 
@@ -162,10 +120,11 @@ export function probeRows(run, weights, name) {
       state: layer.state,
       tokens: Array.from(layer.ids, (id, j) => ({ text: name(id), prob: layer.probs[j] })),
     })),
-    // Gemma's (1 + w): the statistics of the multiplier the model applies
+    // Gemma's (1 + w): the statistics of the multiplier the model applies (a GGUF stores it already: `stored`)
     weights: weights.map((w) => {
       const { mean, std, min, max } = w.multiplier ?? w;
-      return { name: w.name, onePlus: Boolean(w.multiplier), mean, std, min, max };
+      const stored = w.storedOffset === 1;
+      return { name: w.name, onePlus: Boolean(w.multiplier) && !stored, stored, mean, std, min, max };
     }),
   };
 }

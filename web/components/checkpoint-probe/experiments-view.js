@@ -3,9 +3,10 @@
 // table with the same numbers (the accessible alternative, and the chart's CSV). `s` is the widget's strings:
 // s.experiments[name] = { name, claim, answer(result, token) } is the one table of each language.
 import { EXPERIMENTS } from '../../lib/checkpoint/experiments.js';
-import { barChart, niceLimit } from '../shared/bar-chart.js';
+import { barChart, legendEntry, niceLimit } from '../shared/bar-chart.js';
 import { h } from '../shared/dom.js';
 import { formatFixed, formatTrimmed } from '../shared/format.js';
+import { keepInView } from '../shared/keep-in-view.js';
 import { shownToken } from './compute.js';
 
 /** 'none' (the probe's own figures only), then the experiments in the library's order. */
@@ -22,14 +23,17 @@ const layerNames = (n) => Array.from({ length: n }, (_, l) => String(l));
 const PRESENT = {
   noFinalNorm: (r, s, t) => ({
     chart: {
-      categories: [s.withNorm, s.withoutNorm],
-      series: [{ label: s.entropy, className: 'series-attn', values: [r.real.entropy, r.raw.entropy] }],
+      categories: [s.withNorm, s.withoutNorm, s.withoutGain],
+      series: [
+        { label: s.entropy, className: 'series-attn', values: [r.real.entropy, r.raw.entropy, r.noGain.entropy] },
+      ],
     },
     table: {
-      head: [s.reading, s.entropy, s.topTokens],
+      head: [s.readingColumn, s.entropy, s.topTokens],
       rows: [
         [s.withNorm, g(r.real.entropy), tops(r.real, t)],
         [s.withoutNorm, g(r.raw.entropy), tops(r.raw, t)],
+        [s.withoutGain, g(r.noGain.entropy), tops(r.noGain, t)],
       ],
     },
   }),
@@ -49,7 +53,7 @@ const PRESENT = {
       series: [{ label: s.entropy, className: 'series-attn', values: [r.right.entropy, r.wrong.entropy] }],
     },
     table: {
-      head: [s.reading, s.entropy, s.topTokens],
+      head: [s.readingColumn, s.entropy, s.topTokens],
       rows: [
         [s.rightReading, g(r.right.entropy), tops(r.right, t)],
         [s.wrongReading, g(r.wrong.entropy), tops(r.wrong, t)],
@@ -168,8 +172,12 @@ const PRESENT = {
 
 const tops = (d, t) => d.ids.map((id, i) => `${t(id)} ${formatFixed(d.probs[i], 2)}`).join(', ');
 
-/** The experiment section: { root, select, choose(name), running(), show(name, result, tokenName), failed() }. */
-export function experimentsView(s, { value, onChoose }) {
+/**
+ * The experiment section: { root, select, choose(name), running(), show(name, result, tokenName), failed() }.
+ * `gradientsLink`: a link to the chapter's gradient section (LabElement.sectionLink), where the gradients of the
+ * same models are measured, or null.
+ */
+export function experimentsView(s, { value, onChoose, gradientsLink = null }) {
   const select = h(
     'select',
     { id: 'field-experiment', name: 'experiment', onchange: () => onChoose(select.value) },
@@ -177,8 +185,10 @@ export function experimentsView(s, { value, onChoose }) {
   );
   const claim = h('blockquote', { class: 'experiment-claim', 'data-experiment-claim': '' });
   const answer = h('p', { class: 'experiment-answer', 'aria-live': 'polite', 'data-experiment-answer': '' });
+  const ranNote = h('p', { class: 'experiment-ran', 'data-experiment-ran': '' });
   const chart = barChart({ label: s.experimentChart });
-  const figure = h('figure', { class: 'experiment-figure', hidden: true }, chart.root);
+  const legend = h('figcaption', { class: 'legend', 'data-experiment-legend': '' });
+  const figure = h('figure', { class: 'experiment-figure', hidden: true }, legend, chart.root);
   const body = h('tbody');
   const head = h('thead');
   const table = h(
@@ -186,12 +196,13 @@ export function experimentsView(s, { value, onChoose }) {
     { class: 'table-scroll', hidden: true },
     h('table', { class: 'experiment-table' }, head, body),
   );
-  const section = h('div', { class: 'experiment-result' }, claim, answer, figure, table);
+  const section = h('div', { class: 'experiment-result' }, claim, answer, ranNote, figure, table);
   const root = h(
     'section',
     { class: 'experiment', 'data-experiment': value },
     h('h4', {}, s.experimentTitle),
     h('div', { class: 'field' }, h('label', { for: 'field-experiment' }, s.experiment), select),
+    gradientsLink && h('p', { class: 'hint', 'data-gradients-link': '' }, s.gradientsElsewhere, ' ', gradientsLink),
     section,
   );
   const choose = (name) => {
@@ -208,6 +219,24 @@ export function experimentsView(s, { value, onChoose }) {
     choose,
     running() {
       answer.textContent = s.experimentRunning;
+      ranNote.textContent = '';
+    },
+    /** Says the answer above is a run's that has just ended (`text`), and draws the eye to it. */
+    ran(text) {
+      ranNote.textContent = text;
+      root.classList.remove('just-ran');
+      void root.offsetWidth; // the highlight starts again
+      root.classList.add('just-ran');
+    },
+    /**
+     * Scrolls to the section and keeps it in view while the page above it changes, until `until` (the run a link
+     * started) has ended and a little after; the keyboard goes on from its heading.
+     */
+    reveal(until) {
+      const title = root.querySelector('h4');
+      title.tabIndex = -1;
+      title.focus({ preventScroll: true });
+      keepInView(root, { until });
     },
     /** Draws `result` of experiment `name`; tokenName(id) -> its text. */
     show(name, result, tokenName) {
@@ -223,9 +252,11 @@ export function experimentsView(s, { value, onChoose }) {
       const t = (id) => shownToken(tokenName(id));
       answer.textContent = e.answer(result, t);
       const shown = PRESENT[name](result, s, t);
+      legend.replaceChildren(...shown.chart.series.map((x) => legendEntry(x.className, x.label)));
       const values = shown.chart.series.flatMap((x) => x.values).filter(Number.isFinite);
       chart.draw({
         ...shown.chart,
+        axes: s.axes[name],
         limit: niceLimit(Math.max(...values.map(Math.abs), 1e-12)),
         format: (v) => formatTrimmed(v, 2),
       });

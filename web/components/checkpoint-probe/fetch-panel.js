@@ -1,7 +1,9 @@
 // The probe's "fetch a model" panel: the chapter's model (its size shown before anything starts) or any repo id,
 // from a host of HUB_HOSTS or a custom endpoint, into this browser's storage (lab.fetchCheckpoint); progress with
 // bytes, rate and time left, cancel (a later fetch resumes), and the models stored here with a delete button.
-// Nothing is fetched before a click; ?model=org/name only fills the field.
+// Nothing is fetched before a click; ?model=org/name only fills the field. The access token field (for a gated
+// model) lives in this element only: not in the page's address, its state or any storage, and hub.js sends it to
+// the chosen host's own origin alone.
 import { CHAPTER_MODEL, HUB_HOSTS } from '../../lib/checkpoint/hub-hosts.js';
 import { checkEndpoint, checkRepoId } from '../../lib/checkpoint/hub-checks.js';
 import { deleteStoredCheckpoint, fetchCheckpoint, storedCheckpoints } from '../../lib/checkpoint/fetch.js';
@@ -12,20 +14,40 @@ const mb = (bytes) => (bytes / 1e6).toFixed(1);
 
 /** s: the probe's strings (fetch*); onFiles(files, model): the fetched files, to open. */
 export function fetchPanel(s, onFiles) {
+  // A page opened from disk (the offline file) has no Origin Private File System to store a model in and no origin
+  // a host's CORS answer could allow: the panel says so instead of offering what cannot work.
+  if (globalThis.location?.protocol === 'file:')
+    return {
+      root: h(
+        'details',
+        { class: 'fetch-panel', 'data-fetch-unavailable': '' },
+        h('summary', {}, s.fetchTitle),
+        h('p', { class: 'hint' }, s.fetchFromFile),
+      ),
+      cancel() {},
+    };
   const host = h(
     'select',
-    { id: 'field-host', name: 'host', onchange: () => (custom.hidden = host.value !== CUSTOM) },
+    { id: 'field-host', name: 'host', onchange: () => (customField.hidden = host.value !== CUSTOM) },
     [
       ...HUB_HOSTS.map((row) => h('option', { value: row.endpoint }, row.name)),
       h('option', { value: CUSTOM }, s.fetchCustomHost),
     ],
   );
-  const custom = h('input', {
-    id: 'field-endpoint',
-    type: 'url',
-    placeholder: 'https://',
-    hidden: true,
-    'aria-label': s.fetchCustomHost,
+  const custom = h('input', { id: 'field-endpoint', type: 'url', placeholder: 'https://hf-mirror.com' });
+  const customField = h(
+    'div',
+    { class: 'field', hidden: true },
+    h('label', { for: 'field-endpoint' }, s.fetchEndpointLabel),
+    custom,
+  );
+  const token = h('input', {
+    id: 'field-token',
+    type: 'password',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    placeholder: 'hf_…',
+    'data-token': '',
   });
   const offered = new URLSearchParams(globalThis.location?.search ?? '').get('model');
   const repo = h('input', {
@@ -35,6 +57,14 @@ export function fetchPanel(s, onFiles) {
     value: offered ?? '',
     placeholder: CHAPTER_MODEL.repo,
   });
+  // a GGUF file of the repo (its name as the repo's file list gives it): fetched alone, without config.json
+  const ggufFile = h('input', {
+    id: 'field-gguf',
+    type: 'text',
+    spellcheck: 'false',
+    placeholder: 'qwen2.5-0.5b-instruct-q4_k_m.gguf',
+    'data-gguf': '',
+  });
   const chapterButton = h(
     'button',
     { type: 'button', 'data-fetch-chapter': '', onclick: () => start(CHAPTER_MODEL.repo) },
@@ -42,7 +72,11 @@ export function fetchPanel(s, onFiles) {
   );
   const repoButton = h(
     'button',
-    { type: 'button', 'data-fetch-repo': '', onclick: () => start(repo.value.trim()) },
+    {
+      type: 'button',
+      'data-fetch-repo': '',
+      onclick: () => start(repo.value.trim(), undefined, ggufFile.value.trim()),
+    },
     s.fetchRepo,
   );
   const cancelButton = h('button', { type: 'button', hidden: true, onclick: () => controller?.abort() }, s.cancel);
@@ -54,14 +88,17 @@ export function fetchPanel(s, onFiles) {
 
   const endpoint = () => (host.value === CUSTOM ? checkEndpoint(custom.value.trim()) : host.value);
   const buttons = () => [chapterButton, repoButton, ...list.querySelectorAll('button')];
-  /** Fetches (or opens from storage) `id`, from `from` (a stored model's host) or the host chosen; one at a time. */
-  async function start(id, from) {
+  /**
+   * Fetches (or opens from storage) `id`, from `from` (a stored model's host) or the host chosen, `file` a .gguf of
+   * it or '' for the transformers files; one at a time.
+   */
+  async function start(id, from, file = '') {
     if (controller) return;
     error.textContent = '';
     let options;
     try {
       checkRepoId(id);
-      options = { endpoint: from ?? endpoint() };
+      options = { endpoint: from ?? endpoint(), token: token.value.trim() || null, ...(file ? { file } : {}) };
     } catch (problem) {
       error.textContent = s.fetchErrors[problem.code]?.(problem) ?? problem.message;
       return;
@@ -141,9 +178,13 @@ export function fetchPanel(s, onFiles) {
     { class: 'fetch-panel', open: offered ? '' : undefined },
     h('summary', {}, s.fetchTitle),
     h('p', { class: 'hint' }, s.fetchHint),
-    h('div', { class: 'field' }, h('label', { for: 'field-host' }, s.fetchHost), host, custom),
+    h('div', { class: 'field' }, h('label', { for: 'field-host' }, s.fetchHost), host),
+    customField,
     h('p', {}, chapterButton),
     h('div', { class: 'field' }, h('label', { for: 'field-repo' }, s.fetchRepoLabel), repo, repoButton),
+    h('div', { class: 'field' }, h('label', { for: 'field-gguf' }, s.fetchGgufLabel), ggufFile),
+    h('div', { class: 'field' }, h('label', { for: 'field-token' }, s.fetchToken), token),
+    h('p', { class: 'hint' }, s.fetchTokenHint),
     h('div', { class: 'fetch-row' }, progress, status, cancelButton),
     error,
     h('h4', {}, s.storedTitle),

@@ -70,7 +70,9 @@ const range = ([a, b], show) => `${show(a)}–${show(b)}`;
 
 /**
  * The comparison's view: { root, show(view) }, view null (the model is not a seed's: nothing shown) or
- * { seed, rows, comparable, prompt, position, token, dtypes }. `onUseSeed` sets the seed's prompt and position.
+ * { seed, rows, comparable, prompt, position, token, dtypes, canUseSeed, hasTokenizer }. `onUseSeed` sets the
+ * seed's prompt and position: its button is offered only where the model can read that prompt (canUseSeed), and
+ * files without tokenizer.json are told what would make it readable.
  */
 export function seedComparison(s, onUseSeed) {
   const title = h('h4', {});
@@ -79,6 +81,7 @@ export function seedComparison(s, onUseSeed) {
   const yours = h('p', { 'data-seed': 'yours' });
   const useSeed = h('button', { type: 'button', class: 'use-seed', onclick: () => onUseSeed() }, s.useSeed);
   const note = h('p', { class: 'seed-note', role: 'note', 'data-seed': 'note' });
+  const needs = h('p', { class: 'hint', 'data-seed': 'needs-tokenizer' });
   const body = h('tbody');
   const root = h(
     'section',
@@ -87,7 +90,7 @@ export function seedComparison(s, onUseSeed) {
     recognised,
     conditions,
     yours,
-    h('div', { class: 'seed-mismatch' }, note, useSeed),
+    h('div', { class: 'seed-mismatch' }, note, useSeed, needs),
     h(
       'div',
       { class: 'table-scroll' },
@@ -128,6 +131,9 @@ export function seedComparison(s, onUseSeed) {
       const same = view.comparable.prompt && view.comparable.position;
       note.textContent = same ? '' : s.notComparable(!view.comparable.prompt, !view.comparable.position);
       note.parentElement.hidden = same;
+      useSeed.hidden = !view.canUseSeed;
+      needs.textContent = view.hasTokenizer ? '' : s.needsTokenizer;
+      needs.hidden = !needs.textContent;
       body.replaceChildren(
         ...rows.map((row) =>
           h(

@@ -32,7 +32,11 @@ export function weightsTable(s) {
           h(
             'tr',
             {},
-            h('th', { scope: 'row' }, breakable(w.onePlus ? s.onePlus(w.name) : w.name)),
+            h(
+              'th',
+              { scope: 'row' },
+              breakable(w.stored ? s.storedOnePlus(w.name) : w.onePlus ? s.onePlus(w.name) : w.name),
+            ),
             [w.mean, w.std, w.min, w.max].map(cell),
           ),
         ),

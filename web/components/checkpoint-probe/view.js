@@ -113,7 +113,11 @@ export function probeView(host, on) {
   view.seedView = seedComparison(s.seed, on.useSeed);
   view.weightsTable = weightsTable(s);
   view.lensTable = lensTable(s);
-  view.experimentView = experimentsView(s, { value: st.experiment, onChoose: on.experiment });
+  view.experimentView = experimentsView(s, {
+    value: st.experiment,
+    onChoose: on.experiment,
+    gradientsLink: host.sectionLink('why-residuals', s.gradientsLink),
+  });
   host.body.append(
     h(
       'header',
@@ -171,7 +175,7 @@ export function probeView(host, on) {
         'figure',
         { class: 'position-zero' },
         h('figcaption', {}, s.zeroTitle),
-        h('p', { class: 'hint' }, s.zeroWhy),
+        h('p', { class: 'hint' }, s.zeroWhy, (view.zeroToys = h('span', {}, host.common.sentenceGap, s.zeroToys))),
         view.zeroChart.root,
       ),
       h('h4', {}, s.weightsTitle),

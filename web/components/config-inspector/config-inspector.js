@@ -7,6 +7,7 @@ import { blockDiagram } from '../shared/block-diagram.js';
 import { h } from '../shared/dom.js';
 import { formatCount as count, formatPercent, shownConfigValue as shownValue } from '../shared/format.js';
 import { textField } from '../shared/fields.js';
+import { describeError } from '../shared/i18n.js';
 import { LabElement } from '../shared/lab-element.js';
 import { stringsOf } from '../../languages.js';
 import { BLOCK_DIAGRAM_CSS } from '../shared/styles.js';
@@ -120,7 +121,7 @@ export class RlConfigInspector extends LabElement {
       r = this.lab.inspectConfig(text);
     } catch (error) {
       const say = s.errors[error.code];
-      this.field.setError(typeof say === 'function' ? say(error) : (say ?? error.message));
+      this.field.setError(typeof say === 'function' ? say(error) : (say ?? describeError(error, this.language)));
       this.markStale(true, this.field);
       this.dataset.error = error.code ?? 'error';
       return;

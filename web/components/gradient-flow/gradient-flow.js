@@ -2,7 +2,8 @@
 // connections (lab.experiments.gradientDecay, experiment 1, run in a worker). Without residuals the linear stack
 // multiplies the gradient by exactly `gain` per layer (a random rotation keeps its length), so layer 0 gets
 // gain^L of the top's: the chapter's 0.8^32 ≈ 0.0008 and 1.2^32 ≈ 342. The dashed line gain^(L−l) is that
-// formula, drawn for comparison; the two solid curves are measured.
+// formula, drawn for comparison; the two solid curves are measured. Below, the same measurement on a trained
+// model (model-view.js): its gradients with and without the skips, by ckpt.gradients.
 import { log10OrGap, logSplits, logValues, shownScientific as shown } from '../shared/log-axis.js';
 import { ExperimentElement, chartFigure } from '../shared/experiment-element.js';
 import { checkbox, numberSelect } from '../shared/experiment-runner.js';
@@ -10,6 +11,7 @@ import { h } from '../shared/dom.js';
 import { formatFactor, formatFixed, formatScientific } from '../shared/format.js';
 import { axis, lineChart } from '../shared/line-chart.js';
 import { radioGroup, rangeField } from '../shared/fields.js';
+import { MODEL_CHOICES, modelPanel } from './model-view.js';
 
 const WIDTHS = [16, 64, 256, 512];
 // Opening with small branches (gain 0.1) shows the section's claim as it stands: without residuals layer 0 gets
@@ -33,6 +35,8 @@ const STATE = [
   { name: 'plain', type: 'boolean', default: true },
   { name: 'residual', type: 'boolean', default: true },
   { name: 'seed', option: 'experiments.gradientDecay.seed', max: 1e9 },
+  // a shipped toy whose gradients are measured as the widget opens; 'none': the random stack alone
+  { name: 'model', type: 'choice', choices: MODEL_CHOICES, default: MODEL_CHOICES[0] },
 ];
 
 const scientific = (value) => formatScientific(value, 3);
@@ -62,7 +66,10 @@ export class RlGradientFlow extends ExperimentElement {
       step: 0.05,
       value: st.gain,
       valueText: (g) => formatFixed(g, 2),
-      onInput: (gain) => this.change({ gain }),
+      onInput: (gain) => {
+        this.change({ gain });
+        this.model.redraw();
+      },
     });
     this.widthSelect = numberSelect({
       name: 'width',
@@ -132,6 +139,9 @@ export class RlGradientFlow extends ExperimentElement {
       ),
       ...this.experimentResults(chartFigure(s.chartTitle, this.chart)),
     );
+    this.model = modelPanel(this, { gain: () => this.state.gain, onToy: (model) => this.setState({ model }) });
+    this.modelOpened = false;
+    this.body.append(this.model.root);
     this.computeWhenVisible();
   }
 
@@ -139,6 +149,7 @@ export class RlGradientFlow extends ExperimentElement {
     this.gainSlider.set(gain);
     this.layersSlider.set(layers);
     this.change({ gain, layers }, 0);
+    this.model.redraw();
   }
 
   /** A control moved: keep the state (and URL) and recompute once the reader pauses (a preset passes delayMs 0). */
@@ -153,7 +164,9 @@ export class RlGradientFlow extends ExperimentElement {
   }
 
   async compute() {
-    const { layers, gain, variant, width, plain, residual, seed } = this.state;
+    const { layers, gain, variant, width, plain, residual, seed, model } = this.state;
+    if (!this.modelOpened && model !== MODEL_CHOICES[0]) this.model.open({ toy: model }); // a link to a toy
+    this.modelOpened = true;
     const base = { nLayers: layers, gain, variant, width, seed };
     const calls = [];
     if (plain) calls.push(['experiments.gradientDecay', { ...base, residual: false }]);

@@ -1,30 +1,13 @@
 // The numbers behind <rl-precision-lab>, kept free of the DOM so a Web Worker could run them unchanged.
 // (At d = 8192 one comparison takes well under a millisecond, so the widget calls them on the main thread.)
 // The kernels run through the lab; the exact reference is the same formula in float64, computed here.
+import { randomVector } from '../../lib/random.js';
+
+export { randomVector };
 
 export const MAX_D = 8192;
 export const SWEEP_DIMS = Array.from({ length: 12 }, (_, i) => 4 * 2 ** i); // 4, 8, ..., 8192
 export const EPS = 1e-5;
-
-/** Deterministic standard-normal values: mulberry32 for uniforms, Box-Muller for the normal. */
-export function randomVector(d, seed) {
-  let state = seed >>> 0;
-  const uniform = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const x = new Float32Array(d);
-  for (let i = 0; i < d; i += 2) {
-    const radius = Math.sqrt(-2 * Math.log(1 - uniform()));
-    const angle = 2 * Math.PI * uniform();
-    x[i] = radius * Math.cos(angle);
-    if (i + 1 < d) x[i + 1] = radius * Math.sin(angle);
-  }
-  return x;
-}
 
 /**
  * The first d values of randomVector(MAX_D, seed), which are randomVector(d, seed): the widget's vector and the

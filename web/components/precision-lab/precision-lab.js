@@ -154,6 +154,11 @@ export class RlPrecisionLab extends LabElement {
       return seededPrefix(state.d, state.seed);
     }
     const text = this.typedField.input.value;
+    if (text.trim() === '') {
+      // nothing typed yet is no mistake: no message, and the sentence under the table says what is shown
+      this.clearError(this.typedField);
+      return null;
+    }
     const x = this.attempt(
       this.typedField,
       () => {
@@ -173,7 +178,11 @@ export class RlPrecisionLab extends LabElement {
     this.randomControls.hidden = typed;
     this.typedField.root.hidden = !typed;
     const x = this.currentVector();
-    if (!x) return; // the last good result stays, marked stale
+    if (x === null) {
+      this.verdict.textContent = s.typedEmpty;
+      this.explain.hidden = true;
+    }
+    if (!x) return; // the last good result stays (marked stale after a mistake)
     // A typed vector may be anything parseVector accepts (1e20, all zeros): a kernel that refuses it shows its
     // message under the field instead of throwing out of the input event.
     const result = this.attempt(

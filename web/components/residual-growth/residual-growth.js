@@ -34,6 +34,10 @@ const STATE = [
   { name: 'seed', option: 'experiments.residualGrowth.init.seed', max: 1e9 },
 ];
 
+// What a run depends on: charts drawn for another key are not the current settings' results.
+const settingsKey = ({ placement, layers, trainSteps, lr, seed }) =>
+  JSON.stringify([placement, layers, trainSteps, lr, seed]);
+
 export class RlResidualGrowth extends ExperimentElement {
   static tag = 'rl-residual-growth';
   static stateRows = STATE;
@@ -119,6 +123,8 @@ export class RlResidualGrowth extends ExperimentElement {
     this.pending.textContent = training ? this.strings.pending(this.state.trainSteps) : '';
     if (training) this.cancelRecompute();
     else this.recomputeSoon();
+    // A training run waits for the button: until then the charts belong to the settings last drawn.
+    this.markStale(training && settingsKey(this.state) !== this.drawnSettings, 'settings');
   }
 
   async compute() {
@@ -135,6 +141,8 @@ export class RlResidualGrowth extends ExperimentElement {
     if (!results) return;
     this.draw({ placement, layers, trainSteps }, results[0]);
     this.drawToy(toy, results[1]);
+    this.drawnSettings = settingsKey({ placement, layers, trainSteps, lr, seed });
+    this.markStale(settingsKey(this.state) !== this.drawnSettings, 'settings');
   }
 
   /** The toy chart, captioned for `toy`; hidden without one (no shipped toy has the placement, or it failed). */

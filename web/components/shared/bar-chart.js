@@ -10,15 +10,20 @@ const DEFAULT_WIDTH = 480; // until the chart has a size of its own
 const MIN_WIDTH = 240;
 const HEIGHT = 200;
 const MARGIN = { left: 46, right: 8, top: 14, bottom: 22 };
-// Widths of the monospace text (widget.css): 12-px names and ticks, 11-px bar values, per character.
+// Widths of the monospace text (widget.css): 12-px names and ticks, 11-px bar values, per character; a CJK
+// character takes about a full em.
 const TICK_CHAR = 7.3;
 const VALUE_CHAR = 6.7;
+const WIDE_CHAR = 12;
+const TITLE_LINE = 15; // the height of one line of an axis title
 
 /**
- * Creates an empty chart. draw({ categories, series: [{ label, className, values }], limit, format })
+ * Creates an empty chart. draw({ categories, series: [{ label, className, values }], limit, format, axes })
  * draws series side by side per category on an axis from the most negative value's nice bound (or 0) to `limit`;
  * `format(value)` writes a bar's value (the lab's number format by default), the axis has the lab's tick labels.
- * Category names are thinned to every n-th where they would not fit side by side.
+ * Category names are thinned to every n-th where they would not fit side by side. `axes` = { x, y }, optional:
+ * what the categories are (written under their names) and what the bars measure (written above the value axis),
+ * each wrapped to the chart's width.
  */
 export function barChart({ label }) {
   const root = svg('svg', {
@@ -50,9 +55,13 @@ export function barChart({ label }) {
 
   function draw(args) {
     last = args;
-    const { categories, series, limit, format = (v) => formatTrimmed(v, 2) } = args;
+    const { categories, series, limit, format = (v) => formatTrimmed(v, 2), axes = {} } = args;
     const WIDTH = (drawnWidth = laidOut ? shownWidth() : drawnWidth);
-    root.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
+    const yTitle = axes.y ? wrapText(axes.y, WIDTH - 8) : [];
+    const xTitle = axes.x ? wrapText(axes.x, WIDTH - 8) : [];
+    const top = MARGIN.top + TITLE_LINE * yTitle.length; // the value axis's title above the plot
+    const height = HEIGHT + TITLE_LINE * (yTitle.length + xTitle.length);
+    root.setAttribute('viewBox', `0 0 ${WIDTH} ${height}`);
     const fewValues = categories.length * series.length <= 16;
     // The negative side only reaches as far as the values need (a nice number, at most `limit`), with room
     // under the deepest bar for its value label.
@@ -64,7 +73,8 @@ export function barChart({ label }) {
     // The axis is as far in as its longest tick label needs (1 × 10⁻⁸ is longer than 2).
     const left = Math.max(MARGIN.left, TICK_CHAR * Math.max(...tickLabels.map((t) => t.length)) + 10);
     const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-    const y = (v) => MARGIN.top + ((limit - clamp(v, low, limit)) / (limit - low)) * plotHeight;
+    const y = (v) => top + ((limit - clamp(v, low, limit)) / (limit - low)) * plotHeight;
+    const namesY = top + plotHeight + MARGIN.bottom - 5; // the baseline of the category names
     const plotWidth = WIDTH - left - MARGIN.right;
     const groupWidth = plotWidth / Math.max(1, categories.length);
     const barWidth = (groupWidth * 0.8) / series.length;
@@ -128,17 +138,43 @@ export function barChart({ label }) {
         i % labelEvery === 0
           ? svg(
               'text',
-              { class: 'category', x: groupLeft + groupWidth * 0.4, y: HEIGHT - 5, 'text-anchor': 'middle' },
+              { class: 'category', x: groupLeft + groupWidth * 0.4, y: namesY, 'text-anchor': 'middle' },
               category,
             )
           : null;
       return [rects, name];
     });
-    replaceChildren(root, axis, bars);
+    const titleLines = (lines, firstBaseline, side) =>
+      lines.length
+        ? svg(
+            'text',
+            { class: 'axis-title', 'data-axis': side },
+            lines.map((line, i) => svg('tspan', { x: 4, y: firstBaseline + i * TITLE_LINE }, line)),
+          )
+        : null;
+    replaceChildren(root, titleLines(yTitle, 12, 'y'), axis, bars, titleLines(xTitle, namesY + TITLE_LINE, 'x'));
   }
 
   return { root, draw };
 }
+
+/** `text` broken into lines no wider than `width` user units: between words, or between CJK characters. */
+function wrapText(text, width) {
+  const lines = [];
+  let line = '';
+  for (const piece of text.match(/[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+|\s+/g)) {
+    const next = line + piece;
+    if (line.trim() && textWidth(next.trimEnd()) > width) {
+      lines.push(line.trimEnd());
+      line = piece.trimStart();
+    } else line = next;
+  }
+  if (line.trim()) lines.push(line.trim());
+  return lines;
+}
+
+const textWidth = (text) =>
+  [...text].reduce((w, ch) => w + (/[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? WIDE_CHAR : TICK_CHAR), 0);
 
 /** A flat list of texts back into one array per series. */
 function regroup(texts, series) {

@@ -33,6 +33,8 @@ export const common = (lang) => stringsOf(lang, 'common');
  */
 export function describeError(error, lang, text = '') {
   const strings = common(lang);
+  const reason = strings.reasons[error?.reason?.kind];
+  if (reason) return reason(shownReason(error.reason));
   const template = strings.errors[error?.code];
   const position = Number.isInteger(error?.position) ? error.position : undefined;
   let message;
@@ -49,3 +51,12 @@ export function describeError(error, lang, text = '') {
 export function widgetError(code, details = {}) {
   return Object.assign(new Error(code), { code, ...details });
 }
+
+// A reason's numbers as a message quotes them: three significant digits, powers of ten outside 0.001 to 1e6.
+const shownNumber = (v) =>
+  typeof v !== 'number' || v === 0
+    ? String(v)
+    : Math.abs(v) >= 1e6 || Math.abs(v) < 1e-3
+      ? v.toExponential(2).replace(/\.?0+e/, 'e')
+      : String(Number(v.toPrecision(3)));
+const shownReason = (reason) => ({ ...reason, value: shownNumber(reason.value), limit: shownNumber(reason.limit) });

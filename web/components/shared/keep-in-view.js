@@ -9,8 +9,8 @@ export const KEEP_IN_VIEW_EVENT = 'residual-lab:keep-in-view';
 const KEEP_IN_VIEW_MS = 10_000;
 
 /** What the reader does to move on: any of these ends a hold. A click counts without a pointer (a screen reader's
- * default action, a script's element.click()). */
-export const READER_MOVES = ['wheel', 'keydown', 'pointerdown', 'touchstart', 'click'];
+ * default action, a script's element.click()), and so does the browser's Back or Forward (popstate). */
+export const READER_MOVES = ['wheel', 'keydown', 'pointerdown', 'touchstart', 'click', 'popstate'];
 
 /**
  * Scrolls to `host`, and again whenever the page or `host` changes size, until the reader scrolls, types, touches

@@ -45,6 +45,9 @@ const URL_WRITE_DELAY_MS = 200;
 
 const stateTables = new WeakMap();
 
+// attempt's reason for an input error with no field to show it in (strings name failed runs: stale-results.js)
+const INPUTS = Symbol('inputs');
+
 export class LabElement extends HTMLElement {
   static styles = [];
 
@@ -171,6 +174,35 @@ export class LabElement extends HTMLElement {
     this.setAttribute('data-ready', ''); // for pages (and tests) that wait for the first drawing
     // A shared link names the widget in its fragment (shareableAddress); the browser found no element by that name.
     if (!this.id && location.hash === `#${this.anchor}`) keepInView(this);
+  }
+
+  /**
+   * Takes the settings a link of the page sets (`params`: its query, which the page has put in the address; see
+   * shell/page.js) and keeps every other; `reveal`: the link names this widget, whose view of the new settings is
+   * brought into view. A value the widget cannot use is named in the notice, as one in the address is.
+   */
+  followLink(params, { reveal = false } = {}) {
+    const { values, problems } = readState(this.stateTable, params, this.statePrefix, this.stateContext(), this.state);
+    if (problems.length) {
+      const named = problems.map((p) => this.common.urlProblem(p.key, quoted(p.raw, this.language)));
+      this.#urlNotice = [this.#urlNotice, ...named].filter(Boolean).join(' ');
+      this.#showNotices();
+    }
+    const patch = Object.fromEntries(Object.entries(values).filter(([name, value]) => value !== this.state[name]));
+    this.applySettings(patch, { reveal });
+    this.scheduleUrlWrite();
+  }
+
+  /**
+   * Shows settings `patch` that came from a link (followLink): by default the controls are built again from the
+   * new state and the widget is scrolled to when `reveal`. A widget may do less, and reveal more precisely.
+   */
+  applySettings(patch, { reveal }) {
+    if (Object.keys(patch).length) {
+      Object.assign(this.state, patch);
+      this.#rebuild();
+    }
+    if (reveal) keepInView(this);
   }
 
   /** The fragment that opens the page at this widget: its id, else `rl-` and its URL prefix. */
@@ -375,7 +407,7 @@ export class LabElement extends HTMLElement {
    * undefined. Success clears the field's message and its part of the staleness.
    */
   attempt(field, compute, text = '') {
-    const reason = field ?? 'compute';
+    const reason = field ?? INPUTS;
     try {
       const result = compute();
       field?.setError(null);

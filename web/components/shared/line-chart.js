@@ -105,6 +105,16 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
       data ?? options.series.map(() => []),
       root,
     );
+    listDrawnSeries();
+  }
+
+  // The legend lists only the curves drawn: a series whose values are all missing (a curve switched off) has none.
+  function listDrawnSeries() {
+    const rows = plot?.root.querySelectorAll('.u-legend .u-series') ?? [];
+    rows.forEach((row, i) => {
+      const values = data?.[i];
+      row.style.display = i > 0 && values && !Array.prototype.some.call(values, (v) => v != null) ? 'none' : '';
+    });
   }
 
   // While the widget is in the document: the plot (uPlot listens on window), its resize observer and the theme
@@ -169,8 +179,10 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
       data = next;
       root.removeAttribute('data-empty');
       if (!plot) return; // drawn when the widget is inserted
-      if (sameShape) plot.setData(data);
-      else create();
+      if (sameShape) {
+        plot.setData(data);
+        listDrawnSeries();
+      } else create();
     },
   };
 }

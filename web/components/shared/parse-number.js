@@ -26,13 +26,12 @@ const SURROUNDING_SPACE = new RegExp(`^${SPACES}+|${SPACES}+$`, 'g');
 export const asciiNumberText = (text) =>
   text.replace(SURROUNDING_SPACE, '').replace(READ_AS_ASCII, (c) => ASCII_READING.get(c));
 
-/** Returns the number, or throws a coded Error (not_a_number, not_in_range) for describeError. */
+/** Returns the number, or throws a coded Error (not_a_number, not_integer, not_in_range) for describeError. */
 export function parseNumber(text, { min = -Infinity, max = Infinity, integer = false } = {}) {
   const ascii = asciiNumberText(text);
   if (!NUMBER.test(ascii)) throw widgetError('not_a_number');
   const value = Number(ascii);
-  if (!Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    throw widgetError('not_in_range', { min, max });
-  }
+  if (integer && Number.isFinite(value) && !Number.isInteger(value)) throw widgetError('not_integer');
+  if (!Number.isFinite(value) || value < min || value > max) throw widgetError('not_in_range', { min, max });
   return value;
 }

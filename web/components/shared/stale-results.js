@@ -1,6 +1,7 @@
 // Whether a widget's results on screen still match its inputs. While a field holds an error or the last run
 // failed, the results stay on screen, dimmed (data-stale) under a "last valid result" label; they are marked
-// while any reason remains (a field, or a name such as 'run').
+// while any reason remains: a field (or another object) for an input error, a name ('run', 'model') for a failed run,
+// 'settings' for a run the reader starts that has not run for the settings on screen.
 import { h } from './dom.js';
 
 export class StaleResults {
@@ -42,13 +43,17 @@ export class StaleResults {
 
   #show() {
     const stale = this.any;
-    // Only a failed run holds the results back: the inputs are fine, so the label does not blame them.
-    const runOnly = stale && [...this.#reasons].every((reason) => reason === 'run');
+    // Failed runs alone (named reasons) hold the results back: the inputs are fine, so the label does not blame
+    // them; 'settings' alone: a run the reader starts (a training) has not yet run for the settings changed.
+    const reasons = [...this.#reasons];
+    const settingsOnly = stale && reasons.every((reason) => reason === 'settings');
+    const runOnly = stale && reasons.every((reason) => typeof reason === 'string' && reason !== 'settings');
+    const { staleRun, staleSettings, stale: staleInputs } = this.#host.common;
     this.#host.toggleAttribute('data-stale', stale);
     for (const { region, label } of this.#regions) {
       region.toggleAttribute('data-stale', stale);
       label.hidden = !stale;
-      label.textContent = runOnly ? this.#host.common.staleRun : this.#host.common.stale;
+      label.textContent = settingsOnly ? staleSettings : runOnly ? staleRun : staleInputs;
     }
   }
 }

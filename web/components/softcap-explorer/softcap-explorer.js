@@ -29,6 +29,9 @@ function parseCap(text) {
   return cap;
 }
 
+// The slider moves the cap in whole numbers from 1 to 100; a cap outside sits at the nearest end.
+const sliderPosition = (cap) => Math.min(100, Math.max(1, Math.round(cap)));
+
 export class RlSoftcapExplorer extends LabElement {
   static tag = 'rl-softcap-explorer';
   static stateRows = STATE;
@@ -50,7 +53,9 @@ export class RlSoftcapExplorer extends LabElement {
       min: 1,
       max: 100,
       step: 1,
-      value: Math.min(100, Math.round(this.state.cap)),
+      value: sliderPosition(this.state.cap),
+      // a typed cap off the slider's whole numbers (0.01, 2.5, 500) is shown as it is, not as the nearest position
+      valueText: (position) => String(position === sliderPosition(this.state.cap) ? this.state.cap : position),
       onInput: (cap) => {
         this.capField.input.value = String(cap);
         this.clearError(this.capField);
@@ -113,14 +118,16 @@ export class RlSoftcapExplorer extends LabElement {
   typeCap(text) {
     const cap = this.attempt(this.capField, () => parseCap(text), text);
     if (cap === undefined) return; // the message shows; the last good curve and table stay
-    this.capSlider.set(Math.min(100, Math.max(1, Math.round(cap))));
+    this.state.cap = cap; // before the slider shows it
+    this.capSlider.set(sliderPosition(cap));
     this.setState({ cap });
   }
 
   pickCap(cap) {
     this.capField.input.value = String(cap);
     this.clearError(this.capField);
-    this.capSlider.set(cap);
+    this.state.cap = cap;
+    this.capSlider.set(sliderPosition(cap));
     this.setState({ cap });
   }
 

@@ -3,6 +3,7 @@
 // is highlighted and announced.
 // Keys: ArrowRight / ArrowDown next, ArrowLeft / ArrowUp previous, Home first, End last.
 import { h } from '../shared/dom.js';
+import { formatTrimmed } from '../shared/format.js';
 import { formula } from '../shared/formula.js';
 
 export const STEPS = [
@@ -130,4 +131,28 @@ export function createStepper({ strings, onStep }) {
   }
 
   return { root, columns: methodColumns, show };
+}
+
+/**
+ * Each step's text from what the kernels computed: `rms`, `ln` and `dyt` hold their steps (a refused method only
+ * those before the step it refused, error.partial; dyt null while DyT is hidden); a step not computed is a dash.
+ * `vectorText(values)` shows a vector.
+ */
+export function stepValues({ rms, ln, dyt }, vectorText) {
+  const vector = (values) => (values ? vectorText(values) : '–');
+  const scalar = (value) => (value === undefined ? '–' : formatTrimmed(value));
+  return {
+    rmsSquares: vector(rms.squares),
+    rmsMeanSquare: scalar(rms.meanSquare),
+    rmsRms: scalar(rms.rms),
+    rmsNormalized: vector(rms.normalized),
+    rmsOutput: vector(rms.output),
+    lnMean: scalar(ln.mean),
+    lnCentered: vector(ln.centered),
+    lnVariance: scalar(ln.variance),
+    lnStd: scalar(ln.std),
+    lnNormalized: vector(ln.normalized),
+    lnOutput: vector(ln.output),
+    ...(dyt && { dytScaled: vector(dyt.scaled), dytTanh: vector(dyt.tanh), dytOutput: vector(dyt.output) }),
+  };
 }

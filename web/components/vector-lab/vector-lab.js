@@ -14,11 +14,11 @@ import {
   formatVector,
   formatVectorSummary,
 } from '../shared/format.js';
-import { widgetError } from '../shared/i18n.js';
+import { describeError, widgetError } from '../shared/i18n.js';
 import { asciiNumberText, parseNumber } from '../shared/parse-number.js';
 import { LabElement } from '../shared/lab-element.js';
 import { dytControls, scaleComparison } from './dyt.js';
-import { STEPS, createStepper } from './stepper.js';
+import { STEPS, createStepper, stepValues } from './stepper.js';
 
 const MAX_TEXT = 200_000; // a link carries a long vector compressed (state.js)
 // A vector longer than this is shown by its first and last three values and its length; the results table's CSV
@@ -177,6 +177,7 @@ export class RlVectorLab extends LabElement {
     const { lab, fields } = this;
     const text = (name) => fields[name].input.value;
     const x = this.attempt(fields.x, () => lab.parseVector(text('x')), text('x'));
+    if (x) this.showPlaceholders(x.length);
     const weight = (name) =>
       this.attempt(
         fields[name],
@@ -211,13 +212,24 @@ export class RlVectorLab extends LabElement {
       this.stepper.show(this.state.step, this.lastStepValues ?? {}, showDyt && Boolean(this.lastStepValues?.dytOutput));
       return;
     }
-    const { lab } = this;
+    const { lab, strings: s } = this;
     const { x, g, gamma, beta, eps, alpha } = inputs;
-    const rms = this.attempt(this.fields.x, () => lab.rmsNormSteps(x, g, { eps }));
-    const ln = rms && this.attempt(this.fields.x, () => lab.layerNormSteps(x, gamma, beta, { eps }));
-    const dyt =
-      ln && showDyt ? this.attempt(this.dyt.alphaField, () => lab.dynamicTanhSteps(x, gamma, beta, { alpha })) : null;
-    if (!rms || !ln || dyt === undefined) return;
+    // Each method on its own: one that refuses these inputs shows the API's reason in its row, the others their
+    // results (RMSNorm divides by the RMS, LayerNorm by the spread about the mean: they fail on different vectors).
+    const refused = {};
+    const partial = {}; // a refusal of the division alone: the steps before it (error.partial)
+    const method = (key, compute) => {
+      try {
+        return compute();
+      } catch (error) {
+        refused[key] = describeError(error, this.language);
+        partial[key] = error.partial ?? {};
+        return null;
+      }
+    };
+    const rms = method('rms', () => lab.rmsNormSteps(x, g, { eps }));
+    const ln = method('ln', () => lab.layerNormSteps(x, gamma, beta, { eps }));
+    const dyt = showDyt ? method('dyt', () => lab.dynamicTanhSteps(x, gamma, beta, { alpha })) : null;
     // The invariants are measured by the kernels too: the mean square of x̂, and the mean and variance of x̂
     // (an all-zero x̂ has none to measure: eps 0 is then rejected, and the cells show a dash).
     const measure = (compute) => {
@@ -227,47 +239,49 @@ export class RlVectorLab extends LabElement {
         return null;
       }
     };
-    const rmsCheck = measure(() => lab.rmsNormSteps(rms.normalized, null, { eps: 0 }));
-    const lnCheck = measure(() => lab.layerNormSteps(ln.normalized, null, null, { eps: 0 }));
-    const lengthSquared = rms.meanSquare * x.length;
+    const rmsCheck = rms && measure(() => lab.rmsNormSteps(rms.normalized, null, { eps: 0 }));
+    const lnCheck = ln && measure(() => lab.layerNormSteps(ln.normalized, null, null, { eps: 0 }));
 
+    const row = (key, result) =>
+      this.outputs[key].replaceChildren(
+        result ? this.shownVector(result.output) : h('span', { class: 'refused' }, s.refused(refused[key])),
+      );
     this.outputs.input.replaceChildren(this.shownVector(x));
-    this.outputs.rms.replaceChildren(this.shownVector(rms.output));
-    this.outputs.ln.replaceChildren(this.shownVector(ln.output));
+    row('rms', rms);
+    row('ln', ln);
     this.outputs.rmsRms.textContent = rmsCheck ? formatFixed(Math.sqrt(rmsCheck.meanSquare)) : '–';
     this.outputs.lnMean.textContent = lnCheck
       ? formatFixed(Math.abs(lnCheck.mean) <= roundoffOfSum(ln.normalized) ? 0 : lnCheck.mean)
       : '–';
     this.outputs.lnVariance.textContent = lnCheck ? formatFixed(lnCheck.variance) : '–';
-    this.lengthNote.textContent = this.strings.lengthNote(
-      formatTrimmed(Math.sqrt(lengthSquared), 2),
-      formatTrimmed(Math.sqrt(rms.meanSquare), 2),
+    // ‖x‖ and RMS = ‖x‖ / sqrt(d) of the vector on screen, in float64: they exist where float32's sum overflows.
+    const length = euclideanLength(x);
+    this.lengthNote.textContent = s.lengthNote(
+      formatTrimmed(length, 2),
+      formatTrimmed(length / Math.sqrt(x.length), 2),
     );
-    if (dyt) {
-      this.outputs.dyt.replaceChildren(this.shownVector(dyt.output));
-      this.scaleNote.textContent =
-        this.attempt(this.fields.x, () =>
-          this.compareWithScaleOne(inputs, { rms: rms.output, ln: ln.output, dyt: dyt.output }, dyt.tanh),
-        ) ?? '';
-    }
-    this.drawCharts(x, rms.output, ln.output, dyt?.output);
+    if (showDyt) row('dyt', dyt);
+    this.scaleNote.textContent =
+      dyt && rms && ln
+        ? (this.attempt(this.fields.x, () =>
+            this.compareWithScaleOne(inputs, { rms: rms.output, ln: ln.output, dyt: dyt.output }, dyt.tanh),
+          ) ?? '')
+        : '';
+    this.drawCharts(x, rms?.output, ln?.output, dyt?.output);
 
-    const vector = (values) => this.vectorText(values);
-    this.lastStepValues = {
-      rmsSquares: vector(rms.squares),
-      rmsMeanSquare: formatTrimmed(rms.meanSquare),
-      rmsRms: formatTrimmed(rms.rms),
-      rmsNormalized: vector(rms.normalized),
-      rmsOutput: vector(rms.output),
-      lnMean: formatTrimmed(ln.mean),
-      lnCentered: vector(ln.centered),
-      lnVariance: formatTrimmed(ln.variance),
-      lnStd: formatTrimmed(ln.std),
-      lnNormalized: vector(ln.normalized),
-      lnOutput: vector(ln.output),
-      ...(dyt && { dytScaled: vector(dyt.scaled), dytTanh: vector(dyt.tanh), dytOutput: vector(dyt.output) }),
-    };
+    this.lastStepValues = stepValues(
+      { rms: rms ?? partial.rms, ln: ln ?? partial.ln, dyt: showDyt ? (dyt ?? {}) : null },
+      (values) => this.vectorText(values),
+    );
     this.stepper.show(this.state.step, this.lastStepValues, showDyt);
+  }
+
+  /** The weights' placeholders say what an empty field means for a vector of x's length. */
+  showPlaceholders(d) {
+    const shown = (value) => (d <= SHOWN_IN_FULL ? Array(d).fill(value).join(', ') : `${value}, ${value}, …, ${value}`);
+    this.fields.g.input.placeholder = shown(1);
+    this.fields.gamma.input.placeholder = shown(1);
+    this.fields.beta.input.placeholder = shown(0);
   }
 
   /** A vector as shown: in full as the reader types one, or a long one by its ends and its length. */
@@ -313,15 +327,19 @@ export class RlVectorLab extends LabElement {
       format: (v) => formatTrimmed(v, 2),
       series: [{ label: s.rowInput, className: 'series-input', values: x }],
     });
+    const series = [
+      { label: s.rowRms, className: 'series-rms', values: rmsOut },
+      { label: s.rowLn, className: 'series-ln', values: lnOut },
+      { label: s.rowDyt, className: 'series-dyt', values: dytOut },
+    ].filter((one) => one.values);
+    // the legend names only the curves drawn (a refused method has none)
+    for (const [key, values] of Object.entries({ rms: rmsOut, ln: lnOut, dyt: dytOut }))
+      this.legend.querySelector(`.legend-${key}`).hidden = !values;
     this.outputChart.draw({
       categories,
-      limit: Math.max(2, niceLimit(Math.max(maxAbs(rmsOut), maxAbs(lnOut), dytOut ? maxAbs(dytOut) : 0))),
+      limit: Math.max(2, niceLimit(Math.max(0, ...series.map((one) => maxAbs(one.values))))),
       format: (v) => formatTrimmed(v, 2),
-      series: [
-        { label: s.rowRms, className: 'series-rms', values: rmsOut },
-        { label: s.rowLn, className: 'series-ln', values: lnOut },
-        ...(dytOut ? [{ label: s.rowDyt, className: 'series-dyt', values: dytOut }] : []),
-      ],
+      series,
     });
   }
 }
@@ -329,15 +347,28 @@ export class RlVectorLab extends LabElement {
 function parseEps(text, bounds) {
   const ascii = asciiNumberText(text);
   if (ascii.startsWith('-') && ascii.length > 1) throw widgetError('negative_eps');
-  return parseNumber(text, bounds);
+  const eps = parseNumber(text, bounds);
+  // The kernels take eps as a float32: 0, or a normal float32 (a smaller one would become 0 or a subnormal).
+  if (eps !== 0 && eps < 2 ** -126) throw widgetError('tiny_eps');
+  return eps;
+}
+
+/** sqrt(sum x_i^2) in float64, scaled by the largest |x_i| so that no square overflows. */
+function euclideanLength(x) {
+  let largest = 0;
+  for (const v of x) largest = Math.max(largest, Math.abs(v));
+  if (largest === 0) return 0;
+  let sum = 0;
+  for (const v of x) sum += (v / largest) ** 2;
+  return largest * Math.sqrt(sum);
 }
 
 function legend(s) {
   return h(
     'span',
     { class: 'legend' },
-    legendEntry('series-rms', s.rowRms),
-    legendEntry('series-ln', s.rowLn),
+    h('span', { class: 'legend-rms' }, legendEntry('series-rms', s.rowRms)),
+    h('span', { class: 'legend-ln' }, legendEntry('series-ln', s.rowLn)),
     h('span', { class: 'legend-dyt' }, legendEntry('series-dyt', s.rowDyt)),
   );
 }

@@ -87,9 +87,10 @@ export class RlWarmupRace extends ExperimentElement {
       ),
       h('button', { type: 'button', class: 'run', onclick: () => this.compute() }, s.run),
       this.idle,
-      ...this.experimentResults(chartFigure(s.chartTitle, this.chart)),
+      ...this.experimentResults((this.figure = chartFigure(s.chartTitle, this.chart))),
     );
     this.remark.hidden = true; // until a race finishes
+    this.figure.hidden = true; // until a race starts: an empty frame of axes says nothing the idle hint does not
   }
 
   async compute() {
@@ -122,6 +123,7 @@ export class RlWarmupRace extends ExperimentElement {
     const raw = RUN_KEYS.map((key) => curve(byKey[key]));
     // The unigram entropy of the training text: where a run that learns nothing from context levels off.
     const plateau = Array.from(steps, () => (Number.isFinite(r.unigramEntropy) ? r.unigramEntropy : null));
+    this.figure.hidden = false;
     this.chart.setData([steps, ...raw, ...raw.map((values) => movingAverage(values)), plateau]);
     this.dataset.stepsDrawn = String(r.stepsDone); // for pages and tests that follow the race
     return byKey;

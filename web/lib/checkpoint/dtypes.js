@@ -1,6 +1,19 @@
 // Reading the three float formats a checkpoint may hold, in JS, for small tensors (norm weights); the forward
-// converts the large ones in C++ (checkpoint::to_f32). The test fixtures' writer is
-// tests/fixtures/checkpoints/write-safetensors.mjs.
+// converts the large ones in C++ (checkpoint::to_f32), GGUF's block-quantized types included. The test fixtures'
+// writers are tests/fixtures/checkpoints/write-safetensors.mjs and write-gguf.mjs.
+import { DTYPE_LAYOUTS } from './gguf-types.js';
+
+/** The lab's code of `dtype` (checkpoint::Dtype in wasm/src/checkpoint/quant.hpp). */
+export const DTYPE_CODES = Object.freeze(
+  Object.fromEntries(Object.entries(DTYPE_LAYOUTS).map(([k, v]) => [k, v.code])),
+);
+
+/** Bytes of n values of `dtype` (n a multiple of its block). */
+export const byteSize = (dtype, n) => (n / DTYPE_LAYOUTS[dtype].blockValues) * DTYPE_LAYOUTS[dtype].blockBytes;
+
+/** Values in `bytes` bytes of `dtype`. */
+export const valueCount = (dtype, bytes) =>
+  (bytes / DTYPE_LAYOUTS[dtype].blockBytes) * DTYPE_LAYOUTS[dtype].blockValues;
 
 /** The values of `bytes` (little-endian F32, F16 or BF16) as a Float32Array. */
 export function decodeFloats(dtype, bytes) {

@@ -1,11 +1,64 @@
 // The chapter's claims about trained models, each as a short experiment on an opened checkpoint: one forward
 // (ckpt.run) with named interventions (options.intervene) and observations (options.collect), never a copy of
 // the forward. Each takes the checkpoint (in this thread, or a lab worker's handle: only run, normWeights and the
-// data field `forward` are used), the token ids, and { onProgress, signal }; each returns plain numbers, and
-// `unsupported` (a sentence) where the open model cannot run it.
+// data field `forward` are used), the token ids, and { onProgress, signal } beside its own options
+// (EXPERIMENT_OPTIONS); each returns plain numbers, and `unsupported` (a sentence) where the open model cannot run it.
 import { ResidualLabError } from '../errors.js';
+import { resolveOptions, shown } from '../options.js';
+import { randomVector } from '../random.js';
 
-const last = (a) => a[a.length - 1];
+/**
+ * Each experiment's own options, beside onProgress and signal: `position` (default the last) is where it looks;
+ * `k` (default 5) how many tokens or coordinates it lists. The checks, the probe and the docs read this table.
+ */
+export const EXPERIMENT_OPTIONS = Object.freeze({
+  noFinalNorm: Object.freeze(['k', 'position']),
+  dropLayers: Object.freeze(['position']),
+  wrongConvention: Object.freeze(['k', 'position']),
+  increments: Object.freeze(['position']),
+  epsMargin: Object.freeze([]),
+  attentionScores: Object.freeze([]),
+  softcaps: Object.freeze([]),
+  streamTop: Object.freeze(['k', 'position']),
+  bf16Norm: Object.freeze([]),
+});
+/** The most tokens an experiment lists (the top k of the vocabulary); streamTop's k goes up to d. */
+export const MAX_TOP_TOKENS = 100;
+
+/**
+ * `options` of experiment `name` checked: unknown keys refused by name, onProgress a function, signal an
+ * AbortSignal, position a whole number 0 .. T - 1 and k one 1 .. its bound (d for coordinates, else
+ * min(V, MAX_TOP_TOKENS)); returns them with the defaults filled in.
+ */
+function checkOptions(name, options, ckpt, ids) {
+  const fail = (message) => {
+    throw new ResidualLabError(`${name}: ${message}`, { code: 'invalid_options' });
+  };
+  if (options === undefined || options === null) options = {};
+  if (typeof options !== 'object' || Array.isArray(options)) fail(`options must be an object (got ${shown(options)})`);
+  const { onProgress, signal, ...own } = options;
+  if (onProgress != null && typeof onProgress !== 'function')
+    fail(`onProgress must be a function (got ${shown(onProgress)})`);
+  if (signal != null && !(typeof signal.aborted === 'boolean' && typeof signal.addEventListener === 'function'))
+    fail(`signal must be an AbortSignal (got ${shown(signal)})`);
+  const T = ids?.length ?? 0,
+    f = ckpt.forward;
+  const rows = {
+    position: { name: 'position', type: 'integer', min: 0, max: T - 1, default: T - 1 },
+    k: {
+      name: 'k',
+      type: 'integer',
+      min: 1,
+      max: name === 'streamTop' ? f.d : Math.min(f.vocab, MAX_TOP_TOKENS),
+      default: 5,
+    },
+  };
+  // with no tokens the run refuses the input itself; a position then has nothing to be checked against
+  const table = EXPERIMENT_OPTIONS[name].filter((key) => T > 0 || key !== 'position').map((key) => rows[key]);
+  if (T === 0) delete own.position;
+  const resolved = resolveOptions(table, own, { prefix: `${name}: ` });
+  return { ...resolved, onProgress, signal };
+}
 
 /** Softmax statistics of one row of logits: entropy in nats, top-k ids and probabilities. */
 export function distribution(logits, k = 5) {
@@ -53,6 +106,9 @@ function topIds(row, k) {
 }
 
 const row = (states, t, d) => states.subarray(t * d, (t + 1) * d);
+/** The logits a run needs for position t of T: the last row alone, or all rows (then row t is picked). */
+const logitRows = (t, T) => (t === T - 1 ? 'last' : 'all');
+const logitsAt = (run, t, T, V) => (t === T - 1 ? run.logits : row(run.logits, t, V));
 function cosine(a, b) {
   let ab = 0,
     aa = 0,
@@ -75,45 +131,70 @@ function progressOver(onProgress, runs) {
 }
 
 /**
- * No final norm: the head applied to the raw last stream beside the real logits, at the last position. scale:
- * what the norm divides the stream by there, sqrt(mean(h^2) + eps) (its gain aside).
+ * No final norm, at `position`: the real logits beside the head applied without the norm's division (raw: the
+ * stream times the gain, every logit the real one times `scale` before any soft-cap, so no two swap), and without
+ * the whole norm (noGain: the gain left out too, which reweights coordinates and can reorder). scale: what the
+ * norm divides the stream by there, sqrt(mean(h^2) + eps). Both variants rerun only the head, from the full run's
+ * last stream.
  */
-export async function noFinalNorm(ckpt, ids, { k = 5, onProgress, signal } = {}) {
-  const p = progressOver(onProgress, 2);
-  const real = await ckpt.run(ids, { collect: ['normInputs'], onProgress: p.run(ckpt.forward.layers), signal });
-  p.next();
-  const raw = await ckpt.run(ids, { intervene: { noFinalNorm: true }, onProgress: p.run(ckpt.forward.layers), signal });
-  const ms = last(real.collected.finalNormInput);
+export async function noFinalNorm(ckpt, ids, options = {}) {
+  const { k, position: t, onProgress, signal } = checkOptions('noFinalNorm', options, ckpt, ids);
+  const { layers: L, vocab: V } = ckpt.forward,
+    T = ids.length;
+  const real = await ckpt.run(ids, {
+    collect: ['normInputs'],
+    hiddenStates: true,
+    logits: logitRows(t, T),
+    onProgress: progressOver(onProgress, 1).run(L),
+    signal,
+  });
+  const without = async (noFinalNorm) => {
+    const r = await ckpt.run(ids, {
+      intervene: { from: { layer: L, stream: real.hiddenStates[L] }, noFinalNorm },
+      logits: logitRows(t, T),
+      signal,
+    });
+    return logitsAt(r, t, T, V);
+  };
+  const [realLogits, rawLogits, noGainLogits] = [
+    logitsAt(real, t, T, V),
+    await without('division'),
+    await without(true),
+  ];
   return {
-    real: distribution(real.logits, k),
-    raw: distribution(raw.logits, k),
-    scale: Math.sqrt(ms + ckpt.forward.eps),
-    streamNorm: last(last(real.streamNorms)),
-    kl: klDivergence(real.logits, raw.logits),
+    position: t,
+    real: distribution(realLogits, k),
+    raw: distribution(rawLogits, k),
+    noGain: { ...distribution(noGainLogits, k), kl: klDivergence(realLogits, noGainLogits) },
+    scale: Math.sqrt(real.collected.finalNormInput[t] + ckpt.forward.eps),
+    streamNorm: real.streamNorms[L][t],
+    kl: klDivergence(realLogits, rawLogits),
   };
 }
 
 /**
- * Drop one layer, for every layer l: the run without layer l's two increments, against the full run, at the last
- * position: KL(full || dropped), whether the full model's top token stays on top, and the cosine between layer l's
- * input and output streams in the full run. The layers before l are the full run's: each dropped run starts at
- * layer l + 1 from the full run's stream before layer l (intervene.from) and skips the head (logits: 'none');
- * the L last rows then go through the final norm and the head in one pass (headInputs, a run from layer L). The
- * sweep computes 1 + (L - 1) / 2 runs' worth of layers and two reads of the head, not L + 1 whole runs.
+ * Drop one layer, for every layer l: the run without layer l's two increments, against the full run, at
+ * `position`: KL(full || dropped), whether the full model's top token stays on top, and the cosine between layer
+ * l's input and output streams in the full run. One run (options.variants): dropped layer l is a variant that
+ * follows the full run's stream up to layer l and keeps its own from there; each layer's weights are read once and
+ * multiply the rows of every stream that goes through it, and every variant's row at `position` goes through the
+ * final norm and the head in the same pass as the full run's (options.variantPosition).
  */
-export async function dropLayers(ckpt, ids, { onProgress, signal } = {}) {
+export async function dropLayers(ckpt, ids, options = {}) {
+  const { position: t, onProgress, signal } = checkOptions('dropLayers', options, ckpt, ids);
   const L = ckpt.forward.layers,
-    d = ckpt.forward.d;
-  // one run: each dropped layer a variant, leaving the full run's stream at its layer; every layer's weights are read
-  // once and multiply the rows of every stream that goes through it
+    d = ckpt.forward.d,
+    T = ids.length;
   const full = await ckpt.run(ids, {
     hiddenStates: true,
+    logits: logitRows(t, T),
     variants: Array.from({ length: L }, (_, l) => [l]),
+    variantPosition: t,
     onProgress: onProgress && ((p) => onProgress({ ...p, fraction: p.layer / Math.max(1, L) })),
     signal,
   });
-  const T = full.tokens.length;
-  const top = topIds(full.logits, 1)[0];
+  const fullLogits = logitsAt(full, t, T, ckpt.forward.vocab);
+  const top = topIds(fullLogits, 1)[0];
   const V = full.variantLogits.length / L;
   const layers = [];
   for (let l = 0; l < L; l++) {
@@ -121,34 +202,37 @@ export async function dropLayers(ckpt, ids, { onProgress, signal } = {}) {
     const droppedTop = topIds(logits, 1)[0];
     layers.push({
       layer: l,
-      kl: klDivergence(full.logits, logits),
+      kl: klDivergence(fullLogits, logits),
       topSurvives: droppedTop === top,
       top: droppedTop,
-      cosine: cosine(row(full.hiddenStates[l], T - 1, d), row(full.hiddenStates[l + 1], T - 1, d)),
+      cosine: cosine(row(full.hiddenStates[l], t, d), row(full.hiddenStates[l + 1], t, d)),
     });
   }
-  return { top, layers };
+  return { position: t, top, layers };
 }
 
 /**
  * The wrong weight convention: every norm read as (1 + w) where the model multiplies by w, or as w where it
- * multiplies by 1 + w; top tokens and the logit lens at the last position under both readings.
+ * multiplies by 1 + w; top tokens and the logit lens at `position` under both readings.
  */
-export async function wrongConvention(ckpt, ids, { k = 5, onProgress, signal } = {}) {
-  const right = ckpt.forward.normOffset;
+export async function wrongConvention(ckpt, ids, options = {}) {
+  const { k, position: t, onProgress, signal } = checkOptions('wrongConvention', options, ckpt, ids);
+  const right = ckpt.forward.normOffset,
+    T = ids.length;
   const p = progressOver(onProgress, 2);
   const runs = [];
   for (const normOffset of [right, 1 - right]) {
     const r = await ckpt.run(ids, {
       intervene: { normOffset },
-      lens: { k },
+      logits: logitRows(t, T),
+      lens: { k, position: t },
       onProgress: p.run(ckpt.forward.layers),
       signal,
     });
     p.next();
-    runs.push({ normOffset, ...distribution(r.logits, k), lens: r.lens });
+    runs.push({ normOffset, ...distribution(logitsAt(r, t, T, ckpt.forward.vocab), k), lens: r.lens });
   }
-  return { right: runs[0], wrong: runs[1] };
+  return { position: t, right: runs[0], wrong: runs[1] };
 }
 
 /**
@@ -156,10 +240,9 @@ export async function wrongConvention(ckpt, ids, { k = 5, onProgress, signal } =
  * |stream between the sublayers| at `position` (default the last); for layouts with norms on the sublayers'
  * outputs, the mean multiplier of those norms (what sets the increment's size).
  */
-export async function increments(ckpt, ids, { position, onProgress, signal } = {}) {
+export async function increments(ckpt, ids, options = {}) {
+  const { position: t, onProgress, signal } = checkOptions('increments', options, ckpt, ids);
   const r = await ckpt.run(ids, { collect: ['residMid'], onProgress, signal });
-  const t = position ?? r.tokens.length - 1;
-  checkPosition(t, r.tokens.length);
   const gains = ckpt.forward.placement === 'pre' ? null : await outputNormGains(ckpt);
   const layers = r.attnNorms.map((a, l) => ({
     layer: l,
@@ -182,23 +265,36 @@ async function outputNormGains(ckpt) {
   return byLayer;
 }
 
+// The norms of a layer in the order of a run's normInputs blocks (forward.hpp's N1 .. N4, then q_norm, k_norm).
+export const NORM_INPUTS = ['attnNormBefore', 'attnNormAfter', 'mlpNormBefore', 'mlpNormAfter', 'qNorm', 'kNorm'];
+/** The norms a layer of this layout has, by their names in NORM_INPUTS. */
+function layerNorms({ placement, qkNorm }) {
+  const before = placement !== 'olmo2',
+    after = placement !== 'pre';
+  const has = [before, after, before, after, qkNorm !== 'none', qkNorm !== 'none'];
+  return NORM_INPUTS.filter((_, s) => has[s]);
+}
+
 /**
- * eps beside the mean square: per layer and norm, the smallest mean(h^2) over positions at that norm's input and
- * its ratio to eps; the final norm's too; the smallest ratio of all marked.
+ * eps beside the mean square: per layer and norm (the q/k norms' rows each a head's values, or the whole
+ * projection's), the smallest mean(h^2) over positions at that norm's input and its ratio to eps; the final norm's
+ * too; the smallest ratio of all marked. Every norm the layout has is a row, one whose input is all zeros too.
  */
-export async function epsMargin(ckpt, ids, { onProgress, signal } = {}) {
+export async function epsMargin(ckpt, ids, options = {}) {
+  const { onProgress, signal } = checkOptions('epsMargin', options, ckpt, ids);
   const r = await ckpt.run(ids, { collect: ['normInputs'], onProgress, signal });
   const T = r.tokens.length,
     eps = ckpt.forward.eps;
-  const NAMES = ['attnNormBefore', 'attnNormAfter', 'mlpNormBefore', 'mlpNormAfter'];
+  const norms = layerNorms(ckpt.forward);
   const rows = [];
-  r.collected.normInputs.forEach((block, l) =>
-    NAMES.forEach((slot, s) => {
+  r.collected.normInputs.forEach((block, l) => {
+    if (!block) return; // a layer the run did not compute
+    for (const slot of norms) {
+      const s = NORM_INPUTS.indexOf(slot);
       const ms = block.subarray(s * T, (s + 1) * T);
-      if (ms.every((v) => v === 0)) return; // the layout has no such norm
       rows.push({ layer: l, slot, minMeanSquare: Math.min(...ms), position: ms.indexOf(Math.min(...ms)) });
-    }),
-  );
+    }
+  });
   const fin = r.collected.finalNormInput;
   rows.push({
     layer: null,
@@ -218,7 +314,8 @@ export async function epsMargin(ckpt, ids, { onProgress, signal } = {}) {
  * multipliers applied); with OLMo 2's norm over the whole projection a head may carry all of it:
  * |s| <= scale * max|g_q| * max|g_k| * sqrt(H * head_dim) * sqrt(KV * head_dim). Without q/k norm: no bound.
  */
-export async function attentionScores(ckpt, ids, { onProgress, signal } = {}) {
+export async function attentionScores(ckpt, ids, options = {}) {
+  const { onProgress, signal } = checkOptions('attentionScores', options, ckpt, ids);
   const f = ckpt.forward;
   const r = await ckpt.run(ids, { collect: ['attnScores'], onProgress, signal });
   let bounds = null;
@@ -247,7 +344,8 @@ export async function attentionScores(ckpt, ids, { onProgress, signal } = {}) {
  * Soft-caps at work: how many attention scores and final logits lie where the cap bends them (|x| > cap / 2),
  * and the largest before and after the cap.
  */
-export async function softcaps(ckpt, ids, { onProgress, signal } = {}) {
+export async function softcaps(ckpt, ids, options = {}) {
+  const { onProgress, signal } = checkOptions('softcaps', options, ckpt, ids);
   const f = ckpt.forward;
   if (!(f.attnSoftcap > 0) && !(f.finalSoftcap > 0))
     return { unsupported: 'this model sets no soft-cap (attn_logit_softcapping, final_logit_softcapping)' };
@@ -278,13 +376,42 @@ export async function softcaps(ckpt, ids, { onProgress, signal } = {}) {
 }
 
 /**
- * Where the length lives: for each state (0 the embedding, l + 1 after layer l) at `position`, its k largest
- * coordinates by magnitude, their values and their share of the squared norm.
+ * What the k largest of d coordinates hold of a random direction's squared length (isotropic: d standard normal
+ * values), over RANDOM_DIRECTIONS directions drawn with a fixed seed: the mean share of the k largest, its 95th
+ * percentile, and the mean share of the largest one. The baseline a stream's shares are read against.
  */
-export async function streamTop(ckpt, ids, { position, k = 5, onProgress, signal } = {}) {
+export const RANDOM_DIRECTIONS = 2000;
+export function randomShares(d, k, seed = 0) {
+  const shares = new Float64Array(RANDOM_DIRECTIONS),
+    squares = new Float64Array(d);
+  let top = 0;
+  for (let n = 0; n < RANDOM_DIRECTIONS; n++) {
+    const x = randomVector(d, seed + n);
+    let total = 0;
+    for (let i = 0; i < d; i++) total += squares[i] = x[i] * x[i];
+    // the k largest: one pass for a few (O(d k)), a sort for many
+    const largest = k <= 16 ? topIds(squares, k).map((j) => squares[j]) : Float64Array.from(squares).sort().reverse();
+    let sum = 0;
+    for (let j = 0; j < k; j++) sum += largest[j];
+    shares[n] = sum / total;
+    top += largest[0] / total;
+  }
+  shares.sort();
+  return {
+    share: shares.reduce((a, b) => a + b, 0) / RANDOM_DIRECTIONS,
+    p95: shares[Math.ceil(0.95 * RANDOM_DIRECTIONS) - 1],
+    top: top / RANDOM_DIRECTIONS,
+  };
+}
+
+/**
+ * Where the length lives: for each state (0 the embedding, l + 1 after layer l) at `position`, its k largest
+ * coordinates by magnitude, their values and their share of the squared norm; `random`: what a random direction's
+ * k largest hold (randomShares), the baseline.
+ */
+export async function streamTop(ckpt, ids, options = {}) {
+  const { position: t, k, onProgress, signal } = checkOptions('streamTop', options, ckpt, ids);
   const r = await ckpt.run(ids, { hiddenStates: true, onProgress, signal });
-  const t = position ?? r.tokens.length - 1;
-  checkPosition(t, r.tokens.length);
   const d = ckpt.forward.d;
   const states = r.hiddenStates.map((h, i) => {
     const x = row(h, t, d);
@@ -299,7 +426,7 @@ export async function streamTop(ckpt, ids, { position, k = 5, onProgress, signal
       share: idx.reduce((s, j) => s + (x[j] * x[j]) / total, 0),
     };
   });
-  return { position: t, k, states };
+  return { position: t, k, states, random: randomShares(d, k) };
 }
 
 /**
@@ -307,7 +434,8 @@ export async function streamTop(ckpt, ids, { position, k = 5, onProgress, signal
  * bfloat16, as a path without float32 upcasting does), against float32, per position: the mean square both ways
  * and the largest error of the normalized output relative to its largest value.
  */
-export async function bf16Norm(ckpt, ids, { onProgress, signal } = {}) {
+export async function bf16Norm(ckpt, ids, options = {}) {
+  const { onProgress, signal } = checkOptions('bf16Norm', options, ckpt, ids);
   const r = await ckpt.run(ids, { hiddenStates: true, collect: ['normInputs', 'finalNormBf16'], onProgress, signal });
   const d = ckpt.forward.d,
     T = r.tokens.length;
@@ -331,11 +459,6 @@ export async function bf16Norm(ckpt, ids, { onProgress, signal } = {}) {
     };
   });
   return { positions };
-}
-
-function checkPosition(t, T) {
-  if (!Number.isInteger(t) || t < 0 || t >= T)
-    throw new ResidualLabError(`position must be 0 .. ${T - 1}, is ${t}`, { code: 'invalid_input' });
 }
 
 /** The experiments by name, in the order the probe lists them. */

@@ -1,4 +1,4 @@
-// The files a reader hands to lab.openCheckpoint: a map of names to File / Blob (node: fs.openAsBlob), ArrayBuffer,
+// The files a reader hands to lab.openCheckpoint: a map of names to File / Blob, (node) a path, ArrayBuffer,
 // Uint8Array (or, for JSON files, strings). The JSON files are read whole; a weights file is a source read by
 // byte ranges when a run needs them (weightSource), so a File stays on disk and only the tensors in use are in
 // memory.

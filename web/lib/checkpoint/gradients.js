@@ -7,7 +7,7 @@
 import { ResidualLabError } from '../errors.js';
 import { SLOTS } from './model.js';
 import { KEEP_ACTIVATIONS, PROJECTIONS, heapBlocks, moduleError, weightLayout } from './runner.js';
-import { DTYPE_BYTES, DTYPE_CODES } from './safetensors.js';
+import { DTYPE_CODES, valueCount } from './dtypes.js';
 
 const OPTIONS = Object.freeze(['target', 'onProgress', 'signal', 'memoryLimit']);
 const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
@@ -108,7 +108,7 @@ export function createGradients(Module, model, weights, runner) {
         if (w.dtype === 'F32') Module.HEAPU8.set(bytes, dest);
         else {
           Module.HEAPU8.set(bytes, staging);
-          Module._rl_ckpt_to_f32(dest, staging, bytes.length / DTYPE_BYTES[w.dtype], DTYPE_CODES[w.dtype]);
+          Module._rl_ckpt_to_f32(dest, staging, valueCount(w.dtype, bytes.length), DTYPE_CODES[w.dtype]);
         }
       };
       const rowNorms = (ptr) => {

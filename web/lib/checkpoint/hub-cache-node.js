@@ -21,6 +21,20 @@ export async function hubCacheDir(env = globalThis.process?.env ?? {}) {
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'huggingface', 'hub');
 }
 
+/**
+ * The access token as huggingface_hub finds it: HF_TOKEN, else the file HF_TOKEN_PATH, else HF_HOME/token (HF_HOME:
+ * else XDG_CACHE_HOME/huggingface, else ~/.cache/huggingface), the file `hf auth login` writes; null when none.
+ */
+export async function hubToken(env = globalThis.process?.env ?? {}) {
+  if (env.HF_TOKEN?.trim()) return env.HF_TOKEN.trim();
+  const { homedir } = await importNodeModule('node:os');
+  const { join } = await importNodeModule('node:path');
+  const { readFile } = await importNodeModule('node:fs/promises');
+  const home = env.HF_HOME || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'huggingface');
+  const token = await readFile(env.HF_TOKEN_PATH || join(home, 'token'), 'utf8').catch(() => '');
+  return token.trim() || null;
+}
+
 export async function nodeHubStore(cacheDir) {
   const fs = await importNodeModule('node:fs/promises');
   const { openAsBlob } = await importNodeModule('node:fs');
@@ -44,13 +58,15 @@ export async function nodeHubStore(cacheDir) {
   const filesOf = async (dir, names) => {
     const files = {};
     for (const name of names)
-      files[name] = name.endsWith('.safetensors') ? join(dir, name) : await openAsBlob(join(dir, name));
+      files[name] =
+        name.endsWith('.safetensors') || name.endsWith('.gguf') ? join(dir, name) : await openAsBlob(join(dir, name));
     return files;
   };
 
   return {
     root,
-    async snapshot(repo, revision) {
+    /** file: a .gguf asked for (hub.js then picks its set from the files). */
+    async snapshot(repo, revision, file) {
       let commit = revision;
       if (!/^[0-9a-f]{40}$/.test(revision)) {
         try {
@@ -60,6 +76,13 @@ export async function nodeHubStore(cacheDir) {
         }
       }
       const dir = join(repoDir(repo), 'snapshots', commit);
+      if (file) {
+        const names = (await fs.readdir(dir).catch(() => [])).filter((n) => n.endsWith('.gguf'));
+        if (!names.length) return null;
+        let bytes = 0;
+        for (const name of names) bytes += (await fs.stat(join(dir, name))).size;
+        return { commit, bytes, files: await filesOf(dir, names) };
+      }
       if (!(await exists(join(dir, 'config.json')))) return null;
       const names = ['config.json'];
       if (await exists(join(dir, 'tokenizer.json'))) names.push('tokenizer.json');
@@ -86,34 +109,49 @@ export async function nodeHubStore(cacheDir) {
     },
     hasBlob: async (repo, key, size) => (await fs.stat(blob(repo, key)).catch(() => null))?.size === size,
     readBlob: (repo, key) => fs.readFile(blob(repo, key)),
+    // Nothing is created until the first byte arrives: a refused download leaves no file and no folder behind.
     async partial(repo, key) {
       const path = `${blob(repo, key)}.incomplete`;
-      await fs.mkdir(dirname(path), { recursive: true });
-      const handle = await fs.open(path, 'a+');
-      let open = true;
+      let handle = null;
+      const writer = async () => {
+        if (!handle) {
+          await fs.mkdir(dirname(path), { recursive: true });
+          handle = await fs.open(path, 'a');
+        }
+        return handle;
+      };
+      const close = async () => {
+        const h = handle;
+        handle = null;
+        await h?.close().catch(() => {});
+      };
       return {
         async *existing() {
-          const { size } = await handle.stat();
-          const buffer = new Uint8Array(Math.min(CHUNK, size));
-          for (let at = 0; at < size;) {
-            const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK, size - at), at);
-            if (bytesRead === 0) break;
-            yield buffer.subarray(0, bytesRead);
-            at += bytesRead;
+          const reading = await fs.open(path, 'r').catch(() => null);
+          if (!reading) return;
+          try {
+            const { size } = await reading.stat();
+            const buffer = new Uint8Array(Math.min(CHUNK, size));
+            for (let at = 0; at < size;) {
+              const { bytesRead } = await reading.read(buffer, 0, Math.min(CHUNK, size - at), at);
+              if (bytesRead === 0) break;
+              yield buffer.subarray(0, bytesRead);
+              at += bytesRead;
+            }
+          } finally {
+            await reading.close();
           }
         },
-        truncate: () => handle.truncate(0),
-        write: (chunk) => handle.write(chunk).catch((error) => Promise.reject(storageError(error))),
-        async close() {
-          if (open) await handle.close().catch(() => {});
-          open = false;
-        },
+        truncate: async () => (handle ? handle.truncate(0) : fs.truncate(path, 0).catch(() => {})),
+        write: async (chunk) => (await writer()).write(chunk).catch((error) => Promise.reject(storageError(error))),
+        close,
         async discard() {
-          await this.close();
+          await close();
           await fs.rm(path, { force: true });
         },
         async commit() {
-          await this.close();
+          await writer(); // an empty file has had no write
+          await close();
           await fs.rename(path, blob(repo, key));
         },
       };

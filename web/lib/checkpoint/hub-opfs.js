@@ -8,11 +8,15 @@ import { ResidualLabError } from '../errors.js';
 const ROOT = 'residual-lab-models';
 const MANIFEST = 'model.json';
 
+// `reason` (bytes needed and free) lets a page say it in its own language.
 const full = (need, free) =>
-  new ResidualLabError(
-    `the model needs ${size(need)}, and this browser lets the page store only ${size(Math.max(0, free))} more: ` +
-      'free space (delete stored models) or download the files yourself and open them',
-    { code: 'storage_full' },
+  Object.assign(
+    new ResidualLabError(
+      `the model needs ${size(need)}, and this browser lets the page store only ${size(Math.max(0, free))} more: ` +
+        'free space (delete stored models) or download the files yourself and open them',
+      { code: 'storage_full' },
+    ),
+    { reason: { kind: 'quota', value: need, limit: Math.max(0, free) } },
   );
 // A File named as the checkpoint names it; a Blob made of a Blob refers to its bytes, it does not copy them.
 const named = (file, name) => new File([file], name.split('/').pop(), { type: file.type });
@@ -31,13 +35,17 @@ const missingEntry = (error) => error?.name === 'NotFoundError' || error?.name =
 
 export async function opfsHubStore() {
   if (!globalThis.navigator?.storage?.getDirectory)
-    throw new ResidualLabError('this browser has no Origin Private File System to store a model in', {
-      code: 'storage_full',
-    });
+    throw Object.assign(
+      new ResidualLabError('this browser has no Origin Private File System to store a model in', {
+        code: 'storage_full',
+      }),
+      { reason: { kind: 'no_store' } },
+    );
   const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
   const folder = (repo, create = true) => root.getDirectoryHandle(`models--${repo.replace('/', '--')}`, { create });
   const blobs = async (repo) => (await folder(repo)).getDirectoryHandle('blobs', { create: true });
-  const fileOf = async (repo, key) => (await (await blobs(repo)).getFileHandle(key)).getFile();
+  const fileOf = async (repo, key) =>
+    (await (await (await folder(repo, false)).getDirectoryHandle('blobs')).getFileHandle(key)).getFile();
   const readManifest = async (dir) => {
     try {
       return JSON.parse(await (await (await dir.getFileHandle(MANIFEST)).getFile()).text());
@@ -80,13 +88,22 @@ export async function opfsHubStore() {
       }
     },
     readBlob: async (repo, key) => new Uint8Array(await (await fileOf(repo, key)).arrayBuffer()),
+    // Nothing is created until the first byte arrives: a refused download leaves no file and no folder behind.
     async partial(repo, key) {
-      const dir = await blobs(repo);
-      const handle = await dir.getFileHandle(`${key}.incomplete`, { create: true });
+      const name = `${key}.incomplete`;
+      let dir = null;
+      let handle = await folder(repo, false)
+        .then((f) => f.getDirectoryHandle('blobs'))
+        .then((d) => ((dir = d), d.getFileHandle(name)))
+        .catch(() => null);
       let writable = null;
       let committed = 0; // the file's length on disk, as a reload finds it
       let pending = 0; // bytes written since the writable opened
       const writer = async () => {
+        if (!handle) {
+          dir = await blobs(repo);
+          handle = await dir.getFileHandle(name, { create: true });
+        }
         if (!writable) {
           writable = await handle.createWritable({ keepExistingData: true });
           committed = (await handle.getFile()).size;
@@ -102,6 +119,7 @@ export async function opfsHubStore() {
       };
       return {
         async *existing() {
+          if (!handle) return;
           const reader = (await handle.getFile()).stream().getReader();
           for (;;) {
             const { done, value } = await reader.read();
@@ -133,9 +151,10 @@ export async function opfsHubStore() {
         async discard() {
           await writable?.abort().catch(() => {});
           writable = null;
-          await dir.removeEntry(`${key}.incomplete`).catch(() => {});
+          await dir?.removeEntry(name).catch(() => {});
         },
         async commit() {
+          await writer(); // an empty file has had no write
           await close();
           await handle.move(key);
         },

@@ -16,9 +16,9 @@ import { ResidualLabError } from '../errors.js';
 
 export { CHAPTER_MODEL, DEFAULT_ENDPOINT, HUB_HOSTS } from './hub-hosts.js';
 import { DEFAULT_ENDPOINT } from './hub-hosts.js';
-import { checkEndpoint, checkRepoId, checkRevision } from './hub-checks.js';
+import { checkEndpoint, checkRepoId, checkRevision, checkToken } from './hub-checks.js';
 
-export { checkEndpoint, checkRepoId };
+export { checkEndpoint, checkRepoId, checkToken };
 
 // The files fetched: the model's config, its tokenizer (optional: the probe runs ids without it), and the weights,
 // one file or an index and its shards.
@@ -29,8 +29,14 @@ const INDEX = 'model.safetensors.index.json';
 
 const VIOLATION_WAIT_MS = 250; // how long a failed request waits for the CSP violation event that names its cause
 const MAX_ATTEMPTS = 5; // consecutive failed requests of one file without a byte of progress
+const MAX_RETRIES = 5; // a 429 or 503 retried this many times (huggingface_hub's http_backoff: 5)
+const BACKOFF_MS = 1000; // without Retry-After: 1, 2, 4, 8, 8 s (huggingface_hub: base 1 s, at most 8 s)
+const BACKOFF_MAX_MS = 8000;
+const RETRY_WAIT_MAX_MS = 60000; // a longer Retry-After is reported, not waited out in a reader's page
 
-const fail = (code, message) => new ResidualLabError(message, { code });
+// `reason` ({ kind, value? }) lets a page say the message in its own language.
+const fail = (code, message, reason) => Object.assign(new ResidualLabError(message, { code }), reason && { reason });
+const tagged = (code, fields, message) => Object.assign(fail(code, message), fields);
 
 const encodePath = (path) => path.split('/').map(encodeURIComponent).join('/');
 
@@ -38,19 +44,38 @@ const encodePath = (path) => path.split('/').map(encodeURIComponent).join('/');
  * Fetches `repo` into `store` and returns { repo, revision, commit, endpoint, bytes, fetched, files }, files
  * being what lab.openCheckpoint takes. A model the store already holds for this revision is returned with no
  * request at all. options: endpoint, revision ('main'), onProgress({ file, loaded, total }) (bytes of every file
- * fetched so far, of all the files), signal (an AbortSignal: a cancel keeps the partial file for a resume), fetch.
+ * fetched so far, of all the files), signal (an AbortSignal: a cancel keeps the partial file for a resume), fetch,
+ * token (a Hugging Face access token, sent as `Authorization: Bearer` to the endpoint's origin alone), file (a
+ * .gguf of the repo, fetched alone, or with the rest of its split set NAME-0000i-of-0000N.gguf).
  */
 export async function fetchCheckpoint(repo, options, store) {
   checkRepoId(repo);
   const revision = checkRevision(options.revision ?? 'main');
   const endpoint = checkEndpoint(options.endpoint ?? DEFAULT_ENDPOINT);
+  const token = checkToken(options.token);
   const { signal, onProgress } = options;
   signal?.throwIfAborted();
 
-  const stored = await store.snapshot(repo, revision);
-  if (stored) return { repo, revision, endpoint, fetched: false, ...stored };
+  const gguf = options.file;
+  if (gguf !== undefined && (typeof gguf !== 'string' || !gguf.endsWith('.gguf')))
+    throw fail('invalid_input', `options.file must name a .gguf file of ${repo}, is ${JSON.stringify(gguf)}`);
+  const stored = await store.snapshot(repo, revision, gguf);
+  if (stored && !gguf) return { repo, revision, endpoint, fetched: false, ...stored };
+  if (stored && gguf) {
+    // the snapshot may hold other files of the repo: the set asked for, if all there
+    const names = ggufSet(repo, gguf, new Map(Object.keys(stored.files).map((n) => [n, n])), false);
+    if (names)
+      return {
+        repo,
+        revision,
+        endpoint,
+        fetched: false,
+        ...stored,
+        files: Object.fromEntries(names.map((n) => [n, stored.files[n]])),
+      };
+  }
 
-  const net = network(options.fetch ?? globalThis.fetch, signal, endpoint);
+  const net = network(options.fetch ?? globalThis.fetch, signal, endpoint, token);
   const info = await net.json(
     `${endpoint}/api/models/${encodePath(repo)}/revision/${encodeURIComponent(revision)}?blobs=true`,
     repo,
@@ -59,12 +84,15 @@ export async function fetchCheckpoint(repo, options, store) {
   if (typeof commit !== 'string' || !/^[0-9a-f]{40}$/.test(commit) || !Array.isArray(info.siblings))
     throw fail('bad_response', `${new URL(endpoint).host} answered for ${repo} without a commit and a file list`);
   const listed = new Map(info.siblings.map((s) => [s.rfilename, s]));
-  if (!listed.has(CONFIG)) throw fail('not_found', `${repo} has no config.json: it is not a transformers model`);
+  if (!gguf && !listed.has(CONFIG))
+    throw fail('not_found', `${repo} has no config.json: it is not a transformers model`);
 
-  const wanted = [CONFIG];
-  if (listed.has(TOKENIZER)) wanted.push(TOKENIZER);
+  const wanted = gguf ? ggufSet(repo, gguf, listed) : [CONFIG];
+  if (!gguf && listed.has(TOKENIZER)) wanted.push(TOKENIZER);
   let index = null;
-  if (listed.has(INDEX)) {
+  if (gguf) {
+    // a GGUF holds its config and tokenizer
+  } else if (listed.has(INDEX)) {
     wanted.push(INDEX);
   } else if (listed.has(SINGLE)) {
     wanted.push(SINGLE);
@@ -111,9 +139,28 @@ export async function fetchCheckpoint(repo, options, store) {
   return { repo, revision, endpoint, commit, bytes: progress.total, fetched: true, files };
 }
 
-/** fetch with the Hub's answers turned into the lab's error codes. */
-function network(fetchImpl, signal, endpoint) {
+/**
+ * `name` and, for the first of a split set, the rest of it, all of which `listed` must hold; else not_found (or
+ * null when `required` is false).
+ */
+export function ggufSet(repo, name, listed, required = true) {
+  const split = /^(.*)-00001-of-(\d{5})\.gguf$/.exec(name);
+  const names = split
+    ? Array.from(
+        { length: Number(split[2]) },
+        (_, i) => `${split[1]}-${String(i + 1).padStart(5, '0')}-of-${split[2]}.gguf`,
+      )
+    : [name];
+  const absent = names.filter((n) => !listed.has(n));
+  if (!absent.length) return names;
+  if (!required) return null;
+  throw fail('not_found', `${repo} has no ${absent.join(', ')}`);
+}
+
+/** fetch with the Hub's answers turned into the lab's error codes; a 429 or 503 retried after the wait it asks for. */
+function network(fetchImpl, signal, endpoint, token) {
   const host = new URL(endpoint).host;
+  const origin = new URL(endpoint).origin;
   const violations = [];
   const answered = new Set(); // the hosts that answered a request: the page's policy allows them
   let heard = null;
@@ -121,11 +168,14 @@ function network(fetchImpl, signal, endpoint) {
     violations.push(event.blockedURI);
     heard?.();
   };
-  const request = async (url, init = {}, stage = 'api', repo = '') => {
+  const send = async (url, init, stage) => {
     globalThis.addEventListener?.('securitypolicyviolation', onViolation);
-    let response;
     try {
-      response = await fetchImpl(url, { ...init, signal, redirect: 'follow', credentials: 'omit' });
+      // The token goes to the endpoint's own origin only. A redirect to another origin (the Hub's download host)
+      // drops it: fetch removes Authorization on a cross-origin redirect (Fetch standard, HTTP-redirect fetch).
+      const headers =
+        token && new URL(url).origin === origin ? { ...init.headers, authorization: `Bearer ${token}` } : init.headers;
+      return await fetchImpl(url, { ...init, headers, signal, redirect: 'follow', credentials: 'omit' });
     } catch (error) {
       if (signal?.aborted) throw cancelled(signal);
       // A Content-Security-Policy that refuses the host (or the host a 302 leads to) surfaces as a bare TypeError;
@@ -146,12 +196,14 @@ function network(fetchImpl, signal, endpoint) {
           `this page's Content-Security-Policy does not allow the host ${hostOf(refused)} redirected the download ` +
             `of ${url.split('/').pop()} to; the host page must allow its download hosts in connect-src ` +
             '(docs/checkpoints.md)',
+          { kind: 'csp_redirect', value: hostOf(refused) },
         );
       if (refused)
         throw fail(
           'blocked',
           `this page's Content-Security-Policy does not allow connecting to ${hostOf(refused)}; ` +
             'the host page must allow it in connect-src (docs/checkpoints.md)',
+          { kind: 'csp', value: hostOf(refused) },
         );
       if (globalThis.navigator?.onLine === false) throw offline(host);
       const cause = error?.cause?.code ?? '';
@@ -161,25 +213,61 @@ function network(fetchImpl, signal, endpoint) {
           'blocked',
           `${host} answered, but the download of ${url.split('/').pop()} it redirected to was refused: the browser's ` +
             'CORS or Content-Security-Policy check blocked the download host (see the console), or a firewall did',
+          { kind: 'download_refused', value: host },
         );
       throw offline(host, error?.cause?.message ?? error?.message);
     } finally {
       globalThis.removeEventListener?.('securitypolicyviolation', onViolation);
     }
-    answered.add(new URL(url).host);
+  };
+  const request = async (url, init = {}, stage = 'api', repo = '') => {
+    let response;
+    for (let attempt = 0; ; attempt++) {
+      response = await send(url, init, stage);
+      answered.add(new URL(url).host);
+      if (response.status !== 429 && response.status !== 503) break;
+      // the wait the host asks for (Retry-After), else huggingface_hub's http_backoff waits: 1, 2, 4, 8, 8 s
+      const asked = retryAfterMs(response.headers.get('retry-after'));
+      const wait = asked ?? Math.min(BACKOFF_MS * 2 ** attempt, BACKOFF_MAX_MS);
+      const seconds = Math.ceil(wait / 1000);
+      if (attempt >= MAX_RETRIES || wait > RETRY_WAIT_MAX_MS)
+        throw fail(
+          'rate_limited',
+          `${hostOf(response.url || url)} answered ${response.status} ` +
+            `(${response.status === 429 ? 'too many requests' : 'unavailable'}) ` +
+            `for ${url.split('/').pop()}` +
+            (attempt >= MAX_RETRIES ? ` ${attempt + 1} times in a row` : `, asking to wait ${seconds} s`) +
+            '; fetch again later: the download continues where it stopped',
+        );
+      await response.body?.cancel().catch(() => {});
+      await sleep(wait, signal);
+    }
     if (response.ok) return response;
-    if (response.status === 404)
-      throw fail(
-        'not_found',
-        `${host} has no ${repo ? `model ${repo}` : url}${stage === 'api' ? '' : ` file ${url.split('/').pop()}`} (404)`,
-      );
-    if (response.status === 401 || response.status === 403)
-      throw fail(
-        'gated',
-        `${repo || url} needs a Hugging Face account (it is gated or private, ${response.status}); ` +
-          'download its files yourself and open them',
-      );
     if (response.status === 416) return response;
+    // The Hub names the reason in X-Error-Code: an anonymous request for a repo that does not exist gets 401
+    // RepoNotFound (so as not to tell a private repo from a missing one), a gated repo's file 401 or 403 GatedRepo.
+    const reason = response.headers.get('x-error-code');
+    const file = stage === 'api' ? '' : url.split('/').pop();
+    const missing = (what) =>
+      fail('not_found', `${host} has no ${what} (${response.status}${reason ? ` ${reason}` : ''})`);
+    if (reason === 'RepoNotFound')
+      throw missing(
+        `model ${repo || url}${response.status === 401 && !token ? ', or it is private and needs an access token' : ''}`,
+      );
+    if (reason === 'RevisionNotFound') throw missing(`such revision of ${repo || url}`);
+    if (reason === 'EntryNotFound') throw missing(`file ${file || url} in ${repo || url}`);
+    if (response.status === 404) throw missing(repo ? `model ${repo}${file ? ` file ${file}` : ''}` : url);
+    if (reason === 'GatedRepo' || response.status === 401 || response.status === 403)
+      throw tagged(
+        'gated',
+        { tokenSent: Boolean(token) },
+        token
+          ? `${repo || url} refused the access token given (${response.status}${reason ? ` ${reason}` : ''}): accept ` +
+              "the model's terms on its Hub page with that account, or give a token with read access"
+          : `${repo || url} needs a Hugging Face access token (it is gated or private, ${response.status}): accept its ` +
+              'terms on its Hub page, then give a token (HF_TOKEN, or the token field), or download its files ' +
+              'yourself and open them',
+      );
     throw fail('http_error', `${host} answered ${response.status} ${response.statusText} for ${url}`);
   };
   return {
@@ -195,6 +283,29 @@ function network(fetchImpl, signal, endpoint) {
     },
   };
 }
+
+/** Retry-After as delta-seconds or an HTTP date, in ms; null when absent or unreadable. */
+function retryAfterMs(value) {
+  if (value == null || value.trim() === '') return null;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : null;
+}
+
+const sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled(signal));
+    const done = () => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(cancelled(signal));
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
 
 const hostOf = (address) => {
   try {

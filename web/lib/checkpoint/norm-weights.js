@@ -1,5 +1,5 @@
 // ckpt.normWeights(): every norm tensor's statistics, and for the (1 + w) convention those of the multiplier
-// actually applied, 1 + w.
+// actually applied, 1 + w. A GGUF of Gemma stores 1 + w itself (storedOffset 1): its values are the multiplier.
 import { decodeFloats } from './dtypes.js';
 
 function stats(values) {
@@ -23,12 +23,25 @@ function stats(values) {
  */
 export async function normWeightStats(weights, model) {
   const offset = model.forward.normOffset;
+  const storedOffset = model.forward.storedNormOffset ?? 0;
   const rows = [];
   for (const w of weights.values()) {
     if (!/norm/i.test(w.slot)) continue;
     const values = decodeFloats(w.dtype, await w.source.read(w.offset, w.offset + w.byteLength));
-    const multiplier = offset ? stats(Array.from(values, (v) => Math.fround(offset + v))) : null;
-    rows.push({ name: w.name, layer: w.layer, slot: w.slot, size: values.length, ...stats(values), multiplier });
+    const multiplier = offset
+      ? stats(Array.from(values, (v) => Math.fround(offset + v)))
+      : storedOffset
+        ? stats(values)
+        : null;
+    rows.push({
+      name: w.name,
+      layer: w.layer,
+      slot: w.slot,
+      size: values.length,
+      ...stats(values),
+      multiplier,
+      storedOffset,
+    });
   }
   return rows;
 }

@@ -12,6 +12,7 @@ import { createGradients } from './gradients.js';
 import { createShardPool, createShardWorker, defaultWorkers } from './shards.js';
 import { normWeightStats } from './norm-weights.js';
 import { EXPERIMENTS } from './experiments.js';
+import { isGguf, readGguf, adjustModel } from './gguf-open.js';
 
 const INDEX = 'model.safetensors.index.json';
 const SINGLE = 'model.safetensors';
@@ -29,7 +30,9 @@ async function readWeights(map, files) {
     const source = await weightSource(map.get(name), name);
     const file = { source, headerBytes: null };
     files.push(file);
-    const parsed = await readSafetensorsHeader(source, name);
+    const parsed = await readSafetensorsHeader(source, name).catch((error) => {
+      throw blobCause(error, map.get(name));
+    });
     file.headerBytes = parsed.headerBytes;
     const tensors = new Map();
     for (const [key, t] of parsed.tensors) tensors.set(key, { ...t, source });
@@ -79,8 +82,8 @@ async function readWeights(map, files) {
   throw missing('missing_file', `no weights: give ${SINGLE}, or ${INDEX} with its shards`);
 }
 
-async function readTokenizer(map) {
-  if (!map.has('tokenizer.json')) return null;
+async function readTokenizer(map, builtJson = null) {
+  if (!map.has('tokenizer.json') && !builtJson) return null;
   // JSON.parse: tokenizer.json is megabytes, and a position in it would not help a reader
   const parse = async (name) => {
     try {
@@ -91,7 +94,7 @@ async function readTokenizer(map) {
         : missing('invalid_tokenizer', `${name} is not valid JSON: ${error.message}`);
     }
   };
-  const json = await parse('tokenizer.json');
+  const json = map.has('tokenizer.json') ? await parse('tokenizer.json') : builtJson;
   const config = map.has('tokenizer_config.json') ? await parse('tokenizer_config.json') : {};
   const { Tokenizer } = await import('@huggingface/tokenizers');
   try {
@@ -99,6 +102,25 @@ async function readTokenizer(map) {
   } catch (error) {
     throw missing('invalid_tokenizer', `tokenizer.json could not be read: ${error.message}`);
   }
+}
+
+// node 20's fs.openAsBlob gives a file over 4 GiB the size modulo 2^32 (a 4.98 GB shard reads as 682 MB); a path
+// has no such limit.
+const GIB4 = 2 ** 32;
+const isBlob = (entry) => typeof entry?.slice === 'function' && typeof entry?.size === 'number';
+const inNode = () => typeof window === 'undefined' && typeof globalThis.process?.versions?.node === 'string';
+/** A truncated weights Blob's error, with the likely cause when the Blob came from node's fs.openAsBlob. */
+function blobCause(error, entry) {
+  if (error?.code !== 'safetensors_truncated' || !isBlob(entry)) return error;
+  const short = error.described - error.size;
+  if (short > 0 && short % GIB4 === 0)
+    error.message +=
+      `: the header describes ${error.described} bytes, exactly ${short / GIB4} x 4 GiB more than this Blob's ` +
+      "size, as node's fs.openAsBlob reports a file over 4 GiB (its size modulo 2^32): give the file's path instead";
+  else if (inNode())
+    error.message +=
+      " (a Blob from node's fs.openAsBlob of a file over 4 GiB reports its size modulo 2^32: give the file's path instead)";
+  return error;
 }
 
 /** Refuses a weights file replaced since it was opened: its header must read back byte for byte. */
@@ -117,12 +139,18 @@ async function checkUnchanged(files) {
 
 const MAX_WORKERS = 16;
 
+// A checkpoint collected without dispose() still closes its files and ends its workers (node would otherwise warn
+// of a FileHandle closed on collection, DEP0137). The callback holds the files and the pool, not the checkpoint.
+const collected = new FinalizationRegistry((release) => release());
+
 /**
  * options.workers: how many workers a run is split over (shards.js); default: the cores, up to 4, for files on
  * disk, 1 for bytes in memory (a worker would hold a copy). 1 runs in this thread.
  */
 export async function openCheckpoint(Module, files, options = {}) {
   const weightFiles = [];
+  if (typeof files === 'string' && files.startsWith('ollama:'))
+    files = await (await import('./gguf-ollama.js')).ollamaFiles(files);
   try {
     return await open(Module, fileMap(files), weightFiles, options ?? {});
   } catch (error) {
@@ -132,15 +160,23 @@ export async function openCheckpoint(Module, files, options = {}) {
 }
 
 async function open(Module, map, weightFiles, options) {
-  const weightEntries = [...map].filter(([name]) => name.endsWith('.safetensors')).map(([, entry]) => entry);
+  const weightEntries = [...map]
+    .filter(([name]) => name.endsWith('.safetensors') || name.endsWith('.gguf'))
+    .map(([, entry]) => entry);
   const workers = options.workers ?? defaultWorkers(weightEntries);
   if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS)
     throw new ResidualLabError(`options.workers must be a whole number 1 .. ${MAX_WORKERS}, is ${workers}`, {
       code: 'invalid_input',
     });
-  if (!map.has('config.json')) throw missing('missing_file', 'config.json is missing: give it with the weights');
-  const model = describeModel(await readText(map.get('config.json'), 'config.json', CONFIG_LIMIT));
-  const all = await readWeights(map, weightFiles);
+  // a GGUF holds its config and tokenizer; safetensors come with config.json (and tokenizer.json)
+  const gguf = isGguf(map) ? await readGguf(map, weightFiles) : null;
+  if (!gguf && !map.has('config.json'))
+    throw missing('missing_file', 'config.json is missing: give it with the weights');
+  const model = describeModel(
+    gguf ? JSON.stringify(gguf.config) : await readText(map.get('config.json'), 'config.json', CONFIG_LIMIT),
+  );
+  if (gguf) adjustModel(model, gguf);
+  const all = gguf ? gguf.tensors : await readWeights(map, weightFiles);
   const prefix = PREFIXES.find((p) => all.has(`${p}embed_tokens.weight`));
   if (!prefix)
     throw missing('missing_tensor', `the weights hold no ${PREFIXES[0]}embed_tokens.weight (the token embedding)`);
@@ -166,7 +202,8 @@ async function open(Module, map, weightFiles, options) {
       byteLength: tensor.byteLength,
     });
   }
-  const tokenizer = await readTokenizer(map);
+  const builtTokenizer = gguf?.tokenizerJson?.unsupported ? null : (gguf?.tokenizerJson ?? null);
+  const tokenizer = await readTokenizer(map, builtTokenizer);
   const bySlot = new Map([...weights.values()].map((w) => [`${w.layer}:${w.slot}`, w]));
   const weightOf = (layer, slot) =>
     slot === 'head' ? (bySlot.get('null:head') ?? bySlot.get('null:embed')) : bySlot.get(`${layer}:${slot}`);
@@ -204,11 +241,24 @@ async function open(Module, map, weightFiles, options) {
   const live = () => {
     if (disposed) throw new ResidualLabError('this checkpoint was disposed', { code: 'disposed' });
   };
-  return {
+  const registration = {}; // the registry's token: not the checkpoint, which dispose() may be called without
+  const release = () => {
+    if (shards) shards.drop();
+    for (const { source } of weightFiles) source.close();
+  };
+  const checkpoint = {
     architecture: model.architecture,
     modelType: model.modelType,
     config: model.inspected,
-    tensors: [...all.values()].map((t) => ({ name: t.name, dtype: t.dtype, shape: [...t.shape], file: t.file })),
+    tensors: [...all.values()].map((t) => ({
+      name: t.name,
+      dtype: t.dtype,
+      shape: [...t.shape],
+      file: t.file,
+      ...(t.ggufName ? { ggufName: t.ggufName } : {}),
+    })),
+    /** 'gguf' or 'safetensors': the weights' format. */
+    format: gguf ? 'gguf' : 'safetensors',
     /** What the forward does with this model (the experiments read it to say what a model can run). */
     forward: forwardSummary(model),
     /** How many workers a run is split over (1 where workers cannot start). */
@@ -219,9 +269,12 @@ async function open(Module, map, weightFiles, options) {
     tokenize(text) {
       live();
       if (!tokenizer)
-        throw new ResidualLabError('a text needs tokenizer.json among the files; give token ids instead', {
-          code: 'no_tokenizer',
-        });
+        throw new ResidualLabError(
+          gguf?.tokenizerJson?.unsupported
+            ? `the GGUF's tokenizer (${gguf.tokenizerJson.unsupported}) is not one the lab rebuilds; give tokenizer.json beside it, or token ids`
+            : 'a text needs tokenizer.json among the files; give token ids instead',
+          { code: 'no_tokenizer' },
+        );
       if (typeof text !== 'string') throw new ResidualLabError('tokenize takes a string', { code: 'invalid_input' });
       return tokenizer.encode(text).ids;
     },
@@ -279,12 +332,15 @@ async function open(Module, map, weightFiles, options) {
     },
     dispose() {
       if (!disposed) {
+        collected.unregister(registration);
         runner.dispose();
-        for (const { source } of weightFiles) source.close();
+        release();
       }
       disposed = true;
     },
   };
+  collected.register(checkpoint, release, registration);
+  return checkpoint;
 }
 
 function forwardSummary({ sizes, forward: f }) {
@@ -298,6 +354,7 @@ function forwardSummary({ sizes, forward: f }) {
     eps: sizes.eps,
     placement: f.placement,
     normOffset: f.normOffset,
+    storedNormOffset: f.storedNormOffset ?? 0,
     qkNorm: f.qkNorm,
     attnScale: f.attnScale,
     attnSoftcap: f.attnSoftcap,

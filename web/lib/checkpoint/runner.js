@@ -9,7 +9,7 @@
 // not fit is refused, never aborted.
 import { ResidualLabError } from '../errors.js';
 import { SLOTS } from './model.js';
-import { DTYPE_BYTES, DTYPE_CODES } from './safetensors.js';
+import { DTYPE_CODES, byteSize, valueCount } from './dtypes.js';
 
 export const MAX_TOKENS = 4096;
 const MAX_VARIANTS = 256; // each holds a stream of its own, T x d
@@ -59,10 +59,10 @@ export function weightLayout(model, weights) {
   for (const w of weights.values()) (w.layer === null ? global : byLayer[w.layer]).set(w.slot, w);
   const embed = global.get('embed');
   const head = global.get('head') ?? embed;
-  const elements = (w) => w.byteLength / DTYPE_BYTES[w.dtype];
+  const elements = (w) => valueCount(w.dtype, w.byteLength);
   const heapBytes = (w) => align16(PROJECTIONS.has(w.slot) ? w.byteLength : elements(w) * 4);
   const fileBytes = (layer) => [...layer.values()].reduce((n, w) => n + w.byteLength, 0);
-  const headRowBytes = d * DTYPE_BYTES[head.dtype];
+  const headRowBytes = byteSize(head.dtype, d);
   const small = [...weights.values()].filter(
     (w) => !PROJECTIONS.has(w.slot) && w.slot !== 'embed' && w.slot !== 'head',
   );
@@ -216,7 +216,7 @@ export function createRunner(
       (warm(workers > 1)
         ? 0
         : byLayer.reduce((n, m) => n + fileBytes(m), 0) + finalNorm.byteLength + V * headRowBytes) +
-      embedRowsRead * d * DTYPE_BYTES[embed.dtype];
+      embedRowsRead * byteSize(embed.dtype, d);
     const flops = L * layerFlops + 2 * headRows * V * d;
     return {
       layers: L,
@@ -247,10 +247,15 @@ export function createRunner(
       collect = [],
       headInputs = null,
       variants = [],
+      variantPosition = T - 1,
     } = options ?? {};
     const hooks = checkInterventions(intervene ?? {}, { L, T, d, lens });
     const branches = checkVariants(variants ?? [], { L, start: hooks.from?.layer ?? 0, skip: hooks.skip });
     const wanted = checkCollect(collect ?? []);
+    if (!Number.isInteger(variantPosition) || variantPosition < 0 || variantPosition >= T)
+      throw new ResidualLabError(`options.variantPosition must be a position 0 .. ${T - 1}, is ${variantPosition}`, {
+        code: 'invalid_input',
+      });
     const normOffset = hooks.normOffset ?? f.normOffset;
     // the layers this run computes, in order: from hooks.from.layer on, without the skipped ones
     const order = [];
@@ -368,17 +373,17 @@ export function createRunner(
       const logits = alloc(Math.max(1, headRows) * V * 4, 'the logits');
       // what the layer reports when asked (LayerObservations in forward.hpp): head stats, norm inputs, mid norms
       const observing = wanted.has('attnScores') || wanted.has('normInputs') || wanted.has('residMid');
-      const obs = observing ? alloc((4 * H + 5 * T + 4) * 4, 'the observations of a layer') : 0;
+      const obs = observing ? alloc((4 * H + 7 * T + 4) * 4, 'the observations of a layer') : 0;
       const obsHeads = wanted.has('attnScores') ? obs : 0,
         obsNorms = wanted.has('normInputs') ? obs + 4 * H * 4 : 0,
-        obsMid = wanted.has('residMid') ? obs + (4 * H + 4 * T) * 4 : 0;
+        obsMid = wanted.has('residMid') ? obs + (4 * H + 6 * T) * 4 : 0;
       const collected = {};
       if (wanted.has('attnScores')) collected.attnScores = Array(L).fill(null);
       if (wanted.has('normInputs')) collected.normInputs = Array(L).fill(null);
       if (wanted.has('residMid')) collected.residMid = Array(L).fill(null);
       const keepObservations = (i) => {
         if (obsHeads) collected.attnScores[i] = Module.HEAPF32.slice(obsHeads >> 2, (obsHeads >> 2) + 4 * H);
-        if (obsNorms) collected.normInputs[i] = Module.HEAPF32.slice(obsNorms >> 2, (obsNorms >> 2) + 4 * T);
+        if (obsNorms) collected.normInputs[i] = Module.HEAPF32.slice(obsNorms >> 2, (obsNorms >> 2) + 6 * T);
         if (obsMid) collected.residMid[i] = Module.HEAPF32.slice(obsMid >> 2, (obsMid >> 2) + T);
       };
 
@@ -389,7 +394,7 @@ export function createRunner(
           return;
         }
         Module.HEAPU8.set(bytes, staging);
-        Module._rl_ckpt_to_f32(dest, staging, bytes.length / DTYPE_BYTES[w.dtype], DTYPE_CODES[w.dtype]);
+        Module._rl_ckpt_to_f32(dest, staging, valueCount(w.dtype, bytes.length), DTYPE_CODES[w.dtype]);
       };
       const heapRows = (ptr, rows) => Module.HEAPF32.slice(ptr >> 2, (ptr >> 2) + rows * d);
       const rowNorms = (ptr, rows) => {
@@ -407,7 +412,7 @@ export function createRunner(
       if (hooks.from) Module.HEAPF32.set(hooks.from.stream, x >> 2);
       else {
         // the embedding, gathered by rows, as the first layer reads it
-        const rowBytes = d * DTYPE_BYTES[embed.dtype];
+        const rowBytes = byteSize(embed.dtype, d);
         const rows = tokens.every((id) => kept.embedRows.has(id))
           ? tokens.map((id) => kept.embedRows.get(id))
           : await waited(
@@ -594,7 +599,7 @@ export function createRunner(
         const weight = (slot) => pointers[SLOTS.indexOf(slot)];
         // N1 .. N4 in forward.hpp's order, for the mean squares at their inputs
         const NORM_SLOTS = ['attnNormBefore', 'attnNormAfter', 'mlpNormBefore', 'mlpNormAfter'];
-        if (obsNorms) Module.HEAPF32.fill(0, obsNorms >> 2, (obsNorms >> 2) + 4 * T);
+        if (obsNorms) Module.HEAPF32.fill(0, obsNorms >> 2, (obsNorms >> 2) + 6 * T);
         const norm = (out, input, slot, rows = T, observe = true) => {
           if (obsNorms && observe)
             Module._rl_ckpt_row_mean_squares(obsNorms + NORM_SLOTS.indexOf(slot) * T * 4, input, T, d);
@@ -643,6 +648,7 @@ export function createRunner(
             model.layers[i].window,
             split.scores,
             g === 0 ? obsHeads : 0,
+            g === 0 && obsNorms ? obsNorms + 4 * T * 4 : 0, // q_norm's and k_norm's inputs after N1 .. N4's
           );
           if (status !== 0) throw fail();
         }
@@ -713,23 +719,31 @@ export function createRunner(
           meanSquare: Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T),
         };
       }
-      if (hooks.noFinalNorm) Module.HEAPF32.copyWithin(final >> 2, x >> 2, (x >> 2) + T * d);
-      else Module._rl_ckpt_norm(final, x, gain, T, d, eps, normOffset);
+      // the final norm, y = x / sqrt(mean(x^2) + eps) * (offset + w), or what the intervention leaves of it
+      const gainOnly = (at, rows) => {
+        const y = heapView(at, rows * d),
+          g = heapView(gain, d);
+        for (let j = 0; j < y.length; j++) y[j] *= normOffset + g[j % d];
+      };
+      const applyFinalNorm = (out, input, rows) => {
+        if (!hooks.noFinalNorm) Module._rl_ckpt_norm(out, input, gain, rows, d, eps, normOffset);
+        else if (out !== input) Module.HEAPF32.copyWithin(out >> 2, input >> 2, (input >> 2) + rows * d);
+        if (hooks.noFinalNorm === 'division') gainOnly(out, rows);
+      };
+      applyFinalNorm(final, x, T);
       const finalNorms = rowNorms(final, T);
       const finalHidden = hiddenStates ? heapRows(final, T) : null;
       // the head's input: the final rows asked for, then each lens state through the final norm with its own rstd
       Module.HEAPF32.copyWithin(headIn >> 2, (final >> 2) + (T - logitRows) * d, (final >> 2) + T * d);
       if (lensRows) Module.HEAPF32.set(lensRows, (headIn >> 2) + logitRows * d);
       if (headInputs) Module.HEAPF32.set(headInputs, (headIn >> 2) + (logitRows + lensCount) * d);
-      // each variant's last position (the run's own where it never left it)
+      // each variant's row at variantPosition (the run's own where it never left it)
       branches.forEach((_, k) => {
-        const from = (variantStreams[k] ?? x) + (T - 1) * d * 4;
+        const from = (variantStreams[k] ?? x) + variantPosition * d * 4;
         Module.HEAPU8.copyWithin(headIn + (headRows - branches.length + k) * d * 4, from, from + d * 4);
       });
-      if (headRows > logitRows && !hooks.noFinalNorm) {
-        const rowsIn = headIn + logitRows * d * 4;
-        Module._rl_ckpt_norm(rowsIn, rowsIn, gain, headRows - logitRows, d, eps, normOffset);
-      }
+      if (headRows > logitRows)
+        applyFinalNorm(headIn + logitRows * d * 4, headIn + logitRows * d * 4, headRows - logitRows);
       if (headRows === 0) {
         // logits: 'none' and nothing else to read: the head is not read
       } else if (pool) {
@@ -894,7 +908,8 @@ function checkCollect(collect) {
 /**
  * options.intervene, checked: { skip: Set of layers whose increments are not added, from: { layer, stream } or
  * undefined (the run starts at that layer from that stream, T x d: a previous run's hiddenStates[layer]),
- * noFinalNorm, normOffset (0: every norm multiplies by w; 1: by 1 + w) }.
+ * noFinalNorm (true: the whole final norm left out; 'division': its division alone, the gain kept), normOffset
+ * (0: every norm multiplies by w; 1: by 1 + w) }.
  */
 function checkInterventions(intervene, { L, T, d, lens }) {
   const bad = (message) => new ResidualLabError(`options.intervene.${message}`, { code: 'invalid_input' });
@@ -904,7 +919,8 @@ function checkInterventions(intervene, { L, T, d, lens }) {
   const { skipLayers = [], from, noFinalNorm = false, normOffset } = intervene;
   if (!Array.isArray(skipLayers) || !skipLayers.every((l) => Number.isInteger(l) && l >= 0 && l < L))
     throw bad(`skipLayers must list layers 0 .. ${L - 1}`);
-  if (typeof noFinalNorm !== 'boolean') throw bad('noFinalNorm must be true or false');
+  if (typeof noFinalNorm !== 'boolean' && noFinalNorm !== 'division')
+    throw bad(`noFinalNorm must be true, false or 'division', is ${JSON.stringify(noFinalNorm)}`);
   if (normOffset !== undefined && normOffset !== 0 && normOffset !== 1)
     throw bad(`normOffset must be 0 (w) or 1 (1 + w), is ${normOffset}`);
   if (from !== undefined) {

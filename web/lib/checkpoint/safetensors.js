@@ -28,7 +28,7 @@ export const DTYPE_BYTES = Object.freeze({
   U64: 8,
   F64: 8,
 });
-export const DTYPE_CODES = Object.freeze({ F32: 0, F16: 1, BF16: 2 }); // checkpoint::Dtype in forward.hpp
+export { DTYPE_CODES } from './dtypes.js';
 
 const fail = (code, file, message) => new ResidualLabError(`${file}: ${message}`, { code });
 
@@ -112,6 +112,7 @@ function parseHeader(json, size, file) {
   }
   // The byte ranges, sorted, must tile [0, dataLength) exactly.
   tensors.sort((a, b) => a.begin - b.begin || a.end - b.end);
+  const described = dataStart + tensors.reduce((most, t) => Math.max(most, t.end), 0); // the file's length by its header
   let expected = 0;
   for (const t of tensors) {
     if (t.begin !== expected) {
@@ -124,10 +125,13 @@ function parseHeader(json, size, file) {
       );
     }
     if (t.end > dataLength)
-      throw fail(
-        'safetensors_truncated',
-        file,
-        `${t.name} ends at data byte ${t.end}, past the file's ${dataLength} data bytes`,
+      throw Object.assign(
+        fail(
+          'safetensors_truncated',
+          file,
+          `${t.name} ends at data byte ${t.end}, past the file's ${dataLength} data bytes`,
+        ),
+        { described, size },
       );
     expected = t.end;
   }

@@ -8,7 +8,7 @@
 // Four exchanges a layer, each of T x (a few thousand) floats; no weight is read or held twice. The same kernels
 // compute every output element over the same inputs, so the numbers are those of one worker.
 import { ResidualLabError } from '../errors.js';
-import { DTYPE_BYTES, DTYPE_CODES } from './safetensors.js';
+import { DTYPE_CODES, byteSize } from './dtypes.js';
 
 const ROW_ALIGN = 4; // the matmul kernel's panel of rows (checkpoint::kPanelRows)
 const HEAD_CHUNK_BYTES = 16 << 20; // a worker's share of the output head is read and multiplied in 16 MB pieces
@@ -103,7 +103,7 @@ export function createShardWorker(Module, model, weightOf, read) {
       return 0; // the budget is spent: this share is read per run, as without residency
     }
   };
-  const rowBytes = (w) => w.shape[1] * DTYPE_BYTES[w.dtype];
+  const rowBytes = (w) => byteSize(w.dtype, w.shape[1]);
   const keyOf = (layer, { slot, begin, end }) => `${layer}:${slot}:${begin}:${end}`;
   const start = (layer, { slot, begin, end }) => {
     const k = keyOf(layer, { slot, begin, end });

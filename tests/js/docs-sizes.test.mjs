@@ -1,0 +1,58 @@
+// The sizes the README and docs/ quote are the built files' (to the last digit they show, plus or minus one):
+// the npm package packed (`npm pack --dry-run`), the offline files and the script they share, the SIMD module and
+// its brotli copy. A size that drifts from what the build writes fails here, not in a reader's hands.
+//   node --test tests/js/docs-sizes.test.mjs     after `node scripts/build.mjs`
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '../..');
+const read = (path) => readFileSync(join(root, path), 'utf8');
+const bytes = (path) => statSync(join(root, path)).size;
+
+/** `shown` (a figure in MB as the text writes it) is `actual` bytes, within one unit of its last digit. */
+function sameSize(shown, actual, what) {
+  const unit = 10 ** -(shown.split('.')[1]?.length ?? 0);
+  const mb = actual / 1e6;
+  assert.ok(
+    Math.abs(mb - Number(shown)) <= unit + 1e-9,
+    `${what}: the text says ${shown} MB, the build ${mb.toFixed(3)}`,
+  );
+}
+const figure = (text, pattern, where) => {
+  const found = pattern.exec(text);
+  assert.ok(found, `${where} quotes it (${pattern})`);
+  return found.slice(1);
+};
+
+test("README: the package's packed size is what npm pack writes", () => {
+  const [packed] = figure(read('README.md'), /the types; ([\d.]+) MB packed\)/, 'README.md');
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  sameSize(packed, JSON.parse(out)[0].size, 'the tarball');
+});
+
+test('docs/embedding.md: the offline files and the script their parts share', () => {
+  const text = read('docs/embedding.md');
+  const [each] = figure(text, /residual-lab-zh\.html` \(about ([\d.]+) MB each/, 'docs/embedding.md');
+  for (const name of ['residual-lab-en.html', 'residual-lab-zh.html'])
+    sameSize(each, bytes(`dist/offline/${name}`), name);
+  const [script] = figure(text, /the ([\d.]+) MB script they share/, 'docs/embedding.md');
+  sameSize(script, bytes('dist/offline/parts/page-code.js'), 'the offline script');
+});
+
+test('docs/api.md: the SIMD binary and its brotli copy', () => {
+  const [binary, brotli] = figure(
+    read('docs/api.md'),
+    /the ([\d.]+) MB binary \(([\d.]+) MB as brotli\)/,
+    'docs/api.md',
+  );
+  const wasm = readdirSync(join(root, 'dist/lib/wasm')).find((name) => /^residual_lab_simd-\w+\.wasm$/.test(name));
+  sameSize(binary, bytes(`dist/lib/wasm/${wasm}`), wasm);
+  sameSize(brotli, bytes(`dist/lib/wasm/${wasm}.br`), `${wasm}.br`);
+});
