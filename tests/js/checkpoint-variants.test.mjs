@@ -74,3 +74,76 @@ test('bad variants are refused with a message naming them', async () => {
     ckpt.dispose();
   }
 });
+
+test("variants read at variantPosition, through what noFinalNorm leaves of the final norm, 1 and 2 workers", async () => {
+  const fixture = makeCheckpoint({ family: 'qwen3', dtype: 'BF16', seed: 33 });
+  const files = { ...fixture.files };
+  for (const name of Object.keys(files).filter((n) => n.endsWith('.safetensors'))) {
+    writeFileSync(join(dir, `position-${name}`), files[name]);
+    files[name] = join(dir, `position-${name}`);
+  }
+  const t = 2;
+  for (const workers of [1, 2]) {
+    const ckpt = await lab.openCheckpoint(files, { workers });
+    try {
+      const L = ckpt.forward.layers;
+      const variants = [[0], [L - 1], []];
+      for (const noFinalNorm of [false, 'division', true]) {
+        const one = await ckpt.run(IDS, { logits: 'all', intervene: { noFinalNorm }, variants, variantPosition: t });
+        const V = one.logits.length / IDS.length;
+        for (const [k, skipLayers] of variants.entries()) {
+          const separate = await ckpt.run(IDS, { logits: 'all', intervene: { skipLayers, noFinalNorm } });
+          assertRelativelyClose(
+            one.variantLogits.subarray(k * V, (k + 1) * V),
+            separate.logits.subarray(t * V, (t + 1) * V),
+            `${workers} workers, noFinalNorm ${noFinalNorm}, skip [${skipLayers}] at position ${t}`,
+            1e-6,
+          );
+        }
+      }
+      await assert.rejects(
+        () => ckpt.run(IDS, { variants, variantPosition: IDS.length }),
+        (error) => error.code === 'invalid_input' && /variantPosition/.test(error.message),
+      );
+    } finally {
+      ckpt.dispose();
+    }
+  }
+});
+
+test("a run's observations are its own stream's with variants beside it: q/k norms' inputs too, split or not", async () => {
+  for (const family of ['qwen3', 'olmo2', 'gemma3_text']) {
+    const fixture = makeCheckpoint({ family, dtype: 'BF16', seed: 34 });
+    const files = { ...fixture.files };
+    for (const name of Object.keys(files).filter((n) => n.endsWith('.safetensors'))) {
+      writeFileSync(join(dir, `observe-${family}-${name}`), files[name]);
+      files[name] = join(dir, `observe-${family}-${name}`);
+    }
+    const single = await lab.openCheckpoint(files, { workers: 1 });
+    const split = await lab.openCheckpoint(files, { workers: 2 });
+    try {
+      const T = IDS.length,
+        L = single.forward.layers;
+      const collect = ['normInputs', 'attnScores', 'residMid'];
+      const alone = await single.run(IDS, { collect });
+      for (const [ckpt, workers] of [
+        [single, 1],
+        [split, 2],
+      ]) {
+        const r = await ckpt.run(IDS, { collect, variants: Array.from({ length: L }, (_, l) => [l]) });
+        for (let l = 0; l < L; l++) {
+          const [got, want] = [r.collected.normInputs[l], alone.collected.normInputs[l]];
+          assert.equal(got.length, 6 * T);
+          // rows 4 and 5: the mean squares at q_norm's and k_norm's inputs, which this layout has
+          assert.ok(want.subarray(4 * T).some((v) => v > 0), `${family}: layer ${l} has q/k norm inputs`);
+          assertRelativelyClose(got, want, `${family}, ${workers} workers, layer ${l}: norm inputs`, 1e-5);
+          assertRelativelyClose(r.collected.attnScores[l], alone.collected.attnScores[l], `${family} scores`, 1e-5);
+          assertRelativelyClose(r.collected.residMid[l], alone.collected.residMid[l], `${family} resid_mid`, 1e-5);
+        }
+      }
+    } finally {
+      single.dispose();
+      split.dispose();
+    }
+  }
+});
