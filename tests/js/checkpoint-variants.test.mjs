@@ -75,7 +75,7 @@ test('bad variants are refused with a message naming them', async () => {
   }
 });
 
-test("variants read at variantPosition, through what noFinalNorm leaves of the final norm, 1 and 2 workers", async () => {
+test('variants read at variantPosition, through what noFinalNorm leaves of the final norm, 1 and 2 workers', async () => {
   const fixture = makeCheckpoint({ family: 'qwen3', dtype: 'BF16', seed: 33 });
   const files = { ...fixture.files };
   for (const name of Object.keys(files).filter((n) => n.endsWith('.safetensors'))) {
@@ -135,7 +135,10 @@ test("a run's observations are its own stream's with variants beside it: q/k nor
           const [got, want] = [r.collected.normInputs[l], alone.collected.normInputs[l]];
           assert.equal(got.length, 6 * T);
           // rows 4 and 5: the mean squares at q_norm's and k_norm's inputs, which this layout has
-          assert.ok(want.subarray(4 * T).some((v) => v > 0), `${family}: layer ${l} has q/k norm inputs`);
+          assert.ok(
+            want.subarray(4 * T).some((v) => v > 0),
+            `${family}: layer ${l} has q/k norm inputs`,
+          );
           assertRelativelyClose(got, want, `${family}, ${workers} workers, layer ${l}: norm inputs`, 1e-5);
           assertRelativelyClose(r.collected.attnScores[l], alone.collected.attnScores[l], `${family} scores`, 1e-5);
           assertRelativelyClose(r.collected.residMid[l], alone.collected.residMid[l], `${family} resid_mid`, 1e-5);
