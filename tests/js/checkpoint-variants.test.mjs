@@ -19,15 +19,20 @@ before(async () => {
   lab = await load();
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
+/** The fixture's files, its safetensors written into `dir` under `prefix` (a split run's workers read them there). */
+function onDisk(fixture, prefix) {
+  const files = { ...fixture.files };
+  for (const name of Object.keys(files).filter((n) => n.endsWith('.safetensors'))) {
+    writeFileSync(join(dir, `${prefix}-${name}`), files[name]);
+    files[name] = join(dir, `${prefix}-${name}`);
+  }
+  return files;
+}
 
 test("each variant's logits are its own run's, every family, 1 and 2 workers; the weights are read once", async () => {
   for (const family of FAMILIES) {
     const fixture = makeCheckpoint({ family, dtype: 'BF16', sharded: family === 'gemma3', seed: 31 });
-    const files = { ...fixture.files };
-    for (const name of Object.keys(files).filter((n) => n.endsWith('.safetensors'))) {
-      writeFileSync(join(dir, `${family}-${name}`), files[name]);
-      files[name] = join(dir, `${family}-${name}`);
-    }
+    const files = onDisk(fixture, family);
     for (const workers of [1, 2]) {
       const ckpt = await lab.openCheckpoint(files, { workers, residencyBudget: 0 });
       try {
@@ -77,11 +82,7 @@ test('bad variants are refused with a message naming them', async () => {
 
 test('variants read at variantPosition, through what noFinalNorm leaves of the final norm, 1 and 2 workers', async () => {
   const fixture = makeCheckpoint({ family: 'qwen3', dtype: 'BF16', seed: 33 });
-  const files = { ...fixture.files };
-  for (const name of Object.keys(files).filter((n) => n.endsWith('.safetensors'))) {
-    writeFileSync(join(dir, `position-${name}`), files[name]);
-    files[name] = join(dir, `position-${name}`);
-  }
+  const files = onDisk(fixture, 'position');
   const t = 2;
   for (const workers of [1, 2]) {
     const ckpt = await lab.openCheckpoint(files, { workers });
@@ -114,11 +115,7 @@ test('variants read at variantPosition, through what noFinalNorm leaves of the f
 test("a run's observations are its own stream's with variants beside it: q/k norms' inputs too, split or not", async () => {
   for (const family of ['qwen3', 'olmo2', 'gemma3_text']) {
     const fixture = makeCheckpoint({ family, dtype: 'BF16', seed: 34 });
-    const files = { ...fixture.files };
-    for (const name of Object.keys(files).filter((n) => n.endsWith('.safetensors'))) {
-      writeFileSync(join(dir, `observe-${family}-${name}`), files[name]);
-      files[name] = join(dir, `observe-${family}-${name}`);
-    }
+    const files = onDisk(fixture, `observe-${family}`);
     const single = await lab.openCheckpoint(files, { workers: 1 });
     const split = await lab.openCheckpoint(files, { workers: 2 });
     try {
