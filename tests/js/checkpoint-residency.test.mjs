@@ -4,11 +4,11 @@
 //   node --test tests/js/checkpoint-residency.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from '../../dist/lib/residual-lab.js';
-import { FAMILIES, makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
+import { FAMILIES, makeCheckpoint, weightsOnDisk } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { referenceForward } from '../fixtures/checkpoints/reference.mjs';
 import { assertRelativelyClose } from '../fixtures/float64.mjs';
 
@@ -20,20 +20,10 @@ before(async () => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The fixture's weights files written to disk (paths), as split workers read them. */
-function onDisk(fixture, tag) {
-  const files = { ...fixture.files };
-  for (const name of Object.keys(files).filter((n) => n.endsWith('.safetensors'))) {
-    writeFileSync(join(dir, `${tag}-${name}`), files[name]);
-    files[name] = join(dir, `${tag}-${name}`);
-  }
-  return files;
-}
-
 test('a resident model reads nothing on its second run and gives the streamed numbers, every family, 1 and 2 workers', async () => {
   for (const family of FAMILIES) {
     const fixture = makeCheckpoint({ family, dtype: 'BF16', sharded: family === 'gemma3', seed: 21 });
-    const files = onDisk(fixture, family);
+    const files = weightsOnDisk(fixture, dir, family);
     const options = { logits: 'all', hiddenStates: true };
     const streamed = await lab.openCheckpoint(files, { workers: 1, residencyBudget: 0 });
     let base, baseGradients;

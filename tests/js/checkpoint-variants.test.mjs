@@ -4,11 +4,11 @@
 //   node --test tests/js/checkpoint-variants.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from '../../dist/lib/residual-lab.js';
-import { FAMILIES, makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
+import { FAMILIES, makeCheckpoint, weightsOnDisk } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { referenceForward } from '../fixtures/checkpoints/reference.mjs';
 import { assertRelativelyClose } from '../fixtures/float64.mjs';
 
@@ -19,20 +19,11 @@ before(async () => {
   lab = await load();
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
-/** The fixture's files, its safetensors written into `dir` under `prefix` (a split run's workers read them there). */
-function onDisk(fixture, prefix) {
-  const files = { ...fixture.files };
-  for (const name of Object.keys(files).filter((n) => n.endsWith('.safetensors'))) {
-    writeFileSync(join(dir, `${prefix}-${name}`), files[name]);
-    files[name] = join(dir, `${prefix}-${name}`);
-  }
-  return files;
-}
 
 test("each variant's logits are its own run's, every family, 1 and 2 workers; the weights are read once", async () => {
   for (const family of FAMILIES) {
     const fixture = makeCheckpoint({ family, dtype: 'BF16', sharded: family === 'gemma3', seed: 31 });
-    const files = onDisk(fixture, family);
+    const files = weightsOnDisk(fixture, dir, family);
     for (const workers of [1, 2]) {
       const ckpt = await lab.openCheckpoint(files, { workers, residencyBudget: 0 });
       try {
@@ -82,7 +73,7 @@ test('bad variants are refused with a message naming them', async () => {
 
 test('variants read at variantPosition, through what noFinalNorm leaves of the final norm, 1 and 2 workers', async () => {
   const fixture = makeCheckpoint({ family: 'qwen3', dtype: 'BF16', seed: 33 });
-  const files = onDisk(fixture, 'position');
+  const files = weightsOnDisk(fixture, dir, 'position');
   const t = 2;
   for (const workers of [1, 2]) {
     const ckpt = await lab.openCheckpoint(files, { workers });
@@ -115,7 +106,7 @@ test('variants read at variantPosition, through what noFinalNorm leaves of the f
 test("a run's observations are its own stream's with variants beside it: q/k norms' inputs too, split or not", async () => {
   for (const family of ['qwen3', 'olmo2', 'gemma3_text']) {
     const fixture = makeCheckpoint({ family, dtype: 'BF16', seed: 34 });
-    const files = onDisk(fixture, `observe-${family}`);
+    const files = weightsOnDisk(fixture, dir, `observe-${family}`);
     const single = await lab.openCheckpoint(files, { workers: 1 });
     const split = await lab.openCheckpoint(files, { workers: 2 });
     try {
