@@ -2,7 +2,9 @@
 // through its file input as a reader picks them, each visit in a fresh browser: the time from the pick to the
 // first result, whether it came, and the memory of every process of that browser (the tab, its workers, the
 // browser and GPU processes: the sum of their RSS from /proc, sampled every 100 ms) at rest after the toy's run
-// and at its peak during the pick's run. Not a test: it prints one JSON line per visit and a summary.
+// and at its peak during the pick's run; then three later runs on other prompts of 16 token ids (with the weights
+// resident, none reads the files), each timed from the prompt's edit to its result, and the status line the probe
+// ends on. Not a test: it prints one JSON line per visit and a summary.
 //   node bench/checkpoint-browser.mjs [--shapes=qwen2.5-0.5b] [--visits=10]     after `node scripts/build.mjs`
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -97,9 +99,31 @@ try {
           { timeout: 600000, polling: 100 },
         );
         const seconds = (performance.now() - started) / 1000;
+        const status = await probe.getAttribute('data-status');
+        const later = [];
+        for (let k = 1; k <= 3 && status === 'done'; k++) {
+          const t0 = performance.now();
+          await probe
+            .locator('[name=prompt]')
+            .fill(Array.from({ length: 16 }, (_, i) => (i * 7919 + k * 101) % 151936).join(', '));
+          await page
+            .waitForFunction(() => document.querySelector('rl-checkpoint-probe')?.dataset.status === 'running', null, {
+              timeout: 60000,
+              polling: 20,
+            })
+            .catch(() => {});
+          await page.waitForFunction(
+            () => document.querySelector('rl-checkpoint-probe')?.dataset.status !== 'running',
+            null,
+            {
+              timeout: 600000,
+              polling: 20,
+            },
+          );
+          later.push((performance.now() - t0) / 1000);
+        }
         clearInterval(sampler);
         peak = Math.max(peak, browserRss());
-        const status = await probe.getAttribute('data-status');
         const message =
           (await probe.locator('.run-status').textContent()) ||
           (await probe
@@ -107,7 +131,17 @@ try {
             .first()
             .textContent()
             .catch(() => ''));
-        const row = { shape, visit, status, seconds, atRestMB: atRest, peakMB: peak, grewMB: peak - atRest, message };
+        const row = {
+          shape,
+          visit,
+          status,
+          seconds,
+          later,
+          atRestMB: atRest,
+          peakMB: peak,
+          grewMB: peak - atRest,
+          message,
+        };
         rows.push(row);
         console.log(JSON.stringify(row));
       } finally {

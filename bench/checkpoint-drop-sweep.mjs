@@ -1,9 +1,10 @@
 // The layer-drop sweep (checkpointExperiments.dropLayers) on a checkpoint with Qwen2.5-0.5B-Instruct's exact
 // shapes and random BF16 weights (made here, in memory, and written to a temporary file for the two-worker run),
-// 16 tokens, one worker and two: the sweep's wall time beside one run's (both
-// after a first run, the file then in the OS cache). The sweep reuses the full run's stream before each dropped
-// layer, so it computes 1 + (L - 1) / 2 runs' worth of layers and L + 1 output heads; the target is at most
-// L / 2 + 2 runs (14 for 24 layers). Prints JSON lines; scripts/bench.mjs runs it and prints the table.
+// 16 tokens, one worker, two reading every run and two with the weights resident: the sweep's wall and CPU time
+// beside one run's (both after a first run, the file then in the OS cache) and the bytes it read. The sweep is one
+// run whose dropped layers are variants (each leaves the full run's stream at its layer), so every layer is read
+// once and multiplies all the streams that go through it: L + L (L - 1) / 2 layers' rows and one head pass; the
+// target is at most 6 runs' time for 24 layers. Prints JSON lines; scripts/bench.mjs runs it and prints the table.
 //   node bench/checkpoint-drop-sweep.mjs     after `node scripts/build.mjs`
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,18 +41,49 @@ const { vocab_size: V, num_hidden_layers: L } = config;
 const ids = Array.from({ length: 16 }, (_, i) => (i * 7919) % V);
 const emit = (row) => console.log(JSON.stringify(row));
 
-for (const workers of [1, 2]) {
-  const ckpt = await lab.openCheckpoint(files, { workers });
+const cpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+for (const { workers, residencyBudget } of [{ workers: 1 }, { workers: 2, residencyBudget: 0 }, { workers: 2 }]) {
+  const ckpt = await lab.openCheckpoint(files, { workers, residencyBudget });
   try {
     await ckpt.run(ids); // the first run reads the file into the OS cache and tiers the kernels up
     let t0 = performance.now();
+    let c0 = cpuSeconds();
     await ckpt.run(ids);
     const run = (performance.now() - t0) / 1000;
+    const runCpu = cpuSeconds() - c0;
+    let readBytes = 0;
+    const counted = {
+      forward: ckpt.forward,
+      normWeights: () => ckpt.normWeights(),
+      run: async (input, options) => {
+        const r = await ckpt.run(input, options);
+        readBytes += r.reads.bytes;
+        return r;
+      },
+    };
     t0 = performance.now();
-    const sweep = await checkpointExperiments.dropLayers(ckpt, ids);
+    c0 = cpuSeconds();
+    const sweep = await checkpointExperiments.dropLayers(counted, ids);
     const seconds = (performance.now() - t0) / 1000;
+    const sweepCpu = cpuSeconds() - c0;
     if (!sweep.layers.every((l) => Number.isFinite(l.kl))) throw new Error('a non-finite KL divergence');
-    emit({ shape: key, workers: ckpt.workers, layers: L, run, sweep: seconds, runs: seconds / run, target: L / 2 + 2 });
+    emit({
+      shape: key,
+      workers: ckpt.workers,
+      mode: ckpt.residency().mode,
+      layers: L,
+      run,
+      sweep: seconds,
+      runs: seconds / run,
+      runCpu,
+      sweepCpu,
+      cpuRuns: sweepCpu / runCpu,
+      readGB: readBytes / 1e9,
+      target: 6,
+    });
   } finally {
     ckpt.dispose();
   }

@@ -15,7 +15,7 @@
 //            tokens with one worker and with two, effective GFLOP/s beside the matmul kernel's, the process's peak
 //            RSS (bench/checkpoint-run.mjs; bench/checkpoint-browser.mjs does the probe in Chromium)
 //   sweep    the layer-drop sweep on the same checkpoint, 16 tokens: its time in runs of 16 tokens, against the
-//            target of L / 2 + 2 (bench/checkpoint-drop-sweep.mjs)
+//            target of 6, and the bytes it read (bench/checkpoint-drop-sweep.mjs)
 //   compiler-cache  only when named: the WASM SIMD module built cold and warm through ccache in two exported
 //            copies of the tree, byte for byte the same (bench/compiler-cache.mjs, about four minutes)
 //   page     the chapter in headless Chromium: bytes on the wire, responses, WebAssembly fetches and
@@ -171,7 +171,7 @@ function printSweep(rows) {
   );
   for (const r of rows)
     console.log(
-      `${r.workers} worker(s): one run ${fmt(r.run)} s, the sweep ${fmt(r.sweep)} s = ${fmt(r.runs)} runs (target <= ${r.target})`,
+      `${r.workers} worker(s), ${r.mode}: one run ${fmt(r.run)} s (CPU ${fmt(r.runCpu)} s), the sweep ${fmt(r.sweep)} s (CPU ${fmt(r.sweepCpu)} s) = ${fmt(r.runs)} runs (${fmt(r.cpuRuns)} in CPU; target <= ${r.target}), read ${fmt(r.readGB)} GB`,
     );
 }
 
@@ -298,7 +298,7 @@ function printCheckpoint(rows) {
     const speed = r.gflops
       ? `   ${fmt(r.gflops).padStart(6)} GFLOP/s${r !== matmul && matmul ? ` (${ratio(r.gflops, matmul.gflops)} the matmul kernel's)` : ''}`
       : '';
-    const label = [r.shape, r.workers ? `${r.workers} worker${r.workers > 1 ? 's' : ''}` : null, r.name]
+    const label = [r.shape, r.workers ? `${r.workers} worker${r.workers > 1 ? 's' : ''}` : null, r.mode, r.name]
       .filter(Boolean)
       .join(', ');
     const range = r.min !== undefined ? ` (${fmt(r.min)}-${fmt(r.max)})` : '';
@@ -307,12 +307,17 @@ function printCheckpoint(rows) {
       `${label.padEnd(52)} ${fmt(r.value).padStart(7)} ${r.unit}${range}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}${against}`,
     );
   }
-  const warm = (shape, workers) =>
-    rows.find((r) => r.shape === shape && r.workers === workers && r.name.endsWith('warm'));
+  const warm = (shape, workers, mode) =>
+    rows.find((r) => r.shape === shape && r.workers === workers && r.mode === mode && r.name.endsWith('warm'));
   for (const shape of new Set(rows.map((r) => r.shape).filter(Boolean))) {
-    const [one, two] = [warm(shape, 1), warm(shape, 2)];
-    if (one && two)
-      console.log(`${shape}: two workers run ${ratio(one.value, two.value)} as fast as one (warm runs' medians)`);
+    const one = warm(shape, 1, 'streamed');
+    for (const mode of ['streamed', 'resident']) {
+      const two = warm(shape, 2, mode);
+      if (one && two)
+        console.log(
+          `${shape}: two workers, ${mode}, run ${ratio(one.value, two.value)} as fast as one streamed (warm runs' medians)`,
+        );
+    }
   }
 }
 

@@ -354,6 +354,10 @@ export interface CheckpointRunOptions {
   intervene?: CheckpointInterventions;
   /** what the run also reports, in `collected` */
   collect?: CheckpointObservation[];
+  /** runs that skip these layers too, in the same pass over the weights: their logits in `variantLogits` */
+  variants?: number[][];
+  /** the position whose row each variant reads through the final norm and head (default the last) */
+  variantPosition?: number;
 }
 
 export interface CheckpointInterventions {
@@ -456,6 +460,12 @@ export interface CheckpointRun {
   lens?: { position: number; k: number; layers: LogitLensState[] };
   /** what the run read: bytes, reads, the most bytes held in JS memory at once, each split worker's WASM heap */
   reads: { bytes: number; count: number; peakHeldBytes: number; workerHeapBytes: number[] };
+  /** where this thread's time went: waiting for the files, for the split workers, and each worker's busy time */
+  timings: { seconds: number; readWaitSeconds: number; exchangeWaitSeconds: number; workerBusySeconds: number[] };
+  /** with options.variants: each variant's logits at options.variantPosition, n x V */
+  variantLogits?: Float32Array;
+  /** the model's mode after the run and what stays in the heaps */
+  residency: CheckpointResidency;
   /** with options.collect */
   collected?: CheckpointCollected;
 }
@@ -476,6 +486,27 @@ export interface NormWeightStats {
   storedOffset: 0 | 1;
 }
 
+export interface CheckpointResidency {
+  /** 'resident': the model fits the budget and what a run reads stays; 'streamed': every run reads the files */
+  mode: 'resident' | 'streamed';
+  budgetBytes: number;
+  modelBytes: number;
+  /** the weights' bytes held in the heaps now (this thread's and every split worker's) */
+  keptBytes: number;
+  workerKeptBytes: number[];
+  /** embedding rows kept, by token */
+  embeddingRows: number;
+  /** every weight a run needs is held: the next run reads at most new tokens' embedding rows */
+  warm: boolean;
+}
+
+export interface OpenCheckpointOptions {
+  /** workers a run is split over (default: the cores, up to 4, for files on disk; 1 for bytes) */
+  workers?: number;
+  /** bytes the weights may keep in the WASM heaps between runs; 0: read every run (default: docs/checkpoints.md) */
+  residencyBudget?: number;
+}
+
 export interface Checkpoint {
   readonly architecture: string;
   readonly modelType: string;
@@ -489,8 +520,10 @@ export interface Checkpoint {
   tokenize(text: string): number[];
   /** every norm's weights, read from the files */
   normWeights(): Promise<NormWeightStats[]>;
-  /** what a run of `tokens` positions will read and compute */
-  cost(tokens?: number): CheckpointCost;
+  /** what a run of `tokens` positions (a count, or the ids: the embedding rows kept are not read) will read and compute */
+  cost(tokens?: number | ArrayLike<number>): CheckpointCost;
+  /** whether the weights stay in the WASM heaps between runs, and what they hold now */
+  residency(): CheckpointResidency;
   /** how many workers a run is split over */
   readonly workers: number;
   /** one of the chapter's claims run on this checkpoint (checkpointExperiments, by name) */
@@ -579,7 +612,7 @@ export interface ResidualLab extends Kernels {
   describe(): OptionTables;
   createDecoder(config?: DecoderConfig): Decoder;
   /** reads a Hugging Face checkpoint the reader has and runs it with the lab's kernels (docs/checkpoints.md) */
-  openCheckpoint(files: CheckpointFiles, options?: { workers?: number }): Promise<Checkpoint>;
+  openCheckpoint(files: CheckpointFiles, options?: OpenCheckpointOptions): Promise<Checkpoint>;
   /** fetches a model from the Hugging Face Hub or a mirror into local storage, resumable and verified (docs/checkpoints.md) */
   fetchCheckpoint(repo: string, options?: FetchCheckpointOptions): Promise<FetchedCheckpoint>;
   /** the models stored in this browser (node: none) */

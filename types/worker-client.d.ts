@@ -20,7 +20,7 @@ export type DecoderProxy = Pick<Decoder, 'config' | 'numParams'>
   & { dispose(): Promise<void> };
 /** A checkpoint that lives in the worker: its plain fields, and its methods, async. */
 export type CheckpointProxy = Pick<Checkpoint, 'architecture' | 'modelType' | 'config' | 'tensors' | 'format' | 'forward' | 'workers'>
-  & { [K in 'run' | 'gradients' | 'normWeights' | 'tokenize' | 'cost']: Async<Checkpoint[K]> }
+  & { [K in 'run' | 'gradients' | 'normWeights' | 'tokenize' | 'cost' | 'residency']: Async<Checkpoint[K]> }
   & { experiment: Checkpoint['experiment'] }
   & { dispose(): Promise<void> };
 /** A warmup run that lives in the worker; `done` is brought up to date after each call. */

@@ -209,80 +209,101 @@ describe('properties', () => {
     }
   });
 
-  test("the sweep starts each dropped run from the full run's stream and reads about L/2 + 2 runs' bytes", async () => {
+  test('the sweep is one run whose dropped layers are variants: it reads the model once', async () => {
     const fixture = makeCheckpoint({
       family: 'llama',
       config: { ...makeCheckpoint({ family: 'llama' }).config, num_hidden_layers: 6 },
       seed: 2,
     });
-    await withCheckpoint(fixture.files, async (ckpt) => {
-      const L = 6;
-      let bytes = 0,
-        runs = 0;
-      const counted = {
-        forward: ckpt.forward,
-        normWeights: () => ckpt.normWeights(),
-        run: async (ids, o) => {
-          const r = await ckpt.run(ids, o);
-          bytes += r.reads.bytes;
-          runs += 1;
-          return r;
-        },
-      };
-      const sweep = await experiments.dropLayers(counted, IDS);
-      const one = (await ckpt.run(IDS)).reads.bytes;
-      // the full run, L dropped runs without the head, one pass of their L last rows through the head
-      assert.equal(runs, L + 2);
-      assert.ok(bytes <= (L / 2 + 2) * one, `${bytes} bytes read, ${(bytes / one).toFixed(2)} runs' worth`);
-      for (const l of [0, 3, 5]) {
-        // the same as the whole run with layer l skipped, from the embedding on
-        const whole = await ckpt.run(IDS, { intervene: { skipLayers: [l] } });
-        const ref = referenceForward('llama', fixture.config, fixture.tensors, IDS, { skipLayers: [l] });
-        const full = referenceForward('llama', fixture.config, fixture.tensors, IDS);
-        close(whole.logits, ref.logits.subarray(ref.logits.length - 48), `skip ${l}`);
-        const lp = (x) => {
-          const m = Math.max(...x);
-          const s = Math.log(x.reduce((a, z) => a + Math.exp(z - m), 0)) + m;
-          return x.map((z) => z - s);
+    await withCheckpoint(
+      fixture.files,
+      async (ckpt) => {
+        const L = 6;
+        let bytes = 0,
+          runs = 0;
+        const counted = {
+          forward: ckpt.forward,
+          normWeights: () => ckpt.normWeights(),
+          run: async (ids, o) => {
+            const r = await ckpt.run(ids, o);
+            bytes += r.reads.bytes;
+            runs += 1;
+            return r;
+          },
         };
-        const p = lp(Array.from(full.logits.subarray(full.logits.length - 48))),
-          q = lp(Array.from(ref.logits.subarray(ref.logits.length - 48)));
-        const kl = p.reduce((a, v, j) => a + Math.exp(v) * (v - q[j]), 0);
-        assert.ok(
-          Math.abs(sweep.layers[l].kl - kl) < 1e-4 * Math.max(1, kl),
-          `layer ${l} KL ${sweep.layers[l].kl} against ${kl}`,
-        );
-      }
-    });
+        const sweep = await experiments.dropLayers(counted, IDS);
+        const one = (await ckpt.run(IDS)).reads.bytes;
+        // one run: every layer read once, the head once for the full run's and the variants' last rows
+        assert.equal(runs, 1);
+        assert.equal(bytes, one, `${bytes} bytes read, one run reads ${one}`);
+        // kept in the heap (the default budget holds this model), the whole sweep reads the model once
+        await withCheckpoint(fixture.files, async (resident) => {
+          let residentBytes = 0;
+          await experiments.dropLayers(
+            {
+              ...counted,
+              run: async (ids, o) => ((r) => ((residentBytes += r.reads.bytes), r))(await resident.run(ids, o)),
+            },
+            IDS,
+          );
+          assert.equal(resident.residency().mode, 'resident');
+          assert.ok(residentBytes <= one, `resident: ${residentBytes} bytes read, one run reads ${one}`);
+        });
+        for (const l of [0, 3, 5]) {
+          // the same as the whole run with layer l skipped, from the embedding on
+          const whole = await ckpt.run(IDS, { intervene: { skipLayers: [l] } });
+          const ref = referenceForward('llama', fixture.config, fixture.tensors, IDS, { skipLayers: [l] });
+          const full = referenceForward('llama', fixture.config, fixture.tensors, IDS);
+          close(whole.logits, ref.logits.subarray(ref.logits.length - 48), `skip ${l}`);
+          const lp = (x) => {
+            const m = Math.max(...x);
+            const s = Math.log(x.reduce((a, z) => a + Math.exp(z - m), 0)) + m;
+            return x.map((z) => z - s);
+          };
+          const p = lp(Array.from(full.logits.subarray(full.logits.length - 48))),
+            q = lp(Array.from(ref.logits.subarray(ref.logits.length - 48)));
+          const kl = p.reduce((a, v, j) => a + Math.exp(v) * (v - q[j]), 0);
+          assert.ok(
+            Math.abs(sweep.layers[l].kl - kl) < 1e-4 * Math.max(1, kl),
+            `layer ${l} KL ${sweep.layers[l].kl} against ${kl}`,
+          );
+        }
+      },
+      { residencyBudget: 0 },
+    ); // read every run: what a model over the budget reads
   });
 
   test("headInputs: another run's last stream row through this run's final norm and head gives that run's logits", async () => {
     for (const family of ['llama', 'gemma2']) {
       const fixture = makeCheckpoint({ family, seed: 3 });
-      await withCheckpoint(fixture.files, async (ckpt) => {
-        const { d, layers: L } = ckpt.forward;
-        const skipped = await ckpt.run(IDS, { intervene: { skipLayers: [0] }, hiddenStates: true });
-        const noHead = await ckpt.run(IDS, { intervene: { skipLayers: [0] }, hiddenStates: true, logits: 'none' });
-        assert.equal(noHead.logits, null);
-        // the only bytes a run without logits leaves unread: the output head's (tied or not)
-        const head =
-          ckpt.tensors.find((t) => t.name === 'lm_head.weight') ??
-          ckpt.tensors.find((t) => t.name.endsWith('embed_tokens.weight'));
-        const headBytes = head.shape[0] * head.shape[1] * { F32: 4, BF16: 2, F16: 2 }[head.dtype];
-        assert.equal(skipped.reads.bytes - noHead.reads.bytes, headBytes, `${family}: the head is not read`);
-        const T = IDS.length;
-        const last = noHead.hiddenStates[L].slice((T - 1) * d, T * d);
-        const pass = await ckpt.run(IDS, {
-          intervene: { from: { layer: L, stream: skipped.hiddenStates[L] } },
-          logits: 'none',
-          headInputs: Float32Array.of(...last, ...last),
-        });
-        const V = skipped.logits.length;
-        assert.equal(pass.headInputLogits.length, 2 * V);
-        close(pass.headInputLogits.subarray(0, V), skipped.logits, `${family} first row`);
-        close(pass.headInputLogits.subarray(V), skipped.logits, `${family} second row`);
-        await assert.rejects(ckpt.run(IDS, { headInputs: new Float32Array(d + 1) }), { code: 'invalid_input' });
-      });
+      await withCheckpoint(
+        fixture.files,
+        async (ckpt) => {
+          const { d, layers: L } = ckpt.forward;
+          const skipped = await ckpt.run(IDS, { intervene: { skipLayers: [0] }, hiddenStates: true });
+          const noHead = await ckpt.run(IDS, { intervene: { skipLayers: [0] }, hiddenStates: true, logits: 'none' });
+          assert.equal(noHead.logits, null);
+          // the only bytes a run without logits leaves unread: the output head's (tied or not)
+          const head =
+            ckpt.tensors.find((t) => t.name === 'lm_head.weight') ??
+            ckpt.tensors.find((t) => t.name.endsWith('embed_tokens.weight'));
+          const headBytes = head.shape[0] * head.shape[1] * { F32: 4, BF16: 2, F16: 2 }[head.dtype];
+          assert.equal(skipped.reads.bytes - noHead.reads.bytes, headBytes, `${family}: the head is not read`);
+          const T = IDS.length;
+          const last = noHead.hiddenStates[L].slice((T - 1) * d, T * d);
+          const pass = await ckpt.run(IDS, {
+            intervene: { from: { layer: L, stream: skipped.hiddenStates[L] } },
+            logits: 'none',
+            headInputs: Float32Array.of(...last, ...last),
+          });
+          const V = skipped.logits.length;
+          assert.equal(pass.headInputLogits.length, 2 * V);
+          close(pass.headInputLogits.subarray(0, V), skipped.logits, `${family} first row`);
+          close(pass.headInputLogits.subarray(V), skipped.logits, `${family} second row`);
+          await assert.rejects(ckpt.run(IDS, { headInputs: new Float32Array(d + 1) }), { code: 'invalid_input' });
+        },
+        { residencyBudget: 0 },
+      ); // each run reads what it needs
     }
   });
 

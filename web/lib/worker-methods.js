@@ -65,7 +65,16 @@ export const HANDLE_KINDS = Object.freeze({
     freshResults: true,
   }),
   checkpoint: Object.freeze({
-    methods: Object.freeze(['run', 'gradients', 'experiment', 'normWeights', 'tokenize', 'cost', 'shardRows']),
+    methods: Object.freeze([
+      'run',
+      'gradients',
+      'experiment',
+      'normWeights',
+      'tokenize',
+      'cost',
+      'residency',
+      'shardRows',
+    ]),
     progressArgs: Object.freeze({ run: 1, gradients: 1, experiment: 2 }),
     data: Object.freeze(['architecture', 'modelType', 'config', 'tensors', 'format', 'forward']),
     state: Object.freeze(['workers']),

@@ -117,6 +117,10 @@ export default {
   runHead: 'The output layer done',
   runProgress: (step, bytesRead, bytesTotal) =>
     `${step}: ${(bytesRead / 1e9).toFixed(2)} of ${(bytesTotal / 1e9).toFixed(2)} GB read.`,
+  residency: ({ mode, keptBytes, budgetBytes }) =>
+    mode === 'resident'
+      ? `The weights fit the ${(budgetBytes / 1e9).toFixed(2)} GB budget and stay in memory (${(keptBytes / 1e9).toFixed(2)} GB held): the next run reads no weights.`
+      : `The weights are larger than the ${(budgetBytes / 1e9).toFixed(2)} GB budget for keeping them: every run reads them from the files again.`,
   cancel: 'Cancel',
   cancelled: 'Cancelled: the last finished result stays on screen.',
   took: (ms, workers = 1) =>

@@ -231,7 +231,7 @@ export class RlCheckpointProbe extends ExperimentElement {
       if (position >= ids.length)
         throw Object.assign(new Error(s.positionBeyond(position, ids.length)), { field: this.view.position });
       const at = position === LAST ? ids.length - 1 : position;
-      const cost = await opened.handle.cost(ids.length);
+      const cost = await opened.handle.cost(ids);
       if (!current()) return;
       const costLine = s.runCost(cost, opened.handle.workers);
       this.view.status.textContent = costLine;
@@ -289,9 +289,12 @@ export class RlCheckpointProbe extends ExperimentElement {
         this.view.experimentView.show(experiment, result, opened.name);
         this.view.experimentView.ran(s.experimentRan(sourceName(opened.source, s), clockTime()));
       }
+      const took = s.took(performance.now() - started, opened.handle.workers);
+      const residency = await opened.handle.residency();
+      if (!current()) return;
       this.#busy(false);
       this.#runEnded();
-      this.view.status.textContent = s.took(performance.now() - started, opened.handle.workers);
+      this.view.status.textContent = `${took} ${s.residency(residency)}`;
       this.dataset.status = 'done';
       this.markStale(false, 'run');
     } catch (failure) {

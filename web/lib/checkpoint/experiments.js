@@ -173,50 +173,32 @@ export async function noFinalNorm(ckpt, ids, options = {}) {
 }
 
 /**
- * Drop one layer, for every layer l: the run without layer l's two increments, against the full run, at `position`: KL(full || dropped), whether the full model's top token stays on top, and the cosine between layer l's
- * input and output streams in the full run. The layers before l are the full run's: each dropped run starts at
- * layer l + 1 from the full run's stream before layer l (intervene.from) and skips the head (logits: 'none');
- * the L last rows then go through the final norm and the head in one pass (headInputs, a run from layer L). The
- * sweep computes 1 + (L - 1) / 2 runs' worth of layers and two reads of the head, not L + 1 whole runs.
+ * Drop one layer, for every layer l: the run without layer l's two increments, against the full run, at
+ * `position`: KL(full || dropped), whether the full model's top token stays on top, and the cosine between layer
+ * l's input and output streams in the full run. One run (options.variants): dropped layer l is a variant that
+ * follows the full run's stream up to layer l and keeps its own from there; each layer's weights are read once and
+ * multiply the rows of every stream that goes through it, and every variant's row at `position` goes through the
+ * final norm and the head in the same pass as the full run's (options.variantPosition).
  */
 export async function dropLayers(ckpt, ids, options = {}) {
   const { position: t, onProgress, signal } = checkOptions('dropLayers', options, ckpt, ids);
   const L = ckpt.forward.layers,
     d = ckpt.forward.d,
     T = ids.length;
-  // progress in layers computed: L for the full run, L - 1 - l for dropped layer l, one for the head pass
-  const total = L + (L * (L - 1)) / 2 + 1;
-  let done = 0;
-  const step = (layers) => (p) =>
-    onProgress?.({ ...p, fraction: (done + (p.layer * layers) / Math.max(1, L)) / total });
-  const full = await ckpt.run(ids, { hiddenStates: true, logits: logitRows(t, T), onProgress: step(L), signal });
-  done += L;
-  const fullLogits = logitsAt(full, t, T, ckpt.forward.vocab);
-  const top = topIds(fullLogits, 1)[0];
-  const lastRows = new Float32Array(L * d);
-  for (let l = 0; l < L; l++) {
-    const dropped = await ckpt.run(ids, {
-      intervene: { from: { layer: l, stream: full.hiddenStates[l] }, skipLayers: [l] },
-      logits: 'none',
-      hiddenStates: true,
-      signal,
-    });
-    done += L - 1 - l;
-    onProgress?.({ stage: 'layer', layer: l + 1, layers: L, fraction: done / total });
-    lastRows.set(row(dropped.hiddenStates[L], t, d), l * d);
-  }
-  const head = await ckpt.run(ids, {
-    intervene: { from: { layer: L, stream: full.hiddenStates[L] } },
-    logits: 'none',
-    headInputs: lastRows,
+  const full = await ckpt.run(ids, {
+    hiddenStates: true,
+    logits: logitRows(t, T),
+    variants: Array.from({ length: L }, (_, l) => [l]),
+    variantPosition: t,
+    onProgress: onProgress && ((p) => onProgress({ ...p, fraction: p.layer / Math.max(1, L) })),
     signal,
   });
-  done = total;
-  onProgress?.({ stage: 'head', layer: L, layers: L, fraction: 1 });
-  const V = head.headInputLogits.length / L;
+  const fullLogits = logitsAt(full, t, T, ckpt.forward.vocab);
+  const top = topIds(fullLogits, 1)[0];
+  const V = full.variantLogits.length / L;
   const layers = [];
   for (let l = 0; l < L; l++) {
-    const logits = head.headInputLogits.subarray(l * V, (l + 1) * V);
+    const logits = full.variantLogits.subarray(l * V, (l + 1) * V);
     const droppedTop = topIds(logits, 1)[0];
     layers.push({
       layer: l,

@@ -7,7 +7,7 @@ import { parseJson } from '../inspect-config.js';
 import { describeModel } from './model.js';
 import { fileMap, readText, weightSource, CONFIG_LIMIT } from './files.js';
 import { readSafetensorsHeader, DTYPE_CODES } from './safetensors.js';
-import { createRunner } from './runner.js';
+import { createRunner, defaultResidencyBudget } from './runner.js';
 import { createGradients } from './gradients.js';
 import { createShardPool, createShardWorker, defaultWorkers } from './shards.js';
 import { normWeightStats } from './norm-weights.js';
@@ -226,7 +226,15 @@ async function open(Module, map, weightFiles, options) {
       pool = null;
     },
   };
-  const runner = createRunner(Module, model, weights, () => checkUnchanged(weightFiles), shards || null);
+  const residencyBudget = options.residencyBudget ?? defaultResidencyBudget(Module, workers);
+  if (!(typeof residencyBudget === 'number' && residencyBudget >= 0))
+    throw new ResidualLabError(
+      `options.residencyBudget must be a number of bytes, 0 or more (0: read the weights every run), is ${residencyBudget}`,
+      { code: 'invalid_input' },
+    );
+  const runner = createRunner(Module, model, weights, () => checkUnchanged(weightFiles), shards || null, {
+    residencyBudget,
+  });
   const gradients = createGradients(Module, model, weights, runner);
   const shardRows = createShardWorker(Module, model, weightOf, readTensor);
   let disposed = false;
@@ -274,6 +282,14 @@ async function open(Module, map, weightFiles, options) {
     cost(tokens = 16) {
       live();
       return runner.cost(tokens, { workers: usedWorkers });
+    },
+    /**
+     * Whether the weights stay in the heaps between runs ('resident': the model fits options.residencyBudget) or
+     * are read every run ('streamed'), and what is kept now.
+     */
+    residency() {
+      live();
+      return runner.residency();
     },
     async normWeights() {
       live();

@@ -12,12 +12,30 @@ import { SLOTS } from './model.js';
 import { DTYPE_CODES, byteSize, valueCount } from './dtypes.js';
 
 export const MAX_TOKENS = 4096;
+const MAX_VARIANTS = 256; // each holds a stream of its own, T x d
 const HEAD_CHUNK_BYTES = 16 << 20; // the output head's rows are read and copied in 16 MB at a time
 export const PROJECTIONS = new Set(['q', 'k', 'v', 'o', 'gate', 'up', 'down']); // kept in the file's dtype
 const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 // JS bytes a run may hold at once by default (read buffers not yet copied into the WASM heap): one layer of an
 // 8B model in BF16 is 436 MB.
 export const DEFAULT_MEMORY_LIMIT = 1 << 30;
+// What a thread's heap keeps free for a run's own blocks (the stream, one layer, a head chunk, the logits) when
+// the weights stay in it; and the device memory assumed where neither navigator.deviceMemory nor node's os tells.
+const RESIDENCY_HEADROOM_BYTES = 256 << 20;
+const DEFAULT_DEVICE_BYTES = 4 * 2 ** 30;
+
+/**
+ * The default residency budget: half the device's memory, and no more than `threads` heaps can hold besides a
+ * run's blocks (each heap's memory budget, core/memory_budget.hpp, less RESIDENCY_HEADROOM_BYTES).
+ */
+export function defaultResidencyBudget(Module, threads) {
+  const device =
+    (globalThis.navigator?.deviceMemory ?? 0) * 2 ** 30 ||
+    globalThis.process?.getBuiltinModule?.('node:os')?.totalmem?.() ||
+    DEFAULT_DEVICE_BYTES;
+  const perThread = Math.max(0, Module._rl_memory_budget_bytes() - RESIDENCY_HEADROOM_BYTES);
+  return Math.min(device / 2, threads * perThread);
+}
 
 // What cost() estimates a run's time from, fitted to npm run bench -- --only=checkpoint (docs/benchmarks.md,
 // "Checkpoints"): one worker's WASM SIMD on BF16 weights with its reads from the OS cache overlapped (24.8 GFLOP/s
@@ -103,7 +121,14 @@ export function moduleError(Module) {
  * checkUnchanged(): rejects when a file changed since opening; shards: { get(): Promise<pool | null>, drop() } (the
  * workers a run is split over, shards.js; null: this thread alone).
  */
-export function createRunner(Module, model, weights, checkUnchanged = async () => {}, shards = null) {
+export function createRunner(
+  Module,
+  model,
+  weights,
+  checkUnchanged = async () => {},
+  shards = null,
+  { residencyBudget = 0 } = {},
+) {
   const { d, L, V, eps, H, KV, headDim, ffn } = model.sizes;
   const f = model.forward;
   const {
@@ -124,25 +149,78 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
 
   const fail = () => moduleError(Module);
 
+  // Residency: while the model's bytes fit residencyBudget, what a run copies into the heap stays there for the
+  // next runs (split: each worker keeps its own rows, shards.js; this thread the norms and biases), and the
+  // embedding's rows stay as read, by token id. A block the heap's budget refuses is read per run instead.
+  const modelBytes = [...weights.values()].reduce((n, w) => n + w.byteLength, 0);
+  const keptHeap = heapBlocks(Module);
+  const kept = {
+    layers: Array(L).fill(null), // { pointers } of a layer copied whole (one thread)
+    small: Array(L).fill(null), // { pointers } of a layer's norms and biases (split: the workers hold the rest)
+    finalNorm: 0,
+    head: 0, // the output head's block, its rows all copied once headFilled
+    headFilled: false,
+    embedRows: new Map(), // token id -> the row's bytes in the file's dtype
+    bytes: 0,
+    workerLayers: new Set(), // the layers whose projections the workers hold
+    workerHead: false,
+  };
+  const keepBlock = (bytes, what) => {
+    try {
+      const p = keptHeap.alloc(bytes, what);
+      kept.bytes += bytes;
+      return p;
+    } catch {
+      return 0;
+    }
+  };
+  const keeps = () => residencyBudget >= modelBytes;
+  let lastPool = null; // the workers of the last run, whose kept bytes residency() reports
+  const layerBytesOf = (i) => [...byLayer[i].values()].reduce((n, w) => n + heapBytes(w), 0);
+  const smallBytesOf = (i) =>
+    Math.max(
+      16,
+      [...byLayer[i].values()].filter((w) => !PROJECTIONS.has(w.slot)).reduce((n, w) => n + heapBytes(w), 0),
+    );
+  // every weight a run reads held, here (one thread) or in the workers (split)
+  const warm = (split) =>
+    keeps() &&
+    kept.finalNorm !== 0 &&
+    (split
+      ? kept.workerHead && kept.workerLayers.size === L && kept.small.every((l) => l !== null)
+      : kept.headFilled && kept.layers.every((l) => l !== null));
+  const forgetKept = () => {
+    keptHeap.freeAll();
+    Object.assign(kept, { layers: Array(L).fill(null), small: Array(L).fill(null), finalNorm: 0, head: 0 });
+    Object.assign(kept, { headFilled: false, bytes: 0 });
+    kept.workerHead = false;
+    kept.embedRows.clear();
+    kept.workerLayers.clear();
+  };
+
   /**
    * What a run of T positions costs before it starts: the bytes it reads from the files (every layer, the final
    * norm, the head whole, T embedding rows), its multiply-adds counted as 2 FLOPs (projections, attention scores
    * and values, the head), and the largest single read it needs in JS memory.
    */
-  function cost(T = 16, { lensRows = 0, workers = 1 } = {}) {
+  function cost(tokens = 16, { lensRows = 0, workers = 1 } = {}) {
+    // tokens: a count, or the ids themselves (then the embedding rows already kept are not counted)
+    const ids = typeof tokens === 'number' ? null : Array.from(tokens, Number);
+    const T = ids ? ids.length : tokens;
     const q = H * headDim,
       kv = KV * headDim;
     const layerFlops = 2 * T * d * (2 * q + 2 * kv) + 2 * 2 * T * T * q + 2 * 3 * T * d * ffn;
     const headRows = 1 + lensRows;
+    const embedRowsRead = keeps() && ids ? new Set(ids.filter((id) => !kept.embedRows.has(id))).size : T;
     const bytesRead =
-      byLayer.reduce((n, m) => n + fileBytes(m), 0) +
-      finalNorm.byteLength +
-      V * headRowBytes +
-      T * byteSize(embed.dtype, d);
+      (warm(workers > 1)
+        ? 0
+        : byLayer.reduce((n, m) => n + fileBytes(m), 0) + finalNorm.byteLength + V * headRowBytes) +
+      embedRowsRead * byteSize(embed.dtype, d);
     const flops = L * layerFlops + 2 * headRows * V * d;
     return {
       layers: L,
-      modelBytes: [...weights.values()].reduce((n, w) => n + w.byteLength, 0),
+      modelBytes,
       bytesRead,
       flops,
       estimatedSeconds:
@@ -168,9 +246,16 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       intervene = {},
       collect = [],
       headInputs = null,
+      variants = [],
+      variantPosition = T - 1,
     } = options ?? {};
     const hooks = checkInterventions(intervene ?? {}, { L, T, d, lens });
+    const branches = checkVariants(variants ?? [], { L, start: hooks.from?.layer ?? 0, skip: hooks.skip });
     const wanted = checkCollect(collect ?? []);
+    if (!Number.isInteger(variantPosition) || variantPosition < 0 || variantPosition >= T)
+      throw new ResidualLabError(`options.variantPosition must be a position 0 .. ${T - 1}, is ${variantPosition}`, {
+        code: 'invalid_input',
+      });
     const normOffset = hooks.normOffset ?? f.normOffset;
     // the layers this run computes, in order: from hooks.from.layer on, without the skipped ones
     const order = [];
@@ -189,7 +274,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       throw new ResidualLabError(`options.headInputs must be a Float32Array of n x d (d = ${d}) stream values`, {
         code: 'invalid_input',
       });
-    const extraRows = headInputs ? headInputs.length / d : 0;
+    const extraRows = (headInputs ? headInputs.length / d : 0) + branches.length;
     if (onProgress !== null && typeof onProgress !== 'function')
       throw new ResidualLabError('options.onProgress must be a function', { code: 'invalid_input' });
     if (!(memoryLimit > 0))
@@ -206,8 +291,12 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
     cancelled();
     await checkUnchanged();
     // a forward for the backward (gradients.js) keeps every layer's activations here, in this thread
-    const keep = options?.[KEEP_ACTIVATIONS] ?? null;
-    const pool = keep ? null : ((await shards?.get()) ?? null);
+    const saveActivations = options?.[KEEP_ACTIVATIONS] ?? null;
+    const pool = saveActivations ? null : ((await shards?.get()) ?? null);
+    if (!saveActivations) lastPool = pool;
+    // the backward's forward runs here even when runs are split: it uses what this thread keeps, and keeps nothing
+    // more (the model is held in the workers, or does not fit this thread's heap)
+    const keep = keeps() && !(saveActivations && shards);
     // what one thread holds at once: a layer's bytes here, or a worker's share of a layer when split
     const needed = Math.max(
       pool ? Math.ceil(largestLayerRead / pool.count) : largestLayerRead,
@@ -220,7 +309,18 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       );
 
     // JS memory held by reads not yet copied into the heap, and its peak: the run's own account.
-    const account = { bytesRead: 0, held: 0, peakHeld: 0, reads: 0 };
+    const account = { bytesRead: 0, held: 0, peakHeld: 0, reads: 0, readWait: 0, exchangeWait: 0 };
+    const started = performance.now();
+    const busyBefore = pool ? [...pool.busySeconds] : [];
+    // milliseconds this thread waits on `pending`, added to account[what]
+    const waited = async (what, pending) => {
+      const t0 = performance.now();
+      try {
+        return await pending;
+      } finally {
+        account[what] += performance.now() - t0;
+      }
+    };
     const read = async (w, from = 0, to = w.byteLength, into = undefined) => {
       account.held += to - from;
       account.peakHeld = Math.max(account.peakHeld, account.held);
@@ -301,20 +401,31 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         Module._rl_ckpt_row_norms(norms, ptr, rows, d);
         return Module.HEAPF32.slice(norms >> 2, (norms >> 2) + rows);
       };
+      const bytesTotal = cost(tokens, { workers: pool ? pool.count : 1 }).bytesRead; // before the run keeps anything
       const report = (stage, done) =>
-        onProgress?.({ stage, layer: done, layers: L, bytesRead: account.bytesRead, bytesTotal: cost(T).bytesRead });
+        onProgress?.({ stage, layer: done, layers: L, bytesRead: account.bytesRead, bytesTotal });
 
       // the first layer's reads start before the embedding's rows are gathered
-      let next = pool || order.length === 0 ? null : readLayer(order[0]);
+      const readAhead = (i) => (pool || i === null || kept.layers[i] ? null : readLayer(i));
+      let next = readAhead(order[0] ?? null);
       const start = hooks.from?.layer ?? 0;
       if (hooks.from) Module.HEAPF32.set(hooks.from.stream, x >> 2);
       else {
         // the embedding, gathered by rows, as the first layer reads it
         const rowBytes = byteSize(embed.dtype, d);
-        const rows = await Promise.all(tokens.map((id) => read(embed, id * rowBytes, (id + 1) * rowBytes)));
+        const rows = tokens.every((id) => kept.embedRows.has(id))
+          ? tokens.map((id) => kept.embedRows.get(id))
+          : await waited(
+              'readWait',
+              Promise.all(
+                tokens.map((id) => kept.embedRows.get(id) ?? read(embed, id * rowBytes, (id + 1) * rowBytes)),
+              ),
+            );
         rows.forEach((bytes, t) => {
           toF32(x + t * d * 4, embed, bytes);
+          if (kept.embedRows.has(tokens[t])) return;
           release(bytes);
+          if (keep) kept.embedRows.set(tokens[t], bytes.slice());
         });
         if (f.embedScale !== 1) {
           const view = Module.HEAPF32.subarray(x >> 2, (x >> 2) + T * d);
@@ -337,55 +448,95 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       const attnNorms = [],
         mlpNorms = [];
       /** Layer i here, on its weights copied into the heap (the one-thread path, and the reference for the rest). */
-      const localLayer = async (i) => {
-        const tensorBytes = new Map(await next);
-        cancelled();
-        const pointers = new Uint32Array(2 * SLOTS.length); // addresses, then dtype codes
-        let at = layer;
-        SLOTS.forEach((slot, s) => {
-          const w = byLayer[i].get(slot);
-          if (!w) return;
-          const bytes = tensorBytes.get(slot);
-          if (PROJECTIONS.has(slot)) {
-            Module.HEAPU8.set(bytes, at);
-            pointers[SLOTS.length + s] = DTYPE_CODES[w.dtype];
-          } else toF32(at, w, bytes);
-          release(bytes);
-          pointers[s] = at;
-          at += heapBytes(w);
-        });
-        tensorBytes.clear();
-        next = nextRun(i) === null ? null : readLayer(nextRun(i)); // read while this layer runs
+      const localLayer = async (i, others = []) => {
+        let pointers = kept.layers[i]?.pointers; // addresses, then dtype codes
+        if (!pointers) {
+          const tensorBytes = new Map(await waited('readWait', next));
+          cancelled();
+          const keptAt = keep ? keepBlock(layerBytesOf(i), "one layer's weights") : 0;
+          pointers = new Uint32Array(2 * SLOTS.length);
+          let at = keptAt || layer;
+          SLOTS.forEach((slot, s) => {
+            const w = byLayer[i].get(slot);
+            if (!w) return;
+            const bytes = tensorBytes.get(slot);
+            if (PROJECTIONS.has(slot)) {
+              Module.HEAPU8.set(bytes, at);
+              pointers[SLOTS.length + s] = DTYPE_CODES[w.dtype];
+            } else toF32(at, w, bytes);
+            release(bytes);
+            pointers[s] = at;
+            at += heapBytes(w);
+          });
+          tensorBytes.clear();
+          if (keptAt) kept.layers[i] = { pointers };
+        }
+        next = readAhead(nextRun(i)); // read while this layer runs
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
+        // the run's stream (observed, or its activations saved for the backward), then the variants' through the
+        // same weights, already in the heap
         const window = model.layers[i].window;
-        const status = keep
-          ? Module._rl_ckpt_layer_saved(x, T, spec, slots, freq, window, keep(i), norms, norms + T * 4)
-          : Module._rl_ckpt_layer(x, T, spec, slots, freq, window, norms, norms + T * 4, obsHeads, obsNorms, obsMid);
-        if (status !== 0) throw fail();
-        const both = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + 2 * T);
+        let both = null;
+        for (const [g, stream] of [x, ...others].entries()) {
+          const observe = (p) => (g === 0 ? p : 0);
+          const status =
+            saveActivations && g === 0
+              ? Module._rl_ckpt_layer_saved(
+                  stream,
+                  T,
+                  spec,
+                  slots,
+                  freq,
+                  window,
+                  saveActivations(i),
+                  norms,
+                  norms + T * 4,
+                )
+              : Module._rl_ckpt_layer(
+                  stream,
+                  T,
+                  spec,
+                  slots,
+                  freq,
+                  window,
+                  norms,
+                  norms + T * 4,
+                  observe(obsHeads),
+                  observe(obsNorms),
+                  observe(obsMid),
+                );
+          if (status !== 0) throw fail();
+          both ??= Module.HEAPF32.slice(norms >> 2, (norms >> 2) + 2 * T);
+        }
         return [both.subarray(0, T), both.subarray(T)];
       };
 
       // Layer i split over the pool's workers (shards.js): they compute the projections, this thread the rest.
+      // G streams at most (the run's and its variants'), stacked: each projection multiplies G x T rows at once
+      const G = 1 + branches.length;
       const split = pool && {
-        h: alloc(T * d * 4, 'the normed stream'),
-        q: alloc(T * H * headDim * 4, 'the queries'),
-        k: alloc(T * KV * headDim * 4, 'the keys'),
-        v: alloc(T * KV * headDim * 4, 'the values'),
-        y: alloc(T * H * headDim * 4, "the heads' outputs"),
-        branch: alloc(T * d * 4, "a sublayer's output"),
+        h: alloc(G * T * d * 4, 'the normed stream'),
+        q: alloc(G * T * H * headDim * 4, 'the queries'),
+        k: alloc(G * T * KV * headDim * 4, 'the keys'),
+        v: alloc(G * T * KV * headDim * 4, 'the values'),
+        y: alloc(G * T * H * headDim * 4, "the heads' outputs"),
+        branch: alloc(G * T * d * 4, "a sublayer's output"),
         scores: alloc(2 * T * T * 4, "one head's attention scores and probabilities"),
       };
       const heapView = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
       const exchange = async (call, input) => {
-        const { outputs, bytesRead } = await pool.rows({ rows: T, ...call }, input);
+        const { outputs, bytesRead } = await waited(
+          'exchangeWait',
+          pool.rows({ rows: input.length / call.inRows, keep, ...call }, input),
+        );
         account.bytesRead += bytesRead;
         cancelled();
         return outputs;
       };
       const projections = (i) => ({
         qkv: {
+          inRows: d,
           layer: i,
           slots: [
             { slot: 'q', outRows: H * headDim },
@@ -393,8 +544,9 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
             { slot: 'v', outRows: KV * headDim },
           ],
         },
-        o: { layer: i, slots: [{ slot: 'o', outRows: d }] },
+        o: { inRows: H * headDim, layer: i, slots: [{ slot: 'o', outRows: d }] },
         gateUp: {
+          inRows: d,
           layer: i,
           slots: [
             { slot: 'gate', outRows: ffn },
@@ -402,19 +554,45 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           ],
           gated: true,
         },
-        down: { layer: i, slots: [{ slot: 'down', outRows: d }] },
+        down: { inRows: ffn, layer: i, slots: [{ slot: 'down', outRows: d }] },
       });
-      const shardedLayer = async (i) => {
-        const pointers = new Uint32Array(2 * SLOTS.length);
-        let at = layer;
-        for (const [s, slot] of SLOTS.entries()) {
-          const w = byLayer[i].get(slot);
-          if (!w || PROJECTIONS.has(slot)) continue;
-          const bytes = await read(w);
-          toF32(at, w, bytes);
-          release(bytes);
-          pointers[s] = at;
-          at += heapBytes(w);
+      // split, this thread's tensors of every layer (norms and biases, a few KB a layer) are read at once at the
+      // start, not one await per tensor on the layers' critical path
+      const smallOf = (i) => [...byLayer[i].values()].filter((w) => !PROJECTIONS.has(w.slot));
+      const smallReads = new Map(
+        pool
+          ? order
+              .filter((i) => !kept.small[i])
+              .map((i) => {
+                const pending = Promise.all(smallOf(i).map((w) => read(w)));
+                pending.catch(() => {});
+                return [i, pending];
+              })
+          : [],
+      );
+      // streams: the run's (x) first, then the variants' computing this layer; observations are the run's alone
+      const shardedLayer = async (i, others = []) => {
+        const streams = [x, ...others];
+        const n = streams.length;
+        let pointers = kept.small[i]?.pointers;
+        if (!pointers) {
+          const keptAt = keep ? keepBlock(smallBytesOf(i), "one layer's norms and biases") : 0;
+          pointers = new Uint32Array(2 * SLOTS.length);
+          let at = keptAt || layer;
+          const read = new Map(
+            (await waited('readWait', smallReads.get(i))).map((bytes, j) => [smallOf(i)[j].slot, bytes]),
+          );
+          smallReads.delete(i);
+          for (const [s, slot] of SLOTS.entries()) {
+            const w = byLayer[i].get(slot);
+            if (!w || PROJECTIONS.has(slot)) continue;
+            const bytes = read.get(slot);
+            toF32(at, w, bytes);
+            release(bytes);
+            pointers[s] = at;
+            at += heapBytes(w);
+          }
+          if (keptAt) kept.small[i] = { pointers };
         }
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
@@ -422,56 +600,77 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         // N1 .. N4 in forward.hpp's order, for the mean squares at their inputs
         const NORM_SLOTS = ['attnNormBefore', 'attnNormAfter', 'mlpNormBefore', 'mlpNormAfter'];
         if (obsNorms) Module.HEAPF32.fill(0, obsNorms >> 2, (obsNorms >> 2) + 6 * T);
-        const norm = (out, input, slot) => {
-          if (obsNorms) Module._rl_ckpt_row_mean_squares(obsNorms + NORM_SLOTS.indexOf(slot) * T * 4, input, T, d);
-          Module._rl_ckpt_norm(out, input, weight(slot), T, d, eps, normOffset);
+        const norm = (out, input, slot, rows = T, observe = true) => {
+          if (obsNorms && observe)
+            Module._rl_ckpt_row_mean_squares(obsNorms + NORM_SLOTS.indexOf(slot) * T * 4, input, T, d);
+          Module._rl_ckpt_norm(out, input, weight(slot), rows, d, eps, normOffset);
+        };
+        // every stream's rows normed into h, stacked (olmo2: the streams themselves, stacked)
+        const stacked = (slot) => {
+          streams.forEach((stream, g) => {
+            const at = split.h + g * T * d * 4;
+            if (slot) norm(at, stream, slot, T, g === 0);
+            else Module.HEAPU8.copyWithin(at, stream, stream + T * d * 4);
+          });
+          return heapView(split.h, n * T * d).slice();
         };
         const { qkv, o, gateUp, down } = projections(i);
         const after = nextRun(i) === null ? null : projections(nextRun(i)).qkv;
         const residual = (normAfter) => {
-          if (f.placement !== 'pre') norm(split.branch, split.branch, normAfter);
+          if (f.placement !== 'pre') norm(split.branch, split.branch, normAfter, n * T);
           Module._rl_ckpt_row_norms(norms, split.branch, T, d);
           const added = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T);
-          const stream = heapView(x, T * d),
-            branch = heapView(split.branch, T * d);
-          for (let j = 0; j < stream.length; j++) stream[j] += branch[j];
+          streams.forEach((at, g) => {
+            const stream = heapView(at, T * d),
+              branch = heapView(split.branch + g * T * d * 4, T * d);
+            for (let j = 0; j < stream.length; j++) stream[j] += branch[j];
+          });
           return added;
         };
-        // attention: h = N1(x); q, k, v from the workers; the heads here; o from the workers
-        const attnIn = f.placement === 'olmo2' ? x : (norm(split.h, x, 'attnNormBefore'), split.h);
-        const [q, k, v] = await exchange({ ...qkv, next: o }, heapView(attnIn, T * d).slice());
+        // attention: h = N1(x); q, k, v from the workers; the heads here, per stream; o from the workers
+        const [q, k, v] = await exchange(
+          { ...qkv, next: o },
+          stacked(f.placement === 'olmo2' ? null : 'attnNormBefore'),
+        );
         Module.HEAPF32.set(q, split.q >> 2);
         Module.HEAPF32.set(k, split.k >> 2);
         Module.HEAPF32.set(v, split.v >> 2);
-        const status = Module._rl_ckpt_attention_core(
-          split.y,
-          split.q,
-          split.k,
-          split.v,
-          T,
-          spec,
-          slots,
-          freq,
-          model.layers[i].window,
-          split.scores,
-          obsHeads,
-          obsNorms && obsNorms + 4 * T * 4, // q_norm's and k_norm's inputs after N1 .. N4's
-        );
-        if (status !== 0) throw fail();
-        const [a] = await exchange({ ...o, next: gateUp }, heapView(split.y, T * H * headDim).slice());
+        for (let g = 0; g < n; g++) {
+          const status = Module._rl_ckpt_attention_core(
+            split.y + g * T * H * headDim * 4,
+            split.q + g * T * H * headDim * 4,
+            split.k + g * T * KV * headDim * 4,
+            split.v + g * T * KV * headDim * 4,
+            T,
+            spec,
+            slots,
+            freq,
+            model.layers[i].window,
+            split.scores,
+            g === 0 ? obsHeads : 0,
+            g === 0 && obsNorms ? obsNorms + 4 * T * 4 : 0, // q_norm's and k_norm's inputs after N1 .. N4's
+          );
+          if (status !== 0) throw fail();
+        }
+        const [a] = await exchange({ ...o, next: gateUp }, heapView(split.y, n * T * H * headDim).slice());
         const oBias = weight('oBias') ? heapView(weight('oBias'), d) : null;
         if (oBias) for (let j = 0; j < a.length; j++) a[j] += oBias[j % d];
         Module.HEAPF32.set(a, split.branch >> 2);
         const attnAdded = residual('attnNormAfter');
         if (obsMid) Module._rl_ckpt_row_norms(obsMid, x, T, d);
         // MLP: h = N3(x); act(gate) * up from the workers; down from the workers
-        const mlpIn = f.placement === 'olmo2' ? x : (norm(split.h, x, 'mlpNormBefore'), split.h);
-        const [act] = await exchange({ ...gateUp, next: down }, heapView(mlpIn, T * d).slice());
+        const [act] = await exchange(
+          { ...gateUp, next: down },
+          stacked(f.placement === 'olmo2' ? null : 'mlpNormBefore'),
+        );
         const [m] = await exchange({ ...down, next: after }, act);
+        if (keep) kept.workerLayers.add(i);
         Module.HEAPF32.set(m, split.branch >> 2);
         const mlpAdded = residual('mlpNormAfter');
         return [attnAdded, mlpAdded];
       };
+      // each variant's stream, from the layer where it leaves the run's (null: it has not left)
+      const variantStreams = branches.map(() => null);
 
       for (let i = 0; i < start; i++) (attnNorms.push(null), mlpNorms.push(null));
       for (let i = start; i < L; i++) {
@@ -481,7 +680,14 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           mlpNorms.push(null);
         } else {
           cancelled();
-          const [attn, mlp] = pool ? await shardedLayer(i) : await localLayer(i);
+          // variants leaving the run here keep its stream as it is before this layer, which they skip
+          branches.forEach((b, k) => {
+            if (b.at !== i) return;
+            variantStreams[k] = alloc(T * d * 4, "a variant's stream");
+            Module.HEAPU8.copyWithin(variantStreams[k], x, x + T * d * 4);
+          });
+          const others = variantStreams.filter((stream, k) => stream && !branches[k].skip.has(i));
+          const [attn, mlp] = pool ? await shardedLayer(i, others) : await localLayer(i, others);
           attnNorms.push(attn);
           mlpNorms.push(mlp);
           keepObservations(i);
@@ -492,9 +698,14 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
         report('layer', i + 1);
       }
 
-      const gainBytes = await read(finalNorm);
-      toF32(gain, finalNorm, gainBytes);
-      release(gainBytes);
+      if (kept.finalNorm) Module.HEAPU8.copyWithin(gain, kept.finalNorm, kept.finalNorm + d * 4);
+      else {
+        const gainBytes = await waited('readWait', read(finalNorm));
+        toF32(gain, finalNorm, gainBytes);
+        release(gainBytes);
+        kept.finalNorm = keep ? keepBlock(d * 4, 'the final norm') : 0;
+        if (kept.finalNorm) Module.HEAPU8.copyWithin(kept.finalNorm, gain, gain + d * 4);
+      }
       if (wanted.has('normInputs')) {
         Module._rl_ckpt_row_mean_squares(norms, x, T, d);
         collected.finalNormInput = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T);
@@ -526,6 +737,11 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
       Module.HEAPF32.copyWithin(headIn >> 2, (final >> 2) + (T - logitRows) * d, (final >> 2) + T * d);
       if (lensRows) Module.HEAPF32.set(lensRows, (headIn >> 2) + logitRows * d);
       if (headInputs) Module.HEAPF32.set(headInputs, (headIn >> 2) + (logitRows + lensCount) * d);
+      // each variant's row at variantPosition (the run's own where it never left it)
+      branches.forEach((_, k) => {
+        const from = (variantStreams[k] ?? x) + variantPosition * d * 4;
+        Module.HEAPU8.copyWithin(headIn + (headRows - branches.length + k) * d * 4, from, from + d * 4);
+      });
       if (headRows > logitRows)
         applyFinalNorm(headIn + logitRows * d * 4, headIn + logitRows * d * 4, headRows - logitRows);
       if (headRows === 0) {
@@ -536,28 +752,36 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           heapView(headIn, headRows * d).slice(),
         );
         Module.HEAPF32.set(all, logits >> 2);
+        if (keep) kept.workerHead = true;
       } else {
-        const chunkScratch = new Uint8Array(chunkRows * headRowBytes);
+        // the head's rows kept from an earlier run, or read in chunks (kept as they arrive when the model stays)
+        const filled = kept.headFilled;
+        if (keep && !kept.head) kept.head = keepBlock(V * headRowBytes, "the output head's rows");
+        const whole = kept.head;
+        const chunkScratch = filled ? null : new Uint8Array(chunkRows * headRowBytes);
         const readChunk = (v0) => {
           const [from, to] = [v0 * headRowBytes, Math.min(V, v0 + chunkRows) * headRowBytes];
           return read(head, from, to, chunkScratch.subarray(0, to - from));
         };
-        let nextChunk = readChunk(0);
+        let nextChunk = filled ? null : readChunk(0);
         for (let v0 = 0; v0 < V; v0 += chunkRows) {
           const n = Math.min(chunkRows, V - v0);
-          const bytes = await nextChunk;
-          cancelled();
-          Module.HEAPU8.set(bytes, chunk);
-          release(bytes);
-          nextChunk = v0 + chunkRows < V ? readChunk(v0 + chunkRows) : null;
-          nextChunk?.catch(() => {});
+          const at = whole ? whole + v0 * headRowBytes : chunk;
+          if (!filled) {
+            const bytes = await waited('readWait', nextChunk);
+            cancelled();
+            Module.HEAPU8.set(bytes, at);
+            release(bytes);
+            nextChunk = v0 + chunkRows < V ? readChunk(v0 + chunkRows) : null;
+            nextChunk?.catch(() => {});
+          }
           const status = Module._rl_ckpt_head(
             logits + v0 * 4,
             V,
             headIn,
             headRows,
             d,
-            chunk,
+            at,
             DTYPE_CODES[head.dtype],
             n,
             0, // capped below, with what the cap did observed
@@ -565,6 +789,7 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           );
           if (status !== 0) throw fail();
         }
+        if (whole) kept.headFilled = true;
       }
       // the final soft-cap, on the logits asked for (observed when asked) and on the lens's rows
       const capStats = wanted.has('finalSoftcap') && logitRows ? alloc(4 * 4, 'the soft-cap statistics') : 0;
@@ -590,24 +815,55 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
           peakHeldBytes: account.peakHeld,
           workerHeapBytes: pool ? [...pool.heapBytes] : [],
         },
+        // where this thread's time went: waiting for reads, waiting for the workers' projections, the rest its own
+        timings: {
+          seconds: (performance.now() - started) / 1000,
+          readWaitSeconds: account.readWait / 1000,
+          exchangeWaitSeconds: account.exchangeWait / 1000,
+          workerBusySeconds: pool ? pool.busySeconds.map((b, i) => b - busyBefore[i]) : [],
+        },
+        residency: residency(pool),
       };
       if (hiddenStates) Object.assign(result, { hiddenStates: states, finalHidden });
       if (lensAt) result.lens = readLens(allLogits.subarray(logitRows * V), L + 1, V, lensAt);
-      if (headInputs) result.headInputLogits = allLogits.slice((logitRows + lensCount) * V);
+      if (headInputs)
+        result.headInputLogits = allLogits.slice((logitRows + lensCount) * V, (headRows - branches.length) * V);
+      if (branches.length) result.variantLogits = allLogits.slice((headRows - branches.length) * V);
       if (wanted.size) result.collected = collected;
       return result;
     } catch (error) {
-      if (pool) shards.drop(); // a run cut short leaves work in the workers: end them, the next run starts anew
+      if (pool) {
+        shards.drop(); // a run cut short leaves work in the workers: end them, the next run starts anew
+        kept.workerLayers.clear(); // and what they kept with them
+        kept.workerHead = false;
+        lastPool = null;
+      }
       throw error;
     } finally {
       freeAll();
     }
   }
 
+  /** Which mode the model runs in and what stays between runs (docs/checkpoints.md, "Residency"). */
+  function residency(pool = lastPool) {
+    return {
+      mode: keeps() ? 'resident' : 'streamed',
+      budgetBytes: residencyBudget,
+      modelBytes,
+      keptBytes: kept.bytes + (pool ? pool.keptBytes.reduce((a, b) => a + b, 0) : 0),
+      workerKeptBytes: pool ? [...pool.keptBytes] : [],
+      embeddingRows: kept.embedRows.size,
+      warm: warm(pool !== null),
+    };
+  }
+
   return {
     run,
     cost,
+    residency,
     dispose() {
+      forgetKept();
+      lastPool = null;
       Module._rl_ckpt_release_workspace();
       shards?.drop();
     },
@@ -615,6 +871,25 @@ export function createRunner(Module, model, weights, checkUnchanged = async () =
 }
 
 const megabytes = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+
+/**
+ * options.variants, checked: each a list of layers skipped beside the run's own skips; a variant follows the run
+ * until the first of them (`at`) and then keeps a stream of its own. Returns [{ skip: Set, at }].
+ */
+function checkVariants(variants, { L, start, skip }) {
+  if (!Array.isArray(variants) || variants.length > MAX_VARIANTS)
+    throw new ResidualLabError(`options.variants must be a list of at most ${MAX_VARIANTS} lists of layers to skip`, {
+      code: 'invalid_input',
+    });
+  return variants.map((layers, k) => {
+    if (!Array.isArray(layers) || !layers.every((l) => Number.isInteger(l) && l >= start && l < L))
+      throw new ResidualLabError(`options.variants[${k}] must list layers ${start} .. ${L - 1} to skip`, {
+        code: 'invalid_input',
+      });
+    const own = layers.filter((l) => !skip.has(l));
+    return { skip: new Set([...skip, ...layers]), at: own.length ? Math.min(...own) : L };
+  });
+}
 
 /** What a run may observe (options.collect), each one name; docs/checkpoints.md says what each returns. */
 export const COLLECTABLE = Object.freeze(['attnScores', 'normInputs', 'residMid', 'finalSoftcap', 'finalNormBf16']);

@@ -89,10 +89,25 @@ function readBuffers() {
 export function createShardWorker(Module, model, weightOf, read) {
   const prefetched = new Map(); // key -> Promise<Uint8Array>
   const buffers = readBuffers();
+  // the rows kept in this worker's heap between runs (calls with `keep`): key -> heap address; held until the
+  // worker ends (the checkpoint's dispose, or a cancelled run)
+  const kept = new Map();
+  const keptHeap = heapAllocator(Module);
+  let keptBytes = 0;
+  const keepBlock = (bytes, what) => {
+    try {
+      const p = keptHeap.alloc(bytes, what);
+      keptBytes += bytes;
+      return p;
+    } catch {
+      return 0; // the budget is spent: this share is read per run, as without residency
+    }
+  };
   const rowBytes = (w) => byteSize(w.dtype, w.shape[1]);
+  const keyOf = (layer, { slot, begin, end }) => `${layer}:${slot}:${begin}:${end}`;
   const start = (layer, { slot, begin, end }) => {
-    const k = `${layer}:${slot}:${begin}:${end}`;
-    if (!prefetched.has(k) && end > begin) {
+    const k = keyOf(layer, { slot, begin, end });
+    if (!prefetched.has(k) && !kept.has(k) && end > begin) {
       const w = weightOf(layer, slot);
       const pending = read(w, begin * rowBytes(w), end * rowBytes(w), buffers.take((end - begin) * rowBytes(w)));
       pending.catch(() => {});
@@ -107,35 +122,42 @@ export function createShardWorker(Module, model, weightOf, read) {
     return pending;
   };
 
-  async function headRows(heap, { begin, end }, x, rows, K) {
+  async function headRows(heap, { begin, end }, x, rows, K, keep) {
     // the head's rows in pieces: logits[rows, n] of this worker's vocabulary range
     const w = weightOf(null, 'head');
     const n = end - begin;
+    const key = keyOf(null, { slot: 'head', begin, end });
+    let whole = kept.get(key) ?? 0; // the share kept from an earlier run: nothing to read
+    const filled = whole !== 0;
+    if (!filled && keep) whole = keepBlock(n * rowBytes(w), "a share of the output head's rows");
     const chunkRows = Math.max(1, Math.min(n, Math.floor(HEAD_CHUNK_BYTES / rowBytes(w))));
-    const chunk = heap.alloc(chunkRows * rowBytes(w), 'a chunk of the output head');
+    const chunk = whole ? 0 : heap.alloc(chunkRows * rowBytes(w), 'a chunk of the output head');
     const panel = heap.alloc(ROW_ALIGN * K * 4, 'a panel of rows');
     const out = heap.alloc(rows * n * 4, 'the logits of a share of the vocabulary');
     const piece = (v0) => {
       const [from, to] = [v0 * rowBytes(w), Math.min(end, v0 + chunkRows) * rowBytes(w)];
       return read(w, from, to, buffers.take(to - from));
     };
-    let pending = piece(begin);
+    let pending = filled ? null : piece(begin);
     let bytesRead = 0;
     for (let v0 = begin; v0 < end; v0 += chunkRows) {
-      const bytes = await pending;
-      bytesRead += bytes.length;
-      Module.HEAPU8.set(bytes, chunk);
-      buffers.give(bytes);
+      const at = whole ? whole + (v0 - begin) * rowBytes(w) : chunk;
       const v1 = Math.min(end, v0 + chunkRows);
-      pending = v1 < end ? piece(v1) : null;
-      pending?.catch(() => {});
+      if (!filled) {
+        const bytes = await pending;
+        bytesRead += bytes.length;
+        Module.HEAPU8.set(bytes, at);
+        buffers.give(bytes);
+        pending = v1 < end ? piece(v1) : null;
+        pending?.catch(() => {});
+      }
       const status = Module._rl_ckpt_head(
         out + (v0 - begin) * 4,
         n,
         x,
         rows,
         K,
-        chunk,
+        at,
         DTYPE_CODES[w.dtype],
         v1 - v0,
         0, // the coordinator caps the logits (runner.js)
@@ -143,25 +165,46 @@ export function createShardWorker(Module, model, weightOf, read) {
       );
       if (status !== 0) throw heap.fail();
     }
+    if (whole && !filled) kept.set(key, whole);
     return {
       blocks: [Module.HEAPF32.slice(out >> 2, (out >> 2) + rows * n)],
       bytesRead,
       heapBytes: Module.HEAPU8.length,
+      keptBytes,
     };
   }
 
-  return async function shardRows({ layer, parts, rows, input, gated = false, next = null }) {
+  // keep: the rows read stay in this worker's heap for the next runs (the coordinator's residency decision)
+  async function shardRows(call) {
+    // busySeconds: the call's time less its wait for the file's bytes (the coordinator's view of this worker)
+    const t0 = performance.now();
+    const reply = await projectRows(call);
+    return { ...reply, busySeconds: (performance.now() - t0) / 1000 - reply.readWaitSeconds };
+  }
+
+  async function projectRows({ layer, parts, rows, input, gated = false, next = null, keep = false }) {
     const K = input.length / rows;
     const heap = heapAllocator(Module);
+    let readWaitSeconds = 0;
     try {
       const x = heap.alloc(input.length * 4, "the projection's input");
       Module.HEAPF32.set(input, x >> 2);
       if (parts[0].slot === 'head') {
         if (parts[0].end <= parts[0].begin)
-          return { blocks: [new Float32Array(0)], bytesRead: 0, heapBytes: Module.HEAPU8.length };
-        return await headRows(heap, parts[0], x, rows, K);
+          return {
+            blocks: [new Float32Array(0)],
+            bytesRead: 0,
+            heapBytes: Module.HEAPU8.length,
+            keptBytes,
+            readWaitSeconds,
+          };
+        return { ...(await headRows(heap, parts[0], x, rows, K, keep)), readWaitSeconds };
       }
-      const all = await Promise.all(parts.map((part) => take(layer, part) ?? Promise.resolve(new Uint8Array(0))));
+      const waitStart = performance.now();
+      const all = await Promise.all(
+        parts.map((part) => (kept.has(keyOf(layer, part)) ? null : take(layer, part)) ?? new Uint8Array(0)),
+      );
+      readWaitSeconds = (performance.now() - waitStart) / 1000;
       for (const part of next?.parts ?? []) start(next.layer, part);
       const panel = heap.alloc(ROW_ALIGN * K * 4, 'a panel of rows');
       let bytesRead = 0;
@@ -170,25 +213,34 @@ export function createShardWorker(Module, model, weightOf, read) {
         const y = heap.alloc(Math.max(1, rows * n) * 4, "a share of a projection's output");
         if (n === 0) return y;
         const w = weightOf(layer, part.slot);
-        bytesRead += all[i].length;
-        const wp = heap.alloc(all[i].length, "a share of a projection's rows");
-        Module.HEAPU8.set(all[i], wp);
-        buffers.give(all[i]);
+        const key = keyOf(layer, part);
+        let wp = kept.get(key) ?? 0;
+        if (!wp) {
+          bytesRead += all[i].length;
+          wp = keep ? keepBlock(all[i].length, "a share of a projection's rows") : 0;
+          if (wp) kept.set(key, wp);
+          else wp = heap.alloc(all[i].length, "a share of a projection's rows");
+          Module.HEAPU8.set(all[i], wp);
+          buffers.give(all[i]);
+        }
         if (Module._rl_ckpt_linear(y, x, wp, DTYPE_CODES[w.dtype], rows, K, n, panel) !== 0) throw heap.fail();
         return y;
       });
       const n = (i) => parts[i].end - parts[i].begin;
       if (gated) Module._rl_ckpt_gated_activation(outs[0], outs[1], rows * n(0), model.spec[9]);
-      const kept = gated ? [0] : parts.map((_, i) => i);
+      const returned = gated ? [0] : parts.map((_, i) => i);
       return {
-        blocks: kept.map((i) => Module.HEAPF32.slice(outs[i] >> 2, (outs[i] >> 2) + rows * n(i))),
+        blocks: returned.map((i) => Module.HEAPF32.slice(outs[i] >> 2, (outs[i] >> 2) + rows * n(i))),
         bytesRead,
         heapBytes: Module.HEAPU8.length,
+        keptBytes,
+        readWaitSeconds,
       };
     } finally {
       heap.freeAll();
     }
-  };
+  }
+  return shardRows;
 }
 
 /**
@@ -207,9 +259,13 @@ export async function createShardPool(files, count, { createWorker }) {
         return { slot, begin, end };
       });
     const heapBytes = new Array(count).fill(0); // each worker's WASM heap (a heap never shrinks: its peak)
+    const keptBytes = new Array(count).fill(0); // the weights' bytes each worker keeps between runs
+    const busySeconds = new Array(count).fill(0); // each worker's time computing (shardRows), summed over calls
     return {
       count,
       heapBytes,
+      keptBytes,
+      busySeconds,
       /**
        * call: { layer, slots: [{ slot, outRows }], rows (T), gated, next: { layer, slots } | null }; input
        * [rows, K]. Resolves to { outputs: Float32Array[] ([rows, outRows] each; one when gated), bytesRead }.
@@ -224,10 +280,15 @@ export async function createShardPool(files, count, { createWorker }) {
               input,
               gated: call.gated ?? false,
               next: call.next && { layer: call.next.layer, parts: partsOf(call.next.slots, i) },
+              keep: call.keep ?? false,
             }),
           ),
         );
-        replies.forEach((r, i) => (heapBytes[i] = Math.max(heapBytes[i], r.heapBytes ?? 0)));
+        replies.forEach((r, i) => {
+          heapBytes[i] = Math.max(heapBytes[i], r.heapBytes ?? 0);
+          keptBytes[i] = r.keptBytes ?? 0;
+          busySeconds[i] += r.busySeconds ?? 0;
+        });
         const kept = call.gated ? [call.slots[0]] : call.slots;
         const outputs = kept.map(({ outRows: N }, b) => {
           const out = new Float32Array(call.rows * N);

@@ -1,0 +1,140 @@
+// options.variants: runs that differ only in the layers they skip, in one pass over the weights. Each variant's
+// logits equal those of its own run (skipLayers), on every family, on one thread and split over two workers (where
+// the variants' rows are stacked into the same matmuls), and the model is read once.
+//   node --test tests/js/checkpoint-variants.test.mjs     after `node scripts/build.mjs`
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load } from '../../dist/lib/residual-lab.js';
+import { FAMILIES, makeCheckpoint, weightsOnDisk } from '../fixtures/checkpoints/make-checkpoints.mjs';
+import { referenceForward } from '../fixtures/checkpoints/reference.mjs';
+import { assertRelativelyClose } from '../fixtures/float64.mjs';
+
+const IDS = [3, 17, 5, 40, 11, 2, 29];
+let lab;
+const dir = mkdtempSync(join(tmpdir(), 'rl-ckpt-variants-'));
+before(async () => {
+  lab = await load();
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test("each variant's logits are its own run's, every family, 1 and 2 workers; the weights are read once", async () => {
+  for (const family of FAMILIES) {
+    const fixture = makeCheckpoint({ family, dtype: 'BF16', sharded: family === 'gemma3', seed: 31 });
+    const files = weightsOnDisk(fixture, dir, family);
+    for (const workers of [1, 2]) {
+      const ckpt = await lab.openCheckpoint(files, { workers, residencyBudget: 0 });
+      try {
+        const L = ckpt.forward.layers;
+        // every single layer dropped, two layers dropped, none dropped
+        const variants = [...Array.from({ length: L }, (_, l) => [l]), [0, L - 1], []];
+        const one = await ckpt.run(IDS, { hiddenStates: true, variants });
+        const alone = await ckpt.run(IDS, { hiddenStates: true });
+        assert.deepEqual(one.logits, alone.logits, `${family}, ${workers}: the run's own numbers are unchanged`);
+        assert.deepEqual(one.hiddenStates, alone.hiddenStates, `${family}, ${workers}`);
+        assert.equal(one.reads.bytes, alone.reads.bytes, `${family}, ${workers}: the weights read once for all`);
+        const V = alone.logits.length;
+        assert.equal(one.variantLogits.length, variants.length * V);
+        for (const [k, skipLayers] of variants.entries()) {
+          const separate = await ckpt.run(IDS, { intervene: { skipLayers } });
+          const got = one.variantLogits.subarray(k * V, (k + 1) * V);
+          assertRelativelyClose(got, separate.logits, `${family}, ${workers} workers, skip [${skipLayers}]`, 1e-6);
+          if (k === 0 && workers === 1) {
+            const ref = referenceForward(family, fixture.config, fixture.tensors, IDS, { skipLayers });
+            assertRelativelyClose(got, ref.logits.subarray(ref.logits.length - V), `${family} skip 0, float64`, 1e-4);
+          }
+        }
+      } finally {
+        ckpt.dispose();
+      }
+    }
+  }
+});
+
+test('bad variants are refused with a message naming them', async () => {
+  const fixture = makeCheckpoint({ family: 'llama', seed: 32 });
+  const ckpt = await lab.openCheckpoint(fixture.files, { workers: 1 });
+  try {
+    const L = ckpt.forward.layers;
+    for (const variants of [[[L]], [[-1]], [[0.5]], 'x', [3]])
+      await assert.rejects(
+        () => ckpt.run(IDS, { variants }),
+        (error) => error.code === 'invalid_input' && /variants/.test(error.message),
+        JSON.stringify(variants),
+      );
+    const good = await ckpt.run(IDS, { variants: [[1]] });
+    assert.ok(good.variantLogits.every(Number.isFinite), 'the module still runs');
+  } finally {
+    ckpt.dispose();
+  }
+});
+
+test('variants read at variantPosition, through what noFinalNorm leaves of the final norm, 1 and 2 workers', async () => {
+  const fixture = makeCheckpoint({ family: 'qwen3', dtype: 'BF16', seed: 33 });
+  const files = weightsOnDisk(fixture, dir, 'position');
+  const t = 2;
+  for (const workers of [1, 2]) {
+    const ckpt = await lab.openCheckpoint(files, { workers });
+    try {
+      const L = ckpt.forward.layers;
+      const variants = [[0], [L - 1], []];
+      for (const noFinalNorm of [false, 'division', true]) {
+        const one = await ckpt.run(IDS, { logits: 'all', intervene: { noFinalNorm }, variants, variantPosition: t });
+        const V = one.logits.length / IDS.length;
+        for (const [k, skipLayers] of variants.entries()) {
+          const separate = await ckpt.run(IDS, { logits: 'all', intervene: { skipLayers, noFinalNorm } });
+          assertRelativelyClose(
+            one.variantLogits.subarray(k * V, (k + 1) * V),
+            separate.logits.subarray(t * V, (t + 1) * V),
+            `${workers} workers, noFinalNorm ${noFinalNorm}, skip [${skipLayers}] at position ${t}`,
+            1e-6,
+          );
+        }
+      }
+      await assert.rejects(
+        () => ckpt.run(IDS, { variants, variantPosition: IDS.length }),
+        (error) => error.code === 'invalid_input' && /variantPosition/.test(error.message),
+      );
+    } finally {
+      ckpt.dispose();
+    }
+  }
+});
+
+test("a run's observations are its own stream's with variants beside it: q/k norms' inputs too, split or not", async () => {
+  for (const family of ['qwen3', 'olmo2', 'gemma3_text']) {
+    const fixture = makeCheckpoint({ family, dtype: 'BF16', seed: 34 });
+    const files = weightsOnDisk(fixture, dir, `observe-${family}`);
+    const single = await lab.openCheckpoint(files, { workers: 1 });
+    const split = await lab.openCheckpoint(files, { workers: 2 });
+    try {
+      const T = IDS.length,
+        L = single.forward.layers;
+      const collect = ['normInputs', 'attnScores', 'residMid'];
+      const alone = await single.run(IDS, { collect });
+      for (const [ckpt, workers] of [
+        [single, 1],
+        [split, 2],
+      ]) {
+        const r = await ckpt.run(IDS, { collect, variants: Array.from({ length: L }, (_, l) => [l]) });
+        for (let l = 0; l < L; l++) {
+          const [got, want] = [r.collected.normInputs[l], alone.collected.normInputs[l]];
+          assert.equal(got.length, 6 * T);
+          // rows 4 and 5: the mean squares at q_norm's and k_norm's inputs, which this layout has
+          assert.ok(
+            want.subarray(4 * T).some((v) => v > 0),
+            `${family}: layer ${l} has q/k norm inputs`,
+          );
+          assertRelativelyClose(got, want, `${family}, ${workers} workers, layer ${l}: norm inputs`, 1e-5);
+          assertRelativelyClose(r.collected.attnScores[l], alone.collected.attnScores[l], `${family} scores`, 1e-5);
+          assertRelativelyClose(r.collected.residMid[l], alone.collected.residMid[l], `${family} resid_mid`, 1e-5);
+        }
+      }
+    } finally {
+      single.dispose();
+      split.dispose();
+    }
+  }
+});
