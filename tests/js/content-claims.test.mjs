@@ -471,3 +471,16 @@ test('a page with its own word for the sandwich placement (三明治 in Chinese)
     }
   }
 });
+
+test('the model table names the norms inside attention in one bracket; a failed run points up to its message', () => {
+  const strings = (code) => LANGUAGES.find((row) => row.code === code).strings;
+  saysIn('Gemma 4 norms', (code) => strings(code)['rl-model-table'].normCount(2, true, 1), {
+    en: { says: /^2 \(plus q_norm, k_norm and v_norm\)$/, never: /\)\s*\(/ },
+    zh: { says: /^2（\+ q_norm、k_norm、v_norm）$/, never: /）\s*（/ },
+  });
+  // the run's error is drawn above the results region that carries this label
+  saysIn('the stale label after a failed run', (code) => strings(code).common.staleRun, {
+    en: { says: /see above/, never: /below/ },
+    zh: { says: /见上方/, never: /下方|见下/ },
+  });
+});

@@ -98,7 +98,7 @@ test(`a module in ${SHARED}/ serves two users or more (widget folders, or files 
   const users = new Map(files.filter((file) => file.startsWith(shared)).map((file) => [file, new Set()]));
   for (const file of files.filter((path) => !path.startsWith(shared))) {
     const reached = new Set();
-    for (const stack = [file]; stack.length; )
+    for (const stack = [file]; stack.length;)
       for (const target of importsOf(stack.pop()))
         if (users.has(target) && !reached.has(target)) reached.add(target) && stack.push(target);
     for (const target of reached) users.get(target).add(userOf(file));
