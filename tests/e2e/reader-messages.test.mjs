@@ -345,7 +345,7 @@ test('the probe: a position of 2.5 must be a whole number, and one past the prom
   await view.close();
 });
 
-test("the probe's run progress: the bar and its words count the same bytes, and both reach the total the cost line names", async () => {
+test("the probe's run progress: the bar and its words count the same bytes up to the cost line's total; a run from memory counts its steps", async () => {
   const { view, widget } = await openToyProbe();
   await widget.evaluate((el) => {
     const status = el.view.status;
@@ -356,8 +356,9 @@ test("the probe's run progress: the bar and its words count the same bytes, and 
     ).observe(status, { childList: true, characterData: true, subtree: true });
     el.dataset.status = 'stale';
   });
-  await widget.getByLabel('Position', { exact: true }).fill('1'); // a new run of the same toy
-  await probeDone(widget, 'the toy is run again');
+  // the other toy: a model not yet run, so this run reads its weights from the files
+  await widget.getByLabel('Trained toy', { exact: true }).selectOption('toy-olmo2');
+  await probeDone(widget, 'the other toy is run');
   const seen = (await view.page.evaluate(() => window.progressSeen)).filter((p) => / GB read\.$/.test(p.text));
   assert.ok(seen.length >= 2, `progress reported: ${seen.length}`);
   for (const { text, value, max } of seen) {
@@ -369,6 +370,18 @@ test("the probe's run progress: the bar and its words count the same bytes, and 
   const last = seen.at(-1);
   assert.match(last.text, /The output layer done: /);
   assert.equal(last.value, last.max, 'done: the bar is full');
+  // the same toy again: its weights stayed in memory, so the run reads none and the bar counts its steps
+  await view.page.evaluate(() => (window.progressSeen = []));
+  await widget.evaluate((el) => (el.dataset.status = 'stale'));
+  await widget.getByLabel('Position', { exact: true }).fill('2');
+  await probeDone(widget, 'the toy is run once more, its weights in memory');
+  const warm = await view.page.evaluate(() => window.progressSeen);
+  assert.ok(!warm.some((p) => / GB read\.$/.test(p.text)), 'a run that reads nothing counts no bytes');
+  const inMemory = warm.filter((p) => /: the weights are in memory, nothing is read\.$/.test(p.text));
+  assert.ok(inMemory.length >= 2, `steps reported: ${inMemory.length}`);
+  const done = inMemory.at(-1);
+  assert.match(done.text, /The output layer done: /);
+  assert.equal(done.value, done.max, 'done: the bar is full');
   view.assertClean();
   await view.close();
 });

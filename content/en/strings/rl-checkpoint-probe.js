@@ -115,6 +115,7 @@ export default {
   // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
   runLayer: (layer, layers) => `Layer ${layer} of ${layers} done`,
   runHead: 'The output layer done',
+  runProgressInMemory: (step) => `${step}: the weights are in memory, nothing is read.`,
   runProgress: (step, bytesRead, bytesTotal) =>
     `${step}: ${(bytesRead / 1e9).toFixed(2)} of ${(bytesTotal / 1e9).toFixed(2)} GB read.`,
   residency: ({ mode, keptBytes, budgetBytes }) =>

@@ -111,6 +111,7 @@ export default {
   // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
   runLayer: (layer, layers) => `已完成第 ${layer} / ${layers} 层`,
   runHead: '已完成输出层',
+  runProgressInMemory: (step) => `${step}：权重都在内存里，不用再读文件。`,
   runProgress: (step, bytesRead, bytesTotal) =>
     `${step}：已读 ${(bytesRead / 1e9).toFixed(2)} / ${(bytesTotal / 1e9).toFixed(2)} GB。`,
   residency: ({ mode, keptBytes, budgetBytes }) =>

@@ -235,14 +235,17 @@ export class RlCheckpointProbe extends ExperimentElement {
       if (!current()) return;
       const costLine = s.runCost(cost, opened.handle.workers);
       this.view.status.textContent = costLine;
-      // the bar and the words count the same thing: the bytes read of those the cost line says the run reads
-      this.view.progress.max = cost.bytesRead;
+      // the bar and the words count the same thing: the bytes read of those the cost line says the run reads, or,
+      // weights held in memory (a run that reads none), the steps done: every layer, then the head
+      const reads = cost.bytesRead > 0;
+      this.view.progress.max = reads ? cost.bytesRead : cost.layers + 1;
       this.view.progress.value = 0;
       const onRunProgress = ({ stage, layer, layers, bytesRead }) => {
         if (!current()) return;
-        this.view.progress.value = bytesRead;
+        this.view.progress.value = reads ? bytesRead : stage === 'head' ? layers + 1 : layer;
         const step = stage === 'head' ? s.runHead : s.runLayer(layer, layers);
-        this.view.status.textContent = `${costLine} ${s.runProgress(step, bytesRead, cost.bytesRead)}`;
+        const words = reads ? s.runProgress(step, bytesRead, cost.bytesRead) : s.runProgressInMemory(step);
+        this.view.status.textContent = `${costLine} ${words}`;
       };
       const run = await opened.handle.run(ids, { lens: { k: LENS_K, position: at }, onProgress: onRunProgress });
       const weights = await opened.handle.normWeights();
