@@ -4,17 +4,22 @@
 // (headers only), a first run of 16 tokens and the median of three more, ckpt.gradients of the same 16 tokens (the
 // faster of two after a first, and its ratio to the forward's warm run) (the files then in the OS cache, as far as
 // memory allows), the forward's effective GFLOP/s beside the matmul kernel's on the same module, the process's peak RSS
-// (worker threads included) and this thread's WASM heap (it never shrinks: its peak). Prints JSON lines;
+// (worker threads included) and this thread's WASM heap (it never shrinks: its peak); then the Qwen2.5-0.5B shapes'
+// three formats run in turn, round by round, and each one's ratio to BF16's run of the same round. Prints JSON lines;
 // scripts/bench.mjs runs it and prints the table.
 //   node bench/checkpoint-run.mjs [--shapes=qwen2.5-0.5b,llama-3.1-8b]     after `node scripts/build.mjs --bench`
+//   node bench/checkpoint-run.mjs --interleaved-only      the three formats' rounds alone
 import { readFileSync } from 'node:fs';
 import { SHAPES, cachedCheckpoint } from './synthetic-checkpoints.mjs';
 import { GGUF_SHAPES, cachedGguf } from './synthetic-gguf.mjs';
 import { load } from '../dist/lib/residual-lab.js';
+import { median } from '../scripts/lib/median.mjs';
 
 const argShapes = process.argv.find((a) => a.startsWith('--shapes='))?.slice('--shapes='.length);
 const ALL = { ...SHAPES, ...GGUF_SHAPES };
 const wanted = argShapes ? argShapes.split(',') : Object.keys(ALL);
+// --interleaved-only: the formats' side-by-side rounds alone, without each shape's own rows
+const interleavedOnly = process.argv.includes('--interleaved-only');
 
 // the lab as built (dist/lib), whose workers are the site's lab workers, as a page's are; the module again
 // beside it for the matmul kernel alone
@@ -36,7 +41,7 @@ const cpuSeconds = () => {
 };
 const ids = (T, V) => Array.from({ length: T }, (_, i) => (i * 7919) % V);
 
-for (const key of wanted) {
+for (const key of interleavedOnly ? [] : wanted) {
   if (!ALL[key]) throw new Error(`unknown shape ${key} (the shapes: ${Object.keys(ALL).join(', ')})`);
   const prepareStart = performance.now();
   const files = GGUF_SHAPES[key] ? cachedGguf(key) : await cachedCheckpoint(key);
@@ -122,6 +127,66 @@ for (const key of wanted) {
     emit({ shape: key, workers, mode, name: 'estimated by cost()', value: ckpt.cost(T).estimatedSeconds, unit: 's' });
     ckpt.dispose();
   }
+}
+
+// The formats side by side: BF16 and its GGUFs opened together, one worker, every run reading its file (residency
+// budget 0: the three do not fit one heap together, and a file read per run is the browser's case), their runs
+// taken in turn for seven rounds so that the machine's load falls on all alike. Per format: the median run (range)
+// in wall and CPU seconds, and the median (range) over the rounds of its run's ratio to the same round's BF16 run.
+const INTERLEAVED = ['qwen2.5-0.5b', 'qwen2.5-0.5b-q8_0', 'qwen2.5-0.5b-q4_k_m'];
+if (INTERLEAVED.every((key) => wanted.includes(key))) {
+  const T = 16;
+  const V = SHAPES[INTERLEAVED[0]].config.vocab_size;
+  const opened = [];
+  for (const key of INTERLEAVED)
+    opened.push(
+      await lab.openCheckpoint(GGUF_SHAPES[key] ? cachedGguf(key) : await cachedCheckpoint(key), {
+        workers: 1,
+        residencyBudget: 0,
+      }),
+    );
+  for (const ckpt of opened) await ckpt.run(ids(T, V)); // a first run each, not counted
+  const rounds = 7;
+  const samples = opened.map(() => []);
+  for (let round = 0; round < rounds; round++)
+    for (const [i, ckpt] of opened.entries()) {
+      const t0 = performance.now();
+      const c0 = cpuSeconds();
+      const result = await ckpt.run(ids(T, V));
+      samples[i].push({
+        seconds: (performance.now() - t0) / 1000,
+        cpu: cpuSeconds() - c0,
+        readGB: result.reads.bytes / 1e9,
+      });
+    }
+  const spread = (values) => ({ min: Math.min(...values), max: Math.max(...values) });
+  for (const [i, key] of INTERLEAVED.entries()) {
+    const wall = samples[i].map((s) => s.seconds),
+      cpu = samples[i].map((s) => s.cpu);
+    const wallRatio = wall.map((w, round) => w / samples[0][round].seconds),
+      cpuRatio = cpu.map((c, round) => c / samples[0][round].cpu);
+    emit({
+      shape: key,
+      workers: 1,
+      mode: 'streamed',
+      name: `run ${T} tokens, interleaved`,
+      value: median(wall),
+      ...spread(wall),
+      unit: 's',
+      cpu: median(cpu),
+      cpuRange: spread(cpu),
+      readGB: samples[i][0].readGB,
+      ...(i > 0 && {
+        vsBf16: {
+          wall: median(wallRatio),
+          wallRange: spread(wallRatio),
+          cpu: median(cpuRatio),
+          cpuRange: spread(cpuRatio),
+        },
+      }),
+    });
+  }
+  for (const ckpt of opened) ckpt.dispose();
 }
 
 // the matmul kernel alone on the same module: y[16, 4864] = x[16, 896] w[4864, 896]^T (the MLP's gate projection)

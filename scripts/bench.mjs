@@ -302,7 +302,12 @@ function printCheckpoint(rows) {
       .filter(Boolean)
       .join(', ');
     const range = r.min !== undefined ? ` (${fmt(r.min)}-${fmt(r.max)})` : '';
-    const against = r.forwardRatio !== undefined ? `   ${fmt(r.forwardRatio)}x the forward's warm run` : '';
+    const against =
+      r.forwardRatio !== undefined
+        ? `   ${fmt(r.forwardRatio)}x the forward's warm run`
+        : r.vsBf16
+          ? `   vs BF16 in the same rounds: wall ${fmt(r.vsBf16.wall)}x (${fmt(r.vsBf16.wallRange.min)}-${fmt(r.vsBf16.wallRange.max)}), CPU ${fmt(r.vsBf16.cpu)}x (${fmt(r.vsBf16.cpuRange.min)}-${fmt(r.vsBf16.cpuRange.max)})`
+          : '';
     console.log(
       `${label.padEnd(52)} ${fmt(r.value).padStart(7)} ${r.unit}${range}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}${against}`,
     );

@@ -82,8 +82,7 @@ void scale16(float* y, i8x16 q, float scale, float min) {
                               wasm_i32x4_extend_low_i16x8(hi), wasm_i32x4_extend_high_i16x8(hi)};
   const v128_t magic = wasm_i32x4_splat(0x4B400000);
   const simd::f32x4 s = simd::splat(scale), m = simd::splat(min), shift = simd::splat(12582912.0f);
-  for (int k = 0; k < 4; ++k)
-    simd::store(y + 4 * k, (simd::f32x4(wasm_i32x4_add(quarters[k], magic)) - shift) * s - m);
+  for (int k = 0; k < 4; ++k) simd::store(y + 4 * k, (simd::f32x4(wasm_i32x4_add(quarters[k], magic)) - shift) * s - m);
 #else
   const f32x16 f = __builtin_convertvector(q, f32x16) * scale - min;
   std::memcpy(y, &f, sizeof f);
