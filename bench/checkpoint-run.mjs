@@ -9,10 +9,13 @@
 // scripts/bench.mjs runs it and prints the table.
 //   node bench/checkpoint-run.mjs [--shapes=qwen2.5-0.5b,llama-3.1-8b]     after `node scripts/build.mjs --bench`
 //   node bench/checkpoint-run.mjs --interleaved-only      the three formats' rounds alone
-import { readFileSync } from 'node:fs';
+//   node bench/checkpoint-run.mjs --shapes=llama-3.1-8b-q4_k_m --workers=2 --forward-only
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { SHAPES, cachedCheckpoint } from './synthetic-checkpoints.mjs';
 import { GGUF_SHAPES, cachedGguf } from './synthetic-gguf.mjs';
 import { load } from '../dist/lib/residual-lab.js';
+import { DTYPE_LAYOUTS } from '../web/lib/checkpoint/gguf-types.js';
+import { quantize } from '../tests/fixtures/checkpoints/write-gguf.mjs';
 import { median } from '../scripts/lib/median.mjs';
 
 const argShapes = process.argv.find((a) => a.startsWith('--shapes='))?.slice('--shapes='.length);
@@ -20,6 +23,9 @@ const ALL = { ...SHAPES, ...GGUF_SHAPES };
 const wanted = argShapes ? argShapes.split(',') : Object.keys(ALL);
 // --interleaved-only: the formats' side-by-side rounds alone, without each shape's own rows
 const interleavedOnly = process.argv.includes('--interleaved-only');
+// --workers=2: only the runs on that many workers (the default budget's); --forward-only: no ckpt.gradients rows
+const onlyWorkers = Number(process.argv.find((a) => a.startsWith('--workers='))?.slice('--workers='.length) ?? 0);
+const forwardOnly = process.argv.includes('--forward-only');
 
 // the lab as built (dist/lib), whose workers are the site's lab workers, as a page's are; the module again
 // beside it for the matmul kernel alone
@@ -39,6 +45,23 @@ const cpuSeconds = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
 };
+// CPU seconds of each thread of this process (worker threads included), by thread id, from /proc (Linux): the
+// busiest thread's share of a run is the least wall time the run can take on an idle machine
+const threadCpu = () => {
+  const seconds = new Map();
+  if (!existsSync('/proc/self/task')) return seconds;
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      seconds.set(tid, (Number(fields[11]) + Number(fields[12])) / 100); // utime + stime, in clock ticks of 1/100 s
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return seconds;
+};
+const busiestThread = (before, after) =>
+  Math.max(0, ...[...after].map(([tid, seconds]) => seconds - (before.get(tid) ?? 0)));
 const ids = (T, V) => Array.from({ length: T }, (_, i) => (i * 7919) % V);
 
 for (const key of interleavedOnly ? [] : wanted) {
@@ -50,7 +73,8 @@ for (const key of interleavedOnly ? [] : wanted) {
   const T = 16;
   // one worker; two with every run reading the files (residencyBudget 0); two with the default budget, under
   // which the Qwen shapes stay in the workers' heaps after the first run and the 8B's are read every run
-  for (const { workers, residencyBudget } of [{ workers: 1 }, { workers: 2, residencyBudget: 0 }, { workers: 2 }]) {
+  const configs = [{ workers: 1 }, { workers: 2, residencyBudget: 0 }, { workers: 2 }];
+  for (const { workers, residencyBudget } of onlyWorkers ? [{ workers: onlyWorkers }] : configs) {
     let t0 = performance.now();
     const ckpt = await lab.openCheckpoint(files, { workers, residencyBudget });
     const mode = ckpt.residency().mode;
@@ -68,10 +92,11 @@ for (const key of interleavedOnly ? [] : wanted) {
     for (let i = 0; i < 4; i++) {
       t0 = performance.now();
       const c0 = cpuSeconds();
+      const threads0 = threadCpu();
       const result = await ckpt.run(ids(T, V));
       const seconds = (performance.now() - t0) / 1000;
       if (!result.logits.every(Number.isFinite)) throw new Error('non-finite logits');
-      samples.push({ seconds, cpu: cpuSeconds() - c0, result });
+      samples.push({ seconds, cpu: cpuSeconds() - c0, busiestThread: busiestThread(threads0, threadCpu()), result });
     }
     const warm = samples.slice(1).sort((a, b) => a.seconds - b.seconds);
     for (const [run, sample] of [
@@ -87,13 +112,15 @@ for (const key of interleavedOnly ? [] : wanted) {
         ...(run === 'warm' && { min: warm[0].seconds, max: warm[2].seconds }),
         unit: 's',
         cpu: sample.cpu,
+        busiestThreadCpu: sample.busiestThread,
         gflops: ckpt.cost(T).flops / sample.seconds / 1e9,
         readGB: sample.result.reads.bytes / 1e9,
+        timings: sample.result.timings,
       });
     }
     // ckpt.gradients beside the forward: the first and the median of two more, as a ratio of the forward's warm run
     const gradientSamples = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < (forwardOnly ? 0 : 3); i++) {
       t0 = performance.now();
       const c0 = cpuSeconds();
       const result = await ckpt.gradients(ids(T, V));
@@ -101,19 +128,20 @@ for (const key of interleavedOnly ? [] : wanted) {
       gradientSamples.push({ seconds: (performance.now() - t0) / 1000, cpu: cpuSeconds() - c0, result });
     }
     const gradientWarm = gradientSamples.slice(1).sort((a, b) => a.seconds - b.seconds);
-    emit({
-      shape: key,
-      workers,
-      mode,
-      name: `gradients ${T} tokens, warm`,
-      value: gradientWarm[0].seconds,
-      min: gradientWarm[0].seconds,
-      max: gradientWarm[1].seconds,
-      unit: 's',
-      cpu: gradientWarm[0].cpu,
-      forwardRatio: gradientWarm[0].seconds / warm[1].seconds,
-      readGB: gradientWarm[0].result.reads.bytes / 1e9,
-    });
+    if (!forwardOnly)
+      emit({
+        shape: key,
+        workers,
+        mode,
+        name: `gradients ${T} tokens, warm`,
+        value: gradientWarm[0].seconds,
+        min: gradientWarm[0].seconds,
+        max: gradientWarm[1].seconds,
+        unit: 's',
+        cpu: gradientWarm[0].cpu,
+        forwardRatio: gradientWarm[0].seconds / warm[1].seconds,
+        readGB: gradientWarm[0].result.reads.bytes / 1e9,
+      });
     const heaps = samples.at(-1).result.reads.workerHeapBytes;
     if (heaps.length)
       emit({
@@ -213,7 +241,40 @@ if (INTERLEAVED.every((key) => wanted.includes(key))) {
     cpu: (cpuSeconds() - c0) / reps,
     gflops: (2 * M * N * K) / seconds / 1e9,
   });
-  for (const p of [y, x, w]) Module._rl_ckpt_free(p);
+  // the same product with the weights in each format the Qwen shapes' files hold, widened four rows at a time
+  // (rl_ckpt_linear: the run's path); Q4_K and Q6_K rows of 4864 (ffn_down's, K and N swapped); the formats in turn,
+  // fifteen rounds, each one's median CPU seconds a call
+  const values = Array.from({ length: 1 << 15 }, (_, i) => 0.02 * Math.sin(i * 0.7) * Math.cos(i * 0.013));
+  const formats = ['BF16', 'Q8_0', 'Q5_0', 'Q4_K', 'Q6_K'].map((type) => {
+    const [k, n] = type.endsWith('_K') ? [N, K] : [K, N];
+    const { code, blockValues, blockBytes } = DTYPE_LAYOUTS[type];
+    const bytes = ((k * n) / blockValues) * blockBytes;
+    const chunk = quantize(type, values);
+    const at = Module._rl_ckpt_alloc(bytes, name);
+    for (let i = 0; i < bytes; i += chunk.length)
+      Module.HEAPU8.set(chunk.subarray(0, Math.min(chunk.length, bytes - i)), at + i);
+    return { type, code, k, n, at, samples: [] };
+  });
+  const [panel, xLong] = [alloc(4 * N), alloc(M * N)]; // x of 4864 columns for the rows of 4864
+  Module.HEAPF32.fill(0.01, xLong >> 2, (xLong >> 2) + M * N);
+  for (let round = 0; round < 15; round++)
+    for (const f of formats) {
+      const c1 = cpuSeconds();
+      for (let i = 0; i < 10; i++) Module._rl_ckpt_linear(y, f.k === K ? x : xLong, f.at, f.code, M, f.k, f.n, panel);
+      f.samples.push((cpuSeconds() - c1) / 10);
+    }
+  for (const f of formats) {
+    const cpu = median(f.samples);
+    emit({
+      name: `matmul 16 x ${f.k} x ${f.n}, ${f.type} rows widened`,
+      value: cpu,
+      unit: 's',
+      cpu,
+      vsBf16Kernel: cpu / median(formats[0].samples),
+    });
+    Module._rl_ckpt_free(f.at);
+  }
+  for (const p of [y, x, w, panel, xLong]) Module._rl_ckpt_free(p);
   Module._free(name);
 }
 emit({ name: "WASM heap after the runs (this thread's)", value: lab.wasmHeapBytes() / 2 ** 20, unit: 'MB' });
