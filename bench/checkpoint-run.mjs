@@ -242,10 +242,11 @@ if (INTERLEAVED.every((key) => wanted.includes(key))) {
     gflops: (2 * M * N * K) / seconds / 1e9,
   });
   // the same product with the weights in each format the Qwen shapes' files hold, widened four rows at a time
-  // (rl_ckpt_linear: the run's path); Q4_K and Q6_K rows of 4864 (ffn_down's, K and N swapped); the formats in turn,
+  // (rl_ckpt_linear: the run's path), and Q3_K's and Q2_K's of Q3_K_M and Q2_K files; the K-quants on rows of 4864
+  // (ffn_down's, K and N swapped); the formats in turn,
   // fifteen rounds, each one's median CPU seconds a call
   const values = Array.from({ length: 1 << 15 }, (_, i) => 0.02 * Math.sin(i * 0.7) * Math.cos(i * 0.013));
-  const formats = ['BF16', 'Q8_0', 'Q5_0', 'Q4_K', 'Q6_K'].map((type) => {
+  const formats = ['BF16', 'Q8_0', 'Q5_0', 'Q4_K', 'Q6_K', 'Q3_K', 'Q2_K'].map((type) => {
     const [k, n] = type.endsWith('_K') ? [N, K] : [K, N];
     const { code, blockValues, blockBytes } = DTYPE_LAYOUTS[type];
     const bytes = ((k * n) / blockValues) * blockBytes;

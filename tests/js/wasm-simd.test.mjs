@@ -44,7 +44,7 @@ test("the SIMD module's norm kernels hold f32x4 arithmetic", () => {
 
 // A 16-lane int8 -> float32 convertvector compiled by clang 14 becomes, per lane, an i8x16.extract_lane_s, a scalar
 // convert and a replace (212 extracts in to_f32 when Q8_0 and the K-quants were widened that way); widened by
-// extends, the blocks of Q8_0, Q4_0/1, Q5_0/1, Q4_K, Q5_K and Q6_K leave only Q2_K's and Q3_K's few lanes.
+// extends, every type's blocks leave only the few lanes of the plain per-value fallback, apply(), inlined beside them.
 test('the SIMD module widens quantized blocks in lanes, not one value at a time', () => {
   const bodies = functionBodies(wasmPath('simd'));
   const body = [...bodies.entries()].find(([name]) => name.startsWith('rl::checkpoint::to_f32('))?.[1];

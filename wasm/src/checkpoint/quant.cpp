@@ -99,9 +99,22 @@ u8x16 bit4(const unsigned char* qh) {
   return u8x16((bytes & mask) == mask) & 0x10;
 }
 
+void unpack(Dtype t, const unsigned char* b, Unpacked& u);
+
 // Returns false for a type it does not cover (unpack() and apply() then run).
 bool widen_block(Dtype t, const unsigned char* b, float* y) {
   switch (t) {
+    case Dtype::q2_k:
+    case Dtype::q3_k: {  // their 2- and 3-bit fields unpacked value by value, then widened 16 (a sub-block) at a time
+      Unpacked u;
+      unpack(t, b, u);
+      for (int s = 0; s < 16; ++s) {
+        i8x16 q;
+        std::memcpy(&q, u.q + 16 * s, sizeof q);
+        scale16(y + 16 * s, q, u.scale[s], u.min[s]);
+      }
+      return true;
+    }
     case Dtype::q8_0: {
       const float d = half(b);
       scale16(y, i8x16(load16(b + 2)), d, 0);
