@@ -565,7 +565,7 @@ export interface CheckpointGradients {
   reads: { bytes: number; count: number; peakHeldBytes: number; workerHeapBytes: number[] };
 }
 
-// lab.fetchCheckpoint (web/lib/checkpoint/hub.js; docs/checkpoints.md)
+// lab.fetchCheckpoint (web/lib/hub/hub.js; docs/checkpoints.md)
 export interface FetchCheckpointOptions {
   /** default https://huggingface.co; node: else HF_ENDPOINT */
   endpoint?: string;

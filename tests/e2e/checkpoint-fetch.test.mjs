@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { load } from '../../dist/lib/residual-lab.js';
 import { toyWindow } from '../../web/components/shared/toys.js';
-import { CHAPTER_MODEL } from '../../web/lib/checkpoint/hub-hosts.js';
+import { CHAPTER_MODEL } from '../../web/lib/hub/hub-hosts.js';
 import { stringsOf } from '../../web/languages.js';
 import { startFakeHub } from '../fixtures/fake-hub.mjs';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';

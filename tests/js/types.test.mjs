@@ -217,7 +217,9 @@ test('every error code the JS throws is in the declared ErrorCode', () => {
     'worker-client.js',
     'lab-worker.js',
     'residual-lab.js',
-    ...readdirSync(new URL('../../web/lib/checkpoint/', import.meta.url)).map((f) => `checkpoint/${f}`),
+    ...['checkpoint', 'hub'].flatMap((folder) =>
+      readdirSync(new URL(`../../web/lib/${folder}/`, import.meta.url)).map((f) => `${folder}/${f}`),
+    ),
   ]) {
     const source = readFileSync(new URL(`../../web/lib/${file}`, import.meta.url), 'utf8');
     for (const m of source.matchAll(/code(?: =|:) '([a-z_]+)'|fail\([^;]*?, '([a-z_]+)'\)/g)) thrown.add(m[1] ?? m[2]);

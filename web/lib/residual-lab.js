@@ -8,7 +8,7 @@ import { createDecoderApi } from './decoder.js';
 import { createExperimentsApi } from './experiments.js';
 import { freezeTables } from './options.js';
 import { inspectConfig } from './inspect-config.js';
-import { deleteStoredCheckpoint, fetchCheckpoint, storedCheckpoints } from './checkpoint/fetch.js';
+import { deleteStoredCheckpoint, fetchCheckpoint, storedCheckpoints } from './hub/fetch.js';
 import { nextTask } from './next-task.js';
 import { importNodeModule } from './node-module.js';
 

@@ -4,9 +4,9 @@
 // Nothing is fetched before a click; ?model=org/name only fills the field. The access token field (for a gated
 // model) lives in this element only: not in the page's address, its state or any storage, and hub.js sends it to
 // the chosen host's own origin alone.
-import { CHAPTER_MODEL, HUB_HOSTS } from '../../lib/checkpoint/hub-hosts.js';
-import { checkEndpoint, checkRepoId } from '../../lib/checkpoint/hub-checks.js';
-import { deleteStoredCheckpoint, fetchCheckpoint, storedCheckpoints } from '../../lib/checkpoint/fetch.js';
+import { CHAPTER_MODEL, HUB_HOSTS } from '../../lib/hub/hub-hosts.js';
+import { checkEndpoint, checkRepoId } from '../../lib/hub/hub-checks.js';
+import { deleteStoredCheckpoint, fetchCheckpoint, storedCheckpoints } from '../../lib/hub/fetch.js';
 import { h } from '../shared/dom.js';
 
 const CUSTOM = 'custom';

@@ -11,7 +11,7 @@ import { axis, lineChart } from '../shared/line-chart.js';
 import { chartFigure, experimentChartOptions } from '../shared/experiment-element.js';
 import { TOY_NAMES } from '../shared/toys.js';
 import { createLabWorker } from '../../lib/worker-client.js';
-import { storedCheckpoints } from '../../lib/checkpoint/fetch.js';
+import { storedCheckpoints } from '../../lib/hub/fetch.js';
 import { stringsOf } from '../../languages.js';
 import { gradientSummary, sourceFiles, sourceIds } from './model-gradients.js';
 
