@@ -22,7 +22,7 @@ import { OFFLINE_CODE_FILE, OFFLINE_CODE_MARK, assembleOffline, offlineName } fr
 export const OFFLINE_BASE = 'https://residual-lab.offline/';
 
 const REWRITES = {
-  'lib/residual-lab.js': [
+  'lib/wasm-module.js': [
     ['import(glueUrl(flavour).href)', "import('rl-offline:glue').then(({ glue }) => glue(flavour))"],
   ],
   'lib/worker-client.js': [

@@ -20,11 +20,14 @@ export interface LoadOptions {
   module?: WebAssembly.Module;
 }
 
-/** Loads the lab once per flavour (cached); rejects when the .wasm cannot be fetched or compiled. */
+/**
+ * Loads the lab once per flavour (cached); rejects when the .wasm cannot be fetched (offline, http_error) or
+ * compiled (unavailable); throws invalid_options for a flavour or module it cannot take.
+ */
 export function load(options?: LoadOptions): Promise<ResidualLab>;
 /** The lab's WebAssembly.Module, fetched and compiled once per page (or worker, or node process). */
 export function compileWasm(flavour?: Flavour | 'auto'): Promise<WebAssembly.Module>;
-/** 'simd' or 'scalar' for a flavour option; throws an Error on another name. */
+/** 'simd' or 'scalar' for a flavour option; throws a ResidualLabError (invalid_options) on another name. */
 export function chooseFlavour(flavour?: Flavour | 'auto'): Flavour;
 /** Whether this engine validates WebAssembly SIMD. */
 export function simdSupported(): boolean;

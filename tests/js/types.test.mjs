@@ -217,6 +217,7 @@ test('every error code the JS throws is in the declared ErrorCode', () => {
     'worker-client.js',
     'lab-worker.js',
     'residual-lab.js',
+    'wasm-module.js',
     ...['checkpoint', 'hub'].flatMap((folder) =>
       readdirSync(new URL(`../../web/lib/${folder}/`, import.meta.url)).map((f) => `${folder}/${f}`),
     ),
