@@ -14,7 +14,7 @@
 // every worker started here: a worker instantiates it without fetching or compiling the .wasm again.
 import { ResidualLabError } from './errors.js';
 import { chooseFlavour, compileWasm } from './wasm-module.js';
-import { HANDLE_KINDS } from './worker-methods.js';
+import { HANDLE_KINDS } from './api.js';
 
 /** The page-side twin of an error thrown in the worker: same name, message, code and position. */
 function toError({ name, message, code, position }) {
