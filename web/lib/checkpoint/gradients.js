@@ -5,9 +5,9 @@
 // the memory budget does not hold every layer's activations, the backward recomputes a layer's from its input.
 // Weight gradients come back as Frobenius norms only.
 import { ResidualLabError } from '../errors.js';
-import { SLOTS } from './model.js';
 import { KEEP_ACTIVATIONS, PROJECTIONS, heapBlocks, moduleError, weightLayout } from './runner.js';
-import { DTYPE_CODES, valueCount } from './dtypes.js';
+import { valueCount } from './dtypes.js';
+import { checkpointLayout, encodeSpec } from './layout.js';
 
 const OPTIONS = Object.freeze(['target', 'onProgress', 'signal', 'memoryLimit']);
 const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
@@ -30,7 +30,11 @@ export function createGradients(Module, model, weights, runner) {
     chunkRows,
   } = weightLayout(model, weights);
   const { H, headDim, ffn } = model.sizes;
-  const panelFloats = Module._rl_ckpt_backward_panel_rows() * Math.max(d, H * headDim, ffn);
+  const layout = checkpointLayout(Module);
+  const SLOTS = layout.slots;
+  const code = (dtype) => layout.dtypes[dtype].code;
+  const specFloats = Math.ceil(layout.spec.floats / 4) * 4;
+  const panelFloats = layout.backwardPanelRows * Math.max(d, H * headDim, ffn);
   const fail = () => moduleError(Module);
 
   return async function gradients(tokens, options = {}) {
@@ -59,14 +63,14 @@ export function createGradients(Module, model, weights, runner) {
 
     const { alloc, freeAll } = heapBlocks(Module);
     try {
-      const small = alloc((16 + 2 * SLOTS.length + d + 2 * T + 2 * d) * 4, "the layer's settings");
+      const small = alloc((specFloats + 2 * SLOTS.length + d + 2 * T + 2 * d) * 4, "the layer's settings");
       const spec = small,
-        slots = spec + 16 * 4,
+        slots = spec + specFloats * 4,
         freq = slots + 2 * SLOTS.length * 4,
         norms = freq + d * 4,
         gain = norms + 2 * T * 4,
         dgain = gain + d * 4;
-      Module.HEAPF32.set(model.spec, spec >> 2);
+      Module.HEAPF32.set(encodeSpec(layout, model.spec), spec >> 2);
       // each layer's activations, kept by the forward for the backward where the memory budget allows them; else
       // the backward recomputes them from the layer's input
       const savedBytes = align16(Module._rl_ckpt_saved_floats(spec, T) * 4);
@@ -118,7 +122,7 @@ export function createGradients(Module, model, weights, runner) {
         if (w.dtype === 'F32') Module.HEAPU8.set(bytes, dest);
         else {
           Module.HEAPU8.set(bytes, staging);
-          Module._rl_ckpt_to_f32(dest, staging, valueCount(w.dtype, bytes.length), DTYPE_CODES[w.dtype]);
+          Module._rl_ckpt_to_f32(dest, staging, valueCount(w.dtype, bytes.length), code(w.dtype));
         }
       };
       const rowNorms = (ptr) => {
@@ -161,17 +165,7 @@ export function createGradients(Module, model, weights, runner) {
         cancelled();
         Module.HEAPU8.set(bytes, chunk);
         nextChunk = v0 + chunkRows < V ? readChunk(v0 + chunkRows) : null;
-        const status = Module._rl_ckpt_head_backward(
-          dhf,
-          dzPtr + v0 * 4,
-          V,
-          T,
-          d,
-          chunk,
-          DTYPE_CODES[head.dtype],
-          n,
-          panel,
-        );
+        const status = Module._rl_ckpt_head_backward(dhf, dzPtr + v0 * 4, V, T, d, chunk, code(head.dtype), n, panel);
         if (status !== 0) throw fail();
       }
       const headSquare = Module._rl_ckpt_gram_product(dzPtr, V, hf, d, T);
@@ -200,10 +194,10 @@ export function createGradients(Module, model, weights, runner) {
         const pointers = new Uint32Array(2 * SLOTS.length); // addresses, then dtype codes
         let at = layer;
         for (const [slot, w, bytes] of fetched) {
-          const s = SLOTS.indexOf(slot);
+          const s = layout.slotIndex[slot];
           if (PROJECTIONS.has(slot)) {
             Module.HEAPU8.set(bytes, at);
-            pointers[SLOTS.length + s] = DTYPE_CODES[w.dtype];
+            pointers[SLOTS.length + s] = code(w.dtype);
           } else toF32(at, w, bytes);
           pointers[s] = at;
           at += heapBytes(w);
@@ -229,9 +223,12 @@ export function createGradients(Module, model, weights, runner) {
         if (status !== 0) throw fail();
         midGrads[i] = Module.HEAPF32.slice((norms >> 2) + T, (norms >> 2) + 2 * T);
         const [attnOut, attnIn, mlpOut, mlpIn] = Module.HEAPF64.slice(gains >> 3, (gains >> 3) + 4);
-        branchGains[i] = { attn: ratio(attnOut, attnIn), mlp: ratio(mlpOut, mlpIn) };
+        branchGains[i] = {
+          attn: ratio(attnOut, attnIn),
+          mlp: ratio(mlpOut, mlpIn),
+        };
         const sq = Module.HEAPF64.slice(squares >> 3, (squares >> 3) + SLOTS.length);
-        for (const [slot, w] of fetched) paramSquares.set(w.name, sq[SLOTS.indexOf(slot)]);
+        for (const [slot, w] of fetched) paramSquares.set(w.name, sq[layout.slotIndex[slot]]);
         streamGrads[i] = rowNorms(g);
         branchOnly[i] = rowNorms(branch);
         report('layer', L - i);

@@ -6,7 +6,8 @@ import { ResidualLabError } from '../errors.js';
 import { parseJson } from '../inspect-config.js';
 import { describeModel } from './model.js';
 import { fileMap, readText, weightSource, CONFIG_LIMIT } from './files.js';
-import { readSafetensorsHeader, DTYPE_CODES } from './safetensors.js';
+import { readSafetensorsHeader } from './safetensors.js';
+import { checkpointLayout } from './layout.js';
 import { createRunner, defaultResidencyBudget } from './runner.js';
 import { createGradients } from './gradients.js';
 import { createShardPool, createShardWorker, defaultWorkers } from './shards.js';
@@ -189,7 +190,7 @@ async function open(Module, map, weightFiles, options) {
         'missing_tensor',
         `${name} is missing from the weights (a ${model.architecture} checkpoint has it)`,
       );
-    if (!Object.hasOwn(DTYPE_CODES, tensor.dtype))
+    if (!Object.hasOwn(checkpointLayout(Module).dtypes, tensor.dtype))
       throw missing('unsupported_dtype', `${name} is ${tensor.dtype}; the lab reads BF16, F16 and F32`);
     if (tensor.shape.length !== want.shape.length || tensor.shape.some((s, i) => s !== want.shape[i])) {
       throw missing('shape_mismatch', `${name} has shape [${tensor.shape}], config.json implies [${want.shape}]`);
@@ -215,7 +216,10 @@ async function open(Module, map, weightFiles, options) {
     get: () =>
       (pool ??= import('../worker-client.js')
         .then(({ createLabWorker }) =>
-          createShardPool(Object.fromEntries(map), workers, { createWorker: () => createLabWorker() }),
+          createShardPool(Object.fromEntries(map), workers, {
+            createWorker: () => createLabWorker(),
+            rowAlign: checkpointLayout(Module).panelRows,
+          }),
         )
         .catch(() => {
           usedWorkers = 1;

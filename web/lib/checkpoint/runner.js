@@ -8,8 +8,8 @@
 // options.memoryLimit is refused; every WASM block is reserved against the memory budget first: a run that does
 // not fit is refused, never aborted.
 import { ResidualLabError } from '../errors.js';
-import { SLOTS } from './model.js';
-import { DTYPE_CODES, byteSize, valueCount } from './dtypes.js';
+import { byteSize, valueCount } from './dtypes.js';
+import { checkpointLayout, encodeSpec } from './layout.js';
 
 export const MAX_TOKENS = 4096;
 const MAX_VARIANTS = 256; // each holds a stream of its own, T x d
@@ -145,7 +145,11 @@ export function createRunner(
     chunkRows,
     stagingBytes,
   } = weightLayout(model, weights);
-  const panelFloats = Module._rl_ckpt_panel_rows() * d;
+  const layout = checkpointLayout(Module);
+  const { slots: SLOTS, headStats } = layout;
+  const code = (dtype) => layout.dtypes[dtype].code;
+  const specFloats = Math.ceil(layout.spec.floats / 4) * 4;
+  const panelFloats = layout.panelRows * d;
 
   const fail = () => moduleError(Module);
 
@@ -191,7 +195,12 @@ export function createRunner(
       : kept.headFilled && kept.layers.every((l) => l !== null));
   const forgetKept = () => {
     keptHeap.freeAll();
-    Object.assign(kept, { layers: Array(L).fill(null), small: Array(L).fill(null), finalNorm: 0, head: 0 });
+    Object.assign(kept, {
+      layers: Array(L).fill(null),
+      small: Array(L).fill(null),
+      finalNorm: 0,
+      head: 0,
+    });
     Object.assign(kept, { headFilled: false, bytes: 0 });
     kept.workerHead = false;
     kept.embedRows.clear();
@@ -250,7 +259,11 @@ export function createRunner(
       variantPosition = T - 1,
     } = options ?? {};
     const hooks = checkInterventions(intervene ?? {}, { L, T, d, lens });
-    const branches = checkVariants(variants ?? [], { L, start: hooks.from?.layer ?? 0, skip: hooks.skip });
+    const branches = checkVariants(variants ?? [], {
+      L,
+      start: hooks.from?.layer ?? 0,
+      skip: hooks.skip,
+    });
     const wanted = checkCollect(collect ?? []);
     if (!Number.isInteger(variantPosition) || variantPosition < 0 || variantPosition >= T)
       throw new ResidualLabError(`options.variantPosition must be a position 0 .. ${T - 1}, is ${variantPosition}`, {
@@ -276,7 +289,9 @@ export function createRunner(
       });
     const extraRows = (headInputs ? headInputs.length / d : 0) + branches.length;
     if (onProgress !== null && typeof onProgress !== 'function')
-      throw new ResidualLabError('options.onProgress must be a function', { code: 'invalid_input' });
+      throw new ResidualLabError('options.onProgress must be a function', {
+        code: 'invalid_input',
+      });
     if (!(memoryLimit > 0))
       throw new ResidualLabError(`options.memoryLimit must be a positive number of bytes, is ${memoryLimit}`, {
         code: 'invalid_input',
@@ -309,7 +324,14 @@ export function createRunner(
       );
 
     // JS memory held by reads not yet copied into the heap, and its peak: the run's own account.
-    const account = { bytesRead: 0, held: 0, peakHeld: 0, reads: 0, readWait: 0, exchangeWait: 0 };
+    const account = {
+      bytesRead: 0,
+      held: 0,
+      peakHeld: 0,
+      reads: 0,
+      readWait: 0,
+      exchangeWait: 0,
+    };
     const started = performance.now();
     const busyBefore = pool ? [...pool.busySeconds] : [];
     // milliseconds this thread waits on `pending`, added to account[what]
@@ -361,9 +383,9 @@ export function createRunner(
       const layer = alloc(pool ? smallLayerBytes : layerBytes, "one layer's weights");
       const staging = alloc(stagingBytes, "the copy of one tensor's bytes");
       const chunk = alloc(chunkRows * headRowBytes, 'a chunk of the output head');
-      const settings = alloc((16 + 2 * SLOTS.length + d + 2 * T + d + panelFloats) * 4, "the layer's settings");
+      const settings = alloc((specFloats + 2 * SLOTS.length + d + 2 * T + d + panelFloats) * 4, "the layer's settings");
       const spec = settings,
-        slots = spec + 16 * 4,
+        slots = spec + specFloats * 4,
         freq = slots + 2 * SLOTS.length * 4,
         norms = freq + d * 4;
       const gain = norms + 2 * T * 4,
@@ -373,16 +395,16 @@ export function createRunner(
       const logits = alloc(Math.max(1, headRows) * V * 4, 'the logits');
       // what the layer reports when asked (LayerObservations in forward.hpp): head stats, norm inputs, mid norms
       const observing = wanted.has('attnScores') || wanted.has('normInputs') || wanted.has('residMid');
-      const obs = observing ? alloc((4 * H + 7 * T + 4) * 4, 'the observations of a layer') : 0;
+      const obs = observing ? alloc((headStats * H + 7 * T + 4) * 4, 'the observations of a layer') : 0;
       const obsHeads = wanted.has('attnScores') ? obs : 0,
-        obsNorms = wanted.has('normInputs') ? obs + 4 * H * 4 : 0,
-        obsMid = wanted.has('residMid') ? obs + (4 * H + 6 * T) * 4 : 0;
+        obsNorms = wanted.has('normInputs') ? obs + headStats * H * 4 : 0,
+        obsMid = wanted.has('residMid') ? obs + (headStats * H + 6 * T) * 4 : 0;
       const collected = {};
       if (wanted.has('attnScores')) collected.attnScores = Array(L).fill(null);
       if (wanted.has('normInputs')) collected.normInputs = Array(L).fill(null);
       if (wanted.has('residMid')) collected.residMid = Array(L).fill(null);
       const keepObservations = (i) => {
-        if (obsHeads) collected.attnScores[i] = Module.HEAPF32.slice(obsHeads >> 2, (obsHeads >> 2) + 4 * H);
+        if (obsHeads) collected.attnScores[i] = Module.HEAPF32.slice(obsHeads >> 2, (obsHeads >> 2) + headStats * H);
         if (obsNorms) collected.normInputs[i] = Module.HEAPF32.slice(obsNorms >> 2, (obsNorms >> 2) + 6 * T);
         if (obsMid) collected.residMid[i] = Module.HEAPF32.slice(obsMid >> 2, (obsMid >> 2) + T);
       };
@@ -394,16 +416,24 @@ export function createRunner(
           return;
         }
         Module.HEAPU8.set(bytes, staging);
-        Module._rl_ckpt_to_f32(dest, staging, valueCount(w.dtype, bytes.length), DTYPE_CODES[w.dtype]);
+        Module._rl_ckpt_to_f32(dest, staging, valueCount(w.dtype, bytes.length), code(w.dtype));
       };
       const heapRows = (ptr, rows) => Module.HEAPF32.slice(ptr >> 2, (ptr >> 2) + rows * d);
       const rowNorms = (ptr, rows) => {
         Module._rl_ckpt_row_norms(norms, ptr, rows, d);
         return Module.HEAPF32.slice(norms >> 2, (norms >> 2) + rows);
       };
-      const bytesTotal = cost(tokens, { workers: pool ? pool.count : 1 }).bytesRead; // before the run keeps anything
+      const bytesTotal = cost(tokens, {
+        workers: pool ? pool.count : 1,
+      }).bytesRead; // before the run keeps anything
       const report = (stage, done) =>
-        onProgress?.({ stage, layer: done, layers: L, bytesRead: account.bytesRead, bytesTotal });
+        onProgress?.({
+          stage,
+          layer: done,
+          layers: L,
+          bytesRead: account.bytesRead,
+          bytesTotal,
+        });
 
       // the first layer's reads start before the embedding's rows are gathered
       const readAhead = (i) => (pool || i === null || kept.layers[i] ? null : readLayer(i));
@@ -443,8 +473,7 @@ export function createRunner(
         );
       keepLensRow(0);
 
-      Module.HEAPF32.set(model.spec, spec >> 2);
-      Module.HEAPF32[(spec >> 2) + 6] = normOffset; // LayerSpec.norm_offset: the weight convention
+      Module.HEAPF32.set(encodeSpec(layout, { ...model.spec, norm_offset: normOffset }), spec >> 2);
       const attnNorms = [],
         mlpNorms = [];
       /** Layer i here, on its weights copied into the heap (the one-thread path, and the reference for the rest). */
@@ -462,7 +491,7 @@ export function createRunner(
             const bytes = tensorBytes.get(slot);
             if (PROJECTIONS.has(slot)) {
               Module.HEAPU8.set(bytes, at);
-              pointers[SLOTS.length + s] = DTYPE_CODES[w.dtype];
+              pointers[SLOTS.length + s] = code(w.dtype);
             } else toF32(at, w, bytes);
             release(bytes);
             pointers[s] = at;
@@ -544,7 +573,11 @@ export function createRunner(
             { slot: 'v', outRows: KV * headDim },
           ],
         },
-        o: { inRows: H * headDim, layer: i, slots: [{ slot: 'o', outRows: d }] },
+        o: {
+          inRows: H * headDim,
+          layer: i,
+          slots: [{ slot: 'o', outRows: d }],
+        },
         gateUp: {
           inRows: d,
           layer: i,
@@ -596,13 +629,11 @@ export function createRunner(
         }
         Module.HEAPU32.set(pointers, slots >> 2);
         Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
-        const weight = (slot) => pointers[SLOTS.indexOf(slot)];
-        // N1 .. N4 in forward.hpp's order, for the mean squares at their inputs
-        const NORM_SLOTS = ['attnNormBefore', 'attnNormAfter', 'mlpNormBefore', 'mlpNormAfter'];
+        const weight = (slot) => pointers[layout.slotIndex[slot]];
         if (obsNorms) Module.HEAPF32.fill(0, obsNorms >> 2, (obsNorms >> 2) + 6 * T);
         const norm = (out, input, slot, rows = T, observe = true) => {
           if (obsNorms && observe)
-            Module._rl_ckpt_row_mean_squares(obsNorms + NORM_SLOTS.indexOf(slot) * T * 4, input, T, d);
+            Module._rl_ckpt_row_mean_squares(obsNorms + layout.observedNorms.indexOf(slot) * T * 4, input, T, d);
           Module._rl_ckpt_norm(out, input, weight(slot), rows, d, eps, normOffset);
         };
         // every stream's rows normed into h, stacked (olmo2: the streams themselves, stacked)
@@ -748,7 +779,11 @@ export function createRunner(
         // logits: 'none' and nothing else to read: the head is not read
       } else if (pool) {
         const [all] = await exchange(
-          { layer: null, slots: [{ slot: 'head', outRows: V }], rows: headRows },
+          {
+            layer: null,
+            slots: [{ slot: 'head', outRows: V }],
+            rows: headRows,
+          },
           heapView(headIn, headRows * d).slice(),
         );
         Module.HEAPF32.set(all, logits >> 2);
@@ -782,7 +817,7 @@ export function createRunner(
             headRows,
             d,
             at,
-            DTYPE_CODES[head.dtype],
+            code(head.dtype),
             n,
             0, // capped below, with what the cap did observed
             panel,
@@ -792,11 +827,17 @@ export function createRunner(
         if (whole) kept.headFilled = true;
       }
       // the final soft-cap, on the logits asked for (observed when asked) and on the lens's rows
-      const capStats = wanted.has('finalSoftcap') && logitRows ? alloc(4 * 4, 'the soft-cap statistics') : 0;
+      const capStats = wanted.has('finalSoftcap') && logitRows ? alloc(headStats * 4, 'the soft-cap statistics') : 0;
       if (logitRows) Module._rl_ckpt_softcap(logits, logitRows * V, f.finalSoftcap, capStats);
       if (capStats) {
-        const [maxBefore, maxAfter, bent, count] = Module.HEAPF32.slice(capStats >> 2, (capStats >> 2) + 4);
-        collected.finalSoftcap = { cap: f.finalSoftcap, maxBefore, maxAfter, bent, count };
+        const [maxBefore, maxAfter, bent, count] = Module.HEAPF32.slice(capStats >> 2, (capStats >> 2) + headStats);
+        collected.finalSoftcap = {
+          cap: f.finalSoftcap,
+          maxBefore,
+          maxAfter,
+          bent,
+          count,
+        };
       }
       if (headRows > logitRows)
         Module._rl_ckpt_softcap(logits + logitRows * V * 4, (headRows - logitRows) * V, f.finalSoftcap, 0);
@@ -887,7 +928,10 @@ function checkVariants(variants, { L, start, skip }) {
         code: 'invalid_input',
       });
     const own = layers.filter((l) => !skip.has(l));
-    return { skip: new Set([...skip, ...layers]), at: own.length ? Math.min(...own) : L };
+    return {
+      skip: new Set([...skip, ...layers]),
+      at: own.length ? Math.min(...own) : L,
+    };
   });
 }
 
@@ -896,7 +940,9 @@ export const COLLECTABLE = Object.freeze(['attnScores', 'normInputs', 'residMid'
 
 function checkCollect(collect) {
   if (!Array.isArray(collect))
-    throw new ResidualLabError('options.collect must be a list of names', { code: 'invalid_input' });
+    throw new ResidualLabError('options.collect must be a list of names', {
+      code: 'invalid_input',
+    });
   for (const name of collect)
     if (!COLLECTABLE.includes(name))
       throw new ResidualLabError(`options.collect: ${JSON.stringify(name)} is not one of ${COLLECTABLE.join(', ')}`, {
@@ -912,7 +958,10 @@ function checkCollect(collect) {
  * (0: every norm multiplies by w; 1: by 1 + w) }.
  */
 function checkInterventions(intervene, { L, T, d, lens }) {
-  const bad = (message) => new ResidualLabError(`options.intervene.${message}`, { code: 'invalid_input' });
+  const bad = (message) =>
+    new ResidualLabError(`options.intervene.${message}`, {
+      code: 'invalid_input',
+    });
   const known = ['skipLayers', 'from', 'noFinalNorm', 'normOffset'];
   for (const key of Object.keys(intervene))
     if (!known.includes(key)) throw bad(`${key} is not one of ${known.join(', ')}`);
@@ -938,7 +987,10 @@ function checkTokens(ids, V) {
     throw new ResidualLabError('the input must be a list of token ids (or a text, with tokenizer.json)', {
       code: 'invalid_input',
     });
-  if (ids.length === 0) throw new ResidualLabError('the input has no tokens', { code: 'invalid_input' });
+  if (ids.length === 0)
+    throw new ResidualLabError('the input has no tokens', {
+      code: 'invalid_input',
+    });
   if (ids.length > MAX_TOKENS)
     throw new ResidualLabError(`the input has ${ids.length} tokens; at most ${MAX_TOKENS} are run`, {
       code: 'too_long',

@@ -8,15 +8,15 @@
 // Four exchanges a layer, each of T x (a few thousand) floats; no weight is read or held twice. The same kernels
 // compute every output element over the same inputs, so the numbers are those of one worker.
 import { ResidualLabError } from '../errors.js';
-import { DTYPE_CODES, byteSize } from './dtypes.js';
+import { byteSize } from './dtypes.js';
+import { checkpointLayout } from './layout.js';
 
-const ROW_ALIGN = 4; // the matmul kernel's panel of rows (checkpoint::kPanelRows)
 const HEAD_CHUNK_BYTES = 16 << 20; // a worker's share of the output head is read and multiplied in 16 MB pieces
 
-/** [begin, end) row ranges of `rows` for `parts` workers, multiples of ROW_ALIGN but for the last. */
-export function splitRows(rows, parts) {
+/** [begin, end) row ranges of `rows` for `parts` workers, multiples of `align` (the kernel's panel rows) but the last. */
+export function splitRows(rows, parts, align) {
   const ranges = [];
-  const per = Math.ceil(rows / parts / ROW_ALIGN) * ROW_ALIGN;
+  const per = Math.ceil(rows / parts / align) * align;
   for (let begin = 0; begin < rows; begin += per) ranges.push([begin, Math.min(rows, begin + per)]);
   while (ranges.length < parts) ranges.push([rows, rows]);
   return ranges;
@@ -87,6 +87,8 @@ function readBuffers() {
  * computing. Returns { blocks: Float32Array[] ([rows, end - begin] each), bytesRead }.
  */
 export function createShardWorker(Module, model, weightOf, read) {
+  const layout = checkpointLayout(Module);
+  const code = (dtype) => layout.dtypes[dtype].code;
   const prefetched = new Map(); // key -> Promise<Uint8Array>
   const buffers = readBuffers();
   // the rows kept in this worker's heap between runs (calls with `keep`): key -> heap address; held until the
@@ -132,7 +134,7 @@ export function createShardWorker(Module, model, weightOf, read) {
     if (!filled && keep) whole = keepBlock(n * rowBytes(w), "a share of the output head's rows");
     const chunkRows = Math.max(1, Math.min(n, Math.floor(HEAD_CHUNK_BYTES / rowBytes(w))));
     const chunk = whole ? 0 : heap.alloc(chunkRows * rowBytes(w), 'a chunk of the output head');
-    const panel = heap.alloc(ROW_ALIGN * K * 4, 'a panel of rows');
+    const panel = heap.alloc(layout.panelRows * K * 4, 'a panel of rows');
     const out = heap.alloc(rows * n * 4, 'the logits of a share of the vocabulary');
     const piece = (v0) => {
       const [from, to] = [v0 * rowBytes(w), Math.min(end, v0 + chunkRows) * rowBytes(w)];
@@ -158,7 +160,7 @@ export function createShardWorker(Module, model, weightOf, read) {
         rows,
         K,
         at,
-        DTYPE_CODES[w.dtype],
+        code(w.dtype),
         v1 - v0,
         0, // the coordinator caps the logits (runner.js)
         panel,
@@ -179,7 +181,10 @@ export function createShardWorker(Module, model, weightOf, read) {
     // busySeconds: the call's time less its wait for the file's bytes (the coordinator's view of this worker)
     const t0 = performance.now();
     const reply = await projectRows(call);
-    return { ...reply, busySeconds: (performance.now() - t0) / 1000 - reply.readWaitSeconds };
+    return {
+      ...reply,
+      busySeconds: (performance.now() - t0) / 1000 - reply.readWaitSeconds,
+    };
   }
 
   async function projectRows({ layer, parts, rows, input, gated = false, next = null, keep = false }) {
@@ -198,7 +203,10 @@ export function createShardWorker(Module, model, weightOf, read) {
             keptBytes,
             readWaitSeconds,
           };
-        return { ...(await headRows(heap, parts[0], x, rows, K, keep)), readWaitSeconds };
+        return {
+          ...(await headRows(heap, parts[0], x, rows, K, keep)),
+          readWaitSeconds,
+        };
       }
       const waitStart = performance.now();
       const all = await Promise.all(
@@ -206,7 +214,7 @@ export function createShardWorker(Module, model, weightOf, read) {
       );
       readWaitSeconds = (performance.now() - waitStart) / 1000;
       for (const part of next?.parts ?? []) start(next.layer, part);
-      const panel = heap.alloc(ROW_ALIGN * K * 4, 'a panel of rows');
+      const panel = heap.alloc(layout.panelRows * K * 4, 'a panel of rows');
       let bytesRead = 0;
       const outs = parts.map((part, i) => {
         const n = part.end - part.begin;
@@ -223,11 +231,17 @@ export function createShardWorker(Module, model, weightOf, read) {
           Module.HEAPU8.set(all[i], wp);
           buffers.give(all[i]);
         }
-        if (Module._rl_ckpt_linear(y, x, wp, DTYPE_CODES[w.dtype], rows, K, n, panel) !== 0) throw heap.fail();
+        if (Module._rl_ckpt_linear(y, x, wp, code(w.dtype), rows, K, n, panel) !== 0) throw heap.fail();
         return y;
       });
       const n = (i) => parts[i].end - parts[i].begin;
-      if (gated) Module._rl_ckpt_gated_activation(outs[0], outs[1], rows * n(0), model.spec[9]);
+      if (gated)
+        Module._rl_ckpt_gated_activation(
+          outs[0],
+          outs[1],
+          rows * n(0),
+          layout.activations.indexOf(model.spec.activation),
+        );
       const returned = gated ? [0] : parts.map((_, i) => i);
       return {
         blocks: returned.map((i) => Module.HEAPF32.slice(outs[i] >> 2, (outs[i] >> 2) + rows * n(i))),
@@ -248,14 +262,14 @@ export function createShardWorker(Module, model, weightOf, read) {
  * files (a File or a path is posted as a handle, not a copy). rows(call, input) sends every worker its ranges
  * and joins the blocks. terminate() ends them all, and their memory with them.
  */
-export async function createShardPool(files, count, { createWorker }) {
+export async function createShardPool(files, count, { createWorker, rowAlign }) {
   const workers = [];
   try {
     for (let i = 0; i < count; i++) workers.push(createWorker());
     const handles = await Promise.all(workers.map((w) => w.call('openCheckpoint', [files, { workers: 1 }])));
     const partsOf = (slots, i) =>
       slots.map(({ slot, outRows }) => {
-        const [begin, end] = splitRows(outRows, count)[i];
+        const [begin, end] = splitRows(outRows, count, rowAlign)[i];
         return { slot, begin, end };
       });
     const heapBytes = new Array(count).fill(0); // each worker's WASM heap (a heap never shrinks: its peak)
@@ -279,7 +293,10 @@ export async function createShardPool(files, count, { createWorker }) {
               rows: call.rows,
               input,
               gated: call.gated ?? false,
-              next: call.next && { layer: call.next.layer, parts: partsOf(call.next.slots, i) },
+              next: call.next && {
+                layer: call.next.layer,
+                parts: partsOf(call.next.slots, i),
+              },
               keep: call.keep ?? false,
             }),
           ),
@@ -292,7 +309,7 @@ export async function createShardPool(files, count, { createWorker }) {
         const kept = call.gated ? [call.slots[0]] : call.slots;
         const outputs = kept.map(({ outRows: N }, b) => {
           const out = new Float32Array(call.rows * N);
-          const ranges = splitRows(N, count);
+          const ranges = splitRows(N, count, rowAlign);
           replies.forEach(({ blocks }, i) => {
             const [begin, end] = ranges[i];
             const n = end - begin;
@@ -300,7 +317,10 @@ export async function createShardPool(files, count, { createWorker }) {
           });
           return out;
         });
-        return { outputs, bytesRead: replies.reduce((sum, r) => sum + r.bytesRead, 0) };
+        return {
+          outputs,
+          bytesRead: replies.reduce((sum, r) => sum + r.bytesRead, 0),
+        };
       },
       terminate() {
         for (const w of workers) w.terminate();
