@@ -8,6 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { checkpointLayout, dtypeCode, encodeSpec } from '../../web/lib/checkpoint/layout.js';
 import { describeModel } from '../../web/lib/checkpoint/model.js';
 import { DTYPE_LAYOUTS } from '../../web/lib/checkpoint/gguf-types.js';
+import { NORM_INPUTS } from '../../web/lib/checkpoint/experiments.js';
 import { FAMILIES, makeConfig } from '../fixtures/checkpoints/make-checkpoints.mjs';
 
 let Module, layout;
@@ -34,6 +35,8 @@ test('the layout holds the forward.hpp enums in their order and the panel sizes'
   assert.deepEqual(layout.qkNorms, ['none', 'per_head', 'whole']);
   assert.deepEqual(layout.activations, ['silu', 'gelu_tanh']);
   assert.deepEqual(layout.observedNorms, layout.slots.slice(0, 4));
+  // the experiments name a run's collected normInputs rows: N1 .. N4, then q_norm's and k_norm's (forward.hpp)
+  assert.deepEqual(NORM_INPUTS, [...layout.observedNorms, 'qNorm', 'kNorm']);
   assert.equal(layout.panelRows, 4);
   assert.equal(layout.headStats, 4);
   assert.ok(layout.backwardPanelRows >= layout.panelRows);
