@@ -71,20 +71,53 @@ T from_float(float v) {
   else return static_cast<T>(v);
 }
 
-std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+// A JSON array of names, or of {"name", "code", "blockValues", "blockBytes"} and {"name", "offset", "kind"} rows.
+void append_names(std::string& out, const std::string_view* names, std::size_t n) {
+  out += '[';
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i) out += ',';
+    out += '"';
+    out += names[i];
+    out += '"';
+  }
+  out += ']';
+}
 
 template <typename E, std::size_t N>
-std::string names(const std::array<Named<E>, N>& table) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < N; ++i) out += (i ? "," : "") + quoted(table[i].name);
-  return out + "]";
+void append_names(std::string& out, const std::array<Named<E>, N>& table) {
+  std::array<std::string_view, N> names;
+  for (std::size_t i = 0; i < N; ++i) names[i] = table[i].name;
+  append_names(out, names.data(), N);
 }
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
+void append_field(std::string& out, std::string_view key, std::string_view value, bool quote) {
+  out += '"';
+  out += key;
+  out += "\":";
+  if (quote) out += '"';
+  out += value;
+  if (quote) out += '"';
 }
+
+struct DtypeRow {
+  std::string_view name;
+  int code, values, bytes;
+};
+// GGUF's and safetensors' names: upper case (bf16 -> BF16, q8_0 -> Q8_0)
+constexpr DtypeRow kDtypeRows[] = {
+#define RL_DTYPE_ROW(name, code, values, bytes) {#name, code, values, bytes},
+    RL_CHECKPOINT_DTYPES(RL_DTYPE_ROW)
+#undef RL_DTYPE_ROW
+};
+
+struct SpecRow {
+  std::string_view name, kind;
+};
+constexpr SpecRow kSpecRows[] = {
+#define RL_SPEC_ROW(field, kind) {#field, #kind},
+    RL_LAYER_SPEC_FIELDS(RL_SPEC_ROW)
+#undef RL_SPEC_ROW
+};
 
 }  // namespace
 
@@ -98,35 +131,46 @@ LayerSpec read_layer_spec(const float* p) {
 }
 
 std::string layout_json() {
-  std::string dtypes = "{";
-#define RL_DTYPE_JSON(name, code, values, bytes)                                                           \
-  dtypes += (dtypes.size() > 1 ? "," : "") + quoted(upper(#name)) + ":{\"code\":" + std::to_string(code) + \
-            ",\"blockValues\":" + std::to_string(values) + ",\"blockBytes\":" + std::to_string(bytes) + "}";
-  RL_CHECKPOINT_DTYPES(RL_DTYPE_JSON)
-#undef RL_DTYPE_JSON
-  dtypes += "}";
-
-  std::string spec = "[";
-  int offset = 0;
-#define RL_SPEC_JSON(field, kind)                                                                              \
-  spec += (offset ? "," : "") + std::string("{\"name\":\"" #field "\",\"offset\":") + std::to_string(offset) + \
-          ",\"kind\":\"" #kind "\"}";                                                                          \
-  ++offset;
-  RL_LAYER_SPEC_FIELDS(RL_SPEC_JSON)
-#undef RL_SPEC_JSON
-  spec += "]";
-
-  std::string observed = "[";
-  for (std::size_t i = 0; i < kObservedNorms.size(); ++i)
-    observed += (i ? "," : "") + quoted(kSlots[kObservedNorms[i]].name);
-  observed += "]";
-
-  return "{\"slots\":" + names(kSlots) + ",\"dtypes\":" + dtypes + ",\"placements\":" + names(kPlacements) +
-         ",\"qkNorms\":" + names(kQkNorms) + ",\"activations\":" + names(kActivations) +
-         ",\"spec\":{\"floats\":" + std::to_string(kSpecFloats) + ",\"fields\":" + spec + "}" +
-         ",\"observedNorms\":" + observed + ",\"panelRows\":" + std::to_string(kPanelRows) +
-         ",\"backwardPanelRows\":" + std::to_string(kBackwardPanelRows) +
-         ",\"headStats\":" + std::to_string(kHeadStats) + "}";
+  std::string out = "{\"slots\":";
+  append_names(out, kSlots);
+  out += ",\"dtypes\":{";
+  for (const DtypeRow& row : kDtypeRows) {
+    if (row.code) out += ',';
+    std::string name(row.name);
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    out += '"' + name + "\":{";
+    append_field(out, "code", std::to_string(row.code), false);
+    out += ',';
+    append_field(out, "blockValues", std::to_string(row.values), false);
+    out += ',';
+    append_field(out, "blockBytes", std::to_string(row.bytes), false);
+    out += '}';
+  }
+  out += "},\"placements\":";
+  append_names(out, kPlacements);
+  out += ",\"qkNorms\":";
+  append_names(out, kQkNorms);
+  out += ",\"activations\":";
+  append_names(out, kActivations);
+  out += ",\"spec\":{\"floats\":" + std::to_string(kSpecFloats) + ",\"fields\":[";
+  for (int i = 0; i < kSpecFloats; ++i) {
+    if (i) out += ',';
+    out += '{';
+    append_field(out, "name", kSpecRows[i].name, true);
+    out += ',';
+    append_field(out, "offset", std::to_string(i), false);
+    out += ',';
+    append_field(out, "kind", kSpecRows[i].kind, true);
+    out += '}';
+  }
+  out += "]},\"observedNorms\":";
+  std::array<std::string_view, kObservedNorms.size()> observed;
+  for (std::size_t i = 0; i < kObservedNorms.size(); ++i) observed[i] = kSlots[kObservedNorms[i]].name;
+  append_names(out, observed.data(), observed.size());
+  out += ",\"panelRows\":" + std::to_string(kPanelRows);
+  out += ",\"backwardPanelRows\":" + std::to_string(kBackwardPanelRows);
+  out += ",\"headStats\":" + std::to_string(kHeadStats) + "}";
+  return out;
 }
 
 }  // namespace rl::checkpoint
