@@ -71,7 +71,7 @@ T from_float(float v) {
   else return static_cast<T>(v);
 }
 
-// A JSON array of names, or of {"name", "code", "blockValues", "blockBytes"} and {"name", "offset", "kind"} rows.
+// A JSON array of the names.
 void append_names(std::string& out, const std::string_view* names, std::size_t n) {
   out += '[';
   for (std::size_t i = 0; i < n; ++i) {
@@ -90,6 +90,7 @@ void append_names(std::string& out, const std::array<Named<E>, N>& table) {
   append_names(out, names.data(), N);
 }
 
+// "key":value, the value quoted when `quote`.
 void append_field(std::string& out, std::string_view key, std::string_view value, bool quote) {
   out += '"';
   out += key;
@@ -109,6 +110,7 @@ constexpr DtypeRow kDtypeRows[] = {
     RL_CHECKPOINT_DTYPES(RL_DTYPE_ROW)
 #undef RL_DTYPE_ROW
 };
+static_assert(std::size(kDtypeRows) == kDtypeCount, "every dtype has a row");
 
 struct SpecRow {
   std::string_view name, kind;
@@ -135,7 +137,7 @@ std::string layout_json() {
   append_names(out, kSlots);
   out += ",\"dtypes\":{";
   for (const DtypeRow& row : kDtypeRows) {
-    if (row.code) out += ',';
+    if (&row != kDtypeRows) out += ',';
     std::string name(row.name);
     for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     out += '"' + name + "\":{";
