@@ -10,7 +10,7 @@
 import { ResidualLabError } from '../errors.js';
 
 export const MAX_HEADER_BYTES = 100_000_000; // the reference implementation's limit
-// Bytes per element of the dtypes the format defines (the lab runs F32, F16 and BF16: DTYPE_CODES).
+// Bytes per element of the dtypes the format defines (the lab runs F32, F16 and BF16: checkpoint/layout.hpp's dtypes).
 export const DTYPE_BYTES = Object.freeze({
   BOOL: 1,
   U8: 1,
@@ -28,7 +28,6 @@ export const DTYPE_BYTES = Object.freeze({
   U64: 8,
   F64: 8,
 });
-export { DTYPE_CODES } from './dtypes.js';
 
 const fail = (code, file, message) => new ResidualLabError(`${file}: ${message}`, { code });
 
