@@ -1,7 +1,8 @@
 // The tokenizer lab.openCheckpoint rebuilds from a GGUF's tokenizer.ggml.* gives the ids of the model's own
 // tokenizer.json (read by @huggingface/tokenizers): Qwen's byte-level BPE, a Llama-3-style one (its own split regex,
-// <bos>, whole words first), and a Gemma-like SentencePiece model trained here (make_spm_tokenizer.py), whose ids
-// sentencepiece itself gave. A tokenizer the lab does not rebuild is named when a text is tokenized.
+// <bos>, whole words first), and SentencePiece models trained here with Gemma's and Llama 2's settings
+// (make_spm_tokenizer.py), whose ids sentencepiece itself gave. A tokenizer the lab does not rebuild is named when a
+// text is tokenized.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -194,6 +195,21 @@ test('a tokenizer the lab does not rebuild: the model opens, and tokenize names 
     assert.equal((await ckpt.run([1, 2, 3])).logits.length, 48, 'token ids still run');
     ckpt.dispose();
   }
+});
+
+test("a SentencePiece tokenizer with Llama 2's settings: a space before the text when the file does not say", async () => {
+  const { gguf: g, cases } = readJson('../fixtures/checkpoints/spm-tokenizer.json').llama2;
+  assert.equal(g['tokenizer.ggml.add_space_prefix'], undefined, "llama.cpp's default applies");
+  const ckpt = await openWith([
+    ['tokenizer.ggml.model', 'string', g['tokenizer.ggml.model']],
+    ['tokenizer.ggml.tokens', ['array', 'string'], g['tokenizer.ggml.tokens']],
+    ['tokenizer.ggml.scores', ['array', 'f32'], g['tokenizer.ggml.scores']],
+    ['tokenizer.ggml.token_type', ['array', 'i32'], g['tokenizer.ggml.token_type']],
+    ...['bos', 'eos', 'unknown'].map((k) => [`tokenizer.ggml.${k}_token_id`, 'u32', g[`tokenizer.ggml.${k}_token_id`]]),
+  ]);
+  for (const { text, ids } of cases) assert.deepEqual(ckpt.tokenize(text), ids, JSON.stringify(text));
+  assert.equal(g['tokenizer.ggml.tokens'][cases[0].ids[1]], '\u2581', 'the Chinese text starts with the added space');
+  ckpt.dispose();
 });
 
 test("SentencePiece merges go by the merged piece's score, not by its id", async () => {
