@@ -35,6 +35,22 @@ const GGUF_REPO = {
 };
 const FILE = 'tiny-qwen3-Q4_K.gguf';
 
+/** Waits for the probe to show `file` as its source and run it on IDS, its default without a tokenizer. */
+async function runsOnIds(widget, file) {
+  await eventually(
+    () => textOf(widget.locator('.source')),
+    (t) => t.includes(file),
+    `${file} is the source`,
+  );
+  await eventually(
+    () => widget.getByLabel('Prompt').inputValue(),
+    (v) => v === IDS.join(', '),
+    'the default ids',
+    60000,
+  );
+  await probeDone(widget, `${file} is run`);
+}
+
 let lab, api, hub;
 before(async () => {
   hub = await startFakeHub({ [REPO]: { files: GGUF_REPO } });
@@ -56,18 +72,7 @@ test("a Gemma 2 GGUF in Q8_0 from the file input runs, draws the API's numbers a
   await widget.scrollIntoViewIfNeeded();
   await probeDone(widget, 'the toy is run');
   await pickFiles(widget, { 'tiny-gemma2-Q8_0.gguf': bytes });
-  await eventually(
-    () => textOf(widget.locator('.source')),
-    (t) => t.includes('tiny-gemma2-Q8_0.gguf'),
-    'the file is the source',
-  );
-  await eventually(
-    () => widget.getByLabel('Prompt').inputValue(),
-    (v) => v === IDS.join(', '),
-    'the default ids',
-    60000,
-  );
-  await probeDone(widget, 'the ids are run');
+  await runsOnIds(widget, 'tiny-gemma2-Q8_0.gguf');
   const want = await expectedReadouts(api, { 'model.gguf': bytes }, IDS, new Map(), {
     weights: true,
   });
@@ -113,18 +118,7 @@ test('the fetch panel downloads one GGUF of a repo, stores it and runs it; the s
   );
 
   // it runs, with the numbers lab.openCheckpoint gives in node for the same file
-  await eventually(
-    () => textOf(widget.locator('.source')),
-    (t) => t.includes(FILE),
-    'the fetched file is the source',
-  );
-  await eventually(
-    () => widget.getByLabel('Prompt').inputValue(),
-    (v) => v === IDS.join(', '),
-    'the default ids',
-    60000,
-  );
-  await probeDone(widget, 'the fetched GGUF is run');
+  await runsOnIds(widget, FILE);
   const want = await expectedReadouts(api, { [FILE]: GGUF_REPO[FILE] }, IDS);
   assert.deepEqual(await drawnReadouts(widget), want);
   assert.match(
@@ -145,12 +139,7 @@ test('the fetch panel downloads one GGUF of a repo, stores it and runs it; the s
   await widget.locator(`li[data-repo="${REPO}"] button`).first().click();
   await eventually(status, (text) => text === s.fetchStored(REPO, commit), 'opened from storage', 30000);
   assert.equal(hub.requests.length, asked, 'no request to the Hub');
-  await eventually(
-    () => textOf(widget.locator('.source')),
-    (t) => t.includes(FILE),
-    'the stored file is the source',
-  );
-  await probeDone(widget, 'the stored GGUF is run');
+  await runsOnIds(widget, FILE);
   assert.deepEqual(await drawnReadouts(widget), want);
   view.assertClean();
   await view.close();
