@@ -19,8 +19,8 @@ export type DecoderProxy = Pick<Decoder, 'config' | 'numParams'>
   & { [K in 'forward' | 'backward' | 'logitLens' | 'params' | 'grads' | 'paramLayout' | 'setParams' | 'trainStep' | 'resetTraining']: Async<Decoder[K]> }
   & { dispose(): Promise<void> };
 /** A checkpoint that lives in the worker: its plain fields, and its methods, async. */
-export type CheckpointProxy = Pick<Checkpoint, 'architecture' | 'modelType' | 'config' | 'tensors' | 'format' | 'forward' | 'workers'>
-  & { [K in 'run' | 'gradients' | 'normWeights' | 'tokenize' | 'cost' | 'residency']: Async<Checkpoint[K]> }
+export type CheckpointProxy = Pick<Checkpoint, 'architecture' | 'modelType' | 'config' | 'tensors' | 'format' | 'tokenizer' | 'forward' | 'workers'>
+  & { [K in 'run' | 'gradients' | 'normWeights' | 'tokenize' | 'tokenizerJson' | 'cost' | 'residency']: Async<Checkpoint[K]> }
   & { experiment: Checkpoint['experiment'] }
   & { dispose(): Promise<void> };
 /** A warmup run that lives in the worker; `done` is brought up to date after each call. */

@@ -12,9 +12,10 @@ import { ggufFromCheckpoint } from '../fixtures/checkpoints/write-gguf.mjs';
 import { stringsOf } from '../../web/languages.js';
 import { startFakeHub } from '../fixtures/fake-hub.mjs';
 import { record } from '../fixtures/toys.mjs';
+import { readFileSync } from 'node:fs';
 import { startLab } from './harness.mjs';
 import { drawnReadouts, expectedReadouts, openFetchPanel, pickFiles, probeDone } from './probe-helpers.mjs';
-import { EN, eventually, openReady, textOf } from './widget-helpers.mjs';
+import { EN, eventually, openReady, rerun, textOf } from './widget-helpers.mjs';
 
 const IDS = [0, 1, 2, 3, 4, 5, 6, 7]; // what the probe runs a model without a tokenizer on
 // block-sized widths, as the K-quants need rows of 256
@@ -141,6 +142,49 @@ test('the fetch panel downloads one GGUF of a repo, stores it and runs it; the s
   assert.equal(hub.requests.length, asked, 'no request to the Hub');
   await runsOnIds(widget, FILE);
   assert.deepEqual(await drawnReadouts(widget), want);
+  view.assertClean();
+  await view.close();
+});
+
+test("a GGUF with its own SentencePiece tokenizer reads the chapter's prompt and 年假怎么申请？, with node's numbers", async () => {
+  const s = stringsOf('en', 'rl-checkpoint-probe');
+  const spm = JSON.parse(
+    readFileSync(new URL('../fixtures/checkpoints/spm-tokenizer.json', import.meta.url), 'utf8'),
+  ).gguf;
+  const tokens = spm['tokenizer.ggml.tokens'];
+  const config = { ...blockConfig('gemma2'), vocab_size: tokens.length };
+  const { bytes } = ggufFromCheckpoint('gemma2', makeCheckpoint({ family: 'gemma2', config, seed: 7 }), 'Q8_0', [
+    ['tokenizer.ggml.model', 'string', 'llama'],
+    ['tokenizer.ggml.tokens', ['array', 'string'], tokens],
+    ['tokenizer.ggml.scores', ['array', 'f32'], spm['tokenizer.ggml.scores']],
+    ['tokenizer.ggml.token_type', ['array', 'i32'], spm['tokenizer.ggml.token_type']],
+    ['tokenizer.ggml.bos_token_id', 'u32', spm['tokenizer.ggml.bos_token_id']],
+    ['tokenizer.ggml.add_space_prefix', 'bool', false],
+  ]);
+  const file = 'tiny-gemma2-spm-Q8_0.gguf';
+  const names = new Map(tokens.map((t, id) => [id, t]));
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-checkpoint-probe');
+  await widget.scrollIntoViewIfNeeded();
+  await probeDone(widget, 'the toy is run');
+  await pickFiles(widget, { [file]: bytes });
+  await eventually(
+    () => textOf(widget.locator('.source')),
+    (t) => t.includes(file),
+    'the file is the source',
+  );
+  await eventually(
+    () => widget.getByLabel('Prompt').inputValue(),
+    (v) => v === s.chapterPrompt,
+    "the chapter's prompt, read by the file's tokenizer",
+    60000,
+  );
+  await probeDone(widget, 'the prompt is run');
+  assert.deepEqual(await drawnReadouts(widget), await expectedReadouts(api, { [file]: bytes }, s.chapterPrompt, names));
+  const text = '年假怎么申请？';
+  await rerun(widget, () => widget.getByLabel('Prompt').fill(text), 60000);
+  assert.equal(await textOf(widget.locator('#field-prompt-error')), '');
+  assert.deepEqual(await drawnReadouts(widget), await expectedReadouts(api, { [file]: bytes }, text, names));
   view.assertClean();
   await view.close();
 });

@@ -175,6 +175,14 @@ test('a Gemma-like SentencePiece tokenizer gives the ids of sentencepiece and of
   assert.ok(bytes >= 8, `the cases fall back to bytes (${bytes} byte tokens)`);
   const chinese = fixture.cases.find((c) => c.text === '年假怎么申请？');
   assert.equal(chinese.ids[0], g['tokenizer.ggml.bos_token_id']);
+  assert.equal(ckpt.tokenizer, 'gguf');
+  const rebuilt = ckpt.tokenizerJson();
+  assert.deepEqual(
+    new Tokenizer(rebuilt, {}).encode(chinese.text).ids,
+    ckpt.tokenize(chinese.text),
+    'tokenizerJson() is the tokenizer tokenize uses',
+  );
+  assert.equal(rebuilt.model.vocab['<0xE5>'], g['tokenizer.ggml.tokens'].indexOf('<0xE5>'));
   const chat = fixture.cases.find((c) => c.text.startsWith('<start_of_turn>'));
   assert.equal(chat.ids[1], g['tokenizer.ggml.tokens'].indexOf('<start_of_turn>'), 'a control token is one id');
   ckpt.dispose();
@@ -193,6 +201,8 @@ test('a tokenizer the lab does not rebuild: the model opens, and tokenize names 
       named,
     );
     assert.equal((await ckpt.run([1, 2, 3])).logits.length, 48, 'token ids still run');
+    assert.equal(ckpt.tokenizer, null);
+    assert.equal(ckpt.tokenizerJson(), null);
     ckpt.dispose();
   }
 });
