@@ -149,16 +149,18 @@ function sentencePiece(kv, tokens, types, vocab, flag, tokenId) {
   const scores = kv.get('tokenizer.ggml.scores');
   if (!Array.isArray(scores) || scores.length !== tokens.length || !scores.every(Number.isFinite))
     throw keyError(`tokenizer.ggml.scores must be ${tokens.length} numbers, one per token`);
+  const ids = new Map(tokens.map((t, id) => [t, id])); // a Map: a piece named "constructor" is no object key
   const candidates = [];
   tokens.forEach((piece, id) => {
-    const chars = [...piece];
     const local = [];
-    for (let k = 1; k < chars.length; k++) {
-      const left = chars.slice(0, k).join(''),
-        right = chars.slice(k).join('');
-      if (left in vocab && right in vocab) local.push([left, right]);
+    for (let k = 1; k < piece.length; k++) {
+      const c = piece.charCodeAt(k);
+      if (c >= 0xdc00 && c <= 0xdfff) continue; // the second half of a surrogate pair: not a character boundary
+      const left = piece.slice(0, k),
+        right = piece.slice(k);
+      if (ids.has(left) && ids.has(right)) local.push([left, right]);
     }
-    local.sort((a, b) => vocab[a[0]] - vocab[b[0]] || vocab[a[1]] - vocab[b[1]]);
+    if (local.length > 1) local.sort((a, b) => ids.get(a[0]) - ids.get(b[0]) || ids.get(a[1]) - ids.get(b[1]));
     for (const pair of local) candidates.push({ pair, score: scores[id] });
   });
   candidates.sort((a, b) => b.score - a.score); // stable: equal scores keep the order above
