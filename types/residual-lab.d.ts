@@ -519,7 +519,11 @@ export interface Checkpoint {
   /** the weights' format */
   readonly format: 'safetensors' | 'gguf';
   readonly forward: CheckpointForward;
-  /** token ids of a text (needs tokenizer.json) */
+  /** where tokenize finds its tokenizer: tokenizer.json, a GGUF's tokenizer.ggml.* (rebuilt), or none */
+  readonly tokenizer: 'tokenizer.json' | 'gguf' | null;
+  /** the tokenizer.json rebuilt from a GGUF's tokenizer.ggml.* that tokenize uses; null for any other tokenizer */
+  tokenizerJson(): Record<string, unknown> | null;
+  /** token ids of a text (needs tokenizer.json, or a GGUF's own tokenizer) */
   tokenize(text: string): number[];
   /** every norm's weights, read from the files */
   normWeights(): Promise<NormWeightStats[]>;

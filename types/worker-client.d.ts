@@ -22,8 +22,8 @@ export type DecoderProxy = Pick<Decoder, 'config' | 'numParams'>
   & { [K in 'forward' | 'backward' | 'logitLens' | 'params' | 'grads' | 'paramLayout' | 'setParams' | 'trainStep' | 'resetTraining']: Async<Decoder[K]> }
   & { dispose(): Promise<void> };
 /** A Checkpoint that lives in the worker: its plain fields (workers brought up to date after each call) and its methods, async. */
-export type CheckpointProxy = Pick<Checkpoint, 'architecture' | 'modelType' | 'config' | 'tensors' | 'format' | 'forward' | 'workers'>
-  & { [K in 'run' | 'gradients' | 'experiment' | 'normWeights' | 'tokenize' | 'cost' | 'residency']: Async<Checkpoint[K]> }
+export type CheckpointProxy = Pick<Checkpoint, 'architecture' | 'modelType' | 'config' | 'tensors' | 'format' | 'tokenizer' | 'forward' | 'workers'>
+  & { [K in 'run' | 'gradients' | 'experiment' | 'normWeights' | 'tokenize' | 'tokenizerJson' | 'cost' | 'residency']: Async<Checkpoint[K]> }
   & { dispose(): Promise<void> };
 /** A WarmupRun that lives in the worker: its plain fields (done brought up to date after each call) and its methods, async. */
 export type WarmupRunProxy = Pick<WarmupRun, 'options' | 'done'>

@@ -26,12 +26,18 @@ export async function openModel(worker, source, { seeds, onProgress, onOpening, 
     handle.dispose().catch(() => {});
     return null;
   }
+  // a GGUF alone carries its tokenizer: the lab rebuilt it as a tokenizer.json, which names the tokens here
+  const built = handle.tokenizer === 'gguf' ? await handle.tokenizerJson() : null;
+  if (!current()) {
+    handle.dispose().catch(() => {});
+    return null;
+  }
   const config = configOf(files);
   return {
     source,
     handle,
-    ...readTokenizer(files),
-    hasTokenizer: 'tokenizer.json' in files,
+    ...readTokenizer(files, built),
+    hasTokenizer: handle.tokenizer !== null,
     vocabSize: config?.vocab_size,
     context: config?.max_position_embeddings,
     seed: seedOf(config, seeds),
@@ -69,14 +75,15 @@ const isByteLevel = (decoder) =>
  * (GPT-2, Llama 3, Qwen), ids it does not name shown as #id; and `characters`, the set of characters a
  * character-level vocabulary holds (every token one character, no normalizer, pre-tokenizer, unknown token or
  * byte fallback: the toys' tokenizers), whose encoder drops any other character without a word; null for any
- * other tokenizer. Without a usable tokenizer.json every id shows as #id.
+ * other tokenizer. Without a usable tokenizer.json every id shows as #id. `json`: a tokenizer.json already parsed
+ * (the one the lab rebuilt from a GGUF), read in place of the files'.
  */
-export function readTokenizer(files) {
+export function readTokenizer(files, json = null) {
   const names = new Map();
   let characters = null;
   try {
     const bytes = files['tokenizer.json'];
-    const json = bytes && JSON.parse(typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
+    json ??= bytes && JSON.parse(typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
     const model = json?.model;
     const vocab = model?.vocab;
     const text = isByteLevel(json?.decoder) ? byteLevelText : (token) => token;

@@ -214,7 +214,14 @@ async function open(Module, map, weightFiles, options) {
     get workers() {
       return split?.workers() ?? workers;
     },
-    /** Token ids of `text` (needs tokenizer.json). */
+    /** Where `tokenize` finds its tokenizer: 'tokenizer.json', 'gguf' (rebuilt from tokenizer.ggml.*) or null. */
+    tokenizer: tokenizer ? (map.has('tokenizer.json') ? 'tokenizer.json' : 'gguf') : null,
+    /** The tokenizer.json (an object) rebuilt from the GGUF's tokenizer.ggml.* that `tokenize` uses; else null. */
+    tokenizerJson() {
+      live();
+      return tokenizer && !map.has('tokenizer.json') ? structuredClone(builtTokenizer) : null;
+    },
+    /** Token ids of `text` (needs tokenizer.json, or a GGUF's own tokenizer). */
     tokenize(text) {
       live();
       return tokenize(tokenizer, gguf, text);
