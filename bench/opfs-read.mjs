@@ -1,26 +1,24 @@
-// A model stored in the browser (OPFS, where lab.fetchCheckpoint puts it), read two ways in Chromium, interleaved
-// in one browser: through the File the store hands out, sliced (file.slice(a, b).arrayBuffer(): a fresh buffer per
-// read), and through a read-only FileSystemSyncAccessHandle reading into one reused buffer (what checkpoint/files.js
-// does in a worker for a stored File). Two measures: the whole Qwen-shaped weights file (988 MB) read in a worker in
-// 16 MB and 1 MB pieces, and a lab run of 16 tokens from it (lab.openCheckpoint in the lab worker, one worker and
-// two, residencyBudget 0 so that every run reads the file). Not a test: it prints JSON lines and a summary.
-//   node bench/opfs-read.mjs [--rounds=3]     after `node scripts/build.mjs`
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// A model stored in the browser (OPFS, where lab.fetchCheckpoint puts it), read two ways in a worker in Chromium,
+// interleaved in one browser: through the File the store hands out, sliced (file.slice(a, b).arrayBuffer(): a fresh
+// buffer per read, the read done outside the worker's thread), and through a read-only FileSystemSyncAccessHandle
+// into one reused buffer (synchronous: the worker's thread waits for each read). The Qwen-shaped weights file
+// (988 MB) whole, in 16 MB and in 1 MB pieces; MB/s. The lab reads stored models through slices: a run overlaps
+// them with its compute, which a synchronous read cannot (the runs compared in docs/checkpoints.md, "Models stored
+// in the browser"). Not a test: it prints JSON lines and a summary.
+//   node bench/opfs-read.mjs [--rounds=3]
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
 import { median } from '../scripts/lib/median.mjs';
 import { startIsolatedServer } from './lib/isolated-server.mjs';
 import { cachedCheckpoint } from './synthetic-checkpoints.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const rounds = Number(arg('rounds', '3'));
 
 const files = await cachedCheckpoint('qwen2.5-0.5b');
 const server = await startIsolatedServer({
-  roots: { dist: join(root, 'dist') },
+  roots: {},
   files: { 'model.safetensors': files['model.safetensors'] },
 });
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
@@ -33,10 +31,9 @@ try {
     const key = 'b'.repeat(64);
     const rootDir = await navigator.storage.getDirectory();
     const blobs = await (
-      await (await rootDir.getDirectoryHandle('residual-lab-models', { create: true })).getDirectoryHandle(
-        'models--bench--qwen',
-        { create: true },
-      )
+      await (
+        await rootDir.getDirectoryHandle('residual-lab-models', { create: true })
+      ).getDirectoryHandle('models--bench--qwen', { create: true })
     ).getDirectoryHandle('blobs', { create: true });
     const handle = await blobs.getFileHandle(key, { create: true });
     const t0 = performance.now();
@@ -45,7 +42,6 @@ try {
     return { key, bytes: (await handle.getFile()).size, seconds: (performance.now() - t0) / 1000 };
   });
   console.log(JSON.stringify({ stored }));
-  const config = files['config.json']; // the JSON text itself
   for (let round = 0; round < rounds; round++) {
     // the raw reads, in a worker (sync access handles exist only there)
     const reads = await page.evaluate(async (key) => {
@@ -81,44 +77,7 @@ try {
         }
       return out;
     }, stored.key);
-    // a lab run from the stored File (sync access handle) and from the same bytes as a plain File (slices)
-    const runs = await page.evaluate(
-      async ({ key, config, round }) => {
-        const { createLabWorker } = await import('/dist/lib/worker-client.js');
-        const dir = await (
-          await (await (await navigator.storage.getDirectory()).getDirectoryHandle('residual-lab-models')).getDirectoryHandle(
-            'models--bench--qwen',
-          )
-        ).getDirectoryHandle('blobs');
-        const file = await (await dir.getFileHandle(key)).getFile();
-        const as = {
-          sync: new File([file], 'model.safetensors', { type: `application/x-residual-lab-stored; blob=${key}` }),
-          slice: new File([file], 'model.safetensors'),
-        };
-        const ids = Array.from({ length: 16 }, (_, i) => (i * 7919 + round * 101) % 151936);
-        const out = {};
-        for (const workers of [1, 2])
-          for (const way of round % 2 ? ['sync', 'slice'] : ['slice', 'sync']) {
-            const lab = createLabWorker();
-            const ckpt = await lab.call('openCheckpoint', [
-              { 'config.json': config, 'model.safetensors': as[way] },
-              { workers, residencyBudget: 0 },
-            ]);
-            const seconds = [];
-            for (let k = 0; k < 3; k++) {
-              const t0 = performance.now();
-              await ckpt.run(ids.map((id) => (id + k) % 151936));
-              seconds.push((performance.now() - t0) / 1000);
-            }
-            await ckpt.dispose();
-            lab.terminate();
-            out[`${way}, ${workers} worker${workers > 1 ? 's' : ''}`] = seconds;
-          }
-        return out;
-      },
-      { key: stored.key, config, round },
-    );
-    const row = { round, readMBs: reads, runSeconds: runs };
+    const row = { round, readMBs: reads };
     rows.push(row);
     console.log(JSON.stringify(row));
   }
@@ -130,5 +89,3 @@ const fmt = (values) =>
   `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)})`;
 for (const what of Object.keys(rows[0].readMBs))
   console.log(`read ${what}: ${fmt(rows.map((r) => r.readMBs[what]))} MB/s`);
-for (const what of Object.keys(rows[0].runSeconds))
-  console.log(`run of 16 tokens, ${what}: ${fmt(rows.flatMap((r) => r.runSeconds[what]))} s`);

@@ -56,7 +56,13 @@ try {
               const { Wllama } = await import('/wllama/index.js');
               const wllama = new Wllama({ default: '/wllama/wasm/wllama.wasm' }, { suppressNativeLog: true });
               out.open = await time(() =>
-                wllama.loadModel([file], { n_threads: threads, n_ctx: 128, n_batch: 64, n_gpu_layers: 0, warmup: false }),
+                wllama.loadModel([file], {
+                  n_threads: threads,
+                  n_ctx: 128,
+                  n_batch: 64,
+                  n_gpu_layers: 0,
+                  warmup: false,
+                }),
               );
               out.threadsUsed = wllama.getNumThreads();
               const run = (k) => wllama.createCompletion({ prompt: prompt(k), max_tokens: 1, temperature: 0 });

@@ -42,7 +42,7 @@ export type ErrorCode =
   | 'missing_file' | 'missing_shard' | 'invalid_index' | 'missing_tensor' | 'shape_mismatch' | 'unsupported_dtype'
   | 'unsupported_architecture' | 'unsupported_config' | 'invalid_tokenizer' | 'no_tokenizer'
   | 'safetensors_truncated' | 'safetensors_header_too_large' | 'not_safetensors' | 'safetensors_bad_tensor'
-  | 'safetensors_bad_offsets' | 'file_changed' | 'file_locked'
+  | 'safetensors_bad_offsets' | 'file_changed'
   // openCheckpoint: the GGUF format
   | 'invalid_gguf' | 'invalid_gguf_key' | 'truncated_header' | 'header_too_long' | 'invalid_tensor_count'
   | 'misaligned_tensor' | 'offset_out_of_file' | 'truncated_tensor'

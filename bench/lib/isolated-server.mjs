@@ -7,14 +7,21 @@ import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+};
 const ISOLATED = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
   'Cross-Origin-Resource-Policy': 'same-origin',
   'Cache-Control': 'no-store',
 };
-const PAGE = '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>bench</title><input type="file" multiple>';
+const PAGE =
+  '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>bench</title><input type="file" multiple>';
 
 /** Starts it on 127.0.0.1 at a free port: { url, close() }. roots: { prefix: folder }, e.g. { dist, pkg }. */
 export async function startIsolatedServer({ roots, files = {} }) {

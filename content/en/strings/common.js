@@ -119,8 +119,6 @@ export default {
     offset_out_of_file: 'a tensor in a .gguf file starts past the end of the file',
     truncated_tensor: 'a .gguf file ends before one of its tensors does, as an unfinished download would',
     file_changed: 'a file changed on disk after it was opened: give the files again',
-    file_locked:
-      'the stored model is being written in another tab of this page: close that tab or let its download finish, then open the model again',
     not_found: 'the host has no such model, revision or file',
     gated:
       'this model needs a Hugging Face access token (it is gated or private): give one, or download its files yourself and open them',

@@ -112,7 +112,6 @@ export default {
     offset_out_of_file: '某个 .gguf 文件里有张量的起点超出了文件末尾',
     truncated_tensor: '某个 .gguf 文件在某个张量结束之前就断了，像是没有下载完',
     file_changed: '某个文件在打开之后被改动了：请重新给出这些文件',
-    file_locked: '本页面的另一个标签页正在写入这个已存储的模型：请关闭那个标签页或等它下载完，再重新打开模型',
     not_found: '这个地址上没有这个模型、版本或文件',
     gated: '这个模型需要 Hugging Face 访问令牌（受限或私有）：请填入令牌，或自行下载它的文件再打开',
     blocked: '浏览器拦截了这个地址（页面的内容安全策略或 CORS）',

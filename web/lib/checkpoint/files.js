@@ -5,7 +5,6 @@
 import { ResidualLabError } from '../errors.js';
 import { MAX_CONFIG_CHARS } from '../inspect-config.js';
 import { importNodeModule } from '../node-module.js';
-import { storedBlobHandle, storedBlobKey } from '../hub/hub-opfs.js';
 
 const MAX_JSON_BYTES = 64 << 20; // an index.json or tokenizer.json (Qwen's is 11 MB)
 
@@ -79,11 +78,6 @@ export async function weightSource(entry, name) {
     throw new ResidualLabError(`${name}: expected a File, Blob, ArrayBuffer, Uint8Array or (in node) a path`, {
       code: 'invalid_input',
     });
-  const key = storedBlobKey(entry);
-  if (key && SYNC_ACCESS) {
-    const stored = await storedSource(key, entry, name, changed);
-    if (stored) return stored;
-  }
   return {
     name,
     size: entry.size,
@@ -99,56 +93,6 @@ export async function weightSource(entry, name) {
       return new Uint8Array(buffer);
     },
     close() {},
-  };
-}
-
-// Sync access handles exist in dedicated workers only (the File System Access spec).
-const SYNC_ACCESS = typeof globalThis.FileSystemFileHandle?.prototype?.createSyncAccessHandle === 'function';
-
-/**
- * A model this browser stored (hub-opfs.js) read through a read-only FileSystemSyncAccessHandle: each range goes
- * straight into the caller's reused buffer, where a File slice makes a fresh ArrayBuffer per read (docs/
- * checkpoints.md, "Models stored in the browser"). Read-only handles share the file; one that another tab or
- * worker holds for writing refuses it: "file_locked". Null where the blob is not found (the File's slices read it).
- */
-async function storedSource(key, entry, name, changed) {
-  let access;
-  try {
-    const handle = await storedBlobHandle(key);
-    if (!handle) return null;
-    access = await handle.createSyncAccessHandle({ mode: 'read-only' });
-  } catch (error) {
-    if (error?.name === 'NoModificationAllowedError' || error?.name === 'InvalidStateError')
-      throw new ResidualLabError(
-        `${name}: its stored copy is open for writing in another tab or worker of this site, which locks it ` +
-          `(${error.message}); close that tab or let its download finish, then open the model again`,
-        { code: 'file_locked' },
-      );
-    throw changed(error?.message ?? String(error));
-  }
-  const size = access.getSize();
-  if (size !== entry.size) {
-    access.close();
-    throw changed(`the stored copy has ${size} bytes, the file given ${entry.size}`);
-  }
-  return {
-    name,
-    size,
-    async read(begin, end, into) {
-      const bytes = into ?? new Uint8Array(end - begin);
-      for (let done = 0; done < bytes.length;) {
-        let got;
-        try {
-          got = access.read(bytes.subarray(done), { at: begin + done });
-        } catch (error) {
-          throw changed(error?.message ?? String(error));
-        }
-        if (got === 0) throw changed(`bytes ${begin}-${end} gave ${done} bytes, the file is shorter now`);
-        done += got;
-      }
-      return bytes;
-    },
-    close: () => access.close(),
   };
 }
 

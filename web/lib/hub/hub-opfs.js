@@ -19,10 +19,7 @@ const full = (need, free) =>
     { reason: { kind: 'quota', value: need, limit: Math.max(0, free) } },
   );
 // A File named as the checkpoint names it; a Blob made of a Blob refers to its bytes, it does not copy them.
-// Its type names its blob (storedBlobKey reads it back): a File posted to a worker keeps only its bytes, name,
-// type and date, and the worker opens that blob with a sync access handle (checkpoint/files.js).
-const named = (file, name, key) => new File([file], name.split('/').pop(), { type: `${STORED_TYPE}${key}` });
-const STORED_TYPE = 'application/x-residual-lab-stored; blob=';
+const named = (file, name) => new File([file], name.split('/').pop(), { type: file.type });
 const size = (bytes) =>
   bytes >= 1e9
     ? `${(bytes / 1e9).toFixed(2)} GB`
@@ -69,7 +66,7 @@ export async function opfsHubStore() {
       if (!m || (m.revision !== revision && m.commit !== revision)) return null;
       const files = {};
       try {
-        for (const [name, key] of Object.entries(m.files)) files[name] = named(await fileOf(repo, key), name, key);
+        for (const [name, key] of Object.entries(m.files)) files[name] = named(await fileOf(repo, key), name);
       } catch (error) {
         if (missingEntry(error)) return null;
         throw error;
@@ -177,7 +174,7 @@ export async function opfsHubStore() {
       await w.write(JSON.stringify(manifest));
       await w.close();
       const files = {};
-      for (const f of plan) files[f.name] = named(await fileOf(repo, f.key), f.name, f.key);
+      for (const f of plan) files[f.name] = named(await fileOf(repo, f.key), f.name);
       return files;
     },
   };
@@ -213,22 +210,4 @@ export async function deleteStoredModel(repo) {
   await root.removeEntry(`models--${repo.replace('/', '--')}`, { recursive: true }).catch((error) => {
     if (error?.name !== 'NotFoundError') throw error;
   });
-}
-
-/** The blob a File of this store stands for (its key: SHA-256 or git object id, lowercase hex), else null. */
-export const storedBlobKey = (file) =>
-  typeof file?.type === 'string' && file.type.startsWith(STORED_TYPE) ? file.type.slice(STORED_TYPE.length) : null;
-
-/** The handle of a stored blob, found by its key in any model's folder; null where none holds it. */
-export async function storedBlobHandle(key) {
-  const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
-  for await (const [, dir] of root.entries()) {
-    if (dir.kind !== 'directory') continue;
-    try {
-      return await (await dir.getDirectoryHandle('blobs')).getFileHandle(key);
-    } catch (error) {
-      if (!missingEntry(error)) throw error;
-    }
-  }
-  return null;
 }
