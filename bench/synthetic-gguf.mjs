@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { SHAPES, shapeDir } from './synthetic-checkpoints.mjs';
 import { llama3RopeFactors, quantize, writeGguf } from '../tests/fixtures/checkpoints/write-gguf.mjs';
 import { DTYPE_LAYOUTS } from '../web/lib/checkpoint/gguf-types.js';
+import { BYTE_ALPHABET } from '../web/components/checkpoint-probe/compute.js';
 import { encodeFloats } from '../tests/fixtures/checkpoints/write-safetensors.mjs';
 
 export const GGUF_SHAPES = {
@@ -93,21 +94,13 @@ function chunkOf(type) {
   return quantize(type, values);
 }
 
-// GPT-2's byte-level alphabet (bytes_to_unicode in its encoder.py): the printable bytes stand for themselves,
-// the others for the code points from 256 up, in byte order.
-function byteAlphabet() {
-  const printable = (b) => (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
-  let next = 256;
-  return Array.from({ length: 256 }, (_, b) => String.fromCodePoint(printable(b) ? b : next++));
-}
-
 /**
  * A byte-level BPE tokenizer with no merges, as tokenizer.ggml.* keys (gguf-py's constants.py): ids 0-255 the
  * bytes, the rest of the vocabulary placeholders no text reaches, so llama.cpp (which will not load a model without
  * a vocabulary) and the lab read a letter as one token: "abcdefghijklmnop" is 16 tokens in both.
  */
 function byteTokenizerKv(vocabSize) {
-  const tokens = byteAlphabet();
+  const tokens = [...BYTE_ALPHABET];
   for (let id = tokens.length; id < vocabSize; id++) tokens.push(`<unused_${id}>`);
   return [
     ['tokenizer.ggml.model', 'string', 'gpt2'],

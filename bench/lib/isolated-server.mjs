@@ -23,13 +23,17 @@ const ISOLATED = {
 const PAGE =
   '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>bench</title><input type="file" multiple>';
 
-/** Starts it on 127.0.0.1 at a free port: { url, close() }. roots: { prefix: folder }, e.g. { dist, pkg }. */
-export async function startIsolatedServer({ roots, files = {} }) {
+/**
+ * Starts it on 127.0.0.1 at a free port: { url, close() }. roots: { prefix: folder }, e.g. { dist, pkg }.
+ * isolated: false leaves out COOP and COEP, for a page as a reader's is.
+ */
+export async function startIsolatedServer({ roots, files = {}, isolated = true }) {
+  const headers = isolated ? ISOLATED : { 'Cache-Control': 'no-store' };
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     let full = null;
     if (path === '/') {
-      res.writeHead(200, { ...ISOLATED, 'Content-Type': 'text/html' });
+      res.writeHead(200, { ...headers, 'Content-Type': 'text/html' });
       return res.end(PAGE);
     }
     const [, prefix, ...rest] = path.split('/');
@@ -45,11 +49,11 @@ export async function startIsolatedServer({ roots, files = {} }) {
       size = null;
     }
     if (size === null) {
-      res.writeHead(404, ISOLATED);
+      res.writeHead(404, headers);
       return res.end();
     }
     res.writeHead(200, {
-      ...ISOLATED,
+      ...headers,
       'Content-Type': TYPES[extname(full)] ?? 'application/octet-stream',
       'Content-Length': size,
     });
