@@ -5,7 +5,8 @@
 // workers), engines alternating: the time to open the file, the first run of a 16-token prompt and three later
 // runs on other 16-token prompts (no shared prefix, so llama.cpp's prompt cache reuses nothing; the lab's weights
 // stay in its workers' heaps after the first run). A wllama "run" is a completion of one token (max_tokens 1): the
-// prompt's forward and one sampling. Not a test: it prints one JSON line per round and a summary.
+// prompt's forward and one sampling; llama.cpp's own time for the prompt (timings.prompt_ms) is printed beside it.
+// Not a test: it prints one JSON line per round and a summary.
 //   npm run bench:wllama -- [--rounds=3]      (installs bench/wllama's package, then runs this)
 //   node bench/wllama-browser.mjs [--rounds=3] [--threads=1,2]     after `node scripts/build.mjs`
 import { dirname, join } from 'node:path';
@@ -65,7 +66,13 @@ try {
                 }),
               );
               out.threadsUsed = wllama.getNumThreads();
-              const run = (k) => wllama.createCompletion({ prompt: prompt(k), max_tokens: 1, temperature: 0 });
+              // llama.cpp's own account of each run's prompt (timings.prompt_ms), beside the call's wall time
+              out.promptMs = [];
+              const run = async (k) => {
+                const c = await wllama.createCompletion({ prompt: prompt(k), max_tokens: 1, temperature: 0 });
+                out.promptMs.push(c.timings?.prompt_ms);
+                return c;
+              };
               out.first = await time(() => run(0));
               out.later = [];
               for (let k = 1; k <= later; k++) out.later.push(await time(() => run(k)));
