@@ -123,10 +123,7 @@ test("the fetch panel: its checks' reasons, the download's refusals and every co
     caught(() => checkRevision('a..b')),
     caught(() => checkEndpoint('ftp://example.org')),
   ];
-  assert.deepEqual(
-    checks.map((e) => e.reason.kind).sort(),
-    [...kindsIn('web/lib/hub/hub-checks.js', JS_KIND)].sort(),
-  );
+  assert.deepEqual(checks.map((e) => e.reason.kind).sort(), [...kindsIn('web/lib/hub/hub-checks.js', JS_KIND)].sort());
   const refusals = [
     ...[...kindsIn('web/lib/hub/hub.js', JS_KIND)].map((kind) => ({ code: 'blocked', kind })),
     ...[...kindsIn('web/lib/hub/hub-opfs.js', JS_KIND)].map((kind) => ({ code: 'storage_full', kind })),
