@@ -45,15 +45,14 @@ export async function openModel(worker, source, { seeds, onProgress, onOpening, 
   };
 }
 
-// GPT-2's byte-level alphabet (bytes_to_unicode), inverted: the character a byte-level vocabulary writes -> the
-// byte it stands for. Printable bytes stand for themselves; the others are shifted past 255 in byte order.
-const BYTE_OF = (() => {
+// GPT-2's byte-level alphabet (bytes_to_unicode): the character a byte-level vocabulary writes for each byte.
+// Printable bytes stand for themselves; the others are shifted past 255 in byte order.
+export const BYTE_ALPHABET = (() => {
   const printable = (b) => (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
-  const map = new Map();
   let shifted = 0;
-  for (let b = 0; b < 256; b++) map.set(String.fromCharCode(printable(b) ? b : 256 + shifted++), b);
-  return map;
+  return Array.from({ length: 256 }, (_, b) => String.fromCharCode(printable(b) ? b : 256 + shifted++));
 })();
+const BYTE_OF = new Map(BYTE_ALPHABET.map((ch, b) => [ch, b]));
 
 /** A byte-level token's text as UTF-8 ("ï¼Ł" -> "？"); the token itself where its bytes are not whole characters. */
 function byteLevelText(token) {

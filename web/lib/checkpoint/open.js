@@ -193,6 +193,7 @@ async function open(Module, map, weightFiles, options) {
   const gradients = createGradients(Module, model, weights, runner);
   const shardRows = shardWorker(Module, model, weights);
   let disposed = false;
+  let normStats = null; // normWeights()'s rows, a promise, after its first call
   const live = () => {
     if (disposed) throw new ResidualLabError('this checkpoint was disposed', { code: 'disposed' });
   };
@@ -242,7 +243,12 @@ async function open(Module, map, weightFiles, options) {
     async normWeights() {
       live();
       await checkUnchanged(weightFiles);
-      return normWeightStats(weights, model);
+      // the files are unchanged (checked just above), so their norms' statistics are: read once, then copied
+      normStats ??= normWeightStats(weights, model).catch((error) => {
+        normStats = null;
+        throw error;
+      });
+      return structuredClone(await normStats);
     },
     /** A worker's share of a split run (shards.js); the run's coordinator calls it. */
     shardRows(call) {
