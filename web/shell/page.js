@@ -332,9 +332,9 @@ function openWidgetLinksInPlace() {
     if (to.origin !== location.origin || to.pathname !== location.pathname || !to.search) return;
     const widgets = drawnWidgets();
     const named = widgets.filter(
-      (w) => w.statePrefix && [...to.searchParams.keys()].some((k) => k.startsWith(`${w.statePrefix}.`)),
+      (w) => w.stateKey && [...to.searchParams.keys()].some((k) => k.startsWith(`${w.stateKey}.`)),
     );
-    const claimed = (key) => named.some((w) => key.startsWith(`${w.statePrefix}.`));
+    const claimed = (key) => named.some((w) => key.startsWith(`${w.stateKey}.`));
     if (!named.length || ![...to.searchParams.keys()].every(claimed)) return;
     const address = new URL(location.href);
     for (const [key, value] of to.searchParams) address.searchParams.set(key, value);

@@ -25,13 +25,11 @@ export class RlModelTable extends ExperimentElement {
 
   build() {
     const s = this.strings;
-    const picker = radioGroup({
-      name: 'model',
-      legend: s.models,
+    const picker = this.control('model', {
+      field: radioGroup,
+      label: s.models,
       across: true,
-      value: this.state.model,
       options: MODELS.map((m) => ({ value: m.id, label: s.modelNames[m.id] ?? m.name })),
-      onChange: (id) => this.setState({ model: id }),
     });
     this.facts = h('dl', { class: 'model-facts' });
     this.diagram = h('figure', { class: 'model-diagram' });
