@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import {
+  PAGE_STYLES,
   WIDGET_CLASS,
   checkWidgetTags,
   markWidgets,
@@ -226,11 +227,11 @@ test('the chapter build marks every widget for page.css, and writes the list of 
     marked,
     `<rl-vector-lab class="${WIDGET_CLASS}" x="1">text</rl-vector-lab>\n<rl-self-check class="${WIDGET_CLASS}">q</rl-self-check> <p>`,
   );
-  const css = read('web/styles/page.css');
+  const css = PAGE_STYLES.map((file) => read(`web/${file}`)).join('\n');
   assert.equal(
     css.match(new RegExp(`^\\s*\\.${WIDGET_CLASS} \\{`, 'gm'))?.length,
     2,
-    'page.css: the spacing rule and the print rule',
+    'the page stylesheets: the spacing rule and the print rule',
   );
   const page = withWidgetList(read('web/embed-example.html'));
   const listed = [...page.matchAll(/<li><code>&lt;(rl-[a-z-]+)&gt;<\/code> ([^<]+)<\/li>/g)];

@@ -93,7 +93,7 @@ export class LabElement extends HTMLElement {
     const labReady = webAssemblyPresent ? Promise.all([load(), formulasReady()]) : null; // fetched while the stylesheets and texts are
     labReady?.catch(() => {}); // awaited below, where a failure is shown
     await Promise.all([
-      adoptStyles(this.shadowRoot, [WIDGET_CSS, ...this.constructor.styles]),
+      adoptStyles(this.shadowRoot, [...WIDGET_CSS, ...this.constructor.styles]),
       loadLanguage(this.language),
     ]);
     this.strings = stringsOf(this.language, this.constructor.tag); // content/<lang>/strings/<tag>.js
