@@ -130,7 +130,11 @@ test(`no file in web/ or wasm/ over ${FILE_LINES} lines, no function over ${FUNC
     const text = readFileSync(join(root, file), 'utf8');
     const lines = linesOf(text);
     if (lines > FILE_LINES) over.push({ key: file, what: `${file}: ${lines} lines` });
-    const functions = /\.m?js$/.test(file) ? await jsFunctions(text) : /\.(cpp|hpp|h)$/.test(file) ? cppFunctions(text) : [];
+    const functions = /\.m?js$/.test(file)
+      ? await jsFunctions(text)
+      : /\.(cpp|hpp|h)$/.test(file)
+        ? cppFunctions(text)
+        : [];
     for (const fn of functions)
       if (fn.lines > FUNCTION_LINES)
         over.push({ key: `${file}: ${fn.name}`, what: `${file}:${fn.line}: ${fn.name}, ${fn.lines} lines` });
