@@ -1,6 +1,6 @@
 // A decoder layer drawn from the config that builds it: blockDiagram(config, labels) returns an <svg> of one
 // layer (the attention and MLP sublayers, the residual adds, every norm where `config.placement` puts it, QK-Norm
-// and the soft-caps), then the final norm and lm_head. `config` is a toy decoder config (createDecoder's keys:
+// and the soft-caps), then the final norm and lm_head. `config` is a decoder config of the lab (createDecoder's keys:
 // placement, norm, qkNorm, attnSoftcap, finalSoftcap), so what is drawn is what the engine would build.
 // blockLayout(config) is the same description without the DOM (for tests and for text alternatives).
 //
@@ -150,7 +150,7 @@ function addNode(line, name, y) {
 }
 
 /**
- * attnExtras: names of norms inside attention that the toy decoder has no place for (MLA's q_a_layernorm and
+ * attnExtras: names of norms inside attention that the lab's decoder has no place for (MLA's q_a_layernorm and
  * kv_a_layernorm, a v_norm), drawn as chips on the attention box.
  * labels: { norm: { layernorm: 'LayerNorm', ... }, attn, mlp, qkNorm, softcap(cap), input, lmHead, finalNorm,
  *   layers(n), skipScaled, noSkip, summary(layout) } (the strings of content/en/strings/block-diagram.js).
