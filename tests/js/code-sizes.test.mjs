@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { parsers } from 'prettier/plugins/acorn';
+import { eachNode, parseModule } from './js-ast.mjs';
 
 const root = join(import.meta.dirname, '../..');
 const FILE_LINES = 400;
@@ -54,22 +54,16 @@ function lineOf(text) {
 
 /** Every function of a JavaScript module as { name, line, lines }, read by acorn (through Prettier's parser). */
 export async function jsFunctions(text) {
-  const ast = await parsers.acorn.parse(text, {});
   const line = lineOf(text);
   const found = [];
-  const walk = (node, name) => {
-    if (/Function/.test(node.type)) {
-      const start = line(node.start);
-      found.push({ name: node.id?.name ?? name ?? '(anonymous)', line: start, lines: line(node.end) - start + 1 });
-    }
+  eachNode(await parseModule(text), (node, ancestors) => {
+    if (!/Function/.test(node.type)) return;
     // a function takes the name of what holds it: a method's key, a variable's id, a property's key
-    const own = node.key?.name ?? node.id?.name ?? name;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'comments') continue;
-      for (const child of [value].flat()) if (child && typeof child.type === 'string') walk(child, own);
-    }
-  };
-  walk(ast);
+    const holder = [...ancestors].reverse().find((above) => above.key?.name ?? above.id?.name);
+    const name = node.id?.name ?? holder?.key?.name ?? holder?.id?.name ?? '(anonymous)';
+    const start = line(node.start);
+    found.push({ name, line: start, lines: line(node.end) - start + 1 });
+  });
   return found;
 }
 

@@ -7,31 +7,22 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parsers } from 'prettier/plugins/acorn';
+import { eachNode, keyName, parseModule } from './js-ast.mjs';
 import { CODES } from './per-language.mjs';
 
 const root = join(import.meta.dirname, '../..');
 const TESTS = 'tests/js';
 
-const keyName = (property) => property.key?.name ?? property.key?.value;
-
 /** Whether the module `source` holds a per-language table. */
 async function holdsTable(source) {
-  const ast = await parsers.acorn.parse(source, {});
   let found = false;
-  const walk = (node) => {
-    if (found) return;
+  eachNode(await parseModule(source), (node) => {
     if (node.type === 'ObjectExpression') {
       const keys = node.properties.map(keyName);
       if (keys.length === CODES.length && CODES.every((code) => keys.includes(code))) found = true;
     }
     if (node.type === 'CallExpression' && ['perLanguage', 'saysIn'].includes(node.callee.name)) found = true;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'comments') continue;
-      for (const child of [value].flat()) if (child && typeof child.type === 'string') walk(child);
-    }
-  };
-  walk(ast);
+  });
   return found;
 }
 
