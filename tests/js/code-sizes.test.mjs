@@ -17,19 +17,11 @@ const SOURCE = /\.(m?js|cpp|hpp|h|css|html|svg)$/;
 
 // 'file' (a file over FILE_LINES) or 'file: function' (a function over FUNCTION_LINES).
 const BEING_SPLIT = new Set([
-  'web/lib/checkpoint/runner.js',
-  'web/lib/checkpoint/runner.js: createRunner',
-  'web/lib/checkpoint/runner.js: run',
-  'web/lib/checkpoint/experiments.js',
-  'web/lib/checkpoint/hub.js',
-  'web/lib/checkpoint/hub.js: network',
-  'web/lib/checkpoint/gradients.js: createGradients',
-  'web/lib/checkpoint/gradients.js: gradients',
+  'web/lib/hub/hub.js',
+  'web/lib/hub/hub.js: network',
+  'web/lib/hub/hub-cache-node.js: nodeHubStore',
+  'web/lib/hub/hub-opfs.js: opfsHubStore',
   'web/lib/checkpoint/open.js: open',
-  'web/lib/checkpoint/shards.js: createShardWorker',
-  'web/lib/checkpoint/hub-cache-node.js: nodeHubStore',
-  'web/lib/checkpoint/hub-opfs.js: opfsHubStore',
-  'web/lib/checkpoint/gguf.js: parseGgufHeader',
   'web/lib/experiments.js: createExperimentsApi',
   'web/lib/inspect-config.js: inspectConfig',
   'web/lib/kernel-scratch.js: createScratch',
