@@ -7,7 +7,7 @@
 // resident, none reads the files), each timed from the prompt's edit to its result, and the status line the probe
 // ends on. Not a test: it prints one JSON line per visit and a summary.
 //   node bench/checkpoint-browser.mjs [--shapes=qwen2.5-0.5b] [--visits=10]     after `node scripts/build.mjs`
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -16,51 +16,13 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
 import { median } from '../scripts/lib/median.mjs';
 import { SHAPES, cachedCheckpoint, shapeDir } from './synthetic-checkpoints.mjs';
 import { GGUF_SHAPES, cachedGguf } from './synthetic-gguf.mjs';
+import { browserRss } from './lib/browser-memory.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const shapes = arg('shapes', 'qwen2.5-0.5b').split(',');
 const visits = Number(arg('visits', '10'));
-
-/** The pids descending from this process (the browsers it launched and all their children). */
-function descendants() {
-  const parent = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  const mine = new Set([process.pid]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const [pid, ppid] of parent)
-      if (!mine.has(pid) && mine.has(ppid)) {
-        mine.add(pid);
-        grew = true;
-      }
-  }
-  mine.delete(process.pid);
-  return [...mine];
-}
-
-/** The summed resident memory of the browser's processes, in MB. */
-function browserRss() {
-  let kib = 0;
-  for (const pid of descendants()) {
-    try {
-      kib += Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+)/m)?.[1] ?? 0);
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return kib / 1024;
-}
 
 const { server, url } = await startServer({ siteRoot: join(root, 'dist'), port: 0 });
 try {

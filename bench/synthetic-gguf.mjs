@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { SHAPES, shapeDir } from './synthetic-checkpoints.mjs';
 import { llama3RopeFactors, quantize, writeGguf } from '../tests/fixtures/checkpoints/write-gguf.mjs';
 import { DTYPE_LAYOUTS } from '../web/lib/checkpoint/gguf-types.js';
+import { BYTE_ALPHABET } from '../web/components/checkpoint-probe/compute.js';
 import { encodeFloats } from '../tests/fixtures/checkpoints/write-safetensors.mjs';
 
 export const GGUF_SHAPES = {
@@ -93,13 +94,35 @@ function chunkOf(type) {
   return quantize(type, values);
 }
 
-/** The shape's GGUF in the cache folder, written on first use: { 'model.gguf': path }. */
-export function cachedGguf(key) {
+/**
+ * A byte-level BPE tokenizer with no merges, as tokenizer.ggml.* keys (gguf-py's constants.py): ids 0-255 the
+ * bytes, the rest of the vocabulary placeholders no text reaches, so llama.cpp (which will not load a model without
+ * a vocabulary) and the lab read a letter as one token: "abcdefghijklmnop" is 16 tokens in both.
+ */
+function byteTokenizerKv(vocabSize) {
+  const tokens = [...BYTE_ALPHABET];
+  for (let id = tokens.length; id < vocabSize; id++) tokens.push(`<unused_${id}>`);
+  return [
+    ['tokenizer.ggml.model', 'string', 'gpt2'],
+    ['tokenizer.ggml.pre', 'string', 'qwen2'],
+    ['tokenizer.ggml.tokens', ['array', 'string'], tokens],
+    ['tokenizer.ggml.token_type', ['array', 'i32'], tokens.map((_, id) => (id < 256 ? 1 : 5))],
+    ['tokenizer.ggml.merges', ['array', 'string'], []],
+    ['tokenizer.ggml.add_bos_token', 'bool', false],
+  ];
+}
+
+/**
+ * The shape's GGUF in the cache folder, written on first use: { 'model.gguf': path }. tokenizer: with a byte-level
+ * tokenizer (byteTokenizerKv), for engines that take text only (llama.cpp in wllama), in a file of its own.
+ */
+export function cachedGguf(key, { tokenizer = false } = {}) {
   const dir = shapeDir(key);
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, 'model.gguf');
+  const path = join(dir, tokenizer ? 'model-byte-tokenizer.gguf' : 'model.gguf');
   if (existsSync(path)) return { 'model.gguf': path };
   const { list, kv, c, hd } = tensorList(key);
+  if (tokenizer) kv.push(...byteTokenizerKv(c.vocab_size));
   const sized = list.map((t) => ({
     ...t,
     byteLength:

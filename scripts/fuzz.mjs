@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs the libFuzzer targets of tests/fuzz (ASan + UBSan, built with clang++ into build/fuzz) one after another.
+// Runs the fuzz targets of tests/fuzz one after another: the libFuzzer targets of the C++ (ASan + UBSan, built with
+// clang++ into build/fuzz) and the JS targets (JS_TARGETS: node scripts over the built dist/, same options).
 //   node scripts/fuzz.mjs                   every target for 1 minute (npm run fuzz)
 //   node scripts/fuzz.mjs --minutes 30      30 minutes each
 //   node scripts/fuzz.mjs --seconds 5       5 seconds each (the suite npm test runs)
@@ -10,14 +11,19 @@
 // Each run starts from the committed seeds (tests/fuzz/corpus/<target>/, read only) and the local corpus
 // (build/fuzz-corpus/<target>/, where new inputs go; copy a small, useful one into the seeds by hand). A crash or a
 // failed invariant stops the target, leaves the input in build/fuzz-artifacts/ and fails the run; the output names
-// the command that replays it. Ends with "fuzz targets: N passed | N failed".
+// the command that replays it. Ends with "fuzz targets: N passed | N failed". A JS target has no corpus: it mutates
+// seeds it writes itself, from a seed that --seeds-only fixes (1) and that is otherwise new each run and printed.
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildFuzz, FUZZ_TARGETS, fuzzBinary } from './build.mjs';
+import { buildFuzz, FUZZ_TARGETS as CPP_TARGETS, fuzzBinary, runSteps } from './build.mjs';
 import { runCaptured, SANITIZER_ENV } from './lib/run.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** JS targets by name: the script that fuzzes (and, given files, replays them). */
+export const JS_TARGETS = { gguf_header: 'tests/fuzz/gguf_header_fuzz.mjs' };
+export const FUZZ_TARGETS = [...CPP_TARGETS, ...Object.keys(JS_TARGETS)];
 
 // Longest input per target: enough for every structure the target reads, short enough to keep runs fast.
 const MAX_LEN = { parse_vector: 1024, norms: 2048, decoder_config: 512 };
@@ -37,15 +43,26 @@ export function countFuzz(output) {
 }
 
 export async function fuzz({ seconds = 60, targets = FUZZ_TARGETS, build = true, seedsOnly = false } = {}) {
-  if (build) buildFuzz();
+  if (build && targets.some((t) => CPP_TARGETS.includes(t))) buildFuzz();
+  if (build && targets.some((t) => t in JS_TARGETS)) await runSteps(['site']);
   const artifacts = join(root, 'build/fuzz-artifacts');
   mkdirSync(artifacts, { recursive: true });
   const results = [];
   for (const target of targets) {
+    const script = JS_TARGETS[target];
     const corpus = join(root, seedsOnly ? 'build/fuzz-scratch' : 'build/fuzz-corpus', target);
     if (seedsOnly) rmSync(corpus, { recursive: true, force: true });
-    mkdirSync(corpus, { recursive: true });
-    const args = [
+    if (!script) mkdirSync(corpus, { recursive: true });
+    const jsArgs = () => [
+      join(root, script),
+      '--seconds',
+      String(seconds),
+      '--artifacts',
+      artifacts,
+      '--seed',
+      String(seedsOnly ? 1 : Date.now() % 2 ** 31),
+    ];
+    const cppArgs = () => [
       `-max_total_time=${seconds}`,
       '-timeout=30', // one input taking this long is a hang, reported like a crash
       '-rss_limit_mb=2048',
@@ -56,7 +73,8 @@ export async function fuzz({ seconds = 60, targets = FUZZ_TARGETS, build = true,
       join(root, 'tests/fuzz/corpus', target), // the committed seeds, read only
     ];
     console.log(`\n--- fuzz ${target} (${seconds} s) ---`);
-    const { status, output } = await runCaptured(fuzzBinary(target), args, {
+    const [cmd, args] = script ? [process.execPath, jsArgs()] : [fuzzBinary(target), cppArgs()];
+    const { status, output } = await runCaptured(cmd, args, {
       env: SANITIZER_ENV,
       cwd: root,
       quiet: true,
@@ -76,7 +94,9 @@ export async function fuzz({ seconds = 60, targets = FUZZ_TARGETS, build = true,
       const crash = output.match(/Test unit written to (\S+)/);
       console.log(
         `fuzz ${target}: FAILED (exit ${status})` +
-          (crash ? `; replay: ${relative(root, fuzzBinary(target))} ${relative(root, crash[1])}` : ''),
+          (crash
+            ? `; replay: ${script ? `node ${script}` : relative(root, fuzzBinary(target))} ${relative(root, crash[1])}`
+            : ''),
       );
     }
     results.push({ target, ok, ...stats, rate });

@@ -17,12 +17,13 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { LANGUAGES } from '../web/languages.js';
+import { PAGE_STYLES } from './pages.mjs';
 import { OFFLINE_CODE_FILE, OFFLINE_CODE_MARK, assembleOffline, offlineName } from './lib/offline-file.mjs';
 
 export const OFFLINE_BASE = 'https://residual-lab.offline/';
 
 const REWRITES = {
-  'lib/residual-lab.js': [
+  'lib/wasm-module.js': [
     ['import(glueUrl(flavour).href)', "import('rl-offline:glue').then(({ glue }) => glue(flavour))"],
   ],
   'lib/worker-client.js': [
@@ -75,7 +76,7 @@ export function serveOfflineFiles(files) {
 
 function inlinedFiles(site) {
   const files = {};
-  // The widgets' stylesheets, beside their modules (the page's own, styles/page.css, is inlined in its <style>).
+  // The widgets' stylesheets, beside their modules (the page's own, PAGE_STYLES, are inlined in its <style>).
   for (const entry of readdirSync(join(site, 'components'), { recursive: true })) {
     const path = `components/${entry.split('\\').join('/')}`;
     if (path.endsWith('.css')) files[path] = { type: 'text/css', text: readFileSync(join(site, path), 'utf8') };
@@ -175,7 +176,7 @@ globalThis.residualLabOffline = {
   const offlineDir = join(outDir, 'offline');
   const partsDir = join(offlineDir, 'parts');
   mkdirSync(partsDir, { recursive: true });
-  const pageCss = readFileSync(join(site, 'styles/page.css'), 'utf8');
+  const pageCss = PAGE_STYLES.map((file) => readFileSync(join(site, file), 'utf8')).join('\n');
   const themeInit = readFileSync(join(site, 'shell/theme-init.js'), 'utf8');
   const favicon = `data:image/svg+xml;base64,${readFileSync(join(site, 'favicon.svg')).toString('base64')}`;
   const written = [];
@@ -199,7 +200,11 @@ globalThis.residualLabOffline = {
       (whole, htmlLang) =>
         `<link rel="alternate" hreflang="${htmlLang}" href="${offlineName(htmlLangs.get(htmlLang))}">`,
     );
-    replaceOnce(/<link rel="stylesheet" href="[^"]*page\.css">/, () => `<style>${pageCss}</style>`);
+    // the page's stylesheets (PAGE_STYLES), one <style> in their order
+    replaceOnce(
+      /<link rel="stylesheet" href="[^"]*page\.css">(\s*<link rel="stylesheet" href="[^"]*page-[a-z]+\.css">)*/,
+      () => `<style>${pageCss}</style>`,
+    );
     replaceOnce(/<script src="[^"]*theme-init\.js"><\/script>/, () => `<script>${themeInit}</script>`);
     replaceOnce(/\s*<script type="module" src="[^"]*page\.js"><\/script>/, '');
     // The bundle is a classic inline script, which runs where it stands: at the end of the body, as the served page's

@@ -21,6 +21,9 @@ import { WIDGETS, widgetModule, widgetOf } from '../web/components/registry.js';
 import { LOADED_STRINGS, WIDGET_STRINGS } from '../web/widget-strings.js';
 import { CSP_META } from './lib/csp.mjs';
 
+/** The chapter page's stylesheets, in cascade order: the page, its header, then paper (which overrides both). */
+export const PAGE_STYLES = ['styles/page.css', 'styles/page-header.css', 'styles/page-print.css'];
+
 // One page per row of the language table (web/languages.js), its chapter content/<code>/chapter.md. Paths are
 // relative, so the site works from any URL prefix (and the language menu keeps ?query and #section: shell/page.js
 // rewrites a link's href before it is followed).
@@ -71,7 +74,7 @@ function pageHtml({ language, body, title, headings }) {
   <meta name="color-scheme" content="light dark">
   <link rel="icon" href="${base}favicon.svg" type="image/svg+xml">
   ${alternates.join('\n  ')}
-  <link rel="stylesheet" href="${base}styles/page.css">
+  ${PAGE_STYLES.map((file) => `<link rel="stylesheet" href="${base}${file}">`).join('\n  ')}
   <script src="${base}shell/theme-init.js"></script>
   <script type="module" src="${base}shell/page.js"></script>
   <script type="module" src="${base}components/index.js"></script>

@@ -20,11 +20,14 @@ export interface LoadOptions {
   module?: WebAssembly.Module;
 }
 
-/** Loads the lab once per flavour (cached); rejects when the .wasm cannot be fetched or compiled. */
+/**
+ * Loads the lab once per flavour (cached); rejects when the .wasm cannot be fetched (offline, http_error) or
+ * compiled (unavailable); throws invalid_options for a flavour or module it cannot take.
+ */
 export function load(options?: LoadOptions): Promise<ResidualLab>;
 /** The lab's WebAssembly.Module, fetched and compiled once per page (or worker, or node process). */
 export function compileWasm(flavour?: Flavour | 'auto'): Promise<WebAssembly.Module>;
-/** 'simd' or 'scalar' for a flavour option; throws an Error on another name. */
+/** 'simd' or 'scalar' for a flavour option; throws a ResidualLabError (invalid_options) on another name. */
 export function chooseFlavour(flavour?: Flavour | 'auto'): Flavour;
 /** Whether this engine validates WebAssembly SIMD. */
 export function simdSupported(): boolean;
@@ -516,7 +519,11 @@ export interface Checkpoint {
   /** the weights' format */
   readonly format: 'safetensors' | 'gguf';
   readonly forward: CheckpointForward;
-  /** token ids of a text (needs tokenizer.json) */
+  /** where tokenize finds its tokenizer: tokenizer.json, a GGUF's tokenizer.ggml.* (rebuilt), or none */
+  readonly tokenizer: 'tokenizer.json' | 'gguf' | null;
+  /** the tokenizer.json rebuilt from a GGUF's tokenizer.ggml.* that tokenize uses; null for any other tokenizer */
+  tokenizerJson(): Record<string, unknown> | null;
+  /** token ids of a text (needs tokenizer.json, or a GGUF's own tokenizer) */
   tokenize(text: string): number[];
   /** every norm's weights, read from the files */
   normWeights(): Promise<NormWeightStats[]>;
@@ -565,7 +572,7 @@ export interface CheckpointGradients {
   reads: { bytes: number; count: number; peakHeldBytes: number; workerHeapBytes: number[] };
 }
 
-// lab.fetchCheckpoint (web/lib/checkpoint/hub.js; docs/checkpoints.md)
+// lab.fetchCheckpoint (web/lib/hub/hub.js; docs/checkpoints.md)
 export interface FetchCheckpointOptions {
   /** default https://huggingface.co; node: else HF_ENDPOINT */
   endpoint?: string;

@@ -8,7 +8,7 @@
 // in a meta element, so framing is FRAMING_POLICY, a header of its own.
 // connect-src names the hosts a model is fetched from (the probe's "fetch", only when the reader asks) and the
 // hosts they redirect weight downloads to: HUB_HOSTS, one table.
-import { HUB_HOSTS } from '../../web/lib/checkpoint/hub-hosts.js';
+import { HUB_HOSTS } from '../../web/lib/hub/hub-hosts.js';
 
 /** The origins a model may be fetched from: every host's endpoint and download hosts. */
 export const MODEL_HOSTS = HUB_HOSTS.flatMap((host) => [host.endpoint, ...host.downloads]);

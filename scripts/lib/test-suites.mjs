@@ -84,7 +84,7 @@ export const SUITES = [
   {
     name: 'fuzz',
     title: 'Fuzz',
-    builds: ['fuzz'],
+    builds: ['fuzz', 'site'],
     command: () => [process.execPath, [join(root, 'scripts/fuzz.mjs'), '--seconds', '5', '--seeds-only', '--no-build']],
     count: countFuzz,
   },

@@ -19,13 +19,20 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { load } from '../../dist/lib/residual-lab.js';
 import { toyWindow } from '../../web/components/shared/toys.js';
-import { CHAPTER_MODEL } from '../../web/lib/checkpoint/hub-hosts.js';
+import { CHAPTER_MODEL } from '../../web/lib/hub/hub-hosts.js';
 import { stringsOf } from '../../web/languages.js';
 import { startFakeHub } from '../fixtures/fake-hub.mjs';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { models, record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
-import { drawnReadouts, expectedReadouts, probeDone, probeSettled, vocabNames } from './probe-helpers.mjs';
+import {
+  drawnReadouts,
+  expectedReadouts,
+  openFetchPanel,
+  probeDone,
+  probeSettled,
+  vocabNames,
+} from './probe-helpers.mjs';
 import { EN, eventually, openReady, textOf } from './widget-helpers.mjs';
 
 const s = stringsOf('en', 'rl-checkpoint-probe');
@@ -83,9 +90,7 @@ async function openProbe(query = '', options = {}) {
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
   await probeDone(widget, 'the toy is run');
-  if (!(await panel(widget).evaluate((details) => details.open))) await panel(widget).locator('summary').click();
-  await widget.locator('#field-host').selectOption('custom');
-  await widget.locator('#field-endpoint').fill(hub.endpoint);
+  await openFetchPanel(widget, hub.endpoint);
   return { view, widget };
 }
 

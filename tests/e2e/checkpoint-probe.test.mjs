@@ -17,7 +17,7 @@ import { stringsOf } from '../../web/languages.js';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { models, record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
-import { drawnReadouts, expectedReadouts, probeDone, vocabNames } from './probe-helpers.mjs';
+import { asInputFiles, drawnReadouts, expectedReadouts, pickFiles, probeDone, vocabNames } from './probe-helpers.mjs';
 import { EN, eventually, openReady, reopen, rerun, screenshotWidget, textOf } from './widget-helpers.mjs';
 
 const EN_PROMPT = stringsOf('en', 'rl-checkpoint-probe').chapterPrompt;
@@ -31,14 +31,6 @@ after(async () => {
   await lab?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Files ({ name: content }) as setInputFiles takes them; `edit(name, buffer)` may change a file's bytes. */
-const asInputFiles = (files, edit = (name, buffer) => buffer) =>
-  Object.entries(files).map(([name, content]) => ({
-    name,
-    mimeType: 'application/octet-stream',
-    buffer: edit(name, Buffer.from(content)),
-  }));
 
 const expected = (files, prompt, names) => expectedReadouts(api, files, prompt, names, { weights: true });
 const drawn = (widget) => drawnReadouts(widget, { weights: true });
@@ -92,7 +84,7 @@ test('files from the file input replace the toy, on a prompt their vocabulary re
   await widget.scrollIntoViewIfNeeded();
   await probeDone(widget, 'the toy is run');
   const toyResult = await drawn(widget);
-  await widget.locator('input[type=file]').setInputFiles(paths);
+  await pickFiles(widget, paths);
   await eventually(
     () => textOf(widget.locator('.source')),
     (t) => t.includes('model.safetensors'),
@@ -141,7 +133,7 @@ test('files from the file input replace the toy, on a prompt their vocabulary re
   const broken = asInputFiles(files, (name, buffer) =>
     name === 'model.safetensors' ? buffer.subarray(0, buffer.length - 100) : buffer,
   );
-  await widget.locator('input[type=file]').setInputFiles(broken);
+  await pickFiles(widget, broken);
   await eventually(
     () => widget.getAttribute('data-status'),
     (s) => s === 'error',
@@ -176,12 +168,11 @@ test('files from the file input replace the toy, on a prompt their vocabulary re
 test('files without tokenizer.json run on the first ids of their vocabulary, and the page says so', async () => {
   const { files } = makeCheckpoint({ family: 'llama', dtype: 'F32', seed: 4 }); // config.json and the weights
   assert.ok(!('tokenizer.json' in files));
-  const paths = asInputFiles(files);
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
   await probeDone(widget, 'the toy is run');
-  await widget.locator('input[type=file]').setInputFiles(paths);
+  await pickFiles(widget, files);
   await eventually(
     () => textOf(widget.locator('.source')),
     (t) => t.includes('model.safetensors'),
@@ -233,7 +224,7 @@ test("a prompt of the reader's, typed or from the address, stays when the model 
   // the other toy, then files with tokenizer.json: the reader's prompt is kept and read by each
   await rerun(widget, () => widget.getByLabel('Trained toy').selectOption(record.toys[1].name), 60000);
   assert.equal(await field.inputValue(), 'the dog has three hens.');
-  await rerun(widget, () => widget.locator('input[type=file]').setInputFiles(given), 60000);
+  await rerun(widget, () => pickFiles(widget, given), 60000);
   assert.equal(await field.inputValue(), 'the dog has three hens.', 'kept for the files');
   assert.match(await textOf(widget.locator('[data-readout="position"]')), /Position 22 of 0 \.\. 22/);
   // typing the default back (for these files' character vocabulary, the toys' window): the prompt follows the

@@ -3,7 +3,7 @@
 // frame, sized by embed-resize.js on the host page.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WIDGETS, embedName } from '../../web/components/registry.js';
+import { WIDGETS, widgetName } from '../../web/components/registry.js';
 import { startLab } from './harness.mjs';
 import { RUNNING_WIDGETS, eventually, expectText, rerun, textOf } from './widget-helpers.mjs';
 
@@ -16,7 +16,7 @@ after(async () => {
 });
 
 // Every widget, by the name embed.html takes.
-const ALL_WIDGETS = WIDGETS.map(embedName);
+const ALL_WIDGETS = WIDGETS.map(widgetName);
 
 /** Adds `<tag ...attributes>` to the page (inside a `lang` wrapper when given) and waits for its first drawing. */
 async function addWidget(page, tag, attributes, lang = null) {
@@ -327,7 +327,7 @@ test("a frame takes its widget's height through embed-resize.js; the frame heigh
   await view.close();
 
   for (const row of WIDGETS) {
-    const name = embedName(row);
+    const name = widgetName(row);
     const page = await lab.open(`embed.html?widget=${name}`, { viewport: { width: 800, height: row.frameHeight } });
     const widget = page.page.locator(row.tag);
     await eventually(

@@ -304,7 +304,7 @@ test('model table: arriving by a #model-table link, a scripted click (no pointer
   await view.close();
 });
 
-test('model table embedded alone runs the block at toy size in its own worker', async () => {
+test('model table embedded alone runs the block at a small size in its own worker', async () => {
   const view = await lab.open('embed-example.html');
   await view.page.evaluate(() => {
     const el = document.createElement('rl-model-table');
@@ -314,13 +314,13 @@ test('model table embedded alone runs the block at toy size in its own worker', 
   await ready(view, 'rl-model-table');
   const widget = view.page.locator('rl-model-table');
   await widget.getByLabel('Gemma 3', { exact: true }).check();
-  await widget.getByRole('button', { name: 'Run this block at toy size' }).click();
+  await widget.getByRole('button', { name: 'Run this block at a small size' }).click();
   await view.page.waitForFunction(() => document.querySelector('rl-model-table').dataset.status === 'done', null, {
     timeout: 60000,
   });
-  assert.equal(await widget.locator('.toy-result').getAttribute('data-placement'), 'sandwich');
+  assert.equal(await widget.locator('.stack-result').getAttribute('data-placement'), 'sandwich');
   const values = await widget
-    .locator('.toy-result data')
+    .locator('.stack-result data')
     .evaluateAll((els) => els.map((el) => Number(el.getAttribute('value'))));
   assert.equal(values.length, 8);
   assert.ok(
@@ -346,7 +346,7 @@ test('model table embedded alone runs the block at toy size in its own worker', 
   await screenshotWidget(view, widget, 'model-table-alone-en');
   // another model: the run of Gemma 3's block leaves the screen
   await widget.getByLabel('Llama-3.1-8B', { exact: true }).check();
-  assert.equal(await widget.locator('.toy-result').isHidden(), true);
+  assert.equal(await widget.locator('.stack-result').isHidden(), true);
   view.assertClean();
   await view.close();
 });

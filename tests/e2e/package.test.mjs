@@ -177,7 +177,7 @@ test(`the tarball is under ${PACKED_LIMIT / 1e6} MB and holds the built lab, its
     assert.ok(paths.some((p) => new RegExp(`^dist/lib/wasm/residual_lab_${flavour}-[A-Z2-7]{8}\\.wasm$`).test(p)));
   // the one source file the bin needs beside dist/: the Hub's hosts, which the served pages' policy names
   // (scripts/lib/csp.mjs imports it, as the probe's fetch does)
-  const NEEDED_SOURCES = ['web/lib/checkpoint/hub-hosts.js'];
+  const NEEDED_SOURCES = ['web/lib/hub/hub-hosts.js'];
   const stray = paths.filter(
     (p) =>
       !NEEDED_SOURCES.includes(p) &&

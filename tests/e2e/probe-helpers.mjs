@@ -1,7 +1,8 @@
 // The probe's e2e helpers: waiting for <rl-checkpoint-probe> to settle, and what it draws, read from the page,
 // beside what it should draw, computed by the API in node for the same files and prompt: the stream's and final
 // norm's readouts at the last position, position 0's stream norm, the logit lens's top 3 per state and, where
-// asked, the norm-weights table.
+// asked, the norm-weights table. Also the reader's two ways to give it a model: files picked in its file input,
+// and its "fetch a model" panel pointed at a Hub.
 import assert from 'node:assert/strict';
 import { formatFixed } from '../../web/components/shared/format.js';
 import { eventually, textOf } from './widget-helpers.mjs';
@@ -73,4 +74,24 @@ export async function drawnReadouts(widget, { weights = false } = {}) {
       .locator('table.norm-weights tbody tr')
       .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent.trim())));
   return readouts;
+}
+
+/** Files ({ name: content }) as setInputFiles takes them; `edit(name, buffer)` may change a file's bytes. */
+export const asInputFiles = (files, edit = (name, buffer) => buffer) =>
+  Object.entries(files).map(([name, content]) => ({
+    name,
+    mimeType: 'application/octet-stream',
+    buffer: edit(name, Buffer.from(content)),
+  }));
+
+/** Picks `files` ({ name: content }, or paths) in the probe's file input. */
+export const pickFiles = (widget, files) =>
+  widget.locator('input[type=file]').setInputFiles(Array.isArray(files) ? files : asInputFiles(files));
+
+/** Opens the probe's fetch panel (if closed) with `endpoint` as a custom host. */
+export async function openFetchPanel(widget, endpoint) {
+  const panel = widget.locator('.fetch-panel');
+  if (!(await panel.evaluate((details) => details.open))) await panel.locator('summary').click();
+  await widget.locator('#field-host').selectOption('custom');
+  await widget.locator('#field-endpoint').fill(endpoint);
 }

@@ -292,3 +292,35 @@ test('a cancelled split run ends its workers (their memory with them); the next 
     (error) => error.code === 'invalid_input' && /workers/.test(error.message),
   );
 });
+
+test("normWeights reads the norms' bytes once: a later call reads the headers alone and gives the same rows", async () => {
+  const fixture = makeCheckpoint({ family: 'llama', dtype: 'BF16', sharded: true, seed: 6 });
+  const { files, logs } = countedFiles(fixture.files);
+  const ckpt = await lab.openCheckpoint(files, { workers: 1 });
+  try {
+    const headerOf = (bytes) => 8 + Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true));
+    const dataReads = () =>
+      [...logs].flatMap(([name, log]) => log.filter(([begin]) => begin >= headerOf(fixture.files[name])));
+    for (const log of logs.values()) log.length = 0;
+    const first = await ckpt.normWeights();
+    const norms = ckpt.tensors.filter((t) => /norm/.test(t.name));
+    assert.equal(dataReads().length, norms.length, 'the first call reads every norm tensor');
+    assert.equal(first.length, norms.length);
+    first[0].mean = NaN; // what a caller does to its rows stays with it
+    for (const log of logs.values()) log.length = 0;
+    const again = await ckpt.normWeights();
+    assert.deepEqual(dataReads(), [], 'a later call reads no tensor');
+    assert.ok(
+      [...logs.values()].every((log) => log.length > 0),
+      'a later call still checks every file is unchanged',
+    );
+    const fromBytes = await lab.openCheckpoint(fixture.files);
+    try {
+      assert.deepEqual(again, await fromBytes.normWeights());
+    } finally {
+      fromBytes.dispose();
+    }
+  } finally {
+    ckpt.dispose();
+  }
+});

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { OFFLINE_SCRIPT, SIZE_FIGURES } from './doc-sizes.mjs';
 
 const root = join(import.meta.dirname, '../..');
 const read = (path) => readFileSync(join(root, path), 'utf8');
@@ -28,7 +29,8 @@ const figure = (text, pattern, where) => {
 };
 
 test("README: the package's packed size is what npm pack writes", () => {
-  const [packed] = figure(read('README.md'), /the types; ([\d.]+) MB packed\)/, 'README.md');
+  const { doc, pattern } = SIZE_FIGURES.packed;
+  const [packed] = figure(read(doc), pattern, doc);
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: root,
     encoding: 'utf8',
@@ -38,12 +40,12 @@ test("README: the package's packed size is what npm pack writes", () => {
 });
 
 test('docs/embedding.md: the offline files and the script their parts share', () => {
-  const text = read('docs/embedding.md');
-  const [each] = figure(text, /residual-lab-zh\.html` \(about ([\d.]+) MB each/, 'docs/embedding.md');
+  const { offlineEach, offlineScript } = SIZE_FIGURES;
+  const [each] = figure(read(offlineEach.doc), offlineEach.pattern, offlineEach.doc);
   for (const name of ['residual-lab-en.html', 'residual-lab-zh.html'])
     sameSize(each, bytes(`dist/offline/${name}`), name);
-  const [script] = figure(text, /the ([\d.]+) MB script they share/, 'docs/embedding.md');
-  sameSize(script, bytes('dist/offline/parts/page-code.js'), 'the offline script');
+  const [script] = figure(read(offlineScript.doc), offlineScript.pattern, offlineScript.doc);
+  sameSize(script, bytes(OFFLINE_SCRIPT), 'the offline script');
 });
 
 test('docs/api.md: the SIMD binary and its brotli copy', () => {

@@ -11,7 +11,7 @@ import { load } from '../../dist/lib/residual-lab.js';
 import { describeError } from '../../web/components/shared/i18n.js';
 import { stringsOf } from '../../web/languages.js';
 import { parseJson } from '../../web/lib/parse-json.js';
-import { checkEndpoint, checkRepoId, checkRevision } from '../../web/lib/checkpoint/hub-checks.js';
+import { checkEndpoint, checkRepoId, checkRevision } from '../../web/lib/hub/hub-checks.js';
 import { CODES } from './per-language.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -123,13 +123,10 @@ test("the fetch panel: its checks' reasons, the download's refusals and every co
     caught(() => checkRevision('a..b')),
     caught(() => checkEndpoint('ftp://example.org')),
   ];
-  assert.deepEqual(
-    checks.map((e) => e.reason.kind).sort(),
-    [...kindsIn('web/lib/checkpoint/hub-checks.js', JS_KIND)].sort(),
-  );
+  assert.deepEqual(checks.map((e) => e.reason.kind).sort(), [...kindsIn('web/lib/hub/hub-checks.js', JS_KIND)].sort());
   const refusals = [
-    ...[...kindsIn('web/lib/checkpoint/hub.js', JS_KIND)].map((kind) => ({ code: 'blocked', kind })),
-    ...[...kindsIn('web/lib/checkpoint/hub-opfs.js', JS_KIND)].map((kind) => ({ code: 'storage_full', kind })),
+    ...[...kindsIn('web/lib/hub/hub.js', JS_KIND)].map((kind) => ({ code: 'blocked', kind })),
+    ...[...kindsIn('web/lib/hub/hub-opfs.js', JS_KIND)].map((kind) => ({ code: 'storage_full', kind })),
   ].map(({ code, kind }) => ({
     code,
     message: `an English sentence the API wrote for ${kind}`,

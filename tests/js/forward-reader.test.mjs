@@ -8,13 +8,40 @@ import {
   checkPlacement,
   decisiveLines,
   expectedPlacement,
-  layoutOfLines,
   lineKeys,
   placementFormulas,
   placementRow,
   stepName,
+  SUBLAYERS,
   sublayerSteps,
 } from '../../web/components/shared/forward-logic.js';
+
+/**
+ * The layout the lines' annotations describe, read the way a reader reads code: a norm of the sum is Post-Norm
+ * (DeepNorm when the skip is scaled too); otherwise norms on the branch's input and output make a sandwich, on
+ * the output alone OLMo 2's, on the input alone Pre-Norm. Null when the two sublayers disagree or no rule fits.
+ * Held against each snippet's config below, so an annotation and its config cannot drift apart.
+ */
+function layoutOfLines(snippet) {
+  const layouts = SUBLAYERS.map((sub) => {
+    const steps = sublayerSteps(snippet, sub);
+    const has = (step) => steps.includes(step);
+    const before = (a, b) => has(a) && has(b) && steps.indexOf(a) < steps.indexOf(b);
+    if (!has('sublayer') || !has('add')) return null;
+    if (has('norm-after')) {
+      if (!before('add', 'norm-after') || has('norm-in') || has('norm-out')) return null;
+      return has('skip-scale') ? 'deepnorm' : 'post';
+    }
+    if (has('skip-scale')) return null;
+    const normIn = before('norm-in', 'sublayer');
+    const normOut = before('sublayer', 'norm-out') && before('norm-out', 'add');
+    if (normIn && normOut) return 'sandwich';
+    if (normOut) return 'olmo2';
+    if (normIn) return 'pre';
+    return null;
+  });
+  return layouts.every((layout) => layout === layouts[0]) ? layouts[0] : null;
+}
 
 let lab;
 let tables;

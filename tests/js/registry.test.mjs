@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import {
+  PAGE_STYLES,
   WIDGET_CLASS,
   checkWidgetTags,
   markWidgets,
@@ -15,14 +16,7 @@ import {
   withWidgetList,
 } from '../../scripts/pages.mjs';
 import { asWritten, BLOCKS, documentBlock, renderFrameHeights } from '../../scripts/options-doc.mjs';
-import {
-  WIDGETS,
-  WIDGET_TAGS,
-  embedName,
-  widgetFolder,
-  widgetModule,
-  widgetOf,
-} from '../../web/components/registry.js';
+import { WIDGETS, WIDGET_TAGS, widgetName, widgetModule, widgetOf } from '../../web/components/registry.js';
 import { SECTION_IDS } from './chapter-sections.mjs';
 
 const root = join(import.meta.dirname, '../..');
@@ -36,7 +30,7 @@ test("every widget folder in web/components has a registry row, and the build im
     .map((entry) => entry.name)
     .sort();
   assert.deepEqual(
-    WIDGETS.map(widgetFolder).sort(),
+    WIDGETS.map(widgetName).sort(),
     folders,
     `the folders of web/components, ${SHARED}/ apart, are the rows' folders`,
   );
@@ -57,7 +51,7 @@ test("every widget folder in web/components has a registry row, and the build im
 });
 
 test("a widget's folder holds what it alone uses: no module imports from another widget's folder, its CSS is its own", () => {
-  const folderOf = new Map(WIDGETS.map((widget) => [widgetFolder(widget), widget]));
+  const folderOf = new Map(WIDGETS.map((widget) => [widgetName(widget), widget]));
   for (const entry of readdirSync(components, { recursive: true })) {
     const path = entry.split('\\').join('/');
     const [folder] = path.split('/');
@@ -118,6 +112,21 @@ test('every row has its own stateKey, the prefix of its settings in the page add
       /\bstateKey\b/,
       `${widgetModule(widget)}: its key is the row's`,
     );
+});
+
+test("an experiment widget makes its settings' fields through this.control, which names them from the state row", () => {
+  // a field called by hand spells the row's name, label, value and change itself (fields.js fieldOfRow lists the
+  // fields this.control makes; a text field, read on the widget's own terms, is made by hand)
+  const byHand = /\b(rangeField|numberSelect|checkbox|radioGroup)\(\{/;
+  const experiments = WIDGETS.filter((widget) =>
+    /extends ExperimentElement\b/.test(read(`web/components/${widgetModule(widget)}`)),
+  );
+  assert.ok(experiments.length >= 6, `experiment widgets: ${experiments.length}`);
+  for (const widget of experiments) {
+    const folder = `web/components/${widgetName(widget)}`;
+    for (const file of readdirSync(join(root, folder)).filter((name) => name.endsWith('.js')))
+      assert.doesNotMatch(read(`${folder}/${file}`), byHand, `${folder}/${file}: through this.control`);
+  }
 });
 
 test('every row is complete: a chapter section, a worker kind, a frame height, an example', () => {
@@ -218,11 +227,11 @@ test('the chapter build marks every widget for page.css, and writes the list of 
     marked,
     `<rl-vector-lab class="${WIDGET_CLASS}" x="1">text</rl-vector-lab>\n<rl-self-check class="${WIDGET_CLASS}">q</rl-self-check> <p>`,
   );
-  const css = read('web/styles/page.css');
+  const css = PAGE_STYLES.map((file) => read(`web/${file}`)).join('\n');
   assert.equal(
     css.match(new RegExp(`^\\s*\\.${WIDGET_CLASS} \\{`, 'gm'))?.length,
     2,
-    'page.css: the spacing rule and the print rule',
+    'the page stylesheets: the spacing rule and the print rule',
   );
   const page = withWidgetList(read('web/embed-example.html'));
   const listed = [...page.matchAll(/<li><code>&lt;(rl-[a-z-]+)&gt;<\/code> ([^<]+)<\/li>/g)];
@@ -245,7 +254,7 @@ test('the chapter build marks every widget for page.css, and writes the list of 
  * items of an array or the keys of an object). A list of widgets written by hand.
  */
 function handWrittenLists() {
-  const names = WIDGETS.map(embedName);
+  const names = WIDGETS.map(widgetName);
   const mention = (name) => new RegExp(`(^|[^a-z-])(rl-)?${name}(?![a-z-])`);
   const item = (name) => new RegExp(`^\\s*['"\`](rl-)?${name}['"\`]`);
   const files = execFileSync('git', ['ls-files', 'scripts', 'bench', 'tests', 'web', 'examples'], {

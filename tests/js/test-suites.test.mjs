@@ -19,7 +19,10 @@ test('each C++ suite builds its own tree only', () => {
   assert.deepEqual(only('cpp-sanitized'), ['native-sanitize-tests']);
   assert.deepEqual(only('cpp-wasm-simd'), ['wasm-simd-tests']);
   assert.deepEqual(only('cpp-wasm-scalar'), ['wasm-scalar-tests']);
-  assert.deepEqual(only('fuzz'), ['fuzz']);
+});
+
+test('the fuzz suite builds its libFuzzer tree, and the site its JS target opens GGUF files with', () => {
+  assert.deepEqual(only('fuzz'), ['wasm-simd', 'wasm-scalar', 'fuzz', 'site']);
 });
 
 test('two suites build the union of their steps once each, in build order', () => {

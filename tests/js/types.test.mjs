@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { load } from '../../dist/lib/residual-lab.js';
 import { HANDLE_KINDS, METHODS } from '../../web/lib/worker-methods.js';
 import { FALLBACK_LANGUAGE, LANGUAGES, stringsOf } from '../../web/languages.js';
+import { WORKER_TYPES, renderWorkerTypes } from '../../scripts/api-types.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const declarations = (name) =>
@@ -149,55 +150,48 @@ test('the kernels and experiments return the fields declared', async () => {
 });
 
 test("the worker client declares the methods the worker runs and the proxies' members", () => {
-  const picked = workerTypes
-    .match(/Pick<ResidualLab, ([^>]*)>/)[1]
-    .match(/'([^']+)'/g)
-    .map((s) => s.slice(1, -1));
+  const quotedIn = (text) => [...text.matchAll(/'([^']+)'/g)].map((m) => m[1]);
+  const methods = workerTypes.match(
+    /export type WorkerMethods =\n\s*Pick<Kernels, ([^>]*)>\n\s*& Pick<ResidualLab, ([^>]*)>\n\s*& \{ \[K in ([^\]]*) as `experiments\.\$\{K\}`\]/,
+  );
+  assert.ok(methods, 'WorkerMethods: the kernels, the rest of the lab, the experiments');
+  assert.deepEqual(quotedIn(methods[1]).sort(), interfaceMembers(labTypes, 'Kernels'));
+  assert.deepEqual(quotedIn(methods[3]).sort(), interfaceMembers(labTypes, 'Experiments'));
   const declared = [
     ...interfaceMembers(labTypes, 'Kernels'),
-    ...picked,
+    ...quotedIn(methods[2]),
     ...interfaceMembers(labTypes, 'Experiments').map((k) => `experiments.${k}`),
   ];
   assert.deepEqual(declared.sort(), keys(METHODS));
-  const proxied = (name) =>
-    workerTypes.match(
+  /** A proxy's declared fields and methods: Pick<T, fields> & { [K in methods]: Async<T[K]> } & { dispose }. */
+  const proxied = (name) => {
+    const m = workerTypes.match(
       new RegExp(
-        `export type ${name} = Pick<[^,]+, ([^>]+)>[^]*?\\[K in ([^\\]]+)\\]|export type ${name} = Pick<[^,]+, ([^>]+)>[^]*?\\{ (advance)[^]*?(result)`,
+        `export type ${name} = Pick<\\w+, ([^>]+)>\\n\\s*& \\{ \\[K in ([^\\]]+)\\]: Async<\\w+\\[K\\]> \\}\\n\\s*& \\{ dispose\\(\\): Promise<void> \\};`,
       ),
     );
+    assert.ok(m, name);
+    return { fields: quotedIn(m[1]).sort(), methods: quotedIn(m[2]).sort() };
+  };
   const decoder = proxied('DecoderProxy');
-  assert.deepEqual(
-    decoder[2]
-      .match(/'([^']+)'/g)
-      .map((s) => s.slice(1, -1))
-      .sort(),
-    [...HANDLE_KINDS.decoder.methods].sort(),
-  );
-  assert.deepEqual(
-    decoder[1]
-      .match(/'([^']+)'/g)
-      .map((s) => s.slice(1, -1))
-      .sort(),
-    [...HANDLE_KINDS.decoder.data].sort(),
-  );
-  const run = workerTypes.match(
-    /export type WarmupRunProxy = Pick<WarmupRun, ([^>]+)>\n\s*& \{ advance: [^;]+; result: /,
-  );
-  assert.ok(run, 'WarmupRunProxy has advance and result');
-  assert.deepEqual(
-    run[1]
-      .match(/'([^']+)'/g)
-      .map((s) => s.slice(1, -1))
-      .sort(),
-    [...HANDLE_KINDS.warmupRun.data, ...HANDLE_KINDS.warmupRun.state].sort(),
-  );
+  assert.deepEqual(decoder.methods, [...HANDLE_KINDS.decoder.methods].sort());
+  assert.deepEqual(decoder.fields, [...HANDLE_KINDS.decoder.data].sort());
+  const run = proxied('WarmupRunProxy');
+  assert.deepEqual(run.fields, [...HANDLE_KINDS.warmupRun.data, ...HANDLE_KINDS.warmupRun.state].sort());
+  assert.deepEqual(run.methods, ['advance', 'result']);
   assert.deepEqual([...HANDLE_KINDS.warmupRun.methods].sort(), ['advance', 'result']);
   // a checkpoint in the worker: its data and state fields, and every method but the coordinator's shardRows
-  const checkpoint = workerTypes.match(/export type CheckpointProxy = Pick<Checkpoint, ([^>]+)>([^]*?)& \{ dispose/);
-  assert.ok(checkpoint, 'CheckpointProxy');
-  const names = (text) => [...text.matchAll(/'([^']+)'|\b(\w+): Checkpoint\['\w+'\]/g)].map((m) => m[1] ?? m[2]).sort();
-  assert.deepEqual(names(checkpoint[1]), [...HANDLE_KINDS.checkpoint.data, ...HANDLE_KINDS.checkpoint.state].sort());
-  assert.deepEqual(names(checkpoint[2]), HANDLE_KINDS.checkpoint.methods.filter((m) => m !== 'shardRows').sort());
+  const checkpoint = proxied('CheckpointProxy');
+  assert.deepEqual(checkpoint.fields, [...HANDLE_KINDS.checkpoint.data, ...HANDLE_KINDS.checkpoint.state].sort());
+  assert.deepEqual(checkpoint.methods, HANDLE_KINDS.checkpoint.methods.filter((m) => m !== 'shardRows').sort());
+});
+
+test('types/worker-client.d.ts is what scripts/api-types.mjs renders from web/lib/api.js', () => {
+  assert.equal(
+    readFileSync(new URL(`../../${WORKER_TYPES}`, import.meta.url), 'utf8'),
+    renderWorkerTypes(),
+    'run node scripts/api-types.mjs --write',
+  );
 });
 
 test('every error code the JS throws is in the declared ErrorCode', () => {
@@ -217,7 +211,10 @@ test('every error code the JS throws is in the declared ErrorCode', () => {
     'worker-client.js',
     'lab-worker.js',
     'residual-lab.js',
-    ...readdirSync(new URL('../../web/lib/checkpoint/', import.meta.url)).map((f) => `checkpoint/${f}`),
+    'wasm-module.js',
+    ...['checkpoint', 'hub'].flatMap((folder) =>
+      readdirSync(new URL(`../../web/lib/${folder}/`, import.meta.url)).map((f) => `${folder}/${f}`),
+    ),
   ]) {
     const source = readFileSync(new URL(`../../web/lib/${file}`, import.meta.url), 'utf8');
     for (const m of source.matchAll(/code(?: =|:) '([a-z_]+)'|fail\([^;]*?, '([a-z_]+)'\)/g)) thrown.add(m[1] ?? m[2]);

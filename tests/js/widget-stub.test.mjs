@@ -8,110 +8,28 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LANGUAGES } from '../../web/languages.js';
+import { CODES } from './per-language.mjs';
+import { copyRepository, nodeIn } from './repo-copy.mjs';
+import { TAG, TITLE, addStubWidget } from './stub-widget.mjs';
 
 const rootDir = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const TAG = 'rl-stub-probe';
-const FOLDER = 'stub-probe'; // the tag without rl-: its folder and its module's name
-const TITLE = 'Stub probe: a widget added by a test';
-
-/** Inserts `text` before the first match of `pattern` in the file at `path`; fails when there is none. */
-function insertBefore(path, pattern, text) {
-  const source = readFileSync(path, 'utf8');
-  const at = source.search(pattern);
-  assert.ok(at >= 0, `${path}: ${pattern}`);
-  writeFileSync(path, `${source.slice(0, at)}${text}${source.slice(at)}`);
-}
 
 // The tests docs/extending.md names for a widget ("Then run the tests these rules name"), run in the copy.
 const DOC_TESTS = /^node --test (tests\/js\/[^\n]+)$/m;
-
-/** The module the doc prescribes: LabElement, a state row, its control, a results region. */
-const MODULE = `import { LabElement } from '../shared/lab-element.js';
-import { h } from '../shared/dom.js';
-import { numberSelect } from '../shared/fields.js';
-
-export class RlStubProbe extends LabElement {
-  static tag = '${TAG}';
-  static stateRows = [{ name: 'x', type: 'integer', default: 1, min: 1, max: 3 }];
-
-  build() {
-    this.readout = h('output');
-    const x = this.control('x', { field: numberSelect, options: [1, 2, 3] });
-    this.body.append(x.root, this.resultsRegion(this.readout));
-  }
-
-  update() {
-    this.readout.textContent = String(this.state.x);
-  }
-}
-`;
-
-/** The files of the repository as the work tree has them (tracked and new, not ignored). */
-function copyRepository(to) {
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: rootDir,
-    encoding: 'utf8',
-  })
-    .split('\0')
-    .filter(Boolean);
-  for (const file of files) {
-    try {
-      cpSync(join(rootDir, file), join(to, file));
-    } catch (error) {
-      if (error.code !== 'ENOENT') throw error; // a file deleted in the work tree and not yet committed
-    }
-  }
-}
 
 test('a widget added as docs/extending.md says is built into the site and passes the tests the doc names', async () => {
   const copy = mkdtempSync(join(tmpdir(), 'rl-widget-'));
   try {
     copyRepository(copy);
-    symlinkSync(join(rootDir, 'node_modules'), join(copy, 'node_modules'), 'dir');
-    symlinkSync(join(rootDir, 'build'), join(copy, 'build'), 'dir'); // the WASM builds, as they are
 
-    // 1. The folder and the module.
-    mkdirSync(join(copy, `web/components/${FOLDER}`));
-    writeFileSync(join(copy, `web/components/${FOLDER}/${FOLDER}.js`), MODULE);
-    for (const { code } of LANGUAGES) {
-      // 2. Its strings: the file named after the tag, its title and its control's label (the row's name).
-      writeFileSync(
-        join(copy, `content/${code}/strings/${TAG}.js`),
-        `export default { title: '${TITLE}', x: 'x (${code})' };\n`,
-      );
-      // 4. The tag in the chapter, in the row's section, before its self-check, with the lead-in and fallback.
-      const { tryIt, figure } = (await import(pathToFileURL(join(rootDir, `content/${code}/strings/chapter.js`))))
-        .default;
-      insertBefore(
-        join(copy, `content/${code}/chapter.md`),
-        /^<rl-self-check set="summary">/m,
-        `${tryIt}: pick x.\n\n<${TAG}>${figure}the number x that the reader picks, shown as text.</${TAG}>\n\n`,
-      );
-    }
-    // 3. The row, after the last section's widgets.
-    insertBefore(
-      join(copy, 'web/components/registry.js'),
-      /^ {2}\{\n {4}tag: 'rl-self-check'/m,
-      `  { tag: '${TAG}', stateKey: 'stub', section: 'summary', worker: null, frameHeight: 400, example: { x: '2' } },\n`,
-    );
-    // 5. The map's folder and the row from widget to kernel (docs/architecture.md), in the registry's order.
-    const architecture = join(copy, 'docs/architecture.md');
-    insertBefore(architecture, /self-check\/ \(with the exercise table/, `${FOLDER}/ (a test's stub), `);
-    insertBefore(
-      architecture,
-      /^\| `rl-self-check` /m,
-      `| \`${TAG}\` | \`lab.describe\` | \`options_bindings.cpp\` \`describe_options\` | \`api/all_options.cpp\` \`all_tables\` | — |\n`,
-    );
+    await addStubWidget(copy, CODES);
 
-    // without NODE_TEST_CONTEXT, which the runner sets around this test: with it the inner run reports to the
-    // outer one and exits 0 whatever fails
-    const { NODE_TEST_CONTEXT, ...env } = process.env;
-    const node = (...args) => execFileSync(process.execPath, args, { cwd: copy, env, stdio: 'pipe', encoding: 'utf8' });
+    const node = (...args) => nodeIn(copy, ...args);
     node(join(copy, 'scripts/build.mjs'), '--site-only');
     node(join(copy, 'scripts/options-doc.mjs'), '--write');
     const dist = join(copy, 'dist');

@@ -15,6 +15,7 @@ import {
   resolveMethod,
   transferables,
 } from '../../web/lib/worker-methods.js';
+import { LAB_API, assembleLab } from '../../web/lib/api.js';
 
 const lab = await load();
 
@@ -140,4 +141,29 @@ test('transferables finds each typed array buffer once; errorFields keeps name, 
     position: 5,
   });
   assert.deepEqual(errorFields(new TypeError('boom')), { name: 'TypeError', message: 'boom', code: 'internal_error' });
+});
+
+test('the lab is assembled from the API list: a function the list and its part disagree on fails the load', () => {
+  const api = { a: { part: 'p' }, 'ns.b': { part: 'q' } };
+  const a = () => 1,
+    b = () => 2;
+  const lab = assembleLab(api, { p: { a }, q: { b } }, { flavour: 'simd' });
+  assert.deepEqual(Object.keys(lab).sort(), ['a', 'flavour', 'ns']);
+  assert.equal(lab.ns.b, b);
+  assert.ok(Object.isFrozen(lab) && Object.isFrozen(lab.ns));
+  assert.throws(() => assembleLab(api, { p: { a }, q: {} }), /the API lists ns\.b, which its part "q" lacks/);
+  assert.throws(
+    () => assembleLab(api, { p: { a, c: a }, q: { b } }),
+    /the part "p" has c, which the API does not list/,
+  );
+  // the lab's own parts: every row's part is one residual-lab.js gives
+  assert.deepEqual([...new Set(Object.values(LAB_API).map(({ part }) => part))].sort(), [
+    'checkpoint',
+    'config',
+    'decoder',
+    'experiments',
+    'hub',
+    'kernels',
+    'tables',
+  ]);
 });

@@ -12,6 +12,7 @@
 #include "core/memory_budget.hpp"
 #include "checkpoint/backward.hpp"
 #include "checkpoint/forward.hpp"
+#include "checkpoint/layout.hpp"
 #include "kernels/norms.hpp"
 
 namespace {
@@ -28,24 +29,6 @@ int fail(const std::string& message) {
 std::map<void*, rl::MemoryReservation> buffers;
 rl::checkpoint::Workspace workspace;
 rl::checkpoint::BackwardWorkspace backward_workspace;
-
-// spec: 12 floats, in LayerSpec's order.
-rl::checkpoint::LayerSpec read_spec(const float* p) {
-  rl::checkpoint::LayerSpec s;
-  s.d = int(p[0]);
-  s.n_heads = int(p[1]);
-  s.n_kv_heads = int(p[2]);
-  s.head_dim = int(p[3]);
-  s.ffn = int(p[4]);
-  s.eps = p[5];
-  s.norm_offset = p[6];
-  s.placement = rl::checkpoint::Placement(int(p[7]));
-  s.qk_norm = rl::checkpoint::QkNorm(int(p[8]));
-  s.activation = rl::checkpoint::Activation(int(p[9]));
-  s.attn_scale = p[10];
-  s.attn_softcap = p[11];
-  return s;
-}
 
 bool read_weights(const std::uint32_t* weights, rl::checkpoint::LayerWeights* w) {
   for (int i = 0; i < rl::checkpoint::kSlotCount; ++i) {
@@ -117,8 +100,9 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer(float* x, int T, const float* spec, const
                                        float* head_stats, float* norm_inputs, float* mid_norms) {
   rl::checkpoint::LayerWeights w;
   if (!read_weights(weights, &w)) return fail("unknown dtype code");
-  const std::string e = rl::checkpoint::layer_forward(x, T, read_spec(spec), w, inv_freq, window, attn_norms, mlp_norms,
-                                                      workspace, {head_stats, norm_inputs, mid_norms});
+  const std::string e =
+      rl::checkpoint::layer_forward(x, T, rl::checkpoint::read_layer_spec(spec), w, inv_freq, window, attn_norms,
+                                    mlp_norms, workspace, {head_stats, norm_inputs, mid_norms});
   return e.empty() ? 0 : fail(e);
 }
 
@@ -175,7 +159,7 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_attention_core(float* y, float* q, float* k, fl
                                                 float* scores, float* head_stats, float* qk_norm_inputs) {
   rl::checkpoint::LayerWeights w;
   if (!read_weights(weights, &w)) return fail("unknown dtype code");
-  const rl::checkpoint::LayerSpec s = read_spec(spec);
+  const rl::checkpoint::LayerSpec s = rl::checkpoint::read_layer_spec(spec);
   if (std::string e = rl::checkpoint::check_spec(s); !e.empty()) return fail(e);
   rl::checkpoint::attention_core(y, q, k, v, T, s, w, inv_freq, window, scores, head_stats, qk_norm_inputs);
   return 0;
@@ -184,8 +168,6 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_attention_core(float* y, float* q, float* k, fl
 EMSCRIPTEN_KEEPALIVE void rl_ckpt_gated_activation(float* gate, const float* up, double n, int activation) {
   rl::checkpoint::gated_activation(gate, up, static_cast<std::size_t>(n), rl::checkpoint::Activation(activation));
 }
-
-EMSCRIPTEN_KEEPALIVE int rl_ckpt_panel_rows() { return rl::checkpoint::kPanelRows; }
 
 // The backward (checkpoint/backward.hpp). g, branch_only (0: none): T x d, in place; x: the layer's input;
 // mid_grads: T floats; gains: 4 doubles; param_squares: kSlotCount doubles; saved: what rl_ckpt_layer_saved kept of
@@ -196,8 +178,9 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer_backward(float* g, float* branch_only, co
                                                 const float* saved) {
   rl::checkpoint::LayerWeights w;
   if (!read_weights(weights, &w)) return fail("unknown dtype code");
-  const std::string e = rl::checkpoint::layer_backward(g, branch_only, x, T, read_spec(spec), w, inv_freq, window,
-                                                       {mid_grads, gains, param_squares}, backward_workspace, saved);
+  const std::string e =
+      rl::checkpoint::layer_backward(g, branch_only, x, T, rl::checkpoint::read_layer_spec(spec), w, inv_freq, window,
+                                     {mid_grads, gains, param_squares}, backward_workspace, saved);
   return e.empty() ? 0 : fail(e);
 }
 
@@ -207,16 +190,17 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer_saved(float* x, int T, const float* spec,
                                              float* mlp_norms) {
   rl::checkpoint::LayerWeights w;
   if (!read_weights(weights, &w)) return fail("unknown dtype code");
-  const std::string e = rl::checkpoint::layer_forward_saved(x, T, read_spec(spec), w, inv_freq, window, saved,
-                                                            attn_norms, mlp_norms, backward_workspace);
+  const std::string e = rl::checkpoint::layer_forward_saved(x, T, rl::checkpoint::read_layer_spec(spec), w, inv_freq,
+                                                            window, saved, attn_norms, mlp_norms, backward_workspace);
   return e.empty() ? 0 : fail(e);
 }
 
 EMSCRIPTEN_KEEPALIVE double rl_ckpt_saved_floats(const float* spec, int T) {
-  return double(rl::checkpoint::saved_floats(read_spec(spec), T));
+  return double(rl::checkpoint::saved_floats(rl::checkpoint::read_layer_spec(spec), T));
 }
 
-// dh[rows, d] += dz[rows, n] W[n, d] (dz's row stride ld); panel: rl_ckpt_backward_panel_rows() * d floats.
+// dh[rows, d] += dz[rows, n] W[n, d] (dz's row stride ld); panel: kBackwardPanelRows * d floats (the layout's
+// backwardPanelRows).
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_head_backward(float* dh, const float* dz, int ld, int rows, int d, const void* w,
                                                int dtype, int n, float* panel) {
   if (dtype < 0 || dtype >= rl::checkpoint::kDtypeCount) return fail("unknown dtype code");
@@ -236,7 +220,5 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_norm_backward(float* dx, float* dg, const floa
 EMSCRIPTEN_KEEPALIVE double rl_ckpt_gram_product(const float* a, int na, const float* b, int nb, int T) {
   return rl::checkpoint::gram_product(a, na, b, nb, T);
 }
-
-EMSCRIPTEN_KEEPALIVE int rl_ckpt_backward_panel_rows() { return rl::checkpoint::kBackwardPanelRows; }
 
 }  // extern "C"

@@ -6,11 +6,11 @@
 // take `frameHeight`, and the scripts and browser tests iterate over them. Pure data: node imports it too.
 //
 //   tag          the custom element's name (its class's static tag). Everything the widget alone uses lives in
-//                one folder named after the tag without "rl-" (widgetFolder): the element's module, named like
+//                one folder named after the tag without "rl-" (widgetName): the element's module, named like
 //                the folder (vector-lab/vector-lab.js, widgetModule; the build's widget-modules.js imports it),
 //                its compute modules and its CSS. What two widgets share is in shared/.
 //   stateKey     the prefix of the widget's settings in the page address (vec.x, vec2.x for a second one on the
-//                page; lab-element.js statePrefix), one per widget
+//                page; lab-element.js stateKey, which the `state-key` attribute overrides), one per widget
 //   section      the chapter section (heading id) the widget sits in; null for <rl-self-check>, which closes
 //                every section that has exercises (its `set` attribute names the section)
 //   worker       'in-view': computes in a worker as soon as it nears the viewport; 'on-run': starts a worker
@@ -145,14 +145,14 @@ export const WIDGETS = [
 /** The tags, in the registry's order. */
 export const WIDGET_TAGS = WIDGETS.map((widget) => widget.tag);
 
-/** The name embed.html takes (`embed.html?widget=vector-lab`): the tag without "rl-". */
-export const embedName = (widget) => widget.tag.replace(/^rl-/, '');
-
-/** The folder under web/components/ that holds everything the widget alone uses: its embed name. */
-export const widgetFolder = (widget) => embedName(widget);
+/**
+ * The widget's name, its tag without "rl-": what embed.html takes (`embed.html?widget=vector-lab`) and the folder
+ * under web/components/ that holds everything the widget alone uses.
+ */
+export const widgetName = (widget) => widget.tag.replace(/^rl-/, '');
 
 /** The module that defines the widget's element, relative to web/components/: <folder>/<folder>.js. */
-export const widgetModule = (widget) => `${widgetFolder(widget)}/${widgetFolder(widget)}.js`;
+export const widgetModule = (widget) => `${widgetName(widget)}/${widgetName(widget)}.js`;
 
 /** The row of a tag, or undefined. */
 export const widgetOf = (tag) => WIDGETS.find((widget) => widget.tag === tag);

@@ -10,11 +10,11 @@
 // their plain fields and dispose(). A worker cannot be interrupted inside a synchronous WASM call, so `signal`
 // aborts by terminating the worker: every call in flight on it rejects with an AbortError, the objects it held
 // are gone (their proxies reject with code 'disposed') and the next call starts a fresh worker.
-// The WebAssembly is compiled once per page (residual-lab.js compileWasm) and the compiled module is posted to
+// The WebAssembly is compiled once per page (wasm-module.js compileWasm) and the compiled module is posted to
 // every worker started here: a worker instantiates it without fetching or compiling the .wasm again.
 import { ResidualLabError } from './errors.js';
-import { chooseFlavour, compileWasm } from './residual-lab.js';
-import { HANDLE_KINDS } from './worker-methods.js';
+import { chooseFlavour, compileWasm } from './wasm-module.js';
+import { HANDLE_KINDS } from './api.js';
 
 /** The page-side twin of an error thrown in the worker: same name, message, code and position. */
 function toError({ name, message, code, position }) {

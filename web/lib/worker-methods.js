@@ -1,92 +1,16 @@
-// What the lab worker (lab-worker.js) may run: every function of the lab object by its dotted name, and the
-// objects that cannot be copied to the page (a decoder, a warmup run), which stay in the worker behind an id.
-// Names are looked up as own properties of these frozen tables, never along a prototype chain, so
-// 'constructor', '__proto__' or 'toString' are unknown methods. tests/js/worker-methods.test.mjs checks that
-// the tables list every function the lab object and its objects expose.
+// What the lab worker (lab-worker.js) may run: every function of the lab object by its dotted name (api.js's
+// LAB_API, without the parts), and the objects that cannot be copied to the page (a decoder, a warmup run), which
+// stay in the worker behind an id (HANDLE_KINDS). Names are looked up as own properties of these frozen tables,
+// never along a prototype chain, so 'constructor', '__proto__' or 'toString' are unknown methods.
+// tests/js/worker-methods.test.mjs checks that the tables list every function the lab object and its objects expose.
+import { HANDLE_KINDS, LAB_API } from './api.js';
 
-/**
- * progressArg: the index of the argument that takes `{ onProgress }` (the API's trailing callbacks object);
- * returns: the handle kind of a result that stays in the worker.
- */
-export const METHODS = Object.freeze({
-  rmsNorm: {},
-  layerNorm: {},
-  rmsNormBackward: {},
-  layerNormBackward: {},
-  rmsNormSteps: {},
-  layerNormSteps: {},
-  dynamicTanh: {},
-  dynamicTanhBackward: {},
-  dynamicTanhSteps: {},
-  softcap: {},
-  softcapBackward: {},
-  softmax: {},
-  parseVector: {},
-  describe: {},
-  createDecoder: { returns: 'decoder' },
-  liveDecoders: {},
-  wasmHeapBytes: {},
-  memoryBudget: {},
-  inspectConfig: {},
-  openCheckpoint: { returns: 'checkpoint' },
-  fetchCheckpoint: { progressArg: 1 },
-  storedCheckpoints: {},
-  deleteStoredCheckpoint: {},
-  'experiments.gradientDecay': {},
-  'experiments.initGradients': {},
-  'experiments.residualGrowth': { progressArg: 1 },
-  'experiments.warmup': { progressArg: 1 },
-  'experiments.createWarmupRun': { returns: 'warmupRun' },
-  'experiments.qkLogitGrowth': {},
-  'experiments.initScaling': {},
-});
+export { HANDLE_KINDS };
 
-/**
- * methods: callable through the proxy (besides dispose); progressArgs: method -> the index of its options argument,
- * whose onProgress the worker calls back across and whose signal the page keeps; data: plain fields copied once when the object is
- * made; state: fields that may change with every call, sent back after each one; freshResults: every array its
- * methods return is a new copy, so it may be transferred (a warmup run returns its kept final result again).
- */
-export const HANDLE_KINDS = Object.freeze({
-  decoder: Object.freeze({
-    methods: Object.freeze([
-      'forward',
-      'backward',
-      'logitLens',
-      'params',
-      'grads',
-      'paramLayout',
-      'setParams',
-      'trainStep',
-      'resetTraining',
-    ]),
-    data: Object.freeze(['config', 'numParams']),
-    state: Object.freeze([]),
-    freshResults: true,
-  }),
-  checkpoint: Object.freeze({
-    methods: Object.freeze([
-      'run',
-      'gradients',
-      'experiment',
-      'normWeights',
-      'tokenize',
-      'cost',
-      'residency',
-      'shardRows',
-    ]),
-    progressArgs: Object.freeze({ run: 1, gradients: 1, experiment: 2 }),
-    data: Object.freeze(['architecture', 'modelType', 'config', 'tensors', 'format', 'forward']),
-    state: Object.freeze(['workers']),
-    freshResults: true,
-  }),
-  warmupRun: Object.freeze({
-    methods: Object.freeze(['advance', 'result']),
-    data: Object.freeze(['options']),
-    state: Object.freeze(['done']),
-    freshResults: false,
-  }),
-});
+/** LAB_API's rows without their part: { progressArg?, returns? } (api.js says what each means). */
+export const METHODS = Object.freeze(
+  Object.fromEntries(Object.entries(LAB_API).map(([name, { part, ...entry }]) => [name, Object.freeze(entry)])),
+);
 
 const own = (table, key) => typeof key === 'string' && Object.prototype.hasOwnProperty.call(table, key);
 

@@ -1,7 +1,7 @@
 // Text of <rl-checkpoint-probe> in English.
 export default {
   title: 'Inside a trained model: the residual stream, layer by layer',
-  hint: 'A model that has learned, not one made up for the figure: by default one of the lab’s own toy decoders, trained on the project’s small English corpus and saved as a Hugging Face checkpoint, or any checkpoint whose files you give (nothing leaves your computer). It is run in a background worker; the figure shows the stream’s length after every layer at one position, what each sublayer adds there, the norms’ weights, and what each layer’s stream would predict (a logit lens).',
+  hint: 'A model that has learned, not one made up for the figure: by default one of the lab’s own toys, small decoders trained on the project’s small English corpus and saved as a Hugging Face checkpoint, or any checkpoint whose files you give (nothing leaves your computer). It is run in a background worker; the figure shows the stream’s length after every layer at one position, what each sublayer adds there, the norms’ weights, and what each layer’s stream would predict (a logit lens).',
   sectionLink: 'Read the section',
   toy: 'Trained toy',
   // the select's short names; toyNames, the full ones, say what is showing

@@ -1,7 +1,7 @@
 // Text of <rl-model-table> in English.
 export default {
   title: 'What the models chose, drawn',
-  hint: 'Pick a model: its decoder layer is drawn from the same toy-decoder settings that the lab runs (placement, norm kind, QK-Norm, soft-caps). Orange boxes are norms.',
+  hint: 'Pick a model: its decoder layer is drawn from the same settings as the lab’s decoder runs (placement, norm kind, QK-Norm, soft-caps). Orange boxes are norms.',
   sectionLink: 'Read the section',
   models: 'Model',
   modelNames: { transformer: 'Original Transformer (Post-LN)' },
@@ -33,22 +33,22 @@ export default {
     qkNormWhole: 'QK-Norm over the whole projections: one RMSNorm over all of q (hidden_size wide), one over all of k',
     noQkvBias: 'no bias on the q, k, v projections',
     mlaNorms:
-      'MLA normalizes its compressed vectors c_q and c_kv with an RMSNorm each (q_a_layernorm, kv_a_layernorm, drawn beside attention; the toy decoder has no MLA, so a run leaves them out)',
+      'MLA normalizes its compressed vectors c_q and c_kv with an RMSNorm each (q_a_layernorm, kv_a_layernorm, drawn beside attention; the lab’s decoder has no MLA, so a run leaves them out)',
     softcaps: 'soft-caps: attention scores at 50, output logits at 30',
     noSoftcap: 'no soft-capping (both fields null in config.json)',
-    qkvNorm: 'QK-Norm, and a norm on v as well (the toy decoder runs q and k only)',
+    qkvNorm: 'QK-Norm, and a norm on v as well (the lab’s decoder runs q and k only)',
     finalSoftcapOnly: 'output logits soft-capped at 30, attention scores not',
   },
   diagram: 'The block',
   runInLab: 'Run this block in the placement lab',
-  runHere: 'Run this block at toy size',
+  runHere: 'Run this block at a small size',
   handedOver: (placement) =>
     `The placement lab now runs ${placement} alone: the gradients of its layers at initialization.`,
   handoverPlacement: { post: 'Post-Norm', pre: 'Pre-Norm', sandwich: 'the sandwich', olmo2: "OLMo 2's placement" },
-  toyTitle: (n, name, d) =>
-    `${name}'s block at toy size: the gradient norm of each layer's MLP down-projection at initialization (${n} layers, d = ${d})`,
+  stackTitle: (n, name, d) =>
+    `${name}'s block at a small size: the gradient norm of each layer's MLP down-projection at initialization (${n} layers, d = ${d})`,
   layer: 'layer',
   gradNorm: '‖∂L/∂W_down‖',
-  toyNote:
-    "The toy stack runs this block's placement, norm kind and QK-Norm. The experiment has no soft-cap setting: at initialization the scores stay far below caps of 30 or 50, where cap·tanh(x/cap) is almost x.",
+  stackNote:
+    "The small stack runs this block's placement, norm kind and QK-Norm. The experiment has no soft-cap setting: at initialization the scores stay far below caps of 30 or 50, where cap·tanh(x/cap) is almost x.",
 };

@@ -28,5 +28,5 @@ export default {
   close: ')',
   sqrt: (factor) => `A 1/√L law would give ${factor}.`,
   postFlat:
-    'Unlike the paper’s Figure 3, Post-Norm’s per-layer gradients here are flat rather than growing toward the output: this toy model (d = 64, a few layers, this init) does not reproduce that picture, while the depth law of Theorem 1 does hold.',
+    'Unlike the paper’s Figure 3, Post-Norm’s per-layer gradients here are flat rather than growing toward the output: this small decoder (d = 64, a few layers, this init) does not reproduce that picture, while the depth law of Theorem 1 does hold.',
 };

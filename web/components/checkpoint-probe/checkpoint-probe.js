@@ -181,6 +181,46 @@ export class RlCheckpointProbe extends ExperimentElement {
     if (busy) this.view.progress.removeAttribute('value');
   }
 
+  /** The seed's comparison (seed.js) beside the run, when the model opened has a measured seed. */
+  #showSeed(opened, rows, text, at, tokens) {
+    const { seed, dtypes } = opened;
+    this.view.seedView.show(
+      seed && {
+        seed,
+        rows: seedRows(seed, rows),
+        comparable: comparable(seed, text, at, tokens),
+        prompt: text,
+        position: at,
+        token: shownToken(rows.tokens[at]),
+        dtypes,
+        hasTokenizer: opened.hasTokenizer,
+        canUseSeed: opened.hasTokenizer && !unknownCharacters(opened.characters, seed.prompt).length,
+      },
+    );
+  }
+
+  /** Runs the chosen experiment on `ids` (at position `at` where it takes one) and shows it, unless superseded. */
+  async #runExperiment(opened, ids, at, current) {
+    const s = this.strings;
+    const experiment = this.state.experiment;
+    this.view.experimentView.running();
+    this.view.progress.max = 100;
+    this.view.progress.value = 0;
+    const onProgress = ({ fraction, layer, layers }) => {
+      if (!current()) return;
+      const percent = Math.round(100 * (fraction ?? (layers ? layer / layers : 0)));
+      this.view.progress.value = percent;
+      this.view.status.textContent = s.experimentProgress(percent);
+    };
+    const result = await opened.handle.experiment(experiment, ids, {
+      ...(EXPERIMENT_OPTIONS[experiment].includes('position') ? { position: at } : {}),
+      onProgress,
+    });
+    if (!current()) return;
+    this.view.experimentView.show(experiment, result, opened.name);
+    this.view.experimentView.ran(s.experimentRan(sourceName(opened.source, s), clockTime()));
+  }
+
   async compute() {
     const s = this.strings;
     const mine = ++this.#generation;
@@ -235,18 +275,9 @@ export class RlCheckpointProbe extends ExperimentElement {
       if (!current()) return;
       const costLine = s.runCost(cost, opened.handle.workers);
       this.view.status.textContent = costLine;
-      // the bar and the words count the same thing: the bytes read of those the cost line says the run reads, or,
-      // weights held in memory (a run that reads none), the steps done: every layer, then the head
-      const reads = cost.bytesRead > 0;
-      this.view.progress.max = reads ? cost.bytesRead : cost.layers + 1;
+      this.view.progress.max = cost.bytesRead > 0 ? cost.bytesRead : cost.layers + 1; // as showRunStep counts
       this.view.progress.value = 0;
-      const onRunProgress = ({ stage, layer, layers, bytesRead }) => {
-        if (!current()) return;
-        this.view.progress.value = reads ? bytesRead : stage === 'head' ? layers + 1 : layer;
-        const step = stage === 'head' ? s.runHead : s.runLayer(layer, layers);
-        const words = reads ? s.runProgress(step, bytesRead, cost.bytesRead) : s.runProgressInMemory(step);
-        this.view.status.textContent = `${costLine} ${words}`;
-      };
+      const onRunProgress = (step) => current() && showRunStep(this.view, s, cost, costLine, step);
       const run = await opened.handle.run(ids, { lens: { k: LENS_K, position: at }, onProgress: onRunProgress });
       const weights = await opened.handle.normWeights();
       if (!current()) return;
@@ -258,39 +289,11 @@ export class RlCheckpointProbe extends ExperimentElement {
       this.view.zeroToys.hidden = typeof opened.source !== 'string'; // what the toys show, said of a toy alone
       this.#drawnSource = opened.source;
       this.#showSource();
-      const { seed, dtypes } = opened;
-      this.view.seedView.show(
-        seed && {
-          seed,
-          rows: seedRows(seed, rows),
-          comparable: comparable(seed, text, at, ids.length),
-          prompt: text,
-          position: at,
-          token: shownToken(rows.tokens[at]),
-          dtypes,
-          hasTokenizer: opened.hasTokenizer,
-          canUseSeed: opened.hasTokenizer && !unknownCharacters(opened.characters, seed.prompt).length,
-        },
-      );
-      const experiment = this.state.experiment;
-      if (experiment !== 'none') {
+      this.#showSeed(opened, rows, text, at, ids.length);
+      if (this.state.experiment !== 'none') {
         stage = 'experiment';
-        this.view.experimentView.running();
-        this.view.progress.max = 100;
-        this.view.progress.value = 0;
-        const onExperimentProgress = ({ fraction, layer, layers }) => {
-          if (!current()) return;
-          const percent = Math.round(100 * (fraction ?? (layers ? layer / layers : 0)));
-          this.view.progress.value = percent;
-          this.view.status.textContent = s.experimentProgress(percent);
-        };
-        const result = await opened.handle.experiment(experiment, ids, {
-          ...(EXPERIMENT_OPTIONS[experiment].includes('position') ? { position: at } : {}),
-          onProgress: onExperimentProgress,
-        });
+        await this.#runExperiment(opened, ids, at, current);
         if (!current()) return;
-        this.view.experimentView.show(experiment, result, opened.name);
-        this.view.experimentView.ran(s.experimentRan(sourceName(opened.source, s), clockTime()));
       }
       const took = s.took(performance.now() - started, opened.handle.workers);
       const residency = await opened.handle.residency();
@@ -324,4 +327,17 @@ export class RlCheckpointProbe extends ExperimentElement {
       }
     }
   }
+}
+
+/**
+ * A run's step on the bar and in words: the bar and the words count the same thing, the bytes read of those the
+ * cost line says the run reads, or, weights held in memory (a run that reads none), the steps done: every layer,
+ * then the head.
+ */
+function showRunStep(view, s, cost, costLine, { stage, layer, layers, bytesRead }) {
+  const reads = cost.bytesRead > 0;
+  view.progress.value = reads ? bytesRead : stage === 'head' ? layers + 1 : layer;
+  const step = stage === 'head' ? s.runHead : s.runLayer(layer, layers);
+  const words = reads ? s.runProgress(step, bytesRead, cost.bytesRead) : s.runProgressInMemory(step);
+  view.status.textContent = `${costLine} ${words}`;
 }

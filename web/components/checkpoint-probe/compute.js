@@ -26,12 +26,18 @@ export async function openModel(worker, source, { seeds, onProgress, onOpening, 
     handle.dispose().catch(() => {});
     return null;
   }
+  // a GGUF alone carries its tokenizer: the lab rebuilt it as a tokenizer.json, which names the tokens here
+  const built = handle.tokenizer === 'gguf' ? await handle.tokenizerJson() : null;
+  if (!current()) {
+    handle.dispose().catch(() => {});
+    return null;
+  }
   const config = configOf(files);
   return {
     source,
     handle,
-    ...readTokenizer(files),
-    hasTokenizer: 'tokenizer.json' in files,
+    ...readTokenizer(files, built),
+    hasTokenizer: handle.tokenizer !== null,
     vocabSize: config?.vocab_size,
     context: config?.max_position_embeddings,
     seed: seedOf(config, seeds),
@@ -39,15 +45,14 @@ export async function openModel(worker, source, { seeds, onProgress, onOpening, 
   };
 }
 
-// GPT-2's byte-level alphabet (bytes_to_unicode), inverted: the character a byte-level vocabulary writes -> the
-// byte it stands for. Printable bytes stand for themselves; the others are shifted past 255 in byte order.
-const BYTE_OF = (() => {
+// GPT-2's byte-level alphabet (bytes_to_unicode): the character a byte-level vocabulary writes for each byte.
+// Printable bytes stand for themselves; the others are shifted past 255 in byte order.
+export const BYTE_ALPHABET = (() => {
   const printable = (b) => (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
-  const map = new Map();
   let shifted = 0;
-  for (let b = 0; b < 256; b++) map.set(String.fromCharCode(printable(b) ? b : 256 + shifted++), b);
-  return map;
+  return Array.from({ length: 256 }, (_, b) => String.fromCharCode(printable(b) ? b : 256 + shifted++));
 })();
+const BYTE_OF = new Map(BYTE_ALPHABET.map((ch, b) => [ch, b]));
 
 /** A byte-level token's text as UTF-8 ("ï¼Ł" -> "？"); the token itself where its bytes are not whole characters. */
 function byteLevelText(token) {
@@ -69,14 +74,15 @@ const isByteLevel = (decoder) =>
  * (GPT-2, Llama 3, Qwen), ids it does not name shown as #id; and `characters`, the set of characters a
  * character-level vocabulary holds (every token one character, no normalizer, pre-tokenizer, unknown token or
  * byte fallback: the toys' tokenizers), whose encoder drops any other character without a word; null for any
- * other tokenizer. Without a usable tokenizer.json every id shows as #id.
+ * other tokenizer. Without a usable tokenizer.json every id shows as #id. `json`: a tokenizer.json already parsed
+ * (the one the lab rebuilt from a GGUF), read in place of the files'.
  */
-export function readTokenizer(files) {
+export function readTokenizer(files, json = null) {
   const names = new Map();
   let characters = null;
   try {
     const bytes = files['tokenizer.json'];
-    const json = bytes && JSON.parse(typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
+    json ??= bytes && JSON.parse(typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes));
     const model = json?.model;
     const vocab = model?.vocab;
     const text = isByteLevel(json?.decoder) ? byteLevelText : (token) => token;

@@ -4,28 +4,32 @@
 // Nothing is fetched before a click; ?model=org/name only fills the field. The access token field (for a gated
 // model) lives in this element only: not in the page's address, its state or any storage, and hub.js sends it to
 // the chosen host's own origin alone.
-import { CHAPTER_MODEL, HUB_HOSTS } from '../../lib/checkpoint/hub-hosts.js';
-import { checkEndpoint, checkRepoId } from '../../lib/checkpoint/hub-checks.js';
-import { deleteStoredCheckpoint, fetchCheckpoint, storedCheckpoints } from '../../lib/checkpoint/fetch.js';
+import { CHAPTER_MODEL, HUB_HOSTS } from '../../lib/hub/hub-hosts.js';
+import { checkEndpoint, checkRepoId } from '../../lib/hub/hub-checks.js';
+import { deleteStoredCheckpoint, fetchCheckpoint, storedCheckpoints } from '../../lib/hub/fetch.js';
 import { h } from '../shared/dom.js';
 
 const CUSTOM = 'custom';
 const mb = (bytes) => (bytes / 1e6).toFixed(1);
 
-/** s: the probe's strings (fetch*); onFiles(files, model): the fetched files, to open. */
-export function fetchPanel(s, onFiles) {
-  // A page opened from disk (the offline file) has no Origin Private File System to store a model in and no origin
-  // a host's CORS answer could allow: the panel says so instead of offering what cannot work.
-  if (globalThis.location?.protocol === 'file:')
-    return {
-      root: h(
-        'details',
-        { class: 'fetch-panel', 'data-fetch-unavailable': '' },
-        h('summary', {}, s.fetchTitle),
-        h('p', { class: 'hint' }, s.fetchFromFile),
-      ),
-      cancel() {},
-    };
+/**
+ * The panel of a page opened from disk (the offline file): no Origin Private File System to store a model in and no
+ * origin a host's CORS answer could allow, so it says so instead of offering what cannot work.
+ */
+function unavailablePanel(s) {
+  return {
+    root: h(
+      'details',
+      { class: 'fetch-panel', 'data-fetch-unavailable': '' },
+      h('summary', {}, s.fetchTitle),
+      h('p', { class: 'hint' }, s.fetchFromFile),
+    ),
+    cancel() {},
+  };
+}
+
+/** What to fetch and from where: the host (or a custom endpoint), the access token, the repo id and a GGUF file. */
+function sourceFields(s) {
   const host = h(
     'select',
     { id: 'field-host', name: 'host', onchange: () => (customField.hidden = host.value !== CUSTOM) },
@@ -65,6 +69,31 @@ export function fetchPanel(s, onFiles) {
     placeholder: 'qwen2.5-0.5b-instruct-q4_k_m.gguf',
     'data-gguf': '',
   });
+  return { host, custom, customField, token, offered, repo, ggufFile };
+}
+
+/** An onProgress for fetchCheckpoint: the bar, and the bytes, rate and time left, the rate from the first report on. */
+function progressShown(s, progress, status) {
+  let first = null;
+  return ({ loaded, total }) => {
+    first ??= { at: performance.now(), loaded };
+    const seconds = (performance.now() - first.at) / 1000;
+    const rate = seconds > 0.5 ? (loaded - first.loaded) / seconds : 0;
+    progress.max = total;
+    progress.value = loaded;
+    status.textContent = s.fetchProgress(
+      mb(loaded),
+      mb(total),
+      rate ? mb(rate) : '',
+      rate ? Math.ceil((total - loaded) / rate) : null,
+    );
+  };
+}
+
+/** s: the probe's strings (fetch*); onFiles(files, model): the fetched files, to open. */
+export function fetchPanel(s, onFiles) {
+  if (globalThis.location?.protocol === 'file:') return unavailablePanel(s);
+  const { host, custom, customField, token, offered, repo, ggufFile } = sourceFields(s);
   const chapterButton = h(
     'button',
     { type: 'button', 'data-fetch-chapter': '', onclick: () => start(CHAPTER_MODEL.repo) },
@@ -106,7 +135,6 @@ export function fetchPanel(s, onFiles) {
     controller = new AbortController();
     for (const button of buttons()) button.disabled = true;
     const began = performance.now();
-    let first = null;
     cancelButton.hidden = false;
     progress.hidden = false;
     progress.removeAttribute('value');
@@ -115,19 +143,7 @@ export function fetchPanel(s, onFiles) {
       const got = await fetchCheckpoint(id, {
         ...options,
         signal: controller.signal,
-        onProgress: ({ loaded, total }) => {
-          first ??= { at: performance.now(), loaded };
-          const seconds = (performance.now() - first.at) / 1000;
-          const rate = seconds > 0.5 ? (loaded - first.loaded) / seconds : 0;
-          progress.max = total;
-          progress.value = loaded;
-          status.textContent = s.fetchProgress(
-            mb(loaded),
-            mb(total),
-            rate ? mb(rate) : '',
-            rate ? Math.ceil((total - loaded) / rate) : null,
-          );
-        },
+        onProgress: progressShown(s, progress, status),
       });
       status.textContent = got.fetched
         ? s.fetchDone(id, got.commit.slice(0, 10), mb(got.bytes), ((performance.now() - began) / 1000).toFixed(1))

@@ -45,6 +45,44 @@ function dropZone(s, onFiles) {
   return zone;
 }
 
+/** The run's state: its progress, status, error (with the code and the API's message behind it) and Cancel. */
+function runNodes(host, on) {
+  const s = host.strings;
+  const nodes = {};
+  nodes.progress = h('progress', { class: 'run-progress', 'aria-label': s.reading, hidden: true });
+  nodes.status = h('p', { class: 'run-status', role: 'status', 'aria-live': 'polite' });
+  nodes.error = h('p', { class: 'run-error', role: 'alert' });
+  // the error's code and the API's own English message, for a report or a search, behind the reader's sentence
+  nodes.errorDetail = h('code', {});
+  nodes.errorDetails = h(
+    'details',
+    { class: 'run-error-detail', hidden: true },
+    h('summary', {}, host.common.errorDetail),
+    nodes.errorDetail,
+  );
+  nodes.cancelButton = h('button', { type: 'button', class: 'run-cancel', hidden: true, onclick: on.cancel }, s.cancel);
+  return nodes;
+}
+
+/** The stream's length at each layer, and with the stream zeroed, as line charts. */
+function streamCharts(host) {
+  const s = host.strings;
+  const nodes = {};
+  nodes.streamChart = lineChart({
+    host,
+    label: s.streamLabel,
+    height: 220,
+    build: (color) => stateChartOptions(s, color, s.streamAt, 'blue'),
+  });
+  nodes.zeroChart = lineChart({
+    host,
+    label: s.zeroLabel,
+    height: 180,
+    build: (color) => stateChartOptions(s, color, s.streamZero, 'orange'),
+  });
+  return nodes;
+}
+
 /**
  * Builds the probe's nodes into `host.body` (host: the element, a LabElement) and returns them. `on` holds what the
  * reader's actions do: toy(name), files(FileList), edited(), cancel(), useSeed(), experiment(name).
@@ -83,30 +121,7 @@ export function probeView(host, on) {
     value: host.positionText(st.position),
     onInput: () => on.edited(),
   });
-  view.progress = h('progress', { class: 'run-progress', 'aria-label': s.reading, hidden: true });
-  view.status = h('p', { class: 'run-status', role: 'status', 'aria-live': 'polite' });
-  view.error = h('p', { class: 'run-error', role: 'alert' });
-  // the error's code and the API's own English message, for a report or a search, behind the reader's sentence
-  view.errorDetail = h('code', {});
-  view.errorDetails = h(
-    'details',
-    { class: 'run-error-detail', hidden: true },
-    h('summary', {}, host.common.errorDetail),
-    view.errorDetail,
-  );
-  view.cancelButton = h('button', { type: 'button', class: 'run-cancel', hidden: true, onclick: on.cancel }, s.cancel);
-  view.streamChart = lineChart({
-    host,
-    label: s.streamLabel,
-    height: 220,
-    build: (color) => stateChartOptions(s, color, s.streamAt, 'blue'),
-  });
-  view.zeroChart = lineChart({
-    host,
-    label: s.zeroLabel,
-    height: 180,
-    build: (color) => stateChartOptions(s, color, s.streamZero, 'orange'),
-  });
+  Object.assign(view, runNodes(host, on), streamCharts(host));
   view.incrementChart = barChart({ label: s.incrementLabel });
   view.readouts = h('ul', { class: 'readouts' });
   view.seedView = seedComparison(s.seed, on.useSeed);

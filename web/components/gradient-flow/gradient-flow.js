@@ -6,11 +6,10 @@
 // model (model-view.js): its gradients with and without the skips, by ckpt.gradients.
 import { log10OrGap, logSplits, logValues, shownScientific as shown } from '../shared/log-axis.js';
 import { ExperimentElement, chartFigure } from '../shared/experiment-element.js';
-import { checkbox, numberSelect } from '../shared/experiment-runner.js';
 import { h } from '../shared/dom.js';
 import { formatFactor, formatFixed, formatScientific } from '../shared/format.js';
 import { axis, lineChart } from '../shared/line-chart.js';
-import { radioGroup, rangeField } from '../shared/fields.js';
+import { checkbox, numberSelect, radioGroup, rangeField } from '../shared/fields.js';
 import { MODEL_CHOICES, modelPanel } from './model-view.js';
 
 const WIDTHS = [16, 64, 256, 512];
@@ -51,55 +50,23 @@ export class RlGradientFlow extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
-    this.layersSlider = rangeField({
-      name: 'layers',
-      label: s.layers,
-      ...this.bounds('layers'),
-      step: 1,
-      value: st.layers,
-      onInput: (layers) => this.change({ layers }),
-    });
-    this.gainSlider = rangeField({
-      name: 'gain',
-      label: s.gain,
+    this.layersSlider = this.layersField();
+    this.gainSlider = this.control('gain', {
+      field: rangeField,
       ...this.bounds('gain'),
       step: 0.05,
-      value: st.gain,
       valueText: (g) => formatFixed(g, 2),
-      onInput: (gain) => {
-        this.change({ gain });
-        this.model.redraw();
-      },
     });
-    this.widthSelect = numberSelect({
-      name: 'width',
-      label: s.width,
-      options: WIDTHS,
-      value: st.width,
-      onChange: (width) => this.change({ width }),
-    });
-    const variant = radioGroup({
-      name: 'variant',
-      legend: s.variant,
-      value: st.variant,
+    this.widthSelect = this.control('width', { field: numberSelect, options: WIDTHS });
+    const variant = this.control('variant', {
+      field: radioGroup,
       options: [
         { value: 'linear', label: s.linear },
         { value: 'mlp', label: s.mlp },
       ],
-      onChange: (v) => this.change({ variant: v }),
     });
-    this.plainBox = checkbox({
-      name: 'plain',
-      label: s.plain,
-      checked: st.plain,
-      onChange: (plain) => this.change({ plain }),
-    });
-    this.residualBox = checkbox({
-      name: 'residual',
-      label: s.residual,
-      checked: st.residual,
-      onChange: (residual) => this.change({ residual }),
-    });
+    this.plainBox = this.control('plain', { field: checkbox });
+    this.residualBox = this.control('residual', { field: checkbox });
     const presets = h(
       'div',
       { class: 'presets', role: 'group', 'aria-label': s.presetsLabel },
@@ -149,7 +116,6 @@ export class RlGradientFlow extends ExperimentElement {
     this.gainSlider.set(gain);
     this.layersSlider.set(layers);
     this.change({ gain, layers }, 0);
-    this.model.redraw();
   }
 
   /** A control moved: keep the state (and URL) and recompute once the reader pauses (a preset passes delayMs 0). */
@@ -160,6 +126,7 @@ export class RlGradientFlow extends ExperimentElement {
     this.residualBox.input.checked = patch.residual ?? this.state.residual;
     if ((patch.variant ?? this.state.variant) === 'mlp' && this.state.width > 512) patch.width = 512;
     this.setState(patch);
+    if ('gain' in patch) this.model.redraw(); // the trained model's reference line is gain^(L-l) too
     this.recomputeSoon(delayMs);
   }
 

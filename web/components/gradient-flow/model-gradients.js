@@ -3,7 +3,7 @@
 // chapter quotes (tests/js/content-experiments.test.mjs reads them through gradientSummary).
 import { fetchToy, toyOf, toyWindow } from '../shared/toys.js';
 import { defaultIds, gatherFiles, tokenIds } from '../shared/model-files.js';
-import { fetchCheckpoint } from '../../lib/checkpoint/fetch.js';
+import { fetchCheckpoint } from '../../lib/hub/fetch.js';
 
 /** ||G||_F of a T x d gradient from its per-position norms n_t: sqrt(sum_t n_t^2). */
 export const frobenius = (norms) => Math.sqrt(norms.reduce((sum, n) => sum + n * n, 0));

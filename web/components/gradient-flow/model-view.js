@@ -11,7 +11,7 @@ import { axis, lineChart } from '../shared/line-chart.js';
 import { chartFigure, experimentChartOptions } from '../shared/experiment-element.js';
 import { TOY_NAMES } from '../shared/toys.js';
 import { createLabWorker } from '../../lib/worker-client.js';
-import { storedCheckpoints } from '../../lib/checkpoint/fetch.js';
+import { storedCheckpoints } from '../../lib/hub/fetch.js';
 import { stringsOf } from '../../languages.js';
 import { gradientSummary, sourceFiles, sourceIds } from './model-gradients.js';
 
@@ -29,86 +29,29 @@ export function modelPanel(host, { gain, onToy }) {
   let worker = null;
   let generation = 0;
   let last = null; // the last summary drawn, redrawn when the gain moves
-
-  const select = h(
-    'select',
-    { id: 'field-model', name: 'model', onchange: () => choose(select.value) },
-    MODEL_CHOICES.map((name) =>
-      h(
-        'option',
-        { value: name, selected: name === host.state.model },
-        name === NONE ? s.modelNone : (probe.toyLabels[name] ?? name),
-      ),
-    ),
-  );
-  const fileInput = h('input', {
-    id: 'field-model-files',
-    type: 'file',
-    multiple: true,
-    accept: '.json,.safetensors,.gguf',
-    onchange: () => fileInput.files.length && open({ files: [...fileInput.files] }),
+  const view = panelView(host, probe, {
+    choose,
+    open: (source) => open(source),
+    cancel: () => cancel(),
+    showStored: () => showStored(),
   });
-  const stored = h('ul', { class: 'stored-models', 'data-stored': '' });
-  // in the page only while a run goes on: the widget's own run state keeps the one progress bar otherwise
-  const progress = h('progress', { 'aria-label': s.modelProgressLabel });
-  const cancelButton = h('button', { type: 'button', hidden: true, onclick: () => cancel() }, s.modelCancel);
-  const status = h('p', { 'aria-live': 'polite', 'data-model-run': '' });
-  // hidden while empty: the widget's own run error stays the one alert on screen
-  const error = h('p', { class: 'error', role: 'alert', hidden: true, 'data-model-error': '' });
-  const showError = (message) => {
-    error.textContent = message;
-    error.hidden = !message;
-  };
-  const readouts = h('ul', { class: 'readouts', 'data-model-readouts': '' });
-  const gainsTable = h('table', { 'data-branch-gains': '', hidden: true });
-  const gainsNote = h('p', { class: 'hint', hidden: true }, s.gainsNote);
+  const { progress, status } = view;
   // made with the first figures: an empty chart would stand on paper as a figure not yet computed
   let chart = null;
-  const makeChart = () =>
-    lineChart({
-      host,
-      label: s.modelChartLabel,
-      height: 240,
-      log10: true,
-      quantity: s.quantity,
-      build: (color) =>
-        experimentChartOptions({
-          x: { dir: -1 },
-          axes: [
-            axis(color, { label: s.modelLayerAxis, incrs: [1, 2, 4, 8, 16] }),
-            axis(color, { size: 64, splits: logSplits, values: logValues }),
-          ],
-          series: [
-            { label: 'i', value: (u, v) => (v == null ? '–' : String(v)) },
-            { label: s.modelStream, stroke: color('blue'), width: 2.5, value: readout },
-            { label: s.modelBranchOnly, stroke: color('vermillion'), width: 2.5, value: readout },
-            {
-              label: s.reference,
-              stroke: color('fg'),
-              width: 1.5,
-              dash: [3, 6],
-              value: readout,
-              points: { show: false },
-            },
-          ],
-        }),
-    });
-  // dimmed with the widget's other results while a later model run has failed (reason 'model'): the last figures
-  const results = h('div', { hidden: true, 'data-model-results': '' }, readouts, gainsTable);
   const stale = (on) => host.markStale(on, 'model');
   stale(false); // a new panel (the widget rebuilt) shows no figures yet
 
   function choose(name) {
     onToy(name);
     if (name !== NONE) open({ toy: name });
-    else if (!cancelButton.hidden) cancel(); // 'none' stops a run under way; figures drawn stay
+    else if (!view.cancelButton.hidden) cancel(); // 'none' stops a run under way; figures drawn stay
   }
 
   function busy(on) {
-    cancelButton.hidden = !on;
+    view.cancelButton.hidden = !on;
     if (on) {
       progress.removeAttribute('value');
-      runRow.prepend(progress);
+      view.runRow.prepend(progress);
     } else progress.remove();
   }
 
@@ -124,7 +67,7 @@ export function modelPanel(host, { gain, onToy }) {
   async function open(source) {
     const mine = ++generation;
     const current = () => mine === generation;
-    showError('');
+    view.showError('');
     host.dataset.modelStatus = 'running';
     busy(true);
     let handle = null;
@@ -143,17 +86,10 @@ export function modelPanel(host, { gain, onToy }) {
       status.textContent = s.modelRunning(ids.length);
       const started = performance.now();
       const result = await handle.gradients(ids, {
-        onProgress: ({ pass, layer, layers }) => {
-          if (!current()) return;
-          // the forward's layers fill the first half, the backward's the second
-          const part = layers ? layer / layers : 0;
-          const done = pass === 'backward' ? 0.5 + part / 2 : part / 2;
-          Object.assign(progress, { max: 1, value: done });
-          status.textContent = s.modelProgress(Math.round(100 * done));
-        },
+        onProgress: (step) => current() && showPass(view, s, step),
       });
       if (!current()) return;
-      last = { summary: gradientSummary(result), name: sourceLabel(source), tokens: ids.length };
+      last = { summary: gradientSummary(result), name: sourceLabel(probe, source), tokens: ids.length };
       draw();
       busy(false);
       status.textContent = s.modelTook(performance.now() - started);
@@ -163,7 +99,7 @@ export function modelPanel(host, { gain, onToy }) {
       if (!current()) return;
       busy(false);
       status.textContent = '';
-      showError(s.modelFailed(describeError(failure, host.language)));
+      view.showError(s.modelFailed(describeError(failure, host.language)));
       host.dataset.modelStatus = 'error';
       stale(true); // the last figures stay, dimmed
     } finally {
@@ -171,71 +107,45 @@ export function modelPanel(host, { gain, onToy }) {
     }
   }
 
-  function sourceLabel(source) {
-    if (source.toy) return probe.toyNames[source.toy] ?? source.toy;
-    if (source.stored) return source.stored.repo;
-    return source.files.map((f) => f.name).join(', ');
-  }
-
   /** Draws the last result; the dashed line follows the widget's gain. */
   function draw() {
     if (!last) return;
-    const { summary, name, tokens } = last;
+    const { summary } = last;
     const L = summary.layers;
     const g = gain();
     const xs = Float64Array.from({ length: L + 1 }, (_, i) => i);
-    if (!chart) results.prepend(chartFigure(s.modelChartTitle, (chart = makeChart())));
+    if (!chart) view.results.prepend(chartFigure(s.modelChartTitle, (chart = modelChart(host))));
     chart.setData([
       xs,
       log10OrGap(summary.stream),
       log10OrGap(summary.branchOnly),
       log10OrGap(xs.map((i) => g ** (L - i))),
     ]);
-    readouts.replaceChildren(
-      h('li', {}, s.modelWhat(name, L, tokens, formatFixed(summary.loss, 4))),
-      h('li', { 'data-readout': 'model-stream' }, s.modelStreamAt0, shown(summary.stream[0])),
-      h(
-        'li',
-        { 'data-readout': 'model-branch-only' },
-        s.modelBranchOnlyAt0,
-        shown(summary.branchOnly[0]),
-        s.modelGainL(g, L),
-        shown(g ** L),
-        s.closing,
-      ),
-    );
-    gainsTable.replaceChildren(
-      h('caption', {}, s.gainsCaption),
-      h(
-        'tr',
-        {},
-        h('th', { scope: 'col' }, s.gainsLayer),
-        h('th', { scope: 'col' }, s.gainsAttn),
-        h('th', { scope: 'col' }, s.gainsMlp),
-      ),
-      ...summary.gains.map(({ attn, mlp }, l) =>
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'row' }, String(l)),
-          h('td', {}, formatFixed(attn, 3)),
-          h('td', {}, formatFixed(mlp, 3)),
-        ),
-      ),
-    );
-    gainsTable.hidden = gainsNote.hidden = false;
-    results.hidden = false;
+    drawFigures(view, s, last, g);
   }
 
-  // The models this browser stores (the probe's fetch panel adds them): listed again when the reader comes to the
-  // panel, redrawn only when the list changed (a focused button stays).
+  const showStored = storedLister(view, s, open);
+  showStored();
+  host.whileConnected(() => () => {
+    generation += 1;
+    worker?.terminate();
+    worker = null;
+  });
+  return { root: view.root, open, redraw: draw };
+}
+
+/**
+ * The models this browser stores (the probe's fetch panel adds them), each with a button that opens it: listed
+ * again when the reader comes to the panel, redrawn only when the list changed (a focused button stays).
+ */
+function storedLister(view, s, open) {
   let listed = null;
-  async function showStored() {
+  return async function showStored() {
     const models = await storedCheckpoints().catch(() => []);
     const key = models.map((m) => `${m.repo}@${m.commit}`).join(' ');
     if (key === listed) return;
     listed = key;
-    stored.replaceChildren(
+    view.stored.replaceChildren(
       ...models.map((m) =>
         h(
           'li',
@@ -245,23 +155,60 @@ export function modelPanel(host, { gain, onToy }) {
         ),
       ),
     );
-    stored.hidden = !models.length;
-  }
-  showStored();
-  const runRow = h('div', { class: 'fetch-row' }, status, cancelButton);
-  host.whileConnected(() => () => {
-    generation += 1;
-    worker?.terminate();
-    worker = null;
-  });
+    view.stored.hidden = !models.length;
+  };
+}
 
-  const root = h(
+/**
+ * The panel's elements: the model picker, the file input and the stored models (`on.choose(name)`,
+ * `on.open(source)`), the run row (progress, status, `on.cancel()`), the error and the results.
+ */
+function panelView(host, probe, on) {
+  const s = host.strings;
+  const select = h(
+    'select',
+    { id: 'field-model', name: 'model', onchange: () => on.choose(select.value) },
+    MODEL_CHOICES.map((name) =>
+      h(
+        'option',
+        { value: name, selected: name === host.state.model },
+        name === NONE ? s.modelNone : (probe.toyLabels[name] ?? name),
+      ),
+    ),
+  );
+  const fileInput = h('input', {
+    id: 'field-model-files',
+    type: 'file',
+    multiple: true,
+    accept: '.json,.safetensors,.gguf',
+    onchange: () => fileInput.files.length && on.open({ files: [...fileInput.files] }),
+  });
+  const view = {
+    stored: h('ul', { class: 'stored-models', 'data-stored': '' }),
+    // in the page only while a run goes on: the widget's own run state keeps the one progress bar otherwise
+    progress: h('progress', { 'aria-label': s.modelProgressLabel }),
+    cancelButton: h('button', { type: 'button', hidden: true, onclick: () => on.cancel() }, s.modelCancel),
+    status: h('p', { 'aria-live': 'polite', 'data-model-run': '' }),
+    // hidden while empty: the widget's own run error stays the one alert on screen
+    error: h('p', { class: 'error', role: 'alert', hidden: true, 'data-model-error': '' }),
+    readouts: h('ul', { class: 'readouts', 'data-model-readouts': '' }),
+    gainsTable: h('table', { 'data-branch-gains': '', hidden: true }),
+    gainsNote: h('p', { class: 'hint', hidden: true }, s.gainsNote),
+  };
+  view.showError = (message) => {
+    view.error.textContent = message;
+    view.error.hidden = !message;
+  };
+  // dimmed with the widget's other results while a later model run has failed (reason 'model'): the last figures
+  view.results = h('div', { hidden: true, 'data-model-results': '' }, view.readouts, view.gainsTable);
+  view.runRow = h('div', { class: 'fetch-row' }, view.status, view.cancelButton);
+  view.root = h(
     'section',
     {
       class: 'model-gradients',
       'aria-labelledby': 'model-title',
-      onpointerenter: () => showStored(),
-      onfocusin: () => showStored(),
+      onpointerenter: () => on.showStored(),
+      onfocusin: () => on.showStored(),
     },
     h('h4', { id: 'model-title' }, s.modelTitle),
     h('p', { class: 'hint' }, s.modelHint),
@@ -271,12 +218,98 @@ export function modelPanel(host, { gain, onToy }) {
       h('div', { class: 'field' }, h('label', { for: 'field-model' }, s.model), select),
       h('div', { class: 'field' }, h('label', { for: 'field-model-files' }, s.modelFiles), fileInput),
     ),
-    stored,
-    runRow,
-    error,
-    host.resultsRegion(results),
+    view.stored,
+    view.runRow,
+    view.error,
+    host.resultsRegion(view.results),
   );
-  return { root, open, redraw: draw };
+  return view;
+}
+
+/** A step of ckpt.gradients on the progress bar: the forward's layers fill its first half, the backward's the second. */
+function showPass({ progress, status }, s, { pass, layer, layers }) {
+  const part = layers ? layer / layers : 0;
+  const done = pass === 'backward' ? 0.5 + part / 2 : part / 2;
+  Object.assign(progress, { max: 1, value: done });
+  status.textContent = s.modelProgress(Math.round(100 * done));
+}
+
+function sourceLabel(probe, source) {
+  if (source.toy) return probe.toyNames[source.toy] ?? source.toy;
+  if (source.stored) return source.stored.repo;
+  return source.files.map((f) => f.name).join(', ');
+}
+
+/** The chart of the model's gradients, on the widget's log axis. */
+function modelChart(host) {
+  const s = host.strings;
+  return lineChart({
+    host,
+    label: s.modelChartLabel,
+    height: 240,
+    log10: true,
+    quantity: s.quantity,
+    build: (color) =>
+      experimentChartOptions({
+        x: { dir: -1 },
+        axes: [
+          axis(color, { label: s.modelLayerAxis, incrs: [1, 2, 4, 8, 16] }),
+          axis(color, { size: 64, splits: logSplits, values: logValues }),
+        ],
+        series: [
+          { label: 'i', value: (u, v) => (v == null ? '–' : String(v)) },
+          { label: s.modelStream, stroke: color('blue'), width: 2.5, value: readout },
+          { label: s.modelBranchOnly, stroke: color('vermillion'), width: 2.5, value: readout },
+          {
+            label: s.reference,
+            stroke: color('fg'),
+            width: 1.5,
+            dash: [3, 6],
+            value: readout,
+            points: { show: false },
+          },
+        ],
+      }),
+  });
+}
+
+/** The readouts of the last run (`last`: { summary, name, tokens }) for gain g, and the table of branch gains. */
+function drawFigures(view, s, { summary, name, tokens }, g) {
+  const L = summary.layers;
+  view.readouts.replaceChildren(
+    h('li', {}, s.modelWhat(name, L, tokens, formatFixed(summary.loss, 4))),
+    h('li', { 'data-readout': 'model-stream' }, s.modelStreamAt0, shown(summary.stream[0])),
+    h(
+      'li',
+      { 'data-readout': 'model-branch-only' },
+      s.modelBranchOnlyAt0,
+      shown(summary.branchOnly[0]),
+      s.modelGainL(g, L),
+      shown(g ** L),
+      s.closing,
+    ),
+  );
+  view.gainsTable.replaceChildren(
+    h('caption', {}, s.gainsCaption),
+    h(
+      'tr',
+      {},
+      h('th', { scope: 'col' }, s.gainsLayer),
+      h('th', { scope: 'col' }, s.gainsAttn),
+      h('th', { scope: 'col' }, s.gainsMlp),
+    ),
+    ...summary.gains.map(({ attn, mlp }, l) =>
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'row' }, String(l)),
+        h('td', {}, formatFixed(attn, 3)),
+        h('td', {}, formatFixed(mlp, 3)),
+      ),
+    ),
+  );
+  view.gainsTable.hidden = view.gainsNote.hidden = false;
+  view.results.hidden = false;
 }
 
 const readout = (u, v) => (v == null ? '–' : formatScientific(10 ** v, 3).text);

@@ -1,7 +1,7 @@
 // <rl-model-table>: the chapter's "What the models chose", live. Choose a model and its decoder layer is drawn
-// (shared/block-diagram.js) from its toy decoder config (lib/models.js), validated against the engine's option
+// (shared/block-diagram.js) from its decoder config (lib/models.js), validated against the engine's option
 // table. "Run this block" hands the placement to the page's <rl-placement-lab> (selectPlacements), keeps it in
-// view and moves the focus there; embedded without one, it runs the block's stack at toy size here (experiments.initGradients in a worker).
+// view and moves the focus there; embedded without one, it runs the block's stack at a small size here (experiments.initGradients in a worker).
 import { resolveOptions } from '../../lib/options.js';
 import { MODELS, modelById, toyDecoderConfig } from '../../lib/models.js';
 import { ExperimentElement } from '../shared/experiment-element.js';
@@ -13,8 +13,8 @@ import { formatScientific, shownConfigValue } from '../shared/format.js';
 import { stringsOf } from '../../languages.js';
 import { BLOCK_DIAGRAM_CSS } from '../shared/styles.js';
 
-const TOY_LAYERS = 8;
-const TOY_WIDTH = 64;
+const STACK_LAYERS = 8;
+const STACK_WIDTH = 64;
 const PLACEMENT_LAB = 'rl-placement-lab';
 const RUN_WAIT_MS = 60_000; // a hand-over keeps the lab in view at most this long before its run ends
 
@@ -25,27 +25,25 @@ export class RlModelTable extends ExperimentElement {
 
   build() {
     const s = this.strings;
-    const picker = radioGroup({
-      name: 'model',
-      legend: s.models,
+    const picker = this.control('model', {
+      field: radioGroup,
+      label: s.models,
       across: true,
-      value: this.state.model,
       options: MODELS.map((m) => ({ value: m.id, label: s.modelNames[m.id] ?? m.name })),
-      onChange: (id) => this.setState({ model: id }),
     });
     this.facts = h('dl', { class: 'model-facts' });
     this.diagram = h('figure', { class: 'model-diagram' });
     this.runButton = h('button', { type: 'button', class: 'run-block', onclick: () => this.runBlock() }, s.runHere);
     this.handover = h('p', { class: 'handover', role: 'status' });
-    this.toyCaption = h('h4', { id: 'toy-title' });
-    this.toyTable = h('tbody', {});
-    this.toyResult = h(
+    this.stackCaption = h('h4', { id: 'stack-title' });
+    this.stackTable = h('tbody', {});
+    this.stackResult = h(
       'div',
-      { class: 'toy-result', hidden: true },
-      this.toyCaption,
+      { class: 'stack-result', hidden: true },
+      this.stackCaption,
       h(
         'table',
-        { class: 'values', 'aria-labelledby': 'toy-title' },
+        { class: 'values', 'aria-labelledby': 'stack-title' },
         h(
           'thead',
           {},
@@ -56,9 +54,9 @@ export class RlModelTable extends ExperimentElement {
             h('th', { scope: 'col', class: 'number' }, s.gradNorm),
           ),
         ),
-        this.toyTable,
+        this.stackTable,
       ),
-      h('p', { class: 'hint' }, s.toyNote),
+      h('p', { class: 'hint' }, s.stackNote),
     );
     this.body.append(
       this.experimentHeader('model-table'),
@@ -66,7 +64,7 @@ export class RlModelTable extends ExperimentElement {
       h('div', { class: 'model-view' }, this.facts, this.diagram),
       h('div', { class: 'run-row' }, this.runButton, this.handover),
       this.runner.root,
-      (this.toyRegion = this.resultsRegion(this.toyResult)),
+      (this.stackRegion = this.resultsRegion(this.stackResult)),
     );
   }
 
@@ -84,7 +82,7 @@ export class RlModelTable extends ExperimentElement {
     const model = this.model;
     const config = resolveOptions(
       this.lab.describe().decoder,
-      { ...toyDecoderConfig(model), nLayers: TOY_LAYERS },
+      { ...toyDecoderConfig(model), nLayers: STACK_LAYERS },
       { where: 'config' },
     );
     const layout = blockLayout(config);
@@ -114,9 +112,9 @@ export class RlModelTable extends ExperimentElement {
     this.diagram.dataset.model = model.id;
     const handsOver = Boolean(this.placementLab);
     this.runButton.textContent = handsOver ? s.runInLab : s.runHere;
-    this.runner.root.hidden = handsOver; // the toy run happens here only without a placement lab on the page
-    this.toyRegion.hidden = handsOver;
-    this.toyResult.hidden = this.toyResult.dataset.model !== model.id; // a run of another model's block goes
+    this.runner.root.hidden = handsOver; // the small run happens here only without a placement lab on the page
+    this.stackRegion.hidden = handsOver;
+    this.stackResult.hidden = this.stackResult.dataset.model !== model.id; // a run of another model's block goes
     this.handover.textContent = '';
   }
 
@@ -140,17 +138,17 @@ export class RlModelTable extends ExperimentElement {
     const results = await this.runner.run([
       [
         'experiments.initGradients',
-        { placements: [placement], norm, qkNorm, nLayers: TOY_LAYERS, dModel: TOY_WIDTH, depths: [TOY_LAYERS] },
+        { placements: [placement], norm, qkNorm, nLayers: STACK_LAYERS, dModel: STACK_WIDTH, depths: [STACK_LAYERS] },
       ],
     ]);
     if (!results) return;
     const [r] = results;
-    this.toyCaption.textContent = this.strings.toyTitle(
+    this.stackCaption.textContent = this.strings.stackTitle(
       r.layers,
       this.strings.modelNames[model.id] ?? model.name,
-      TOY_WIDTH,
+      STACK_WIDTH,
     );
-    this.toyTable.replaceChildren(
+    this.stackTable.replaceChildren(
       ...Array.from(r.perLayer[placement].mlpDown, (value, layer) =>
         h(
           'tr',
@@ -160,9 +158,9 @@ export class RlModelTable extends ExperimentElement {
         ),
       ),
     );
-    this.toyResult.dataset.placement = placement;
-    this.toyResult.dataset.model = model.id;
-    this.toyResult.hidden = this.state.model !== model.id;
+    this.stackResult.dataset.placement = placement;
+    this.stackResult.dataset.model = model.id;
+    this.stackResult.hidden = this.state.model !== model.id;
   }
 }
 

@@ -10,7 +10,7 @@ const DEFAULT_WIDTH = 480; // until the chart has a size of its own
 const MIN_WIDTH = 240;
 const HEIGHT = 200;
 const MARGIN = { left: 46, right: 8, top: 14, bottom: 22 };
-// Widths of the monospace text (widget.css): 12-px names and ticks, 11-px bar values, per character; a CJK
+// Widths of the monospace text (charts.css): 12-px names and ticks, 11-px bar values, per character; a CJK
 // character takes about a full em.
 const TICK_CHAR = 7.3;
 const VALUE_CHAR = 6.7;
@@ -87,20 +87,7 @@ export function barChart({ label }) {
     const widestName = Math.max(0, ...categories.map((name) => TICK_CHAR * String(name).length + 10));
     const labelEvery = Math.max(1, Math.ceil(categories.length / 16), Math.ceil(widestName / groupWidth));
 
-    const axis = ticks.map((tick, k) => [
-      svg('line', {
-        class: tick === 0 ? 'zero-line' : 'grid-line',
-        x1: left,
-        x2: WIDTH - MARGIN.right,
-        y1: y(tick),
-        y2: y(tick),
-      }),
-      svg(
-        'text',
-        { class: 'tick', x: left - 6, y: y(tick), 'text-anchor': 'end', 'dominant-baseline': 'middle' },
-        tickLabels[k],
-      ),
-    ]);
+    const axis = valueAxis(ticks, tickLabels, y, left, WIDTH - MARGIN.right);
     const bars = categories.map((category, i) => {
       const groupLeft = left + i * groupWidth + groupWidth * 0.1;
       const rects = series.map((s, k) => {
@@ -144,18 +131,32 @@ export function barChart({ label }) {
           : null;
       return [rects, name];
     });
-    const titleLines = (lines, firstBaseline, side) =>
-      lines.length
-        ? svg(
-            'text',
-            { class: 'axis-title', 'data-axis': side },
-            lines.map((line, i) => svg('tspan', { x: 4, y: firstBaseline + i * TITLE_LINE }, line)),
-          )
-        : null;
     replaceChildren(root, titleLines(yTitle, 12, 'y'), axis, bars, titleLines(xTitle, namesY + TITLE_LINE, 'x'));
   }
 
   return { root, draw };
+}
+
+/** The value axis: a grid line at each tick (the zero line marked) from `left` to `right`, its label left of it. */
+function valueAxis(ticks, tickLabels, y, left, right) {
+  return ticks.map((tick, k) => [
+    svg('line', { class: tick === 0 ? 'zero-line' : 'grid-line', x1: left, x2: right, y1: y(tick), y2: y(tick) }),
+    svg(
+      'text',
+      { class: 'tick', x: left - 6, y: y(tick), 'text-anchor': 'end', 'dominant-baseline': 'middle' },
+      tickLabels[k],
+    ),
+  ]);
+}
+
+/** An axis title of `lines`, the first on `firstBaseline`, one TITLE_LINE apart; null when there are none. */
+function titleLines(lines, firstBaseline, side) {
+  if (!lines.length) return null;
+  return svg(
+    'text',
+    { class: 'axis-title', 'data-axis': side },
+    lines.map((line, i) => svg('tspan', { x: 4, y: firstBaseline + i * TITLE_LINE }, line)),
+  );
 }
 
 /** `text` broken into lines no wider than `width` user units: between words, or between CJK characters. */

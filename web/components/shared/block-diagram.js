@@ -1,6 +1,6 @@
 // A decoder layer drawn from the config that builds it: blockDiagram(config, labels) returns an <svg> of one
 // layer (the attention and MLP sublayers, the residual adds, every norm where `config.placement` puts it, QK-Norm
-// and the soft-caps), then the final norm and lm_head. `config` is a toy decoder config (createDecoder's keys:
+// and the soft-caps), then the final norm and lm_head. `config` is a decoder config of the lab (createDecoder's keys:
 // placement, norm, qkNorm, attnSoftcap, finalSoftcap), so what is drawn is what the engine would build.
 // blockLayout(config) is the same description without the DOM (for tests and for text alternatives).
 //
@@ -96,31 +96,22 @@ export function textWidth(content, size = TEXT_SIZE) {
 }
 
 /**
- * attnExtras: names of norms inside attention that the toy decoder has no place for (MLA's q_a_layernorm and
- * kv_a_layernorm, a v_norm), drawn as chips on the attention box.
- * labels: { norm: { layernorm: 'LayerNorm', ... }, attn, mlp, qkNorm, softcap(cap), input, lmHead, finalNorm,
- *   layers(n), skipScaled, noSkip, summary(layout) } (the strings of content/en/strings/block-diagram.js).
- * nLayers (optional) labels the repeat count.
+ * The drawing's pieces, each widening the horizontal extent drawn (extent(): { left, right }) by what it covers:
+ * text, a box (as wide as its label needs, at least BOX_W, centred on cx unless that crosses minLeft: a wide box on
+ * the trunk grows to the right; the group carries its right edge), a chip and a line.
  */
-export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) {
-  const layout = blockLayout(config);
-  const normName = labels.norm[layout.norm] ?? layout.norm;
-  const parts = [];
-  // the horizontal extent of everything drawn, which the viewBox and the layer's frame enclose
+function drawingTools() {
   let left = PAD;
   let right = W - PAD;
   const cover = (l, r) => {
     left = Math.min(left, l);
     right = Math.max(right, r);
   };
-  let y = 14;
   const text = (x, ty, content, cls = 'bd-text', size = cls === 'bd-text' ? TEXT_SIZE : SMALL_TEXT_SIZE) => {
     const half = textWidth(content, size) / 2;
     cover(x - half, x + half);
     return svg('text', { x, y: ty, class: cls, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, content);
   };
-  // a box is as wide as its label needs, at least BOX_W, centred on cx unless that crosses minLeft (a wide box
-  // on the trunk grows to the right); returns the group, with its right edge
   const boxWidth = (content) => Math.max(BOX_W, Math.ceil(textWidth(content) + 2 * PAD));
   const box = (cx, top, content, cls, data = {}, minLeft = -Infinity) => {
     const width = boxWidth(content);
@@ -134,16 +125,6 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
     );
     return Object.assign(group, { right: x + width });
   };
-  const trunkBox = (top, content, cls, data) => box(TRUNK_X, top, content, cls, data, PAD);
-  // the branch column's centre: its widest box starts BRANCH_GAP right of the trunk (or of "no skip" written on it)
-  const branchNorms = layout.sublayers.some((sub) => sub.norms.includes('before') || sub.norms.includes('after'));
-  const branchWidth = Math.max(
-    ...layout.sublayers.map((sub) => boxWidth(labels[sub.name])),
-    branchNorms ? boxWidth(normName) : 0,
-  );
-  const branchLeft =
-    TRUNK_X + Math.max(BRANCH_GAP, layout.residual ? 0 : textWidth(labels.noSkip, SMALL_TEXT_SIZE) / 2 + PAD);
-  const BRANCH_X = branchLeft + branchWidth / 2;
   const line = (x1, y1, x2, y2, cls = 'bd-line') => svg('line', { x1, y1, x2, y2, class: cls });
   const chip = (x, top, content, data) => {
     const width = Math.max(CHIP_W, Math.ceil(textWidth(content, SMALL_TEXT_SIZE) + 2 * PAD));
@@ -154,6 +135,43 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
       text(x + width / 2, top + CHIP_H / 2, content, 'bd-text', SMALL_TEXT_SIZE),
     );
   };
+  return { cover, text, boxWidth, box, line, chip, extent: () => ({ left, right }) };
+}
+
+/** The residual add of sublayer `name` on the trunk at height y: a circled plus. */
+function addNode(line, name, y) {
+  return svg(
+    'g',
+    { class: 'bd-add', 'data-add': name },
+    svg('circle', { cx: TRUNK_X, cy: y, r: 9 }),
+    line(TRUNK_X - 5, y, TRUNK_X + 5, y, 'bd-plus'),
+    line(TRUNK_X, y - 5, TRUNK_X, y + 5, 'bd-plus'),
+  );
+}
+
+/**
+ * attnExtras: names of norms inside attention that the lab's decoder has no place for (MLA's q_a_layernorm and
+ * kv_a_layernorm, a v_norm), drawn as chips on the attention box.
+ * labels: { norm: { layernorm: 'LayerNorm', ... }, attn, mlp, qkNorm, softcap(cap), input, lmHead, finalNorm,
+ *   layers(n), skipScaled, noSkip, summary(layout) } (the strings of content/en/strings/block-diagram.js).
+ * nLayers (optional) labels the repeat count.
+ */
+export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) {
+  const layout = blockLayout(config);
+  const normName = labels.norm[layout.norm] ?? layout.norm;
+  const parts = [];
+  const { cover, text, boxWidth, box, line, chip, extent } = drawingTools();
+  let y = 14;
+  const trunkBox = (top, content, cls, data) => box(TRUNK_X, top, content, cls, data, PAD);
+  // the branch column's centre: its widest box starts BRANCH_GAP right of the trunk (or of "no skip" written on it)
+  const branchNorms = layout.sublayers.some((sub) => sub.norms.includes('before') || sub.norms.includes('after'));
+  const branchWidth = Math.max(
+    ...layout.sublayers.map((sub) => boxWidth(labels[sub.name])),
+    branchNorms ? boxWidth(normName) : 0,
+  );
+  const branchLeft =
+    TRUNK_X + Math.max(BRANCH_GAP, layout.residual ? 0 : textWidth(labels.noSkip, SMALL_TEXT_SIZE) / 2 + PAD);
+  const BRANCH_X = branchLeft + branchWidth / 2;
 
   cover(PAD, PAD + textWidth(labels.input, SMALL_TEXT_SIZE));
   parts.push(svg('text', { x: PAD, y, class: 'bd-caption', 'dominant-baseline': 'central' }, labels.input));
@@ -193,15 +211,7 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
     } else {
       parts.push(text(TRUNK_X, (fork + add) / 2, labels.noSkip, 'bd-caption'));
     }
-    parts.push(
-      svg(
-        'g',
-        { class: 'bd-add', 'data-add': sub.name },
-        svg('circle', { cx: TRUNK_X, cy: add, r: 9 }),
-        line(TRUNK_X - 5, add, TRUNK_X + 5, add, 'bd-plus'),
-        line(TRUNK_X, add - 5, TRUNK_X, add + 5, 'bd-plus'),
-      ),
-    );
+    parts.push(addNode(line, sub.name, add));
     y = add + 9;
     if (sub.norms.includes('trunk')) {
       parts.push(line(TRUNK_X, y, TRUNK_X, y + GAP / 2));
@@ -210,6 +220,7 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
     }
   }
   const layerBottom = y + 6;
+  const { left, right } = extent(); // the layer's boxes and labels
   // the layer's frame, around all of the layer (drawn first, under it), its repeat count inside its right edge
   const frameLeft = Math.min(PAD, left - PAD / 2);
   const frameRight = Math.max(W - PAD, right + PAD / 2);
@@ -246,8 +257,9 @@ export function blockDiagram(config, labels, { nLayers, attnExtras = [] } = {}) 
   }
   y += BOX_H + 8;
   // everything drawn, with a margin: a label wider than the usual column widens the drawing, never clips
-  const minX = Math.min(0, Math.floor(left - PAD));
-  const maxX = Math.max(W, Math.ceil(right + PAD));
+  const whole = extent();
+  const minX = Math.min(0, Math.floor(whole.left - PAD));
+  const maxX = Math.max(W, Math.ceil(whole.right + PAD));
   const summary = labels.summary(layout);
   return svg(
     'svg',

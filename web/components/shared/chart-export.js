@@ -118,6 +118,45 @@ function seriesColor(plot, i) {
   return typeof value === 'string' ? value : '#777777';
 }
 
+/** The grid lines and tick labels of both axes; `box` = { left, top, width, height } of the plot. */
+function svgGrid(xScale, yScale, px, py, box) {
+  const { left, top, width, height } = box;
+  return [
+    ...xScale.ticks.flatMap((t, k) => [
+      `<line x1="${px(t)}" x2="${px(t)}" y1="${top}" y2="${top + height}" stroke="#dddddd"/>`,
+      `<text x="${px(t)}" y="${top + height + 16}" text-anchor="middle">${escapeXml(xScale.labels[k])}</text>`,
+    ]),
+    ...yScale.ticks.flatMap((t, k) => [
+      `<line x1="${left}" x2="${left + width}" y1="${py(t)}" y2="${py(t)}" stroke="#dddddd"/>`,
+      `<text x="${left - 6}" y="${py(t) + 4}" text-anchor="end">${escapeXml(yScale.labels[k])}</text>`,
+    ]),
+  ];
+}
+
+/** The points of a series' polylines, "x,y" each: a gap (null, NaN, off a log scale) ends one and starts the next. */
+function polylineRuns(xs, values, px, py) {
+  const runs = [[]];
+  values.forEach((v, r) => {
+    const x = px(xs[r]);
+    const y = py(v);
+    if (v === null || !Number.isFinite(x) || !Number.isFinite(y)) runs.push([]);
+    else runs.at(-1).push(`${x.toFixed(2)},${y.toFixed(2)}`);
+  });
+  return runs;
+}
+
+/** An SVG legend of { color, name } entries, three to a row from (left, top) across `width`. */
+function svgLegend(legend, left, width, top) {
+  return legend.flatMap(({ color, name }, k) => {
+    const x = left + (k % 3) * (width / 3);
+    const y = top + Math.floor(k / 3) * 16;
+    return [
+      `<rect x="${x}" y="${y - 9}" width="14" height="4" fill="${escapeXml(color)}"/>`,
+      `<text x="${x + 20}" y="${y}">${escapeXml(name)}</text>`,
+    ];
+  });
+}
+
 /**
  * The export of a uPlot chart; `getPlot()` and `getData()` give the current plot and data ([xs, ys...]),
  * `getLabel()` the chart's current label, `background()` and `foreground()` the widget's colours. `log10`: the y values are log10 of the quantity (log-axis.js), which the
@@ -172,19 +211,7 @@ export function lineChartExport({
       const flipX = plot.scales.x.dir === -1;
       const px = (v) => m.left + (flipX ? 1 - xScale.position(v) : xScale.position(v)) * pw;
       const py = (v, scale = yScale) => m.top + (1 - scale.position(v)) * ph;
-      const parts = [svgTitle(lines, 8)];
-      xScale.ticks.forEach((t, k) => {
-        parts.push(
-          `<line x1="${px(t)}" x2="${px(t)}" y1="${m.top}" y2="${m.top + ph}" stroke="#dddddd"/>`,
-          `<text x="${px(t)}" y="${m.top + ph + 16}" text-anchor="middle">${escapeXml(xScale.labels[k])}</text>`,
-        );
-      });
-      yScale.ticks.forEach((t, k) => {
-        parts.push(
-          `<line x1="${m.left}" x2="${m.left + pw}" y1="${py(t)}" y2="${py(t)}" stroke="#dddddd"/>`,
-          `<text x="${m.left - 6}" y="${py(t) + 4}" text-anchor="end">${escapeXml(yScale.labels[k])}</text>`,
-        );
-      });
+      const parts = [svgTitle(lines, 8), ...svgGrid(xScale, yScale, px, py, { ...m, width: pw, height: ph })];
       parts.push(`<rect x="${m.left}" y="${m.top}" width="${pw}" height="${ph}" fill="none" stroke="#888888"/>`);
       parts.push(
         `<text x="${m.left + pw / 2}" y="${m.top + ph + 36}" text-anchor="middle">${escapeXml(plot.axes[0]?.label ?? '')}</text>`,
@@ -193,14 +220,7 @@ export function lineChartExport({
       const legend = [];
       for (let i = 1; i < data.length; i++) {
         const scale = (plot.series[i].scale ?? 'y') === yKey ? yScale : scaleMap(plot.scales[plot.series[i].scale]);
-        // a gap (null, NaN, off a log scale) ends one polyline and starts the next
-        const runs = [[]];
-        data[i].forEach((v, r) => {
-          const x = px(data[0][r]);
-          const y = py(v, scale);
-          if (v === null || !Number.isFinite(x) || !Number.isFinite(y)) runs.push([]);
-          else runs.at(-1).push(`${x.toFixed(2)},${y.toFixed(2)}`);
-        });
+        const runs = polylineRuns(data[0], data[i], px, (v) => py(v, scale));
         const color = seriesColor(plot, i);
         for (const run of runs)
           if (run.length)
@@ -209,14 +229,7 @@ export function lineChartExport({
             );
         legend.push({ color, name: plot.series[i].label ?? `series ${i}` });
       }
-      legend.forEach(({ color, name }, k) => {
-        const x = m.left + (k % 3) * (pw / 3);
-        const y = H - 34 + Math.floor(k / 3) * 16;
-        parts.push(
-          `<rect x="${x}" y="${y - 9}" width="14" height="4" fill="${escapeXml(color)}"/>`,
-          `<text x="${x + 20}" y="${y}">${escapeXml(name)}</text>`,
-        );
-      });
+      parts.push(...svgLegend(legend, m.left, pw, H - 34));
       return (
         `<svg xmlns="${SVG_NS}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" font-family="system-ui, sans-serif" font-size="12">\n` +
         `<title>${escapeXml(title)}</title>\n<rect width="${W}" height="${H}" fill="#ffffff"/>\n${parts.join('\n')}\n</svg>\n`

@@ -265,6 +265,3 @@ export class ExperimentRunner {
     }
   }
 }
-
-// fields.js is their home; gradient-flow.js still imports them from here.
-export { checkbox, numberSelect } from './fields.js';

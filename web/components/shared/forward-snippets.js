@@ -1,5 +1,5 @@
 // The forward() snippets of <rl-forward-reader>: short decoder-layer forwards written by this project in the
-// style of each model's reference code (simplified, not copied). Each snippet carries the toy decoder config
+// style of each model's reference code (simplified, not copied). Each snippet carries the decoder config
 // it corresponds to; the right answer is that config's `placement`, as the engine's option table resolves it.
 //
 // Every line names the steps of the block it performs, so the code and the diagram highlight together:

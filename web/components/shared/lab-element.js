@@ -93,7 +93,7 @@ export class LabElement extends HTMLElement {
     const labReady = webAssemblyPresent ? Promise.all([load(), formulasReady()]) : null; // fetched while the stylesheets and texts are
     labReady?.catch(() => {}); // awaited below, where a failure is shown
     await Promise.all([
-      adoptStyles(this.shadowRoot, [WIDGET_CSS, ...this.constructor.styles]),
+      adoptStyles(this.shadowRoot, [...WIDGET_CSS, ...this.constructor.styles]),
       loadLanguage(this.language),
     ]);
     this.strings = stringsOf(this.language, this.constructor.tag); // content/<lang>/strings/<tag>.js
@@ -165,7 +165,7 @@ export class LabElement extends HTMLElement {
 
   /** The fragment that opens the page at this widget: its id, else `rl-` and its URL prefix. */
   get anchor() {
-    return this.id || `rl-${this.statePrefix}`;
+    return this.id || `rl-${this.stateKey}`;
   }
 
   attributeChangedCallback(name, oldValue, value) {
@@ -262,7 +262,7 @@ export class LabElement extends HTMLElement {
    * same tags on the page (vec, vec2, ...), the key being the `stateKey` of its registry row. Both language pages
    * hold the widgets in the same order, so a link carries its state across the language switch.
    */
-  get statePrefix() {
+  get stateKey() {
     if (this.hasAttribute('state-key')) return this.getAttribute('state-key');
     if (this.id) return this.id;
     const { stateKey } = widgetOf(this.constructor.tag);
@@ -312,7 +312,7 @@ export class LabElement extends HTMLElement {
   /** The share menu's link: the address with the settings, opening at this widget (its anchor). */
   async shareableAddress() {
     const { url, dropped } = await this.#binding.addressWithState();
-    if (this.statePrefix) url.hash = this.anchor;
+    if (this.stateKey) url.hash = this.anchor;
     return { href: url.href, dropped: dropped.map((name) => ({ name, length: this.state[name].length })) };
   }
 

@@ -55,8 +55,33 @@ function colorProbe(host) {
   return probe;
 }
 
+/**
+ * Calls `redraw` whenever the colours may change: the page's theme (in the next frame), the system's scheme, and
+ * printing, which switches the page to its print palette (page.css) and back after. Returns the unsubscribe.
+ */
+function redrawOnPaletteChange(redraw) {
+  let frame = 0;
+  const onTheme = () => {
+    cancelAnimationFrame(frame);
+    frame = requestAnimationFrame(redraw);
+  };
+  document.addEventListener('residual-lab:themechange', onTheme);
+  systemDark.addEventListener('change', redraw);
+  printing.addEventListener('change', redraw);
+  addEventListener('beforeprint', redraw);
+  addEventListener('afterprint', redraw);
+  return () => {
+    cancelAnimationFrame(frame);
+    document.removeEventListener('residual-lab:themechange', onTheme);
+    systemDark.removeEventListener('change', redraw);
+    printing.removeEventListener('change', redraw);
+    removeEventListener('beforeprint', redraw);
+    removeEventListener('afterprint', redraw);
+  };
+}
+
 export function lineChart({ host, label, height = 240, build, log10 = false, quantity = '' }) {
-  // Until the first data the chart is an empty frame; on paper a short note stands in for it (widget.css).
+  // Until the first data the chart is an empty frame; on paper a short note stands in for it (charts.css).
   const root = h(
     'div',
     { class: 'line-chart', role: 'img', 'aria-label': label, 'data-empty': '' },
@@ -96,7 +121,7 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
       ...options.legend,
       markers: { width: markerBorder, fill: legendSwatch, ...options.legend?.markers },
     };
-    // Points-only series (width 0) keep a round marker in the legend (widget.css), lines get a line.
+    // Points-only series (width 0) keep a round marker in the legend (charts.css), lines get a line.
     const series = options.series.map((one, i) =>
       i > 0 && one.width === 0 ? { ...one, class: one.class ?? 'points-series' } : one,
     );
@@ -148,25 +173,10 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
       if (plot && Math.abs(plot.width - width()) > 1) plot.setSize({ width: width(), height });
     });
     resizes.observe(root);
-    let frame = 0;
-    const onTheme = () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(create);
-    };
-    document.addEventListener('residual-lab:themechange', onTheme);
-    systemDark.addEventListener('change', create);
-    // Printing switches the page to its print palette (page.css): the canvas is redrawn in it, and back after.
-    printing.addEventListener('change', create);
-    addEventListener('beforeprint', create);
-    addEventListener('afterprint', create);
+    const stopRedrawing = redrawOnPaletteChange(create);
     return () => {
       resizes.disconnect();
-      cancelAnimationFrame(frame);
-      document.removeEventListener('residual-lab:themechange', onTheme);
-      systemDark.removeEventListener('change', create);
-      printing.removeEventListener('change', create);
-      removeEventListener('beforeprint', create);
-      removeEventListener('afterprint', create);
+      stopRedrawing();
       plot?.destroy();
       plot = null;
     };

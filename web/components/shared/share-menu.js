@@ -68,6 +68,62 @@ function download(parent, blob, fileName) {
   setTimeout(() => URL.revokeObjectURL(href), 10_000);
 }
 
+/** A list item per exportable chart (PNG, SVG, CSV) and table (CSV) of `host`; `save(make, type, fileName)`. */
+function exportItems(host, t, save) {
+  const base = host.localName;
+  const items = [];
+  const charts = [...host.shadowRoot.querySelectorAll('.line-chart, .bar-chart')].filter((el) => el.chartExport);
+  charts.forEach((root, i) => {
+    const label = root.getAttribute('aria-label') || root.chartExport.label;
+    const name = `${base}-chart-${i + 1}`;
+    const button = (format, make, type) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          'aria-label': t.saveAs(format, label),
+          onclick: () => save(make, type, `${name}.${format.toLowerCase()}`),
+        },
+        format,
+      );
+    items.push(
+      h(
+        'li',
+        { class: 'share-item' },
+        h('span', { class: 'share-label' }, label),
+        ' ',
+        button('PNG', () => root.chartExport.png(), 'image/png'),
+        button('SVG', () => root.chartExport.svg(), 'image/svg+xml'),
+        button('CSV', () => root.chartExport.csv(), 'text/csv'),
+      ),
+    );
+  });
+  const tables = exportableTables(host.shadowRoot);
+  tables.forEach((table, i) => {
+    const labelledBy = table.getAttribute('aria-labelledby');
+    const heading = labelledBy ? host.shadowRoot.getElementById(labelledBy)?.textContent.trim() : '';
+    const label = heading ? `${t.table(i + 1)}: ${heading}` : t.table(i + 1);
+    items.push(
+      h(
+        'li',
+        { class: 'share-item' },
+        h('span', { class: 'share-label' }, label),
+        ' ',
+        h(
+          'button',
+          {
+            type: 'button',
+            'aria-label': t.saveAs('CSV', label),
+            onclick: () => save(() => tableCsv(table), 'text/csv', `${base}-table-${i + 1}.csv`),
+          },
+          'CSV',
+        ),
+      ),
+    );
+  });
+  return items;
+}
+
 export function shareMenu(host) {
   const t = host.common.share;
   const status = h('p', { class: 'share-status', role: 'status', 'aria-live': 'polite' });
@@ -118,57 +174,7 @@ export function shareMenu(host) {
 
   // The charts and tables are listed when the menu opens: a widget may add or drop some as settings change.
   function listExports() {
-    const base = host.localName;
-    const items = [];
-    const charts = [...host.shadowRoot.querySelectorAll('.line-chart, .bar-chart')].filter((el) => el.chartExport);
-    charts.forEach((root, i) => {
-      const label = root.getAttribute('aria-label') || root.chartExport.label;
-      const name = `${base}-chart-${i + 1}`;
-      const button = (format, make, type) =>
-        h(
-          'button',
-          {
-            type: 'button',
-            'aria-label': t.saveAs(format, label),
-            onclick: () => save(make, type, `${name}.${format.toLowerCase()}`),
-          },
-          format,
-        );
-      items.push(
-        h(
-          'li',
-          { class: 'share-item' },
-          h('span', { class: 'share-label' }, label),
-          ' ',
-          button('PNG', () => root.chartExport.png(), 'image/png'),
-          button('SVG', () => root.chartExport.svg(), 'image/svg+xml'),
-          button('CSV', () => root.chartExport.csv(), 'text/csv'),
-        ),
-      );
-    });
-    const tables = exportableTables(host.shadowRoot);
-    tables.forEach((table, i) => {
-      const labelledBy = table.getAttribute('aria-labelledby');
-      const heading = labelledBy ? host.shadowRoot.getElementById(labelledBy)?.textContent.trim() : '';
-      const label = heading ? `${t.table(i + 1)}: ${heading}` : t.table(i + 1);
-      items.push(
-        h(
-          'li',
-          { class: 'share-item' },
-          h('span', { class: 'share-label' }, label),
-          ' ',
-          h(
-            'button',
-            {
-              type: 'button',
-              'aria-label': t.saveAs('CSV', label),
-              onclick: () => save(() => tableCsv(table), 'text/csv', `${base}-table-${i + 1}.csv`),
-            },
-            'CSV',
-          ),
-        ),
-      );
-    });
+    const items = exportItems(host, t, save);
     exports.replaceChildren(...(items.length ? [h('ul', { class: 'share-list' }, items)] : []));
   }
 

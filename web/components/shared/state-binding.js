@@ -21,7 +21,7 @@ import {
 const URL_WRITE_DELAY_MS = 200;
 
 export class StateBinding {
-  #host; // the element: stateTable, stateContext(), statePrefix, reservedKeys, state, common, language
+  #host; // the element: stateTable, stateContext(), stateKey, reservedKeys, state, common, language
   #base = null;
   #urlNotice = '';
   #attributeNotices = new Map(); // attribute name -> why its value is ignored
@@ -41,13 +41,13 @@ export class StateBinding {
     const fromAttributes = readAttributes(table, host, context);
     this.#base = fromAttributes.values;
     const query = new URLSearchParams(location.search);
-    const expanded = await expandLongState(table, query, host.statePrefix);
-    const fromUrl = readState(table, expanded.params, host.statePrefix, context, this.#base);
+    const expanded = await expandLongState(table, query, host.stateKey);
+    const fromUrl = readState(table, expanded.params, host.stateKey, context, this.#base);
     for (const problem of fromAttributes.problems)
       this.#attributeNotices.set(problem.key, this.#attributeProblem(problem));
     // Keys of this widget that name no setting; with no prefix (embed.html) only where the page says which keys are its own.
     const unknown =
-      host.statePrefix || host.reservedKeys ? unknownKeys(table, query, host.statePrefix, host.reservedKeys) : [];
+      host.stateKey || host.reservedKeys ? unknownKeys(table, query, host.stateKey, host.reservedKeys) : [];
     const settingNames = table.map((row) => attributeName(row.name));
     this.#urlNotice = [
       ...[...expanded.problems, ...fromUrl.problems].map((p) =>
@@ -66,7 +66,7 @@ export class StateBinding {
   /** The settings a link sets (`params`, a query) that differ from the widget's; those it cannot use join the notice. */
   fromLink(params) {
     const host = this.#host;
-    const { values, problems } = readState(host.stateTable, params, host.statePrefix, host.stateContext(), host.state);
+    const { values, problems } = readState(host.stateTable, params, host.stateKey, host.stateContext(), host.state);
     if (problems.length) {
       const named = problems.map((p) => host.common.urlProblem(p.key, quoted(p.raw, host.language)));
       this.#urlNotice = [this.#urlNotice, ...named].filter(Boolean).join(' ');
@@ -135,7 +135,7 @@ export class StateBinding {
       host.stateTable,
       host.state,
       url.searchParams,
-      host.statePrefix,
+      host.stateKey,
       this.#base ?? undefined,
     );
     return { url, dropped };
@@ -146,11 +146,11 @@ export class StateBinding {
     this.#pending = false;
     const write = ++this.#writes;
     const base = this.#base ?? undefined;
-    const own = await writeLongState(host.stateTable, host.state, new URLSearchParams(), host.statePrefix, base);
+    const own = await writeLongState(host.stateTable, host.state, new URLSearchParams(), host.stateKey, base);
     if (write !== this.#writes) return; // a newer write is under way
     // Other widgets may have written the address meanwhile: only this widget's keys change.
     const url = new URL(location.href);
-    writeState(host.stateTable, host.state, url.searchParams, host.statePrefix, base);
+    writeState(host.stateTable, host.state, url.searchParams, host.stateKey, base);
     for (const [key, value] of own.params) url.searchParams.set(key, value);
     if (url.href !== location.href) history.replaceState(history.state, '', url);
   }

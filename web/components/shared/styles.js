@@ -4,8 +4,15 @@
 // constructable sheets are missing, a <link rel=stylesheet> in the shadow root does the same job.
 const sheets = new Map();
 
-/** The stylesheet every widget adopts before its own (colours, fonts, the parts every widget has). */
-export const WIDGET_CSS = new URL('./widget.css', import.meta.url);
+/**
+ * The stylesheets every widget adopts before its own, in this order: the parts every widget has (colours, fonts,
+ * fields, tables), its charts and formulas, then paper, phones and touch screens, which override both.
+ */
+export const WIDGET_CSS = [
+  new URL('./widget.css', import.meta.url),
+  new URL('./charts.css', import.meta.url),
+  new URL('./widget-media.css', import.meta.url),
+];
 /** The block diagrams' stylesheet (block-diagram.js), for the widgets that draw one. */
 export const BLOCK_DIAGRAM_CSS = new URL('./block-diagram.css', import.meta.url);
 export const uplotCssUrl = () => new URL('../../vendor/uplot/uPlot.min.css', import.meta.url);

@@ -3,11 +3,6 @@
 // writers are tests/fixtures/checkpoints/write-safetensors.mjs and write-gguf.mjs.
 import { DTYPE_LAYOUTS } from './gguf-types.js';
 
-/** The lab's code of `dtype` (checkpoint::Dtype in wasm/src/checkpoint/quant.hpp). */
-export const DTYPE_CODES = Object.freeze(
-  Object.fromEntries(Object.entries(DTYPE_LAYOUTS).map(([k, v]) => [k, v.code])),
-);
-
 /** Bytes of n values of `dtype` (n a multiple of its block). */
 export const byteSize = (dtype, n) => (n / DTYPE_LAYOUTS[dtype].blockValues) * DTYPE_LAYOUTS[dtype].blockBytes;
 

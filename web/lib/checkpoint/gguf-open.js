@@ -119,6 +119,6 @@ export function adjustModel(model, { ropeFreqs, normStoredOffset }) {
   if (normStoredOffset) {
     model.forward.normOffset -= normStoredOffset;
     model.forward.storedNormOffset = normStoredOffset;
-    model.spec[6] = model.forward.normOffset; // LayerSpec.norm_offset
+    model.spec.norm_offset = model.forward.normOffset;
   }
 }

@@ -1,7 +1,7 @@
 // The tensor types of GGUF files (ggml_type in llama.cpp's ggml.h, GGMLQuantizationType in gguf-py/gguf/
 // constants.py) by id: the ones the lab runs with their block layout, and the names of the ones it refuses.
-// `code` is the lab's dtype code, the C++ table's (RL_CHECKPOINT_DTYPES in wasm/src/checkpoint/quant.hpp);
-// tests/js/gguf-dequant.test.mjs holds the two tables together.
+// `code` is the lab's dtype code, the C++ table's (RL_CHECKPOINT_DTYPES in wasm/src/checkpoint/quant.hpp, which
+// the module exports in its checkpoint layout); tests/js/checkpoint-layout.test.mjs holds the two tables together.
 
 export const GGUF_TYPES = Object.freeze({
   0: { name: 'F32', code: 0, blockValues: 1, blockBytes: 4 },

@@ -153,26 +153,7 @@ export function parseGgufHeader(bytes, fileSize, file) {
   if (!(alignment > 0) || (alignment & (alignment - 1)) !== 0)
     throw fail('misaligned_tensor', file, `general.alignment ${alignment} is not a power of two`);
 
-  const infos = [];
-  for (let i = 0; i < tensorCount; i++) {
-    try {
-      const name = string(`tensor ${i}'s name`);
-      const dims = u32();
-      if (dims < 1 || dims > MAX_DIMS) throw new Error(`${dims} dimensions`);
-      const shape = [];
-      for (let k = 0; k < dims; k++) shape.push(u64());
-      const type = u32();
-      const offset = u64();
-      infos.push({ name, shape: shape.reverse(), type, offset });
-    } catch (error) {
-      if (error instanceof NeedMore) throw error;
-      throw fail(
-        'invalid_tensor_count',
-        file,
-        `tensor info ${i} of the ${tensorCount} the header counts is not a tensor info (${error.message}); the count is wrong or the header damaged`,
-      );
-    }
-  }
+  const infos = readTensorInfos({ string, u32, u64 }, tensorCount, file);
   const dataOffset = Math.ceil(at / alignment) * alignment;
   // writers pad the header to the alignment with zeros: anything else there is a tensor info the count left out
   need(dataOffset - at);
@@ -182,6 +163,12 @@ export function parseGgufHeader(bytes, fileSize, file) {
       file,
       `bytes follow the ${tensorCount} tensor infos the header counts where padding should be; the count is wrong`,
     );
+  const tensors = checkTensors(infos, { dataOffset, alignment, fileSize, file });
+  return { version, kv, kvTypes, alignment, dataOffset, tensors, headerBytes: bytes.slice(0, Math.min(at, 1 << 16)) };
+}
+
+/** The tensor infos checked against the file (known type, whole blocks, aligned, inside it): name -> tensor. */
+function checkTensors(infos, { dataOffset, alignment, fileSize, file }) {
   const tensors = new Map();
   for (const { name, shape, type, offset } of infos) {
     if (tensors.has(name)) throw fail('invalid_gguf', file, `${name} is listed twice`);
@@ -228,5 +215,30 @@ export function parseGgufHeader(bytes, fileSize, file) {
       );
     tensors.set(name, { name, dtype: layout.name, type, shape: Object.freeze(shape), offset: begin, byteLength, file });
   }
-  return { version, kv, kvTypes, alignment, dataOffset, tensors, headerBytes: bytes.slice(0, Math.min(at, 1 << 16)) };
+  return tensors;
+}
+
+/** The header's tensor infos, { name, shape (outermost first), type, offset }, read by the header's reader. */
+function readTensorInfos({ string, u32, u64 }, tensorCount, file) {
+  const infos = [];
+  for (let i = 0; i < tensorCount; i++) {
+    try {
+      const name = string(`tensor ${i}'s name`);
+      const dims = u32();
+      if (dims < 1 || dims > MAX_DIMS) throw new Error(`${dims} dimensions`);
+      const shape = [];
+      for (let k = 0; k < dims; k++) shape.push(u64());
+      const type = u32();
+      const offset = u64();
+      infos.push({ name, shape: shape.reverse(), type, offset });
+    } catch (error) {
+      if (error instanceof NeedMore) throw error;
+      throw fail(
+        'invalid_tensor_count',
+        file,
+        `tensor info ${i} of the ${tensorCount} the header counts is not a tensor info (${error.message}); the count is wrong or the header damaged`,
+      );
+    }
+  }
+  return infos;
 }

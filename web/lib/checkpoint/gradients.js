@@ -5,78 +5,38 @@
 // the memory budget does not hold every layer's activations, the backward recomputes a layer's from its input.
 // Weight gradients come back as Frobenius norms only.
 import { ResidualLabError } from '../errors.js';
-import { SLOTS } from './model.js';
-import { KEEP_ACTIVATIONS, PROJECTIONS, heapBlocks, moduleError, weightLayout } from './runner.js';
-import { DTYPE_CODES, valueCount } from './dtypes.js';
+import { KEEP_ACTIVATIONS } from './runner.js';
+import { align16, heapAllocator } from './heap.js';
+import { heapCopier, weightLayout } from './layer-weights.js';
+import { runReads } from './run-reads.js';
+import { checkpointLayout, encodeSpec } from './layout.js';
 
 const OPTIONS = Object.freeze(['target', 'onProgress', 'signal', 'memoryLimit']);
-const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 const invalid = (message) => new ResidualLabError(message, { code: 'invalid_input' });
 
 /** The gradients method of a checkpoint: runner is createRunner's (its run is the forward). */
 export function createGradients(Module, model, weights, runner) {
-  const { d, L, V, eps } = model.sizes;
+  const { d, L, V } = model.sizes;
   const f = model.forward;
-  const {
-    byLayer,
-    embed,
-    head,
-    finalNorm,
-    heapBytes,
-    layerBytes,
-    largestLayerRead,
-    stagingBytes,
-    headRowBytes,
-    chunkRows,
-  } = weightLayout(model, weights);
+  const w = weightLayout(model, weights);
+  const { byLayer, largestLayerRead } = w;
   const { H, headDim, ffn } = model.sizes;
-  const panelFloats = Module._rl_ckpt_backward_panel_rows() * Math.max(d, H * headDim, ffn);
-  const fail = () => moduleError(Module);
+  const layout = checkpointLayout(Module);
+  const panelFloats = layout.backwardPanelRows * Math.max(d, H * headDim, ffn);
 
   return async function gradients(tokens, options = {}) {
-    const opts = options ?? {};
-    if (typeof opts !== 'object') throw invalid('the options must be an object');
-    for (const key of Object.keys(opts))
-      if (!OPTIONS.includes(key)) throw invalid(`options.${key} is not one of ${OPTIONS.join(', ')}`);
-    const { target, onProgress = null, signal = null, memoryLimit } = opts;
-    if (onProgress !== null && typeof onProgress !== 'function') throw invalid('options.onProgress must be a function');
-    if (!(Array.isArray(tokens) || ArrayBuffer.isView(tokens)))
-      throw invalid('the input must be a list of token ids (or a text, with tokenizer.json)');
-    const T = tokens.length;
-    const rows = lossRows(tokens, target, T, V); // [position, token id, weight]
+    const { T, rows, onProgress, signal, memoryLimit } = checkOptions(tokens, options, V);
     const cancelled = () => {
       if (signal?.aborted) throw new DOMException('the run was cancelled', 'AbortError');
     };
 
     const ids = Array.from(tokens, Number);
-    const reads = { bytes: 0, count: 0 };
-    const read = async (w, from = 0, to = w.byteLength, into = undefined) => {
-      const bytes = await w.source.read(w.offset + from, w.offset + to, into);
-      reads.bytes += bytes.length;
-      reads.count += 1;
-      return bytes;
-    };
+    const reads = runReads(byLayer, largestLayerRead);
 
-    const { alloc, freeAll } = heapBlocks(Module);
+    const { alloc, freeAll, fail } = heapAllocator(Module);
     try {
-      const small = alloc((16 + 2 * SLOTS.length + d + 2 * T + 2 * d) * 4, "the layer's settings");
-      const spec = small,
-        slots = spec + 16 * 4,
-        freq = slots + 2 * SLOTS.length * 4,
-        norms = freq + d * 4,
-        gain = norms + 2 * T * 4,
-        dgain = gain + d * 4;
-      Module.HEAPF32.set(model.spec, spec >> 2);
-      // each layer's activations, kept by the forward for the backward where the memory budget allows them; else
-      // the backward recomputes them from the layer's input
-      const savedBytes = align16(Module._rl_ckpt_saved_floats(spec, T) * 4);
-      let saved = 0;
-      try {
-        saved = alloc(L * savedBytes, 'the activations kept for the backward');
-      } catch (error) {
-        if (error.code !== 'out_of_memory') throw error;
-      }
-      const keptAt = (i) => (saved ? saved + i * savedBytes : 0);
+      const settings = settingsBlocks(Module, alloc, { T, d, L, layout, spec: model.spec });
+      const { saved, keptAt } = settings;
 
       // the forward: every layer's input and (where kept) activations, and every position's logits
       const forward = await runner.run(tokens, {
@@ -93,7 +53,7 @@ export function createGradients(Module, model, weights, runner) {
           stage,
           layer: done,
           layers: L,
-          bytesRead: forward.reads.bytes + reads.bytes,
+          bytesRead: forward.reads.bytes + reads.account.bytesRead,
           bytesTotal: 2 * runner.cost(T).bytesRead,
         });
 
@@ -101,178 +61,37 @@ export function createGradients(Module, model, weights, runner) {
       const { loss, dz } = lossGradient(forward.logits, rows, T, V, f.finalSoftcap);
 
       const view = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
-      const g = alloc(T * d * 4, "the stream's gradient");
-      const branch = alloc(T * d * 4, 'the branch-only gradient');
-      const xin = alloc(T * d * 4, "a layer's input");
-      const dzPtr = alloc(T * V * 4, "the logits' gradient");
-      const hf = alloc(T * d * 4, 'the stream after the final norm');
-      const dhf = alloc(T * d * 4, "the final norm's output gradient");
-      const layer = alloc(layerBytes, "one layer's weights");
-      const staging = alloc(stagingBytes, "the copy of one tensor's bytes");
-      const chunk = alloc(chunkRows * headRowBytes, 'a chunk of the output head');
-      const panel = alloc(panelFloats * 4, 'a panel of widened weights');
-      const doubles = alloc((4 + SLOTS.length) * 8, 'the layer gradient sums');
-      const gains = doubles,
-        squares = doubles + 4 * 8;
-      const toF32 = (dest, w, bytes) => {
-        if (w.dtype === 'F32') Module.HEAPU8.set(bytes, dest);
-        else {
-          Module.HEAPU8.set(bytes, staging);
-          Module._rl_ckpt_to_f32(dest, staging, valueCount(w.dtype, bytes.length), DTYPE_CODES[w.dtype]);
-        }
-      };
+      const blocks = { ...settings, ...backwardBlocks(alloc, { T, d, V, w, panelFloats, layout }) };
+      const { norms } = blocks;
+      const copier = heapCopier(Module, layout, w.heapBytes, blocks.staging);
       const rowNorms = (ptr) => {
         Module._rl_ckpt_row_norms(norms, ptr, T, d);
         return Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T);
       };
       const paramSquares = new Map(); // tensor name -> ||dloss/dW||^2
+      const bk = { Module, layout, model, w, T, blocks, reads, copier, fail, cancelled, report, view, rowNorms };
+      bk.code = copier.code;
 
       // reads into two reused buffers, each one's next read started once its bytes are in the heap (fresh
       // buffers cost page faults: docs/checkpoints.md)
-      const layerScratch = new Uint8Array(largestLayerRead);
-      const readLayer = (i) => {
-        let at = 0;
-        const pending = Promise.all(
-          [...byLayer[i].entries()].map(([slot, w]) => {
-            const into = layerScratch.subarray(at, (at += w.byteLength));
-            return read(w, 0, w.byteLength, into).then((bytes) => [slot, w, bytes]);
-          }),
-        );
-        pending.catch(() => {});
-        return pending;
-      };
-      let nextLayer = readLayer(L - 1);
-      const chunkScratch = new Uint8Array(chunkRows * headRowBytes);
-      const readChunk = (v0) => {
-        const [from, to] = [v0 * headRowBytes, Math.min(V, v0 + chunkRows) * headRowBytes];
-        const pending = read(head, from, to, chunkScratch.subarray(0, to - from));
-        pending.catch(() => {});
-        return pending;
-      };
-
-      // the head: dhf = dz W, chunk by chunk; ||dW||^2 = <dz dz^T, hf hf^T>
-      Module.HEAPF32.set(dz, dzPtr >> 2);
-      Module.HEAPF32.set(forward.finalHidden, hf >> 2);
-      view(dhf, T * d).fill(0);
-      let nextChunk = readChunk(0);
-      for (let v0 = 0; v0 < V; v0 += chunkRows) {
-        const n = Math.min(chunkRows, V - v0);
-        const bytes = await nextChunk;
-        cancelled();
-        Module.HEAPU8.set(bytes, chunk);
-        nextChunk = v0 + chunkRows < V ? readChunk(v0 + chunkRows) : null;
-        const status = Module._rl_ckpt_head_backward(
-          dhf,
-          dzPtr + v0 * 4,
-          V,
-          T,
-          d,
-          chunk,
-          DTYPE_CODES[head.dtype],
-          n,
-          panel,
-        );
-        if (status !== 0) throw fail();
-      }
-      const headSquare = Module._rl_ckpt_gram_product(dzPtr, V, hf, d, T);
+      const nextLayer = reads.readLayer(L - 1);
+      const headSquare = await headBackward(bk, { dz, finalHidden: forward.finalHidden });
       report('head', 0);
 
-      // the final norm: g at h_L
-      const gainBytes = await read(finalNorm);
-      toF32(gain, finalNorm, gainBytes);
-      view(g, T * d).fill(0);
-      view(dgain, d).fill(0);
-      Module.HEAPF32.set(forward.hiddenStates[L], xin >> 2);
-      Module._rl_ckpt_norm_backward(g, dgain, dhf, xin, gain, T, d, eps, f.normOffset);
-      paramSquares.set(finalNorm.name, sumSquares(view(dgain, d)));
-      Module.HEAPF32.copyWithin(branch >> 2, g >> 2, (g >> 2) + T * d);
+      await finalNormBackward(bk, { hiddenState: forward.hiddenStates[L], paramSquares });
+      const layers = await layersBackward(bk, { hiddenStates: forward.hiddenStates, nextLayer, keptAt, paramSquares });
 
-      const streamGrads = Array(L + 1),
-        midGrads = Array(L),
-        branchGains = Array(L),
-        branchOnly = Array(L + 1);
-      streamGrads[L] = rowNorms(g);
-      branchOnly[L] = streamGrads[L].slice();
-      for (let i = L - 1; i >= 0; i--) {
-        cancelled();
-        const fetched = await nextLayer;
-        cancelled();
-        const pointers = new Uint32Array(2 * SLOTS.length); // addresses, then dtype codes
-        let at = layer;
-        for (const [slot, w, bytes] of fetched) {
-          const s = SLOTS.indexOf(slot);
-          if (PROJECTIONS.has(slot)) {
-            Module.HEAPU8.set(bytes, at);
-            pointers[SLOTS.length + s] = DTYPE_CODES[w.dtype];
-          } else toF32(at, w, bytes);
-          pointers[s] = at;
-          at += heapBytes(w);
-        }
-        nextLayer = i > 0 ? readLayer(i - 1) : null; // read while this layer runs
-        Module.HEAPU32.set(pointers, slots >> 2);
-        Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
-        Module.HEAPF32.set(forward.hiddenStates[i], xin >> 2);
-        const status = Module._rl_ckpt_layer_backward(
-          g,
-          branch,
-          xin,
-          T,
-          spec,
-          slots,
-          freq,
-          model.layers[i].window,
-          norms + T * 4,
-          gains,
-          squares,
-          keptAt(i),
-        );
-        if (status !== 0) throw fail();
-        midGrads[i] = Module.HEAPF32.slice((norms >> 2) + T, (norms >> 2) + 2 * T);
-        const [attnOut, attnIn, mlpOut, mlpIn] = Module.HEAPF64.slice(gains >> 3, (gains >> 3) + 4);
-        branchGains[i] = { attn: ratio(attnOut, attnIn), mlp: ratio(mlpOut, mlpIn) };
-        const sq = Module.HEAPF64.slice(squares >> 3, (squares >> 3) + SLOTS.length);
-        for (const [slot, w] of fetched) paramSquares.set(w.name, sq[SLOTS.indexOf(slot)]);
-        streamGrads[i] = rowNorms(g);
-        branchOnly[i] = rowNorms(branch);
-        report('layer', L - i);
-      }
-
-      // the embedding: h_0[t] = scale * E[id_t], so dE[v] = scale * sum over t with id_t = v of g_0[t]; a tied
-      // head's two uses add: dE[v] + dW_head[v], dW_head[v] = sum_s dz[s, v] hf[s]
-      const g0 = Module.HEAPF32.slice(g >> 2, (g >> 2) + T * d);
-      const hfRows = forward.finalHidden;
-      let embedSquare = 0,
-        cross = 0;
-      for (const v of new Set(ids)) {
-        const row = new Float64Array(d);
-        ids.forEach((id, t) => {
-          if (id === v) for (let j = 0; j < d; j++) row[j] += f.embedScale * g0[t * d + j];
-        });
-        embedSquare += sumSquares(row);
-        if (head === embed)
-          for (let s = 0; s < T; s++) {
-            const z = dz[s * V + v];
-            if (z !== 0) for (let j = 0; j < d; j++) cross += row[j] * z * hfRows[s * d + j];
-          }
-      }
-      if (head === embed) paramSquares.set(embed.name, embedSquare + headSquare + 2 * cross);
-      else {
-        paramSquares.set(embed.name, embedSquare);
-        paramSquares.set(head.name, headSquare);
-      }
+      embeddingSquares(bk, { ids, dz, finalHidden: forward.finalHidden, headSquare, paramSquares });
       const paramGradNorms = {};
       for (const name of weights.keys()) paramGradNorms[name] = Math.sqrt(Math.max(0, paramSquares.get(name) ?? 0));
       return {
         tokens: Int32Array.from(ids),
         loss,
-        streamGrads,
-        midGrads,
-        branchGains,
-        branchOnly,
+        ...layers,
         paramGradNorms,
         reads: {
-          bytes: forward.reads.bytes + reads.bytes,
-          count: forward.reads.count + reads.count,
+          bytes: forward.reads.bytes + reads.account.bytesRead,
+          count: forward.reads.count + reads.account.reads,
           peakHeldBytes: forward.reads.peakHeldBytes,
           workerHeapBytes: forward.reads.workerHeapBytes,
         },
@@ -281,6 +100,192 @@ export function createGradients(Module, model, weights, runner) {
       freeAll();
     }
   };
+}
+
+/** The final norm's backward: g at h_L from dhf, the gain's gradient's square into paramSquares; branch = g. */
+async function finalNormBackward(bk, { hiddenState, paramSquares }) {
+  const { Module, T } = bk;
+  const { d, eps } = bk.model.sizes;
+  const f = bk.model.forward;
+  const { finalNorm } = bk.w;
+  const { g, branch, xin, dhf, gain, dgain } = bk.blocks;
+  const gainBytes = await bk.reads.read(finalNorm);
+  bk.copier.toF32(gain, finalNorm, gainBytes);
+  bk.view(g, T * d).fill(0);
+  bk.view(dgain, d).fill(0);
+  Module.HEAPF32.set(hiddenState, xin >> 2);
+  Module._rl_ckpt_norm_backward(g, dgain, dhf, xin, gain, T, d, eps, f.normOffset);
+  paramSquares.set(finalNorm.name, sumSquares(bk.view(dgain, d)));
+  Module.HEAPF32.copyWithin(branch >> 2, g >> 2, (g >> 2) + T * d);
+}
+
+/**
+ * The layer's settings (spec, slots, inverse frequencies, norms' rows, the final norm's gain and its gradient) and
+ * the activations the forward keeps for the backward where the memory budget allows them (else the backward
+ * recomputes them from the layer's input): keptAt(i) is layer i's block, or 0.
+ */
+function settingsBlocks(Module, alloc, { T, d, L, layout, spec: modelSpec }) {
+  const SLOTS = layout.slots;
+  const specFloats = Math.ceil(layout.spec.floats / 4) * 4;
+  const small = alloc((specFloats + 2 * SLOTS.length + d + 2 * T + 2 * d) * 4, "the layer's settings");
+  const spec = small,
+    slots = spec + specFloats * 4,
+    freq = slots + 2 * SLOTS.length * 4,
+    norms = freq + d * 4,
+    gain = norms + 2 * T * 4,
+    dgain = gain + d * 4;
+  Module.HEAPF32.set(encodeSpec(layout, modelSpec), spec >> 2);
+  const savedBytes = align16(Module._rl_ckpt_saved_floats(spec, T) * 4);
+  let saved = 0;
+  try {
+    saved = alloc(L * savedBytes, 'the activations kept for the backward');
+  } catch (error) {
+    if (error.code !== 'out_of_memory') throw error;
+  }
+  const keptAt = (i) => (saved ? saved + i * savedBytes : 0);
+  return { spec, slots, freq, norms, gain, dgain, saved, keptAt };
+}
+
+/** The backward's blocks besides the layer's settings: the gradients, a layer's input, the weights' blocks. */
+function backwardBlocks(alloc, { T, d, V, w, panelFloats, layout }) {
+  const g = alloc(T * d * 4, "the stream's gradient");
+  const branch = alloc(T * d * 4, 'the branch-only gradient');
+  const xin = alloc(T * d * 4, "a layer's input");
+  const dzPtr = alloc(T * V * 4, "the logits' gradient");
+  const hf = alloc(T * d * 4, 'the stream after the final norm');
+  const dhf = alloc(T * d * 4, "the final norm's output gradient");
+  const layer = alloc(w.layerBytes, "one layer's weights");
+  const staging = alloc(w.stagingBytes, "the copy of one tensor's bytes");
+  const chunk = alloc(w.chunkRows * w.headRowBytes, 'a chunk of the output head');
+  const panel = alloc(panelFloats * 4, 'a panel of widened weights');
+  const doubles = alloc((4 + layout.slots.length) * 8, 'the layer gradient sums');
+  return { g, branch, xin, dzPtr, hf, dhf, layer, staging, chunk, panel, gains: doubles, squares: doubles + 4 * 8 };
+}
+
+/** tokens and options of gradients(), checked: { T, rows (the loss's, lossRows), onProgress, signal, memoryLimit }. */
+function checkOptions(tokens, options, V) {
+  const opts = options ?? {};
+  if (typeof opts !== 'object') throw invalid('the options must be an object');
+  for (const key of Object.keys(opts))
+    if (!OPTIONS.includes(key)) throw invalid(`options.${key} is not one of ${OPTIONS.join(', ')}`);
+  const { target, onProgress = null, signal = null, memoryLimit } = opts;
+  if (onProgress !== null && typeof onProgress !== 'function') throw invalid('options.onProgress must be a function');
+  if (!(Array.isArray(tokens) || ArrayBuffer.isView(tokens)))
+    throw invalid('the input must be a list of token ids (or a text, with tokenizer.json)');
+  const T = tokens.length;
+  return { T, rows: lossRows(tokens, target, T, V), onProgress, signal, memoryLimit }; // rows: [position, id, weight]
+}
+
+/** The head's backward, chunk by chunk: dhf = dz W; returns ||dW||^2 = <dz dz^T, hf hf^T>. */
+async function headBackward(bk, { dz, finalHidden }) {
+  const { Module, T, blocks, reads, w } = bk;
+  const { d, V } = bk.model.sizes;
+  const { head, chunkRows, headRowBytes } = w;
+  const { dzPtr, hf, dhf, chunk, panel } = blocks;
+  const chunkScratch = new Uint8Array(chunkRows * headRowBytes);
+  const readChunk = (v0) => {
+    const [from, to] = [v0 * headRowBytes, Math.min(V, v0 + chunkRows) * headRowBytes];
+    const pending = reads.read(head, from, to, chunkScratch.subarray(0, to - from));
+    pending.catch(() => {});
+    return pending;
+  };
+  Module.HEAPF32.set(dz, dzPtr >> 2);
+  Module.HEAPF32.set(finalHidden, hf >> 2);
+  bk.view(dhf, T * d).fill(0);
+  let nextChunk = readChunk(0);
+  for (let v0 = 0; v0 < V; v0 += chunkRows) {
+    const n = Math.min(chunkRows, V - v0);
+    const bytes = await nextChunk;
+    bk.cancelled();
+    Module.HEAPU8.set(bytes, chunk);
+    nextChunk = v0 + chunkRows < V ? readChunk(v0 + chunkRows) : null;
+    const status = Module._rl_ckpt_head_backward(dhf, dzPtr + v0 * 4, V, T, d, chunk, bk.code(head.dtype), n, panel);
+    if (status !== 0) throw bk.fail();
+  }
+  return Module._rl_ckpt_gram_product(dzPtr, V, hf, d, T);
+}
+
+/**
+ * Each layer's backward, top-down (layer i's weights read while layer i + 1 runs): g from the layer's output to its
+ * input in blocks.g, and the branch part alone in blocks.branch. Returns { streamGrads, midGrads, branchGains,
+ * branchOnly }; each layer's weight gradients' squares go into paramSquares.
+ */
+async function layersBackward(bk, { hiddenStates, nextLayer, keptAt, paramSquares }) {
+  const { Module, layout, model, T, blocks, reads } = bk;
+  const { L } = model.sizes;
+  const { g, branch, xin, layer, gains, squares, spec, slots, freq, norms } = blocks;
+  const streamGrads = Array(L + 1),
+    midGrads = Array(L),
+    branchGains = Array(L),
+    branchOnly = Array(L + 1);
+  streamGrads[L] = bk.rowNorms(g);
+  branchOnly[L] = streamGrads[L].slice();
+  for (let i = L - 1; i >= 0; i--) {
+    bk.cancelled();
+    const fetched = await nextLayer;
+    bk.cancelled();
+    const pointers = bk.copier.copyLayer(fetched, layer);
+    nextLayer = i > 0 ? reads.readLayer(i - 1) : null; // read while this layer runs
+    Module.HEAPU32.set(pointers, slots >> 2);
+    Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
+    Module.HEAPF32.set(hiddenStates[i], xin >> 2);
+    const status = Module._rl_ckpt_layer_backward(
+      g,
+      branch,
+      xin,
+      T,
+      spec,
+      slots,
+      freq,
+      model.layers[i].window,
+      norms + T * 4,
+      gains,
+      squares,
+      keptAt(i),
+    );
+    if (status !== 0) throw bk.fail();
+    midGrads[i] = Module.HEAPF32.slice((norms >> 2) + T, (norms >> 2) + 2 * T);
+    const [attnOut, attnIn, mlpOut, mlpIn] = Module.HEAPF64.slice(gains >> 3, (gains >> 3) + 4);
+    branchGains[i] = { attn: ratio(attnOut, attnIn), mlp: ratio(mlpOut, mlpIn) };
+    const sq = Module.HEAPF64.slice(squares >> 3, (squares >> 3) + layout.slots.length);
+    for (const [slot, [w]] of fetched) paramSquares.set(w.name, sq[layout.slotIndex[slot]]);
+    streamGrads[i] = bk.rowNorms(g);
+    branchOnly[i] = bk.rowNorms(branch);
+    bk.report('layer', L - i);
+  }
+  return { streamGrads, midGrads, branchGains, branchOnly };
+}
+
+/** The embedding's weight gradient's square (and a tied head's, its two uses added) into paramSquares. */
+function embeddingSquares(bk, { ids, dz, finalHidden, headSquare, paramSquares }) {
+  const { Module, T, blocks } = bk;
+  const { d, V } = bk.model.sizes;
+  const f = bk.model.forward;
+  const { embed, head } = bk.w;
+  const { g } = blocks;
+  // the embedding: h_0[t] = scale * E[id_t], so dE[v] = scale * sum over t with id_t = v of g_0[t]; a tied
+  // head's two uses add: dE[v] + dW_head[v], dW_head[v] = sum_s dz[s, v] hf[s]
+  const g0 = Module.HEAPF32.slice(g >> 2, (g >> 2) + T * d);
+  const hfRows = finalHidden;
+  let embedSquare = 0,
+    cross = 0;
+  for (const v of new Set(ids)) {
+    const row = new Float64Array(d);
+    ids.forEach((id, t) => {
+      if (id === v) for (let j = 0; j < d; j++) row[j] += f.embedScale * g0[t * d + j];
+    });
+    embedSquare += sumSquares(row);
+    if (head === embed)
+      for (let s = 0; s < T; s++) {
+        const z = dz[s * V + v];
+        if (z !== 0) for (let j = 0; j < d; j++) cross += row[j] * z * hfRows[s * d + j];
+      }
+  }
+  if (head === embed) paramSquares.set(embed.name, embedSquare + headSquare + 2 * cross);
+  else {
+    paramSquares.set(embed.name, embedSquare);
+    paramSquares.set(head.name, headSquare);
+  }
 }
 
 const ratio = (num, den) => (den > 0 ? Math.sqrt(num / den) : 0);

@@ -9,37 +9,13 @@ import { inspectConfig, parseJson } from '../inspect-config.js';
 const configError = (message) => new ResidualLabError(`config.json: ${message}`, { code: 'invalid_config' });
 const unsupported = (message) => new ResidualLabError(message, { code: 'unsupported_config' });
 
-// The weight slots of one layer, in the order of checkpoint::Slot (wasm/src/checkpoint/forward.hpp).
-export const SLOTS = Object.freeze([
-  'attnNormBefore',
-  'attnNormAfter',
-  'mlpNormBefore',
-  'mlpNormAfter',
-  'qNorm',
-  'kNorm',
-  'q',
-  'k',
-  'v',
-  'o',
-  'qBias',
-  'kBias',
-  'vBias',
-  'oBias',
-  'gate',
-  'up',
-  'down',
-]);
+// The weight slot (checkpoint/layout.hpp's slots) of each norm of ARCHITECTURES' rows.
 const NORM_SLOT = {
   'attn-before': 'attnNormBefore',
   'attn-after': 'attnNormAfter',
   'mlp-before': 'mlpNormBefore',
   'mlp-after': 'mlpNormAfter',
 };
-// The layouts the C++ forward runs, in the order of checkpoint::Placement; a family's is its toy placement.
-const PLACEMENTS = ['pre', 'sandwich', 'olmo2'];
-const QK_NORMS = ['none', 'per_head', 'whole'];
-const ACTIVATIONS = ['silu', 'gelu_tanh'];
-
 const positiveNumber = (value, name) => {
   if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value))
     throw configError(`${name} must be a positive number, is ${JSON.stringify(value)}`);
@@ -113,20 +89,21 @@ export function describeModel(configText) {
       ? invFreq(headDim, positiveNumber(read('rope_local_base_freq'), 'rope_local_base_freq'), null)
       : globalFreq;
 
-  const spec = new Float32Array([
+  // the layer spec by the C++ field names (checkpoint/layout.hpp), which encodeSpec (layout.js) turns into floats
+  const spec = {
     d,
-    H,
-    KV,
-    headDim,
+    n_heads: H,
+    n_kv_heads: KV,
+    head_dim: headDim,
     ffn,
     eps,
-    f.normOffset,
-    PLACEMENTS.indexOf(f.placement),
-    QK_NORMS.indexOf(f.qkNorm),
-    ACTIVATIONS.indexOf(f.activation),
-    attnScale,
-    attnSoftcap,
-  ]);
+    norm_offset: f.normOffset,
+    placement: f.placement,
+    qk_norm: f.qkNorm,
+    activation: f.activation,
+    attn_scale: attnScale,
+    attn_softcap: attnSoftcap,
+  };
   const layers = Array.from({ length: L }, (_, i) => ({
     index: i,
     sliding: sliding[i],

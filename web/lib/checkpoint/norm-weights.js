@@ -19,15 +19,17 @@ function stats(values) {
 
 /**
  * [{ name, layer, slot, size, mean, std, min, max, multiplier: { mean, std, min, max } | null }], each norm tensor
- * read from its file.
+ * read from its file, all reads at once (a browser's File read waits milliseconds before its first byte, and a
+ * model has two or more norms a layer).
  */
 export async function normWeightStats(weights, model) {
   const offset = model.forward.normOffset;
   const storedOffset = model.forward.storedNormOffset ?? 0;
+  const norms = [...weights.values()].filter((w) => /norm/i.test(w.slot));
+  const read = await Promise.all(norms.map((w) => w.source.read(w.offset, w.offset + w.byteLength)));
   const rows = [];
-  for (const w of weights.values()) {
-    if (!/norm/i.test(w.slot)) continue;
-    const values = decodeFloats(w.dtype, await w.source.read(w.offset, w.offset + w.byteLength));
+  for (const [i, w] of norms.entries()) {
+    const values = decodeFloats(w.dtype, read[i]);
     const multiplier = offset
       ? stats(Array.from(values, (v) => Math.fround(offset + v)))
       : storedOffset

@@ -6,10 +6,11 @@ import { ResidualLabError } from '../errors.js';
 import { parseJson } from '../inspect-config.js';
 import { describeModel } from './model.js';
 import { fileMap, readText, weightSource, CONFIG_LIMIT } from './files.js';
-import { readSafetensorsHeader, DTYPE_CODES } from './safetensors.js';
+import { readSafetensorsHeader } from './safetensors.js';
+import { checkpointLayout } from './layout.js';
 import { createRunner, defaultResidencyBudget } from './runner.js';
 import { createGradients } from './gradients.js';
-import { createShardPool, createShardWorker, defaultWorkers } from './shards.js';
+import { defaultWorkers, shardWorker, splitPool } from './shards.js';
 import { normWeightStats } from './norm-weights.js';
 import { EXPERIMENTS } from './experiments.js';
 import { isGguf, readGguf, adjustModel } from './gguf-open.js';
@@ -181,107 +182,55 @@ async function open(Module, map, weightFiles, options) {
   if (!prefix)
     throw missing('missing_tensor', `the weights hold no ${PREFIXES[0]}embed_tokens.weight (the token embedding)`);
   const expected = model.expected(prefix);
-  const weights = new Map();
-  for (const [name, want] of expected) {
-    const tensor = all.get(name);
-    if (!tensor)
-      throw missing(
-        'missing_tensor',
-        `${name} is missing from the weights (a ${model.architecture} checkpoint has it)`,
-      );
-    if (!Object.hasOwn(DTYPE_CODES, tensor.dtype))
-      throw missing('unsupported_dtype', `${name} is ${tensor.dtype}; the lab reads BF16, F16 and F32`);
-    if (tensor.shape.length !== want.shape.length || tensor.shape.some((s, i) => s !== want.shape[i])) {
-      throw missing('shape_mismatch', `${name} has shape [${tensor.shape}], config.json implies [${want.shape}]`);
-    }
-    weights.set(name, {
-      ...want,
-      dtype: tensor.dtype,
-      source: tensor.source,
-      offset: tensor.offset,
-      byteLength: tensor.byteLength,
-    });
-  }
+  const weights = matchWeights(Module, model, expected, all);
   const builtTokenizer = gguf?.tokenizerJson?.unsupported ? null : (gguf?.tokenizerJson ?? null);
   const tokenizer = await readTokenizer(map, builtTokenizer);
-  const bySlot = new Map([...weights.values()].map((w) => [`${w.layer}:${w.slot}`, w]));
-  const weightOf = (layer, slot) =>
-    slot === 'head' ? (bySlot.get('null:head') ?? bySlot.get('null:embed')) : bySlot.get(`${layer}:${slot}`);
-  const readTensor = (w, from, to, into) => w.source.read(w.offset + from, w.offset + to, into);
-  let usedWorkers = workers;
-  let pool = null;
-  const shards = workers > 1 && {
-    // started with the first run; a pool that cannot start (no workers where the page runs) leaves one thread
-    get: () =>
-      (pool ??= import('../worker-client.js')
-        .then(({ createLabWorker }) =>
-          createShardPool(Object.fromEntries(map), workers, { createWorker: () => createLabWorker() }),
-        )
-        .catch(() => {
-          usedWorkers = 1;
-          return null;
-        })),
-    drop: () => {
-      pool?.then((p) => p?.terminate());
-      pool = null;
-    },
-  };
-  const residencyBudget = options.residencyBudget ?? defaultResidencyBudget(Module, workers);
-  if (!(typeof residencyBudget === 'number' && residencyBudget >= 0))
-    throw new ResidualLabError(
-      `options.residencyBudget must be a number of bytes, 0 or more (0: read the weights every run), is ${residencyBudget}`,
-      { code: 'invalid_input' },
-    );
-  const runner = createRunner(Module, model, weights, () => checkUnchanged(weightFiles), shards || null, {
+  const split = workers > 1 ? splitPool(Module, map, workers) : null;
+  const residencyBudget = checkResidencyBudget(options.residencyBudget ?? defaultResidencyBudget(Module, workers));
+  const runner = createRunner(Module, model, weights, () => checkUnchanged(weightFiles), split?.shards ?? null, {
     residencyBudget,
   });
   const gradients = createGradients(Module, model, weights, runner);
-  const shardRows = createShardWorker(Module, model, weightOf, readTensor);
+  const shardRows = shardWorker(Module, model, weights);
   let disposed = false;
+  let normStats = null; // normWeights()'s rows, a promise, after its first call
   const live = () => {
     if (disposed) throw new ResidualLabError('this checkpoint was disposed', { code: 'disposed' });
   };
   const registration = {}; // the registry's token: not the checkpoint, which dispose() may be called without
   const release = () => {
-    if (shards) shards.drop();
+    split?.shards.drop();
     for (const { source } of weightFiles) source.close();
   };
   const checkpoint = {
     architecture: model.architecture,
     modelType: model.modelType,
     config: model.inspected,
-    tensors: [...all.values()].map((t) => ({
-      name: t.name,
-      dtype: t.dtype,
-      shape: [...t.shape],
-      file: t.file,
-      ...(t.ggufName ? { ggufName: t.ggufName } : {}),
-    })),
+    tensors: tensorList(all),
     /** 'gguf' or 'safetensors': the weights' format. */
     format: gguf ? 'gguf' : 'safetensors',
     /** What the forward does with this model (the experiments read it to say what a model can run). */
     forward: forwardSummary(model),
     /** How many workers a run is split over (1 where workers cannot start). */
     get workers() {
-      return usedWorkers;
+      return split?.workers() ?? workers;
     },
-    /** Token ids of `text` (needs tokenizer.json). */
+    /** Where `tokenize` finds its tokenizer: 'tokenizer.json', 'gguf' (rebuilt from tokenizer.ggml.*) or null. */
+    tokenizer: tokenizer ? (map.has('tokenizer.json') ? 'tokenizer.json' : 'gguf') : null,
+    /** The tokenizer.json (an object) rebuilt from the GGUF's tokenizer.ggml.* that `tokenize` uses; else null. */
+    tokenizerJson() {
+      live();
+      return tokenizer && !map.has('tokenizer.json') ? structuredClone(builtTokenizer) : null;
+    },
+    /** Token ids of `text` (needs tokenizer.json, or a GGUF's own tokenizer). */
     tokenize(text) {
       live();
-      if (!tokenizer)
-        throw new ResidualLabError(
-          gguf?.tokenizerJson?.unsupported
-            ? `the GGUF's tokenizer (${gguf.tokenizerJson.unsupported}) is not one the lab rebuilds; give tokenizer.json beside it, or token ids`
-            : 'a text needs tokenizer.json among the files; give token ids instead',
-          { code: 'no_tokenizer' },
-        );
-      if (typeof text !== 'string') throw new ResidualLabError('tokenize takes a string', { code: 'invalid_input' });
-      return tokenizer.encode(text).ids;
+      return tokenize(tokenizer, gguf, text);
     },
     /** What a run of `tokens` positions costs: bytes read, floating-point operations, memory (runner.js). */
     cost(tokens = 16) {
       live();
-      return runner.cost(tokens, { workers: usedWorkers });
+      return runner.cost(tokens, { workers: this.workers });
     },
     /**
      * Whether the weights stay in the heaps between runs ('resident': the model fits options.residencyBudget) or
@@ -294,7 +243,12 @@ async function open(Module, map, weightFiles, options) {
     async normWeights() {
       live();
       await checkUnchanged(weightFiles);
-      return normWeightStats(weights, model);
+      // the files are unchanged (checked just above), so their norms' statistics are: read once, then copied
+      normStats ??= normWeightStats(weights, model).catch((error) => {
+        normStats = null;
+        throw error;
+      });
+      return structuredClone(await normStats);
     },
     /** A worker's share of a split run (shards.js); the run's coordinator calls it. */
     shardRows(call) {
@@ -307,13 +261,8 @@ async function open(Module, map, weightFiles, options) {
      */
     async experiment(name, input, options = {}) {
       live();
-      if (typeof name !== 'string' || !Object.hasOwn(EXPERIMENTS, name))
-        throw new ResidualLabError(
-          `there is no experiment ${JSON.stringify(name)} (known: ${Object.keys(EXPERIMENTS).join(', ')})`,
-          { code: 'invalid_input' },
-        );
       const ids = typeof input === 'string' ? this.tokenize(input) : input;
-      return EXPERIMENTS[name](this, ids, options ?? {});
+      return experimentNamed(name)(this, ids, options ?? {});
     },
     /** A forward pass; options: logits, hiddenStates, lens, onProgress({ layer, layers, bytesRead }), signal. */
     async run(input, options = {}) {
@@ -341,6 +290,73 @@ async function open(Module, map, weightFiles, options) {
   };
   collected.register(checkpoint, release, registration);
   return checkpoint;
+}
+
+/** name -> the tensor the forward reads under that name: its slot and shape (model's), dtype and bytes (the file's). */
+function matchWeights(Module, model, expected, all) {
+  const weights = new Map();
+  for (const [name, want] of expected) {
+    const tensor = all.get(name);
+    if (!tensor)
+      throw missing(
+        'missing_tensor',
+        `${name} is missing from the weights (a ${model.architecture} checkpoint has it)`,
+      );
+    if (!Object.hasOwn(checkpointLayout(Module).dtypes, tensor.dtype))
+      throw missing('unsupported_dtype', `${name} is ${tensor.dtype}; the lab reads BF16, F16 and F32`);
+    if (tensor.shape.length !== want.shape.length || tensor.shape.some((s, i) => s !== want.shape[i])) {
+      throw missing('shape_mismatch', `${name} has shape [${tensor.shape}], config.json implies [${want.shape}]`);
+    }
+    weights.set(name, {
+      ...want,
+      dtype: tensor.dtype,
+      source: tensor.source,
+      offset: tensor.offset,
+      byteLength: tensor.byteLength,
+    });
+  }
+  return weights;
+}
+
+/** What the checkpoint lists of every tensor its files hold. */
+const tensorList = (all) =>
+  [...all.values()].map((t) => ({
+    name: t.name,
+    dtype: t.dtype,
+    shape: [...t.shape],
+    file: t.file,
+    ...(t.ggufName ? { ggufName: t.ggufName } : {}),
+  }));
+
+function experimentNamed(name) {
+  if (typeof name !== 'string' || !Object.hasOwn(EXPERIMENTS, name))
+    throw new ResidualLabError(
+      `there is no experiment ${JSON.stringify(name)} (known: ${Object.keys(EXPERIMENTS).join(', ')})`,
+      { code: 'invalid_input' },
+    );
+  return EXPERIMENTS[name];
+}
+
+function checkResidencyBudget(residencyBudget) {
+  if (!(typeof residencyBudget === 'number' && residencyBudget >= 0))
+    throw new ResidualLabError(
+      `options.residencyBudget must be a number of bytes, 0 or more (0: read the weights every run), is ${residencyBudget}`,
+      { code: 'invalid_input' },
+    );
+  return residencyBudget;
+}
+
+/** Token ids of `text` by the checkpoint's tokenizer (tokenizer.json, or the one a GGUF holds). */
+function tokenize(tokenizer, gguf, text) {
+  if (!tokenizer)
+    throw new ResidualLabError(
+      gguf?.tokenizerJson?.unsupported
+        ? `the GGUF's tokenizer (${gguf.tokenizerJson.unsupported}) is not one the lab rebuilds; give tokenizer.json beside it, or token ids`
+        : 'a text needs tokenizer.json among the files; give token ids instead',
+      { code: 'no_tokenizer' },
+    );
+  if (typeof text !== 'string') throw new ResidualLabError('tokenize takes a string', { code: 'invalid_input' });
+  return tokenizer.encode(text).ids;
 }
 
 function forwardSummary({ sizes, forward: f }) {

@@ -10,7 +10,7 @@
 import { ResidualLabError } from '../errors.js';
 
 export const MAX_HEADER_BYTES = 100_000_000; // the reference implementation's limit
-// Bytes per element of the dtypes the format defines (the lab runs F32, F16 and BF16: DTYPE_CODES).
+// Bytes per element of the dtypes the format defines (the lab runs F32, F16 and BF16: checkpoint/layout.hpp's dtypes).
 export const DTYPE_BYTES = Object.freeze({
   BOOL: 1,
   U8: 1,
@@ -28,25 +28,8 @@ export const DTYPE_BYTES = Object.freeze({
   U64: 8,
   F64: 8,
 });
-export { DTYPE_CODES } from './dtypes.js';
 
 const fail = (code, file, message) => new ResidualLabError(`${file}: ${message}`, { code });
-
-/**
- * Parses the header of `bytes` (a Uint8Array holding the whole file) named `file` (for messages).
- * Returns { tensors: Map(name -> { name, dtype, shape, begin, end, offset, file, bytes: Uint8Array view }),
- * metadata }. Codes: safetensors_truncated, safetensors_header_too_large, not_safetensors,
- * safetensors_bad_tensor, safetensors_bad_offsets.
- */
-export function parseSafetensors(bytes, file = 'model.safetensors') {
-  if (!(bytes instanceof Uint8Array)) throw fail('not_safetensors', file, 'expected the bytes of a .safetensors file');
-  const n = headerLength(bytes.subarray(0, 8), bytes.length, file);
-  const { tensors, metadata } = parseHeader(bytes.subarray(8, 8 + n), bytes.length, file);
-  const map = new Map();
-  for (const t of tensors.values())
-    map.set(t.name, Object.freeze({ ...t, bytes: bytes.subarray(t.offset, t.offset + t.byteLength) }));
-  return { tensors: map, metadata };
-}
 
 /**
  * The header of a safetensors file read where it lies: `source` is { size, read(begin, end) -> Promise<Uint8Array> }

@@ -7,16 +7,14 @@
 //   h = N3(x) -> act(gate) * up from every worker -> down from every worker -> (N4) -> x += m
 // Four exchanges a layer, each of T x (a few thousand) floats; no weight is read or held twice. The same kernels
 // compute every output element over the same inputs, so the numbers are those of one worker.
-import { ResidualLabError } from '../errors.js';
-import { DTYPE_CODES, byteSize } from './dtypes.js';
+import { byteSize } from './dtypes.js';
+import { HEAD_CHUNK_BYTES, heapAllocator } from './heap.js';
+import { checkpointLayout } from './layout.js';
 
-const ROW_ALIGN = 4; // the matmul kernel's panel of rows (checkpoint::kPanelRows)
-const HEAD_CHUNK_BYTES = 16 << 20; // a worker's share of the output head is read and multiplied in 16 MB pieces
-
-/** [begin, end) row ranges of `rows` for `parts` workers, multiples of ROW_ALIGN but for the last. */
-export function splitRows(rows, parts) {
+/** [begin, end) row ranges of `rows` for `parts` workers, multiples of `align` (the kernel's panel rows) but the last. */
+export function splitRows(rows, parts, align) {
   const ranges = [];
-  const per = Math.ceil(rows / parts / ROW_ALIGN) * ROW_ALIGN;
+  const per = Math.ceil(rows / parts / align) * align;
   for (let begin = 0; begin < rows; begin += per) ranges.push([begin, Math.min(rows, begin + per)]);
   while (ranges.length < parts) ranges.push([rows, rows]);
   return ranges;
@@ -31,31 +29,6 @@ export function defaultWorkers(weightEntries) {
       ? navigator.hardwareConcurrency
       : (globalThis.process?.getBuiltinModule?.('node:os')?.availableParallelism?.() ?? 1);
   return Math.max(1, Math.min(4, cores));
-}
-
-/** A block of the WASM heap held against the memory budget, or a ResidualLabError (runner.js and the shards). */
-export function heapAllocator(Module) {
-  const fail = () =>
-    new ResidualLabError(Module.UTF8ToString(Module._rl_ckpt_error_message()), {
-      code: Module.UTF8ToString(Module._rl_ckpt_error_code()),
-    });
-  const blocks = [];
-  return {
-    fail,
-    alloc(bytes, what) {
-      const name = Module._malloc(what.length * 3 + 1);
-      Module.stringToUTF8(what, name, what.length * 3 + 1);
-      const p = Module._rl_ckpt_alloc(bytes, name);
-      Module._free(name);
-      if (!p) throw fail();
-      blocks.push(p);
-      return p;
-    },
-    freeAll() {
-      for (const p of blocks) Module._rl_ckpt_free(p);
-      blocks.length = 0;
-    },
-  };
 }
 
 /**
@@ -80,6 +53,79 @@ function readBuffers() {
   };
 }
 
+const rowBytes = (w) => byteSize(w.dtype, w.shape[1]);
+const keyOf = (layer, { slot, begin, end }) => `${layer}:${slot}:${begin}:${end}`;
+
+/**
+ * The rows kept in a worker's heap between runs (calls with `keep`): kept (key -> heap address), held until the
+ * worker ends (the checkpoint's dispose, or a cancelled run); keepBlock(bytes, what) is 0 when the budget is spent
+ * (that share is then read per run, as without residency); bytes: what they hold.
+ */
+function keptRows(Module) {
+  const heap = heapAllocator(Module);
+  const store = { kept: new Map(), bytes: 0 };
+  store.keepBlock = (bytes, what) => {
+    const p = heap.tryAlloc(bytes, what);
+    if (p) store.bytes += bytes;
+    return p;
+  };
+  return store;
+}
+
+/** The head's rows of this worker's vocabulary range [begin, end) in pieces: logits[rows, n]. */
+async function headShare(share, heap, { begin, end }, x, rows, K, keep) {
+  const { Module, code, weightOf, read, buffers, store } = share;
+  const { kept, keepBlock } = store;
+  const w = weightOf(null, 'head');
+  const n = end - begin;
+  const key = keyOf(null, { slot: 'head', begin, end });
+  let whole = kept.get(key) ?? 0; // the share kept from an earlier run: nothing to read
+  const filled = whole !== 0;
+  if (!filled && keep) whole = keepBlock(n * rowBytes(w), "a share of the output head's rows");
+  const chunkRows = Math.max(1, Math.min(n, Math.floor(HEAD_CHUNK_BYTES / rowBytes(w))));
+  const chunk = whole ? 0 : heap.alloc(chunkRows * rowBytes(w), 'a chunk of the output head');
+  const panel = heap.alloc(share.panelRows * K * 4, 'a panel of rows');
+  const out = heap.alloc(rows * n * 4, 'the logits of a share of the vocabulary');
+  const piece = (v0) => {
+    const [from, to] = [v0 * rowBytes(w), Math.min(end, v0 + chunkRows) * rowBytes(w)];
+    return read(w, from, to, buffers.take(to - from));
+  };
+  let pending = filled ? null : piece(begin);
+  let bytesRead = 0;
+  for (let v0 = begin; v0 < end; v0 += chunkRows) {
+    const at = whole ? whole + (v0 - begin) * rowBytes(w) : chunk;
+    const v1 = Math.min(end, v0 + chunkRows);
+    if (!filled) {
+      const bytes = await pending;
+      bytesRead += bytes.length;
+      Module.HEAPU8.set(bytes, at);
+      buffers.give(bytes);
+      pending = v1 < end ? piece(v1) : null;
+      pending?.catch(() => {});
+    }
+    const status = Module._rl_ckpt_head(
+      out + (v0 - begin) * 4,
+      n,
+      x,
+      rows,
+      K,
+      at,
+      code(w.dtype),
+      v1 - v0,
+      0, // the coordinator caps the logits (runner.js)
+      panel,
+    );
+    if (status !== 0) throw heap.fail();
+  }
+  if (whole && !filled) kept.set(key, whole);
+  return {
+    blocks: [Module.HEAPF32.slice(out >> 2, (out >> 2) + rows * n)],
+    bytesRead,
+    heapBytes: Module.HEAPU8.length,
+    keptBytes: store.bytes,
+  };
+}
+
 /**
  * The worker's side: for each part { slot, begin, end } of layer `layer` (null: the output head), rows
  * [begin, end) of that tensor, read from the file, times `input` ([rows, K]); `gated`: two parts (gate, up) of one
@@ -87,24 +133,12 @@ function readBuffers() {
  * computing. Returns { blocks: Float32Array[] ([rows, end - begin] each), bytesRead }.
  */
 export function createShardWorker(Module, model, weightOf, read) {
+  const layout = checkpointLayout(Module);
+  const code = (dtype) => layout.dtypes[dtype].code;
   const prefetched = new Map(); // key -> Promise<Uint8Array>
   const buffers = readBuffers();
-  // the rows kept in this worker's heap between runs (calls with `keep`): key -> heap address; held until the
-  // worker ends (the checkpoint's dispose, or a cancelled run)
-  const kept = new Map();
-  const keptHeap = heapAllocator(Module);
-  let keptBytes = 0;
-  const keepBlock = (bytes, what) => {
-    try {
-      const p = keptHeap.alloc(bytes, what);
-      keptBytes += bytes;
-      return p;
-    } catch {
-      return 0; // the budget is spent: this share is read per run, as without residency
-    }
-  };
-  const rowBytes = (w) => byteSize(w.dtype, w.shape[1]);
-  const keyOf = (layer, { slot, begin, end }) => `${layer}:${slot}:${begin}:${end}`;
+  const store = keptRows(Module);
+  const { kept, keepBlock } = store;
   const start = (layer, { slot, begin, end }) => {
     const k = keyOf(layer, { slot, begin, end });
     if (!prefetched.has(k) && !kept.has(k) && end > begin) {
@@ -121,58 +155,6 @@ export function createShardWorker(Module, model, weightOf, read) {
     prefetched.delete(k);
     return pending;
   };
-
-  async function headRows(heap, { begin, end }, x, rows, K, keep) {
-    // the head's rows in pieces: logits[rows, n] of this worker's vocabulary range
-    const w = weightOf(null, 'head');
-    const n = end - begin;
-    const key = keyOf(null, { slot: 'head', begin, end });
-    let whole = kept.get(key) ?? 0; // the share kept from an earlier run: nothing to read
-    const filled = whole !== 0;
-    if (!filled && keep) whole = keepBlock(n * rowBytes(w), "a share of the output head's rows");
-    const chunkRows = Math.max(1, Math.min(n, Math.floor(HEAD_CHUNK_BYTES / rowBytes(w))));
-    const chunk = whole ? 0 : heap.alloc(chunkRows * rowBytes(w), 'a chunk of the output head');
-    const panel = heap.alloc(ROW_ALIGN * K * 4, 'a panel of rows');
-    const out = heap.alloc(rows * n * 4, 'the logits of a share of the vocabulary');
-    const piece = (v0) => {
-      const [from, to] = [v0 * rowBytes(w), Math.min(end, v0 + chunkRows) * rowBytes(w)];
-      return read(w, from, to, buffers.take(to - from));
-    };
-    let pending = filled ? null : piece(begin);
-    let bytesRead = 0;
-    for (let v0 = begin; v0 < end; v0 += chunkRows) {
-      const at = whole ? whole + (v0 - begin) * rowBytes(w) : chunk;
-      const v1 = Math.min(end, v0 + chunkRows);
-      if (!filled) {
-        const bytes = await pending;
-        bytesRead += bytes.length;
-        Module.HEAPU8.set(bytes, at);
-        buffers.give(bytes);
-        pending = v1 < end ? piece(v1) : null;
-        pending?.catch(() => {});
-      }
-      const status = Module._rl_ckpt_head(
-        out + (v0 - begin) * 4,
-        n,
-        x,
-        rows,
-        K,
-        at,
-        DTYPE_CODES[w.dtype],
-        v1 - v0,
-        0, // the coordinator caps the logits (runner.js)
-        panel,
-      );
-      if (status !== 0) throw heap.fail();
-    }
-    if (whole && !filled) kept.set(key, whole);
-    return {
-      blocks: [Module.HEAPF32.slice(out >> 2, (out >> 2) + rows * n)],
-      bytesRead,
-      heapBytes: Module.HEAPU8.length,
-      keptBytes,
-    };
-  }
 
   // keep: the rows read stay in this worker's heap for the next runs (the coordinator's residency decision)
   async function shardRows(call) {
@@ -195,10 +177,11 @@ export function createShardWorker(Module, model, weightOf, read) {
             blocks: [new Float32Array(0)],
             bytesRead: 0,
             heapBytes: Module.HEAPU8.length,
-            keptBytes,
+            keptBytes: store.bytes,
             readWaitSeconds,
           };
-        return { ...(await headRows(heap, parts[0], x, rows, K, keep)), readWaitSeconds };
+        const share = { Module, code, weightOf, read, buffers, store, panelRows: layout.panelRows };
+        return { ...(await headShare(share, heap, parts[0], x, rows, K, keep)), readWaitSeconds };
       }
       const waitStart = performance.now();
       const all = await Promise.all(
@@ -206,7 +189,7 @@ export function createShardWorker(Module, model, weightOf, read) {
       );
       readWaitSeconds = (performance.now() - waitStart) / 1000;
       for (const part of next?.parts ?? []) start(next.layer, part);
-      const panel = heap.alloc(ROW_ALIGN * K * 4, 'a panel of rows');
+      const panel = heap.alloc(layout.panelRows * K * 4, 'a panel of rows');
       let bytesRead = 0;
       const outs = parts.map((part, i) => {
         const n = part.end - part.begin;
@@ -223,17 +206,23 @@ export function createShardWorker(Module, model, weightOf, read) {
           Module.HEAPU8.set(all[i], wp);
           buffers.give(all[i]);
         }
-        if (Module._rl_ckpt_linear(y, x, wp, DTYPE_CODES[w.dtype], rows, K, n, panel) !== 0) throw heap.fail();
+        if (Module._rl_ckpt_linear(y, x, wp, code(w.dtype), rows, K, n, panel) !== 0) throw heap.fail();
         return y;
       });
       const n = (i) => parts[i].end - parts[i].begin;
-      if (gated) Module._rl_ckpt_gated_activation(outs[0], outs[1], rows * n(0), model.spec[9]);
+      if (gated)
+        Module._rl_ckpt_gated_activation(
+          outs[0],
+          outs[1],
+          rows * n(0),
+          layout.activations.indexOf(model.spec.activation),
+        );
       const returned = gated ? [0] : parts.map((_, i) => i);
       return {
         blocks: returned.map((i) => Module.HEAPF32.slice(outs[i] >> 2, (outs[i] >> 2) + rows * n(i))),
         bytesRead,
         heapBytes: Module.HEAPU8.length,
-        keptBytes,
+        keptBytes: store.bytes,
         readWaitSeconds,
       };
     } finally {
@@ -248,14 +237,14 @@ export function createShardWorker(Module, model, weightOf, read) {
  * files (a File or a path is posted as a handle, not a copy). rows(call, input) sends every worker its ranges
  * and joins the blocks. terminate() ends them all, and their memory with them.
  */
-export async function createShardPool(files, count, { createWorker }) {
+export async function createShardPool(files, count, { createWorker, rowAlign }) {
   const workers = [];
   try {
     for (let i = 0; i < count; i++) workers.push(createWorker());
     const handles = await Promise.all(workers.map((w) => w.call('openCheckpoint', [files, { workers: 1 }])));
     const partsOf = (slots, i) =>
       slots.map(({ slot, outRows }) => {
-        const [begin, end] = splitRows(outRows, count)[i];
+        const [begin, end] = splitRows(outRows, count, rowAlign)[i];
         return { slot, begin, end };
       });
     const heapBytes = new Array(count).fill(0); // each worker's WASM heap (a heap never shrinks: its peak)
@@ -292,7 +281,7 @@ export async function createShardPool(files, count, { createWorker }) {
         const kept = call.gated ? [call.slots[0]] : call.slots;
         const outputs = kept.map(({ outRows: N }, b) => {
           const out = new Float32Array(call.rows * N);
-          const ranges = splitRows(N, count);
+          const ranges = splitRows(N, count, rowAlign);
           replies.forEach(({ blocks }, i) => {
             const [begin, end] = ranges[i];
             const n = end - begin;
@@ -310,4 +299,42 @@ export async function createShardPool(files, count, { createWorker }) {
     for (const w of workers) w.terminate();
     throw error;
   }
+}
+
+/**
+ * The workers a run is split over: shards.get() starts them with the first run (a pool that cannot start, where
+ * no workers run, leaves one thread: workers() says 1), shards.drop() ends them.
+ */
+export function splitPool(Module, map, workers) {
+  let usedWorkers = workers;
+  let pool = null;
+  const shards = {
+    // started with the first run; a pool that cannot start (no workers where the page runs) leaves one thread
+    get: () =>
+      (pool ??= import('../worker-client.js')
+        .then(({ createLabWorker }) =>
+          createShardPool(Object.fromEntries(map), workers, {
+            createWorker: () => createLabWorker(),
+            rowAlign: checkpointLayout(Module).panelRows,
+          }),
+        )
+        .catch(() => {
+          usedWorkers = 1;
+          return null;
+        })),
+    drop: () => {
+      pool?.then((p) => p?.terminate());
+      pool = null;
+    },
+  };
+  return { shards, workers: () => usedWorkers };
+}
+
+/** This checkpoint's side of another's split run (shards.js): its tensors by layer and slot, read by rows. */
+export function shardWorker(Module, model, weights) {
+  const bySlot = new Map([...weights.values()].map((w) => [`${w.layer}:${w.slot}`, w]));
+  const weightOf = (layer, slot) =>
+    slot === 'head' ? (bySlot.get('null:head') ?? bySlot.get('null:embed')) : bySlot.get(`${layer}:${slot}`);
+  const readTensor = (w, from, to, into) => w.source.read(w.offset + from, w.offset + to, into);
+  return createShardWorker(Module, model, weightOf, readTensor);
 }

@@ -1,0 +1,47 @@
+// The WASM heap blocks of a checkpoint run, for the runner, the backward and the split runs' workers alike: each
+// block reserved against the memory budget first (rl_ckpt_alloc, core/memory_budget.hpp), so a run that does not
+// fit is refused with a ResidualLabError, never aborted.
+import { ResidualLabError } from '../errors.js';
+
+// The output head's rows are read and multiplied in pieces of this many bytes (a whole head is V x d: 1.2 GB for
+// an 8B model's in BF16), by this thread and by each worker for its share.
+export const HEAD_CHUNK_BYTES = 16 << 20;
+
+export const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
+
+/** The ResidualLabError of the C++ side's last refusal (rl_ckpt_error_message, rl_ckpt_error_code). */
+export function moduleError(Module) {
+  const message = Module.UTF8ToString(Module._rl_ckpt_error_message());
+  const code = Module.UTF8ToString(Module._rl_ckpt_error_code());
+  return new ResidualLabError(message, { code });
+}
+
+/**
+ * A set of blocks: alloc(bytes, what) reserves one (`what` names it in a refusal) or throws; tryAlloc the same but
+ * returns 0 when refused; freeAll() gives every block back; fail() is the last refusal as a ResidualLabError.
+ */
+export function heapAllocator(Module) {
+  const blocks = [];
+  const fail = () => moduleError(Module);
+  const alloc = (bytes, what) => {
+    const size = Module.lengthBytesUTF8(what) + 1;
+    const name = Module._malloc(size);
+    Module.stringToUTF8(what, name, size);
+    const p = Module._rl_ckpt_alloc(bytes, name);
+    Module._free(name);
+    if (!p) throw fail();
+    blocks.push(p);
+    return p;
+  };
+  const tryAlloc = (bytes, what) => {
+    try {
+      return alloc(bytes, what);
+    } catch {
+      return 0;
+    }
+  };
+  const freeAll = () => {
+    for (const p of blocks.splice(0)) Module._rl_ckpt_free(p);
+  };
+  return { alloc, tryAlloc, freeAll, fail };
+}

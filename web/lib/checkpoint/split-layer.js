@@ -1,0 +1,168 @@
+// Layer i of a run split over the pool's workers (shards.js): they compute the projections, this thread the norms,
+// the attention between the projections and the residual adds. G streams at most (the run's and its variants'),
+// stacked: each projection multiplies G x T rows at once.
+
+/** The four exchanges of layer i: { qkv, o, gateUp, down }, each a call for pool.rows. */
+function projections(i, { d, H, KV, headDim, ffn }) {
+  return {
+    qkv: {
+      inRows: d,
+      layer: i,
+      slots: [
+        { slot: 'q', outRows: H * headDim },
+        { slot: 'k', outRows: KV * headDim },
+        { slot: 'v', outRows: KV * headDim },
+      ],
+    },
+    o: { inRows: H * headDim, layer: i, slots: [{ slot: 'o', outRows: d }] },
+    gateUp: {
+      inRows: d,
+      layer: i,
+      slots: [
+        { slot: 'gate', outRows: ffn },
+        { slot: 'up', outRows: ffn },
+      ],
+      gated: true,
+    },
+    down: { inRows: ffn, layer: i, slots: [{ slot: 'down', outRows: d }] },
+  };
+}
+
+/**
+ * weightsOf(i): the pointers of layer i's norms and biases in this thread's heap (kept, or copied into
+ * blocks.layer); the workers hold the projections. Every layer's are read at once at the start (a few KB a
+ * layer), not one await per tensor on the layers' critical path.
+ */
+function splitWeights(ctx) {
+  const { blocks, reads, residency, keep, copier } = ctx;
+  const { kept } = residency;
+  const { smallOf } = ctx.weights;
+  const smallReads = new Map(
+    ctx.order
+      .filter((i) => !kept.small[i])
+      .map((i) => {
+        const pending = Promise.all(smallOf(i).map((w) => reads.read(w)));
+        pending.catch(() => {});
+        return [i, pending];
+      }),
+  );
+  const weightsOf = async (i) => {
+    if (kept.small[i]) return kept.small[i].pointers;
+    const keptAt = keep ? residency.keepBlock(ctx.weights.smallBytesOf(i), "one layer's norms and biases") : 0;
+    const read = await reads.waited('readWait', smallReads.get(i));
+    smallReads.delete(i);
+    const tensors = new Map(smallOf(i).map((w, j) => [w.slot, [w, read[j]]]));
+    const pointers = copier.copyLayer(tensors, keptAt || blocks.layer, { projections: false });
+    for (const bytes of read) reads.release(bytes);
+    if (keptAt) kept.small[i] = { pointers };
+    return pointers;
+  };
+  return weightsOf;
+}
+
+/**
+ * ctx: the run's (runner.js), with its pool. Returns { exchange(call, input), run(i, others) }: exchange sends a
+ * call to every worker and joins their outputs; run computes layer i on the run's stream and the `others` and
+ * resolves to the run stream's [attention norms, MLP norms], T each.
+ */
+export function splitLayers(ctx) {
+  const { Module, layout, model, T, blocks, reads, residency, keep, obs, pool, alloc } = ctx;
+  const { d, H, KV, headDim, eps } = model.sizes;
+  const f = model.forward;
+  const { kept } = residency;
+  const G = 1 + ctx.branchCount;
+  const split = {
+    h: alloc(G * T * d * 4, 'the normed stream'),
+    q: alloc(G * T * H * headDim * 4, 'the queries'),
+    k: alloc(G * T * KV * headDim * 4, 'the keys'),
+    v: alloc(G * T * KV * headDim * 4, 'the values'),
+    y: alloc(G * T * H * headDim * 4, "the heads' outputs"),
+    branch: alloc(G * T * d * 4, "a sublayer's output"),
+    scores: alloc(2 * T * T * 4, "one head's attention scores and probabilities"),
+  };
+  const heapView = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
+  const exchange = async (call, input) => {
+    const { outputs, bytesRead } = await reads.waited(
+      'exchangeWait',
+      pool.rows({ rows: input.length / call.inRows, keep, ...call }, input),
+    );
+    reads.account.bytesRead += bytesRead;
+    ctx.cancelled();
+    return outputs;
+  };
+  const weightsOf = splitWeights(ctx);
+
+  const run = async (i, others = []) => {
+    const { x, slots, freq, norms, spec } = blocks;
+    const streams = [x, ...others];
+    const n = streams.length;
+    const pointers = await weightsOf(i);
+    Module.HEAPU32.set(pointers, slots >> 2);
+    Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
+    const weight = (slot) => pointers[layout.slotIndex[slot]];
+    if (obs.norms) Module.HEAPF32.fill(0, obs.norms >> 2, (obs.norms >> 2) + 6 * T);
+    const norm = (out, input, slot, rows = T, observe = true) => {
+      if (obs.norms && observe)
+        Module._rl_ckpt_row_mean_squares(obs.norms + layout.observedNorms.indexOf(slot) * T * 4, input, T, d);
+      Module._rl_ckpt_norm(out, input, weight(slot), rows, d, eps, ctx.normOffset);
+    };
+    // every stream's rows normed into h, stacked (olmo2: the streams themselves, stacked)
+    const stacked = (slot) => {
+      streams.forEach((stream, g) => {
+        const at = split.h + g * T * d * 4;
+        if (slot) norm(at, stream, slot, T, g === 0);
+        else Module.HEAPU8.copyWithin(at, stream, stream + T * d * 4);
+      });
+      return heapView(split.h, n * T * d).slice();
+    };
+    const { qkv, o, gateUp, down } = projections(i, model.sizes);
+    const after = ctx.nextRun(i) === null ? null : projections(ctx.nextRun(i), model.sizes).qkv;
+    const residual = (normAfter) => {
+      if (f.placement !== 'pre') norm(split.branch, split.branch, normAfter, n * T);
+      Module._rl_ckpt_row_norms(norms, split.branch, T, d);
+      const added = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T);
+      streams.forEach((at, g) => {
+        const stream = heapView(at, T * d),
+          branch = heapView(split.branch + g * T * d * 4, T * d);
+        for (let j = 0; j < stream.length; j++) stream[j] += branch[j];
+      });
+      return added;
+    };
+    // attention: h = N1(x); q, k, v from the workers; the heads here, per stream; o from the workers
+    const [q, k, v] = await exchange({ ...qkv, next: o }, stacked(f.placement === 'olmo2' ? null : 'attnNormBefore'));
+    Module.HEAPF32.set(q, split.q >> 2);
+    Module.HEAPF32.set(k, split.k >> 2);
+    Module.HEAPF32.set(v, split.v >> 2);
+    for (let g = 0; g < n; g++) {
+      const status = Module._rl_ckpt_attention_core(
+        split.y + g * T * H * headDim * 4,
+        split.q + g * T * H * headDim * 4,
+        split.k + g * T * KV * headDim * 4,
+        split.v + g * T * KV * headDim * 4,
+        T,
+        spec,
+        slots,
+        freq,
+        model.layers[i].window,
+        split.scores,
+        g === 0 ? obs.heads : 0,
+        g === 0 && obs.norms ? obs.norms + layout.observedNorms.length * T * 4 : 0, // q/k_norm's after N1 .. N4's
+      );
+      if (status !== 0) throw ctx.fail();
+    }
+    const [a] = await exchange({ ...o, next: gateUp }, heapView(split.y, n * T * H * headDim).slice());
+    const oBias = weight('oBias') ? heapView(weight('oBias'), d) : null;
+    if (oBias) for (let j = 0; j < a.length; j++) a[j] += oBias[j % d];
+    Module.HEAPF32.set(a, split.branch >> 2);
+    const attnAdded = residual('attnNormAfter');
+    if (obs.mid) Module._rl_ckpt_row_norms(obs.mid, x, T, d);
+    // MLP: h = N3(x); act(gate) * up from the workers; down from the workers
+    const [act] = await exchange({ ...gateUp, next: down }, stacked(f.placement === 'olmo2' ? null : 'mlpNormBefore'));
+    const [m] = await exchange({ ...down, next: after }, act);
+    if (keep) kept.workerLayers.add(i);
+    Module.HEAPF32.set(m, split.branch >> 2);
+    const mlpAdded = residual('mlpNormAfter');
+    return [attnAdded, mlpAdded];
+  };
+  return { exchange, run };
+}
