@@ -13,6 +13,7 @@
 #include "checkpoint/backward.hpp"
 #include "checkpoint/forward.hpp"
 #include "checkpoint/layout.hpp"
+#include "kernels/linear.hpp"
 #include "kernels/norms.hpp"
 
 namespace {
@@ -204,7 +205,7 @@ EMSCRIPTEN_KEEPALIVE double rl_ckpt_saved_floats(const float* spec, int T) {
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_head_backward(float* dh, const float* dz, int ld, int rows, int d, const void* w,
                                                int dtype, int n, float* panel) {
   if (dtype < 0 || dtype >= rl::checkpoint::kDtypeCount) return fail("unknown dtype code");
-  rl::checkpoint::head_backward_chunk(dh, dz, ld, rows, d, w, rl::checkpoint::Dtype(dtype), n, panel);
+  rl::checkpoint::linear_backward_input(dh, dz, w, rl::checkpoint::Dtype(dtype), rows, d, n, panel, ld);
   return 0;
 }
 
@@ -218,7 +219,7 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_norm_backward(float* dx, float* dg, const floa
 
 // ||a^T b||_F^2 for a[T, na], b[T, nb] (a weight gradient's squared norm from its output gradient and input).
 EMSCRIPTEN_KEEPALIVE double rl_ckpt_gram_product(const float* a, int na, const float* b, int nb, int T) {
-  return rl::checkpoint::gram_product(a, na, b, nb, T);
+  return rl::linear_weight_grad_square(a, b, T, nb, na);
 }
 
 }  // extern "C"

@@ -258,16 +258,3 @@ TEST_CASE("the backward reads BF16 and F16 projections as their float32 values",
   for (int slot = 0; slot < kSlotCount; ++slot) REQUIRE(sq16[slot] == Approx(sq32[slot]).epsilon(1e-5));
   ws.release();
 }
-
-TEST_CASE("||a^T b||_F^2 from two Gram matrices equals the sum of squares of a^T b", "[checkpoint]") {
-  const int rows = 6, na = 5, nb = 7;
-  const std::vector<float> a = random_vector(rows * na, 21), b = random_vector(rows * nb, 22);
-  double want = 0;
-  for (int i = 0; i < na; ++i)
-    for (int j = 0; j < nb; ++j) {
-      double c = 0;
-      for (int t = 0; t < rows; ++t) c += double(a[t * na + i]) * b[t * nb + j];
-      want += c * c;
-    }
-  REQUIRE(gram_product(a.data(), na, b.data(), nb, rows) == Approx(want).epsilon(1e-6));
-}

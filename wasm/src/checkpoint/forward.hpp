@@ -73,8 +73,10 @@ struct LayerWeights {
 inline constexpr int kPanelRows = 4;
 std::size_t panel_floats(const LayerSpec& spec);
 
-// y[M, N] = x[M, K] W[N, K]^T with W in `dtype` (float32: matmul_forward itself).
-void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, int N, float* panel);
+// y[M, N] = x[M, K] W[N, K]^T (+ bias[N]) with W in `dtype`: kernels/linear.hpp's linear_forward, on W itself
+// (float32) or on kPanelRows rows of it at a time, widened into panel.
+void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, int N, float* panel,
+            const float* bias = nullptr);
 
 // The float count of each slot's tensor (0 where the spec has none of that kind).
 std::size_t slot_size(const LayerSpec& spec, Slot slot);
