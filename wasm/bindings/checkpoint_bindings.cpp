@@ -1,6 +1,7 @@
 // Raw C exports of wasm/src/checkpoint/ for web/lib/checkpoint/runner.js, in the style of kernel_exports.cpp:
-// pointers into the WASM heap and sizes, a status (0 ok, else rl_ckpt_error_message / rl_ckpt_error_code say
-// why). Buffers JS asks for are reserved against the memory budget; nothing here aborts on a refusal.
+// pointers into the WASM heap and sizes, a status (0 ok, else kernel_exports.cpp's rl_error_message / rl_error_code
+// say why: one error record, common.hpp). Buffers JS asks for are reserved against the memory budget; nothing here
+// aborts on a refusal.
 #include <emscripten/emscripten.h>
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common.hpp"
 #include "core/memory_budget.hpp"
 #include "checkpoint/backward.hpp"
 #include "checkpoint/forward.hpp"
@@ -16,14 +18,7 @@
 
 namespace {
 
-struct LastError {
-  std::string message, code;
-} last_error;
-
-int fail(const std::string& message) {
-  last_error = {message, rl::is_out_of_memory(message) ? rl::kOutOfMemoryCode : "invalid_input"};
-  return 1;
-}
+using rl::bindings::fail;
 
 std::map<void*, rl::MemoryReservation> buffers;
 rl::checkpoint::Workspace workspace;
@@ -60,9 +55,6 @@ bool read_weights(const std::uint32_t* weights, rl::checkpoint::LayerWeights* w)
 }  // namespace
 
 extern "C" {
-
-EMSCRIPTEN_KEEPALIVE const char* rl_ckpt_error_message() { return last_error.message.c_str(); }
-EMSCRIPTEN_KEEPALIVE const char* rl_ckpt_error_code() { return last_error.code.c_str(); }
 
 // A 16-byte aligned block of `bytes` held against the budget (a double: any size arrives unwrapped), or 0.
 EMSCRIPTEN_KEEPALIVE void* rl_ckpt_alloc(double bytes, const char* what) {

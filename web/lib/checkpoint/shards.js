@@ -36,8 +36,8 @@ export function defaultWorkers(weightEntries) {
 /** A block of the WASM heap held against the memory budget, or a ResidualLabError (runner.js and the shards). */
 export function heapAllocator(Module) {
   const fail = () =>
-    new ResidualLabError(Module.UTF8ToString(Module._rl_ckpt_error_message()), {
-      code: Module.UTF8ToString(Module._rl_ckpt_error_code()),
+    new ResidualLabError(Module.UTF8ToString(Module._rl_error_message()), {
+      code: Module.UTF8ToString(Module._rl_error_code()),
     });
   const blocks = [];
   return {
