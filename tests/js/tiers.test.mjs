@@ -1,7 +1,7 @@
-// The C++ layers hold: in a throwaway native CMake tree, for every layer of CMakeLists.txt's RL_LAYERS but the
-// top, a file including a header of the layer above fails to compile (that header not found) and one including
-// a header of the layer below compiles, each with the include directories that layer's library gives its own
-// sources (ctest -L layers; docs/architecture.md).
+// The C++ tiers hold: in a throwaway native CMake tree, for every tier of CMakeLists.txt's RL_TIERS but the
+// top, a file including a header of the tier above fails to compile (that header not found) and one including
+// a header of the tier below compiles, each with the include directories that tier's library gives its own
+// sources (ctest -L tiers; docs/architecture.md).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,8 +11,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const layers = readFileSync(join(root, 'CMakeLists.txt'), 'utf8')
-  .match(/^set\(RL_LAYERS ([^)]*)\)/m)[1]
+const tiers = readFileSync(join(root, 'CMakeLists.txt'), 'utf8')
+  .match(/^set\(RL_TIERS ([^)]*)\)/m)[1]
   .split(/\s+/);
 let tree;
 
@@ -23,7 +23,7 @@ function run(cmd, args) {
 }
 
 before(() => {
-  tree = mkdtempSync(join(tmpdir(), 'rl-layers-'));
+  tree = mkdtempSync(join(tmpdir(), 'rl-tiers-'));
   const configure = run('cmake', [
     '-S',
     root,
@@ -37,29 +37,29 @@ before(() => {
 });
 after(() => rmSync(tree, { recursive: true, force: true }));
 
-test('the layer table is core, kernels, checkpoint, decoder, train, experiments, api', () => {
-  assert.deepEqual(layers, ['core', 'kernels', 'checkpoint', 'decoder', 'train', 'experiments', 'api']);
+test('the tier table is core, kernels, checkpoint, decoder, train, experiments, api', () => {
+  assert.deepEqual(tiers, ['core', 'kernels', 'checkpoint', 'decoder', 'train', 'experiments', 'api']);
 });
 
-test('every layer but the top has a probe reaching up and one reaching down', () => {
-  const listed = run('ctest', ['--test-dir', tree, '-N', '-L', 'layers']).output;
+test('every tier but the top has a probe reaching up and one reaching down', () => {
+  const listed = run('ctest', ['--test-dir', tree, '-N', '-L', 'tiers']).output;
   const names = [...listed.matchAll(/Test +#\d+: (\S+)/g)].map((m) => m[1]);
-  const expected = layers
+  const expected = tiers
     .slice(0, -1)
-    .flatMap((layer, i) => [
-      `layer_${layer}_rejects_${layers[i + 1]}`,
-      `layer_${layer}_accepts_${layers[Math.max(i - 1, 0)]}`,
+    .flatMap((tier, i) => [
+      `tier_${tier}_rejects_${tiers[i + 1]}`,
+      `tier_${tier}_accepts_${tiers[Math.max(i - 1, 0)]}`,
     ]);
   assert.deepEqual(names.sort(), expected.sort());
 });
 
 test('an upward include fails to build, a downward one builds', () => {
-  const ctest = run('ctest', ['--test-dir', tree, '-L', 'layers', '-j', '2', '--output-on-failure']);
+  const ctest = run('ctest', ['--test-dir', tree, '-L', 'tiers', '-j', '2', '--output-on-failure']);
   assert.equal(ctest.status, 0, ctest.output);
-  const probes = 2 * (layers.length - 1);
+  const probes = 2 * (tiers.length - 1);
   assert.match(ctest.output, new RegExp(`100% tests passed, 0 tests failed out of ${probes}\\b`));
   // The rejection is the compiler's, not a stand-in: the header is named as not found.
-  const [, lower, upper] = layers;
-  const probe = run('ctest', ['--test-dir', tree, '-R', `^layer_${lower}_rejects_${upper}$`, '-V']);
+  const [, lower, upper] = tiers;
+  const probe = run('ctest', ['--test-dir', tree, '-R', `^tier_${lower}_rejects_${upper}$`, '-V']);
   assert.match(probe.output, new RegExp(`${upper}/\\w+\\.hpp: No such file|'${upper}/\\w+\\.hpp' file not found`));
 });
