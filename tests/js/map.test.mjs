@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WIDGETS } from '../../web/components/registry.js';
+import { TIERS } from './cpp-tiers.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const read = (path) => readFileSync(join(root, path), 'utf8');
@@ -20,10 +21,7 @@ const section = (title) => architecture.split(/^## /m).find((part) => part.start
 const codeBlock = (text) => text.match(/```\n([^]*?)```/)[1];
 const layout = codeBlock(section('The layout'));
 const tiersDiagram = codeBlock(section('C++ tiers'));
-const RL_TIERS = read('CMakeLists.txt')
-  .match(/^set\(RL_TIERS ([^)]*)\)/m)[1]
-  .trim()
-  .split(/\s+/);
+const RL_TIERS = TIERS.map((tier) => tier.name);
 const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 NUMBER_WORDS.push('eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen');
 
@@ -48,12 +46,15 @@ test('the layout names every module of web/lib/', () => {
     assert.ok(layout.includes(name), `web/lib/${name} is on the map`);
 });
 
-test('the tiers, as the map and the tier diagram draw them, are RL_TIERS in its order', () => {
+test('the tiers, as the map and the tier diagram draw them, are RL_TIERS in its order and with its links', () => {
   assert.ok(RL_TIERS.length >= 7, `RL_TIERS: ${RL_TIERS}`);
   const mapped = [...layout.matchAll(/^ {2}(\w+)\/ /gm)].map(([, name]) => name).filter((n) => n !== 'reference');
   assert.deepEqual(mapped, RL_TIERS, 'the map lists the tiers bottom to top');
-  const drawn = [...tiersDiagram.matchAll(/^ {2}(\w+)\/ +(rl_\w+|residual_lab)/gm)].map(([, name]) => name);
+  const rows = [...tiersDiagram.matchAll(/^ {2}(\w+)\/ +(rl_\w+|residual_lab) +(\S+)/gm)];
+  const drawn = rows.map(([, name]) => name);
   assert.deepEqual(drawn, [...RL_TIERS].reverse(), 'the diagram draws them top to bottom');
+  const drawnLinks = Object.fromEntries(rows.map(([, name, , links]) => [name, links === '—' ? [] : links.split(',')]));
+  for (const { name, links } of TIERS) assert.deepEqual(drawnLinks[name], links, `the diagram's links of ${name}/`);
   for (const count of countsOf(architecture, 'tiers', '(?:in|is) '))
     assert.equal(count, RL_TIERS.length, 'the tiers counted');
 });
