@@ -114,11 +114,12 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer(float* x, int T, const float* spec, const
   return e.empty() ? 0 : fail(e);
 }
 
-EMSCRIPTEN_KEEPALIVE void rl_ckpt_norm(float* y, const float* x, const float* g, int rows, int d, float eps,
-                                       float weight_offset) {
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_rmsnorm(float* y, const float* x, const float* g, int rows, int d, float eps,
+                                          float weight_offset) {
   rl::rmsnorm_forward(y, nullptr, x, g, rows, d, eps, weight_offset);
 }
 
+// out[r] = ||x[r, :]||_2: a row's magnitude (the normalization is rl_ckpt_rmsnorm).
 EMSCRIPTEN_KEEPALIVE void rl_ckpt_row_norms(float* out, const float* x, int rows, int d) {
   rl::checkpoint::row_norms(out, x, rows, d);
 }
@@ -129,8 +130,8 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_row_mean_squares(float* out, const float* x, i
 
 // Each row of x[rows, d] through RMSNorm with every step rounded to bfloat16 (rmsnorm_forward_bf16), and each
 // row's mean square as that path computes it (ms: rows floats).
-EMSCRIPTEN_KEEPALIVE void rl_ckpt_norm_bf16(float* y, float* ms, const float* x, const float* g, int rows, int d,
-                                            float eps, float weight_offset) {
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_rmsnorm_bf16(float* y, float* ms, const float* x, const float* g, int rows, int d,
+                                               float eps, float weight_offset) {
   for (int r = 0; r < rows; ++r) {
     const float* row = x + std::size_t(r) * d;
     rl::rmsnorm_forward_bf16(y + std::size_t(r) * d, row, g, d, eps, weight_offset);
@@ -216,9 +217,9 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_head_backward(float* dh, const float* dz, int l
   return 0;
 }
 
-// dx += J^T dy and dg += the weight's gradient of y = RMSNorm(x) (rl_ckpt_norm's), rows of d.
-EMSCRIPTEN_KEEPALIVE void rl_ckpt_norm_backward(float* dx, float* dg, const float* dy, const float* x, const float* g,
-                                                int rows, int d, float eps, float weight_offset) {
+// dx += J^T dy and dg += the weight's gradient of y = RMSNorm(x) (rl_ckpt_rmsnorm's), rows of d.
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_rmsnorm_backward(float* dx, float* dg, const float* dy, const float* x,
+                                                   const float* g, int rows, int d, float eps, float weight_offset) {
   std::vector<float> y(std::size_t(rows) * d), rstd(rows);
   rl::rmsnorm_forward(y.data(), rstd.data(), x, g, rows, d, eps, weight_offset);
   rl::rmsnorm_backward(dx, dg, dy, x, rstd.data(), g, rows, d, weight_offset);

@@ -183,7 +183,7 @@ export function createGradients(Module, model, weights, runner) {
       view(g, T * d).fill(0);
       view(dgain, d).fill(0);
       Module.HEAPF32.set(forward.hiddenStates[L], xin >> 2);
-      Module._rl_ckpt_norm_backward(g, dgain, dhf, xin, gain, T, d, eps, f.normOffset);
+      Module._rl_ckpt_rmsnorm_backward(g, dgain, dhf, xin, gain, T, d, eps, f.normOffset);
       paramSquares.set(finalNorm.name, sumSquares(view(dgain, d)));
       Module.HEAPF32.copyWithin(branch >> 2, g >> 2, (g >> 2) + T * d);
 

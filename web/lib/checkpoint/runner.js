@@ -603,7 +603,7 @@ export function createRunner(
         const norm = (out, input, slot, rows = T, observe = true) => {
           if (obsNorms && observe)
             Module._rl_ckpt_row_mean_squares(obsNorms + NORM_SLOTS.indexOf(slot) * T * 4, input, T, d);
-          Module._rl_ckpt_norm(out, input, weight(slot), rows, d, eps, normOffset);
+          Module._rl_ckpt_rmsnorm(out, input, weight(slot), rows, d, eps, normOffset);
         };
         // every stream's rows normed into h, stacked (olmo2: the streams themselves, stacked)
         const stacked = (slot) => {
@@ -713,7 +713,7 @@ export function createRunner(
       if (wanted.has('finalNormBf16')) {
         // the final norm with every step rounded to bfloat16 (kernels/norms.hpp), beside the float32 one
         const bf16 = alloc(T * d * 4, 'the final norm in bfloat16');
-        Module._rl_ckpt_norm_bf16(bf16, norms, x, gain, T, d, eps, normOffset);
+        Module._rl_ckpt_rmsnorm_bf16(bf16, norms, x, gain, T, d, eps, normOffset);
         collected.finalNormBf16 = {
           hidden: heapRows(bf16, T),
           meanSquare: Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T),
@@ -726,7 +726,7 @@ export function createRunner(
         for (let j = 0; j < y.length; j++) y[j] *= normOffset + g[j % d];
       };
       const applyFinalNorm = (out, input, rows) => {
-        if (!hooks.noFinalNorm) Module._rl_ckpt_norm(out, input, gain, rows, d, eps, normOffset);
+        if (!hooks.noFinalNorm) Module._rl_ckpt_rmsnorm(out, input, gain, rows, d, eps, normOffset);
         else if (out !== input) Module.HEAPF32.copyWithin(out >> 2, input >> 2, (input >> 2) + rows * d);
         if (hooks.noFinalNorm === 'division') gainOnly(out, rows);
       };
