@@ -34,7 +34,7 @@ rl::checkpoint::LayerSpec read_spec(const float* p) {
   s.ffn = int(p[4]);
   s.eps = p[5];
   s.norm_offset = p[6];
-  s.placement = rl::checkpoint::Placement(int(p[7]));
+  s.placement = rl::checkpoint::HfPlacement(int(p[7]));
   s.qk_norm = rl::checkpoint::QkNorm(int(p[8]));
   s.activation = rl::checkpoint::Activation(int(p[9]));
   s.attn_scale = p[10];
