@@ -35,7 +35,7 @@ const NORM_SLOT = {
   'mlp-before': 'mlpNormBefore',
   'mlp-after': 'mlpNormAfter',
 };
-// The layouts the C++ forward runs, in the order of checkpoint::Placement; a family's is its toy placement.
+// The layouts the C++ forward runs, in the order of checkpoint::HfPlacement; a family's is its toy placement.
 const PLACEMENTS = ['pre', 'sandwich', 'olmo2'];
 const QK_NORMS = ['none', 'per_head', 'whole'];
 const ACTIVATIONS = ['silu', 'gelu_tanh'];
