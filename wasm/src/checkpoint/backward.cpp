@@ -108,7 +108,7 @@ void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeight
   const int T = b.T, d = b.d, H = b.H, KV = b.KV, hd = b.hd;
   const float off = s.norm_offset;
   const float* attn_in = x;
-  if (s.placement != Placement::olmo2) {
+  if (s.placement != HfHfPlacement::olmo2) {
     rmsnorm_forward(b.n1, b.rstd1, x, w.f32(kAttnNormBefore), T, d, s.eps, off);
     attn_in = b.n1;
   }
@@ -133,7 +133,7 @@ void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeight
   linear(b.a0, b.y, w.w[kO], w.dtype[kO], T, b.qc, d, b.panel, w.f32(kOBias));
   // the residual add: xm = x + N2(a0) (N2 only in the sandwich and OLMo 2 layouts)
   const std::size_t n = std::size_t(T) * d;
-  if (s.placement != Placement::pre) {
+  if (s.placement != HfPlacement::pre) {
     rmsnorm_forward(b.xm, b.rstd2, b.a0, w.f32(kAttnNormAfter), T, d, s.eps, off);
     if (attn_norms) row_norms(attn_norms, b.xm, T, d);
     for (std::size_t i = 0; i < n; ++i) b.xm[i] += x[i];
@@ -142,7 +142,7 @@ void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeight
     for (std::size_t i = 0; i < n; ++i) b.xm[i] = x[i] + b.a0[i];
   }
   const float* mlp_in = b.xm;
-  if (s.placement != Placement::olmo2) {
+  if (s.placement != HfHfPlacement::olmo2) {
     rmsnorm_forward(b.n3, b.rstd3, b.xm, w.f32(kMlpNormBefore), T, d, s.eps, off);
     mlp_in = b.n3;
   }
@@ -153,7 +153,7 @@ void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeight
   linear(b.m0, b.act, w.w[kDown], w.dtype[kDown], T, b.ffn, d, b.panel);
   // the MLP branch's output, N4(m0) or m0, into dA; the layer's output x_out = xm + that (when asked)
   const float* branch = b.m0;
-  if (s.placement != Placement::pre) {
+  if (s.placement != HfPlacement::pre) {
     rmsnorm_forward(b.dA, b.rstd4, b.m0, w.f32(kMlpNormAfter), T, d, s.eps, off);
     branch = b.dA;
   }
@@ -181,7 +181,7 @@ void attention_branch_backward(Buffers& b, int nv, const float* x, const LayerSp
   const std::size_t td = std::size_t(T) * d;
   // N2 (after the attention), then o_proj and its bias
   const float* dA0 = b.G;
-  if (s.placement != Placement::pre) {
+  if (s.placement != HfPlacement::pre) {
     std::fill(b.dA, b.dA + nv * td, 0.0f);
     norm_backward(b.dA, b.G, b.a0, b.rstd2, w.f32(kAttnNormAfter), T, d, nv, off, b.dparam, &sq[kAttnNormAfter]);
     dA0 = b.dA;
@@ -218,17 +218,17 @@ void attention_branch_backward(Buffers& b, int nv, const float* x, const LayerSp
   if (w.w[kKBias]) sq[kKBias] += bias_square(dK0, T, b.kvc, b.dparam);
   if (w.w[kVBias]) sq[kVBias] += bias_square(b.dV, T, b.kvc, b.dparam);
   // q, k, v projections: their input gradients summed
-  const float* in = s.placement == Placement::olmo2 ? x : b.n1;
+  const float* in = s.placement == HfPlacement::olmo2 ? x : b.n1;
   sq[kQ] += linear_weight_grad_square(dQ0, in, T, d, b.qc);
   sq[kK] += linear_weight_grad_square(dK0, in, T, d, b.kvc);
   sq[kV] += linear_weight_grad_square(b.dV, in, T, d, b.kvc);
-  float* dIn = s.placement == Placement::olmo2 ? b.J : b.dIn;
+  float* dIn = s.placement == HfPlacement::olmo2 ? b.J : b.dIn;
   std::fill(dIn, dIn + nv * td, 0.0f);
   linear_backward_input(dIn, dQ0, w.w[kQ], w.dtype[kQ], M, d, b.qc, b.panel);
   linear_backward_input(dIn, dK0, w.w[kK], w.dtype[kK], M, d, b.kvc, b.panel);
   linear_backward_input(dIn, b.dV, w.w[kV], w.dtype[kV], M, d, b.kvc, b.panel);
   // N1
-  if (s.placement != Placement::olmo2) {
+  if (s.placement != HfHfPlacement::olmo2) {
     std::fill(b.J, b.J + nv * td, 0.0f);
     norm_backward(b.J, b.dIn, x, b.rstd1, w.f32(kAttnNormBefore), T, d, nv, off, b.dparam, &sq[kAttnNormBefore]);
   }
@@ -241,7 +241,7 @@ void mlp_branch_backward(Buffers& b, int nv, const LayerSpec& s, const LayerWeig
   const std::size_t td = std::size_t(T) * d, tf = std::size_t(T) * ffn;
   // N4 (after the MLP), then down_proj
   const float* dM0 = b.G;
-  if (s.placement != Placement::pre) {
+  if (s.placement != HfPlacement::pre) {
     std::fill(b.dA, b.dA + nv * td, 0.0f);
     norm_backward(b.dA, b.G, b.m0, b.rstd4, w.f32(kMlpNormAfter), T, d, nv, off, b.dparam, &sq[kMlpNormAfter]);
     dM0 = b.dA;
@@ -254,15 +254,15 @@ void mlp_branch_backward(Buffers& b, int nv, const LayerSpec& s, const LayerWeig
   for (int j = 0; j < nv; ++j)
     glu_backward(b.dGate + j * tf, b.dUp + j * tf, b.dAct + j * tf, b.gate, b.up, int(tf), kind);
   // gate and up projections
-  const float* in = s.placement == Placement::olmo2 ? b.xm : b.n3;
+  const float* in = s.placement == HfPlacement::olmo2 ? b.xm : b.n3;
   sq[kGate] += linear_weight_grad_square(b.dGate, in, T, d, ffn);
   sq[kUp] += linear_weight_grad_square(b.dUp, in, T, d, ffn);
-  float* dIn = s.placement == Placement::olmo2 ? b.J : b.dIn;
+  float* dIn = s.placement == HfPlacement::olmo2 ? b.J : b.dIn;
   std::fill(dIn, dIn + nv * td, 0.0f);
   linear_backward_input(dIn, b.dGate, w.w[kGate], w.dtype[kGate], M, d, ffn, b.panel);
   linear_backward_input(dIn, b.dUp, w.w[kUp], w.dtype[kUp], M, d, ffn, b.panel);
   // N3
-  if (s.placement != Placement::olmo2) {
+  if (s.placement != HfHfPlacement::olmo2) {
     std::fill(b.J, b.J + nv * td, 0.0f);
     norm_backward(b.J, b.dIn, b.xm, b.rstd3, w.f32(kMlpNormBefore), T, d, nv, off, b.dparam, &sq[kMlpNormBefore]);
   }

@@ -27,10 +27,10 @@ std::string check_spec(const LayerSpec& s) {
 std::size_t slot_size(const LayerSpec& s, Slot slot) {
   const std::size_t d = s.d, q = std::size_t(s.n_heads) * s.head_dim, kv = std::size_t(s.n_kv_heads) * s.head_dim;
   switch (slot) {
-    case kAttnNormBefore: return s.placement == Placement::olmo2 ? 0 : d;
-    case kMlpNormBefore: return s.placement == Placement::olmo2 ? 0 : d;
+    case kAttnNormBefore: return s.placement == HfPlacement::olmo2 ? 0 : d;
+    case kMlpNormBefore: return s.placement == HfPlacement::olmo2 ? 0 : d;
     case kAttnNormAfter:
-    case kMlpNormAfter: return s.placement == Placement::pre ? 0 : d;
+    case kMlpNormAfter: return s.placement == HfPlacement::pre ? 0 : d;
     case kQNorm: return s.qk_norm == QkNorm::none ? 0 : s.qk_norm == QkNorm::per_head ? s.head_dim : q;
     case kKNorm: return s.qk_norm == QkNorm::none ? 0 : s.qk_norm == QkNorm::per_head ? s.head_dim : kv;
     case kQ: return q * d;
@@ -235,14 +235,14 @@ std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeight
   };
   if (observe.norm_inputs) std::fill(observe.norm_inputs, observe.norm_inputs + 6 * std::size_t(T), 0.0f);
   const float* attn_in = x;
-  if (s.placement != Placement::olmo2) {
+  if (s.placement != HfPlacement::olmo2) {
     observe_norm_input(0, x);
     rmsnorm_forward(ws.h, nullptr, x, w.f32(kAttnNormBefore), T, d, s.eps, s.norm_offset);
     attn_in = ws.h;
   }
   attention(ws.branch, attn_in, T, s, w, inv_freq, window, ws, observe.head_stats,
             observe.norm_inputs ? observe.norm_inputs + 4 * std::size_t(T) : nullptr);
-  if (s.placement != Placement::pre) {
+  if (s.placement != HfPlacement::pre) {
     observe_norm_input(1, ws.branch);
     rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kAttnNormAfter), T, d, s.eps, s.norm_offset);
   }
@@ -252,13 +252,13 @@ std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeight
   if (observe.mid_norms) row_norms(observe.mid_norms, x, T, d);
 
   const float* mlp_in = x;
-  if (s.placement != Placement::olmo2) {
+  if (s.placement != HfPlacement::olmo2) {
     observe_norm_input(2, x);
     rmsnorm_forward(ws.h, nullptr, x, w.f32(kMlpNormBefore), T, d, s.eps, s.norm_offset);
     mlp_in = ws.h;
   }
   mlp(ws.branch, mlp_in, T, s, w, ws);
-  if (s.placement != Placement::pre) {
+  if (s.placement != HfPlacement::pre) {
     observe_norm_input(3, ws.branch);
     rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kMlpNormAfter), T, d, s.eps, s.norm_offset);
   }

@@ -21,7 +21,9 @@
 
 namespace rl::checkpoint {
 
-enum class Placement : int { pre = 0, sandwich = 1, olmo2 = 2 };
+// Where a checkpoint family's norms sit: the three placements its families use (the toy decoder's
+// decoder::Placement has five).
+enum class HfPlacement : int { pre = 0, sandwich = 1, olmo2 = 2 };
 enum class QkNorm : int { none = 0, per_head = 1, whole = 2 };
 enum class Activation : int { silu = 0, gelu_tanh = 1 };
 
@@ -29,7 +31,7 @@ struct LayerSpec {
   int d = 0, n_heads = 0, n_kv_heads = 0, head_dim = 0, ffn = 0;
   float eps = 1e-6f;
   float norm_offset = 0.0f;  // RMSNorm multiplies by (norm_offset + w): 0 for w, 1 for Gemma's (1 + w)
-  Placement placement = Placement::pre;
+  HfPlacement placement = HfPlacement::pre;
   QkNorm qk_norm = QkNorm::none;
   Activation activation = Activation::silu;
   float attn_scale = 1.0f;
