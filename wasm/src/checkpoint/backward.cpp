@@ -108,7 +108,7 @@ void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeight
   const int T = b.T, d = b.d, H = b.H, KV = b.KV, hd = b.hd;
   const float off = s.norm_offset;
   const float* attn_in = x;
-  if (s.placement != HfHfPlacement::olmo2) {
+  if (s.placement != HfPlacement::olmo2) {
     rmsnorm_forward(b.n1, b.rstd1, x, w.f32(kAttnNormBefore), T, d, s.eps, off);
     attn_in = b.n1;
   }
@@ -142,7 +142,7 @@ void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeight
     for (std::size_t i = 0; i < n; ++i) b.xm[i] = x[i] + b.a0[i];
   }
   const float* mlp_in = b.xm;
-  if (s.placement != HfHfPlacement::olmo2) {
+  if (s.placement != HfPlacement::olmo2) {
     rmsnorm_forward(b.n3, b.rstd3, b.xm, w.f32(kMlpNormBefore), T, d, s.eps, off);
     mlp_in = b.n3;
   }
@@ -228,7 +228,7 @@ void attention_branch_backward(Buffers& b, int nv, const float* x, const LayerSp
   linear_backward_input(dIn, dK0, w.w[kK], w.dtype[kK], M, d, b.kvc, b.panel);
   linear_backward_input(dIn, b.dV, w.w[kV], w.dtype[kV], M, d, b.kvc, b.panel);
   // N1
-  if (s.placement != HfHfPlacement::olmo2) {
+  if (s.placement != HfPlacement::olmo2) {
     std::fill(b.J, b.J + nv * td, 0.0f);
     norm_backward(b.J, b.dIn, x, b.rstd1, w.f32(kAttnNormBefore), T, d, nv, off, b.dparam, &sq[kAttnNormBefore]);
   }
@@ -262,7 +262,7 @@ void mlp_branch_backward(Buffers& b, int nv, const LayerSpec& s, const LayerWeig
   linear_backward_input(dIn, b.dGate, w.w[kGate], w.dtype[kGate], M, d, ffn, b.panel);
   linear_backward_input(dIn, b.dUp, w.w[kUp], w.dtype[kUp], M, d, ffn, b.panel);
   // N3
-  if (s.placement != HfHfPlacement::olmo2) {
+  if (s.placement != HfPlacement::olmo2) {
     std::fill(b.J, b.J + nv * td, 0.0f);
     norm_backward(b.J, b.dIn, b.xm, b.rstd3, w.f32(kMlpNormBefore), T, d, nv, off, b.dparam, &sq[kMlpNormBefore]);
   }
