@@ -5,6 +5,10 @@
 // is widened to float32 once for all of them.
 import { splitLayers } from './split-layer.js';
 
+// The most heap the stacked projections' four blocks may take (input, up to three outputs: rows x the widest
+// projection each); a run whose variants need more runs them one stream after the other, each weight still read once.
+const STACKED_BYTES = 128 * 2 ** 20;
+
 /**
  * ctx: the run's (runner.js). Returns { readAhead(i), run(i, others) }: readAhead starts layer i's reads (null: none
  * to start); run computes layer i on the run's stream and on `others` (the variants' { stream, spec, normOffset })
@@ -33,8 +37,9 @@ export function localLayers(ctx) {
     return pointers;
   };
   let stacked = null;
+  const stackable = 4 * (1 + ctx.branchCount) * T * widest(model.sizes) * 4 <= STACKED_BYTES;
   const run = async (i, others = []) => {
-    if (others.length && !saveActivations) {
+    if (others.length && !saveActivations && stackable) {
       stacked ??= splitLayers(ctx, { weightsOf: readNext, project: localProjections(ctx) });
       return stacked.run(i, others);
     }
@@ -73,6 +78,9 @@ export function localLayers(ctx) {
   return { readAhead, run };
 }
 
+/** The widest input or output of a layer's projections. */
+const widest = ({ d, H, headDim, ffn }) => Math.max(d, H * headDim, ffn);
+
 /**
  * The projections of a stacked layer in this thread: project(call, input, pointers) multiplies input's rows
  * ([rows, call.inRows]) by each of call.slots' weights (pointers: the layer's, as copyLayer lays them out) and
@@ -80,12 +88,11 @@ export function localLayers(ctx) {
  */
 function localProjections(ctx) {
   const { Module, layout, model, T, alloc } = ctx;
-  const { d, H, headDim, ffn } = model.sizes;
   const rows = (1 + ctx.branchCount) * T,
-    widest = Math.max(d, H * headDim, ffn);
-  const input = alloc(rows * widest * 4, "a projection's input");
-  const outs = [0, 1, 2].map(() => alloc(rows * widest * 4, "a projection's output"));
-  const panel = alloc(layout.panelRows * widest * 4, 'a panel of rows');
+    width = widest(model.sizes);
+  const input = alloc(rows * width * 4, "a projection's input");
+  const outs = [0, 1, 2].map(() => alloc(rows * width * 4, "a projection's output"));
+  const panel = alloc(layout.panelRows * width * 4, 'a panel of rows');
   const slotCount = layout.slots.length;
   const activation = layout.activations.indexOf(model.spec.activation);
   return (call, values, pointers) => {
