@@ -11,10 +11,10 @@ export const DEFAULT_MEMORY_LIMIT = 1 << 30;
 const invalid = (message) => new ResidualLabError(message, { code: 'invalid_input' });
 
 /**
- * ids and options of run(), checked, for a model of L layers, width d and V tokens: the tokens, the options with
- * their defaults, and what follows from them: `order` (the layers the run computes), `start` (its first layer),
- * the head's rows (logitRows of the run's own, then lensCount lens states, then the headInputs rows, then one per
- * variant: headRows in all).
+ * ids and options of run(), checked, for a model of L layers, width d and V tokens whose norms read normOffset:
+ * the tokens, the options with their defaults, and what follows from them: `order` (the layers the run computes),
+ * `start` (its first layer), the head's rows (logitRows of the run's own, then lensCount lens states, then the
+ * headInputs rows, then one per variant, then lensCount per variant: headRows in all; head.js's headLayout).
  */
 export function checkRunOptions(ids, options, { L, d, V, normOffset: modelOffset = 0 }) {
   const tokens = checkTokens(ids, V);
