@@ -4,13 +4,15 @@
 // thread's CPU seconds per run from /proc/self/task/<tid>/stat (Linux; 10 ms ticks, so summed over RUNS runs): this
 // thread (the coordinator, or the whole run), the two workers, and the rest (node's file-read pool, the garbage
 // collector). On a machine whose other cores are busy the wall time counts waits for a core; the CPU split does not.
-// Then the matmul as a run calls it (BF16 weights widened four rows at a time, 16 rows) beside the kernel alone
+// Then what one exchange costs beyond the workers' compute: a tiny checkpoint (tests/fixtures) split over two workers,
+// (exchange wait - the busier worker's time) / exchanges, median of 200 runs. Then the matmul as a run calls it (BF16 weights widened four rows at a time, 16 rows) beside the kernel alone
 // (float32 weights) and at a stacked sweep's 400 rows, in CPU GFLOP/s: on one matrix that stays in the caches, and
 // on COPIES of it in turn (over 64 MB, as a run's weights come from memory).
 //   node bench/checkpoint-split.mjs     after `node scripts/build.mjs`
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { SHAPES, cachedCheckpoint } from './synthetic-checkpoints.mjs';
 import { load } from '../dist/lib/residual-lab.js';
+import { makeCheckpoint } from '../tests/fixtures/checkpoints/make-checkpoints.mjs';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 4),
   RUNS = 5,
@@ -104,6 +106,28 @@ for (const { options, ckpt, samples } of opened) {
     residencyBudget: options.residencyBudget ?? 'default',
   });
   ckpt.dispose();
+}
+
+// one exchange's cost beyond the compute, on a checkpoint whose projections take microseconds
+{
+  const tiny = await lab.openCheckpoint(makeCheckpoint({ family: 'qwen2', dtype: 'BF16', seed: 31 }).files, {
+    workers: 2,
+  });
+  const L = tiny.forward.layers,
+    exchanges = 4 * L + 1; // qkv, o, gate-up, down per layer; the head
+  const tinyIds = [3, 17, 5, 40, 11, 2, 29];
+  for (let i = 0; i < 20; i++) await tiny.run(tinyIds);
+  const overhead = [];
+  for (let i = 0; i < 200; i++) {
+    const { exchangeWaitSeconds, workerBusySeconds } = (await tiny.run(tinyIds)).timings;
+    overhead.push((exchangeWaitSeconds - Math.max(...workerBusySeconds)) / exchanges);
+  }
+  emit({
+    name: 'one exchange beyond the compute',
+    exchangesPerRun: 4 * SHAPES[key].config.num_hidden_layers + 1,
+    ms: median(overhead) * 1e3,
+  });
+  tiny.dispose();
 }
 
 // the matmul: rl_ckpt_linear with BF16 weights (a run's) and float32 (the kernel alone), the gate projection's shape

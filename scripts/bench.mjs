@@ -183,6 +183,8 @@ function printSplit(rows) {
       `${r.workers} worker(s), ${r.mode}: ${fmt(r.wall)} s (${fmt(r.wallMin)}-${fmt(r.wallMax)}; ${ratio(base[r.mode], r.wall)} of one thread's), CPU ${fmt(r.cpu)} s: this thread ${fmt(r.thisThreadCpu)}, workers ${r.workerCpu.map(fmt).join(' + ') || '—'}, the rest ${fmt(r.restCpu)}; read ${fmt(r.readGB)} GB`,
     );
   for (const r of rows.filter((r) => r.gflops)) console.log(`${r.name}, ${r.shape}: ${fmt(r.gflops)} GFLOP/s (CPU)`);
+  for (const r of rows.filter((r) => r.ms !== undefined))
+    console.log(`${r.name}: ${fmt(r.ms)} ms (a Qwen run makes ${r.exchangesPerRun})`);
 }
 
 function printSweep(rows) {
