@@ -6,7 +6,8 @@
 import { splitLayers } from './split-layer.js';
 
 // The most heap the stacked projections' four blocks may take (input, up to three outputs: rows x the widest
-// projection each); a run whose variants need more runs them one stream after the other, each weight still read once.
+// projection each); a run whose variants need more, or whose heap cannot spare the stacked blocks (kept weights
+// fill it), runs them one stream after the other, each weight still read once.
 const STACKED_BYTES = 128 * 2 ** 20;
 
 /**
@@ -36,12 +37,23 @@ export function localLayers(ctx) {
     readAhead(ctx.nextRun(i)); // read while this layer runs
     return pointers;
   };
-  let stacked = null;
+  // the stacked layer, made at the first layer with variants; null where its blocks do not fit the heap
+  let stacked;
+  const stackedLayers = () => {
+    const mark = ctx.heap.mark();
+    try {
+      return splitLayers(ctx, { weightsOf: readNext, project: localProjections(ctx) });
+    } catch (error) {
+      if (error?.code !== 'out_of_memory') throw error;
+      ctx.heap.freeSince(mark);
+      return null;
+    }
+  };
   const stackable = 4 * (1 + ctx.branchCount) * T * widest(model.sizes) * 4 <= STACKED_BYTES;
   const run = async (i, others = []) => {
     if (others.length && !saveActivations && stackable) {
-      stacked ??= splitLayers(ctx, { weightsOf: readNext, project: localProjections(ctx) });
-      return stacked.run(i, others);
+      if (stacked === undefined) stacked = stackedLayers();
+      if (stacked) return stacked.run(i, others);
     }
     const pointers = await readNext(i);
     const { x, slots, freq, norms, spec } = blocks;

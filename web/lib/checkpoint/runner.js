@@ -96,7 +96,7 @@ async function forward(runner, ids, options) {
     const obs = observationBlocks(heap.alloc, opts.wanted, { T, H, headStats: layout.headStats });
     const normOffset = hooks.normOffset ?? model.forward.normOffset;
     const ctx = { Module, layout, model, T, opts, blocks, reads, residency, keep, pool, obs, normOffset };
-    Object.assign(ctx, { weights: w, alloc: heap.alloc, fail: heap.fail, cancelled, saveActivations, order });
+    Object.assign(ctx, { weights: w, heap, alloc: heap.alloc, fail: heap.fail, cancelled, saveActivations, order });
     Object.assign(ctx, { branchCount: opts.branches.length, nextRun: (i) => order[order.indexOf(i) + 1] ?? null });
     ctx.copier = heapCopier(Module, layout, w.heapBytes, blocks.staging);
     const bytesTotal = runner.cost(tokens, { workers: pool ? pool.count : 1 }).bytesRead; // before the run keeps any
