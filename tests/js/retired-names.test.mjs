@@ -17,6 +17,11 @@ export const RETIRED = [
   { name: 'widgetFolder', now: 'widgetName' },
   { name: 'toyDecoderConfig', now: "decoderConfig (the lab's decoder; the toys are the trained checkpoints)" },
   { name: 'read_spec', now: 'read_layer_spec (wasm/src/checkpoint/layout.hpp)' },
+  // JS copies of the checkpoint's C++ layout: the JS reads it from the module (describeCheckpointLayout)
+  ...['QK_NORMS', 'ACTIVATIONS', 'DTYPE_CODES', 'ROW_ALIGN'].map((name) => ({
+    name,
+    now: 'checkpointLayout(Module) (web/lib/checkpoint/layout.js)',
+  })),
 ];
 
 function textFiles() {
