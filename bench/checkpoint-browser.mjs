@@ -1,4 +1,5 @@
-// The checkpoint probe in Chromium on the synthetic checkpoints of bench/synthetic-checkpoints.mjs, picked
+// The checkpoint probe in Chromium on the synthetic checkpoints of bench/synthetic-checkpoints.mjs (and the GGUFs of
+// bench/synthetic-gguf.mjs: --shapes=llama-3.1-8b-q4_k_m), picked
 // through its file input as a reader picks them, each visit in a fresh browser: the time from the pick to the
 // first result, whether it came, and the memory of every process of that browser (the tab, its workers, the
 // browser and GPU processes: the sum of their RSS from /proc, sampled every 100 ms) at rest after the toy's run
@@ -13,7 +14,8 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/serve.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
 import { median } from '../scripts/lib/median.mjs';
-import { cachedCheckpoint, shapeDir } from './synthetic-checkpoints.mjs';
+import { SHAPES, cachedCheckpoint, shapeDir } from './synthetic-checkpoints.mjs';
+import { GGUF_SHAPES, cachedGguf } from './synthetic-gguf.mjs';
 import { browserRss } from './lib/browser-memory.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,10 +27,16 @@ const visits = Number(arg('visits', '10'));
 const { server, url } = await startServer({ siteRoot: join(root, 'dist'), port: 0 });
 try {
   for (const shape of shapes) {
-    await cachedCheckpoint(shape);
+    // the weights' kind, which the probe's source line names once the picked files are its model
+    const kind = GGUF_SHAPES[shape] ? 'gguf' : 'safetensors';
+    const vocab = SHAPES[GGUF_SHAPES[shape]?.base ?? shape].config.vocab_size;
+    if (kind === 'gguf') cachedGguf(shape);
+    else await cachedCheckpoint(shape);
     const dir = shapeDir(shape);
     const paths = readdirSync(dir)
-      .filter((name) => name.endsWith('.json') || name.endsWith('.safetensors'))
+      .filter((name) =>
+        kind === 'gguf' ? name.endsWith('.gguf') : name.endsWith('.json') || name.endsWith('.safetensors'),
+      )
       .map((name) => join(dir, name));
     const rows = [];
     for (let visit = 0; visit < visits; visit++) {
@@ -52,12 +60,12 @@ try {
         await probe.locator('input[type=file]').setInputFiles(paths);
         // the widget's parts live in its shadow root
         await page.waitForFunction(
-          () => {
+          (weights) => {
             const el = document.querySelector('rl-checkpoint-probe');
             const source = (el.shadowRoot ?? el).querySelector('.source')?.textContent ?? '';
-            return el.dataset.status !== 'running' && source.includes('safetensors');
+            return el.dataset.status !== 'running' && source.includes(weights);
           },
-          null,
+          kind,
           { timeout: 600000, polling: 100 },
         );
         const seconds = (performance.now() - started) / 1000;
@@ -67,7 +75,7 @@ try {
           const t0 = performance.now();
           await probe
             .locator('[name=prompt]')
-            .fill(Array.from({ length: 16 }, (_, i) => (i * 7919 + k * 101) % 151936).join(', '));
+            .fill(Array.from({ length: 16 }, (_, i) => (i * 7919 + k * 101) % vocab).join(', '));
           await page
             .waitForFunction(() => document.querySelector('rl-checkpoint-probe')?.dataset.status === 'running', null, {
               timeout: 60000,

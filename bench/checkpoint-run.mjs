@@ -4,17 +4,28 @@
 // (headers only), a first run of 16 tokens and the median of three more, ckpt.gradients of the same 16 tokens (the
 // faster of two after a first, and its ratio to the forward's warm run) (the files then in the OS cache, as far as
 // memory allows), the forward's effective GFLOP/s beside the matmul kernel's on the same module, the process's peak RSS
-// (worker threads included) and this thread's WASM heap (it never shrinks: its peak). Prints JSON lines;
+// (worker threads included) and this thread's WASM heap (it never shrinks: its peak); then the Qwen2.5-0.5B shapes'
+// three formats run in turn, round by round, and each one's ratio to BF16's run of the same round. Prints JSON lines;
 // scripts/bench.mjs runs it and prints the table.
 //   node bench/checkpoint-run.mjs [--shapes=qwen2.5-0.5b,llama-3.1-8b]     after `node scripts/build.mjs --bench`
-import { readFileSync } from 'node:fs';
+//   node bench/checkpoint-run.mjs --interleaved-only      the three formats' rounds alone
+//   node bench/checkpoint-run.mjs --shapes=llama-3.1-8b-q4_k_m --workers=2 --forward-only
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { SHAPES, cachedCheckpoint } from './synthetic-checkpoints.mjs';
 import { GGUF_SHAPES, cachedGguf } from './synthetic-gguf.mjs';
 import { load } from '../dist/lib/residual-lab.js';
+import { DTYPE_LAYOUTS } from '../web/lib/checkpoint/gguf-types.js';
+import { quantize } from '../tests/fixtures/checkpoints/write-gguf.mjs';
+import { median } from '../scripts/lib/median.mjs';
 
 const argShapes = process.argv.find((a) => a.startsWith('--shapes='))?.slice('--shapes='.length);
 const ALL = { ...SHAPES, ...GGUF_SHAPES };
 const wanted = argShapes ? argShapes.split(',') : Object.keys(ALL);
+// --interleaved-only: the formats' side-by-side rounds alone, without each shape's own rows
+const interleavedOnly = process.argv.includes('--interleaved-only');
+// --workers=2: only the runs on that many workers (the default budget's); --forward-only: no ckpt.gradients rows
+const onlyWorkers = Number(process.argv.find((a) => a.startsWith('--workers='))?.slice('--workers='.length) ?? 0);
+const forwardOnly = process.argv.includes('--forward-only');
 
 // the lab as built (dist/lib), whose workers are the site's lab workers, as a page's are; the module again
 // beside it for the matmul kernel alone
@@ -34,9 +45,26 @@ const cpuSeconds = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
 };
+// CPU seconds of each thread of this process (worker threads included), by thread id, from /proc (Linux): the
+// busiest thread's share of a run is the least wall time the run can take on an idle machine
+const threadCpu = () => {
+  const seconds = new Map();
+  if (!existsSync('/proc/self/task')) return seconds;
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+      seconds.set(tid, (Number(fields[11]) + Number(fields[12])) / 100); // utime + stime, in clock ticks of 1/100 s
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return seconds;
+};
+const busiestThread = (before, after) =>
+  Math.max(0, ...[...after].map(([tid, seconds]) => seconds - (before.get(tid) ?? 0)));
 const ids = (T, V) => Array.from({ length: T }, (_, i) => (i * 7919) % V);
 
-for (const key of wanted) {
+for (const key of interleavedOnly ? [] : wanted) {
   if (!ALL[key]) throw new Error(`unknown shape ${key} (the shapes: ${Object.keys(ALL).join(', ')})`);
   const prepareStart = performance.now();
   const files = GGUF_SHAPES[key] ? cachedGguf(key) : await cachedCheckpoint(key);
@@ -45,7 +73,8 @@ for (const key of wanted) {
   const T = 16;
   // one worker; two with every run reading the files (residencyBudget 0); two with the default budget, under
   // which the Qwen shapes stay in the workers' heaps after the first run and the 8B's are read every run
-  for (const { workers, residencyBudget } of [{ workers: 1 }, { workers: 2, residencyBudget: 0 }, { workers: 2 }]) {
+  const configs = [{ workers: 1 }, { workers: 2, residencyBudget: 0 }, { workers: 2 }];
+  for (const { workers, residencyBudget } of onlyWorkers ? [{ workers: onlyWorkers }] : configs) {
     let t0 = performance.now();
     const ckpt = await lab.openCheckpoint(files, { workers, residencyBudget });
     const mode = ckpt.residency().mode;
@@ -63,10 +92,11 @@ for (const key of wanted) {
     for (let i = 0; i < 4; i++) {
       t0 = performance.now();
       const c0 = cpuSeconds();
+      const threads0 = threadCpu();
       const result = await ckpt.run(ids(T, V));
       const seconds = (performance.now() - t0) / 1000;
       if (!result.logits.every(Number.isFinite)) throw new Error('non-finite logits');
-      samples.push({ seconds, cpu: cpuSeconds() - c0, result });
+      samples.push({ seconds, cpu: cpuSeconds() - c0, busiestThread: busiestThread(threads0, threadCpu()), result });
     }
     const warm = samples.slice(1).sort((a, b) => a.seconds - b.seconds);
     for (const [run, sample] of [
@@ -82,13 +112,15 @@ for (const key of wanted) {
         ...(run === 'warm' && { min: warm[0].seconds, max: warm[2].seconds }),
         unit: 's',
         cpu: sample.cpu,
+        busiestThreadCpu: sample.busiestThread,
         gflops: ckpt.cost(T).flops / sample.seconds / 1e9,
         readGB: sample.result.reads.bytes / 1e9,
+        timings: sample.result.timings,
       });
     }
     // ckpt.gradients beside the forward: the first and the median of two more, as a ratio of the forward's warm run
     const gradientSamples = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < (forwardOnly ? 0 : 3); i++) {
       t0 = performance.now();
       const c0 = cpuSeconds();
       const result = await ckpt.gradients(ids(T, V));
@@ -96,19 +128,20 @@ for (const key of wanted) {
       gradientSamples.push({ seconds: (performance.now() - t0) / 1000, cpu: cpuSeconds() - c0, result });
     }
     const gradientWarm = gradientSamples.slice(1).sort((a, b) => a.seconds - b.seconds);
-    emit({
-      shape: key,
-      workers,
-      mode,
-      name: `gradients ${T} tokens, warm`,
-      value: gradientWarm[0].seconds,
-      min: gradientWarm[0].seconds,
-      max: gradientWarm[1].seconds,
-      unit: 's',
-      cpu: gradientWarm[0].cpu,
-      forwardRatio: gradientWarm[0].seconds / warm[1].seconds,
-      readGB: gradientWarm[0].result.reads.bytes / 1e9,
-    });
+    if (!forwardOnly)
+      emit({
+        shape: key,
+        workers,
+        mode,
+        name: `gradients ${T} tokens, warm`,
+        value: gradientWarm[0].seconds,
+        min: gradientWarm[0].seconds,
+        max: gradientWarm[1].seconds,
+        unit: 's',
+        cpu: gradientWarm[0].cpu,
+        forwardRatio: gradientWarm[0].seconds / warm[1].seconds,
+        readGB: gradientWarm[0].result.reads.bytes / 1e9,
+      });
     const heaps = samples.at(-1).result.reads.workerHeapBytes;
     if (heaps.length)
       emit({
@@ -122,6 +155,66 @@ for (const key of wanted) {
     emit({ shape: key, workers, mode, name: 'estimated by cost()', value: ckpt.cost(T).estimatedSeconds, unit: 's' });
     ckpt.dispose();
   }
+}
+
+// The formats side by side: BF16 and its GGUFs opened together, one worker, every run reading its file (residency
+// budget 0: the three do not fit one heap together, and a file read per run is the browser's case), their runs
+// taken in turn for seven rounds so that the machine's load falls on all alike. Per format: the median run (range)
+// in wall and CPU seconds, and the median (range) over the rounds of its run's ratio to the same round's BF16 run.
+const INTERLEAVED = ['qwen2.5-0.5b', 'qwen2.5-0.5b-q8_0', 'qwen2.5-0.5b-q4_k_m'];
+if (INTERLEAVED.every((key) => wanted.includes(key))) {
+  const T = 16;
+  const V = SHAPES[INTERLEAVED[0]].config.vocab_size;
+  const opened = [];
+  for (const key of INTERLEAVED)
+    opened.push(
+      await lab.openCheckpoint(GGUF_SHAPES[key] ? cachedGguf(key) : await cachedCheckpoint(key), {
+        workers: 1,
+        residencyBudget: 0,
+      }),
+    );
+  for (const ckpt of opened) await ckpt.run(ids(T, V)); // a first run each, not counted
+  const rounds = 7;
+  const samples = opened.map(() => []);
+  for (let round = 0; round < rounds; round++)
+    for (const [i, ckpt] of opened.entries()) {
+      const t0 = performance.now();
+      const c0 = cpuSeconds();
+      const result = await ckpt.run(ids(T, V));
+      samples[i].push({
+        seconds: (performance.now() - t0) / 1000,
+        cpu: cpuSeconds() - c0,
+        readGB: result.reads.bytes / 1e9,
+      });
+    }
+  const spread = (values) => ({ min: Math.min(...values), max: Math.max(...values) });
+  for (const [i, key] of INTERLEAVED.entries()) {
+    const wall = samples[i].map((s) => s.seconds),
+      cpu = samples[i].map((s) => s.cpu);
+    const wallRatio = wall.map((w, round) => w / samples[0][round].seconds),
+      cpuRatio = cpu.map((c, round) => c / samples[0][round].cpu);
+    emit({
+      shape: key,
+      workers: 1,
+      mode: 'streamed',
+      name: `run ${T} tokens, interleaved`,
+      value: median(wall),
+      ...spread(wall),
+      unit: 's',
+      cpu: median(cpu),
+      cpuRange: spread(cpu),
+      readGB: samples[i][0].readGB,
+      ...(i > 0 && {
+        vsBf16: {
+          wall: median(wallRatio),
+          wallRange: spread(wallRatio),
+          cpu: median(cpuRatio),
+          cpuRange: spread(cpuRatio),
+        },
+      }),
+    });
+  }
+  for (const ckpt of opened) ckpt.dispose();
 }
 
 // the matmul kernel alone on the same module: y[16, 4864] = x[16, 896] w[4864, 896]^T (the MLP's gate projection)
@@ -148,7 +241,40 @@ for (const key of wanted) {
     cpu: (cpuSeconds() - c0) / reps,
     gflops: (2 * M * N * K) / seconds / 1e9,
   });
-  for (const p of [y, x, w]) Module._rl_ckpt_free(p);
+  // the same product with the weights in each format the Qwen shapes' files hold, widened four rows at a time
+  // (rl_ckpt_linear: the run's path), and Q3_K's and Q2_K's of Q3_K_M and Q2_K files; the K-quants on rows of 4864
+  // (ffn_down's, K and N swapped); the formats in turn,
+  // fifteen rounds, each one's median CPU seconds a call
+  const values = Array.from({ length: 1 << 15 }, (_, i) => 0.02 * Math.sin(i * 0.7) * Math.cos(i * 0.013));
+  const formats = ['BF16', 'Q8_0', 'Q5_0', 'Q4_K', 'Q6_K', 'Q3_K', 'Q2_K'].map((type) => {
+    const [k, n] = type.endsWith('_K') ? [N, K] : [K, N];
+    const { code, blockValues, blockBytes } = DTYPE_LAYOUTS[type];
+    const bytes = ((k * n) / blockValues) * blockBytes;
+    const chunk = quantize(type, values);
+    const at = Module._rl_ckpt_alloc(bytes, name);
+    for (let i = 0; i < bytes; i += chunk.length)
+      Module.HEAPU8.set(chunk.subarray(0, Math.min(chunk.length, bytes - i)), at + i);
+    return { type, code, k, n, at, samples: [] };
+  });
+  const [panel, xLong] = [alloc(4 * N), alloc(M * N)]; // x of 4864 columns for the rows of 4864
+  Module.HEAPF32.fill(0.01, xLong >> 2, (xLong >> 2) + M * N);
+  for (let round = 0; round < 15; round++)
+    for (const f of formats) {
+      const c1 = cpuSeconds();
+      for (let i = 0; i < 10; i++) Module._rl_ckpt_linear(y, f.k === K ? x : xLong, f.at, f.code, M, f.k, f.n, panel);
+      f.samples.push((cpuSeconds() - c1) / 10);
+    }
+  for (const f of formats) {
+    const cpu = median(f.samples);
+    emit({
+      name: `matmul 16 x ${f.k} x ${f.n}, ${f.type} rows widened, CPU`,
+      value: cpu * 1000,
+      unit: 'ms',
+      vsBf16Kernel: cpu / median(formats[0].samples),
+    });
+    Module._rl_ckpt_free(f.at);
+  }
+  for (const p of [y, x, w, panel, xLong]) Module._rl_ckpt_free(p);
   Module._free(name);
 }
 emit({ name: "WASM heap after the runs (this thread's)", value: lab.wasmHeapBytes() / 2 ** 20, unit: 'MB' });

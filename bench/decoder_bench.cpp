@@ -1,4 +1,4 @@
-// Decoder benchmarks: the engine's matmul in GFLOP/s at 64x64 and 256x256 (forward y = x W^T, and the
+// Decoder benchmarks: the linear layer's matmul in GFLOP/s at 64x64 and 256x256 (forward y = x W^T, and the
 // two backward products together), then the decoder itself in milliseconds: forward and forward+backward of
 // L = 32, d = 64, 4 heads, 16 tokens, and one training step of a 4-layer d = 64 model on 64 tokens (sample,
 // forward, backward, clip, AdamW: train::Trainer::step).
@@ -10,7 +10,7 @@
 #include "bench.hpp"
 #include "decoder/model.hpp"
 #include "train/loop.hpp"
-#include "kernels/matmul.hpp"
+#include "kernels/linear.hpp"
 
 namespace rl::bench {
 namespace {
@@ -37,15 +37,15 @@ void bench_matmul(int n) {
   std::vector<float> y(nn), dx(nn), dw(nn);
   const double flops = 2.0 * n * n * n;
   const double forward = timed([&] {
-    matmul_forward(y.data(), x.data(), w.data(), n, n, n);
+    linear_forward(y.data(), x.data(), w.data(), nullptr, n, n, n);
     do_not_optimize(y.data());
   });
-  report("matmul_forward", n, "GFLOP/s", flops / forward * 1e-9);
+  report("linear_forward", n, "GFLOP/s", flops / forward * 1e-9);
   const double backward = timed([&] {
-    matmul_backward(dx.data(), dw.data(), dy.data(), x.data(), w.data(), n, n, n);
+    linear_backward(dx.data(), dw.data(), nullptr, dy.data(), x.data(), w.data(), n, n, n);
     do_not_optimize(dx.data());
   });
-  report("matmul_backward", n, "GFLOP/s", 2 * flops / backward * 1e-9);
+  report("linear_backward", n, "GFLOP/s", 2 * flops / backward * 1e-9);
 }
 
 std::unique_ptr<decoder::Model> bench_model(int layers, int context) {

@@ -291,7 +291,10 @@ function printCheckpoint(rows) {
   console.log('open reads the headers only; the first run of 16 tokens reads the files cold or from the OS cache as');
   console.log('memory allows; warm: the median (range) of three more from the OS cache; workers 2: the run split over');
   console.log(
-    "two lab workers. CPU: seconds of this process's main thread; peak RSS: the process, worker threads included.",
+    'two lab workers. CPU: seconds of the process, worker threads included, and of its busiest thread (the least wall time',
+  );
+  console.log(
+    'the run can take on an idle machine); peak RSS: the process, worker threads included. Interleaved: the formats run in turn.',
   );
   const matmul = rows.find((r) => r.name.startsWith('matmul'));
   for (const r of rows) {
@@ -302,9 +305,16 @@ function printCheckpoint(rows) {
       .filter(Boolean)
       .join(', ');
     const range = r.min !== undefined ? ` (${fmt(r.min)}-${fmt(r.max)})` : '';
-    const against = r.forwardRatio !== undefined ? `   ${fmt(r.forwardRatio)}x the forward's warm run` : '';
+    const against =
+      r.forwardRatio !== undefined
+        ? `   ${fmt(r.forwardRatio)}x the forward's warm run`
+        : r.vsBf16Kernel !== undefined
+          ? `   ${fmt(r.vsBf16Kernel)}x BF16's`
+          : r.vsBf16
+            ? `   vs BF16 in the same rounds: wall ${fmt(r.vsBf16.wall)}x (${fmt(r.vsBf16.wallRange.min)}-${fmt(r.vsBf16.wallRange.max)}), CPU ${fmt(r.vsBf16.cpu)}x (${fmt(r.vsBf16.cpuRange.min)}-${fmt(r.vsBf16.cpuRange.max)})`
+            : '';
     console.log(
-      `${label.padEnd(52)} ${fmt(r.value).padStart(7)} ${r.unit}${range}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}${against}`,
+      `${label.padEnd(52)} ${fmt(r.value).padStart(7)} ${r.unit}${range}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s${r.busiestThreadCpu !== undefined ? `, busiest thread ${fmt(r.busiestThreadCpu)} s` : ''})` : ''}${speed}${against}`,
     );
   }
   const warm = (shape, workers, mode) =>

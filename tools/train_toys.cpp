@@ -14,9 +14,9 @@
 
 #include "decoder/model.hpp"
 #include "train/corpus.hpp"
-#include "train/hf_export.hpp"
+#include "tools/hf_export.hpp"
 #include "train/loop.hpp"
-#include "train/toys.hpp"
+#include "tools/toys.hpp"
 
 namespace {
 

@@ -1,5 +1,6 @@
-// kernels/attention.hpp and kernels/gated.hpp against float64 references written from their formulas, and each
-// backward against central differences of that reference (in double, so the differences are exact to ~1e-9).
+// kernels/attention.hpp (attention, RoPE) and kernels/gated.hpp against float64 references written from their
+// formulas, and each backward against central differences of that reference (in double, so the differences are
+// exact to ~1e-9).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -43,6 +44,23 @@ std::vector<double> attention_reference(const std::vector<double>& q, const std:
         for (int i = 0; i < s.dh; ++i)
           y[t * s.ldq + h * s.dh + i] += c[j - first] / sum * v[j * s.ldkv + (h / group) * s.dh + i];
     }
+  return y;
+}
+
+// RoPE of kernels/attention.hpp's comment, in double: per head, the pair (i, i + dh/2) at position t turned by
+// t * inv_freq[i].
+std::vector<double> rope_reference(const std::vector<double>& x, int T, int heads, int dh,
+                                   const std::vector<float>& inv_freq) {
+  std::vector<double> y(x.size());
+  const int half = dh / 2;
+  for (int t = 0; t < T; ++t)
+    for (int h = 0; h < heads; ++h)
+      for (int i = 0; i < half; ++i) {
+        const std::size_t at = std::size_t(t) * heads * dh + h * dh + i;
+        const double angle = t * double(inv_freq[i]), a = x[at], b = x[at + half];
+        y[at] = a * std::cos(angle) - b * std::sin(angle);
+        y[at + half] = b * std::cos(angle) + a * std::sin(angle);
+      }
   return y;
 }
 
@@ -116,6 +134,20 @@ TEST_CASE("RoPE's inverse is its transpose and undoes it", "[kernels]") {
   const int at = heads * dh;
   REQUIRE(rx[at] == Approx(x[at] * std::cos(1.0) - x[at + 3] * std::sin(1.0)).epsilon(1e-6));
   REQUIRE(rx[at + 3] == Approx(x[at + 3] * std::cos(1.0) + x[at] * std::sin(1.0)).epsilon(1e-6));
+}
+
+TEST_CASE("RoPE against float64, and its backward (the inverse rotation) against finite differences", "[kernels]") {
+  const int T = 7, heads = 3, dh = 6;
+  // the kernel turns by the frequencies it is given (a scaled set such as Llama 3's included), fast to slow
+  const std::vector<float> inv_freq = {1.0f, 0.07f, 0.0003f / 8};
+  const auto x = random_floats(T * heads * dh, 10), r = random_floats(T * heads * dh, 11);
+  std::vector<float> rx(x.size()), dx(x.size());
+  rl::rope_rotate(rx.data(), x.data(), T, heads, dh, inv_freq.data(), false);
+  require_close(rx, rope_reference(widen(x), T, heads, dh, inv_freq), 1e-6);
+  // d <r, R x> / dx = R^T r
+  rl::rope_rotate(dx.data(), r.data(), T, heads, dh, inv_freq.data(), true);
+  const auto loss = [&](const std::vector<double>& v) { return dot(r, rope_reference(v, T, heads, dh, inv_freq)); };
+  require_close(dx, fd_gradient(widen(x), loss), 1e-5);
 }
 
 TEST_CASE("SwiGLU and GeGLU (tanh) against float64, and their backward against finite differences", "[kernels]") {

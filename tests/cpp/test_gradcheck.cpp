@@ -15,24 +15,12 @@
 
 using Eigen::ArrayXd;
 using rl::test::check_close;
+using rl::test::numeric_gradient;
 using rl::test::random_normal;
 using rl::test::Rng;
 using rl::test::to_double;
 
 namespace {
-
-// dL/dv_i ~ (L(v + h e_i) - L(v - h e_i)) / 2h, with h scaled to |v_i|.
-ArrayXd numeric_gradient(const std::function<double(const ArrayXd&)>& loss, const ArrayXd& v) {
-  ArrayXd grad(v.size());
-  for (Eigen::Index i = 0; i < v.size(); ++i) {
-    const double h = 1e-5 * std::max(1.0, std::fabs(v[i]));
-    ArrayXd plus = v, minus = v;
-    plus[i] += h;
-    minus[i] -= h;
-    grad[i] = (loss(plus) - loss(minus)) / (2.0 * h);
-  }
-  return grad;
-}
 
 constexpr double kRefAtol = 1e-7, kRefRtol = 1e-6;  // float64 analytic vs finite differences
 constexpr double kF32Atol = 2e-5, kF32Rtol = 2e-5;  // float32 kernel vs finite differences

@@ -4,8 +4,10 @@
 #pragma once
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,6 +53,20 @@ inline Eigen::ArrayXd to_double(const float* p, std::size_t n) {
   return a;
 }
 inline Eigen::ArrayXd to_double(const std::vector<float>& v) { return to_double(v.data(), v.size()); }
+// dL/dv_i ~ (L(v + h e_i) - L(v - h e_i)) / 2h, with h scaled to |v_i|: central differences, exact to about 1e-9
+// on a float64 loss.
+inline Eigen::ArrayXd numeric_gradient(const std::function<double(const Eigen::ArrayXd&)>& loss,
+                                       const Eigen::ArrayXd& v) {
+  Eigen::ArrayXd grad(v.size());
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    const double h = 1e-5 * std::max(1.0, std::fabs(v[i]));
+    Eigen::ArrayXd plus = v, minus = v;
+    plus[i] += h;
+    minus[i] -= h;
+    grad[i] = (loss(plus) - loss(minus)) / (2.0 * h);
+  }
+  return grad;
+}
 inline Eigen::ArrayXd ones(std::size_t n) { return Eigen::ArrayXd::Ones(static_cast<Eigen::Index>(n)); }
 inline Eigen::ArrayXd zeros(std::size_t n) { return Eigen::ArrayXd::Zero(static_cast<Eigen::Index>(n)); }
 

@@ -181,14 +181,14 @@ describe('properties', () => {
   test("ckpt.forward.placement names the family's layout in the decoder's words, one the C++ forward runs", async () => {
     const decoderPlacements = findRow(lab.describe(), 'decoder.placement').choices;
     const forwardHpp = readFileSync(new URL('../../wasm/src/checkpoint/forward.hpp', import.meta.url), 'utf8');
-    const cppPlacements = forwardHpp.match(/enum class Placement : int \{([^}]*)\}/)[1].match(/\w+(?= =)/g);
+    const cppPlacements = forwardHpp.match(/enum class HfPlacement : int \{([^}]*)\}/)[1].match(/\w+(?= =)/g);
     const layouts = { llama: 'pre', gemma2: 'sandwich', olmo2: 'olmo2' }; // 'post' is the decoder's Post-LN
     for (const family of FAMILIES) {
       const ckpt = await lab.openCheckpoint(makeCheckpoint({ family, dtype: 'F32' }).files);
       try {
         const { placement } = ckpt.forward;
         assert.ok(decoderPlacements.includes(placement), `${family}: ${placement} is a decoder placement`);
-        assert.ok(cppPlacements.includes(placement), `${family}: ${placement} is a checkpoint::Placement`);
+        assert.ok(cppPlacements.includes(placement), `${family}: ${placement} is a checkpoint::HfPlacement`);
         if (layouts[family]) assert.equal(placement, layouts[family], family);
       } finally {
         ckpt.dispose();

@@ -1,4 +1,4 @@
-// The exporter's family table (hf_architectures() in wasm/src/train/hf_export.cpp, which writes the trained toys
+// The exporter's family table (hf_architectures() in tools/hf_export.cpp, which writes the trained toys
 // as Hugging Face checkpoints) against the families' rows in web/lib/architectures.js, which read them: the
 // layout, the q/k norm and the norms' names are stated in both, so a change to one fails here until the other
 // follows. Reads the sources; needs no build.
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ARCHITECTURES } from '../../web/lib/architectures.js';
 
-const source = readFileSync(new URL('../../wasm/src/train/hf_export.cpp', import.meta.url), 'utf8');
+const source = readFileSync(new URL('../../tools/hf_export.cpp', import.meta.url), 'utf8');
 
 /** hf_architectures()'s rows as objects: { model_type: 'llama', placement: 'pre', qk_norm: false, ... }. */
 function exportedFamilies() {

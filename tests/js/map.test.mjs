@@ -1,5 +1,5 @@
 // The map of the house: docs/architecture.md's layout is the one map (the README links to it), held here to what it
-// describes: the folders at the top and under wasm/src/ and web/components/, the layer table RL_LAYERS in
+// describes: the folders at the top and under wasm/src/ and web/components/, the tier table RL_TIERS in
 // CMakeLists.txt, the modules of web/lib/ and the widget registry, as options-doc.test.mjs holds the options
 // reference to the option tables.
 import { test } from 'node:test';
@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WIDGETS } from '../../web/components/registry.js';
+import { TIERS } from './cpp-tiers.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const read = (path) => readFileSync(join(root, path), 'utf8');
@@ -19,11 +20,8 @@ const architecture = read('docs/architecture.md');
 const section = (title) => architecture.split(/^## /m).find((part) => part.startsWith(`${title}\n`));
 const codeBlock = (text) => text.match(/```\n([^]*?)```/)[1];
 const layout = codeBlock(section('The layout'));
-const layersDiagram = codeBlock(section('C++ layers'));
-const RL_LAYERS = read('CMakeLists.txt')
-  .match(/^set\(RL_LAYERS ([^)]*)\)/m)[1]
-  .trim()
-  .split(/\s+/);
+const tiersDiagram = codeBlock(section('C++ tiers'));
+const RL_TIERS = TIERS.map((tier) => tier.name);
 const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 NUMBER_WORDS.push('eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen');
 
@@ -48,14 +46,17 @@ test('the layout names every module of web/lib/', () => {
     assert.ok(layout.includes(name), `web/lib/${name} is on the map`);
 });
 
-test('the layers, as the map and the layer diagram draw them, are RL_LAYERS in its order', () => {
-  assert.ok(RL_LAYERS.length >= 7, `RL_LAYERS: ${RL_LAYERS}`);
+test('the tiers, as the map and the tier diagram draw them, are RL_TIERS in its order and with its links', () => {
+  assert.ok(RL_TIERS.length >= 7, `RL_TIERS: ${RL_TIERS}`);
   const mapped = [...layout.matchAll(/^ {2}(\w+)\/ /gm)].map(([, name]) => name).filter((n) => n !== 'reference');
-  assert.deepEqual(mapped, RL_LAYERS, 'the map lists the layers bottom to top');
-  const drawn = [...layersDiagram.matchAll(/^ {2}(\w+)\/ +(rl_\w+|residual_lab)/gm)].map(([, name]) => name);
-  assert.deepEqual(drawn, [...RL_LAYERS].reverse(), 'the diagram draws them top to bottom');
-  for (const count of countsOf(architecture, 'layers', '(?:in|is) '))
-    assert.equal(count, RL_LAYERS.length, 'the layers counted');
+  assert.deepEqual(mapped, RL_TIERS, 'the map lists the tiers bottom to top');
+  const rows = [...tiersDiagram.matchAll(/^ {2}(\w+)\/ +(rl_\w+|residual_lab) +(\S+)/gm)];
+  const drawn = rows.map(([, name]) => name);
+  assert.deepEqual(drawn, [...RL_TIERS].reverse(), 'the diagram draws them top to bottom');
+  const drawnLinks = Object.fromEntries(rows.map(([, name, , links]) => [name, links === '—' ? [] : links.split(',')]));
+  for (const { name, links } of TIERS) assert.deepEqual(drawnLinks[name], links, `the diagram's links of ${name}/`);
+  for (const count of countsOf(architecture, 'tiers', '(?:in|is) '))
+    assert.equal(count, RL_TIERS.length, 'the tiers counted');
 });
 
 test("every count of the widgets in the docs is the registry's", () => {

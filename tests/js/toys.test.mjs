@@ -171,9 +171,9 @@ test("docs/experiments.md's table and loss curve are the numbers of toys.json", 
   }
 });
 
-test("the residual-growth widget's untrained twin starts from the toys' own initialisation (wasm/src/train/toys.cpp)", async () => {
+test("the residual-growth widget's untrained twin starts from the toys' own initialisation (tools/toys.cpp)", async () => {
   const { TOY_INIT } = await import('../../web/components/residual-growth/toy-stream.js');
-  const source = readFileSync(fileURLToPath(new URL('../../wasm/src/train/toys.cpp', import.meta.url)), 'utf8');
+  const source = readFileSync(fileURLToPath(new URL('../../tools/toys.cpp', import.meta.url)), 'utf8');
   const std = Number(/c\.init\.std\s*=\s*([\d.]+)f?;/.exec(source)?.[1]);
   const residualScaling = /c\.init\.residual_scaling\s*=\s*(true|false);/.exec(source)?.[1] === 'true';
   assert.ok(Number.isFinite(std), 'toys.cpp sets c.init.std');

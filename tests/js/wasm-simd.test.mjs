@@ -1,4 +1,5 @@
-// The shipped SIMD module really runs its norm kernels on f32x4 instructions, and the scalar one has none.
+// The shipped SIMD module really runs its norm kernels on f32x4 instructions and widens quantized weights in lanes,
+// and the scalar one has no SIMD at all.
 // Reads the disassembly (wasm-objdump, Debian package wabt) of the builds' build/wasm-*/residual_lab.wasm, whose
 // function names are kept by --profiling-funcs, and checks that dist/lib/wasm/*.wasm (served under content-hashed
 // names: dist/asset-manifest.json) is that module with its name section left out, nothing else changed.
@@ -39,6 +40,18 @@ test("the SIMD module's norm kernels hold f32x4 arithmetic", () => {
     const adds = matching.reduce((s, [, body]) => s + count(body, 'f32x4.add') + count(body, 'f32x4.mul'), 0);
     assert.ok(adds >= 4, `${kernel}: only ${adds} f32x4.add/mul instructions`);
   }
+});
+
+// A 16-lane int8 -> float32 convertvector compiled by clang 14 becomes, per lane, an i8x16.extract_lane_s, a scalar
+// convert and a replace (212 extracts in to_f32 when Q8_0 and the K-quants were widened that way); widened by
+// extends, every type's blocks leave only the few lanes of the plain per-value fallback, apply(), inlined beside them.
+test('the SIMD module widens quantized blocks in lanes, not one value at a time', () => {
+  const bodies = functionBodies(wasmPath('simd'));
+  const body = [...bodies.entries()].find(([name]) => name.startsWith('rl::checkpoint::to_f32('))?.[1];
+  assert.ok(body, 'no rl::checkpoint::to_f32 in the module');
+  assert.ok(count(body, 'i32x4.extend_low_i16x8_s') >= 4, 'to_f32 holds no int16 -> int32 lane extends');
+  const extracts = count(body, 'i8x16.extract_lane_s');
+  assert.ok(extracts < 16, `to_f32 takes ${extracts} int8 lanes out one at a time`);
 });
 
 test('the scalar module has no SIMD instructions at all', () => {

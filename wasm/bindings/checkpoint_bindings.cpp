@@ -1,6 +1,7 @@
 // Raw C exports of wasm/src/checkpoint/ for web/lib/checkpoint/runner.js, in the style of kernel_exports.cpp:
-// pointers into the WASM heap and sizes, a status (0 ok, else rl_ckpt_error_message / rl_ckpt_error_code say
-// why). Buffers JS asks for are reserved against the memory budget; nothing here aborts on a refusal.
+// pointers into the WASM heap and sizes, a status (0 ok, else kernel_exports.cpp's rl_error_message / rl_error_code
+// say why: one error record, common.hpp). Buffers JS asks for are reserved against the memory budget; nothing here
+// aborts on a refusal.
 #include <emscripten/emscripten.h>
 
 #include <cstdint>
@@ -9,22 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "common.hpp"
 #include "core/memory_budget.hpp"
 #include "checkpoint/backward.hpp"
 #include "checkpoint/forward.hpp"
 #include "checkpoint/layout.hpp"
+#include "kernels/linear.hpp"
 #include "kernels/norms.hpp"
 
 namespace {
 
-struct LastError {
-  std::string message, code;
-} last_error;
-
-int fail(const std::string& message) {
-  last_error = {message, rl::is_out_of_memory(message) ? rl::kOutOfMemoryCode : "invalid_input"};
-  return 1;
-}
+using rl::bindings::fail;
 
 std::map<void*, rl::MemoryReservation> buffers;
 rl::checkpoint::Workspace workspace;
@@ -43,9 +39,6 @@ bool read_weights(const std::uint32_t* weights, rl::checkpoint::LayerWeights* w)
 }  // namespace
 
 extern "C" {
-
-EMSCRIPTEN_KEEPALIVE const char* rl_ckpt_error_message() { return last_error.message.c_str(); }
-EMSCRIPTEN_KEEPALIVE const char* rl_ckpt_error_code() { return last_error.code.c_str(); }
 
 // A 16-byte aligned block of `bytes` held against the budget (a double: any size arrives unwrapped), or 0.
 EMSCRIPTEN_KEEPALIVE void* rl_ckpt_alloc(double bytes, const char* what) {
@@ -106,11 +99,12 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer(float* x, int T, const float* spec, const
   return e.empty() ? 0 : fail(e);
 }
 
-EMSCRIPTEN_KEEPALIVE void rl_ckpt_norm(float* y, const float* x, const float* g, int rows, int d, float eps,
-                                       float weight_offset) {
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_rmsnorm(float* y, const float* x, const float* g, int rows, int d, float eps,
+                                          float weight_offset) {
   rl::rmsnorm_forward(y, nullptr, x, g, rows, d, eps, weight_offset);
 }
 
+// out[r] = ||x[r, :]||_2: a row's magnitude (the normalization is rl_ckpt_rmsnorm).
 EMSCRIPTEN_KEEPALIVE void rl_ckpt_row_norms(float* out, const float* x, int rows, int d) {
   rl::checkpoint::row_norms(out, x, rows, d);
 }
@@ -121,8 +115,8 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_row_mean_squares(float* out, const float* x, i
 
 // Each row of x[rows, d] through RMSNorm with every step rounded to bfloat16 (rmsnorm_forward_bf16), and each
 // row's mean square as that path computes it (ms: rows floats).
-EMSCRIPTEN_KEEPALIVE void rl_ckpt_norm_bf16(float* y, float* ms, const float* x, const float* g, int rows, int d,
-                                            float eps, float weight_offset) {
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_rmsnorm_bf16(float* y, float* ms, const float* x, const float* g, int rows, int d,
+                                               float eps, float weight_offset) {
   for (int r = 0; r < rows; ++r) {
     const float* row = x + std::size_t(r) * d;
     rl::rmsnorm_forward_bf16(y + std::size_t(r) * d, row, g, d, eps, weight_offset);
@@ -204,13 +198,13 @@ EMSCRIPTEN_KEEPALIVE double rl_ckpt_saved_floats(const float* spec, int T) {
 EMSCRIPTEN_KEEPALIVE int rl_ckpt_head_backward(float* dh, const float* dz, int ld, int rows, int d, const void* w,
                                                int dtype, int n, float* panel) {
   if (dtype < 0 || dtype >= rl::checkpoint::kDtypeCount) return fail("unknown dtype code");
-  rl::checkpoint::head_backward_chunk(dh, dz, ld, rows, d, w, rl::checkpoint::Dtype(dtype), n, panel);
+  rl::checkpoint::linear_backward_input(dh, dz, w, rl::checkpoint::Dtype(dtype), rows, d, n, panel, ld);
   return 0;
 }
 
-// dx += J^T dy and dg += the weight's gradient of y = RMSNorm(x) (rl_ckpt_norm's), rows of d.
-EMSCRIPTEN_KEEPALIVE void rl_ckpt_norm_backward(float* dx, float* dg, const float* dy, const float* x, const float* g,
-                                                int rows, int d, float eps, float weight_offset) {
+// dx += J^T dy and dg += the weight's gradient of y = RMSNorm(x) (rl_ckpt_rmsnorm's), rows of d.
+EMSCRIPTEN_KEEPALIVE void rl_ckpt_rmsnorm_backward(float* dx, float* dg, const float* dy, const float* x,
+                                                   const float* g, int rows, int d, float eps, float weight_offset) {
   std::vector<float> y(std::size_t(rows) * d), rstd(rows);
   rl::rmsnorm_forward(y.data(), rstd.data(), x, g, rows, d, eps, weight_offset);
   rl::rmsnorm_backward(dx, dg, dy, x, rstd.data(), g, rows, d, weight_offset);
@@ -218,7 +212,7 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_norm_backward(float* dx, float* dg, const floa
 
 // ||a^T b||_F^2 for a[T, na], b[T, nb] (a weight gradient's squared norm from its output gradient and input).
 EMSCRIPTEN_KEEPALIVE double rl_ckpt_gram_product(const float* a, int na, const float* b, int nb, int T) {
-  return rl::checkpoint::gram_product(a, na, b, nb, T);
+  return rl::linear_weight_grad_square(a, b, T, nb, na);
 }
 
 }  // extern "C"

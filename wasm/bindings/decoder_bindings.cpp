@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common.hpp"
 #include "core/memory_budget.hpp"
 #include "decoder/model.hpp"
 #include "js_config.hpp"
@@ -40,26 +41,15 @@ Handle* find(int id) {
   return handles[id].get();
 }
 
-template <class T>
-val copy_of(const char* type, const T* data, std::size_t n) {
-  return val::global(type).new_(emscripten::typed_memory_view(n, data));
-}
-val float32_copy(const std::vector<float>& v) { return copy_of("Float32Array", v.data(), v.size()); }
-
-// `code` is "out_of_memory" for a refusal of the memory budget, else empty (decoder.js picks the code).
-val error_result(const std::string& message) {
-  val out = val::object();
-  out.set("error", message);
-  if (rl::is_out_of_memory(message)) out.set("code", std::string(rl::kOutOfMemoryCode));
-  return out;
-}
+using rl::bindings::result;
+using rl::bindings::typed_array;
 
 const char* kNoModel = "this decoder has been disposed";
 
 val decoder_create(val config) {
   std::string error;
   auto model = decoder::Model::create(rl::bindings::read_config(config), &error);
-  if (!model) return error_result(error);
+  if (!model) return result(error);
   auto handle = std::make_unique<Handle>();
   const int ctx = model->config().context_length;
   handle->tokens.assign(ctx, 0);
@@ -69,7 +59,7 @@ val decoder_create(val config) {
   while (id < static_cast<int>(handles.size()) && handles[id]) ++id;
   if (id == static_cast<int>(handles.size())) handles.emplace_back();
   handles[id] = std::move(handle);
-  val out = error_result("");
+  val out = result();
   out.set("id", id);
   out.set("numParams", static_cast<double>(handles[id]->model->num_params()));
   return out;
@@ -118,7 +108,7 @@ val decoder_staging_view(int id) {
   if (!h) return val::null();
   const std::string refused = rl::reserve_memory(std::uint64_t(h->model->num_params()) * sizeof(float),
                                                  "setParams's copy of the parameters", &h->staging_memory);
-  if (!refused.empty()) return error_result(refused);
+  if (!refused.empty()) return result(refused);
   h->staging.resize(h->model->num_params());
   return val(emscripten::typed_memory_view(h->staging.size(), h->staging.data()));
 }
@@ -134,11 +124,11 @@ std::string decoder_commit_params(int id) {
 
 val decoder_params(int id) {
   Handle* h = find(id);
-  return h ? copy_of("Float32Array", h->model->params().data(), h->model->num_params()) : val::null();
+  return h ? typed_array(h->model->params().data(), h->model->num_params()) : val::null();
 }
 val decoder_grads(int id) {
   Handle* h = find(id);
-  return h ? copy_of("Float32Array", h->model->grads().data(), h->model->num_params()) : val::null();
+  return h ? typed_array(h->model->grads().data(), h->model->num_params()) : val::null();
 }
 
 val forward_stats(const decoder::ForwardStats& s) {
@@ -146,45 +136,45 @@ val forward_stats(const decoder::ForwardStats& s) {
   out.set("nLayers", s.n_layers);
   out.set("nHeads", s.n_heads);
   out.set("seqLen", s.seq_len);
-  out.set("streamNorm", float32_copy(s.stream_norm));
-  out.set("streamNormMean", float32_copy(s.stream_norm_mean));
-  out.set("incrementNorm", float32_copy(s.increment_norm));
-  out.set("incrementNormMean", float32_copy(s.increment_norm_mean));
-  out.set("incrementRatio", float32_copy(s.increment_ratio));
-  out.set("maxAttnLogit", float32_copy(s.max_attn_logit));
-  out.set("attnEntropy", float32_copy(s.attn_entropy));
+  out.set("streamNorm", typed_array(s.stream_norm));
+  out.set("streamNormMean", typed_array(s.stream_norm_mean));
+  out.set("incrementNorm", typed_array(s.increment_norm));
+  out.set("incrementNormMean", typed_array(s.increment_norm_mean));
+  out.set("incrementRatio", typed_array(s.increment_ratio));
+  out.set("maxAttnLogit", typed_array(s.max_attn_logit));
+  out.set("attnEntropy", typed_array(s.attn_entropy));
   return out;
 }
 
 val logit_lens(const decoder::Model& m, int k) {
   const decoder::LogitLens lens = m.logit_lens(k);
-  if (!lens.error.empty()) return error_result(lens.error);
+  if (!lens.error.empty()) return result(lens.error);
   val out = val::object();
   out.set("k", lens.k);
   out.set("points", lens.points);
   out.set("seqLen", lens.seq_len);
-  out.set("topTokens", copy_of("Int32Array", lens.top_tokens.data(), lens.top_tokens.size()));
-  out.set("topProbs", float32_copy(lens.top_probs));
+  out.set("topTokens", typed_array(lens.top_tokens.data(), lens.top_tokens.size()));
+  out.set("topProbs", typed_array(lens.top_probs));
   return out;
 }
 
 // tokens / targets were written through the views; lens_k > 0 adds a logit lens of that many tokens.
 val decoder_forward(int id, int length, bool with_targets, int lens_k) {
   Handle* h = find(id);
-  if (!h) return error_result(kNoModel);
+  if (!h) return result(kNoModel);
   if (length < 0 || length > static_cast<int>(h->tokens.size()))
-    return error_result("sequence of " + std::to_string(length) + " tokens exceeds context_length " +
-                        std::to_string(h->tokens.size()));
+    return result("sequence of " + std::to_string(length) + " tokens exceeds context_length " +
+                  std::to_string(h->tokens.size()));
   std::span<const std::int32_t> tokens(h->tokens.data(), length);
   std::span<const std::int32_t> targets;
   if (with_targets) targets = {h->targets.data(), static_cast<std::size_t>(length)};
   const std::string error = h->model->forward(tokens, targets);
-  if (!error.empty()) return error_result(error);
-  val out = error_result("");
+  if (!error.empty()) return result(error);
+  val out = result();
   out.set("loss", with_targets ? val(static_cast<double>(h->model->loss())) : val::null());
   out.set("status", std::string(decoder::forward_status_name(h->model->forward_status())));
   const auto logits = h->model->logits();
-  out.set("logits", copy_of("Float32Array", logits.data(), logits.size()));
+  out.set("logits", typed_array(logits.data(), logits.size()));
   out.set("stats", forward_stats(h->model->forward_stats()));
   if (lens_k > 0) {
     val lens = logit_lens(*h->model, lens_k);
@@ -196,8 +186,8 @@ val decoder_forward(int id, int length, bool with_targets, int lens_k) {
 
 val decoder_logit_lens(int id, int k) {
   Handle* h = find(id);
-  if (!h) return error_result(kNoModel);
-  if (h->model->seq_len() == 0) return error_result("logitLens needs a forward pass first");
+  if (!h) return result(kNoModel);
+  if (h->model->seq_len() == 0) return result("logitLens needs a forward pass first");
   val out = logit_lens(*h->model, k);
   if (out["error"].isUndefined()) out.set("error", std::string());
   return out;
@@ -206,16 +196,16 @@ val decoder_logit_lens(int id, int k) {
 // Gradients of the last forward's loss (grads are zeroed first), with their norms.
 val decoder_backward(int id) {
   Handle* h = find(id);
-  if (!h) return error_result(kNoModel);
+  if (!h) return result(kNoModel);
   h->model->zero_grad();
   const std::string error = h->model->backward();
-  if (!error.empty()) return error_result(error);
+  if (!error.empty()) return result(error);
   const decoder::GradStats g = h->model->grad_stats();
-  val out = error_result("");
+  val out = result();
   out.set("totalGradNorm", static_cast<double>(g.total_grad_norm));
-  out.set("streamGradNorm", float32_copy(g.stream_grad_norm));
-  out.set("streamGradNormPerPosition", float32_copy(g.stream_grad_norm_per_position));
-  out.set("tensorGradNorms", float32_copy(g.param_grad_norm));
+  out.set("streamGradNorm", typed_array(g.stream_grad_norm));
+  out.set("streamGradNormPerPosition", typed_array(g.stream_grad_norm_per_position));
+  out.set("tensorGradNorms", typed_array(g.param_grad_norm));
   return out;
 }
 
@@ -223,7 +213,7 @@ val decoder_backward(int id) {
 // created on the first call and kept; decoder.js refuses changed options until resetTraining.
 val decoder_train_step(int id, val o) {
   Handle* h = find(id);
-  if (!h) return error_result(kNoModel);
+  if (!h) return result(kNoModel);
   if (!h->trainer) {
     train::TrainOptions t;
     t.schedule.peak_lr = o["lr"].as<double>();
@@ -240,11 +230,11 @@ val decoder_train_step(int id, val o) {
     t.data_seed = static_cast<std::uint64_t>(o["dataSeed"].as<double>());
     std::string error;
     h->trainer = train::Trainer::create(*h->model, t, &error);
-    if (!h->trainer) return error_result(error);
+    if (!h->trainer) return result(error);
   }
   const train::StepReport r = h->trainer->step();
-  if (!r.error.empty()) return error_result(r.error);
-  val out = error_result("");
+  if (!r.error.empty()) return result(r.error);
+  val out = result();
   out.set("step", r.step);
   out.set("loss", r.loss);
   out.set("gradNorm", r.grad_norm);

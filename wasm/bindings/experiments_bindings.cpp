@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common.hpp"
 #include "core/memory_budget.hpp"
 #include "experiments/gradient_decay.hpp"
 #include "experiments/init_gradients.hpp"
@@ -26,15 +27,8 @@ using emscripten::val;
 using namespace rl::experiments;
 namespace decoder = rl::decoder;
 
-val float64_array(const std::vector<double>& v) {
-  return val::global("Float64Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
-}
-
-// The result's `error`, and `code` "out_of_memory" when the memory budget refused an allocation.
-void set_error(val& out, const std::string& error) {
-  out.set("error", error);
-  if (rl::is_out_of_memory(error)) out.set("code", std::string(rl::kOutOfMemoryCode));
-}
+using rl::bindings::result;
+using rl::bindings::typed_array;
 
 template <class T>
 std::vector<T> read_array(const val& array) {
@@ -75,9 +69,8 @@ val gradient_decay_js(val o) {
   g.width = o["width"].as<int>();
   g.seed = static_cast<uint64_t>(o["seed"].as<double>());
   const GradientDecayResult r = gradient_decay(g);
-  val out = val::object();
-  set_error(out, r.error);
-  out.set("gradNorms", float64_array(r.grad_norms));
+  val out = result(r.error);
+  out.set("gradNorms", typed_array(r.grad_norms));
   return out;
 }
 
@@ -89,14 +82,13 @@ val init_gradients_js(val o) {
   g.depths = read_array<int>(o["depths"]);
   g.samples = o["samples"].as<int>();
   const InitGradientsResult r = init_gradients(g);
-  val out = val::object();
-  set_error(out, r.error);
+  val out = result(r.error);
   out.set("layers", r.layers);
-  out.set("attnGradNorm", float64_array(r.attn_grad_norm));
-  out.set("mlpUpGradNorm", float64_array(r.mlp_up_grad_norm));
-  out.set("mlpDownGradNorm", float64_array(r.mlp_down_grad_norm));
-  out.set("loss", float64_array(r.loss));
-  out.set("lastLayerMlpGradNorm", float64_array(r.last_layer_mlp_grad_norm));
+  out.set("attnGradNorm", typed_array(r.attn_grad_norm));
+  out.set("mlpUpGradNorm", typed_array(r.mlp_up_grad_norm));
+  out.set("mlpDownGradNorm", typed_array(r.mlp_down_grad_norm));
+  out.set("loss", typed_array(r.loss));
+  out.set("lastLayerMlpGradNorm", typed_array(r.last_layer_mlp_grad_norm));
   return out;
 }
 
@@ -109,12 +101,11 @@ val residual_growth_js(val o, val on_progress) {
   if (on_progress.typeOf().as<std::string>() == "function")
     progress = [&on_progress](int done, int total) { return !on_progress(done, total).strictlyEquals(val(false)); };
   const ResidualGrowthResult r = residual_growth(g, progress);
-  val out = val::object();
-  set_error(out, r.error);
-  out.set("streamNorm", float64_array(r.stream_norm));
-  out.set("incrementNorm", float64_array(r.increment_norm));
-  out.set("incrementRatio", float64_array(r.increment_ratio));
-  out.set("trainLoss", float64_array(r.train_loss));
+  val out = result(r.error);
+  out.set("streamNorm", typed_array(r.stream_norm));
+  out.set("incrementNorm", typed_array(r.increment_norm));
+  out.set("incrementRatio", typed_array(r.increment_ratio));
+  out.set("trainLoss", typed_array(r.train_loss));
   out.set("loss", r.loss);
   return out;
 }
@@ -124,14 +115,13 @@ val qk_logit_growth_js(val o) {
   g.model = read_model(o, g.model);
   g.gains = read_array<double>(o["gains"]);
   const QkLogitGrowthResult r = qk_logit_growth(g);
-  val out = val::object();
-  set_error(out, r.error);
+  val out = result(r.error);
   out.set("bound", r.bound);
-  out.set("maxLogitPlain", float64_array(r.max_logit_plain));
-  out.set("maxLogitQkNorm", float64_array(r.max_logit_qk_norm));
-  out.set("layer0MaxLogitPlain", float64_array(r.layer0_max_logit_plain));
-  out.set("entropyPlain", float64_array(r.entropy_plain));
-  out.set("entropyQkNorm", float64_array(r.entropy_qk_norm));
+  out.set("maxLogitPlain", typed_array(r.max_logit_plain));
+  out.set("maxLogitQkNorm", typed_array(r.max_logit_qk_norm));
+  out.set("layer0MaxLogitPlain", typed_array(r.layer0_max_logit_plain));
+  out.set("entropyPlain", typed_array(r.entropy_plain));
+  out.set("entropyQkNorm", typed_array(r.entropy_qk_norm));
   return out;
 }
 
@@ -140,12 +130,11 @@ val init_scaling_js(val o) {
   g.model = read_model(o, g.model);
   g.depths = read_array<int>(o["depths"]);
   const InitScalingResult r = init_scaling(g);
-  val out = val::object();
-  set_error(out, r.error);
-  out.set("finalVariancePlain", float64_array(r.final_variance_plain));
-  out.set("finalVarianceScaled", float64_array(r.final_variance_scaled));
-  out.set("profilePlain", float64_array(r.profile_plain));
-  out.set("profileScaled", float64_array(r.profile_scaled));
+  val out = result(r.error);
+  out.set("finalVariancePlain", typed_array(r.final_variance_plain));
+  out.set("finalVarianceScaled", typed_array(r.final_variance_scaled));
+  out.set("profilePlain", typed_array(r.profile_plain));
+  out.set("profileScaled", typed_array(r.profile_scaled));
   return out;
 }
 
@@ -171,8 +160,7 @@ class WarmupHandle {
   bool done() const { return !run_ || run_->done(); }
 
   val result() const {
-    val out = val::object();
-    set_error(out, error_);
+    val out = rl::bindings::result(error_);
     if (!run_) return out;
     const WarmupResult r = run_->result();
     out.set("stepsDone", r.steps_done);
@@ -183,9 +171,9 @@ class WarmupHandle {
       val run = val::object();
       run.set("placement", std::string(decoder::to_string(c.placement)));
       run.set("warmup", c.warmup);
-      run.set("loss", float64_array(c.loss));
-      run.set("gradNorm", float64_array(c.grad_norm));
-      run.set("lr", float64_array(c.lr));
+      run.set("loss", typed_array(c.loss));
+      run.set("gradNorm", typed_array(c.grad_norm));
+      run.set("lr", typed_array(c.lr));
       run.set("status", std::string(rl::train::status_name(c.status)));
       run.set("firstDivergentStep", c.first_divergent_step);
       run.set("finalSmoothedLoss", c.final_smoothed_loss);

@@ -13,31 +13,21 @@
 #include <string>
 
 #include "api/kernel_api.hpp"
+#include "common.hpp"
 #include "core/memory_budget.hpp"
 #include "core/parse_vector.hpp"
 
 namespace {
 
-struct LastError {
-  std::string message;
-  std::string code;
-  int position = -1;
-  rl::Reason reason;
-} last_error;
+using rl::bindings::fail;
+using rl::bindings::last_error;
 
 // A steps export's status when the API refused only the division: the error is recorded and the steps before it
 // are written (web/lib/kernel-scratch.js reads them into error.partial).
 constexpr int kPartialSteps = 2;
 
-int report(const rl::Status& status, const char* code = "invalid_input") {
-  if (status.ok) return 0;
-  last_error = {status.message, code, -1, status.reason};
-  return 1;
-}
-
-int report_out_of_memory(const std::string& message) {
-  last_error = {message, rl::kOutOfMemoryCode, -1, {}};
-  return 1;
+int report(const rl::Status& status) {
+  return status.ok ? 0 : fail(status.message, "invalid_input", -1, status.reason);
 }
 
 // The kernels' scratch block (web/lib/kernels.js copies inputs in and reads outputs out), held against the budget.
@@ -55,12 +45,13 @@ rl::api::OptionalFloats optional(const float* p, int n) {
 
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE const char* rl_error_message() { return last_error.message.c_str(); }
-EMSCRIPTEN_KEEPALIVE const char* rl_error_code() { return last_error.code.c_str(); }
-EMSCRIPTEN_KEEPALIVE int rl_error_position() { return last_error.position; }
-EMSCRIPTEN_KEEPALIVE const char* rl_error_reason_kind() { return last_error.reason.kind.c_str(); }
-EMSCRIPTEN_KEEPALIVE double rl_error_reason_value() { return last_error.reason.value; }
-EMSCRIPTEN_KEEPALIVE double rl_error_reason_limit() { return last_error.reason.limit; }
+// The last failure of any raw export, this file's or checkpoint_bindings.cpp's (common.hpp).
+EMSCRIPTEN_KEEPALIVE const char* rl_error_message() { return last_error().message.c_str(); }
+EMSCRIPTEN_KEEPALIVE const char* rl_error_code() { return last_error().code.c_str(); }
+EMSCRIPTEN_KEEPALIVE int rl_error_position() { return last_error().position; }
+EMSCRIPTEN_KEEPALIVE const char* rl_error_reason_kind() { return last_error().reason.kind.c_str(); }
+EMSCRIPTEN_KEEPALIVE double rl_error_reason_value() { return last_error().reason.value; }
+EMSCRIPTEN_KEEPALIVE double rl_error_reason_limit() { return last_error().reason.limit; }
 
 // Limits web/lib/kernels.js checks before it converts or copies anything (the numbers are C++'s).
 EMSCRIPTEN_KEEPALIVE int rl_max_vector_length() { return rl::kMaxVectorLength; }
@@ -79,14 +70,13 @@ EMSCRIPTEN_KEEPALIVE void* rl_scratch_resize(double bytes) {
   if (const std::string refused =
           rl::reserve_memory(size, "the kernels' copy of their inputs and outputs", &scratch_memory);
       !refused.empty()) {
-    report_out_of_memory(refused);
+    fail(refused);
     return nullptr;
   }
   scratch = std::malloc(static_cast<std::size_t>(size));  // -sABORTING_MALLOC=0: 0 when the heap cannot grow
   if (!scratch) {
     scratch_memory.reset();
-    report_out_of_memory(std::string(rl::kOutOfMemoryPrefix) + "the WASM heap could not grow by " +
-                         rl::megabytes(size));
+    fail(std::string(rl::kOutOfMemoryPrefix) + "the WASM heap could not grow by " + rl::megabytes(size));
   }
   return scratch;
 }
@@ -95,9 +85,7 @@ EMSCRIPTEN_KEEPALIVE void* rl_scratch_resize(double bytes) {
 EMSCRIPTEN_KEEPALIVE int rl_check_text_length(double bytes) {
   const std::string problem =
       rl::text_length_problem(bytes < 4294967295.0 ? static_cast<std::size_t>(bytes) : ~std::size_t(0));
-  if (problem.empty()) return 0;
-  last_error = {problem, "too_long", 0, {}};
-  return 1;
+  return problem.empty() ? 0 : fail(problem, "too_long", 0);
 }
 
 EMSCRIPTEN_KEEPALIVE int rl_rmsnorm(float* y, const float* x, int nx, const float* g, int ng, float eps,
@@ -203,16 +191,16 @@ EMSCRIPTEN_KEEPALIVE int rl_parse_vector(float* values, int capacity, const char
                                2 * std::min<std::uint64_t>(view.size(), rl::kMaxVectorLength) * sizeof(float);
   rl::MemoryReservation memory;
   if (const std::string refused = rl::reserve_memory(needed, "parsing the text", &memory); !refused.empty()) {
-    report_out_of_memory(refused);
+    fail(refused);
     return -1;
   }
   const rl::ParsedVector parsed = rl::parse_vector(view);
   if (!parsed.ok) {
-    last_error = {parsed.error.message, parsed.error.code, parsed.error.position, {}};
+    fail(parsed.error.message, parsed.error.code, parsed.error.position);
     return -1;
   }
   if (static_cast<int>(parsed.values.size()) > capacity) {
-    last_error = {"internal: parse buffer too small", "internal", -1, {}};
+    fail("internal: parse buffer too small", "internal");
     return -1;
   }
   std::copy(parsed.values.begin(), parsed.values.end(), values);

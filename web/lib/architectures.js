@@ -1,7 +1,7 @@
 // Every model family the lab knows, one row each: what lab.inspectConfig counts (norms, parameters) and, under
 // `forward`, what lab.openCheckpoint needs to run a checkpoint of it (web/lib/checkpoint/). A family is described
 // here once; the inspector, the checkpoint reader, the C++ forward's layer spec and docs/checkpoints.md read it.
-// The native exporter of the trained toys (wasm/src/train/hf_export.cpp) cannot import it: its table restates the
+// The native exporter of the trained toys (tools/hf_export.cpp) cannot import it: its table restates the
 // layout and norm names of the families it writes, and tests/js/hf-export.test.mjs holds it to these rows.
 //
 // Each row, for the inspector: the norms (name, where, how many, size as a formula of

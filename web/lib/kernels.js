@@ -7,8 +7,8 @@
 // `out`, a Float32Array of x's length that receives the result and is returned, so a caller can reuse one array
 // across calls. It may be x itself (or alias any input): inputs are copied into the heap before the kernel runs.
 // The argument checks are in kernel-inputs.js, the heap memory and the calls' status in kernel-scratch.js.
-// Each kernel is a function of this file taking `kernels` (kernelContext: the module, the option defaults, the
-// checks, the scratch memory) first; createKernelApi binds it, so lab.rmsNorm(x, g) is rmsNorm(kernels, x, g).
+// Each kernel is a function of this file taking `context` (kernelContext: the module, the option defaults, the
+// checks, the scratch memory) first; createKernelApi binds it, so lab.rmsNorm(x, g) is rmsNorm(context, x, g).
 import { ResidualLabError } from './errors.js';
 import { asFloat32, encodeText, optionsReader } from './kernel-inputs.js';
 import { createScratch } from './kernel-scratch.js';
@@ -19,7 +19,7 @@ const len = (a) => (a ? a.length : ABSENT);
 
 /** The lab's kernel functions over one module: lab.rmsNorm and the rest. */
 export function createKernelApi(Module, tables) {
-  const kernels = kernelContext(Module, tables);
+  const context = kernelContext(Module, tables);
   const api = {
     rmsNorm,
     layerNorm,
@@ -35,7 +35,7 @@ export function createKernelApi(Module, tables) {
     softmax,
     parseVector,
   };
-  return Object.fromEntries(Object.entries(api).map(([name, kernel]) => [name, kernel.bind(null, kernels)]));
+  return Object.fromEntries(Object.entries(api).map(([name, kernel]) => [name, kernel.bind(null, context)]));
 }
 
 /** What every kernel function reads: the module, the kernels' options, the argument checks, the scratch memory. */
@@ -60,48 +60,48 @@ function kernelContext(Module, tables) {
   };
 }
 
-function rmsNorm(kernels, x, g = null, options, out) {
-  x = kernels.vector(x, 'x');
-  g = kernels.optionalVector(g, 'g');
-  const D = kernels.defaults.rmsNorm;
-  const { eps = D.eps, weightOffset = D.weightOffset, precision = D.precision } = kernels.optionsOf('rmsNorm', options);
-  return kernels.withForwardSlots(x, g, null, out, (py, px, pg) =>
-    kernels.Module._rl_rmsnorm(py, px, x.length, pg, len(g), eps, weightOffset, precision === 'bf16' ? 1 : 0),
+function rmsNorm(context, x, g = null, options, out) {
+  x = context.vector(x, 'x');
+  g = context.optionalVector(g, 'g');
+  const D = context.defaults.rmsNorm;
+  const { eps = D.eps, weightOffset = D.weightOffset, precision = D.precision } = context.optionsOf('rmsNorm', options);
+  return context.withForwardSlots(x, g, null, out, (py, px, pg) =>
+    context.Module._rl_rmsnorm(py, px, x.length, pg, len(g), eps, weightOffset, precision === 'bf16' ? 1 : 0),
   );
 }
 
-function layerNorm(kernels, x, gamma = null, beta = null, options, out) {
-  x = kernels.vector(x, 'x');
-  gamma = kernels.optionalVector(gamma, 'gamma');
-  beta = kernels.optionalVector(beta, 'beta');
-  const { eps = kernels.defaults.layerNorm.eps } = kernels.optionsOf('layerNorm', options);
-  return kernels.withForwardSlots(x, gamma, beta, out, (py, px, pgamma, pbeta) =>
-    kernels.Module._rl_layernorm(py, px, x.length, pgamma, len(gamma), pbeta, len(beta), eps),
+function layerNorm(context, x, gamma = null, beta = null, options, out) {
+  x = context.vector(x, 'x');
+  gamma = context.optionalVector(gamma, 'gamma');
+  beta = context.optionalVector(beta, 'beta');
+  const { eps = context.defaults.layerNorm.eps } = context.optionsOf('layerNorm', options);
+  return context.withForwardSlots(x, gamma, beta, out, (py, px, pgamma, pbeta) =>
+    context.Module._rl_layernorm(py, px, x.length, pgamma, len(gamma), pbeta, len(beta), eps),
   );
 }
 
-function rmsNormBackward(kernels, x, g, dy, options) {
-  x = kernels.vector(x, 'x');
-  g = kernels.optionalVector(g, 'g');
-  dy = kernels.vector(dy, 'dy');
-  const D = kernels.defaults.rmsNormBackward;
-  const { eps = D.eps, weightOffset = D.weightOffset } = kernels.optionsOf('rmsNormBackward', options);
-  const [dx, dg] = kernels.withScratch([x, g, dy], [x.length, x.length], ([px, pg, pdy], [pdx, pdg]) =>
-    kernels.Module._rl_rmsnorm_backward(pdx, pdg, pdy, dy.length, px, x.length, pg, len(g), eps, weightOffset),
+function rmsNormBackward(context, x, g, dy, options) {
+  x = context.vector(x, 'x');
+  g = context.optionalVector(g, 'g');
+  dy = context.vector(dy, 'dy');
+  const D = context.defaults.rmsNormBackward;
+  const { eps = D.eps, weightOffset = D.weightOffset } = context.optionsOf('rmsNormBackward', options);
+  const [dx, dg] = context.withScratch([x, g, dy], [x.length, x.length], ([px, pg, pdy], [pdx, pdg]) =>
+    context.Module._rl_rmsnorm_backward(pdx, pdg, pdy, dy.length, px, x.length, pg, len(g), eps, weightOffset),
   );
   return { dx, dg };
 }
 
-function layerNormBackward(kernels, x, gamma, dy, options) {
-  x = kernels.vector(x, 'x');
-  gamma = kernels.optionalVector(gamma, 'gamma');
-  dy = kernels.vector(dy, 'dy');
-  const { eps = kernels.defaults.layerNormBackward.eps } = kernels.optionsOf('layerNormBackward', options);
-  const [dx, dgamma, dbeta] = kernels.withScratch(
+function layerNormBackward(context, x, gamma, dy, options) {
+  x = context.vector(x, 'x');
+  gamma = context.optionalVector(gamma, 'gamma');
+  dy = context.vector(dy, 'dy');
+  const { eps = context.defaults.layerNormBackward.eps } = context.optionsOf('layerNormBackward', options);
+  const [dx, dgamma, dbeta] = context.withScratch(
     [x, gamma, dy],
     [x.length, x.length, x.length],
     ([px, pgamma, pdy], [pdx, pdgamma, pdbeta]) =>
-      kernels.Module._rl_layernorm_backward(
+      context.Module._rl_layernorm_backward(
         pdx,
         pdgamma,
         pdbeta,
@@ -117,16 +117,16 @@ function layerNormBackward(kernels, x, gamma, dy, options) {
   return { dx, dgamma, dbeta };
 }
 
-function rmsNormSteps(kernels, x, g = null, options) {
-  x = kernels.vector(x, 'x');
-  g = kernels.optionalVector(g, 'g');
-  const D = kernels.defaults.rmsNormSteps;
-  const { eps = D.eps, weightOffset = D.weightOffset } = kernels.optionsOf('rmsNormSteps', options);
+function rmsNormSteps(context, x, g = null, options) {
+  x = context.vector(x, 'x');
+  g = context.optionalVector(g, 'g');
+  const D = context.defaults.rmsNormSteps;
+  const { eps = D.eps, weightOffset = D.weightOffset } = context.optionsOf('rmsNormSteps', options);
   const d = x.length;
   const [squares, normalized, output, scalars] = withPartialSteps(
     () =>
-      kernels.withScratch([x, g], [d, d, d, 2], ([px, pg], [psq, pn, po, ps]) =>
-        kernels.Module._rl_rmsnorm_steps(psq, pn, po, ps, px, d, pg, len(g), eps, weightOffset),
+      context.withScratch([x, g], [d, d, d, 2], ([px, pg], [psq, pn, po, ps]) =>
+        context.Module._rl_rmsnorm_steps(psq, pn, po, ps, px, d, pg, len(g), eps, weightOffset),
       ),
     ([partSquares, , , partScalars]) => ({ squares: partSquares, meanSquare: partScalars[0], rms: partScalars[1] }),
   );
@@ -146,16 +146,16 @@ function withPartialSteps(compute, name) {
   }
 }
 
-function layerNormSteps(kernels, x, gamma = null, beta = null, options) {
-  x = kernels.vector(x, 'x');
-  gamma = kernels.optionalVector(gamma, 'gamma');
-  beta = kernels.optionalVector(beta, 'beta');
-  const { eps = kernels.defaults.layerNormSteps.eps } = kernels.optionsOf('layerNormSteps', options);
+function layerNormSteps(context, x, gamma = null, beta = null, options) {
+  x = context.vector(x, 'x');
+  gamma = context.optionalVector(gamma, 'gamma');
+  beta = context.optionalVector(beta, 'beta');
+  const { eps = context.defaults.layerNormSteps.eps } = context.optionsOf('layerNormSteps', options);
   const d = x.length;
   const [centered, normalized, output, scalars] = withPartialSteps(
     () =>
-      kernels.withScratch([x, gamma, beta], [d, d, d, 3], ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
-        kernels.Module._rl_layernorm_steps(pc, pn, po, ps, px, d, pgamma, len(gamma), pbeta, len(beta), eps),
+      context.withScratch([x, gamma, beta], [d, d, d, 3], ([px, pgamma, pbeta], [pc, pn, po, ps]) =>
+        context.Module._rl_layernorm_steps(pc, pn, po, ps, px, d, pgamma, len(gamma), pbeta, len(beta), eps),
       ),
     ([partCentered, , , partScalars]) => ({
       mean: partScalars[0],
@@ -168,39 +168,39 @@ function layerNormSteps(kernels, x, gamma = null, beta = null, options) {
 }
 
 // DyT: y = gamma * tanh(alpha * x) + beta. The raw exports take outputs first, then inputs in the C++ kernel's order.
-function dynamicTanh(kernels, x, gamma = null, beta = null, options, out) {
-  x = kernels.vector(x, 'x');
-  gamma = kernels.optionalVector(gamma, 'gamma');
-  beta = kernels.optionalVector(beta, 'beta');
-  const { alpha = kernels.defaults.dynamicTanh.alpha } = kernels.optionsOf('dynamicTanh', options);
-  return kernels.withForwardSlots(x, gamma, beta, out, (py, px, pgamma, pbeta) =>
-    kernels.Module._rl_dyt(py, px, x.length, alpha, pgamma, len(gamma), pbeta, len(beta)),
+function dynamicTanh(context, x, gamma = null, beta = null, options, out) {
+  x = context.vector(x, 'x');
+  gamma = context.optionalVector(gamma, 'gamma');
+  beta = context.optionalVector(beta, 'beta');
+  const { alpha = context.defaults.dynamicTanh.alpha } = context.optionsOf('dynamicTanh', options);
+  return context.withForwardSlots(x, gamma, beta, out, (py, px, pgamma, pbeta) =>
+    context.Module._rl_dyt(py, px, x.length, alpha, pgamma, len(gamma), pbeta, len(beta)),
   );
 }
 
-function dynamicTanhBackward(kernels, x, gamma, dy, options) {
-  x = kernels.vector(x, 'x');
-  gamma = kernels.optionalVector(gamma, 'gamma');
-  dy = kernels.vector(dy, 'dy');
-  const { alpha = kernels.defaults.dynamicTanhBackward.alpha } = kernels.optionsOf('dynamicTanhBackward', options);
+function dynamicTanhBackward(context, x, gamma, dy, options) {
+  x = context.vector(x, 'x');
+  gamma = context.optionalVector(gamma, 'gamma');
+  dy = context.vector(dy, 'dy');
+  const { alpha = context.defaults.dynamicTanhBackward.alpha } = context.optionsOf('dynamicTanhBackward', options);
   const d = x.length;
-  const [dx, dalpha, dgamma, dbeta] = kernels.withScratch(
+  const [dx, dalpha, dgamma, dbeta] = context.withScratch(
     [x, gamma, dy],
     [d, 1, d, d],
     ([px, pgamma, pdy], [pdx, pda, pdgamma, pdbeta]) =>
-      kernels.Module._rl_dyt_backward(pdx, pda, pdgamma, pdbeta, pdy, dy.length, px, d, alpha, pgamma, len(gamma)),
+      context.Module._rl_dyt_backward(pdx, pda, pdgamma, pdbeta, pdy, dy.length, px, d, alpha, pgamma, len(gamma)),
   );
   return { dx, dalpha: dalpha[0], dgamma, dbeta };
 }
 
-function dynamicTanhSteps(kernels, x, gamma = null, beta = null, options) {
-  x = kernels.vector(x, 'x');
-  gamma = kernels.optionalVector(gamma, 'gamma');
-  beta = kernels.optionalVector(beta, 'beta');
-  const { alpha = kernels.defaults.dynamicTanhSteps.alpha } = kernels.optionsOf('dynamicTanhSteps', options);
+function dynamicTanhSteps(context, x, gamma = null, beta = null, options) {
+  x = context.vector(x, 'x');
+  gamma = context.optionalVector(gamma, 'gamma');
+  beta = context.optionalVector(beta, 'beta');
+  const { alpha = context.defaults.dynamicTanhSteps.alpha } = context.optionsOf('dynamicTanhSteps', options);
   const d = x.length;
-  const [scaled, tanh, output] = kernels.withScratch([x, gamma, beta], [d, d, d], ([px, pgamma, pbeta], [ps, pt, po]) =>
-    kernels.Module._rl_dyt_steps(ps, pt, po, px, d, alpha, pgamma, len(gamma), pbeta, len(beta)),
+  const [scaled, tanh, output] = context.withScratch([x, gamma, beta], [d, d, d], ([px, pgamma, pbeta], [ps, pt, po]) =>
+    context.Module._rl_dyt_steps(ps, pt, po, px, d, alpha, pgamma, len(gamma), pbeta, len(beta)),
   );
   return { scaled, tanh, output };
 }
@@ -209,41 +209,41 @@ function checkCap(cap) {
   if (typeof cap !== 'number') throw new ResidualLabError(`cap must be a number (got ${JSON.stringify(cap)})`);
 }
 
-function softcap(kernels, x, cap, out) {
-  x = kernels.vector(x, 'x');
+function softcap(context, x, cap, out) {
+  x = context.vector(x, 'x');
   checkCap(cap);
-  return kernels.withForwardSlots(x, null, null, out, (py, px) => kernels.Module._rl_softcap(py, px, x.length, cap));
+  return context.withForwardSlots(x, null, null, out, (py, px) => context.Module._rl_softcap(py, px, x.length, cap));
 }
 
-function softcapBackward(kernels, x, cap, dy) {
-  x = kernels.vector(x, 'x');
-  dy = kernels.vector(dy, 'dy');
+function softcapBackward(context, x, cap, dy) {
+  x = context.vector(x, 'x');
+  dy = context.vector(dy, 'dy');
   checkCap(cap);
-  const [dx] = kernels.withScratch([x, dy], [x.length], ([px, pdy], [pdx]) =>
-    kernels.Module._rl_softcap_backward(pdx, pdy, dy.length, px, x.length, cap),
+  const [dx] = context.withScratch([x, dy], [x.length], ([px, pdy], [pdx]) =>
+    context.Module._rl_softcap_backward(pdx, pdy, dy.length, px, x.length, cap),
   );
   return { dx };
 }
 
-function softmax(kernels, x, out) {
-  x = kernels.vector(x, 'x');
-  return kernels.withForwardSlots(x, null, null, out, (py, px) => kernels.Module._rl_softmax(py, px, x.length));
+function softmax(context, x, out) {
+  x = context.vector(x, 'x');
+  return context.withForwardSlots(x, null, null, out, (py, px) => context.Module._rl_softmax(py, px, x.length));
 }
 
-function parseVector(kernels, text) {
-  const { Module } = kernels;
+function parseVector(context, text) {
+  const { Module } = context;
   if (typeof text !== 'string') throw new ResidualLabError(`parseVector takes a string (got ${typeof text})`);
-  if (Module._rl_check_text_length(Module.lengthBytesUTF8(text))) kernels.throwLastError(); // before encoding
+  if (Module._rl_check_text_length(Module.lengthBytesUTF8(text))) context.throwLastError(); // before encoding
   const bytes = encodeText(text);
-  const capacity = Math.min(bytes.length + 1, kernels.maxLength); // never more numbers than bytes, nor than the limit
+  const capacity = Math.min(bytes.length + 1, context.maxLength); // never more numbers than bytes, nor than the limit
   try {
-    const base = kernels.reserve(capacity + Math.ceil(bytes.length / 4));
+    const base = context.reserve(capacity + Math.ceil(bytes.length / 4));
     const textPtr = base + capacity * 4;
     Module.HEAPU8.set(bytes, textPtr);
     const count = Module._rl_parse_vector(base, capacity, textPtr, bytes.length);
-    if (count < 0) kernels.throwLastError();
+    if (count < 0) context.throwLastError();
     return Module.HEAPF32.slice(base >> 2, (base >> 2) + count);
   } finally {
-    kernels.releaseLargeScratch();
+    context.releaseLargeScratch();
   }
 }

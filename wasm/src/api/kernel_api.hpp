@@ -6,7 +6,7 @@
 //
 // Unlike the kernels, these backwards WRITE their gradients (they zero them first): a single call has no
 // residual stream to add into. Argument order follows the kernels: outputs, inputs (dy, x), parameters, options.
-// Header-only: the bindings and the tests compile it, in the api layer, the one that sees every layer below.
+// Header-only: the bindings and the tests compile it, in the api tier, the one that sees every tier below.
 #pragma once
 #include <algorithm>
 #include <cmath>

@@ -6,44 +6,23 @@
 
 #include "kernels/attention.hpp"
 #include "kernels/gated.hpp"
-#include "kernels/matmul.hpp"
+#include "kernels/linear.hpp"
 #include "kernels/norms.hpp"
 
 namespace rl::checkpoint {
 
-double gram_product(const float* a, int na, const float* b, int nb, int T) {
-  std::vector<float> ga(std::size_t(T) * T), gb(std::size_t(T) * T);
-  matmul_nt(ga.data(), T, a, na, a, na, T, na, T);
-  matmul_nt(gb.data(), T, b, nb, b, nb, T, nb, T);
-  double sum = 0;
-  for (std::size_t i = 0; i < ga.size(); ++i) sum += double(ga[i]) * gb[i];
-  return sum;
-}
-
-void linear_backward_input(float* dx, const float* dy, const void* w, Dtype dtype, int M, int K, int N, float* panel) {
+void linear_backward_input(float* dx, const float* dy, const void* w, Dtype dtype, int M, int K, int N, float* panel,
+                           int ldy) {
+  if (ldy == 0) ldy = N;
   if (dtype == Dtype::f32) {
-    gemm(dx, K, dy, N, 1, static_cast<const float*>(w), K, M, K, N, true);
+    linear_backward(dx, nullptr, nullptr, dy, nullptr, static_cast<const float*>(w), M, K, N, ldy);
     return;
   }
   const auto* bytes = static_cast<const unsigned char*>(w);
   for (int n = 0; n < N; n += kBackwardPanelRows) {
     const int rows = std::min(kBackwardPanelRows, N - n);
     to_f32(panel, bytes + std::size_t(n) * row_bytes(dtype, K), std::size_t(rows) * K, dtype);
-    gemm(dx, K, dy + n, N, 1, panel, K, M, K, rows, true);
-  }
-}
-
-void head_backward_chunk(float* dh, const float* dz, int ld, int rows, int d, const void* w, Dtype dtype, int n,
-                         float* panel) {
-  if (dtype == Dtype::f32) {
-    gemm(dh, d, dz, ld, 1, static_cast<const float*>(w), d, rows, d, n, true);
-    return;
-  }
-  const auto* bytes = static_cast<const unsigned char*>(w);
-  for (int j = 0; j < n; j += kBackwardPanelRows) {
-    const int panel_rows = std::min(kBackwardPanelRows, n - j);
-    to_f32(panel, bytes + std::size_t(j) * row_bytes(dtype, d), std::size_t(panel_rows) * d, dtype);
-    gemm(dh, d, dz + j, ld, 1, panel, d, rows, d, panel_rows, true);
+    linear_backward(dx, nullptr, nullptr, dy + n, nullptr, panel, M, K, rows, ldy);
   }
 }
 
@@ -111,21 +90,11 @@ struct Buffers {
   }
 };
 
-void add_bias(float* y, const float* bias, int rows, int n) {
-  if (!bias) return;
-  for (int r = 0; r < rows; ++r)
-    for (int j = 0; j < n; ++j) y[std::size_t(r) * n + j] += bias[j];
-}
-
-// sum over rows of dy[rows, n], its squared norm: a bias's ||dloss/db||^2.
-double bias_square(const float* dy, int rows, int n) {
-  double s = 0;
-  for (int j = 0; j < n; ++j) {
-    double c = 0;
-    for (int r = 0; r < rows; ++r) c += dy[std::size_t(r) * n + j];
-    s += c * c;
-  }
-  return s;
+// ||dloss/db||^2 of a bias from its output's gradient dy[rows, n] (linear_backward's db, into scratch).
+double bias_square(const float* dy, int rows, int n, float* scratch) {
+  std::fill(scratch, scratch + n, 0.0f);
+  linear_backward(nullptr, nullptr, scratch, dy, nullptr, nullptr, rows, 0, n);
+  return sum_squares(scratch, n);
 }
 
 AttentionShape heads(const Buffers& b, const LayerSpec& s, int window) {
@@ -139,16 +108,13 @@ void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeight
   const int T = b.T, d = b.d, H = b.H, KV = b.KV, hd = b.hd;
   const float off = s.norm_offset;
   const float* attn_in = x;
-  if (s.placement != Placement::olmo2) {
+  if (s.placement != HfPlacement::olmo2) {
     rmsnorm_forward(b.n1, b.rstd1, x, w.f32(kAttnNormBefore), T, d, s.eps, off);
     attn_in = b.n1;
   }
-  linear(b.q0, attn_in, w.w[kQ], w.dtype[kQ], T, d, b.qc, b.panel);
-  linear(b.k0, attn_in, w.w[kK], w.dtype[kK], T, d, b.kvc, b.panel);
-  linear(b.v, attn_in, w.w[kV], w.dtype[kV], T, d, b.kvc, b.panel);
-  add_bias(b.q0, w.f32(kQBias), T, b.qc);
-  add_bias(b.k0, w.f32(kKBias), T, b.kvc);
-  add_bias(b.v, w.f32(kVBias), T, b.kvc);
+  linear(b.q0, attn_in, w.w[kQ], w.dtype[kQ], T, d, b.qc, b.panel, w.f32(kQBias));
+  linear(b.k0, attn_in, w.w[kK], w.dtype[kK], T, d, b.kvc, b.panel, w.f32(kKBias));
+  linear(b.v, attn_in, w.w[kV], w.dtype[kV], T, d, b.kvc, b.panel, w.f32(kVBias));
   // q/k norm, per head (rows of head_dim) or over the whole projection
   if (s.qk_norm == QkNorm::per_head) {
     rmsnorm_forward(b.qn, b.rstdq, b.q0, w.f32(kQNorm), T * H, hd, s.eps, off);
@@ -164,11 +130,10 @@ void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeight
   rope_rotate(b.qr, b.qn, T, H, hd, inv_freq, false);
   rope_rotate(b.kr, b.kn, T, KV, hd, inv_freq, false);
   attention_forward(b.y, b.S, b.P, b.qr, b.kr, b.v, heads(b, s, window));
-  linear(b.a0, b.y, w.w[kO], w.dtype[kO], T, b.qc, d, b.panel);
-  add_bias(b.a0, w.f32(kOBias), T, d);
+  linear(b.a0, b.y, w.w[kO], w.dtype[kO], T, b.qc, d, b.panel, w.f32(kOBias));
   // the residual add: xm = x + N2(a0) (N2 only in the sandwich and OLMo 2 layouts)
   const std::size_t n = std::size_t(T) * d;
-  if (s.placement != Placement::pre) {
+  if (s.placement != HfPlacement::pre) {
     rmsnorm_forward(b.xm, b.rstd2, b.a0, w.f32(kAttnNormAfter), T, d, s.eps, off);
     if (attn_norms) row_norms(attn_norms, b.xm, T, d);
     for (std::size_t i = 0; i < n; ++i) b.xm[i] += x[i];
@@ -177,7 +142,7 @@ void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeight
     for (std::size_t i = 0; i < n; ++i) b.xm[i] = x[i] + b.a0[i];
   }
   const float* mlp_in = b.xm;
-  if (s.placement != Placement::olmo2) {
+  if (s.placement != HfPlacement::olmo2) {
     rmsnorm_forward(b.n3, b.rstd3, b.xm, w.f32(kMlpNormBefore), T, d, s.eps, off);
     mlp_in = b.n3;
   }
@@ -188,7 +153,7 @@ void recompute(Buffers& b, const float* x, const LayerSpec& s, const LayerWeight
   linear(b.m0, b.act, w.w[kDown], w.dtype[kDown], T, b.ffn, d, b.panel);
   // the MLP branch's output, N4(m0) or m0, into dA; the layer's output x_out = xm + that (when asked)
   const float* branch = b.m0;
-  if (s.placement != Placement::pre) {
+  if (s.placement != HfPlacement::pre) {
     rmsnorm_forward(b.dA, b.rstd4, b.m0, w.f32(kMlpNormAfter), T, d, s.eps, off);
     branch = b.dA;
   }
@@ -216,13 +181,13 @@ void attention_branch_backward(Buffers& b, int nv, const float* x, const LayerSp
   const std::size_t td = std::size_t(T) * d;
   // N2 (after the attention), then o_proj and its bias
   const float* dA0 = b.G;
-  if (s.placement != Placement::pre) {
+  if (s.placement != HfPlacement::pre) {
     std::fill(b.dA, b.dA + nv * td, 0.0f);
     norm_backward(b.dA, b.G, b.a0, b.rstd2, w.f32(kAttnNormAfter), T, d, nv, off, b.dparam, &sq[kAttnNormAfter]);
     dA0 = b.dA;
   }
-  if (w.w[kOBias]) sq[kOBias] += bias_square(dA0, T, d);
-  sq[kO] += gram_product(dA0, d, b.y, b.qc, T);
+  if (w.w[kOBias]) sq[kOBias] += bias_square(dA0, T, d, b.dparam);
+  sq[kO] += linear_weight_grad_square(dA0, b.y, T, b.qc, d);
   std::fill(b.dY, b.dY + std::size_t(M) * b.qc, 0.0f);
   linear_backward_input(b.dY, dA0, w.w[kO], w.dtype[kO], M, b.qc, d, b.panel);
   // the heads and RoPE's R^T, for each vector
@@ -249,21 +214,21 @@ void attention_branch_backward(Buffers& b, int nv, const float* x, const LayerSp
     dQ0 = b.dQ0;
     dK0 = b.dK0;
   }
-  if (w.w[kQBias]) sq[kQBias] += bias_square(dQ0, T, b.qc);
-  if (w.w[kKBias]) sq[kKBias] += bias_square(dK0, T, b.kvc);
-  if (w.w[kVBias]) sq[kVBias] += bias_square(b.dV, T, b.kvc);
+  if (w.w[kQBias]) sq[kQBias] += bias_square(dQ0, T, b.qc, b.dparam);
+  if (w.w[kKBias]) sq[kKBias] += bias_square(dK0, T, b.kvc, b.dparam);
+  if (w.w[kVBias]) sq[kVBias] += bias_square(b.dV, T, b.kvc, b.dparam);
   // q, k, v projections: their input gradients summed
-  const float* in = s.placement == Placement::olmo2 ? x : b.n1;
-  sq[kQ] += gram_product(dQ0, b.qc, in, d, T);
-  sq[kK] += gram_product(dK0, b.kvc, in, d, T);
-  sq[kV] += gram_product(b.dV, b.kvc, in, d, T);
-  float* dIn = s.placement == Placement::olmo2 ? b.J : b.dIn;
+  const float* in = s.placement == HfPlacement::olmo2 ? x : b.n1;
+  sq[kQ] += linear_weight_grad_square(dQ0, in, T, d, b.qc);
+  sq[kK] += linear_weight_grad_square(dK0, in, T, d, b.kvc);
+  sq[kV] += linear_weight_grad_square(b.dV, in, T, d, b.kvc);
+  float* dIn = s.placement == HfPlacement::olmo2 ? b.J : b.dIn;
   std::fill(dIn, dIn + nv * td, 0.0f);
   linear_backward_input(dIn, dQ0, w.w[kQ], w.dtype[kQ], M, d, b.qc, b.panel);
   linear_backward_input(dIn, dK0, w.w[kK], w.dtype[kK], M, d, b.kvc, b.panel);
   linear_backward_input(dIn, b.dV, w.w[kV], w.dtype[kV], M, d, b.kvc, b.panel);
   // N1
-  if (s.placement != Placement::olmo2) {
+  if (s.placement != HfPlacement::olmo2) {
     std::fill(b.J, b.J + nv * td, 0.0f);
     norm_backward(b.J, b.dIn, x, b.rstd1, w.f32(kAttnNormBefore), T, d, nv, off, b.dparam, &sq[kAttnNormBefore]);
   }
@@ -276,12 +241,12 @@ void mlp_branch_backward(Buffers& b, int nv, const LayerSpec& s, const LayerWeig
   const std::size_t td = std::size_t(T) * d, tf = std::size_t(T) * ffn;
   // N4 (after the MLP), then down_proj
   const float* dM0 = b.G;
-  if (s.placement != Placement::pre) {
+  if (s.placement != HfPlacement::pre) {
     std::fill(b.dA, b.dA + nv * td, 0.0f);
     norm_backward(b.dA, b.G, b.m0, b.rstd4, w.f32(kMlpNormAfter), T, d, nv, off, b.dparam, &sq[kMlpNormAfter]);
     dM0 = b.dA;
   }
-  sq[kDown] += gram_product(dM0, d, b.act, ffn, T);
+  sq[kDown] += linear_weight_grad_square(dM0, b.act, T, ffn, d);
   std::fill(b.dAct, b.dAct + nv * tf, 0.0f);
   linear_backward_input(b.dAct, dM0, w.w[kDown], w.dtype[kDown], M, ffn, d, b.panel);
   // act(gate) * up
@@ -289,15 +254,15 @@ void mlp_branch_backward(Buffers& b, int nv, const LayerSpec& s, const LayerWeig
   for (int j = 0; j < nv; ++j)
     glu_backward(b.dGate + j * tf, b.dUp + j * tf, b.dAct + j * tf, b.gate, b.up, int(tf), kind);
   // gate and up projections
-  const float* in = s.placement == Placement::olmo2 ? b.xm : b.n3;
-  sq[kGate] += gram_product(b.dGate, ffn, in, d, T);
-  sq[kUp] += gram_product(b.dUp, ffn, in, d, T);
-  float* dIn = s.placement == Placement::olmo2 ? b.J : b.dIn;
+  const float* in = s.placement == HfPlacement::olmo2 ? b.xm : b.n3;
+  sq[kGate] += linear_weight_grad_square(b.dGate, in, T, d, ffn);
+  sq[kUp] += linear_weight_grad_square(b.dUp, in, T, d, ffn);
+  float* dIn = s.placement == HfPlacement::olmo2 ? b.J : b.dIn;
   std::fill(dIn, dIn + nv * td, 0.0f);
   linear_backward_input(dIn, b.dGate, w.w[kGate], w.dtype[kGate], M, d, ffn, b.panel);
   linear_backward_input(dIn, b.dUp, w.w[kUp], w.dtype[kUp], M, d, ffn, b.panel);
   // N3
-  if (s.placement != Placement::olmo2) {
+  if (s.placement != HfPlacement::olmo2) {
     std::fill(b.J, b.J + nv * td, 0.0f);
     norm_backward(b.J, b.dIn, b.xm, b.rstd3, w.f32(kMlpNormBefore), T, d, nv, off, b.dparam, &sq[kMlpNormBefore]);
   }

@@ -7,10 +7,9 @@
 // its vector-Jacobian product. layer_backward recomputes the layer's activations from its saved input x (T x d,
 // what the forward read), then runs the two sublayers top-down.
 //
-// Weight gradients are reported as squared Frobenius norms only, never materialized: for a linear layer
-// y[T, N] = x[T, K] W^T, dW = dy^T x and
-//   ||dW||_F^2 = sum_{t,s} (dy_t . dy_s)(x_t . x_s) = <dy dy^T, x x^T>_F
-// two T x T Gram matrices, cheaper than dW itself while T is small against N and K.
+// Weight gradients are reported as squared Frobenius norms only, never materialized (kernels/linear.hpp's
+// linear_weight_grad_square: two T x T Gram matrices, cheaper than dW itself while T is small against N and K);
+// a bias's gradient is linear_backward's db.
 #pragma once
 #include <string>
 #include <vector>
@@ -20,13 +19,12 @@
 
 namespace rl::checkpoint {
 
-// <a a^T, b b^T>_F for a[T, na], b[T, nb]: ||a^T b||_F^2, summed in double.
-double gram_product(const float* a, int na, const float* b, int nb, int T);
-
-// dx[M, K] += dy[M, N] W[N, K] with W in `dtype` (the input gradient of linear()); panel: kBackwardPanelRows * K
-// floats.
+// dx[M, K] += dy[M, N] W[N, K] with W in `dtype` (the input gradient of linear(): kernels/linear.hpp's
+// linear_backward on W itself, float32, or on kBackwardPanelRows rows of it at a time widened into panel,
+// kBackwardPanelRows * K floats); ldy: dy's row stride (0 for N), as the head's vocabulary chunks pass theirs.
 inline constexpr int kBackwardPanelRows = 128;
-void linear_backward_input(float* dx, const float* dy, const void* w, Dtype dtype, int M, int K, int N, float* panel);
+void linear_backward_input(float* dx, const float* dy, const void* w, Dtype dtype, int M, int K, int N, float* panel,
+                           int ldy = 0);
 
 // What layer_backward reports besides the gradients it changes in place.
 //   mid_grads     T floats: ||g|| at each position between the two residual adds (hook_resid_mid's gradient)
@@ -64,10 +62,5 @@ std::string layer_forward_saved(float* x, int T, const LayerSpec& spec, const La
 std::string layer_backward(float* g, float* branch_only, const float* x, int T, const LayerSpec& spec,
                            const LayerWeights& weights, const float* inv_freq, int window, const LayerGradients& out,
                            BackwardWorkspace& ws, const float* saved = nullptr);
-
-// dh[rows, d] += dz[rows, n] W[n, d] for one vocabulary chunk of the head (dz with row stride ld), W in `dtype`;
-// panel: kBackwardPanelRows * d floats.
-void head_backward_chunk(float* dh, const float* dz, int ld, int rows, int d, const void* w, Dtype dtype, int n,
-                         float* panel);
 
 }  // namespace rl::checkpoint

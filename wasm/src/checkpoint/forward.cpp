@@ -8,7 +8,7 @@
 #include "kernels/activations.hpp"
 #include "kernels/attention.hpp"
 #include "kernels/gated.hpp"
-#include "kernels/matmul.hpp"
+#include "kernels/linear.hpp"
 #include "kernels/norms.hpp"
 
 namespace rl::checkpoint {
@@ -27,10 +27,10 @@ std::string check_spec(const LayerSpec& s) {
 std::size_t slot_size(const LayerSpec& s, Slot slot) {
   const std::size_t d = s.d, q = std::size_t(s.n_heads) * s.head_dim, kv = std::size_t(s.n_kv_heads) * s.head_dim;
   switch (slot) {
-    case kAttnNormBefore: return s.placement == Placement::olmo2 ? 0 : d;
-    case kMlpNormBefore: return s.placement == Placement::olmo2 ? 0 : d;
+    case kAttnNormBefore: return s.placement == HfPlacement::olmo2 ? 0 : d;
+    case kMlpNormBefore: return s.placement == HfPlacement::olmo2 ? 0 : d;
     case kAttnNormAfter:
-    case kMlpNormAfter: return s.placement == Placement::pre ? 0 : d;
+    case kMlpNormAfter: return s.placement == HfPlacement::pre ? 0 : d;
     case kQNorm: return s.qk_norm == QkNorm::none ? 0 : s.qk_norm == QkNorm::per_head ? s.head_dim : q;
     case kKNorm: return s.qk_norm == QkNorm::none ? 0 : s.qk_norm == QkNorm::per_head ? s.head_dim : kv;
     case kQ: return q * d;
@@ -52,16 +52,17 @@ std::size_t panel_floats(const LayerSpec& s) {
   return std::size_t(kPanelRows) * std::max({s.d, s.n_heads * s.head_dim, s.ffn});
 }
 
-void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, int N, float* panel) {
+void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, int N, float* panel,
+            const float* bias) {
   if (dtype == Dtype::f32) {
-    matmul_forward(y, x, static_cast<const float*>(w), M, K, N);
+    linear_forward(y, x, static_cast<const float*>(w), bias, M, K, N);
     return;
   }
   const auto* bytes = static_cast<const unsigned char*>(w);
   for (int n = 0; n < N; n += kPanelRows) {
     const int rows = std::min(kPanelRows, N - n);
     to_f32(panel, bytes + std::size_t(n) * row_bytes(dtype, K), std::size_t(rows) * K, dtype);
-    matmul_nt(y + n, N, x, K, panel, K, M, K, rows);
+    linear_forward(y + n, x, panel, bias ? bias + n : nullptr, M, K, rows, N);
   }
 }
 
@@ -92,22 +93,12 @@ void Workspace::release() {
   memory_.reset();
 }
 
-namespace {
-
-void add_bias(float* y, const float* bias, int rows, int n) {
-  if (!bias) return;
-  for (int r = 0; r < rows; ++r)
-    for (int j = 0; j < n; ++j) y[std::size_t(r) * n + j] += bias[j];
-}
-
-}  // namespace
-
 void attention_core(float* y, float* q, float* k, float* v, int T, const LayerSpec& s, const LayerWeights& w,
                     const float* inv_freq, int window, float* scores, float* head_stats, float* qk_norm_inputs) {
   const int H = s.n_heads, KV = s.n_kv_heads, hd = s.head_dim, q_cols = H * hd, kv_cols = KV * hd;
-  add_bias(q, w.f32(kQBias), T, q_cols);
-  add_bias(k, w.f32(kKBias), T, kv_cols);
-  add_bias(v, w.f32(kVBias), T, kv_cols);
+  bias_forward(q, w.f32(kQBias), T, q_cols);
+  bias_forward(k, w.f32(kKBias), T, kv_cols);
+  bias_forward(v, w.f32(kVBias), T, kv_cols);
   if (qk_norm_inputs) {
     // per position, min over its normalized rows of mean(h^2): `rows` rows of `n` values each
     const auto smallest = [&](float* out, const float* x, int rows, int n) {
@@ -174,8 +165,7 @@ void attention(float* out, const float* x, int T, const LayerSpec& s, const Laye
   linear(ws.k, x, w.w[kK], w.dtype[kK], T, d, kv_cols, ws.panel);
   linear(ws.v, x, w.w[kV], w.dtype[kV], T, d, kv_cols, ws.panel);
   attention_core(ws.y, ws.q, ws.k, ws.v, T, s, w, inv_freq, window, ws.scores, head_stats, qk_norm_inputs);
-  linear(out, ws.y, w.w[kO], w.dtype[kO], T, q_cols, d, ws.panel);
-  add_bias(out, w.f32(kOBias), T, d);
+  linear(out, ws.y, w.w[kO], w.dtype[kO], T, q_cols, d, ws.panel, w.f32(kOBias));
 }
 
 void mlp(float* out, const float* x, int T, const LayerSpec& s, const LayerWeights& w, Workspace& ws) {
@@ -245,14 +235,14 @@ std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeight
   };
   if (observe.norm_inputs) std::fill(observe.norm_inputs, observe.norm_inputs + 6 * std::size_t(T), 0.0f);
   const float* attn_in = x;
-  if (s.placement != Placement::olmo2) {
+  if (s.placement != HfPlacement::olmo2) {
     observe_norm_input(0, x);
     rmsnorm_forward(ws.h, nullptr, x, w.f32(kAttnNormBefore), T, d, s.eps, s.norm_offset);
     attn_in = ws.h;
   }
   attention(ws.branch, attn_in, T, s, w, inv_freq, window, ws, observe.head_stats,
             observe.norm_inputs ? observe.norm_inputs + 4 * std::size_t(T) : nullptr);
-  if (s.placement != Placement::pre) {
+  if (s.placement != HfPlacement::pre) {
     observe_norm_input(1, ws.branch);
     rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kAttnNormAfter), T, d, s.eps, s.norm_offset);
   }
@@ -262,13 +252,13 @@ std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeight
   if (observe.mid_norms) row_norms(observe.mid_norms, x, T, d);
 
   const float* mlp_in = x;
-  if (s.placement != Placement::olmo2) {
+  if (s.placement != HfPlacement::olmo2) {
     observe_norm_input(2, x);
     rmsnorm_forward(ws.h, nullptr, x, w.f32(kMlpNormBefore), T, d, s.eps, s.norm_offset);
     mlp_in = ws.h;
   }
   mlp(ws.branch, mlp_in, T, s, w, ws);
-  if (s.placement != Placement::pre) {
+  if (s.placement != HfPlacement::pre) {
     observe_norm_input(3, ws.branch);
     rmsnorm_forward(ws.branch, nullptr, ws.branch, w.f32(kMlpNormAfter), T, d, s.eps, s.norm_offset);
   }
@@ -280,13 +270,13 @@ std::string layer_forward(float* x, int T, const LayerSpec& s, const LayerWeight
 void head_chunk(float* logits, int ld, const float* h, int rows, int d, const void* w, Dtype dtype, int n,
                 float softcap, float* panel) {
   if (dtype == Dtype::f32) {
-    matmul_nt(logits, ld, h, d, static_cast<const float*>(w), d, rows, d, n);
+    linear_forward(logits, h, static_cast<const float*>(w), nullptr, rows, d, n, ld);
   } else {
     const auto* bytes = static_cast<const unsigned char*>(w);
     for (int j = 0; j < n; j += kPanelRows) {
       const int panel_rows = std::min(kPanelRows, n - j);
       to_f32(panel, bytes + std::size_t(j) * row_bytes(dtype, d), std::size_t(panel_rows) * d, dtype);
-      matmul_nt(logits + j, ld, h, d, panel, d, rows, d, panel_rows);
+      linear_forward(logits + j, h, panel, nullptr, rows, d, panel_rows, ld);
     }
   }
   if (softcap > 0)

@@ -21,7 +21,9 @@
 
 namespace rl::checkpoint {
 
-enum class Placement : int { pre = 0, sandwich = 1, olmo2 = 2 };
+// Where a checkpoint family's norms sit: the three placements its families use (the toy decoder's
+// decoder::Placement has five).
+enum class HfPlacement : int { pre = 0, sandwich = 1, olmo2 = 2 };
 enum class QkNorm : int { none = 0, per_head = 1, whole = 2 };
 enum class Activation : int { silu = 0, gelu_tanh = 1 };
 
@@ -29,7 +31,7 @@ struct LayerSpec {
   int d = 0, n_heads = 0, n_kv_heads = 0, head_dim = 0, ffn = 0;
   float eps = 1e-6f;
   float norm_offset = 0.0f;  // RMSNorm multiplies by (norm_offset + w): 0 for w, 1 for Gemma's (1 + w)
-  Placement placement = Placement::pre;
+  HfPlacement placement = HfPlacement::pre;
   QkNorm qk_norm = QkNorm::none;
   Activation activation = Activation::silu;
   float attn_scale = 1.0f;
@@ -73,8 +75,10 @@ struct LayerWeights {
 inline constexpr int kPanelRows = 4;
 std::size_t panel_floats(const LayerSpec& spec);
 
-// y[M, N] = x[M, K] W[N, K]^T with W in `dtype` (float32: matmul_forward itself).
-void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, int N, float* panel);
+// y[M, N] = x[M, K] W[N, K]^T (+ bias[N]) with W in `dtype`: kernels/linear.hpp's linear_forward, on W itself
+// (float32) or on kPanelRows rows of it at a time, widened into panel.
+void linear(float* y, const float* x, const void* w, Dtype dtype, int M, int K, int N, float* panel,
+            const float* bias = nullptr);
 
 // The float count of each slot's tensor (0 where the spec has none of that kind).
 std::size_t slot_size(const LayerSpec& spec, Slot slot);

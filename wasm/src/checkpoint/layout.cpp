@@ -36,10 +36,10 @@ constexpr std::array<Named<Slot>, kSlotCount> kSlots{{
     {kUp, "up"},
     {kDown, "down"},
 }};
-constexpr std::array<Named<Placement>, 3> kPlacements{{
-    {Placement::pre, "pre"},
-    {Placement::sandwich, "sandwich"},
-    {Placement::olmo2, "olmo2"},
+constexpr std::array<Named<HfPlacement>, 3> kPlacements{{
+    {HfPlacement::pre, "pre"},
+    {HfPlacement::sandwich, "sandwich"},
+    {HfPlacement::olmo2, "olmo2"},
 }};
 constexpr std::array<Named<QkNorm>, 3> kQkNorms{{
     {QkNorm::none, "none"},
@@ -60,7 +60,7 @@ constexpr bool in_order(const std::array<Named<E>, N>& table) {
   return true;
 }
 static_assert(in_order(kSlots), "kSlots must list checkpoint::Slot in its order");
-static_assert(in_order(kPlacements), "kPlacements must list checkpoint::Placement in its order");
+static_assert(in_order(kPlacements), "kPlacements must list checkpoint::HfPlacement in its order");
 static_assert(in_order(kQkNorms), "kQkNorms must list checkpoint::QkNorm in its order");
 static_assert(in_order(kActivations), "kActivations must list checkpoint::Activation in its order");
 

@@ -70,22 +70,51 @@ u8x16 load16(const unsigned char* p) {
   return v;
 }
 
-// y[0..16) = scale * q - min
+// y[0..16) = scale * q - min. In WASM SIMD the lanes are widened by explicit extends (int8 -> int16 -> int32) and
+// turned into floats by the exponent trick, float(i) = bits(0x4B400000 + i) - 1.5 * 2^23 for |i| < 2^22 (the
+// float whose ulp is 1 holds i in its mantissa; the subtraction is exact): clang 14 folds a sign extension
+// followed by a convert (or a 16-lane convertvector) into one value at a time (an extract, a scalar convert and a
+// replace per lane).
 void scale16(float* y, i8x16 q, float scale, float min) {
+#if defined(__wasm_simd128__)
+  const v128_t lo = wasm_i16x8_extend_low_i8x16(v128_t(q)), hi = wasm_i16x8_extend_high_i8x16(v128_t(q));
+  const v128_t quarters[4] = {wasm_i32x4_extend_low_i16x8(lo), wasm_i32x4_extend_high_i16x8(lo),
+                              wasm_i32x4_extend_low_i16x8(hi), wasm_i32x4_extend_high_i16x8(hi)};
+  const v128_t magic = wasm_i32x4_splat(0x4B400000);
+  const simd::f32x4 s = simd::splat(scale), m = simd::splat(min), shift = simd::splat(12582912.0f);
+  for (int k = 0; k < 4; ++k) simd::store(y + 4 * k, (simd::f32x4(wasm_i32x4_add(quarters[k], magic)) - shift) * s - m);
+#else
   const f32x16 f = __builtin_convertvector(q, f32x16) * scale - min;
   std::memcpy(y, &f, sizeof f);
+#endif
 }
 
-// 0x10 in lane j where bit j of the 16 bits (lo, hi) is set
-u8x16 bit4(std::uint8_t lo, std::uint8_t hi) {
-  const u8x16 bytes = {lo, lo, lo, lo, lo, lo, lo, lo, hi, hi, hi, hi, hi, hi, hi, hi};
+// 0x10 in lane j where bit j of the 16 bits (qh[0], qh[1]) is set (qh[0] spread over lanes 0-7, qh[1] over 8-15
+// by one shuffle, then one bit per lane tested)
+u8x16 bit4(const unsigned char* qh) {
+  u8x16 h{};
+  std::memcpy(&h, qh, 2);
+  const u8x16 bytes = __builtin_shufflevector(h, h, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
   const u8x16 mask = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
-  return u8x16((bytes & mask) != 0) & 0x10;
+  return u8x16((bytes & mask) == mask) & 0x10;
 }
+
+void unpack(Dtype t, const unsigned char* b, Unpacked& u);
 
 // Returns false for a type it does not cover (unpack() and apply() then run).
 bool widen_block(Dtype t, const unsigned char* b, float* y) {
   switch (t) {
+    case Dtype::q2_k:
+    case Dtype::q3_k: {  // their 2- and 3-bit fields unpacked value by value, then widened 16 (a sub-block) at a time
+      Unpacked u;
+      unpack(t, b, u);
+      for (int s = 0; s < 16; ++s) {
+        i8x16 q;
+        std::memcpy(&q, u.q + 16 * s, sizeof q);
+        scale16(y + 16 * s, q, u.scale[s], u.min[s]);
+      }
+      return true;
+    }
     case Dtype::q8_0: {
       const float d = half(b);
       scale16(y, i8x16(load16(b + 2)), d, 0);
@@ -109,8 +138,8 @@ bool widen_block(Dtype t, const unsigned char* b, float* y) {
       const u8x16 qs = load16(qh + 4);
       const float d = half(b), min = one ? -half(b + 2) : 0;
       const std::int8_t bias = one ? 0 : 16;
-      scale16(y, i8x16((qs & 0xF) | bit4(qh[0], qh[1])) - bias, d, min);
-      scale16(y + 16, i8x16((qs >> 4) | bit4(qh[2], qh[3])) - bias, d, min);
+      scale16(y, i8x16((qs & 0xF) | bit4(qh)) - bias, d, min);
+      scale16(y + 16, i8x16((qs >> 4) | bit4(qh + 2)) - bias, d, min);
       return true;
     }
     case Dtype::q4_k:

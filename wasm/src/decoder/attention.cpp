@@ -12,7 +12,7 @@
 
 #include "decoder/ops.hpp"
 #include "kernels/attention.hpp"
-#include "kernels/matmul.hpp"
+#include "kernels/linear.hpp"
 #include "kernels/norms.hpp"
 
 namespace rl::decoder {
@@ -41,9 +41,9 @@ AttentionShape shape_of(const Config& c, int T) {
 void attention_forward(const Config& c, AttentionActs& a, float* out, const float* x, const LayerWeights& w, int T) {
   const int d = c.d_model, H = c.n_heads, dh = c.d_head();
   // projections
-  matmul_forward(a.q, x, w.q, T, d, d);
-  matmul_forward(a.k, x, w.k, T, d, d);
-  matmul_forward(a.v, x, w.v, T, d, d);
+  linear_forward(a.q, x, w.q, nullptr, T, d, d);
+  linear_forward(a.k, x, w.k, nullptr, T, d, d);
+  linear_forward(a.v, x, w.v, nullptr, T, d, d);
   // QK-Norm: [T, d] is [T * H, dh] row-major, one row per (position, head); or [T, d], one row per position
   if (c.qk_norm) {
     const int rows = qk_norm_rows(c, T), width = qk_norm_width(c);
@@ -58,7 +58,7 @@ void attention_forward(const Config& c, AttentionActs& a, float* out, const floa
   // the heads (kernels/attention.hpp)
   rl::attention_forward(a.att_y, a.scores, a.probs, a.qr, a.kr, a.v, shape_of(c, T));
   // output projection
-  matmul_forward(out, a.att_y, w.o, T, d, d);
+  linear_forward(out, a.att_y, w.o, nullptr, T, d, d);
 }
 
 void attention_backward(const Config& c, float* dx, LayerWeights& dw, const float* dout, const float* x,
@@ -67,7 +67,7 @@ void attention_backward(const Config& c, float* dx, LayerWeights& dw, const floa
   const std::size_t Td = static_cast<std::size_t>(T) * d;
   // output projection
   std::memset(s.d_att_y, 0, sizeof(float) * Td);
-  matmul_backward(s.d_att_y, dw.o, dout, a.att_y, w.o, T, d, d);
+  linear_backward(s.d_att_y, dw.o, nullptr, dout, a.att_y, w.o, T, d, d);
   std::memset(s.dqn, 0, sizeof(float) * Td);
   std::memset(s.dkn, 0, sizeof(float) * Td);
   std::memset(s.dv, 0, sizeof(float) * Td);
@@ -89,9 +89,9 @@ void attention_backward(const Config& c, float* dx, LayerWeights& dw, const floa
     rmsnorm_backward(s.dk, dw.k_norm, s.dkn, a.k, a.k_rstd, w.k_norm, rows, width, 0.0f);
   }
   // projections: dx accumulates from q, k and v
-  matmul_backward(dx, dw.q, s.dq, x, w.q, T, d, d);
-  matmul_backward(dx, dw.k, s.dk, x, w.k, T, d, d);
-  matmul_backward(dx, dw.v, s.dv, x, w.v, T, d, d);
+  linear_backward(dx, dw.q, nullptr, s.dq, x, w.q, T, d, d);
+  linear_backward(dx, dw.k, nullptr, s.dk, x, w.k, T, d, d);
+  linear_backward(dx, dw.v, nullptr, s.dv, x, w.v, T, d, d);
 }
 
 }  // namespace rl::decoder

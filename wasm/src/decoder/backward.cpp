@@ -10,7 +10,7 @@
 #include "decoder/model_state.hpp"
 #include "decoder/ops.hpp"
 #include "kernels/activations.hpp"
-#include "kernels/matmul.hpp"
+#include "kernels/linear.hpp"
 #include "kernels/reductions.hpp"
 
 namespace rl::decoder {
@@ -95,7 +95,7 @@ std::string Model::backward(float loss_scale) {
   }
   // unembedding, then the final norm (identity without one) into dL/dh at the top of the stack
   zero(s.d_c, T * d);
-  matmul_backward(s.d_c, st.dw.lm_head, s.d_logits_raw, st.final_in, st.w.lm_head, T, d, V);
+  linear_backward(s.d_c, st.dw.lm_head, nullptr, s.d_logits_raw, st.final_in, st.w.lm_head, T, d, V);
   zero(s.d_stream, T * d);
   norm_backward(c, s.d_stream, st.dw.final_norm, s.d_c, st.streams[2 * L], st.final_norm, st.w.final_norm, T);
   record_stream_grad(st, 2 * L);

@@ -7,7 +7,7 @@
 #include "decoder/model_state.hpp"
 #include "decoder/ops.hpp"
 #include "kernels/activations.hpp"
-#include "kernels/matmul.hpp"
+#include "kernels/linear.hpp"
 #include "kernels/reductions.hpp"
 
 namespace rl::decoder {
@@ -91,7 +91,7 @@ std::string Model::forward(std::span<const std::int32_t> tokens, std::span<const
 
   // final norm (pre, sandwich, olmo2), unembedding, final soft-cap
   norm_forward(c, st.final_norm, st.streams[2 * c.n_layers], st.w.final_norm, T);
-  matmul_forward(st.logits_raw, st.final_in, st.w.lm_head, T, d, V);
+  linear_forward(st.logits_raw, st.final_in, st.w.lm_head, nullptr, T, d, V);
   if (c.final_softcap > 0) softcap_forward(st.logits, st.logits_raw, T * V, c.final_softcap);
   softmax_forward(st.probs, st.logits, T, V);
 

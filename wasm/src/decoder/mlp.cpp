@@ -7,7 +7,7 @@
 #include "decoder/ops.hpp"
 #include "kernels/gated.hpp"
 #include "kernels/vector_math.hpp"
-#include "kernels/matmul.hpp"
+#include "kernels/linear.hpp"
 
 namespace rl::decoder {
 namespace {
@@ -24,16 +24,16 @@ inline f32x4 normal_pdf(f32x4 x) { return 0.39894228040143268f * vmath::exp(-0.5
 void mlp_forward(const Config& c, MlpActs& a, float* out, const float* x, const LayerWeights& w, int T) {
   const int d = c.d_model, f = c.ffn_width(), n = T * f;
   // up projection
-  matmul_forward(a.up, x, w.up, T, d, f);
+  linear_forward(a.up, x, w.up, nullptr, T, d, f);
   // activation
   if (c.mlp == MlpKind::gelu) {
     vmath::for_lanes<1, 1>(n, {a.up}, {a.act}, [](const f32x4* u, f32x4* act) { act[0] = u[0] * normal_cdf(u[0]); });
   } else {
-    matmul_forward(a.gate, x, w.gate, T, d, f);
+    linear_forward(a.gate, x, w.gate, nullptr, T, d, f);
     glu_forward(a.act, a.gate, a.up, n, Gate::silu);
   }
   // down projection
-  matmul_forward(out, a.act, w.down, T, f, d);
+  linear_forward(out, a.act, w.down, nullptr, T, f, d);
 }
 
 void mlp_backward(const Config& c, float* dx, LayerWeights& dw, const float* dout, const float* x, const MlpActs& a,
@@ -41,7 +41,7 @@ void mlp_backward(const Config& c, float* dx, LayerWeights& dw, const float* dou
   const int d = c.d_model, f = c.ffn_width(), n = T * f;
   // down projection
   std::memset(s.d_act, 0, sizeof(float) * n);
-  matmul_backward(s.d_act, dw.down, dout, a.act, w.down, T, f, d);
+  linear_backward(s.d_act, dw.down, nullptr, dout, a.act, w.down, T, f, d);
   // activation (d_up and d_gate are written, not accumulated: nothing else feeds them)
   if (c.mlp == MlpKind::gelu) {
     // gelu'(u) = Phi(u) + u phi(u)
@@ -50,10 +50,10 @@ void mlp_backward(const Config& c, float* dx, LayerWeights& dw, const float* dou
     });
   } else {
     glu_backward(s.d_gate, s.d_up, s.d_act, a.gate, a.up, n, Gate::silu);
-    matmul_backward(dx, dw.gate, s.d_gate, x, w.gate, T, d, f);
+    linear_backward(dx, dw.gate, nullptr, s.d_gate, x, w.gate, T, d, f);
   }
   // up projection: dx accumulates
-  matmul_backward(dx, dw.up, s.d_up, x, w.up, T, d, f);
+  linear_backward(dx, dw.up, nullptr, s.d_up, x, w.up, T, d, f);
 }
 
 }  // namespace rl::decoder

@@ -8,7 +8,7 @@
 #include "decoder/model_state.hpp"
 #include "decoder/ops.hpp"
 #include "kernels/activations.hpp"
-#include "kernels/matmul.hpp"
+#include "kernels/linear.hpp"
 #include "kernels/reductions.hpp"
 
 namespace rl::decoder {
@@ -131,7 +131,7 @@ LogitLens Model::logit_lens(int k) const {
       norm_forward(c, lens_norm, x, st.w.final_norm, T);
       x = normed.data();
     }
-    matmul_forward(logits.data(), x, st.w.lm_head, T, d, V);
+    linear_forward(logits.data(), x, st.w.lm_head, nullptr, T, d, V);
     if (c.final_softcap > 0) softcap_forward(logits.data(), logits.data(), T * V, c.final_softcap);
     softmax_forward(probs.data(), logits.data(), T, V);
     // top k per position, most probable first (ties: lower token id first)

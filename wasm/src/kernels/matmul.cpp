@@ -105,10 +105,6 @@ void matmul_nt(float* y, int ldy, const float* x, int ldx, const float* w, int l
   for (; n < N; ++n) dot_columns<1>(y + n, ldy, x, ldx, w + static_cast<long>(n) * ldw, ldw, M, K);
 }
 
-void matmul_forward(float* y, const float* x, const float* w, int M, int K, int N) {
-  matmul_nt(y, N, x, K, w, K, M, K, N);
-}
-
 void gemm(float* c, int ldc, const float* a, int a_row, int a_col, const float* b, int ldb, int M, int N, int K,
           bool accumulate) {
   if (M <= 0 || N <= 0) return;
@@ -131,34 +127,6 @@ void gemm(float* c, int ldc, const float* a, int a_row, int a_col, const float* 
       out = accumulate ? out + sum : sum;
     }
   }
-}
-
-void matmul_backward(float* dx, float* dw, const float* dy, const float* x, const float* w, int M, int K, int N) {
-  // dx[M,K] += dy[M,N] W[N,K]
-  if (dx) gemm(dx, K, dy, N, 1, w, K, M, K, N, /*accumulate=*/true);
-  // dW[N,K] += dy^T[N,M] x[M,K]: A = dy read transposed
-  if (dw) gemm(dw, K, dy, 1, N, x, K, N, K, M, /*accumulate=*/true);
-}
-
-void matmul_forward_reference(float* y, const float* x, const float* w, int M, int K, int N) {
-  for (int i = 0; i < M; ++i)
-    for (int n = 0; n < N; ++n) {
-      float sum = 0.0f;
-      for (int k = 0; k < K; ++k) sum += x[static_cast<long>(i) * K + k] * w[static_cast<long>(n) * K + k];
-      y[static_cast<long>(i) * N + n] = sum;
-    }
-}
-
-void matmul_backward_reference(float* dx, float* dw, const float* dy, const float* x, const float* w, int M, int K,
-                               int N) {
-  for (int i = 0; i < M; ++i)
-    for (int n = 0; n < N; ++n) {
-      const float g = dy[static_cast<long>(i) * N + n];
-      for (int k = 0; k < K; ++k) {
-        if (dx) dx[static_cast<long>(i) * K + k] += g * w[static_cast<long>(n) * K + k];
-        if (dw) dw[static_cast<long>(n) * K + k] += g * x[static_cast<long>(i) * K + k];
-      }
-    }
 }
 
 }  // namespace rl

@@ -1,8 +1,5 @@
-// The matrix multiply of the decoder: linear layers with PyTorch's weight layout W[out, in] (row-major, no bias).
-//   forward   y[M,N]  = x[M,K] W[N,K]^T
-//   backward  dx[M,K] += dy[M,N] W[N,K]        dW[N,K] += dy[M,N]^T x[M,K]
-// Backward ACCUMULATES (+=) into dx and dW, like every backward kernel here: a stream's gradient gathers the
-// contributions of every consumer, and weight gradients can be summed over several sequences.
+// The matrix products under the linear layer (linear.hpp: y = x W^T + b, dx = dy W, dW = dy^T x, with PyTorch's
+// weight layout W[out, in]) and under attention's scores.
 //
 // Two register-tiled f32x4 kernels, both reading the operands in place (no packing, no scratch):
 //   forward, the "dot" form: 2 rows of x times 4 rows of W, 8 accumulators of 4 partial sums along K, reduced
@@ -16,21 +13,13 @@
 
 namespace rl {
 
-void matmul_forward(float* y, const float* x, const float* w, int M, int K, int N);
-void matmul_backward(float* dx, float* dw, const float* dy, const float* x, const float* w, int M, int K, int N);
-
-// matmul_forward on strided views: y[M,N] = x[M,K] w[N,K]^T with row strides ldy, ldx and ldw (attention reads
-// one head's columns of q and k where they lie).
+// y[M,N] = x[M,K] w[N,K]^T on strided views, row strides ldy, ldx and ldw (attention reads one head's columns of
+// q and k where they lie).
 void matmul_nt(float* y, int ldy, const float* x, int ldx, const float* w, int ldw, int M, int K, int N);
 
 // C[M,N] = A B (accumulate: C += A B). A's element (i, k) is a[i * a_row_stride + k * a_col_stride], so A may be a
 // transposed view; B is row-major with row stride ldb; C has row stride ldc.
 void gemm(float* c, int ldc, const float* a, int a_row_stride, int a_col_stride, const float* b, int ldb, int M, int N,
           int K, bool accumulate);
-
-// Scalar references in the same argument order (k summed in ascending order, float accumulators).
-void matmul_forward_reference(float* y, const float* x, const float* w, int M, int K, int N);
-void matmul_backward_reference(float* dx, float* dw, const float* dy, const float* x, const float* w, int M, int K,
-                               int N);
 
 }  // namespace rl

@@ -6,7 +6,7 @@ import { TOYS, fetchToy, toyWindow } from '../shared/toys.js';
 
 export { toyWindow }; // the text both models read (one character, one token)
 
-// toy_config in wasm/src/train/toys.cpp (tests/js/toys.test.mjs compares): N(0, 0.02²) weights, GPT-2's 1/√(2L) on attn.o and mlp.down,
+// toy_config in tools/toys.cpp (tests/js/toys.test.mjs compares): N(0, 0.02²) weights, GPT-2's 1/√(2L) on attn.o and mlp.down,
 // seeded with the toy's seed.
 export const TOY_INIT = { scheme: 'normal', std: 0.02, residualScaling: true };
 

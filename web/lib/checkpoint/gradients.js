@@ -114,7 +114,7 @@ async function finalNormBackward(bk, { hiddenState, paramSquares }) {
   bk.view(g, T * d).fill(0);
   bk.view(dgain, d).fill(0);
   Module.HEAPF32.set(hiddenState, xin >> 2);
-  Module._rl_ckpt_norm_backward(g, dgain, dhf, xin, gain, T, d, eps, f.normOffset);
+  Module._rl_ckpt_rmsnorm_backward(g, dgain, dhf, xin, gain, T, d, eps, f.normOffset);
   paramSquares.set(finalNorm.name, sumSquares(bk.view(dgain, d)));
   Module.HEAPF32.copyWithin(branch >> 2, g >> 2, (g >> 2) + T * d);
 }

@@ -28,7 +28,7 @@ function finalNorm(ctx, out, input, rows) {
   const { Module, blocks, normOffset } = ctx;
   const { d, eps } = ctx.model.sizes;
   const { noFinalNorm } = ctx.opts.hooks;
-  if (!noFinalNorm) Module._rl_ckpt_norm(out, input, blocks.gain, rows, d, eps, normOffset);
+  if (!noFinalNorm) Module._rl_ckpt_rmsnorm(out, input, blocks.gain, rows, d, eps, normOffset);
   else if (out !== input) Module.HEAPF32.copyWithin(out >> 2, input >> 2, (input >> 2) + rows * d);
   if (noFinalNorm === 'division') {
     const y = Module.HEAPF32.subarray(out >> 2, (out >> 2) + rows * d),
@@ -92,7 +92,7 @@ function observeFinalNorm(ctx, collected) {
   if (opts.wanted.has('finalNormBf16')) {
     // the final norm with every step rounded to bfloat16 (kernels/norms.hpp), beside the float32 one
     const bf16 = ctx.alloc(T * d * 4, 'the final norm in bfloat16');
-    Module._rl_ckpt_norm_bf16(bf16, norms, x, gain, T, d, eps, ctx.normOffset);
+    Module._rl_ckpt_rmsnorm_bf16(bf16, norms, x, gain, T, d, eps, ctx.normOffset);
     collected.finalNormBf16 = {
       hidden: Module.HEAPF32.slice(bf16 >> 2, (bf16 >> 2) + T * d),
       meanSquare: Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T),

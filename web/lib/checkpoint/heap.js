@@ -9,10 +9,10 @@ export const HEAD_CHUNK_BYTES = 16 << 20;
 
 export const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 
-/** The ResidualLabError of the C++ side's last refusal (rl_ckpt_error_message, rl_ckpt_error_code). */
+/** The ResidualLabError of the C++ side's last refusal (rl_error_message, rl_error_code). */
 export function moduleError(Module) {
-  const message = Module.UTF8ToString(Module._rl_ckpt_error_message());
-  const code = Module.UTF8ToString(Module._rl_ckpt_error_code());
+  const message = Module.UTF8ToString(Module._rl_error_message());
+  const code = Module.UTF8ToString(Module._rl_error_code());
   return new ResidualLabError(message, { code });
 }
 

@@ -104,7 +104,7 @@ export function splitLayers(ctx) {
     const norm = (out, input, slot, rows = T, observe = true) => {
       if (obs.norms && observe)
         Module._rl_ckpt_row_mean_squares(obs.norms + layout.observedNorms.indexOf(slot) * T * 4, input, T, d);
-      Module._rl_ckpt_norm(out, input, weight(slot), rows, d, eps, ctx.normOffset);
+      Module._rl_ckpt_rmsnorm(out, input, weight(slot), rows, d, eps, ctx.normOffset);
     };
     // every stream's rows normed into h, stacked (olmo2: the streams themselves, stacked)
     const stacked = (slot) => {

@@ -1,4 +1,4 @@
-#include "train/toys.hpp"
+#include "tools/toys.hpp"
 
 #include "train/corpus.hpp"
 

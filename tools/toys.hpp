@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "decoder/config.hpp"
-#include "train/hf_export.hpp"
+#include "tools/hf_export.hpp"
 #include "train/loop.hpp"
 
 namespace rl::train {

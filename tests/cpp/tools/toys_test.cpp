@@ -8,10 +8,10 @@
 #include <set>
 #include <sstream>
 
-#include "checkpoint/forward.hpp"
+#include "checkpoint/quant.hpp"
 #include "decoder/model.hpp"
-#include "train/hf_export.hpp"
-#include "train/toys.hpp"
+#include "tools/hf_export.hpp"
+#include "tools/toys.hpp"
 #include "test_util.hpp"
 
 using namespace rl;

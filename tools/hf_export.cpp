@@ -1,4 +1,4 @@
-#include "train/hf_export.hpp"
+#include "tools/hf_export.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <cstring>
 #include <utility>
 
-#include "checkpoint/forward.hpp"
+#include "checkpoint/quant.hpp"
 
 namespace rl::train {
 
