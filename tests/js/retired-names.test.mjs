@@ -17,6 +17,17 @@ export const RETIRED = [
   { name: 'widgetFolder', now: 'widgetName' },
   { name: 'toyDecoderConfig', now: "decoderConfig (the lab's decoder; the toys are the trained checkpoints)" },
   { name: 'read_spec', now: 'read_layer_spec (wasm/src/checkpoint/layout.hpp)' },
+  { name: 'checkpoint::Placement', now: "checkpoint::HfPlacement (decoder::Placement is the lab's decoder's)" },
+  ...['rl_ckpt_norm', 'rl_ckpt_norm_bf16', 'rl_ckpt_norm_backward'].map((name) => ({
+    name,
+    now: `${name.replace('norm', 'rmsnorm')} (a norm alone is a magnitude, as in rl_ckpt_row_norms)`,
+  })),
+  { name: 'RL_LAYERS', now: "RL_TIERS (a C++ library tier; a layer is a transformer's)" },
+  ...['rl_ckpt_error_message', 'rl_ckpt_error_code'].map((name) => ({
+    name,
+    now: `${name.replace('ckpt_', '')} (one error record for every raw export, bindings/common.hpp)`,
+  })),
+  ...['set_error', 'error_result'].map((name) => ({ name, now: 'result() in wasm/bindings/common.hpp' })),
   // JS copies of the checkpoint's C++ layout: the JS reads it from the module (describeCheckpointLayout)
   ...['QK_NORMS', 'ACTIVATIONS', 'DTYPE_CODES', 'ROW_ALIGN'].map((name) => ({
     name,
