@@ -142,7 +142,7 @@ export type Resolved<T> = {
     : Exclude<T[K], undefined>;
 };
 
-// ---- The toy decoder -----------------------------------------------------------------------------------------
+// ---- The lab's decoder ---------------------------------------------------------------------------------------
 
 /** Token ids: an Int32Array or whole numbers, at most contextLength of them. */
 export type Tokens = Int32Array | readonly number[];
@@ -299,7 +299,7 @@ export interface ConfigInspection {
   modelType: string | null;
   textConfig: string | null;
   fields: ConfigField[];
-  /** the architecture's block as a toy decoder config; null for an unknown architecture */
+  /** the architecture's block as a config of the lab's decoder; null for an unknown architecture */
   layout: Pick<DecoderConfig, 'placement' | 'norm' | 'qkNorm'> | null;
   norms: NormCount[];
   normParams: number | null;

@@ -125,14 +125,14 @@ test("the fetch panel: its checks' reasons, the download's refusals and every co
   ];
   assert.deepEqual(checks.map((e) => e.reason.kind).sort(), [...kindsIn('web/lib/hub/hub-checks.js', JS_KIND)].sort());
   const refusals = [
-    ...[...kindsIn('web/lib/hub/hub.js', JS_KIND)].map((kind) => ({ code: 'blocked', kind })),
+    ...[...kindsIn('web/lib/hub/hub-network.js', JS_KIND)].map((kind) => ({ code: 'blocked', kind })),
     ...[...kindsIn('web/lib/hub/hub-opfs.js', JS_KIND)].map((kind) => ({ code: 'storage_full', kind })),
   ].map(({ code, kind }) => ({
     code,
     message: `an English sentence the API wrote for ${kind}`,
     reason: { kind, value: kind === 'quota' ? 2e9 : 'cas-bridge.xethub.hf.co', limit: 1e9 },
   }));
-  assert.ok(refusals.length >= 5, 'the refusals are read from hub.js and hub-opfs.js');
+  assert.ok(refusals.length >= 5, 'the refusals are read from hub-network.js and hub-opfs.js');
   const union = read('types/residual-lab.d.ts').match(/\/\/ fetchCheckpoint[^\n]*\n([^/]*)/)[1];
   const fetchCodes = [...union.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]);
   assert.ok(fetchCodes.includes('http_error'), "fetchCheckpoint's codes from types/residual-lab.d.ts");

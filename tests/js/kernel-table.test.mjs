@@ -60,10 +60,10 @@ test('every finite-difference test named exists in its file', () => {
 });
 
 test("each engine calls the row's own kernels where the table says", () => {
-  for (const [operation, kernel, , , toy, checkpoint] of rows) {
+  for (const [operation, kernel, , , decoder, checkpoint] of rows) {
     const [[, own]] = parts(kernel);
     for (const [folder, cell] of [
-      ['wasm/src/decoder', toy],
+      ['wasm/src/decoder', decoder],
       ['wasm/src/checkpoint', checkpoint],
     ]) {
       for (const [file, functions] of parts(cell)) {

@@ -1,5 +1,5 @@
 // The model table of <rl-model-table> (web/lib/models.js) against the chapter's table "What the models chose" in
-// every language, and against the engine: each model's block is a valid toy decoder config, and the engine builds
+// every language, and against the engine: each model's block is a valid config of the lab's decoder, and the engine builds
 // the norms the block diagram draws.
 //   node --test tests/js/models.test.mjs     after `node scripts/build.mjs` (uses dist/lib/)
 import { test } from 'node:test';
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from '../../dist/lib/residual-lab.js';
 import { findRow, resolveOptions } from '../../web/lib/options.js';
-import { MODELS, toyDecoderConfig } from '../../web/lib/models.js';
+import { MODELS, decoderConfig } from '../../web/lib/models.js';
 import { blockLayout } from '../../web/components/shared/block-diagram.js';
 import { CODES, perLanguage } from './per-language.mjs';
 
@@ -67,7 +67,7 @@ for (const [lang, words] of TABLE_WORDS) {
         words.placements.find(([word]) => placement.includes(word))?.[1],
         `${what}: placement`,
       );
-      const layout = blockLayout(toyDecoderConfig(model));
+      const layout = blockLayout(decoderConfig(model));
       assert.equal(
         layout.normsPerLayer - (layout.sublayers[0].qkNorm ? 2 : 0),
         Number(norms[0]),
@@ -85,10 +85,10 @@ for (const [lang, words] of TABLE_WORDS) {
   });
 }
 
-test("every model's block is a toy decoder the engine validates and builds, with the norms the diagram draws", () => {
+test("every model's block is a config of the lab's decoder that the engine validates and builds, with the norms the diagram draws", () => {
   const table = lab.describe().decoder;
   for (const model of MODELS) {
-    const config = { vocabSize: 16, dModel: 16, nHeads: 2, nLayers: 1, contextLength: 4, ...toyDecoderConfig(model) };
+    const config = { vocabSize: 16, dModel: 16, nHeads: 2, nLayers: 1, contextLength: 4, ...decoderConfig(model) };
     assert.doesNotThrow(() => resolveOptions(table, config, { where: 'config' }), model.id);
     const decoder = lab.createDecoder(config);
     try {
@@ -142,7 +142,7 @@ test("a model's toy block normalizes q and k over what its architecture does: a 
   for (const model of MODELS) {
     const arch = model.architecture && ARCHITECTURES[model.architecture];
     if (!arch?.forward || arch.forward.qkNorm === 'none') continue;
-    const config = resolveOptions(lab.describe().decoder, toyDecoderConfig(model));
+    const config = resolveOptions(lab.describe().decoder, decoderConfig(model));
     assert.equal(config.qkNorm, true, `${model.id}: QK-Norm`);
     assert.equal(config.qkNormShape, shape[arch.forward.qkNorm], `${model.id}: over ${arch.forward.qkNorm}`);
     checked += 1;

@@ -1,4 +1,4 @@
-// Embind bindings of the toy decoder (wasm/src/decoder/model.hpp) for web/lib/decoder.js. Declarations and
+// Embind bindings of the lab's decoder (wasm/src/decoder/model.hpp) for web/lib/decoder.js. Declarations and
 // conversions only: every check and every message lives in C++ (validate_config, Model) and comes back as an
 // `error` string (the module is built without C++ exceptions); decoder.js turns it into a JS Error.
 //

@@ -5,7 +5,7 @@
 // layout and norm names of the families it writes, and tests/js/hf-export.test.mjs holds it to these rows.
 //
 // Each row, for the inspector: the norms (name, where, how many, size as a formula of
-// config fields, tensors per norm: 1 for a weight, 2 for LayerNorm's weight and bias), the toy decoder's name for
+// config fields, tensors per norm: 1 for a weight, 2 for LayerNorm's weight and bias), the lab's decoder's name for
 // the layout (placement, norm kind, QK-Norm), and the parameter count of the whole model as formulas (`count`
 // copies of `size`). Formulas are sums and differences of products and exact quotients of fields and integers.
 // Facts from the Transformers modeling files named in `source` (the classes cited there).

@@ -1,4 +1,4 @@
-// The toy decoder as a JS object: `createDecoderApi(Module, tables).createDecoder(config)`. The config and
+// The lab's decoder as a JS object: `createDecoderApi(Module, tables).createDecoder(config)`. The config and
 // trainStep's options are checked against the core's tables (lab.describe().decoder and .train, through
 // options.js); what involves several options at once (nHeads divides dModel, the memory budget) is checked in
 // C++, whose messages come back through the bindings and are thrown as Errors (a refusal of the memory budget

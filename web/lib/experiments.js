@@ -58,17 +58,8 @@ export function mergeWarmupResults(results) {
 }
 
 export function createExperimentsApi(Module, tables) {
-  /** Defaults filled in and every value checked against the experiment's table; C++ checks the relations. */
-  const resolve = (experiment, options) =>
-    resolveOptions(tables.experiments[experiment], options, { where: 'options', prefix: `${experiment}: ` });
-
-  function requireBinding(name) {
-    if (typeof Module[name] !== 'function' && typeof Module[name] !== 'object')
-      throw new ResidualLabError(`this build of the lab has no experiments (${name} is missing)`, {
-        code: 'unavailable',
-      });
-    return Module[name];
-  }
+  const bind = experimentBindings(Module, tables);
+  const { resolve, requireBinding } = bind;
 
   /** Experiment 1: gradient norm at the input of each layer of a deep stack, with or without residuals. */
   function gradientDecay(options) {
@@ -106,22 +97,9 @@ export function createExperimentsApi(Module, tables) {
   function residualGrowth(options, callbacks) {
     const { onProgress } = callbacks ?? {};
     const o = resolve('residualGrowth', options);
-    const callback = progressCallback(onProgress, 'residualGrowth');
-    // The callback runs inside the C++ call: an exception there would unwind past C++ without freeing its model.
-    // So it is caught, the run is stopped (false) and frees what it holds, and the exception is rethrown here.
-    let failure = null;
-    const relay =
-      callback &&
-      ((stepsDone, stepsTotal) => {
-        try {
-          return callback({ stepsDone, stepsTotal });
-        } catch (err) {
-          failure = { err };
-          return false;
-        }
-      });
-    const result = requireBinding('experimentResidualGrowth')(o, relay ?? null);
-    if (failure) throw failure.err;
+    const relay = progressRelay(progressCallback(onProgress, 'residualGrowth'));
+    const result = requireBinding('experimentResidualGrowth')(o, relay.call);
+    relay.rethrow();
     return checked(result, 'residualGrowth');
   }
 
@@ -140,81 +118,122 @@ export function createExperimentsApi(Module, tables) {
     return { depths: Int32Array.from(o.depths), ...checked(requireBinding('experimentInitScaling')(o), 'initScaling') };
   }
 
-  /**
-   * Experiment 4, steppable: four training runs (post/pre x without/with warmup) advanced by `advance(n)`.
-   * The C++ run is freed when the last step is taken or on dispose(); result() stays readable afterwards.
-   */
-  function createWarmupRun(options) {
-    const o = resolve('warmup', options);
-    const Handle = requireBinding('ExperimentWarmupRun');
-    let handle = new Handle(o);
-    const error = handle.error();
-    if (error) {
-      const code = handle.errorCode() || 'invalid_input';
-      handle.delete();
-      throw new ResidualLabError(`warmup: ${error}`, { code });
-    }
-    let last = null;
-    const release = () => {
-      if (!handle) return;
-      last = checked(handle.result(), 'warmup');
-      handle.delete();
-      handle = null;
-    };
-    return {
-      options: o,
-      advance(n = 10) {
-        if (!handle) return last.stepsDone;
-        // the binding takes an int32: a larger n would wrap
-        if (!Number.isInteger(n) || n < 1 || n > 2147483647)
-          throw new ResidualLabError(`warmup: advance(n) needs an integer from 1 to 2147483647 (got ${n})`);
-        const done = handle.advance(n);
-        if (handle.done()) release();
-        return done;
-      },
-      get done() {
-        return !handle;
-      },
-      result() {
-        return handle ? checked(handle.result(), 'warmup') : last;
-      },
-      dispose() {
-        release();
-      },
-    };
-  }
-
-  /**
-   * Experiment 4 in one call. onProgress({ stepsDone, stepsTotal, partial }) after every `chunk` steps, where
-   * `partial` is the result so far (the same shape as the final one), so a page can draw the curves as they
-   * grow; returning false stops the runs and returns the curves so far with cancelled: true.
-   */
-  function warmup(options, callbacks) {
-    const { onProgress, chunk = 10 } = callbacks ?? {};
-    const callback = progressCallback(onProgress, 'warmup');
-    if (!Number.isInteger(chunk) || chunk < 1 || chunk > 2147483647)
-      throw new ResidualLabError(`warmup: chunk must be a positive integer up to 2147483647 (got ${chunk})`);
-    const run = createWarmupRun(options);
-    try {
-      while (!run.done) {
-        const stepsDone = run.advance(chunk);
-        if (callback && callback({ stepsDone, stepsTotal: run.options.steps, partial: run.result() }) === false) {
-          return { ...run.result(), cancelled: true };
-        }
-      }
-      return run.result();
-    } finally {
-      run.dispose();
-    }
-  }
-
   return Object.freeze({
     gradientDecay,
     initGradients,
     residualGrowth,
-    warmup,
-    createWarmupRun,
+    warmup: (options, callbacks) => runWarmup(bind, options, callbacks),
+    createWarmupRun: (options) => createWarmupRun(bind, options),
     qkLogitGrowth,
     initScaling,
   });
+}
+
+/** An experiment's options resolved against its table, and the module's Embind functions asked for by name. */
+function experimentBindings(Module, tables) {
+  return {
+    /** Defaults filled in and every value checked against the experiment's table; C++ checks the relations. */
+    resolve: (experiment, options) =>
+      resolveOptions(tables.experiments[experiment], options, { where: 'options', prefix: `${experiment}: ` }),
+    requireBinding(name) {
+      if (typeof Module[name] !== 'function' && typeof Module[name] !== 'object')
+        throw new ResidualLabError(`this build of the lab has no experiments (${name} is missing)`, {
+          code: 'unavailable',
+        });
+      return Module[name];
+    },
+  };
+}
+
+/**
+ * `callback` wrapped for a C++ call that runs it: an exception there would unwind past C++ without freeing its
+ * model, so it is caught, the run is stopped (false) and frees what it holds, and rethrow() throws it after.
+ * call is null when there is no callback.
+ */
+function progressRelay(callback) {
+  let failure = null;
+  const call =
+    callback &&
+    ((stepsDone, stepsTotal) => {
+      try {
+        return callback({ stepsDone, stepsTotal });
+      } catch (err) {
+        failure = { err };
+        return false;
+      }
+    });
+  return {
+    call: call ?? null,
+    rethrow() {
+      if (failure) throw failure.err;
+    },
+  };
+}
+
+/**
+ * Experiment 4, steppable: four training runs (post/pre x without/with warmup) advanced by `advance(n)`.
+ * The C++ run is freed when the last step is taken or on dispose(); result() stays readable afterwards.
+ */
+function createWarmupRun({ resolve, requireBinding }, options) {
+  const o = resolve('warmup', options);
+  const Handle = requireBinding('ExperimentWarmupRun');
+  let handle = new Handle(o);
+  const error = handle.error();
+  if (error) {
+    const code = handle.errorCode() || 'invalid_input';
+    handle.delete();
+    throw new ResidualLabError(`warmup: ${error}`, { code });
+  }
+  let last = null;
+  const release = () => {
+    if (!handle) return;
+    last = checked(handle.result(), 'warmup');
+    handle.delete();
+    handle = null;
+  };
+  return {
+    options: o,
+    advance(n = 10) {
+      if (!handle) return last.stepsDone;
+      // the binding takes an int32: a larger n would wrap
+      if (!Number.isInteger(n) || n < 1 || n > 2147483647)
+        throw new ResidualLabError(`warmup: advance(n) needs an integer from 1 to 2147483647 (got ${n})`);
+      const done = handle.advance(n);
+      if (handle.done()) release();
+      return done;
+    },
+    get done() {
+      return !handle;
+    },
+    result() {
+      return handle ? checked(handle.result(), 'warmup') : last;
+    },
+    dispose() {
+      release();
+    },
+  };
+}
+
+/**
+ * Experiment 4 in one call. onProgress({ stepsDone, stepsTotal, partial }) after every `chunk` steps, where
+ * `partial` is the result so far (the same shape as the final one), so a page can draw the curves as they
+ * grow; returning false stops the runs and returns the curves so far with cancelled: true.
+ */
+function runWarmup(bind, options, callbacks) {
+  const { onProgress, chunk = 10 } = callbacks ?? {};
+  const callback = progressCallback(onProgress, 'warmup');
+  if (!Number.isInteger(chunk) || chunk < 1 || chunk > 2147483647)
+    throw new ResidualLabError(`warmup: chunk must be a positive integer up to 2147483647 (got ${chunk})`);
+  const run = createWarmupRun(bind, options);
+  try {
+    while (!run.done) {
+      const stepsDone = run.advance(chunk);
+      if (callback && callback({ stepsDone, stepsTotal: run.options.steps, partial: run.result() }) === false) {
+        return { ...run.result(), cancelled: true };
+      }
+    }
+    return run.result();
+  } finally {
+    run.dispose();
+  }
 }

@@ -72,56 +72,12 @@ const byModelType = new Map(
  * `invalid_config` naming the `field`.
  */
 export function inspectConfig(text) {
-  if (typeof text !== 'string')
-    throw new ResidualLabError(
-      `inspectConfig takes the text of a config.json, got ${text === null ? 'null' : typeof text}`,
-      { code: 'invalid_input' },
-    );
-  if (text.length > MAX_CONFIG_CHARS)
-    throw new ResidualLabError(
-      `the text is ${text.length} characters long; a config.json of at most ${MAX_CONFIG_CHARS} is read`,
-      { code: 'too_long' },
-    );
-  if (!text.trim()) throw new ResidualLabError('the text is empty: paste a config.json', { code: 'empty' });
+  checkText(text);
   const root = parseJson(text);
   if (!isObject(root)) throw configError('the config must be a JSON object { ... }', '(root)', { kind: 'not_object' });
-  const modelType = readString(root, 'model_type', '');
-  const nested = isObject(root.text_config) ? root.text_config : null;
-  if (Object.hasOwn(root, 'text_config') && root.text_config !== null && !nested)
-    throw configError('must be an object', 'text_config', { kind: 'not_object' });
-  const textType = nested ? readString(nested, 'model_type', 'text_config.') : null;
-  const archKey = byModelType.get(textType ?? '') ?? byModelType.get(modelType ?? '') ?? null;
+  const { modelType, nested, textType, archKey } = readModelType(root);
   const arch = archKey ? ARCHITECTURES[archKey] : null;
-  const scope = nested ?? root;
-  const prefix = nested ? 'text_config.' : '';
-
-  const values = {};
-  const fields = [];
-  for (const row of CONFIG_FIELDS) {
-    if (Object.hasOwn(scope, row.name)) {
-      values[row.name] = checkField(row, scope[row.name], prefix + row.name);
-      fields.push({
-        name: row.name,
-        path: prefix + row.name,
-        value: values[row.name],
-        group: row.group,
-        source: 'config',
-      });
-    } else if (nested && Object.hasOwn(root, row.name)) {
-      values[row.name] = checkField(row, root[row.name], row.name);
-      fields.push({ name: row.name, path: row.name, value: values[row.name], group: row.group, source: 'config' });
-    } else if (arch?.defaults && Object.hasOwn(arch.defaults, row.name)) {
-      values[row.name] = arch.defaults[row.name];
-      fields.push({
-        name: row.name,
-        path: prefix + row.name,
-        value: values[row.name],
-        group: row.group,
-        source: 'default',
-      });
-    }
-  }
-
+  const { values, fields } = readFields(root, nested, arch);
   const notes = [];
   const result = {
     architecture: archKey,
@@ -144,7 +100,88 @@ export function inspectConfig(text) {
         "The language model's settings are read from text_config; the vision tower's norms are not counted.",
       ),
     );
-  const qkFlags = fields.filter((f) => QK_NORM_FLAGS.includes(f.name));
+  notes.push(...qkNormNotes(archKey, arch, fields));
+  if (!arch) {
+    notes.push(
+      note(
+        'unknown_architecture',
+        `model_type ${modelType === null ? '(missing)' : JSON.stringify(modelType)} is not one the inspector knows (${[...byModelType.keys()].join(', ')}): the fields above are read, the norms cannot be counted.`,
+      ),
+    );
+    return result;
+  }
+  try {
+    Object.assign(result, countNorms(arch, values));
+    Object.assign(result, countParams(arch, values, result.normParams));
+  } catch (error) {
+    if (error.code !== 'missing_field') throw error;
+    result.norms = [];
+    notes.push(note('cannot_count', `The norms cannot be counted: ${error.message}.`, { field: error.field }));
+  }
+  if (
+    arch.softcaps &&
+    values.attn_logit_softcapping == null &&
+    values.final_logit_softcapping == null &&
+    fields.some((f) => f.group === 'softcap')
+  ) {
+    notes.push(note('softcap_off', 'Both soft-caps are null: this model relies on QK-Norm instead.'));
+  }
+  return result;
+}
+
+/** Refuses what is no config.json text: not a string, longer than MAX_CONFIG_CHARS, or blank. */
+function checkText(text) {
+  if (typeof text !== 'string')
+    throw new ResidualLabError(
+      `inspectConfig takes the text of a config.json, got ${text === null ? 'null' : typeof text}`,
+      { code: 'invalid_input' },
+    );
+  if (text.length > MAX_CONFIG_CHARS)
+    throw new ResidualLabError(
+      `the text is ${text.length} characters long; a config.json of at most ${MAX_CONFIG_CHARS} is read`,
+      { code: 'too_long' },
+    );
+  if (!text.trim()) throw new ResidualLabError('the text is empty: paste a config.json', { code: 'empty' });
+}
+
+/** model_type, and text_config's when the language model's settings are nested there; the architecture's key. */
+function readModelType(root) {
+  const modelType = readString(root, 'model_type', '');
+  const nested = isObject(root.text_config) ? root.text_config : null;
+  if (Object.hasOwn(root, 'text_config') && root.text_config !== null && !nested)
+    throw configError('must be an object', 'text_config', { kind: 'not_object' });
+  const textType = nested ? readString(nested, 'model_type', 'text_config.') : null;
+  const archKey = byModelType.get(textType ?? '') ?? byModelType.get(modelType ?? '') ?? null;
+  return { modelType, nested, textType, archKey };
+}
+
+/**
+ * Every field of CONFIG_FIELDS the config gives (text_config's first, then the top level's) or the architecture
+ * defaults, checked: { values: name -> value, fields: [{ name, path, value, group, source }] }.
+ */
+function readFields(root, nested, arch) {
+  const scope = nested ?? root;
+  const prefix = nested ? 'text_config.' : '';
+  const values = {};
+  const fields = [];
+  const add = (row, path, value, source) => {
+    values[row.name] = value;
+    fields.push({ name: row.name, path, value, group: row.group, source });
+  };
+  for (const row of CONFIG_FIELDS) {
+    if (Object.hasOwn(scope, row.name))
+      add(row, prefix + row.name, checkField(row, scope[row.name], prefix + row.name), 'config');
+    else if (nested && Object.hasOwn(root, row.name))
+      add(row, row.name, checkField(row, root[row.name], row.name), 'config');
+    else if (arch?.defaults && Object.hasOwn(arch.defaults, row.name))
+      add(row, prefix + row.name, arch.defaults[row.name], 'default');
+  }
+  return { values, fields };
+}
+
+/** What the config's QK-Norm flags mean for this architecture (its attention class decides, when it is known). */
+function qkNormNotes(archKey, arch, fields) {
+  const notes = [];
   if (arch)
     notes.push(
       note(
@@ -152,7 +189,7 @@ export function inspectConfig(text) {
         `Whether ${archKey} has QK-Norm is a property of its modeling code (q_norm, k_norm in the attention class), which reads no config field for it.`,
       ),
     );
-  for (const flag of qkFlags) {
+  for (const flag of fields.filter((f) => QK_NORM_FLAGS.includes(f.name))) {
     if (!arch)
       notes.push(
         note(
@@ -170,63 +207,52 @@ export function inspectConfig(text) {
         ),
       );
   }
-  if (!arch) {
-    notes.push(
-      note(
-        'unknown_architecture',
-        `model_type ${modelType === null ? '(missing)' : JSON.stringify(modelType)} is not one the inspector knows (${[...byModelType.keys()].join(', ')}): the fields above are read, the norms cannot be counted.`,
-      ),
-    );
-    return result;
+  return notes;
+}
+
+/**
+ * The norms by the architecture's formulas: { norms, normParams, normCount }. A field a formula needs and the
+ * config lacks throws code missing_field. `values` gains the derived fields.
+ */
+function countNorms(arch, values) {
+  for (const [name, formula] of Object.entries(arch.derived ?? {})) {
+    if (values[name] === undefined || values[name] === null) values[name] = evaluate(formula, values, name);
   }
-  try {
-    for (const [name, formula] of Object.entries(arch.derived ?? {})) {
-      if (values[name] === undefined || values[name] === null) values[name] = evaluate(formula, values, name);
-    }
-    result.norms = arch.norms.map((norm) => {
-      const count = evaluate(norm.count, values, norm.name);
-      const size = evaluate(norm.size, values, norm.name);
-      const tensors = norm.tensors ?? 1;
-      return {
-        name: norm.name,
-        slot: norm.slot,
-        count,
-        size,
-        tensors,
-        params: checkedProduct([count, size, tensors], norm.name),
-      };
-    });
-    result.normParams = checkedSum(
-      result.norms.map((n) => n.params),
-      'normParams',
-    );
-    result.normCount = checkedSum(
-      result.norms.map((n) => n.count),
-      'normCount',
-    );
-    const tied = values.tie_word_embeddings ?? false;
-    const parts = arch.params.filter(
-      (part) => !(part.unlessTied && tied) && (!part.onlyIf || values[part.onlyIf] === true),
-    );
-    const other = parts.map((part) =>
-      checkedProduct([evaluate(part.count, values, part.name), evaluate(part.size, values, part.name)], part.name),
-    );
-    result.totalParams = checkedSum([...other, result.normParams], 'totalParams');
-    result.normShare = result.normParams / result.totalParams;
-  } catch (error) {
-    if (error.code !== 'missing_field') throw error;
-    result.norms = [];
-    notes.push(note('cannot_count', `The norms cannot be counted: ${error.message}.`, { field: error.field }));
-  }
-  if (
-    arch.softcaps &&
-    values.attn_logit_softcapping == null &&
-    values.final_logit_softcapping == null &&
-    fields.some((f) => f.group === 'softcap')
-  ) {
-    notes.push(note('softcap_off', 'Both soft-caps are null: this model relies on QK-Norm instead.'));
-  }
-  return result;
+  const norms = arch.norms.map((norm) => {
+    const count = evaluate(norm.count, values, norm.name);
+    const size = evaluate(norm.size, values, norm.name);
+    const tensors = norm.tensors ?? 1;
+    return {
+      name: norm.name,
+      slot: norm.slot,
+      count,
+      size,
+      tensors,
+      params: checkedProduct([count, size, tensors], norm.name),
+    };
+  });
+  const normParams = checkedSum(
+    norms.map((n) => n.params),
+    'normParams',
+  );
+  const normCount = checkedSum(
+    norms.map((n) => n.count),
+    'normCount',
+  );
+  return { norms, normParams, normCount };
+}
+
+/** Every parameter by the architecture's formulas, the norms' `normParams` among them: { totalParams, normShare }. */
+function countParams(arch, values, normParams) {
+  const tied = values.tie_word_embeddings ?? false;
+  const parts = arch.params.filter(
+    (part) => !(part.unlessTied && tied) && (!part.onlyIf || values[part.onlyIf] === true),
+  );
+  const other = parts.map((part) =>
+    checkedProduct([evaluate(part.count, values, part.name), evaluate(part.size, values, part.name)], part.name),
+  );
+  const totalParams = checkedSum([...other, normParams], 'totalParams');
+  return { totalParams, normShare: normParams / totalParams };
 }
 
 function note(code, message, extra = {}) {

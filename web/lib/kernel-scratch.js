@@ -13,6 +13,9 @@ const KEEP_SCRATCH_FLOATS = 1 << 18;
 export function createScratch(Module) {
   let scratchPtr = 0;
   let scratchFloats = 0;
+  const throwLastError = (partial) => {
+    throw lastError(Module, partial);
+  };
 
   /**
    * Returns the 16-byte-aligned address of a scratch block of at least `floats` floats. The block is taken from
@@ -42,20 +45,82 @@ export function createScratch(Module) {
    * Returns the outputs copied out of the heap (slice), so they survive later memory growth.
    */
   function withScratch(inputs, outputLengths, call) {
-    const padded = (n) => (n + 3) & ~3; // every array starts 16-byte aligned
     let total = 0;
     for (const a of inputs) total += a ? padded(a.length) : 0;
     for (const n of outputLengths) total += padded(n);
     try {
-      return copyInAndCall(reserve(total), inputs, outputLengths, padded, call);
+      return copyInAndCall(Module, reserve(total), inputs, outputLengths, call);
     } finally {
       releaseLargeScratch();
     }
   }
 
-  // The one-output forward kernels lay out four slots of `slot` floats in scratch memory: x, two weights, y. The
-  // views on them are kept between calls (making a view costs more than copying four floats) and rebuilt when the
-  // scratch block, the lengths or the heap's buffer (grown memory) change.
+  const withForwardSlots = forwardSlots(Module, reserve, releaseLargeScratch);
+  return { reserve, releaseLargeScratch, withScratch, withForwardSlots, throwLastError };
+}
+
+const padded = (n) => (n + 3) & ~3; // every array starts 16-byte aligned
+
+/**
+ * Copies `inputs` into the heap from byte address `base` on, leaves room for the outputs after them, calls
+ * `call(inputAddresses, outputAddresses)` and returns the outputs copied out (or throws the call's error).
+ */
+function copyInAndCall(Module, base, inputs, outputLengths, call) {
+  const heap = Module.HEAPF32;
+  let offset = base >> 2;
+  const inPtrs = inputs.map((a) => {
+    if (!a) return 0;
+    const ptr = offset << 2;
+    heap.set(a, offset);
+    offset += padded(a.length);
+    return ptr;
+  });
+  const outPtrs = outputLengths.map((n) => {
+    const ptr = offset << 2;
+    offset += padded(n); // the C++ API writes every output element (its backwards zero before accumulating)
+    return ptr;
+  });
+  const status = call(inPtrs, outPtrs);
+  const outputs = () => {
+    const view = Module.HEAPF32; // re-read: the call may have grown memory
+    return outPtrs.map((ptr, i) => view.slice(ptr >> 2, (ptr >> 2) + outputLengths[i]));
+  };
+  if (status === PARTIAL_STEPS) throw lastError(Module, outputs());
+  if (status !== 0) throw lastError(Module);
+  return outputs();
+}
+
+/** The error the module recorded, as a ResidualLabError; `partial`: the outputs a steps export wrote before the step it refused. */
+function lastError(Module, partial) {
+  const message = Module.UTF8ToString(Module._rl_error_message());
+  const code = Module.UTF8ToString(Module._rl_error_code());
+  const position = Module._rl_error_position();
+  const error = new ResidualLabError(message, { code, position: position >= 0 ? position : undefined });
+  const kind = Module.UTF8ToString(Module._rl_error_reason_kind());
+  if (kind) {
+    const value = Module._rl_error_reason_value();
+    const limit = Module._rl_error_reason_limit();
+    error.reason = { kind, ...(!Number.isNaN(value) && { value }), ...(!Number.isNaN(limit) && { limit }) };
+  }
+  if (partial) error.partial = partial;
+  return error;
+}
+
+// Below 16 floats a loop copies faster than TypedArray.prototype.set, which has a fixed cost of its own.
+function copy(to, from) {
+  const n = from.length;
+  if (n < 16) for (let i = 0; i < n; i++) to[i] = from[i];
+  else to.set(from);
+}
+
+/**
+ * The one-output forward kernels' calls: `withForwardSlots(x, a, b, out, call)` checks `out`, copies x and the
+ * weights a, b (each may be null) into four slots of `slot` floats in scratch memory (x, a, b, y), gives
+ * `call(y, x, a, b)` their addresses (0 for an absent weight), and returns y copied into `out` (when given) or into
+ * a new array. The views on the slots are kept between calls (making a view costs more than copying four floats)
+ * and rebuilt when the scratch block, the lengths or the heap's buffer (grown memory) change.
+ */
+function forwardSlots(Module, reserve, releaseLargeScratch) {
   const slots = { heap: null, base: 0, d: -1, na: -1, nb: -1, slot: 0, x: null, a: null, b: null, y: null };
 
   function slotsFor(d, na, nb) {
@@ -79,13 +144,6 @@ export function createScratch(Module) {
     return slots;
   }
 
-  // Below 16 floats a loop copies faster than TypedArray.prototype.set, which has a fixed cost of its own.
-  function copy(to, from) {
-    const n = from.length;
-    if (n < 16) for (let i = 0; i < n; i++) to[i] = from[i];
-    else to.set(from);
-  }
-
   /** Checks `out`, copies x and the weights a, b (each may be null) into their slots; returns the slots. */
   function stage(x, a, b, out) {
     if (out !== undefined && out !== null) outputArray(out, x.length);
@@ -99,7 +157,7 @@ export function createScratch(Module) {
   /** After the kernel call: its status checked, y copied into `out` (when given) or into a new array. */
   function finish(status, out) {
     try {
-      if (status !== 0) throwLastError();
+      if (status !== 0) throw lastError(Module);
       const s = Module.HEAPF32 === slots.heap ? slots : slotsFor(slots.d, slots.na, slots.nb); // the call may have grown memory
       const y = out ?? new Float32Array(s.d);
       copy(y, s.y);
@@ -109,59 +167,11 @@ export function createScratch(Module) {
     }
   }
 
-  function copyInAndCall(base, inputs, outputLengths, padded, call) {
-    const heap = Module.HEAPF32;
-    let offset = base >> 2;
-    const inPtrs = inputs.map((a) => {
-      if (!a) return 0;
-      const ptr = offset << 2;
-      heap.set(a, offset);
-      offset += padded(a.length);
-      return ptr;
-    });
-    const outPtrs = outputLengths.map((n) => {
-      const ptr = offset << 2;
-      offset += padded(n); // the C++ API writes every output element (its backwards zero before accumulating)
-      return ptr;
-    });
-    const status = call(inPtrs, outPtrs);
-    const outputs = () => {
-      const view = Module.HEAPF32; // re-read: the call may have grown memory
-      return outPtrs.map((ptr, i) => view.slice(ptr >> 2, (ptr >> 2) + outputLengths[i]));
-    };
-    if (status === PARTIAL_STEPS) throwLastError(outputs());
-    if (status !== 0) throwLastError();
-    return outputs();
-  }
-
-  /** Throws the recorded error; `partial`: the outputs a steps export wrote before the step it refused. */
-  function throwLastError(partial) {
-    const message = Module.UTF8ToString(Module._rl_error_message());
-    const code = Module.UTF8ToString(Module._rl_error_code());
-    const position = Module._rl_error_position();
-    const error = new ResidualLabError(message, { code, position: position >= 0 ? position : undefined });
-    const kind = Module.UTF8ToString(Module._rl_error_reason_kind());
-    if (kind) {
-      const value = Module._rl_error_reason_value();
-      const limit = Module._rl_error_reason_limit();
-      error.reason = { kind, ...(!Number.isNaN(value) && { value }), ...(!Number.isNaN(limit) && { limit }) };
-    }
-    if (partial) error.partial = partial;
-    throw error;
-  }
-
   // The slots' byte addresses: x at 4 base, the weights at 4 (base + slot) and 4 (base + 2 slot), y at 4 (base + 3 slot).
   const at = (s, k) => (s.base + k * s.slot) << 2;
 
-  /**
-   * A forward kernel with one output: `out` checked, x and the weights a, b (each may be null) copied into their
-   * slots, `call(y, x, a, b)` given their addresses (0 for an absent weight) and returning the kernel's status;
-   * returns y copied into `out` (when given) or into a new array.
-   */
-  function withForwardSlots(x, a, b, out, call) {
+  return function withForwardSlots(x, a, b, out, call) {
     const s = stage(x, a, b, out);
     return finish(call(at(s, 3), at(s, 0), a ? at(s, 1) : 0, b ? at(s, 2) : 0), out);
-  }
-
-  return { reserve, releaseLargeScratch, withScratch, withForwardSlots, throwLastError };
+  };
 }

@@ -1,6 +1,6 @@
-// The chapter's "What the models chose" as data, for <rl-model-table>: each model's layout is a toy decoder
-// config (createDecoder's placement, norm, qkNorm, attnSoftcap, finalSoftcap), so the block diagram and the toy
-// runs derive from the same description the engine validates. Models the config inspector counts take their
+// The chapter's "What the models chose" as data, for <rl-model-table>: each model's layout is a config of the lab's
+// decoder (createDecoder's placement, norm, qkNorm, attnSoftcap, finalSoftcap), so the block diagram and the
+// small runs derive from the same description the engine validates. Models the config inspector counts take their
 // layout from its architecture table (inspect-config.js ARCHITECTURES); the two others state theirs here.
 // tests/js/models.test.mjs holds every entry to the chapter's table in each content/<lang>/chapter.md.
 import { ARCHITECTURES } from './inspect-config.js';
@@ -8,7 +8,7 @@ import { ARCHITECTURES } from './inspect-config.js';
 /**
  * id; name; architecture (a key of ARCHITECTURES, or null); layout (when architecture is null); eps (the config's
  * norm eps, null when the chapter gives none); attnSoftcap, finalSoftcap (null is off); extraNorms, extraNormNames:
- * the norms per layer the toy decoder has no place for (MLA's two, Gemma 4's v_norm), drawn on the attention box; features: keys of the widget's strings.
+ * the norms per layer the lab's decoder has no place for (MLA's two, Gemma 4's v_norm), drawn on the attention box; features: keys of the widget's strings.
  */
 const ENTRIES = [
   {
@@ -70,7 +70,7 @@ export const MODELS = Object.freeze(
 
 export const modelById = (id) => MODELS.find((model) => model.id === id);
 
-/** The model's block as a toy decoder config (createDecoder's keys, before validation). */
-export function toyDecoderConfig(model) {
+/** The model's block as a config of the lab's decoder (createDecoder's keys, before validation). */
+export function decoderConfig(model) {
   return { ...model.layout, attnSoftcap: model.attnSoftcap, finalSoftcap: model.finalSoftcap };
 }

@@ -9,9 +9,22 @@ const MAX_DEPTH = 64;
  * engine. Objects are made without prototype lookups: "__proto__" is an ordinary key.
  */
 export function parseJson(text) {
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; // a file saved with a byte-order mark
+  const reader = new JsonReader(text);
+  const result = reader.value(0);
+  reader.space();
+  if (reader.i < text.length) reader.fail('text after the end of the JSON value', { kind: 'trailing_text' });
+  return result;
+}
+
+/** A cursor `i` over `text`, each method reading one kind of JSON value from it. */
+class JsonReader {
+  constructor(text) {
+    this.text = text;
+    this.i = text.charCodeAt(0) === 0xfeff ? 1 : 0; // a file saved with a byte-order mark
+  }
+
   // `reason` ({ kind, value?, limit? }) lets a page say `what` in its own language.
-  const fail = (what, reason, at = i) => {
+  fail(what, reason, at = this.i) {
     throw Object.assign(
       new ResidualLabError(`config.json is not valid JSON: ${what} at character ${at + 1}`, {
         code: 'invalid_json',
@@ -19,118 +32,127 @@ export function parseJson(text) {
       }),
       { reason },
     );
-  };
-  const space = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i])) i += 1;
-  };
-  const expect = (word) => {
-    if (text.startsWith(word, i)) {
-      i += word.length;
+  }
+
+  space() {
+    const { text } = this;
+    while (this.i < text.length && ' \t\n\r'.includes(text[this.i])) this.i += 1;
+  }
+
+  expect(word) {
+    if (this.text.startsWith(word, this.i)) {
+      this.i += word.length;
       return true;
     }
     return false;
-  };
-  const value = (depth) => {
-    if (depth > MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH}`, { kind: 'too_deep', limit: MAX_DEPTH });
-    space();
+  }
+
+  value(depth) {
+    if (depth > MAX_DEPTH) this.fail(`nesting deeper than ${MAX_DEPTH}`, { kind: 'too_deep', limit: MAX_DEPTH });
+    this.space();
+    const { text, i } = this;
     const c = text[i];
-    if (c === undefined) fail('the text ends where a value should be', { kind: 'ends_early' });
-    if (c === '{') return object(depth);
-    if (c === '[') return array(depth);
-    if (c === '"') return string();
-    if (c === '-' || (c >= '0' && c <= '9')) return number();
-    if (expect('true')) return true;
-    if (expect('false')) return false;
-    if (expect('null')) return null;
+    if (c === undefined) this.fail('the text ends where a value should be', { kind: 'ends_early' });
+    if (c === '{') return this.object(depth);
+    if (c === '[') return this.array(depth);
+    if (c === '"') return this.string();
+    if (c === '-' || (c >= '0' && c <= '9')) return this.number();
+    if (this.expect('true')) return true;
+    if (this.expect('false')) return false;
+    if (this.expect('null')) return null;
     if (text.startsWith('NaN', i) || text.startsWith('Infinity', i))
-      fail('NaN and Infinity are not JSON', { kind: 'not_finite' });
+      this.fail('NaN and Infinity are not JSON', { kind: 'not_finite' });
     const ch = Array.from(text.slice(i))[0];
-    return fail(`unexpected ${JSON.stringify(ch)}`, { kind: 'unexpected', value: ch });
-  };
-  const object = (depth) => {
-    i += 1;
+    return this.fail(`unexpected ${JSON.stringify(ch)}`, { kind: 'unexpected', value: ch });
+  }
+
+  object(depth) {
+    const { text } = this;
+    this.i += 1;
     const out = {};
-    space();
-    if (text[i] === '}') {
-      i += 1;
+    this.space();
+    if (text[this.i] === '}') {
+      this.i += 1;
       return out;
     }
     for (;;) {
-      space();
-      if (text[i] !== '"') fail('a key in double quotes is expected', { kind: 'key_expected' });
-      const keyAt = i;
-      const key = string();
+      this.space();
+      if (text[this.i] !== '"') this.fail('a key in double quotes is expected', { kind: 'key_expected' });
+      const keyAt = this.i;
+      const key = this.string();
       if (Object.hasOwn(out, key))
-        fail(`the key ${JSON.stringify(key)} appears twice`, { kind: 'repeated_key', value: key }, keyAt);
-      space();
-      if (text[i] !== ':') fail('":" is expected after a key', { kind: 'colon_expected' });
-      i += 1;
+        this.fail(`the key ${JSON.stringify(key)} appears twice`, { kind: 'repeated_key', value: key }, keyAt);
+      this.space();
+      if (text[this.i] !== ':') this.fail('":" is expected after a key', { kind: 'colon_expected' });
+      this.i += 1;
       Object.defineProperty(out, key, {
-        value: value(depth + 1),
+        value: this.value(depth + 1),
         enumerable: true,
         writable: true,
         configurable: true,
       });
-      space();
-      if (text[i] === ',') {
-        i += 1;
+      this.space();
+      if (text[this.i] === ',') {
+        this.i += 1;
         continue;
       }
-      if (text[i] === '}') {
-        i += 1;
+      if (text[this.i] === '}') {
+        this.i += 1;
         return out;
       }
-      if (text[i] === undefined) fail('the object is never closed', { kind: 'object_unclosed' });
-      fail('"," or "}" is expected', { kind: 'object_separator' });
+      if (text[this.i] === undefined) this.fail('the object is never closed', { kind: 'object_unclosed' });
+      this.fail('"," or "}" is expected', { kind: 'object_separator' });
     }
-  };
-  const array = (depth) => {
-    i += 1;
+  }
+
+  array(depth) {
+    const { text } = this;
+    this.i += 1;
     const out = [];
-    space();
-    if (text[i] === ']') {
-      i += 1;
+    this.space();
+    if (text[this.i] === ']') {
+      this.i += 1;
       return out;
     }
     for (;;) {
-      out.push(value(depth + 1));
-      space();
-      if (text[i] === ',') {
-        i += 1;
+      out.push(this.value(depth + 1));
+      this.space();
+      if (text[this.i] === ',') {
+        this.i += 1;
         continue;
       }
-      if (text[i] === ']') {
-        i += 1;
+      if (text[this.i] === ']') {
+        this.i += 1;
         return out;
       }
-      if (text[i] === undefined) fail('the array is never closed', { kind: 'array_unclosed' });
-      fail('"," or "]" is expected', { kind: 'array_separator' });
+      if (text[this.i] === undefined) this.fail('the array is never closed', { kind: 'array_unclosed' });
+      this.fail('"," or "]" is expected', { kind: 'array_separator' });
     }
-  };
-  const string = () => {
-    const start = i;
-    i += 1;
-    while (i < text.length && text[i] !== '"') {
-      if (text[i] === '\\') i += text[i + 1] === 'u' ? 6 : 2;
-      else if (text.charCodeAt(i) < 0x20) fail('a control character inside a string', { kind: 'control_character' });
-      else i += 1;
+  }
+
+  string() {
+    const { text } = this;
+    const start = this.i;
+    this.i += 1;
+    while (this.i < text.length && text[this.i] !== '"') {
+      if (text[this.i] === '\\') this.i += text[this.i + 1] === 'u' ? 6 : 2;
+      else if (text.charCodeAt(this.i) < 0x20)
+        this.fail('a control character inside a string', { kind: 'control_character' });
+      else this.i += 1;
     }
-    if (i >= text.length) fail('the string is never closed', { kind: 'string_unclosed' }, start);
-    i += 1;
+    if (this.i >= text.length) this.fail('the string is never closed', { kind: 'string_unclosed' }, start);
+    this.i += 1;
     try {
-      return JSON.parse(text.slice(start, i));
+      return JSON.parse(text.slice(start, this.i));
     } catch {
-      return fail('an invalid escape in a string', { kind: 'bad_escape' }, start);
+      return this.fail('an invalid escape in a string', { kind: 'bad_escape' }, start);
     }
-  };
-  const number = () => {
-    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (!match) fail('an invalid number', { kind: 'bad_number' });
-    i += match[0].length;
+  }
+
+  number() {
+    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.i, this.i + 400));
+    if (!match) this.fail('an invalid number', { kind: 'bad_number' });
+    this.i += match[0].length;
     return Number(match[0]);
-  };
-  const result = value(0);
-  space();
-  if (i < text.length) fail('text after the end of the JSON value', { kind: 'trailing_text' });
-  return result;
+  }
 }

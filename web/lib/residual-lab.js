@@ -1,6 +1,6 @@
 // Residual Lab's public JS API: `const lab = await load()`. The same module runs in browsers, workers and node 20.
 // The lab object is assembled from one list, api.js's LAB_API: each function comes from the part that row names
-// (the kernels, the toy decoder, the experiments, the checkpoint reader, the Hub downloader), and a function that
+// (the kernels, the lab's decoder, the experiments, the checkpoint reader, the Hub downloader), and a function that
 // list and parts disagree on fails the load. The WebAssembly under it (which build, its compilation, its
 // instance) is wasm-module.js's.
 import { assembleLab, LAB_API } from './api.js';

@@ -1,4 +1,4 @@
-// The toy decoder's configuration: every switch the chapter's experiments turn. Defaults, bounds and meanings
+// The lab's decoder's configuration: every switch the chapter's experiments turn. Defaults, bounds and meanings
 // of the options live in config_options.cpp (the table the JS API is derived from); validate_config() is the one
 // gate: a Model is only ever built from a config it accepted.
 #pragma once

@@ -1,4 +1,4 @@
-// The toy decoder-only transformer: one object owns its parameters, gradients and saved activations, each in one
+// The lab's decoder-only transformer: one object owns its parameters, gradients and saved activations, each in one
 // contiguous buffer sized once from the config. Nothing here throws or aborts: a bad config, a bad token or a bad
 // parameter vector comes back as an error message ("" means success).
 //

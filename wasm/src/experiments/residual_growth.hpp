@@ -5,7 +5,7 @@
 // input is normalised). The increment-to-stream ratio |F| / |h| therefore falls with depth: the later layers make
 // relatively smaller edits. The chapter measured this shape on Qwen2.5-0.5B (24 layers, d = 896): 0.47 at the
 // embedding, 4.8 after layer 0, 15 to 20 through the middle, 76 after layer 22, increments mostly 1 to 15.
-// At initialisation (std 0.02) the toy model's increments are tiny and the trunk barely moves; the pattern comes
+// At initialisation (std 0.02) the lab's decoder's increments are tiny and the trunk barely moves; the pattern comes
 // from training, so the experiment can train the model for `train_steps` steps on the shipped corpus first.
 #pragma once
 #include <functional>

@@ -1,4 +1,4 @@
-// Training the toy decoder on the shipped corpus, one step at a time so a page can draw progress and stop.
+// Training the lab's decoder on the shipped corpus, one step at a time so a page can draw progress and stop.
 //
 // One step:  sample a window -> forward with targets -> backward (gradients zeroed first) -> clip to the global
 // norm -> AdamW at the scheduled learning rate. A non-finite loss or gradient skips the update, and every step's

@@ -3,7 +3,7 @@
 // table. "Run this block" hands the placement to the page's <rl-placement-lab> (selectPlacements), keeps it in
 // view and moves the focus there; embedded without one, it runs the block's stack at a small size here (experiments.initGradients in a worker).
 import { resolveOptions } from '../../lib/options.js';
-import { MODELS, modelById, toyDecoderConfig } from '../../lib/models.js';
+import { MODELS, modelById, decoderConfig } from '../../lib/models.js';
 import { ExperimentElement } from '../shared/experiment-element.js';
 import { blockDiagram, blockLayout } from '../shared/block-diagram.js';
 import { h } from '../shared/dom.js';
@@ -82,7 +82,7 @@ export class RlModelTable extends ExperimentElement {
     const model = this.model;
     const config = resolveOptions(
       this.lab.describe().decoder,
-      { ...toyDecoderConfig(model), nLayers: STACK_LAYERS },
+      { ...decoderConfig(model), nLayers: STACK_LAYERS },
       { where: 'config' },
     );
     const layout = blockLayout(config);

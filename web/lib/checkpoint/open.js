@@ -161,30 +161,8 @@ export async function openCheckpoint(Module, files, options = {}) {
 }
 
 async function open(Module, map, weightFiles, options) {
-  const weightEntries = [...map]
-    .filter(([name]) => name.endsWith('.safetensors') || name.endsWith('.gguf'))
-    .map(([, entry]) => entry);
-  const workers = options.workers ?? defaultWorkers(weightEntries);
-  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS)
-    throw new ResidualLabError(`options.workers must be a whole number 1 .. ${MAX_WORKERS}, is ${workers}`, {
-      code: 'invalid_input',
-    });
-  // a GGUF holds its config and tokenizer; safetensors come with config.json (and tokenizer.json)
-  const gguf = isGguf(map) ? await readGguf(map, weightFiles) : null;
-  if (!gguf && !map.has('config.json'))
-    throw missing('missing_file', 'config.json is missing: give it with the weights');
-  const model = describeModel(
-    gguf ? JSON.stringify(gguf.config) : await readText(map.get('config.json'), 'config.json', CONFIG_LIMIT),
-  );
-  if (gguf) adjustModel(model, gguf);
-  const all = gguf ? gguf.tensors : await readWeights(map, weightFiles);
-  const prefix = PREFIXES.find((p) => all.has(`${p}embed_tokens.weight`));
-  if (!prefix)
-    throw missing('missing_tensor', `the weights hold no ${PREFIXES[0]}embed_tokens.weight (the token embedding)`);
-  const expected = model.expected(prefix);
-  const weights = matchWeights(Module, model, expected, all);
-  const builtTokenizer = gguf?.tokenizerJson?.unsupported ? null : (gguf?.tokenizerJson ?? null);
-  const tokenizer = await readTokenizer(map, builtTokenizer);
+  const workers = checkWorkers(options.workers, map);
+  const { gguf, model, all, weights, tokenizer, builtTokenizer } = await readCheckpoint(Module, map, weightFiles);
   const split = workers > 1 ? splitPool(Module, map, workers) : null;
   const residencyBudget = checkResidencyBudget(options.residencyBudget ?? defaultResidencyBudget(Module, workers));
   const runner = createRunner(Module, model, weights, () => checkUnchanged(weightFiles), split?.shards ?? null, {
@@ -290,6 +268,43 @@ async function open(Module, map, weightFiles, options) {
   };
   collected.register(checkpoint, release, registration);
   return checkpoint;
+}
+
+/** options.workers checked, else the default for the weight files of `map`. */
+function checkWorkers(workers, map) {
+  const weightEntries = [...map]
+    .filter(([name]) => name.endsWith('.safetensors') || name.endsWith('.gguf'))
+    .map(([, entry]) => entry);
+  const count = workers ?? defaultWorkers(weightEntries);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_WORKERS)
+    throw new ResidualLabError(`options.workers must be a whole number 1 .. ${MAX_WORKERS}, is ${count}`, {
+      code: 'invalid_input',
+    });
+  return count;
+}
+
+/**
+ * What the files hold: the model (config.json's, or the GGUF's own), every tensor (`all`), the ones the forward
+ * reads (`weights`), the tokenizer (tokenizer.json, else the one rebuilt from a GGUF, else null). The weight files
+ * opened are pushed on `weightFiles`.
+ */
+async function readCheckpoint(Module, map, weightFiles) {
+  // a GGUF holds its config and tokenizer; safetensors come with config.json (and tokenizer.json)
+  const gguf = isGguf(map) ? await readGguf(map, weightFiles) : null;
+  if (!gguf && !map.has('config.json'))
+    throw missing('missing_file', 'config.json is missing: give it with the weights');
+  const model = describeModel(
+    gguf ? JSON.stringify(gguf.config) : await readText(map.get('config.json'), 'config.json', CONFIG_LIMIT),
+  );
+  if (gguf) adjustModel(model, gguf);
+  const all = gguf ? gguf.tensors : await readWeights(map, weightFiles);
+  const prefix = PREFIXES.find((p) => all.has(`${p}embed_tokens.weight`));
+  if (!prefix)
+    throw missing('missing_tensor', `the weights hold no ${PREFIXES[0]}embed_tokens.weight (the token embedding)`);
+  const weights = matchWeights(Module, model, model.expected(prefix), all);
+  const builtTokenizer = gguf?.tokenizerJson?.unsupported ? null : (gguf?.tokenizerJson ?? null);
+  const tokenizer = await readTokenizer(map, builtTokenizer);
+  return { gguf, model, all, weights, tokenizer, builtTokenizer };
 }
 
 /** name -> the tensor the forward reads under that name: its slot and shape (model's), dtype and bytes (the file's). */

@@ -38,15 +38,11 @@ export async function hubToken(env = globalThis.process?.env ?? {}) {
 export async function nodeHubStore(cacheDir) {
   const fs = await importNodeModule('node:fs/promises');
   const { openAsBlob } = await importNodeModule('node:fs');
-  const { join, dirname, relative } = await importNodeModule('node:path');
+  const path = await importNodeModule('node:path');
+  const { join, dirname, relative } = path;
   const root = cacheDir ?? (await hubCacheDir());
   const repoDir = (repo) => join(root, `models--${repo.replace('/', '--')}`);
   const blob = (repo, key) => join(repoDir(repo), 'blobs', key);
-  const exists = (path) =>
-    fs.stat(path).then(
-      (s) => s.isFile(),
-      () => false,
-    );
   const storageError = (error) =>
     error?.code === 'ENOSPC' || error?.code === 'EDQUOT'
       ? new ResidualLabError(`the disk holding ${root} is full; free space or set HF_HUB_CACHE to another disk`, {
@@ -76,30 +72,8 @@ export async function nodeHubStore(cacheDir) {
         }
       }
       const dir = join(repoDir(repo), 'snapshots', commit);
-      if (file) {
-        const names = (await fs.readdir(dir).catch(() => [])).filter((n) => n.endsWith('.gguf'));
-        if (!names.length) return null;
-        let bytes = 0;
-        for (const name of names) bytes += (await fs.stat(join(dir, name))).size;
-        return { commit, bytes, files: await filesOf(dir, names) };
-      }
-      if (!(await exists(join(dir, 'config.json')))) return null;
-      const names = ['config.json'];
-      if (await exists(join(dir, 'tokenizer.json'))) names.push('tokenizer.json');
-      if (await exists(join(dir, INDEX))) {
-        let shards;
-        try {
-          shards = [...new Set(Object.values(JSON.parse(await fs.readFile(join(dir, INDEX), 'utf8')).weight_map))];
-        } catch {
-          return null;
-        }
-        for (const shard of shards) if (!(await exists(join(dir, shard)))) return null;
-        names.push(INDEX, ...shards.sort());
-      } else if (await exists(join(dir, WEIGHTS))) {
-        names.push(WEIGHTS);
-      } else {
-        return null;
-      }
+      const names = await (file ? ggufNames(fs, dir) : checkpointNames(fs, path, dir));
+      if (!names) return null;
       let bytes = 0;
       for (const name of names) bytes += (await fs.stat(join(dir, name))).size;
       return { commit, bytes, files: await filesOf(dir, names) };
@@ -109,53 +83,7 @@ export async function nodeHubStore(cacheDir) {
     },
     hasBlob: async (repo, key, size) => (await fs.stat(blob(repo, key)).catch(() => null))?.size === size,
     readBlob: (repo, key) => fs.readFile(blob(repo, key)),
-    // Nothing is created until the first byte arrives: a refused download leaves no file and no folder behind.
-    async partial(repo, key) {
-      const path = `${blob(repo, key)}.incomplete`;
-      let handle = null;
-      const writer = async () => {
-        if (!handle) {
-          await fs.mkdir(dirname(path), { recursive: true });
-          handle = await fs.open(path, 'a');
-        }
-        return handle;
-      };
-      const close = async () => {
-        const h = handle;
-        handle = null;
-        await h?.close().catch(() => {});
-      };
-      return {
-        async *existing() {
-          const reading = await fs.open(path, 'r').catch(() => null);
-          if (!reading) return;
-          try {
-            const { size } = await reading.stat();
-            const buffer = new Uint8Array(Math.min(CHUNK, size));
-            for (let at = 0; at < size;) {
-              const { bytesRead } = await reading.read(buffer, 0, Math.min(CHUNK, size - at), at);
-              if (bytesRead === 0) break;
-              yield buffer.subarray(0, bytesRead);
-              at += bytesRead;
-            }
-          } finally {
-            await reading.close();
-          }
-        },
-        truncate: async () => (handle ? handle.truncate(0) : fs.truncate(path, 0).catch(() => {})),
-        write: async (chunk) => (await writer()).write(chunk).catch((error) => Promise.reject(storageError(error))),
-        close,
-        async discard() {
-          await close();
-          await fs.rm(path, { force: true });
-        },
-        async commit() {
-          await writer(); // an empty file has had no write
-          await close();
-          await fs.rename(path, blob(repo, key));
-        },
-      };
-    },
+    partial: async (repo, key) => partialFile(fs, dirname, blob(repo, key), storageError),
     async link(repo, revision, commit, plan) {
       const dir = join(repoDir(repo), 'snapshots', commit);
       for (const f of plan) {
@@ -173,6 +101,93 @@ export async function nodeHubStore(cacheDir) {
         dir,
         plan.map((f) => f.name),
       );
+    },
+  };
+}
+
+/** The .gguf files of a snapshot folder, or null when it has none. */
+async function ggufNames(fs, dir) {
+  const names = (await fs.readdir(dir).catch(() => [])).filter((n) => n.endsWith('.gguf'));
+  return names.length ? names : null;
+}
+
+/**
+ * The files of a transformers checkpoint in a snapshot folder: config.json, tokenizer.json when there, and the
+ * weights (model.safetensors, or the index and every shard it names); null when any of them is missing.
+ */
+async function checkpointNames(fs, { join }, dir) {
+  const exists = (path) =>
+    fs.stat(path).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+  if (!(await exists(join(dir, 'config.json')))) return null;
+  const names = ['config.json'];
+  if (await exists(join(dir, 'tokenizer.json'))) names.push('tokenizer.json');
+  if (await exists(join(dir, INDEX))) {
+    let shards;
+    try {
+      shards = [...new Set(Object.values(JSON.parse(await fs.readFile(join(dir, INDEX), 'utf8')).weight_map))];
+    } catch {
+      return null;
+    }
+    for (const shard of shards) if (!(await exists(join(dir, shard)))) return null;
+    names.push(INDEX, ...shards.sort());
+  } else if (await exists(join(dir, WEIGHTS))) {
+    names.push(WEIGHTS);
+  } else {
+    return null;
+  }
+  return names;
+}
+
+/**
+ * A partial download, `<blob>.incomplete`, renamed to `blob` by commit(). Nothing is created until the first byte
+ * arrives: a refused download leaves no file and no folder behind. Write errors pass through `storageError`.
+ */
+function partialFile(fs, dirname, blob, storageError) {
+  const path = `${blob}.incomplete`;
+  let handle = null;
+  const writer = async () => {
+    if (!handle) {
+      await fs.mkdir(dirname(path), { recursive: true });
+      handle = await fs.open(path, 'a');
+    }
+    return handle;
+  };
+  const close = async () => {
+    const h = handle;
+    handle = null;
+    await h?.close().catch(() => {});
+  };
+  return {
+    async *existing() {
+      const reading = await fs.open(path, 'r').catch(() => null);
+      if (!reading) return;
+      try {
+        const { size } = await reading.stat();
+        const buffer = new Uint8Array(Math.min(CHUNK, size));
+        for (let at = 0; at < size;) {
+          const { bytesRead } = await reading.read(buffer, 0, Math.min(CHUNK, size - at), at);
+          if (bytesRead === 0) break;
+          yield buffer.subarray(0, bytesRead);
+          at += bytesRead;
+        }
+      } finally {
+        await reading.close();
+      }
+    },
+    truncate: async () => (handle ? handle.truncate(0) : fs.truncate(path, 0).catch(() => {})),
+    write: async (chunk) => (await writer()).write(chunk).catch((error) => Promise.reject(storageError(error))),
+    close,
+    async discard() {
+      await close();
+      await fs.rm(path, { force: true });
+    },
+    async commit() {
+      await writer(); // an empty file has had no write
+      await close();
+      await fs.rename(path, blob);
     },
   };
 }

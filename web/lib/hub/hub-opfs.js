@@ -41,18 +41,11 @@ export async function opfsHubStore() {
       }),
       { reason: { kind: 'no_store' } },
     );
-  const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
+  const root = await storeRoot();
   const folder = (repo, create = true) => root.getDirectoryHandle(`models--${repo.replace('/', '--')}`, { create });
   const blobs = async (repo) => (await folder(repo)).getDirectoryHandle('blobs', { create: true });
   const fileOf = async (repo, key) =>
     (await (await (await folder(repo, false)).getDirectoryHandle('blobs')).getFileHandle(key)).getFile();
-  const readManifest = async (dir) => {
-    try {
-      return JSON.parse(await (await (await dir.getFileHandle(MANIFEST)).getFile()).text());
-    } catch {
-      return null;
-    }
-  };
 
   return {
     async snapshot(repo, revision) {
@@ -88,77 +81,12 @@ export async function opfsHubStore() {
       }
     },
     readBlob: async (repo, key) => new Uint8Array(await (await fileOf(repo, key)).arrayBuffer()),
-    // Nothing is created until the first byte arrives: a refused download leaves no file and no folder behind.
     async partial(repo, key) {
-      const name = `${key}.incomplete`;
-      let dir = null;
-      let handle = await folder(repo, false)
+      const existing = await folder(repo, false)
         .then((f) => f.getDirectoryHandle('blobs'))
-        .then((d) => ((dir = d), d.getFileHandle(name)))
+        .then(async (dir) => ({ dir, handle: await dir.getFileHandle(`${key}.incomplete`) }))
         .catch(() => null);
-      let writable = null;
-      let committed = 0; // the file's length on disk, as a reload finds it
-      let pending = 0; // bytes written since the writable opened
-      const writer = async () => {
-        if (!handle) {
-          dir = await blobs(repo);
-          handle = await dir.getFileHandle(name, { create: true });
-        }
-        if (!writable) {
-          writable = await handle.createWritable({ keepExistingData: true });
-          committed = (await handle.getFile()).size;
-          pending = 0;
-          await writable.seek(committed);
-        }
-        return writable;
-      };
-      const close = async () => {
-        const w = writable;
-        writable = null;
-        await w?.close();
-      };
-      return {
-        async *existing() {
-          if (!handle) return;
-          const reader = (await handle.getFile()).stream().getReader();
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) return;
-            yield value;
-          }
-        },
-        async truncate() {
-          const w = await writer();
-          await w.truncate(0);
-          await w.seek(0);
-          committed = 0;
-          pending = 0;
-        },
-        async write(chunk) {
-          try {
-            await (await writer()).write(chunk);
-            pending += chunk.length;
-            if (pending >= Math.max(COMMIT_MIN, committed)) await close();
-          } catch (error) {
-            if (error?.name === 'QuotaExceededError') {
-              const { quota, usage } = await navigator.storage.estimate();
-              throw full(chunk.length, quota - usage);
-            }
-            throw error;
-          }
-        },
-        close: () => close().catch(() => {}),
-        async discard() {
-          await writable?.abort().catch(() => {});
-          writable = null;
-          await dir?.removeEntry(name).catch(() => {});
-        },
-        async commit() {
-          await writer(); // an empty file has had no write
-          await close();
-          await handle.move(key);
-        },
-      };
+      return partialFile(key, existing, () => blobs(repo));
     },
     async link(repo, revision, commit, plan, { endpoint }) {
       const manifest = {
@@ -180,15 +108,101 @@ export async function opfsHubStore() {
   };
 }
 
+const storeRoot = async () => (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
+
+/** A model folder's manifest, or null when it has none (a download that never finished) or it is unreadable. */
+async function readManifest(dir) {
+  try {
+    return JSON.parse(await (await (await dir.getFileHandle(MANIFEST)).getFile()).text());
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A partial download, `<key>.incomplete` in the blobs folder, moved to `key` by commit(). `existing`: its folder and
+ * file handle when a partial file is there already, else null; `blobsFolder()` makes the folder. Nothing is
+ * created until the first byte arrives: a refused download leaves no file and no folder behind.
+ */
+function partialFile(key, existing, blobsFolder) {
+  const name = `${key}.incomplete`;
+  let dir = existing?.dir ?? null;
+  let handle = existing?.handle ?? null;
+  let writable = null;
+  let committed = 0; // the file's length on disk, as a reload finds it
+  let pending = 0; // bytes written since the writable opened
+  const writer = async () => {
+    if (!handle) {
+      dir = await blobsFolder();
+      handle = await dir.getFileHandle(name, { create: true });
+    }
+    if (!writable) {
+      writable = await handle.createWritable({ keepExistingData: true });
+      committed = (await handle.getFile()).size;
+      pending = 0;
+      await writable.seek(committed);
+    }
+    return writable;
+  };
+  const close = async () => {
+    const w = writable;
+    writable = null;
+    await w?.close();
+  };
+  return {
+    async *existing() {
+      if (!handle) return;
+      const reader = (await handle.getFile()).stream().getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        yield value;
+      }
+    },
+    async truncate() {
+      const w = await writer();
+      await w.truncate(0);
+      await w.seek(0);
+      committed = 0;
+      pending = 0;
+    },
+    async write(chunk) {
+      try {
+        await (await writer()).write(chunk);
+        pending += chunk.length;
+        if (pending >= Math.max(COMMIT_MIN, committed)) await close();
+      } catch (error) {
+        if (error?.name === 'QuotaExceededError') {
+          const { quota, usage } = await navigator.storage.estimate();
+          throw full(chunk.length, quota - usage);
+        }
+        throw error;
+      }
+    },
+    close: () => close().catch(() => {}),
+    async discard() {
+      await writable?.abort().catch(() => {});
+      writable = null;
+      await dir?.removeEntry(name).catch(() => {});
+    },
+    async commit() {
+      await writer(); // an empty file has had no write
+      await close();
+      await handle.move(key);
+    },
+  };
+}
+
 /** The models stored in this browser: [{ repo, revision, commit, endpoint, bytes, date }], newest first. */
 export async function listStoredModels() {
   if (!globalThis.navigator?.storage?.getDirectory) return [];
-  const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
+  const root = await storeRoot();
   const out = [];
   for await (const [, dir] of root.entries()) {
     if (dir.kind !== 'directory') continue;
-    try {
-      const m = JSON.parse(await (await (await dir.getFileHandle(MANIFEST)).getFile()).text());
+    const m = await readManifest(dir);
+    // a model whose download never finished has no manifest: it is resumed, not listed
+    if (m)
       out.push({
         repo: m.repo,
         revision: m.revision,
@@ -197,16 +211,13 @@ export async function listStoredModels() {
         bytes: m.bytes,
         date: m.date,
       });
-    } catch {
-      // a model whose download never finished has no manifest: it is resumed, not listed
-    }
   }
   return out.sort((a, b) => String(b.date).localeCompare(String(a.date)));
 }
 
 /** Deletes a stored model, its partial files included. */
 export async function deleteStoredModel(repo) {
-  const root = await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
+  const root = await storeRoot();
   await root.removeEntry(`models--${repo.replace('/', '--')}`, { recursive: true }).catch((error) => {
     if (error?.name !== 'NotFoundError') throw error;
   });

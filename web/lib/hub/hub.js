@@ -17,6 +17,7 @@ import { ResidualLabError } from '../errors.js';
 export { CHAPTER_MODEL, DEFAULT_ENDPOINT, HUB_HOSTS } from './hub-hosts.js';
 import { DEFAULT_ENDPOINT } from './hub-hosts.js';
 import { checkEndpoint, checkRepoId, checkRevision, checkToken } from './hub-checks.js';
+import { fail, network } from './hub-network.js';
 
 export { checkEndpoint, checkRepoId, checkToken };
 
@@ -27,16 +28,7 @@ const TOKENIZER = 'tokenizer.json';
 const SINGLE = 'model.safetensors';
 const INDEX = 'model.safetensors.index.json';
 
-const VIOLATION_WAIT_MS = 250; // how long a failed request waits for the CSP violation event that names its cause
 const MAX_ATTEMPTS = 5; // consecutive failed requests of one file without a byte of progress
-const MAX_RETRIES = 5; // a 429 or 503 retried this many times (huggingface_hub's http_backoff: 5)
-const BACKOFF_MS = 1000; // without Retry-After: 1, 2, 4, 8, 8 s (huggingface_hub: base 1 s, at most 8 s)
-const BACKOFF_MAX_MS = 8000;
-const RETRY_WAIT_MAX_MS = 60000; // a longer Retry-After is reported, not waited out in a reader's page
-
-// `reason` ({ kind, value? }) lets a page say the message in its own language.
-const fail = (code, message, reason) => Object.assign(new ResidualLabError(message, { code }), reason && { reason });
-const tagged = (code, fields, message) => Object.assign(fail(code, message), fields);
 
 const encodePath = (path) => path.split('/').map(encodeURIComponent).join('/');
 
@@ -156,170 +148,6 @@ export function ggufSet(repo, name, listed, required = true) {
   if (!required) return null;
   throw fail('not_found', `${repo} has no ${absent.join(', ')}`);
 }
-
-/** fetch with the Hub's answers turned into the lab's error codes; a 429 or 503 retried after the wait it asks for. */
-function network(fetchImpl, signal, endpoint, token) {
-  const host = new URL(endpoint).host;
-  const origin = new URL(endpoint).origin;
-  const violations = [];
-  const answered = new Set(); // the hosts that answered a request: the page's policy allows them
-  let heard = null;
-  const onViolation = (event) => {
-    violations.push(event.blockedURI);
-    heard?.();
-  };
-  const send = async (url, init, stage) => {
-    globalThis.addEventListener?.('securitypolicyviolation', onViolation);
-    try {
-      // The token goes to the endpoint's own origin only. A redirect to another origin (the Hub's download host)
-      // drops it: fetch removes Authorization on a cross-origin redirect (Fetch standard, HTTP-redirect fetch).
-      const headers =
-        token && new URL(url).origin === origin ? { ...init.headers, authorization: `Bearer ${token}` } : init.headers;
-      return await fetchImpl(url, { ...init, headers, signal, redirect: 'follow', credentials: 'omit' });
-    } catch (error) {
-      if (signal?.aborted) throw cancelled(signal);
-      // A Content-Security-Policy that refuses the host (or the host a 302 leads to) surfaces as a bare TypeError;
-      // the violation event names the address it refused. The browser queues that event as a task of its own, which
-      // may run after the rejection: a page waits for it a moment (only on this failure path).
-      if (!violations.length && typeof SecurityPolicyViolationEvent === 'function')
-        await new Promise((resolve) => {
-          heard = resolve;
-          setTimeout(resolve, VIOLATION_WAIT_MS);
-        });
-      heard = null;
-      const refused = violations.find(Boolean);
-      // A browser names a redirect's refused target by the address first asked for (so as not to tell the page
-      // where a cross-origin redirect led): a host that has answered before was not the one refused.
-      if (refused && answered.has(hostOf(refused)))
-        throw fail(
-          'blocked',
-          `this page's Content-Security-Policy does not allow the host ${hostOf(refused)} redirected the download ` +
-            `of ${url.split('/').pop()} to; the host page must allow its download hosts in connect-src ` +
-            '(docs/checkpoints.md)',
-          { kind: 'csp_redirect', value: hostOf(refused) },
-        );
-      if (refused)
-        throw fail(
-          'blocked',
-          `this page's Content-Security-Policy does not allow connecting to ${hostOf(refused)}; ` +
-            'the host page must allow it in connect-src (docs/checkpoints.md)',
-          { kind: 'csp', value: hostOf(refused) },
-        );
-      if (globalThis.navigator?.onLine === false) throw offline(host);
-      const cause = error?.cause?.code ?? '';
-      if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ETIMEDOUT/.test(cause)) throw offline(host, cause);
-      if (stage === 'download' && typeof window !== 'undefined')
-        throw fail(
-          'blocked',
-          `${host} answered, but the download of ${url.split('/').pop()} it redirected to was refused: the browser's ` +
-            'CORS or Content-Security-Policy check blocked the download host (see the console), or a firewall did',
-          { kind: 'download_refused', value: host },
-        );
-      throw offline(host, error?.cause?.message ?? error?.message);
-    } finally {
-      globalThis.removeEventListener?.('securitypolicyviolation', onViolation);
-    }
-  };
-  const request = async (url, init = {}, stage = 'api', repo = '') => {
-    let response;
-    for (let attempt = 0; ; attempt++) {
-      response = await send(url, init, stage);
-      answered.add(new URL(url).host);
-      if (response.status !== 429 && response.status !== 503) break;
-      // the wait the host asks for (Retry-After), else huggingface_hub's http_backoff waits: 1, 2, 4, 8, 8 s
-      const asked = retryAfterMs(response.headers.get('retry-after'));
-      const wait = asked ?? Math.min(BACKOFF_MS * 2 ** attempt, BACKOFF_MAX_MS);
-      const seconds = Math.ceil(wait / 1000);
-      if (attempt >= MAX_RETRIES || wait > RETRY_WAIT_MAX_MS)
-        throw fail(
-          'rate_limited',
-          `${hostOf(response.url || url)} answered ${response.status} ` +
-            `(${response.status === 429 ? 'too many requests' : 'unavailable'}) ` +
-            `for ${url.split('/').pop()}` +
-            (attempt >= MAX_RETRIES ? ` ${attempt + 1} times in a row` : `, asking to wait ${seconds} s`) +
-            '; fetch again later: the download continues where it stopped',
-        );
-      await response.body?.cancel().catch(() => {});
-      await sleep(wait, signal);
-    }
-    if (response.ok) return response;
-    if (response.status === 416) return response;
-    // The Hub names the reason in X-Error-Code: an anonymous request for a repo that does not exist gets 401
-    // RepoNotFound (so as not to tell a private repo from a missing one), a gated repo's file 401 or 403 GatedRepo.
-    const reason = response.headers.get('x-error-code');
-    const file = stage === 'api' ? '' : url.split('/').pop();
-    const missing = (what) =>
-      fail('not_found', `${host} has no ${what} (${response.status}${reason ? ` ${reason}` : ''})`);
-    if (reason === 'RepoNotFound')
-      throw missing(
-        `model ${repo || url}${response.status === 401 && !token ? ', or it is private and needs an access token' : ''}`,
-      );
-    if (reason === 'RevisionNotFound') throw missing(`such revision of ${repo || url}`);
-    if (reason === 'EntryNotFound') throw missing(`file ${file || url} in ${repo || url}`);
-    if (response.status === 404) throw missing(repo ? `model ${repo}${file ? ` file ${file}` : ''}` : url);
-    if (reason === 'GatedRepo' || response.status === 401 || response.status === 403)
-      throw tagged(
-        'gated',
-        { tokenSent: Boolean(token) },
-        token
-          ? `${repo || url} refused the access token given (${response.status}${reason ? ` ${reason}` : ''}): accept ` +
-              "the model's terms on its Hub page with that account, or give a token with read access"
-          : `${repo || url} needs a Hugging Face access token (it is gated or private, ${response.status}): accept its ` +
-              'terms on its Hub page, then give a token (HF_TOKEN, or the token field), or download its files ' +
-              'yourself and open them',
-      );
-    throw fail('http_error', `${host} answered ${response.status} ${response.statusText} for ${url}`);
-  };
-  return {
-    signal,
-    request,
-    async json(url, repo) {
-      const response = await request(url, { headers: { accept: 'application/json' } }, 'api', repo);
-      try {
-        return await response.json();
-      } catch {
-        throw fail('bad_response', `${host} did not answer with JSON for ${repo}: is ${endpoint} a Hugging Face host?`);
-      }
-    },
-  };
-}
-
-/** Retry-After as delta-seconds or an HTTP date, in ms; null when absent or unreadable. */
-function retryAfterMs(value) {
-  if (value == null || value.trim() === '') return null;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : null;
-}
-
-const sleep = (ms, signal) =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(cancelled(signal));
-    const done = () => {
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(cancelled(signal));
-    };
-    signal?.addEventListener('abort', stop, { once: true });
-  });
-
-const hostOf = (address) => {
-  try {
-    return new URL(address).host;
-  } catch {
-    return String(address);
-  }
-};
-const offline = (host, detail) =>
-  fail('offline', `${host} could not be reached${detail ? ` (${detail})` : ''}: is this machine offline?`);
-const cancelled = (signal) =>
-  signal.reason instanceof ResidualLabError
-    ? signal.reason
-    : fail('cancelled', 'the download was cancelled; fetching the model again resumes it');
 
 /**
  * One file into the store: resumed from the bytes a partial file already has (hashed again from storage first, so
