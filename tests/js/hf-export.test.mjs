@@ -49,8 +49,8 @@ test('every family the exporter writes is a row of architectures.js with the sam
     // Transformers names the causal LM after the decoder layer: LlamaDecoderLayer, LlamaForCausalLM
     const layerClass = arch.source.match(/\((\w+)DecoderLayer/)[1];
     assert.equal(f.class_name, `${layerClass}ForCausalLM`, `${f.model_type}: class_name`);
-    assert.equal(f.placement, arch.toy.placement, `${f.model_type}: placement`);
-    assert.equal(f.qk_norm, arch.toy.qkNorm, `${f.model_type}: qk_norm`);
+    assert.equal(f.placement, arch.layout.placement, `${f.model_type}: placement`);
+    assert.equal(f.qk_norm, arch.layout.qkNorm, `${f.model_type}: qk_norm`);
     if (f.qk_norm) assert.equal(QK_NORM_SHAPES[f.qk_norm_shape], arch.forward.qkNorm, `${f.model_type}: qk_norm_shape`);
     // the engine's one norm per sublayer, before it (pre) or on its output (olmo2)
     const normNamed = (sublayer) => arch.norms.filter((n) => n.slot.startsWith(`${sublayer}-`)).map((n) => n.name);

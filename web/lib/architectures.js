@@ -14,7 +14,7 @@
 // `onlyIf` counts only when that boolean field is true (attention_bias: the projections built with
 // bias=config.attention_bias).
 //
-// forward (families a checkpoint can be run for). Where the layer's norms sit is the row's toy.placement ('pre',
+// forward (families a checkpoint can be run for). Where the layer's norms sit is the row's layout.placement ('pre',
 // 'sandwich' or 'olmo2': the layouts wasm/src/checkpoint/forward.hpp runs); the norms' tensors are the `norms`
 // rows, by slot (attn-before, attn-after, mlp-before, mlp-after, qk, final).
 //   normOffset RMSNorm multiplies by (normOffset + w): 1 is Gemma's (1 + w), computed in float32
@@ -75,7 +75,7 @@ const GEMMA_FORWARD = {
   rope: 'default',
 };
 const llamaLike = (extra = {}) => ({
-  toy: { placement: 'pre', norm: 'rmsnorm', qkNorm: false },
+  layout: { placement: 'pre', norm: 'rmsnorm', qkNorm: false },
   eps: 'rms_norm_eps',
   derived: LLAMA_LIKE_DERIVED,
   norms: [...PRE_NORMS, FINAL_NORM],
@@ -129,7 +129,7 @@ export const ARCHITECTURES = Object.freeze({
     modelTypes: ['qwen3'],
     source: 'models/qwen3/modeling_qwen3.py (Qwen3DecoderLayer, Qwen3Attention)',
     forward: { ...PRE_FORWARD, qkNorm: 'per_head', biases: 'attention_bias' },
-    toy: { placement: 'pre', norm: 'rmsnorm', qkNorm: true },
+    layout: { placement: 'pre', norm: 'rmsnorm', qkNorm: true },
     defaults: { head_dim: 128 }, // Qwen3Config
     norms: [
       ...PRE_NORMS,
@@ -155,7 +155,7 @@ export const ARCHITECTURES = Object.freeze({
         sliding_window: 4096,
       },
     },
-    toy: { placement: 'sandwich', norm: 'rmsnorm_gemma', qkNorm: false },
+    layout: { placement: 'sandwich', norm: 'rmsnorm_gemma', qkNorm: false },
     softcaps: true,
     defaults: { head_dim: 256, tie_word_embeddings: true }, // Gemma2Config
     norms: [
@@ -178,7 +178,7 @@ export const ARCHITECTURES = Object.freeze({
       sliding: 'pattern',
       defaults: { rope_theta: 1000000, rope_local_base_freq: 10000, sliding_window: 4096, sliding_window_pattern: 6 },
     },
-    toy: { placement: 'sandwich', norm: 'rmsnorm_gemma', qkNorm: true },
+    layout: { placement: 'sandwich', norm: 'rmsnorm_gemma', qkNorm: true },
     softcaps: true,
     defaults: {
       vocab_size: 262208,
@@ -208,7 +208,7 @@ export const ARCHITECTURES = Object.freeze({
     modelTypes: ['olmo2'],
     source: 'models/olmo2/modeling_olmo2.py (Olmo2DecoderLayer, Olmo2Attention)',
     forward: { ...PRE_FORWARD, qkNorm: 'whole', biases: 'attention_bias' },
-    toy: { placement: 'olmo2', norm: 'rmsnorm', qkNorm: true, qkNormShape: 'projection' },
+    layout: { placement: 'olmo2', norm: 'rmsnorm', qkNorm: true, qkNormShape: 'projection' },
     norms: [
       { name: 'post_attention_layernorm', slot: 'attn-after', count: 'num_hidden_layers', size: 'hidden_size' },
       { name: 'post_feedforward_layernorm', slot: 'mlp-after', count: 'num_hidden_layers', size: 'hidden_size' },
@@ -226,7 +226,7 @@ export const ARCHITECTURES = Object.freeze({
   deepseek_v3: {
     modelTypes: ['deepseek_v3'],
     source: 'models/deepseek_v3/modeling_deepseek_v3.py (DeepseekV3DecoderLayer, DeepseekV3Attention, DeepseekV3MoE)',
-    toy: { placement: 'pre', norm: 'rmsnorm', qkNorm: false },
+    layout: { placement: 'pre', norm: 'rmsnorm', qkNorm: false },
     eps: 'rms_norm_eps',
     derived: {},
     norms: [
@@ -263,7 +263,7 @@ export const ARCHITECTURES = Object.freeze({
   gpt2: {
     modelTypes: ['gpt2'],
     source: 'models/gpt2/modeling_gpt2.py (GPT2Block, GPT2Attention, GPT2MLP, GPT2Model)',
-    toy: { placement: 'pre', norm: 'layernorm', qkNorm: false },
+    layout: { placement: 'pre', norm: 'layernorm', qkNorm: false },
     eps: 'layer_norm_epsilon',
     derived: { n_inner: '4 * n_embd' },
     defaults: { tie_word_embeddings: true },

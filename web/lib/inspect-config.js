@@ -84,7 +84,7 @@ export function inspectConfig(text) {
     modelType,
     textConfig: nested ? textType : null,
     fields,
-    layout: arch ? { ...arch.toy } : null,
+    layout: arch ? { ...arch.layout } : null,
     norms: [],
     normParams: null,
     normCount: null,
@@ -198,11 +198,11 @@ function qkNormNotes(archKey, arch, fields) {
           { field: flag.path, value: flag.value },
         ),
       );
-    else if (flag.value !== arch.toy.qkNorm)
+    else if (flag.value !== arch.layout.qkNorm)
       notes.push(
         note(
           'qk_norm_flag_ignored',
-          `config.json sets ${flag.path}: ${flag.value}, but ${archKey}'s attention class ${arch.toy.qkNorm ? 'has' : 'has no'} q_norm and k_norm whatever the config says; the count follows the code.`,
+          `config.json sets ${flag.path}: ${flag.value}, but ${archKey}'s attention class ${arch.layout.qkNorm ? 'has' : 'has no'} q_norm and k_norm whatever the config says; the count follows the code.`,
           { field: flag.path, value: flag.value },
         ),
       );

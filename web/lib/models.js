@@ -63,7 +63,7 @@ export const MODELS = Object.freeze(
       extraNorms: 0,
       extraNormNames: [],
       ...entry,
-      layout: Object.freeze({ ...(entry.architecture ? ARCHITECTURES[entry.architecture].toy : entry.layout) }),
+      layout: Object.freeze({ ...(entry.architecture ? ARCHITECTURES[entry.architecture].layout : entry.layout) }),
     }),
   ),
 );

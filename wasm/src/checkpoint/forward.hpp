@@ -21,7 +21,7 @@
 
 namespace rl::checkpoint {
 
-// Where a checkpoint family's norms sit: the three placements its families use (the toy decoder's
+// Where a checkpoint family's norms sit: the three placements its families use (the lab's decoder's
 // decoder::Placement has five).
 enum class HfPlacement : int { pre = 0, sandwich = 1, olmo2 = 2 };
 enum class QkNorm : int { none = 0, per_head = 1, whole = 2 };

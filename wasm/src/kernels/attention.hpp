@@ -1,5 +1,5 @@
 // Grouped-query causal self-attention between the projections, and RoPE, forward and backward side by side; the
-// toy decoder (decoder/attention.cpp) and the checkpoint layer (checkpoint/) both run these. Per query head h, its
+// lab's decoder (decoder/attention.cpp) and the checkpoint layer (checkpoint/) both run these. Per query head h, its
 // key/value head h / (H / KV), query t and the keys j it sees (j <= t; with a window w > 0 also j > t - w):
 //   s[t, j] = scale * q_t . k_j                  (kept as scores: the logit before any soft-cap)
 //   c[t, j] = cap * tanh(s[t, j] / cap)          (the attention soft-cap, if cap > 0; else c = s)

@@ -1,5 +1,5 @@
 // The gated MLP's activation between its gate/up and down projections, forward and backward, four lanes at a time
-// (vector_math.hpp's exp); the toy decoder's SwiGLU and the checkpoints' SwiGLU and GeGLU run these:
+// (vector_math.hpp's exp); the lab's decoder's SwiGLU and the checkpoints' SwiGLU and GeGLU run these:
 //   SwiGLU:      act = silu(g) * u,          silu(g) = g sigma(g),  sigma(g) = 1 / (1 + exp(-g))
 //   GeGLU(tanh): act = gelu_tanh(g) * u,     gelu_tanh(g) = g (1 + tanh(c (g + 0.044715 g^3))) / 2, c = sqrt(2 / pi)
 //                (Transformers' gelu_pytorch_tanh)

@@ -198,7 +198,7 @@ void layernorm_backward(float* dx, float* dgamma, float* dbeta, const float* dy,
   }
 }
 
-// tanh is libm's, one element at a time (kernels/ has no 4-lane tanh): correct to an ulp, and in the toy decoder
+// tanh is libm's, one element at a time (kernels/ has no 4-lane tanh): correct to an ulp, and in the lab's decoder
 // DyT costs little beside the matmuls.
 void dyt_forward(float* y, const float* x, float alpha, const float* gamma, const float* beta, int rows, int d) {
   for (int r = 0; r < rows; ++r) {

@@ -37,7 +37,7 @@ export function describeModel(configText) {
   const key = inspected.architecture;
   const arch = ARCHITECTURES[key];
   const scope = inspected.textConfig ? root.text_config : root;
-  const f = { ...arch.forward, placement: arch.toy.placement };
+  const f = { ...arch.forward, placement: arch.layout.placement };
   const values = Object.fromEntries(inspected.fields.map((field) => [field.name, field.value]));
   const read = (name) =>
     Object.hasOwn(scope, name) ? scope[name] : Object.hasOwn(root, name) ? root[name] : f.defaults?.[name];
