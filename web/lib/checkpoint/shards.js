@@ -164,8 +164,9 @@ export function createShardWorker(Module, model, weightOf, read) {
     return { ...reply, busySeconds: (performance.now() - t0) / 1000 - reply.readWaitSeconds };
   }
 
-  async function projectRows({ layer, parts, rows, input, gated = false, next = null, keep = false }) {
-    const K = input.length / rows;
+  async function projectRows({ layer, parts, rows, input, gated = false, next = null, keep = false, backward = 0 }) {
+    // backward: K, the width of the input gradient; input holds each part's whole output gradient [rows, N] in turn
+    const K = backward || input.length / rows;
     const heap = heapAllocator(Module);
     let readWaitSeconds = 0;
     try {
@@ -189,11 +190,16 @@ export function createShardWorker(Module, model, weightOf, read) {
       );
       readWaitSeconds = (performance.now() - waitStart) / 1000;
       for (const part of next?.parts ?? []) start(next.layer, part);
-      const panel = heap.alloc(layout.panelRows * K * 4, 'a panel of rows');
+      const panel = heap.alloc((backward ? layout.backwardPanelRows : layout.panelRows) * K * 4, 'a panel of rows');
       let bytesRead = 0;
+      const dx = backward ? heap.alloc(rows * K * 4, "a share of an input's gradient") : 0;
+      if (dx) Module.HEAPF32.fill(0, dx >> 2, (dx >> 2) + rows * K);
+      // backward: each part's output gradient [rows, N] in the input, one after the other
+      const dyAt = [x];
+      for (const part of parts) dyAt.push(dyAt.at(-1) + rows * weightOf(layer, part.slot).shape[0] * 4);
       const outs = parts.map((part, i) => {
         const n = part.end - part.begin;
-        const y = heap.alloc(Math.max(1, rows * n) * 4, "a share of a projection's output");
+        const y = heap.alloc(Math.max(1, backward ? 1 : rows * n) * 4, "a share of a projection's output");
         if (n === 0) return y;
         const w = weightOf(layer, part.slot);
         const key = keyOf(layer, part);
@@ -206,9 +212,22 @@ export function createShardWorker(Module, model, weightOf, read) {
           Module.HEAPU8.set(all[i], wp);
           buffers.give(all[i]);
         }
-        if (Module._rl_ckpt_linear(y, x, wp, code(w.dtype), rows, K, n, panel) !== 0) throw heap.fail();
+        if (backward) {
+          // dx += dy[:, begin:end] W[begin:end, :] (this worker's rows of W); the parts' sum over workers is dx
+          const dy = dyAt[i] + part.begin * 4;
+          const status = Module._rl_ckpt_head_backward(dx, dy, w.shape[0], rows, K, wp, code(w.dtype), n, panel);
+          if (status !== 0) throw heap.fail();
+        } else if (Module._rl_ckpt_linear(y, x, wp, code(w.dtype), rows, K, n, panel) !== 0) throw heap.fail();
         return y;
       });
+      if (backward)
+        return {
+          blocks: [Module.HEAPF32.slice(dx >> 2, (dx >> 2) + rows * K)],
+          bytesRead,
+          heapBytes: Module.HEAPU8.length,
+          keptBytes: store.bytes,
+          readWaitSeconds,
+        };
       const n = (i) => parts[i].end - parts[i].begin;
       if (gated)
         Module._rl_ckpt_gated_activation(
@@ -258,6 +277,8 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
       /**
        * call: { layer, slots: [{ slot, outRows }], rows (T), gated, next: { layer, slots } | null }; input
        * [rows, K]. Resolves to { outputs: Float32Array[] ([rows, outRows] each; one when gated), bytesRead }.
+       * call.backward = K: the input is each slot's output gradient [rows, outRows] in turn, and the one output
+       * is the input's gradient [rows, K], sum over slots of dy W.
        */
       async rows(call, input) {
         const replies = await Promise.all(
@@ -268,6 +289,7 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
               rows: call.rows,
               input,
               gated: call.gated ?? false,
+              backward: call.backward ?? 0,
               next: call.next && { layer: call.next.layer, parts: partsOf(call.next.slots, i) },
               keep: call.keep ?? false,
             }),
@@ -278,6 +300,13 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
           keptBytes[i] = r.keptBytes ?? 0;
           busySeconds[i] += r.busySeconds ?? 0;
         });
+        const bytesRead = replies.reduce((sum, r) => sum + r.bytesRead, 0);
+        if (call.backward) {
+          // each worker's rows' share of the input's gradient, summed in the workers' order
+          const sum = new Float32Array(call.rows * call.backward);
+          for (const { blocks } of replies) for (let j = 0; j < sum.length; j++) sum[j] += blocks[0][j];
+          return { outputs: [sum], bytesRead };
+        }
         const kept = call.gated ? [call.slots[0]] : call.slots;
         const outputs = kept.map(({ outRows: N }, b) => {
           const out = new Float32Array(call.rows * N);
@@ -289,7 +318,7 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
           });
           return out;
         });
-        return { outputs, bytesRead: replies.reduce((sum, r) => sum + r.bytesRead, 0) };
+        return { outputs, bytesRead };
       },
       terminate() {
         for (const w of workers) w.terminate();
