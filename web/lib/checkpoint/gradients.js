@@ -198,6 +198,15 @@ async function headBackward(bk, { dz, finalHidden }) {
   };
   Module.HEAPF32.set(dz, dzPtr >> 2);
   Module.HEAPF32.set(finalHidden, hf >> 2);
+  if (bk.split) {
+    // each worker its vocabulary rows of the head, as in the forward: dhf, the sum of their dz W
+    const call = { layer: null, slots: [{ slot: 'head', outRows: V }], rows: T, backward: d, keep: false };
+    call.next = groupCall(bk.model.sizes.L - 1, 'down', bk.model.sizes);
+    const { outputs, bytesRead } = await reads.waited('exchangeWait', bk.split.pool.rows(call, dz));
+    reads.account.bytesRead += bytesRead;
+    Module.HEAPF32.set(outputs[0], dhf >> 2);
+    return Module._rl_ckpt_gram_product(dzPtr, V, hf, d, T);
+  }
   bk.view(dhf, T * d).fill(0);
   let nextChunk = readChunk(0);
   for (let v0 = 0; v0 < V; v0 += chunkRows) {

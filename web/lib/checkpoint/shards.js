@@ -72,8 +72,11 @@ function keptRows(Module) {
   return store;
 }
 
-/** The head's rows of this worker's vocabulary range [begin, end) in pieces: logits[rows, n]. */
-async function headShare(share, heap, { begin, end }, x, rows, K, keep) {
+/**
+ * The head's rows of this worker's vocabulary range [begin, end) in pieces: logits[rows, n]; backward (V, else 0):
+ * x is the logits' gradient dz[rows, V] and the block this range's share of dh[rows, K] = dz W.
+ */
+async function headShare(share, heap, { begin, end }, x, rows, K, keep, backward = 0) {
   const { Module, code, weightOf, read, buffers, store } = share;
   const { kept, keepBlock } = store;
   const w = weightOf(null, 'head');
@@ -85,7 +88,12 @@ async function headShare(share, heap, { begin, end }, x, rows, K, keep) {
   const chunkRows = Math.max(1, Math.min(n, Math.floor(HEAD_CHUNK_BYTES / rowBytes(w))));
   const chunk = whole ? 0 : heap.alloc(chunkRows * rowBytes(w), 'a chunk of the output head');
   const panel = heap.alloc(share.panelRows * K * 4, 'a panel of rows');
-  const out = heap.alloc(rows * n * 4, 'the logits of a share of the vocabulary');
+  const outFloats = backward ? rows * K : rows * n;
+  const out = heap.alloc(
+    outFloats * 4,
+    backward ? "a share of the head's input gradient" : 'the logits of a share of the vocabulary',
+  );
+  if (backward) Module.HEAPF32.fill(0, out >> 2, (out >> 2) + outFloats);
   const piece = (v0) => {
     const [from, to] = [v0 * rowBytes(w), Math.min(end, v0 + chunkRows) * rowBytes(w)];
     return read(w, from, to, buffers.take(to - from));
@@ -103,23 +111,25 @@ async function headShare(share, heap, { begin, end }, x, rows, K, keep) {
       pending = v1 < end ? piece(v1) : null;
       pending?.catch(() => {});
     }
-    const status = Module._rl_ckpt_head(
-      out + (v0 - begin) * 4,
-      n,
-      x,
-      rows,
-      K,
-      at,
-      code(w.dtype),
-      v1 - v0,
-      0, // the coordinator caps the logits (runner.js)
-      panel,
-    );
+    const status = backward
+      ? Module._rl_ckpt_head_backward(out, x + v0 * 4, backward, rows, K, at, code(w.dtype), v1 - v0, panel)
+      : Module._rl_ckpt_head(
+          out + (v0 - begin) * 4,
+          n,
+          x,
+          rows,
+          K,
+          at,
+          code(w.dtype),
+          v1 - v0,
+          0, // the coordinator caps the logits (runner.js)
+          panel,
+        );
     if (status !== 0) throw heap.fail();
   }
   if (whole && !filled) kept.set(key, whole);
   return {
-    blocks: [Module.HEAPF32.slice(out >> 2, (out >> 2) + rows * n)],
+    blocks: [Module.HEAPF32.slice(out >> 2, (out >> 2) + outFloats)],
     bytesRead,
     heapBytes: Module.HEAPU8.length,
     keptBytes: store.bytes,
@@ -181,8 +191,12 @@ export function createShardWorker(Module, model, weightOf, read) {
             keptBytes: store.bytes,
             readWaitSeconds,
           };
-        const share = { Module, code, weightOf, read, buffers, store, panelRows: layout.panelRows };
-        return { ...(await headShare(share, heap, parts[0], x, rows, K, keep)), readWaitSeconds };
+        const panelRows = backward ? layout.backwardPanelRows : layout.panelRows;
+        const share = { Module, code, weightOf, read, buffers, store, panelRows };
+        return {
+          ...(await headShare(share, heap, parts[0], x, rows, K, keep, backward && input.length / rows)),
+          readWaitSeconds,
+        };
       }
       const waitStart = performance.now();
       const all = await Promise.all(
@@ -304,7 +318,8 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
         if (call.backward) {
           // each worker's rows' share of the input's gradient, summed in the workers' order
           const sum = new Float32Array(call.rows * call.backward);
-          for (const { blocks } of replies) for (let j = 0; j < sum.length; j++) sum[j] += blocks[0][j];
+          for (const [block] of replies.map((r) => r.blocks).filter(([b]) => b.length))
+            for (let j = 0; j < sum.length; j++) sum[j] += block[j];
           return { outputs: [sum], bytesRead };
         }
         const kept = call.gated ? [call.slots[0]] : call.slots;
