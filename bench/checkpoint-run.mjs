@@ -6,7 +6,8 @@
 // memory allows), the forward's effective GFLOP/s beside the matmul kernel's on the same module, the process's peak RSS
 // (worker threads included) and this thread's WASM heap (it never shrinks: its peak). Prints JSON lines;
 // scripts/bench.mjs runs it and prints the table.
-//   node bench/checkpoint-run.mjs [--shapes=qwen2.5-0.5b,llama-3.1-8b]     after `node scripts/build.mjs --bench`
+//   node bench/checkpoint-run.mjs [--shapes=qwen2.5-0.5b,llama-3.1-8b] [--workers=2]     after `node scripts/build.mjs --bench`
+// (--workers: only the runs on that many workers)
 import { readFileSync } from 'node:fs';
 import { SHAPES, cachedCheckpoint } from './synthetic-checkpoints.mjs';
 import { GGUF_SHAPES, cachedGguf } from './synthetic-gguf.mjs';
@@ -15,6 +16,7 @@ import { load } from '../dist/lib/residual-lab.js';
 const argShapes = process.argv.find((a) => a.startsWith('--shapes='))?.slice('--shapes='.length);
 const ALL = { ...SHAPES, ...GGUF_SHAPES };
 const wanted = argShapes ? argShapes.split(',') : Object.keys(ALL);
+const argWorkers = process.argv.find((a) => a.startsWith('--workers='))?.slice('--workers='.length);
 
 // the lab as built (dist/lib), whose workers are the site's lab workers, as a page's are; the module again
 // beside it for the matmul kernel alone
@@ -45,7 +47,8 @@ for (const key of wanted) {
   const T = 16;
   // one worker; two with every run reading the files (residencyBudget 0); two with the default budget, under
   // which the Qwen shapes stay in the workers' heaps after the first run and the 8B's are read every run
-  for (const { workers, residencyBudget } of [{ workers: 1 }, { workers: 2, residencyBudget: 0 }, { workers: 2 }]) {
+  const runs = [{ workers: 1 }, { workers: 2, residencyBudget: 0 }, { workers: 2 }];
+  for (const { workers, residencyBudget } of runs.filter((r) => !argWorkers || r.workers === Number(argWorkers))) {
     let t0 = performance.now();
     const ckpt = await lab.openCheckpoint(files, { workers, residencyBudget });
     const mode = ckpt.residency().mode;
