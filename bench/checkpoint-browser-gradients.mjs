@@ -4,14 +4,13 @@
 // of one forward and one gradients of 16 tokens, interleaved, each timed in the page. Prints one JSON line per
 // round and a summary: the medians, their range, and the ratio of each round's gradients to its forward.
 //   node bench/checkpoint-browser-gradients.mjs [--shapes=qwen2.5-0.5b] [--rounds=5]     after `node scripts/build.mjs`
-import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/serve.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
 import { median } from '../scripts/lib/median.mjs';
-import { SHAPES, cachedCheckpoint, shapeDir } from './synthetic-checkpoints.mjs';
+import { SHAPES, checkpointPaths } from './synthetic-checkpoints.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) =>
@@ -23,11 +22,7 @@ const { server, url } = await startServer({ siteRoot: join(root, 'dist'), port: 
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 try {
   for (const shape of shapes) {
-    await cachedCheckpoint(shape);
-    const dir = shapeDir(shape);
-    const paths = readdirSync(dir)
-      .filter((name) => name.endsWith('.json') || name.endsWith('.safetensors'))
-      .map((name) => join(dir, name));
+    const paths = await checkpointPaths(shape);
     const page = await browser.newPage();
     await page.goto(`${url}embed.html?widget=checkpoint-probe&lang=en`);
     await page.evaluate(() => {

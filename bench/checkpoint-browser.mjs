@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../scripts/serve.mjs';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
 import { median } from '../scripts/lib/median.mjs';
-import { cachedCheckpoint, shapeDir } from './synthetic-checkpoints.mjs';
+import { checkpointPaths } from './synthetic-checkpoints.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) =>
@@ -63,11 +63,7 @@ function browserRss() {
 const { server, url } = await startServer({ siteRoot: join(root, 'dist'), port: 0 });
 try {
   for (const shape of shapes) {
-    await cachedCheckpoint(shape);
-    const dir = shapeDir(shape);
-    const paths = readdirSync(dir)
-      .filter((name) => name.endsWith('.json') || name.endsWith('.safetensors'))
-      .map((name) => join(dir, name));
+    const paths = await checkpointPaths(shape);
     const rows = [];
     for (let visit = 0; visit < visits; visit++) {
       const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });

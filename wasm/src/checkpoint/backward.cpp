@@ -297,6 +297,17 @@ void forward_stage(const StageRun& r, LayerStage stage) {
   }
 }
 
+// The gradient at a branch's last projection's output: G through N2 or N4 (slot; y, rstd its input and statistics)
+// in the sandwich and OLMo 2 layouts, else G itself.
+const float* output_norm_backward(const StageRun& r, Slot slot, const float* y, const float* rstd) {
+  Buffers& b = r.b;
+  if (r.s.placement == Placement::pre) return b.G;
+  std::fill(b.dA, b.dA + r.nv() * r.td(), 0.0f);
+  norm_backward(b.dA, b.G, y, rstd, r.w.f32(slot), b.T, b.d, r.nv(), r.s.norm_offset, b.dparam,
+                &r.out.param_squares[slot]);
+  return b.dA;
+}
+
 // The backward's stages: J[nv T, d] = J_f(x)^T G for each sublayer (the MLP's, then the attention's), the stacked
 // vectors' gradients in place; squared weight gradients (of vector 0) into out.param_squares.
 void backward_stage(const StageRun& r, LayerStage stage) {
@@ -314,12 +325,7 @@ void backward_stage(const StageRun& r, LayerStage stage) {
       std::fill(sq, sq + kSlotCount, 0.0);
       r.stack();
       // N4 (after the MLP), then down_proj
-      const float* dM0 = b.G;
-      if (s.placement != Placement::pre) {
-        std::fill(b.dA, b.dA + nv * td, 0.0f);
-        norm_backward(b.dA, b.G, b.m0, b.rstd4, w.f32(kMlpNormAfter), T, d, nv, off, b.dparam, &sq[kMlpNormAfter]);
-        dM0 = b.dA;
-      }
+      const float* dM0 = output_norm_backward(r, kMlpNormAfter, b.m0, b.rstd4);
       sq[kDown] += gram_product(dM0, d, b.act, ffn, T);
       zero(projection_after(b, s, stage, nv, r.x));
       break;
@@ -345,12 +351,7 @@ void backward_stage(const StageRun& r, LayerStage stage) {
       if (r.out.mid_grads) row_norms(r.out.mid_grads, r.g, T, d);
       r.stack();
       // N2 (after the attention), then o_proj and its bias
-      const float* dA0 = b.G;
-      if (s.placement != Placement::pre) {
-        std::fill(b.dA, b.dA + nv * td, 0.0f);
-        norm_backward(b.dA, b.G, b.a0, b.rstd2, w.f32(kAttnNormAfter), T, d, nv, off, b.dparam, &sq[kAttnNormAfter]);
-        dA0 = b.dA;
-      }
+      const float* dA0 = output_norm_backward(r, kAttnNormAfter, b.a0, b.rstd2);
       if (w.w[kOBias]) sq[kOBias] += bias_square(dA0, T, d);
       sq[kO] += gram_product(dA0, d, b.y, b.qc, T);
       zero(projection_after(b, s, stage, nv, r.x));
