@@ -302,7 +302,10 @@ function printCheckpoint(rows) {
       .filter(Boolean)
       .join(', ');
     const range = r.min !== undefined ? ` (${fmt(r.min)}-${fmt(r.max)})` : '';
-    const against = r.forwardRatio !== undefined ? `   ${fmt(r.forwardRatio)}x the forward's warm run` : '';
+    const against =
+      r.forwardRatio !== undefined
+        ? `   ${fmt(r.forwardRatio)}x (${fmt(r.forwardRatioMin)}-${fmt(r.forwardRatioMax)}) the forward run before it, CPU ${fmt(r.cpuRatio)}x`
+        : '';
     console.log(
       `${label.padEnd(52)} ${fmt(r.value).padStart(7)} ${r.unit}${range}${r.cpu !== undefined ? `   (CPU ${fmt(r.cpu)} s)` : ''}${speed}${against}`,
     );
