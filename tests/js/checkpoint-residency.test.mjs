@@ -63,8 +63,7 @@ test('a resident model reads nothing on its second run and gives the streamed nu
         // product is the workers' shares summed, so the same numbers up to the order of that sum
         const gradients = await ckpt.gradients(IDS);
         assert.equal(gradients.loss, baseGradients.loss, `${family}, ${workers}: the loss`);
-        if (workers === 1)
-          assert.deepEqual(gradients.streamGrads, baseGradients.streamGrads, `${family}, ${workers}`);
+        if (workers === 1) assert.deepEqual(gradients.streamGrads, baseGradients.streamGrads, `${family}, ${workers}`);
         else
           gradients.streamGrads.forEach((g, i) =>
             assertRelativelyClose(g, baseGradients.streamGrads[i], `${family}, 2 workers: streamGrads[${i}]`, 1e-4),

@@ -146,16 +146,12 @@ void norm_backward(float* dx, const float* dy, const float* x, const float* rstd
 // The widths of a slot's projection: N output rows of W[N, K].
 int rows_of(const Buffers& b, int slot) {
   switch (slot) {
-    case kQ:
-      return b.qc;
+    case kQ: return b.qc;
     case kK:
-    case kV:
-      return b.kvc;
+    case kV: return b.kvc;
     case kGate:
-    case kUp:
-      return b.ffn;
-    default:
-      return b.d;  // o, down
+    case kUp: return b.ffn;
+    default: return b.d;  // o, down
   }
 }
 
@@ -172,33 +168,19 @@ StageProjection projection_after(Buffers& b, const LayerSpec& s, LayerStage stag
     for (auto [slot, in] : ins) p.slots[p.count] = slot, p.N[p.count] = rows_of(b, slot), p.in[p.count++] = in;
   };
   switch (stage) {
-    case LayerStage::norm1:
-      forward(olmo2 ? x : b.n1, b.d, {{kQ, b.q0}, {kK, b.k0}, {kV, b.v}});
-      break;
-    case LayerStage::heads:
-      forward(b.y, b.qc, {{kO, b.a0}});
-      break;
-    case LayerStage::norm3:
-      forward(olmo2 ? b.xm : b.n3, b.d, {{kGate, b.gate}, {kUp, b.up}});
-      break;
-    case LayerStage::glu:
-      forward(b.act, b.ffn, {{kDown, b.m0}});
-      break;
-    case LayerStage::d_norm4:
-      backward(b.dAct, b.ffn, {{kDown, pre ? b.G : b.dA}});
-      break;
-    case LayerStage::d_glu:
-      backward(olmo2 ? b.J : b.dIn, b.d, {{kGate, b.dGate}, {kUp, b.dUp}});
-      break;
-    case LayerStage::d_norm2:
-      backward(b.dY, b.qc, {{kO, pre ? b.G : b.dA}});
-      break;
+    case LayerStage::norm1: forward(olmo2 ? x : b.n1, b.d, {{kQ, b.q0}, {kK, b.k0}, {kV, b.v}}); break;
+    case LayerStage::heads: forward(b.y, b.qc, {{kO, b.a0}}); break;
+    case LayerStage::norm3: forward(olmo2 ? b.xm : b.n3, b.d, {{kGate, b.gate}, {kUp, b.up}}); break;
+    case LayerStage::glu: forward(b.act, b.ffn, {{kDown, b.m0}}); break;
+    case LayerStage::d_norm4: backward(b.dAct, b.ffn, {{kDown, pre ? b.G : b.dA}}); break;
+    case LayerStage::d_glu: backward(olmo2 ? b.J : b.dIn, b.d, {{kGate, b.dGate}, {kUp, b.dUp}}); break;
+    case LayerStage::d_norm2: backward(b.dY, b.qc, {{kO, pre ? b.G : b.dA}}); break;
     case LayerStage::d_heads:
-      backward(olmo2 ? b.J : b.dIn, b.d,
-               {{kQ, s.qk_norm != QkNorm::none ? b.dQ0 : b.dQ}, {kK, s.qk_norm != QkNorm::none ? b.dK0 : b.dK}, {kV, b.dV}});
+      backward(
+          olmo2 ? b.J : b.dIn, b.d,
+          {{kQ, s.qk_norm != QkNorm::none ? b.dQ0 : b.dQ}, {kK, s.qk_norm != QkNorm::none ? b.dK0 : b.dK}, {kV, b.dV}});
       break;
-    default:
-      break;  // add, d_norm1: the layer's last stages
+    default: break;  // add, d_norm1: the layer's last stages
   }
   return p;
 }
@@ -241,7 +223,8 @@ void forward_stage(const StageRun& r, LayerStage stage) {
   const std::size_t n = r.td();
   switch (stage) {
     case LayerStage::norm1:
-      if (s.placement != Placement::olmo2) rmsnorm_forward(b.n1, b.rstd1, r.x, w.f32(kAttnNormBefore), T, d, s.eps, off);
+      if (s.placement != Placement::olmo2)
+        rmsnorm_forward(b.n1, b.rstd1, r.x, w.f32(kAttnNormBefore), T, d, s.eps, off);
       break;
     case LayerStage::heads:
       add_bias(b.q0, w.f32(kQBias), T, b.qc);
@@ -274,7 +257,8 @@ void forward_stage(const StageRun& r, LayerStage stage) {
         if (r.out.attn_norms) row_norms(r.out.attn_norms, b.a0, T, d);
         for (std::size_t i = 0; i < n; ++i) b.xm[i] = r.x[i] + b.a0[i];
       }
-      if (s.placement != Placement::olmo2) rmsnorm_forward(b.n3, b.rstd3, b.xm, w.f32(kMlpNormBefore), T, d, s.eps, off);
+      if (s.placement != Placement::olmo2)
+        rmsnorm_forward(b.n3, b.rstd3, b.xm, w.f32(kMlpNormBefore), T, d, s.eps, off);
       break;
     case LayerStage::glu:
       std::memcpy(b.act, b.gate, sizeof(float) * T * b.ffn);
@@ -292,8 +276,7 @@ void forward_stage(const StageRun& r, LayerStage stage) {
         for (std::size_t i = 0; i < n; ++i) r.x[i] = b.xm[i] + branch[i];
       break;
     }
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -401,8 +384,7 @@ void backward_stage(const StageRun& r, LayerStage stage) {
       }
       r.through(r.out.gains + 0);
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
@@ -422,10 +404,8 @@ std::string check_layer(const LayerSpec& s, const LayerWeights& w, int T, bool p
 void project(const StageProjection& p, const LayerWeights& w, float* panel) {
   for (int j = 0; j < p.count; ++j) {
     const int slot = p.slots[j];
-    if (p.backward)
-      linear_backward_input(p.out[0], p.in[j], w.w[slot], w.dtype[slot], p.rows, p.K, p.N[j], panel);
-    else
-      linear(p.out[j], p.in[0], w.w[slot], w.dtype[slot], p.rows, p.K, p.N[j], panel);
+    if (p.backward) linear_backward_input(p.out[0], p.in[j], w.w[slot], w.dtype[slot], p.rows, p.K, p.N[j], panel);
+    else linear(p.out[j], p.in[0], w.w[slot], w.dtype[slot], p.rows, p.K, p.N[j], panel);
   }
 }
 
@@ -433,10 +413,8 @@ void project(const StageProjection& p, const LayerWeights& w, float* panel) {
 void run_stages(StageRun& r, LayerStage first, LayerStage last) {
   for (int k = int(first); k <= int(last); ++k) {
     const auto stage = LayerStage(k);
-    if (k < int(LayerStage::d_norm4))
-      forward_stage(r, stage);
-    else
-      backward_stage(r, stage);
+    if (k < int(LayerStage::d_norm4)) forward_stage(r, stage);
+    else backward_stage(r, stage);
     if (stage != last) project(projection_after(r.b, r.s, stage, r.nv(), r.x), r.w, r.b.panel);
   }
 }
@@ -500,10 +478,8 @@ std::string layer_stage(LayerStage stage, float* x, float* g, float* branch_only
   Buffers b(s, T);
   b.carve(saved, ws.data.data() + b.activation_floats());
   StageRun r{b, s, w, x, g, branch_only, inv_freq, window, out};
-  if (int(stage) < int(LayerStage::d_norm4))
-    forward_stage(r, stage);
-  else
-    backward_stage(r, stage);
+  if (int(stage) < int(LayerStage::d_norm4)) forward_stage(r, stage);
+  else backward_stage(r, stage);
   if (next) *next = projection_after(b, s, stage, r.nv(), x);
   return "";
 }
