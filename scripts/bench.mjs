@@ -16,12 +16,15 @@
 //            RSS (bench/checkpoint-run.mjs; bench/checkpoint-browser.mjs does the probe in Chromium)
 //   sweep    the layer-drop sweep on the same checkpoint, 16 tokens: its time in runs of 16 tokens, against the
 //            target of 6, and the bytes it read (bench/checkpoint-drop-sweep.mjs)
+//   split    a run on one thread and split over two workers, resident and reading every run, taking turns: wall
+//            time and each thread's CPU time; the matmul as a run calls it beside the kernel alone
+//            (bench/checkpoint-split.mjs)
 //   compiler-cache  only when named: the WASM SIMD module built cold and warm through ccache in two exported
 //            copies of the tree, byte for byte the same (bench/compiler-cache.mjs, about four minutes)
 //   page     the chapter in headless Chromium: bytes on the wire, responses, WebAssembly fetches and
 //            compilations, long main-thread tasks, time to the first numbers (scripts/bench-page.mjs)
 // `npm run bench -- --json` prints the same figures as one JSON object; `--only=api,training` runs just those parts
-// (the parts: kernels, which includes decoder, api, training, checkpoint, sweep, page); `--page-only` is `--only=page`.
+// (the parts: kernels, which includes decoder, api, training, checkpoint, sweep, split, page); `--page-only` is `--only=page`.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, BUILDS } from './build.mjs';
@@ -158,11 +161,30 @@ async function checkpointRun() {
 
 async function dropSweep() {
   log('running the layer-drop sweep on the Qwen2.5-0.5B-shaped checkpoint (a few minutes)...');
-  const { status, output } = await runCaptured(process.execPath, [join(root, 'bench/checkpoint-drop-sweep.mjs')], {
-    quiet: true,
-  });
-  if (status !== 0) throw new Error(`sweep benchmark exited ${status}:\n${output}`);
+  return benchScript('bench/checkpoint-drop-sweep.mjs', 'sweep');
+}
+
+async function splitRun() {
+  log('running one thread against two workers on the Qwen2.5-0.5B-shaped checkpoint (about two minutes)...');
+  return benchScript('bench/checkpoint-split.mjs', 'split');
+}
+
+async function benchScript(script, what) {
+  const { status, output } = await runCaptured(process.execPath, [join(root, script)], { quiet: true });
+  if (status !== 0) throw new Error(`${what} benchmark exited ${status}:\n${output}`);
   return parseLines(output);
+}
+
+function printSplit(rows) {
+  console.log('\nOne thread against two workers, Qwen2.5-0.5B shapes, 16 tokens, WASM SIMD in node (CPU s per run):');
+  const base = Object.fromEntries(rows.filter((r) => r.workers === 1).map((r) => [r.mode, r.wall]));
+  for (const r of rows.filter((r) => r.mode))
+    console.log(
+      `${r.workers} worker(s), ${r.mode}: ${fmt(r.wall)} s (${fmt(r.wallMin)}-${fmt(r.wallMax)}; ${ratio(base[r.mode], r.wall)} of one thread's), CPU ${fmt(r.cpu)} s: this thread ${fmt(r.thisThreadCpu)}, workers ${r.workerCpu.map(fmt).join(' + ') || '—'}, the rest ${fmt(r.restCpu)}; read ${fmt(r.readGB)} GB`,
+    );
+  for (const r of rows.filter((r) => r.gflops)) console.log(`${r.name}, ${r.shape}: ${fmt(r.gflops)} GFLOP/s (CPU)`);
+  for (const r of rows.filter((r) => r.ms !== undefined))
+    console.log(`${r.name}: ${fmt(r.ms)} ms (a Qwen run makes ${r.exchangesPerRun})`);
 }
 
 function printSweep(rows) {
@@ -190,6 +212,7 @@ async function main() {
     training: wanted('training') ? await trainingWallTime() : [],
     checkpoint: wanted('checkpoint') ? await checkpointRun() : [],
     sweep: wanted('sweep') ? await dropSweep() : [],
+    split: wanted('split') ? await splitRun() : [],
     compilerCache: wanted('compiler-cache') ? await compilerCache() : null,
   });
   const page = wanted('page') ? await benchPage({ log }) : null;
@@ -223,6 +246,7 @@ async function main() {
           training: results.training,
           checkpoint: results.checkpoint,
           sweep: results.sweep,
+          split: results.split,
           compilerCache: results.compilerCache,
           page,
         },
@@ -237,6 +261,7 @@ async function main() {
   if (wanted('training')) printTraining(results.training);
   if (wanted('checkpoint')) printCheckpoint(results.checkpoint);
   if (wanted('sweep')) printSweep(results.sweep);
+  if (wanted('split')) printSplit(results.split);
   if (results.compilerCache) console.log(`\nThe compiler cache, cold and warm:\n${results.compilerCache.output}`);
   if (page) printPageFigures(page);
 }

@@ -357,10 +357,23 @@ export interface CheckpointRunOptions {
   intervene?: CheckpointInterventions;
   /** what the run also reports, in `collected` */
   collect?: CheckpointObservation[];
-  /** runs that skip these layers too, in the same pass over the weights: their logits in `variantLogits` */
-  variants?: number[][];
+  /**
+   * runs that differ from this one at some layers or at the final norm, in the same pass over the weights: layers
+   * to skip too, or { skipLayers, normOffset, noFinalNorm } (each left out is the run's); their logits in
+   * `variantLogits`, with a lens each variant's in `variantLens`
+   */
+  variants?: (number[] | CheckpointVariant)[];
   /** the position whose row each variant reads through the final norm and head (default the last) */
   variantPosition?: number;
+}
+
+export interface CheckpointVariant {
+  /** layers skipped beside the run's own skipLayers */
+  skipLayers?: number[];
+  /** the variant's norms (every layer's, q/k, final) multiply by normOffset + w */
+  normOffset?: 0 | 1;
+  /** what the variant leaves of the final norm, as intervene.noFinalNorm */
+  noFinalNorm?: boolean | 'division';
 }
 
 export interface CheckpointInterventions {
@@ -467,6 +480,8 @@ export interface CheckpointRun {
   timings: { seconds: number; readWaitSeconds: number; exchangeWaitSeconds: number; workerBusySeconds: number[] };
   /** with options.variants: each variant's logits at options.variantPosition, n x V */
   variantLogits?: Float32Array;
+  /** with options.variants and options.lens: each variant's lens, as `lens` */
+  variantLens?: { position: number; k: number; layers: LogitLensState[] }[];
   /** the model's mode after the run and what stays in the heaps */
   residency: CheckpointResidency;
   /** with options.collect */

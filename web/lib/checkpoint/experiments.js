@@ -77,8 +77,8 @@ function checkOptions(name, options, ckpt, ids) {
  * No final norm, at `position`: the real logits beside the head applied without the norm's division (raw: the
  * stream times the gain, every logit the real one times `scale` before any soft-cap, so no two swap), and without
  * the whole norm (noGain: the gain left out too, which reweights coordinates and can reorder). scale: what the
- * norm divides the stream by there, sqrt(mean(h^2) + eps). Both variants rerun only the head, from the full run's
- * last stream.
+ * norm divides the stream by there, sqrt(mean(h^2) + eps). One run: the two readings are variants that differ from
+ * it at the final norm alone (options.variants), their rows at `position` read in the same pass over the head.
  */
 export async function noFinalNorm(ckpt, ids, options = {}) {
   const { k, position: t, onProgress, signal } = checkOptions('noFinalNorm', options, ckpt, ids);
@@ -86,24 +86,15 @@ export async function noFinalNorm(ckpt, ids, options = {}) {
     T = ids.length;
   const real = await ckpt.run(ids, {
     collect: ['normInputs'],
-    hiddenStates: true,
     logits: logitRows(t, T),
+    variants: [{ noFinalNorm: 'division' }, { noFinalNorm: true }],
+    variantPosition: t,
     onProgress: progressOver(onProgress, 1).run(L),
     signal,
   });
-  const without = async (noFinalNorm) => {
-    const r = await ckpt.run(ids, {
-      intervene: { from: { layer: L, stream: real.hiddenStates[L] }, noFinalNorm },
-      logits: logitRows(t, T),
-      signal,
-    });
-    return logitsAt(r, t, T, V);
-  };
-  const [realLogits, rawLogits, noGainLogits] = [
-    logitsAt(real, t, T, V),
-    await without('division'),
-    await without(true),
-  ];
+  const realLogits = logitsAt(real, t, T, V),
+    rawLogits = real.variantLogits.subarray(0, V),
+    noGainLogits = real.variantLogits.subarray(V, 2 * V);
   return {
     position: t,
     real: distribution(realLogits, k),
@@ -156,26 +147,27 @@ export async function dropLayers(ckpt, ids, options = {}) {
 
 /**
  * The wrong weight convention: every norm read as (1 + w) where the model multiplies by w, or as w where it
- * multiplies by 1 + w; top tokens and the logit lens at `position` under both readings.
+ * multiplies by 1 + w; top tokens and the logit lens at `position` under both readings. One run: the wrong reading
+ * is a variant (options.variants) whose stream goes through every layer's weights beside the right one's.
  */
 export async function wrongConvention(ckpt, ids, options = {}) {
   const { k, position: t, onProgress, signal } = checkOptions('wrongConvention', options, ckpt, ids);
   const right = ckpt.forward.normOffset,
-    T = ids.length;
-  const p = progressOver(onProgress, 2);
-  const runs = [];
-  for (const normOffset of [right, 1 - right]) {
-    const r = await ckpt.run(ids, {
-      intervene: { normOffset },
-      logits: logitRows(t, T),
-      lens: { k, position: t },
-      onProgress: p.run(ckpt.forward.layers),
-      signal,
-    });
-    p.next();
-    runs.push({ normOffset, ...distribution(logitsAt(r, t, T, ckpt.forward.vocab), k), lens: r.lens });
-  }
-  return { position: t, right: runs[0], wrong: runs[1] };
+    T = ids.length,
+    V = ckpt.forward.vocab;
+  const r = await ckpt.run(ids, {
+    logits: logitRows(t, T),
+    lens: { k, position: t },
+    variants: [{ normOffset: 1 - right }],
+    variantPosition: t,
+    onProgress: progressOver(onProgress, 1).run(ckpt.forward.layers),
+    signal,
+  });
+  return {
+    position: t,
+    right: { normOffset: right, ...distribution(logitsAt(r, t, T, V), k), lens: r.lens },
+    wrong: { normOffset: 1 - right, ...distribution(r.variantLogits, k), lens: r.variantLens[0] },
+  };
 }
 
 /**

@@ -22,12 +22,17 @@ async function finalNormGain(ctx) {
 
 /**
  * The final norm, y = x / sqrt(mean(x^2) + eps) * (offset + w), or what the intervention leaves of it, of `rows`
- * rows at input into out.
+ * rows at input into out: the run's, or a variant's ({ normOffset, noFinalNorm }).
  */
-function finalNorm(ctx, out, input, rows) {
-  const { Module, blocks, normOffset } = ctx;
+function finalNorm(
+  ctx,
+  out,
+  input,
+  rows,
+  { normOffset, noFinalNorm } = { ...ctx.opts.hooks, normOffset: ctx.normOffset },
+) {
+  const { Module, blocks } = ctx;
   const { d, eps } = ctx.model.sizes;
-  const { noFinalNorm } = ctx.opts.hooks;
   if (!noFinalNorm) Module._rl_ckpt_norm(out, input, blocks.gain, rows, d, eps, normOffset);
   else if (out !== input) Module.HEAPF32.copyWithin(out >> 2, input >> 2, (input >> 2) + rows * d);
   if (noFinalNorm === 'division') {
@@ -101,11 +106,21 @@ function observeFinalNorm(ctx, collected) {
 }
 
 /**
- * The final norm and the head of a run whose stream is blocks.x: lensRows (the lens's states, or null) and
- * variantStreams (each variant's stream, null where it never left the run's) add rows. Resolves to
- * { finalNorms, finalHidden, allLogits } (allLogits: headRows x V, soft-capped).
+ * Where the head's rows lie (run-options.js counts them): the run's logits, its lens's, headInputs, then from
+ * variantsAt one row per variant, then from variantLensAt each variant's lens states (lensCount each).
  */
-export async function runHead(ctx, { lensRows, variantStreams, collected }) {
+export function headLayout({ headRows, branches, lensCount }) {
+  const variantsAt = headRows - branches.length * (1 + lensCount);
+  return { variantsAt, variantLensAt: variantsAt + branches.length };
+}
+
+/**
+ * The final norm and the head of a run whose stream is blocks.x: lensRows (the lens's states, or null),
+ * variantStreams (each variant's stream, null where it never left the run's) and variantLensRows (each variant's
+ * lens states, null without a lens) add rows. Resolves to { finalNorms, finalHidden, allLogits } (allLogits:
+ * headRows x V, soft-capped).
+ */
+export async function runHead(ctx, { lensRows, variantStreams, variantLensRows, collected }) {
   const { Module, blocks, opts, T } = ctx;
   const { d, V } = ctx.model.sizes;
   const { x, headIn, logits, final } = blocks;
@@ -121,13 +136,21 @@ export async function runHead(ctx, { lensRows, variantStreams, collected }) {
   Module.HEAPF32.copyWithin(headIn >> 2, (final >> 2) + (T - logitRows) * d, (final >> 2) + T * d);
   if (lensRows) Module.HEAPF32.set(lensRows, (headIn >> 2) + logitRows * d);
   if (headInputs) Module.HEAPF32.set(headInputs, (headIn >> 2) + (logitRows + lensCount) * d);
-  // each variant's row at variantPosition (the run's own where it never left it)
+  // each variant's row at variantPosition (the run's own where it never left it), and its lens states
+  const { variantsAt, variantLensAt } = headLayout(opts);
+  const rowAt = (r) => headIn + r * d * 4;
   branches.forEach((_, k) => {
     const from = (variantStreams[k] ?? x) + opts.variantPosition * d * 4;
-    Module.HEAPU8.copyWithin(headIn + (headRows - branches.length + k) * d * 4, from, from + d * 4);
+    Module.HEAPU8.copyWithin(rowAt(variantsAt + k), from, from + d * 4);
+    if (variantLensRows[k]) Module.HEAPF32.set(variantLensRows[k], rowAt(variantLensAt + k * lensCount) >> 2);
   });
-  if (headRows > logitRows)
-    finalNorm(ctx, headIn + logitRows * d * 4, headIn + logitRows * d * 4, headRows - logitRows);
+  // through the final norm: the run's rows as the run reads them, each variant's as it does
+  if (variantsAt > logitRows) finalNorm(ctx, rowAt(logitRows), rowAt(logitRows), variantsAt - logitRows);
+  branches.forEach((b, k) => {
+    finalNorm(ctx, rowAt(variantsAt + k), rowAt(variantsAt + k), 1, b);
+    if (lensCount)
+      finalNorm(ctx, rowAt(variantLensAt + k * lensCount), rowAt(variantLensAt + k * lensCount), lensCount, b);
+  });
   if (headRows === 0) {
     // logits: 'none' and nothing else to read: the head is not read
   } else if (ctx.pool) {

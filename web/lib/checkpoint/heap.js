@@ -18,7 +18,8 @@ export function moduleError(Module) {
 
 /**
  * A set of blocks: alloc(bytes, what) reserves one (`what` names it in a refusal) or throws; tryAlloc the same but
- * returns 0 when refused; freeAll() gives every block back; fail() is the last refusal as a ResidualLabError.
+ * returns 0 when refused; freeAll() gives every block back; freeSince(mark()) those reserved since the mark;
+ * fail() is the last refusal as a ResidualLabError.
  */
 export function heapAllocator(Module) {
   const blocks = [];
@@ -40,8 +41,8 @@ export function heapAllocator(Module) {
       return 0;
     }
   };
-  const freeAll = () => {
-    for (const p of blocks.splice(0)) Module._rl_ckpt_free(p);
+  const freeSince = (mark) => {
+    for (const p of blocks.splice(mark)) Module._rl_ckpt_free(p);
   };
-  return { alloc, tryAlloc, freeAll, fail };
+  return { alloc, tryAlloc, freeAll: () => freeSince(0), mark: () => blocks.length, freeSince, fail };
 }

@@ -11,12 +11,12 @@ export const DEFAULT_MEMORY_LIMIT = 1 << 30;
 const invalid = (message) => new ResidualLabError(message, { code: 'invalid_input' });
 
 /**
- * ids and options of run(), checked, for a model of L layers, width d and V tokens: the tokens, the options with
- * their defaults, and what follows from them: `order` (the layers the run computes), `start` (its first layer),
- * the head's rows (logitRows of the run's own, then lensCount lens states, then the headInputs rows, then one per
- * variant: headRows in all).
+ * ids and options of run(), checked, for a model of L layers, width d and V tokens whose norms read normOffset:
+ * the tokens, the options with their defaults, and what follows from them: `order` (the layers the run computes),
+ * `start` (its first layer), the head's rows (logitRows of the run's own, then lensCount lens states, then the
+ * headInputs rows, then one per variant, then lensCount per variant: headRows in all; head.js's headLayout).
  */
-export function checkRunOptions(ids, options, { L, d, V }) {
+export function checkRunOptions(ids, options, { L, d, V, normOffset: modelOffset = 0 }) {
   const tokens = checkTokens(ids, V);
   const T = tokens.length;
   const {
@@ -34,7 +34,7 @@ export function checkRunOptions(ids, options, { L, d, V }) {
   } = options ?? {};
   const hooks = checkInterventions(intervene ?? {}, { L, T, d, lens });
   const start = hooks.from?.layer ?? 0;
-  const branches = checkVariants(variants ?? [], { L, start, skip: hooks.skip });
+  const branches = checkVariants(variants ?? [], { L, start, hooks, normOffset: hooks.normOffset ?? modelOffset });
   const wanted = checkCollect(collect ?? []);
   if (!Number.isInteger(variantPosition) || variantPosition < 0 || variantPosition >= T)
     throw invalid(`options.variantPosition must be a position 0 .. ${T - 1}, is ${variantPosition}`);
@@ -55,7 +55,8 @@ export function checkRunOptions(ids, options, { L, d, V }) {
   const lensAt = lens ? checkLens(lens, T, V) : null;
   const logitRows = { all: T, last: 1, none: 0 }[logits];
   const lensCount = lensAt ? L + 1 : 0;
-  const headRows = logitRows + lensCount + (headInputs ? headInputs.length / d : 0) + branches.length;
+  // each variant: its row at variantPosition, and with a lens its own L + 1 states after all variants' rows
+  const headRows = logitRows + lensCount + (headInputs ? headInputs.length / d : 0) + branches.length * (1 + lensCount);
   return {
     tokens,
     T,
@@ -78,21 +79,32 @@ export function checkRunOptions(ids, options, { L, d, V }) {
 }
 
 /**
- * options.variants, checked: each a list of layers skipped beside the run's own skips; a variant follows the run
- * until the first of them (`at`) and then keeps a stream of its own. Returns [{ skip: Set, at }].
+ * options.variants, checked: each a list of layers skipped beside the run's own skips, or { skipLayers, normOffset,
+ * noFinalNorm } (options.intervene's names; each left out is the run's). A variant follows the run until the first
+ * layer where it differs (`at`: its first own skip, the first layer the run computes when its norms read another
+ * offset, L when only its final norm differs) and keeps a stream of its own from there. Returns
+ * [{ skip: Set, at, normOffset, noFinalNorm }].
  */
-function checkVariants(variants, { L, start, skip }) {
+function checkVariants(variants, { L, start, hooks, normOffset }) {
+  const bad = (message) => new ResidualLabError(`options.variants${message}`, { code: 'invalid_input' });
   if (!Array.isArray(variants) || variants.length > MAX_VARIANTS)
-    throw new ResidualLabError(`options.variants must be a list of at most ${MAX_VARIANTS} lists of layers to skip`, {
-      code: 'invalid_input',
-    });
-  return variants.map((layers, k) => {
+    throw bad(` must be a list of at most ${MAX_VARIANTS} variants (lists of layers to skip, or objects)`);
+  const known = ['skipLayers', 'normOffset', 'noFinalNorm'];
+  return variants.map((variant, k) => {
+    const given = Array.isArray(variant) ? { skipLayers: variant } : variant;
+    if (given === null || typeof given !== 'object')
+      throw bad(`[${k}] must list layers ${start} .. ${L - 1} to skip, or be { ${known.join(', ')} }`);
+    for (const key of Object.keys(given)) if (!known.includes(key)) throw bad(`[${k}].${key} is not one of ${known}`);
+    const { skipLayers: layers = [], normOffset: offset = normOffset, noFinalNorm = hooks.noFinalNorm } = given;
     if (!Array.isArray(layers) || !layers.every((l) => Number.isInteger(l) && l >= start && l < L))
-      throw new ResidualLabError(`options.variants[${k}] must list layers ${start} .. ${L - 1} to skip`, {
-        code: 'invalid_input',
-      });
-    const own = layers.filter((l) => !skip.has(l));
-    return { skip: new Set([...skip, ...layers]), at: own.length ? Math.min(...own) : L };
+      throw bad(`[${k}] must list layers ${start} .. ${L - 1} to skip`);
+    if (offset !== 0 && offset !== 1) throw bad(`[${k}].normOffset must be 0 (w) or 1 (1 + w), is ${offset}`);
+    if (typeof noFinalNorm !== 'boolean' && noFinalNorm !== 'division')
+      throw bad(`[${k}].noFinalNorm must be true, false or 'division', is ${JSON.stringify(noFinalNorm)}`);
+    const own = layers.filter((l) => !hooks.skip.has(l));
+    let at = own.length ? Math.min(...own) : L;
+    if (offset !== normOffset) for (let i = L - 1; i >= start; i--) if (!hooks.skip.has(i)) at = i;
+    return { skip: new Set([...hooks.skip, ...layers]), at, normOffset: offset, noFinalNorm };
   });
 }
 

@@ -14,7 +14,7 @@
 import { ResidualLabError } from '../errors.js';
 import { runCost } from './cost.js';
 import { embed } from './embedding.js';
-import { runHead } from './head.js';
+import { headLayout, runHead } from './head.js';
 import { heapAllocator } from './heap.js';
 import { checkpointLayout, encodeSpec } from './layout.js';
 import { heapCopier, weightLayout } from './layer-weights.js';
@@ -80,7 +80,7 @@ export function createRunner(
 async function forward(runner, ids, options) {
   const { Module, layout, model, w, residency, shards } = runner;
   const { d, L, V, H } = model.sizes;
-  const opts = checkRunOptions(ids, options, { L, d, V });
+  const opts = checkRunOptions(ids, options, { L, d, V, normOffset: model.forward.normOffset });
   const { tokens, T, signal, hooks, order } = opts;
   const cancelled = () => {
     if (signal?.aborted) throw new DOMException('the run was cancelled', 'AbortError');
@@ -105,7 +105,7 @@ async function forward(runner, ids, options) {
     const obs = observationBlocks(heap.alloc, opts.wanted, { T, H, headStats: layout.headStats });
     const normOffset = hooks.normOffset ?? model.forward.normOffset;
     const ctx = { Module, layout, model, T, opts, blocks, reads, residency, keep, pool, obs, normOffset };
-    Object.assign(ctx, { weights: w, alloc: heap.alloc, fail: heap.fail, cancelled, saveActivations, order });
+    Object.assign(ctx, { weights: w, heap, alloc: heap.alloc, fail: heap.fail, cancelled, saveActivations, order });
     Object.assign(ctx, { branchCount: opts.branches.length, nextRun: (i) => order[order.indexOf(i) + 1] ?? null });
     ctx.copier = heapCopier(Module, layout, w.heapBytes, blocks.staging);
     const bytesTotal = runner.cost(tokens, { workers: pool ? pool.count : 1 }).bytesRead; // before the run keeps any
@@ -117,13 +117,24 @@ async function forward(runner, ids, options) {
     local?.readAhead(order[0] ?? null);
     if (hooks.from) Module.HEAPF32.set(hooks.from.stream, blocks.x >> 2);
     else await embed(ctx, tokens);
-    Module.HEAPF32.set(encodeSpec(layout, { ...model.spec, norm_offset: normOffset }), blocks.spec >> 2);
+    // the layer spec with each norm offset the run and its variants read (a variant's own: an offset apart)
+    ctx.specs = new Map([[normOffset, blocks.spec]]);
+    for (const { normOffset: offset } of opts.branches)
+      if (!ctx.specs.has(offset)) ctx.specs.set(offset, heap.alloc(layout.spec.floats * 4, "a variant's layer spec"));
+    for (const [offset, at] of ctx.specs)
+      Module.HEAPF32.set(encodeSpec(layout, { ...model.spec, norm_offset: offset }), at >> 2);
     ctx.split = pool ? splitLayers(ctx) : null;
     const collected = collectedLists(opts.wanted, L);
     const lens = lensStates(Module, opts.lensAt, L, d);
+    const variantLens = opts.branches.map(() => lensStates(Module, opts.lensAt, L, d));
     const split = pool && (saveActivations ? savedSplitLayers(ctx, splitWeights) : ctx.split);
-    const layers = await runLayers(ctx, pool ? split.run : local.run, { lens, collected, heap });
-    const head = await runHead(ctx, { lensRows: lens.rows, variantStreams: layers.variantStreams, collected });
+    const layers = await runLayers(ctx, pool ? split.run : local.run, { lens, variantLens, collected, heap });
+    const head = await runHead(ctx, {
+      lensRows: lens.rows,
+      variantLensRows: variantLens.map((l) => l.rows),
+      variantStreams: layers.variantStreams,
+      collected,
+    });
     ctx.report('head', L);
     const { account } = reads;
     return {
@@ -167,7 +178,7 @@ async function forward(runner, ids, options) {
  * The layers from opts.start on, each by `layer` (here or split) on the run's stream and the variants' that compute
  * it; the stream's norms (and states, the lens's rows, the observations asked for) after each.
  */
-async function runLayers(ctx, layer, { lens, collected, heap }) {
+async function runLayers(ctx, layer, { lens, variantLens, collected, heap }) {
   const { Module, T, blocks, opts } = ctx;
   const { d, L, H } = ctx.model.sizes;
   const { hooks, branches, start } = opts;
@@ -185,6 +196,7 @@ async function runLayers(ctx, layer, { lens, collected, heap }) {
   lens.keep(0, x);
   // each variant's stream, from the layer where it leaves the run's (null: it has not left)
   const variantStreams = branches.map(() => null);
+  variantLens.forEach((l) => l.keep(0, x));
   for (let i = start; i < L; i++) {
     if (hooks.skip.has(i)) {
       // the layer's two increments are not added: the stream passes unchanged
@@ -198,10 +210,13 @@ async function runLayers(ctx, layer, { lens, collected, heap }) {
         variantStreams[k] = heap.alloc(T * d * 4, "a variant's stream");
         Module.HEAPU8.copyWithin(variantStreams[k], x, x + T * d * 4);
       });
-      const [attn, mlp] = await layer(
-        i,
-        variantStreams.filter((s, k) => s && !branches[k].skip.has(i)),
-      );
+      const others = [];
+      branches.forEach((b, k) => {
+        const stream = variantStreams[k];
+        if (stream && !b.skip.has(i))
+          others.push({ stream, spec: ctx.specs.get(b.normOffset), normOffset: b.normOffset });
+      });
+      const [attn, mlp] = await layer(i, others);
       attnNorms.push(attn);
       mlpNorms.push(mlp);
       keepObservations(Module, ctx.obs, collected, i, { T, H, headStats: ctx.layout.headStats });
@@ -209,18 +224,27 @@ async function runLayers(ctx, layer, { lens, collected, heap }) {
     streamNorms.push(rowNorms(x, T));
     states?.push(heapRows(x, T));
     lens.keep(i + 1, x);
+    variantLens.forEach((l, k) => l.keep(i + 1, variantStreams[k] ?? x));
     ctx.report('layer', i + 1);
   }
   return { streamNorms, states, attnNorms, mlpNorms, variantStreams };
 }
 
-/** The rows read through the head besides the run's own logits: the lens, headInputLogits, variantLogits. */
+/**
+ * The rows read through the head besides the run's own logits: the lens, headInputLogits, variantLogits and, with a
+ * lens, each variant's (variantLens).
+ */
 function headRows(opts, { allLogits }, { L, V }) {
-  const { logitRows, lensCount, headRows: rows, lensAt, headInputs, branches } = opts;
+  const { logitRows, lensCount, lensAt, headInputs, branches } = opts;
+  const { variantsAt, variantLensAt } = headLayout(opts);
   const out = {};
   if (lensAt) out.lens = readLens(allLogits.subarray(logitRows * V), L + 1, V, lensAt);
-  if (headInputs) out.headInputLogits = allLogits.slice((logitRows + lensCount) * V, (rows - branches.length) * V);
-  if (branches.length) out.variantLogits = allLogits.slice((rows - branches.length) * V);
+  if (headInputs) out.headInputLogits = allLogits.slice((logitRows + lensCount) * V, variantsAt * V);
+  if (branches.length) out.variantLogits = allLogits.slice(variantsAt * V, (variantsAt + branches.length) * V);
+  if (branches.length && lensAt)
+    out.variantLens = branches.map((_, k) =>
+      readLens(allLogits.subarray((variantLensAt + k * lensCount) * V), L + 1, V, lensAt),
+    );
   return out;
 }
 

@@ -62,10 +62,13 @@ export function splitWeights(ctx) {
 
 /**
  * ctx: the run's (runner.js), with its pool. Returns { exchange(call, input), run(i, others) }: exchange sends a
- * call to every worker and joins their outputs; run computes layer i on the run's stream and the `others` and
- * resolves to the run stream's [attention norms, MLP norms], T each.
+ * call to every worker and joins their outputs; run computes layer i on the run's stream and the `others`
+ * ({ stream, spec, normOffset }: a variant's stream and the layer spec and norm offset it reads) and resolves to
+ * the run stream's [attention norms, MLP norms], T each. In one thread (local-layer.js's stacked variants),
+ * `weightsOf` gives the layer's pointers in this heap and `project(call, input, pointers)` computes the call's
+ * outputs here.
  */
-export function splitLayers(ctx) {
+export function splitLayers(ctx, { weightsOf = splitWeights(ctx), project = null } = {}) {
   const { Module, layout, model, T, blocks, reads, residency, keep, obs, pool, alloc } = ctx;
   const { d, H, KV, headDim, eps } = model.sizes;
   const f = model.forward;
@@ -81,7 +84,8 @@ export function splitLayers(ctx) {
     scores: alloc(2 * T * T * 4, "one head's attention scores and probabilities"),
   };
   const heapView = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
-  const exchange = async (call, input) => {
+  const exchange = async (call, input, pointers) => {
+    if (project) return project(call, input, pointers);
     const { outputs, bytesRead } = await reads.waited(
       'exchangeWait',
       pool.rows({ rows: input.length / call.inRows, keep, ...call }, input),
@@ -90,27 +94,29 @@ export function splitLayers(ctx) {
     ctx.cancelled();
     return outputs;
   };
-  const weightsOf = splitWeights(ctx);
 
   const run = async (i, others = []) => {
     const { x, slots, freq, norms, spec } = blocks;
-    const streams = [x, ...others];
+    const streams = [x, ...others.map((o) => o.stream)];
+    const specs = [spec, ...others.map((o) => o.spec)];
+    const offsets = [ctx.normOffset, ...others.map((o) => o.normOffset)];
     const n = streams.length;
     const pointers = await weightsOf(i);
     Module.HEAPU32.set(pointers, slots >> 2);
     Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
     const weight = (slot) => pointers[layout.slotIndex[slot]];
     if (obs.norms) Module.HEAPF32.fill(0, obs.norms >> 2, (obs.norms >> 2) + 6 * T);
-    const norm = (out, input, slot, rows = T, observe = true) => {
-      if (obs.norms && observe)
+    // stream g's rows through the layer's norm `slot`, with that stream's offset; the run's observed
+    const norm = (out, input, slot, g) => {
+      if (obs.norms && g === 0)
         Module._rl_ckpt_row_mean_squares(obs.norms + layout.observedNorms.indexOf(slot) * T * 4, input, T, d);
-      Module._rl_ckpt_norm(out, input, weight(slot), rows, d, eps, ctx.normOffset);
+      Module._rl_ckpt_norm(out, input, weight(slot), T, d, eps, offsets[g]);
     };
     // every stream's rows normed into h, stacked (olmo2: the streams themselves, stacked)
     const stacked = (slot) => {
       streams.forEach((stream, g) => {
         const at = split.h + g * T * d * 4;
-        if (slot) norm(at, stream, slot, T, g === 0);
+        if (slot) norm(at, stream, slot, g);
         else Module.HEAPU8.copyWithin(at, stream, stream + T * d * 4);
       });
       return heapView(split.h, n * T * d).slice();
@@ -118,7 +124,11 @@ export function splitLayers(ctx) {
     const { qkv, o, gateUp, down } = projections(i, model.sizes);
     const after = ctx.nextRun(i) === null ? null : projections(ctx.nextRun(i), model.sizes).qkv;
     const residual = (normAfter) => {
-      if (f.placement !== 'pre') norm(split.branch, split.branch, normAfter, n * T);
+      if (f.placement !== 'pre')
+        for (let g = 0; g < n; g++) {
+          const at = split.branch + g * T * d * 4;
+          norm(at, at, normAfter, g);
+        }
       Module._rl_ckpt_row_norms(norms, split.branch, T, d);
       const added = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T);
       streams.forEach((at, g) => {
@@ -129,7 +139,11 @@ export function splitLayers(ctx) {
       return added;
     };
     // attention: h = N1(x); q, k, v from the workers; the heads here, per stream; o from the workers
-    const [q, k, v] = await exchange({ ...qkv, next: o }, stacked(f.placement === 'olmo2' ? null : 'attnNormBefore'));
+    const [q, k, v] = await exchange(
+      { ...qkv, next: o },
+      stacked(f.placement === 'olmo2' ? null : 'attnNormBefore'),
+      pointers,
+    );
     Module.HEAPF32.set(q, split.q >> 2);
     Module.HEAPF32.set(k, split.k >> 2);
     Module.HEAPF32.set(v, split.v >> 2);
@@ -140,7 +154,7 @@ export function splitLayers(ctx) {
         split.k + g * T * KV * headDim * 4,
         split.v + g * T * KV * headDim * 4,
         T,
-        spec,
+        specs[g],
         slots,
         freq,
         model.layers[i].window,
@@ -150,16 +164,20 @@ export function splitLayers(ctx) {
       );
       if (status !== 0) throw ctx.fail();
     }
-    const [a] = await exchange({ ...o, next: gateUp }, heapView(split.y, n * T * H * headDim).slice());
+    const [a] = await exchange({ ...o, next: gateUp }, heapView(split.y, n * T * H * headDim).slice(), pointers);
     const oBias = weight('oBias') ? heapView(weight('oBias'), d) : null;
     if (oBias) for (let j = 0; j < a.length; j++) a[j] += oBias[j % d];
     Module.HEAPF32.set(a, split.branch >> 2);
     const attnAdded = residual('attnNormAfter');
     if (obs.mid) Module._rl_ckpt_row_norms(obs.mid, x, T, d);
     // MLP: h = N3(x); act(gate) * up from the workers; down from the workers
-    const [act] = await exchange({ ...gateUp, next: down }, stacked(f.placement === 'olmo2' ? null : 'mlpNormBefore'));
-    const [m] = await exchange({ ...down, next: after }, act);
-    if (keep) kept.workerLayers.add(i);
+    const [act] = await exchange(
+      { ...gateUp, next: down },
+      stacked(f.placement === 'olmo2' ? null : 'mlpNormBefore'),
+      pointers,
+    );
+    const [m] = await exchange({ ...down, next: after }, act, pointers);
+    if (keep && !project) kept.workerLayers.add(i);
     Module.HEAPF32.set(m, split.branch >> 2);
     const mlpAdded = residual('mlpNormAfter');
     return [attnAdded, mlpAdded];
