@@ -1,12 +1,13 @@
 // lab.openCheckpoint in node on the synthetic checkpoints of bench/synthetic-checkpoints.mjs (Qwen2.5-0.5B's and
 // Llama-3.1-8B's exact shapes) and their GGUFs of bench/synthetic-gguf.mjs (Q8_0, Q4_K_M), read where they lie (node reads a path with a FileHandle), with one worker (this
 // thread) and with two (lab workers in worker_threads, each reading its rows of every projection). Measured: open
-// (headers only), a first run of 16 tokens and the median of three more, ckpt.gradients of the same 16 tokens (the
-// faster of two after a first, and its ratio to the forward's warm run) (the files then in the OS cache, as far as
-// memory allows), the forward's effective GFLOP/s beside the matmul kernel's on the same module, the process's peak RSS
-// (worker threads included) and this thread's WASM heap (it never shrinks: its peak); then the Qwen2.5-0.5B shapes'
-// three formats run in turn, round by round, and each one's ratio to BF16's run of the same round. Prints JSON lines;
-// scripts/bench.mjs runs it and prints the table.
+// (headers only), a first run of 16 tokens and the median of three more, ckpt.gradients of the same 16 tokens (a
+// first, then one after each of those three runs: their median, and the median and range of each one's ratio to the
+// run just before it) (the files then in the OS cache, as far as memory allows), the forward's effective GFLOP/s
+// beside the matmul kernel's on the same module, the process's peak RSS (worker threads included) and this thread's
+// WASM heap (it never shrinks: its peak); then the Qwen2.5-0.5B shapes' three formats run in turn, round by round,
+// and each one's ratio to BF16's run of the same round. Prints JSON lines; scripts/bench.mjs runs it and prints the
+// table.
 //   node bench/checkpoint-run.mjs [--shapes=qwen2.5-0.5b,llama-3.1-8b]     after `node scripts/build.mjs --bench`
 //   node bench/checkpoint-run.mjs --interleaved-only      the three formats' rounds alone
 //   node bench/checkpoint-run.mjs --shapes=llama-3.1-8b-q4_k_m --workers=2 --forward-only
@@ -87,17 +88,25 @@ for (const key of interleavedOnly ? [] : wanted) {
       unit: 's',
       prepared,
     });
-    // the first run, then three from the OS cache, of which the median is the figure (this VM's runs vary by 30%)
-    const samples = [];
-    for (let i = 0; i < 4; i++) {
-      t0 = performance.now();
+    // the first run, then three from the OS cache, of which the median is the figure (this VM's runs vary by 30%);
+    // after a first gradients, each of those three runs is followed by a gradients of the same tokens, so the
+    // ratio of each pair is measured under the same load
+    const timed = async (f) => {
+      const t0 = performance.now();
       const c0 = cpuSeconds();
       const threads0 = threadCpu();
-      const result = await ckpt.run(ids(T, V));
+      const result = await f();
       const seconds = (performance.now() - t0) / 1000;
-      if (!result.logits.every(Number.isFinite)) throw new Error('non-finite logits');
-      samples.push({ seconds, cpu: cpuSeconds() - c0, busiestThread: busiestThread(threads0, threadCpu()), result });
+      return { seconds, cpu: cpuSeconds() - c0, busiestThread: busiestThread(threads0, threadCpu()), result };
+    };
+    const samples = [await timed(() => ckpt.run(ids(T, V)))];
+    const gradientSamples = forwardOnly ? [] : [await timed(() => ckpt.gradients(ids(T, V)))];
+    for (let i = 0; i < 3; i++) {
+      samples.push(await timed(() => ckpt.run(ids(T, V))));
+      if (!forwardOnly) gradientSamples.push(await timed(() => ckpt.gradients(ids(T, V))));
     }
+    if (!samples.every((s) => s.result.logits.every(Number.isFinite))) throw new Error('non-finite logits');
+    if (!gradientSamples.every((s) => Number.isFinite(s.result.loss))) throw new Error('a non-finite loss');
     const warm = samples.slice(1).sort((a, b) => a.seconds - b.seconds);
     for (const [run, sample] of [
       ['first', samples[0]],
@@ -118,29 +127,28 @@ for (const key of interleavedOnly ? [] : wanted) {
         timings: sample.result.timings,
       });
     }
-    // ckpt.gradients beside the forward: the first and the median of two more, as a ratio of the forward's warm run
-    const gradientSamples = [];
-    for (let i = 0; i < (forwardOnly ? 0 : 3); i++) {
-      t0 = performance.now();
-      const c0 = cpuSeconds();
-      const result = await ckpt.gradients(ids(T, V));
-      if (!Number.isFinite(result.loss)) throw new Error('a non-finite loss');
-      gradientSamples.push({ seconds: (performance.now() - t0) / 1000, cpu: cpuSeconds() - c0, result });
-    }
-    const gradientWarm = gradientSamples.slice(1).sort((a, b) => a.seconds - b.seconds);
+    // ckpt.gradients beside the forward: the median of the three warm ones, and the median and range of each
+    // one's ratio to the forward run just before it (wall and CPU)
+    const byMedian = (xs) => [...xs].sort((a, b) => a - b)[1];
+    const pairs = forwardOnly ? [] : [1, 2, 3].map((i) => ({ g: gradientSamples[i], f: samples[i] }));
+    const wallRatios = pairs.map(({ g, f }) => g.seconds / f.seconds);
+    const gradientWarm = [...gradientSamples.slice(1)].sort((a, b) => a.seconds - b.seconds);
     if (!forwardOnly)
       emit({
         shape: key,
         workers,
         mode,
         name: `gradients ${T} tokens, warm`,
-        value: gradientWarm[0].seconds,
+        value: gradientWarm[1].seconds,
         min: gradientWarm[0].seconds,
-        max: gradientWarm[1].seconds,
+        max: gradientWarm[2].seconds,
         unit: 's',
-        cpu: gradientWarm[0].cpu,
-        forwardRatio: gradientWarm[0].seconds / warm[1].seconds,
-        readGB: gradientWarm[0].result.reads.bytes / 1e9,
+        cpu: gradientWarm[1].cpu,
+        forwardRatio: byMedian(wallRatios),
+        forwardRatioMin: Math.min(...wallRatios),
+        forwardRatioMax: Math.max(...wallRatios),
+        cpuRatio: byMedian(pairs.map(({ g, f }) => g.cpu / f.cpu)),
+        readGB: gradientWarm[1].result.reads.bytes / 1e9,
       });
     const heaps = samples.at(-1).result.reads.workerHeapBytes;
     if (heaps.length)

@@ -5,7 +5,7 @@
 //                 file of about 1 GB
 //   llama-3.1-8b  32 layers, d 4096, 32 heads, 8 KV heads, intermediate 14336, vocabulary 128256, untied head,
 //                 Llama 3 RoPE scaling: four shards named as the Hub names them (at most 5 GB each), about 16 GB
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { QWEN_SEED } from '../content/measurements.js';
@@ -168,4 +168,13 @@ export async function cachedCheckpoint(key) {
   for (const name of ['config.json', 'model.safetensors.index.json'])
     if (files[name]) writeFileSync(join(dir, name), files[name]);
   return files;
+}
+
+/** The shape's files in the cache folder (written on first use) as paths, as a reader picks them: JSON and weights. */
+export async function checkpointPaths(key) {
+  await cachedCheckpoint(key);
+  const dir = shapeDir(key);
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json') || name.endsWith('.safetensors'))
+    .map((name) => join(dir, name));
 }

@@ -332,7 +332,7 @@ function printCheckpoint(rows) {
     const range = r.min !== undefined ? ` (${fmt(r.min)}-${fmt(r.max)})` : '';
     const against =
       r.forwardRatio !== undefined
-        ? `   ${fmt(r.forwardRatio)}x the forward's warm run`
+        ? `   ${fmt(r.forwardRatio)}x (${fmt(r.forwardRatioMin)}-${fmt(r.forwardRatioMax)}) the forward run before it, CPU ${fmt(r.cpuRatio)}x`
         : r.vsBf16Kernel !== undefined
           ? `   ${fmt(r.vsBf16Kernel)}x BF16's`
           : r.vsBf16

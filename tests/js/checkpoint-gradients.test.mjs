@@ -6,7 +6,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { load } from '../../dist/lib/residual-lab.js';
 import { createLabWorker } from '../../dist/lib/worker-client.js';
 import { makeCheckpoint, tensorShapes } from '../fixtures/checkpoints/make-checkpoints.mjs';
@@ -66,6 +68,38 @@ describe('every family and dtype matches the float64 autograd reference', () => 
         } finally {
           ckpt.dispose();
         }
+      }
+    });
+});
+
+// Split over two workers (each its rows of every projection, files read where they lie), the forward and the
+// backward: the reference's numbers, and one worker's up to the order of the workers' sum.
+describe('split over two workers', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rl-gradients-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  // the sandwich with soft-caps, OLMo 2's placement and whole-projection q/k norm, Qwen2's biases, Qwen3's per head
+  for (const family of ['gemma2', 'olmo2', 'qwen2', 'qwen3'])
+    test(family, async () => {
+      for (const c of REFERENCE.checkpoints.filter((x) => x.family === family && x.dtype === 'BF16')) {
+        const fixture = makeCheckpoint({ family, dtype: c.dtype, tied: c.tied });
+        const files = { ...fixture.files };
+        for (const name of Object.keys(files).filter((n) => n.endsWith('.safetensors'))) {
+          files[name] = join(dir, `${family}-${c.tied}-${name}`);
+          writeFileSync(files[name], fixture.files[name]);
+        }
+        const runs = [];
+        for (const workers of [1, 2]) {
+          const ckpt = await lab.openCheckpoint(files, { workers });
+          try {
+            runs.push(await ckpt.gradients(REFERENCE.ids, options(c.target)));
+          } finally {
+            ckpt.dispose();
+          }
+        }
+        const [one, two] = runs;
+        assert.equal(two.reads.workerHeapBytes.length, 2, `${caseName(c)}: the forward ran in two workers`);
+        assertGradients(two, c, `${caseName(c)} 2 workers`, [...tensorShapes(family, fixture.config).keys()]);
+        assertGradients(two, one, `${caseName(c)} 2 workers against 1`);
       }
     });
 });

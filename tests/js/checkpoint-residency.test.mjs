@@ -59,10 +59,15 @@ test('a resident model reads nothing on its second run and gives the streamed nu
         const fresh = [...IDS.slice(0, 6), 1];
         assert.equal(ckpt.cost(fresh).bytesRead, rowBytes);
         assert.equal((await ckpt.run(fresh)).reads.bytes, rowBytes, `${family}, ${workers}: one new embedding row`);
-        // the backward's forward runs on this thread beside what the residency keeps, with the same numbers
+        // the gradients on what the residency keeps: the same forward (the same loss); split, each backward
+        // product is the workers' shares summed, so the same numbers up to the order of that sum
         const gradients = await ckpt.gradients(IDS);
         assert.equal(gradients.loss, baseGradients.loss, `${family}, ${workers}: the loss`);
-        assert.deepEqual(gradients.streamGrads, baseGradients.streamGrads, `${family}, ${workers}`);
+        if (workers === 1) assert.deepEqual(gradients.streamGrads, baseGradients.streamGrads, `${family}, ${workers}`);
+        else
+          gradients.streamGrads.forEach((g, i) =>
+            assertRelativelyClose(g, baseGradients.streamGrads[i], `${family}, 2 workers: streamGrads[${i}]`, 1e-4),
+          );
         // where the run's time went (no speed is asserted: the split's figures are docs/checkpoints.md's)
         const { seconds, readWaitSeconds, exchangeWaitSeconds, workerBusySeconds } = second.timings;
         assert.equal(readWaitSeconds, 0, `${family}, ${workers}: nothing read, nothing waited for`);

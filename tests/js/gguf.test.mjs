@@ -340,7 +340,7 @@ test('the nine experiments and the logit lens give the same numbers on an F32 GG
   }
 });
 
-test("a GGUF run split over 2 workers, each reading its rows (permuted q/k rows included), gives one worker's numbers", async () => {
+test("a GGUF run and its gradients split over 2 workers, each reading its rows (permuted q/k rows included), give one worker's numbers", async () => {
   const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
   const { join } = await import('node:path');
   const { tmpdir } = await import('node:os');
@@ -359,6 +359,15 @@ test("a GGUF run split over 2 workers, each reading its rows (permuted q/k rows 
         const [a, b] = [await one.run(IDS, { logits: 'all' }), await two.run(IDS, { logits: 'all' })];
         assert.equal(two.workers, 2, 'the run was split');
         assert.deepEqual(b.logits, a.logits, `${family} ${dtype}: logits of 2 workers`);
+        // the gradients split too, each worker's quantized rows in the backward: one worker's within 1e-4
+        const [ga, gb] = [await one.gradients(IDS), await two.gradients(IDS)];
+        assert.equal(gb.loss, ga.loss, `${family} ${dtype}: the loss of 2 workers`);
+        for (const field of ['streamGrads', 'branchOnly'])
+          gb[field].forEach((g, i) =>
+            assertRelativelyClose(g, ga[field][i], `${family} ${dtype} ${field}[${i}]`, 1e-4),
+          );
+        for (const [name, norm] of Object.entries(ga.paramGradNorms))
+          assertRelativelyClose([gb.paramGradNorms[name]], [norm], `${family} ${dtype} ${name}`, 1e-4);
       } finally {
         (one.dispose(), two.dispose());
       }

@@ -189,6 +189,33 @@ EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer_saved(float* x, int T, const float* spec,
   return e.empty() ? 0 : fail(e);
 }
 
+// One stage of a layer whose projections run elsewhere (checkpoint/backward.hpp's LayerStage): x, g, branch_only
+// (0: none) as for rl_ckpt_layer_backward (the forward's add writes the layer's output over x); saved:
+// rl_ckpt_saved_floats floats; attn_norms, mlp_norms, mid_grads: T floats or 0; gains: 4 doubles; squares:
+// kSlotCount doubles. next: 16 words, the projection to run before the next stage: backward, count, rows, K,
+// slots[3], N[3], in[3], out[3] (addresses).
+EMSCRIPTEN_KEEPALIVE int rl_ckpt_layer_stage(int stage, float* x, float* g, float* branch_only, int T,
+                                             const float* spec, const std::uint32_t* weights, const float* inv_freq,
+                                             int window, float* saved, float* attn_norms, float* mlp_norms,
+                                             float* mid_grads, double* gains, double* squares, std::uint32_t* next) {
+  using rl::checkpoint::LayerStage;
+  if (stage < int(LayerStage::norm1) || stage > int(LayerStage::d_norm1)) return fail("unknown layer stage");
+  rl::checkpoint::LayerWeights w;
+  if (!read_weights(weights, &w)) return fail("unknown dtype code");
+  rl::checkpoint::StageProjection p;
+  const std::string e = rl::checkpoint::layer_stage(
+      LayerStage(stage), x, g, branch_only, T, rl::checkpoint::read_layer_spec(spec), w, inv_freq, window, saved,
+      {attn_norms, mlp_norms, true, mid_grads, gains, squares}, backward_workspace, &p);
+  if (!e.empty()) return fail(e);
+  const auto address = [](const void* ptr) { return std::uint32_t(std::uintptr_t(ptr)); };
+  next[0] = p.backward, next[1] = p.count, next[2] = p.rows, next[3] = p.K;
+  for (int j = 0; j < 3; ++j) {
+    next[4 + j] = p.slots[j], next[7 + j] = p.N[j];
+    next[10 + j] = address(p.in[j]), next[13 + j] = address(p.out[j]);
+  }
+  return 0;
+}
+
 EMSCRIPTEN_KEEPALIVE double rl_ckpt_saved_floats(const float* spec, int T) {
   return double(rl::checkpoint::saved_floats(rl::checkpoint::read_layer_spec(spec), T));
 }

@@ -7,9 +7,10 @@
 // its vector-Jacobian product. layer_backward recomputes the layer's activations from its saved input x (T x d,
 // what the forward read), then runs the two sublayers top-down.
 //
-// Weight gradients are reported as squared Frobenius norms only, never materialized (kernels/linear.hpp's
-// linear_weight_grad_square: two T x T Gram matrices, cheaper than dW itself while T is small against N and K);
-// a bias's gradient is linear_backward's db.
+// Weight gradients are reported as squared Frobenius norms only, never materialized: for a linear layer
+// y[T, N] = x[T, K] W^T, dW = dy^T x and
+//   ||dW||_F^2 = sum_{t,s} (dy_t . dy_s)(x_t . x_s) = <dy dy^T, x x^T>_F
+// two T x T Gram matrices, cheaper than dW itself while T is small against N and K.
 #pragma once
 #include <string>
 #include <vector>
@@ -62,5 +63,49 @@ std::string layer_forward_saved(float* x, int T, const LayerSpec& spec, const La
 std::string layer_backward(float* g, float* branch_only, const float* x, int T, const LayerSpec& spec,
                            const LayerWeights& weights, const float* inv_freq, int window, const LayerGradients& out,
                            BackwardWorkspace& ws, const float* saved = nullptr);
+
+// The layer cut at its seven projections, for a run whose projections are computed elsewhere (each worker its rows
+// of each matrix, shards.js): the forward's stages, each followed by the projection named, then the backward's.
+//   norm1    N1(x)                                             -> q, k, v = W_{q,k,v} N1(x)
+//   heads    biases, q/k norm, RoPE, the heads                 -> a0 = W_o y
+//   norm3    o's bias, N2, xm = x + that, N3(xm)               -> gate, up = W_{gate,up} N3(xm)
+//   glu      act = act(gate) * up                              -> m0 = W_down act
+//   add      N4, x = xm + that
+//   d_norm4  G = [g; branch], N4's backward                    -> dAct = dM0 W_down
+//   d_glu    the GLU's backward                                -> dIn = dGate W_gate + dUp W_up
+//   d_norm2  N3's backward, g += J (the MLP done), N2's        -> dY = dA0 W_o
+//   d_heads  the heads', RoPE's, q/k norm's backward           -> dIn = dQ0 W_q + dK0 W_k + dV W_v
+//   d_norm1  N1's backward, g += J (the attention done)
+// layer_forward_saved and layer_backward run the same stages with each projection in this thread.
+enum class LayerStage : int { norm1, heads, norm3, glu, add, d_norm4, d_glu, d_norm2, d_heads, d_norm1 };
+
+// The projection after a stage: forward, out[j][rows, N[j]] = in[0][rows, K] W_slots[j]^T (its output overwritten);
+// backward, out[0][rows, K] += in[j][rows, N[j]] W_slots[j] summed over j (out zeroed by the stage). count 0: none.
+struct StageProjection {
+  bool backward = false;
+  int count = 0, rows = 0, K = 0;
+  int slots[3] = {}, N[3] = {};
+  const float* in[3] = {};
+  float* out[3] = {};
+};
+
+// What the stages report: attn_norms, mlp_norms (forward; T floats each, nullptr: not asked), write_output (add
+// writes the layer's output over x), and LayerGradients' three (backward; gains and param_squares filled from
+// d_norm4 to d_norm1).
+struct LayerStageOutputs {
+  float* attn_norms = nullptr;
+  float* mlp_norms = nullptr;
+  bool write_output = false;
+  float* mid_grads = nullptr;
+  double* gains = nullptr;
+  double* param_squares = nullptr;
+};
+
+// One stage of layer_forward_saved or layer_backward on the layer's activations in saved (saved_floats floats) and
+// the workspace's scratch (the same from one stage to the next while spec and T stay); weights: its norms and
+// biases (the projections are not read). next: the projection to run before the next stage.
+std::string layer_stage(LayerStage stage, float* x, float* g, float* branch_only, int T, const LayerSpec& spec,
+                        const LayerWeights& weights, const float* inv_freq, int window, float* saved,
+                        const LayerStageOutputs& out, BackwardWorkspace& ws, StageProjection* next);
 
 }  // namespace rl::checkpoint

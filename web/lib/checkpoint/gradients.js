@@ -10,6 +10,7 @@ import { align16, heapAllocator } from './heap.js';
 import { heapCopier, weightLayout } from './layer-weights.js';
 import { runReads } from './run-reads.js';
 import { checkpointLayout, encodeSpec } from './layout.js';
+import { BACKWARD_STAGES, FORWARD_STAGES, groupCall, runStages, stageWords } from './split-stages.js';
 
 const OPTIONS = Object.freeze(['target', 'onProgress', 'signal', 'memoryLimit']);
 const invalid = (message) => new ResidualLabError(message, { code: 'invalid_input' });
@@ -34,6 +35,8 @@ export function createGradients(Module, model, weights, runner) {
     const reads = runReads(byLayer, largestLayerRead);
 
     const { alloc, freeAll, fail } = heapAllocator(Module);
+    // split: the forward's workers run the backward's projections too, each its rows (split-stages.js)
+    const pool = await runner.pool();
     try {
       const settings = settingsBlocks(Module, alloc, { T, d, L, layout, spec: model.spec });
       const { saved, keptAt } = settings;
@@ -69,12 +72,13 @@ export function createGradients(Module, model, weights, runner) {
         return Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T);
       };
       const paramSquares = new Map(); // tensor name -> ||dloss/dW||^2
-      const bk = { Module, layout, model, w, T, blocks, reads, copier, fail, cancelled, report, view, rowNorms };
+      const bk = { Module, layout, model, w, T, blocks, reads, copier, fail, cancelled, report, view, rowNorms, alloc };
+      bk.split = pool && { ...bk, pool, keep: false, blocks: { ...blocks, next: stageWords(alloc) } };
       bk.code = copier.code;
 
       // reads into two reused buffers, each one's next read started once its bytes are in the heap (fresh
       // buffers cost page faults: docs/checkpoints.md)
-      const nextLayer = reads.readLayer(L - 1);
+      const nextLayer = pool ? null : reads.readLayer(L - 1);
       const headSquare = await headBackward(bk, { dz, finalHidden: forward.finalHidden });
       report('head', 0);
 
@@ -96,6 +100,9 @@ export function createGradients(Module, model, weights, runner) {
           workerHeapBytes: forward.reads.workerHeapBytes,
         },
       };
+    } catch (error) {
+      if (pool) runner.dropPool(); // a backward cut short leaves work in the workers
+      throw error;
     } finally {
       freeAll();
     }
@@ -191,6 +198,15 @@ async function headBackward(bk, { dz, finalHidden }) {
   };
   Module.HEAPF32.set(dz, dzPtr >> 2);
   Module.HEAPF32.set(finalHidden, hf >> 2);
+  if (bk.split) {
+    // each worker its vocabulary rows of the head, as in the forward: dhf, the sum of their dz W
+    const call = { layer: null, slots: [{ slot: 'head', outRows: V }], rows: T, backward: d, keep: false };
+    call.next = groupCall(bk.model.sizes.L - 1, 'down', bk.model.sizes);
+    const { outputs, bytesRead } = await reads.waited('exchangeWait', bk.split.pool.rows(call, dz));
+    reads.account.bytesRead += bytesRead;
+    Module.HEAPF32.set(outputs[0], dhf >> 2);
+    return Module._rl_ckpt_gram_product(dzPtr, V, hf, d, T);
+  }
   bk.view(dhf, T * d).fill(0);
   let nextChunk = readChunk(0);
   for (let v0 = 0; v0 < V; v0 += chunkRows) {
@@ -211,9 +227,9 @@ async function headBackward(bk, { dz, finalHidden }) {
  * branchOnly }; each layer's weight gradients' squares go into paramSquares.
  */
 async function layersBackward(bk, { hiddenStates, nextLayer, keptAt, paramSquares }) {
-  const { Module, layout, model, T, blocks, reads } = bk;
+  const { Module, model, T, blocks } = bk;
   const { L } = model.sizes;
-  const { g, branch, xin, layer, gains, squares, spec, slots, freq, norms } = blocks;
+  const { g, branch, gains, norms } = blocks;
   const streamGrads = Array(L + 1),
     midGrads = Array(L),
     branchGains = Array(L),
@@ -222,38 +238,82 @@ async function layersBackward(bk, { hiddenStates, nextLayer, keptAt, paramSquare
   branchOnly[L] = streamGrads[L].slice();
   for (let i = L - 1; i >= 0; i--) {
     bk.cancelled();
-    const fetched = await nextLayer;
-    bk.cancelled();
-    const pointers = bk.copier.copyLayer(fetched, layer);
-    nextLayer = i > 0 ? reads.readLayer(i - 1) : null; // read while this layer runs
-    Module.HEAPU32.set(pointers, slots >> 2);
-    Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
-    Module.HEAPF32.set(hiddenStates[i], xin >> 2);
-    const status = Module._rl_ckpt_layer_backward(
-      g,
-      branch,
-      xin,
-      T,
-      spec,
-      slots,
-      freq,
-      model.layers[i].window,
-      norms + T * 4,
-      gains,
-      squares,
-      keptAt(i),
-    );
-    if (status !== 0) throw bk.fail();
-    midGrads[i] = Module.HEAPF32.slice((norms >> 2) + T, (norms >> 2) + 2 * T);
+    if (bk.split) await splitLayerBackward(bk, i, { hiddenStates, keptAt, paramSquares });
+    else nextLayer = await localLayerBackward(bk, i, { hiddenStates, nextLayer, keptAt, paramSquares });
     const [attnOut, attnIn, mlpOut, mlpIn] = Module.HEAPF64.slice(gains >> 3, (gains >> 3) + 4);
+    midGrads[i] = Module.HEAPF32.slice((norms >> 2) + T, (norms >> 2) + 2 * T);
     branchGains[i] = { attn: ratio(attnOut, attnIn), mlp: ratio(mlpOut, mlpIn) };
-    const sq = Module.HEAPF64.slice(squares >> 3, (squares >> 3) + layout.slots.length);
-    for (const [slot, [w]] of fetched) paramSquares.set(w.name, sq[layout.slotIndex[slot]]);
     streamGrads[i] = bk.rowNorms(g);
     branchOnly[i] = bk.rowNorms(branch);
     bk.report('layer', L - i);
   }
   return { streamGrads, midGrads, branchGains, branchOnly };
+}
+
+/** Layer i's backward here on its weights (read while layer i + 1 ran); starts layer i - 1's read, returned. */
+async function localLayerBackward(bk, i, { hiddenStates, nextLayer, keptAt, paramSquares }) {
+  const { Module, layout, model, T, blocks, reads } = bk;
+  const { g, branch, xin, layer, gains, squares, spec, slots, freq, norms } = blocks;
+  const fetched = await nextLayer;
+  bk.cancelled();
+  const pointers = bk.copier.copyLayer(fetched, layer);
+  nextLayer = i > 0 ? reads.readLayer(i - 1) : null; // read while this layer runs
+  Module.HEAPU32.set(pointers, slots >> 2);
+  Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
+  Module.HEAPF32.set(hiddenStates[i], xin >> 2);
+  const status = Module._rl_ckpt_layer_backward(
+    g,
+    branch,
+    xin,
+    T,
+    spec,
+    slots,
+    freq,
+    model.layers[i].window,
+    norms + T * 4,
+    gains,
+    squares,
+    keptAt(i),
+  );
+  if (status !== 0) throw bk.fail();
+  const sq = Module.HEAPF64.slice(squares >> 3, (squares >> 3) + layout.slots.length);
+  for (const [slot, [w]] of fetched) paramSquares.set(w.name, sq[layout.slotIndex[slot]]);
+  return nextLayer;
+}
+
+/**
+ * Layer i's backward split over the workers: its norms and biases read here, its projections in the workers (the
+ * activations recomputed the same way where the forward kept none); the workers read layer i - 1's first rows ahead.
+ */
+async function splitLayerBackward(bk, i, { hiddenStates, keptAt, paramSquares }) {
+  const { Module, layout, model, T, blocks, reads, w, split } = bk;
+  const { g, branch, xin, layer, gains, squares, slots, freq, norms } = blocks;
+  const small = w.smallOf(i);
+  const bytes = await reads.waited('readWait', Promise.all(small.map((t) => reads.read(t))));
+  bk.cancelled();
+  const pointers = bk.copier.copyLayer(new Map(small.map((t, j) => [t.slot, [t, bytes[j]]])), layer, {
+    projections: false,
+  });
+  for (const b of bytes) reads.release(b);
+  Module.HEAPU32.set(pointers, slots >> 2);
+  Module.HEAPF32.set(model.layers[i].invFreq, freq >> 2);
+  Module.HEAPF32.set(hiddenStates[i], xin >> 2);
+  let saved = keptAt(i);
+  if (!saved) {
+    const floats = Module._rl_ckpt_saved_floats(blocks.spec, T);
+    bk.recompute ??= {
+      saved: bk.alloc(floats * 4, "a layer's activations"),
+      x: bk.alloc(T * model.sizes.d * 4, 'a copy of its input'),
+    };
+    ({ saved } = bk.recompute);
+    Module.HEAPF32.set(hiddenStates[i], bk.recompute.x >> 2); // the forward's add writes over its x
+    await runStages(split, i, FORWARD_STAGES, { x: bk.recompute.x, saved }, groupCall(i, 'down', model.sizes));
+  }
+  const after = i > 0 ? groupCall(i - 1, 'down', model.sizes) : null;
+  const args = { x: xin, g, branch, saved, midGrads: norms + T * 4, gains, squares };
+  await runStages(split, i, BACKWARD_STAGES, args, after);
+  const sq = Module.HEAPF64.slice(squares >> 3, (squares >> 3) + layout.slots.length);
+  for (const t of w.byLayer[i].values()) paramSquares.set(t.name, sq[layout.slotIndex[t.slot]]);
 }
 
 /** The embedding's weight gradient's square (and a tied head's, its two uses added) into paramSquares. */

@@ -24,7 +24,8 @@ import { createResidency } from './residency.js';
 import { collectedLists, keepObservations, observationBlocks, runBlocks } from './run-blocks.js';
 import { checkRunOptions } from './run-options.js';
 import { runReads } from './run-reads.js';
-import { splitLayers } from './split-layer.js';
+import { splitLayers, splitWeights } from './split-layer.js';
+import { savedSplitLayers } from './split-stages.js';
 
 export { defaultResidencyBudget } from './residency.js';
 export { COLLECTABLE, DEFAULT_MEMORY_LIMIT, MAX_TOKENS } from './run-options.js';
@@ -56,6 +57,14 @@ export function createRunner(
   return {
     run: (ids, options = {}) => forward(runner, ids, options),
     cost,
+    /** The workers runs are split over (shards.js), or null: this thread alone. */
+    pool: async () => (await shards?.get()) ?? null,
+    /** Ends the workers after a run cut short (their memory and what they kept with them). */
+    dropPool() {
+      shards?.drop();
+      residency.forgetWorkers();
+      runner.lastPool = null;
+    },
     /** Which mode the model runs in and what stays between runs (docs/checkpoints.md, "Residency"). */
     residency: (pool = runner.lastPool) => residency.report(pool),
     dispose() {
@@ -78,13 +87,13 @@ async function forward(runner, ids, options) {
   };
   cancelled();
   await runner.checkUnchanged();
-  // a forward for the backward (gradients.js) keeps every layer's activations here, in this thread, even when
-  // runs are split: it uses what this thread keeps, and keeps nothing more (the model is held in the workers, or
-  // does not fit this thread's heap)
+  // a forward for the backward (gradients.js) keeps every layer's activations here, in this thread; split, its
+  // projections run in the workers (split-stages.js)
   const saveActivations = options?.[KEEP_ACTIVATIONS] ?? null;
-  const pool = saveActivations ? null : ((await shards?.get()) ?? null);
-  if (!saveActivations) runner.lastPool = pool;
-  const keep = residency.keeps() && !(saveActivations && shards);
+  const pool = (await shards?.get()) ?? null;
+  runner.lastPool = pool;
+  // a thread that has workers holds no weights: their heaps hold the model where it is kept
+  const keep = residency.keeps() && !(saveActivations && shards && !pool);
   checkMemoryLimit(opts.memoryLimit, pool, w, V);
 
   const reads = runReads(w.byLayer, w.largestLayerRead);
@@ -118,7 +127,8 @@ async function forward(runner, ids, options) {
     const collected = collectedLists(opts.wanted, L);
     const lens = lensStates(Module, opts.lensAt, L, d);
     const variantLens = opts.branches.map(() => lensStates(Module, opts.lensAt, L, d));
-    const layers = await runLayers(ctx, pool ? ctx.split.run : local.run, { lens, variantLens, collected, heap });
+    const split = pool && (saveActivations ? savedSplitLayers(ctx, splitWeights) : ctx.split);
+    const layers = await runLayers(ctx, pool ? split.run : local.run, { lens, variantLens, collected, heap });
     const head = await runHead(ctx, {
       lensRows: lens.rows,
       variantLensRows: variantLens.map((l) => l.rows),

@@ -72,8 +72,11 @@ function keptRows(Module) {
   return store;
 }
 
-/** The head's rows of this worker's vocabulary range [begin, end) in pieces: logits[rows, n]. */
-async function headShare(share, heap, { begin, end }, x, rows, K, keep) {
+/**
+ * The head's rows of this worker's vocabulary range [begin, end) in pieces: logits[rows, n]; backward (V, else 0):
+ * x is the logits' gradient dz[rows, V] and the block this range's share of dh[rows, K] = dz W.
+ */
+async function headShare(share, heap, { begin, end }, x, rows, K, keep, backward = 0) {
   const { Module, code, weightOf, read, buffers, store } = share;
   const { kept, keepBlock } = store;
   const w = weightOf(null, 'head');
@@ -85,7 +88,12 @@ async function headShare(share, heap, { begin, end }, x, rows, K, keep) {
   const chunkRows = Math.max(1, Math.min(n, Math.floor(HEAD_CHUNK_BYTES / rowBytes(w))));
   const chunk = whole ? 0 : heap.alloc(chunkRows * rowBytes(w), 'a chunk of the output head');
   const panel = heap.alloc(share.panelRows * K * 4, 'a panel of rows');
-  const out = heap.alloc(rows * n * 4, 'the logits of a share of the vocabulary');
+  const outFloats = backward ? rows * K : rows * n;
+  const out = heap.alloc(
+    outFloats * 4,
+    backward ? "a share of the head's input gradient" : 'the logits of a share of the vocabulary',
+  );
+  if (backward) Module.HEAPF32.fill(0, out >> 2, (out >> 2) + outFloats);
   const piece = (v0) => {
     const [from, to] = [v0 * rowBytes(w), Math.min(end, v0 + chunkRows) * rowBytes(w)];
     return read(w, from, to, buffers.take(to - from));
@@ -103,23 +111,25 @@ async function headShare(share, heap, { begin, end }, x, rows, K, keep) {
       pending = v1 < end ? piece(v1) : null;
       pending?.catch(() => {});
     }
-    const status = Module._rl_ckpt_head(
-      out + (v0 - begin) * 4,
-      n,
-      x,
-      rows,
-      K,
-      at,
-      code(w.dtype),
-      v1 - v0,
-      0, // the coordinator caps the logits (runner.js)
-      panel,
-    );
+    const status = backward
+      ? Module._rl_ckpt_head_backward(out, x + v0 * 4, backward, rows, K, at, code(w.dtype), v1 - v0, panel)
+      : Module._rl_ckpt_head(
+          out + (v0 - begin) * 4,
+          n,
+          x,
+          rows,
+          K,
+          at,
+          code(w.dtype),
+          v1 - v0,
+          0, // the coordinator caps the logits (runner.js)
+          panel,
+        );
     if (status !== 0) throw heap.fail();
   }
   if (whole && !filled) kept.set(key, whole);
   return {
-    blocks: [Module.HEAPF32.slice(out >> 2, (out >> 2) + rows * n)],
+    blocks: [Module.HEAPF32.slice(out >> 2, (out >> 2) + outFloats)],
     bytesRead,
     heapBytes: Module.HEAPU8.length,
     keptBytes: store.bytes,
@@ -164,8 +174,9 @@ export function createShardWorker(Module, model, weightOf, read) {
     return { ...reply, busySeconds: (performance.now() - t0) / 1000 - reply.readWaitSeconds };
   }
 
-  async function projectRows({ layer, parts, rows, input, gated = false, next = null, keep = false }) {
-    const K = input.length / rows;
+  async function projectRows({ layer, parts, rows, input, gated = false, next = null, keep = false, backward = 0 }) {
+    // backward: K, the width of the input gradient; input holds each part's whole output gradient [rows, N] in turn
+    const K = backward || input.length / rows;
     const heap = heapAllocator(Module);
     let readWaitSeconds = 0;
     try {
@@ -180,8 +191,12 @@ export function createShardWorker(Module, model, weightOf, read) {
             keptBytes: store.bytes,
             readWaitSeconds,
           };
-        const share = { Module, code, weightOf, read, buffers, store, panelRows: layout.panelRows };
-        return { ...(await headShare(share, heap, parts[0], x, rows, K, keep)), readWaitSeconds };
+        const panelRows = backward ? layout.backwardPanelRows : layout.panelRows;
+        const share = { Module, code, weightOf, read, buffers, store, panelRows };
+        return {
+          ...(await headShare(share, heap, parts[0], x, rows, K, keep, backward && input.length / rows)),
+          readWaitSeconds,
+        };
       }
       const waitStart = performance.now();
       const all = await Promise.all(
@@ -189,11 +204,16 @@ export function createShardWorker(Module, model, weightOf, read) {
       );
       readWaitSeconds = (performance.now() - waitStart) / 1000;
       for (const part of next?.parts ?? []) start(next.layer, part);
-      const panel = heap.alloc(layout.panelRows * K * 4, 'a panel of rows');
+      const panel = heap.alloc((backward ? layout.backwardPanelRows : layout.panelRows) * K * 4, 'a panel of rows');
       let bytesRead = 0;
+      const dx = backward ? heap.alloc(rows * K * 4, "a share of an input's gradient") : 0;
+      if (dx) Module.HEAPF32.fill(0, dx >> 2, (dx >> 2) + rows * K);
+      // backward: each part's output gradient [rows, N] in the input, one after the other
+      const dyAt = [x];
+      for (const part of parts) dyAt.push(dyAt.at(-1) + rows * weightOf(layer, part.slot).shape[0] * 4);
       const outs = parts.map((part, i) => {
         const n = part.end - part.begin;
-        const y = heap.alloc(Math.max(1, rows * n) * 4, "a share of a projection's output");
+        const y = heap.alloc(Math.max(1, backward ? 1 : rows * n) * 4, "a share of a projection's output");
         if (n === 0) return y;
         const w = weightOf(layer, part.slot);
         const key = keyOf(layer, part);
@@ -206,9 +226,22 @@ export function createShardWorker(Module, model, weightOf, read) {
           Module.HEAPU8.set(all[i], wp);
           buffers.give(all[i]);
         }
-        if (Module._rl_ckpt_linear(y, x, wp, code(w.dtype), rows, K, n, panel) !== 0) throw heap.fail();
+        if (backward) {
+          // dx += dy[:, begin:end] W[begin:end, :] (this worker's rows of W); the parts' sum over workers is dx
+          const dy = dyAt[i] + part.begin * 4;
+          const status = Module._rl_ckpt_head_backward(dx, dy, w.shape[0], rows, K, wp, code(w.dtype), n, panel);
+          if (status !== 0) throw heap.fail();
+        } else if (Module._rl_ckpt_linear(y, x, wp, code(w.dtype), rows, K, n, panel) !== 0) throw heap.fail();
         return y;
       });
+      if (backward)
+        return {
+          blocks: [Module.HEAPF32.slice(dx >> 2, (dx >> 2) + rows * K)],
+          bytesRead,
+          heapBytes: Module.HEAPU8.length,
+          keptBytes: store.bytes,
+          readWaitSeconds,
+        };
       const n = (i) => parts[i].end - parts[i].begin;
       if (gated)
         Module._rl_ckpt_gated_activation(
@@ -258,6 +291,8 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
       /**
        * call: { layer, slots: [{ slot, outRows }], rows (T), gated, next: { layer, slots } | null }; input
        * [rows, K]. Resolves to { outputs: Float32Array[] ([rows, outRows] each; one when gated), bytesRead }.
+       * call.backward = K: the input is each slot's output gradient [rows, outRows] in turn, and the one output
+       * is the input's gradient [rows, K], sum over slots of dy W.
        */
       async rows(call, input) {
         const replies = await Promise.all(
@@ -268,6 +303,7 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
               rows: call.rows,
               input,
               gated: call.gated ?? false,
+              backward: call.backward ?? 0,
               next: call.next && { layer: call.next.layer, parts: partsOf(call.next.slots, i) },
               keep: call.keep ?? false,
             }),
@@ -278,6 +314,14 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
           keptBytes[i] = r.keptBytes ?? 0;
           busySeconds[i] += r.busySeconds ?? 0;
         });
+        const bytesRead = replies.reduce((sum, r) => sum + r.bytesRead, 0);
+        if (call.backward) {
+          // each worker's rows' share of the input's gradient, summed in the workers' order
+          const sum = new Float32Array(call.rows * call.backward);
+          for (const [block] of replies.map((r) => r.blocks).filter(([b]) => b.length))
+            for (let j = 0; j < sum.length; j++) sum[j] += block[j];
+          return { outputs: [sum], bytesRead };
+        }
         const kept = call.gated ? [call.slots[0]] : call.slots;
         const outputs = kept.map(({ outRows: N }, b) => {
           const out = new Float32Array(call.rows * N);
@@ -289,7 +333,7 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
           });
           return out;
         });
-        return { outputs, bytesRead: replies.reduce((sum, r) => sum + r.bytesRead, 0) };
+        return { outputs, bytesRead };
       },
       terminate() {
         for (const w of workers) w.terminate();

@@ -33,7 +33,7 @@ function projections(i, { d, H, KV, headDim, ffn }) {
  * blocks.layer); the workers hold the projections. Every layer's are read at once at the start (a few KB a
  * layer), not one await per tensor on the layers' critical path.
  */
-function splitWeights(ctx) {
+export function splitWeights(ctx) {
   const { blocks, reads, residency, keep, copier } = ctx;
   const { kept } = residency;
   const { smallOf } = ctx.weights;
