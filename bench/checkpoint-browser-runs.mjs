@@ -2,7 +2,7 @@
 // files picked through a file input (as a reader picks them), opened in the lab worker as the probe opens them
 // (its default workers), and the calls the probe makes, each timed in the page: the first run (16 token ids, logit
 // lens k = 3 at the last position, then normWeights), three later runs on other ids, the same without the lens, and
-// the layer-drop sweep (checkpointExperiments.dropLayers, one run). The same calls in node in this process, on the
+// the layer-drop sweep (checkpointClaims.dropLayers, one run). The same calls in node in this process, on the
 // same files, interleaved with the browser's visits, give the ratio that says whether the browser adds anything of
 // its own (a re-read, a copy) or just computes. Also: the browser's read speed of the picked weights file (16 MB
 // slices, the file in the OS cache), whose size over it is the first run's read floor; the memory of all the
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/lib/chromium.mjs';
 import { median } from '../scripts/lib/median.mjs';
-import { checkpointExperiments, load } from '../dist/lib/residual-lab.js';
+import { checkpointClaims, load } from '../dist/lib/residual-lab.js';
 import { startIsolatedServer } from './lib/isolated-server.mjs';
 import { browserRss } from './lib/browser-memory.mjs';
 import { cachedCheckpoint, shapeDir } from './synthetic-checkpoints.mjs';
@@ -50,7 +50,7 @@ async function calls(ckpt, ids, now) {
   for (let k = 1; k <= LATER; k++) later.push(await runOf(k, LENS));
   const noLens = [];
   for (let k = 1; k <= LATER; k++) noLens.push(await runOf(k + LATER, null));
-  const [sweepSeconds, sweep] = await time(() => ckpt.experiment('dropLayers', ids(0), { position: 15 }));
+  const [sweepSeconds, sweep] = await time(() => ckpt.claim('dropLayers', ids(0), { position: 15 }));
   return { first, later, noLens, sweepSeconds, sweepReadBytes: sweep?.reads?.bytes ?? null };
 }
 
@@ -68,7 +68,7 @@ try {
       const viaNode = {
         run: (...a) => ckpt.run(...a),
         normWeights: () => ckpt.normWeights(),
-        experiment: (name, ...a) => checkpointExperiments[name](ckpt, ...a),
+        claim: (name, ...a) => checkpointClaims[name](ckpt, ...a),
       };
       const row = {
         where: 'node',

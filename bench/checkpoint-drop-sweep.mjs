@@ -1,4 +1,4 @@
-// The layer-drop sweep (checkpointExperiments.dropLayers) on a checkpoint with Qwen2.5-0.5B-Instruct's exact
+// The layer-drop sweep (checkpointClaims.dropLayers) on a checkpoint with Qwen2.5-0.5B-Instruct's exact
 // shapes and random BF16 weights (made here, in memory, and written to a temporary file for the two-worker run),
 // 16 tokens, one worker, two reading every run and two with the weights resident: the sweep's wall and CPU time
 // beside one run's (both after a first run, the file then in the OS cache) and the bytes it read. The sweep is one
@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkpointExperiments, load } from '../dist/lib/residual-lab.js';
+import { checkpointClaims, load } from '../dist/lib/residual-lab.js';
 import { encodeFloats, writeSafetensors } from '../tests/fixtures/checkpoints/write-safetensors.mjs';
 import { makeConfig, tensorShapes } from '../tests/fixtures/checkpoints/make-checkpoints.mjs';
 import { QWEN_SEED } from '../content/measurements.js';
@@ -66,7 +66,7 @@ for (const { workers, residencyBudget } of [{ workers: 1 }, { workers: 2, reside
     };
     t0 = performance.now();
     c0 = cpuSeconds();
-    const sweep = await checkpointExperiments.dropLayers(counted, ids);
+    const sweep = await checkpointClaims.dropLayers(counted, ids);
     const seconds = (performance.now() - t0) / 1000;
     const sweepCpu = cpuSeconds() - c0;
     if (!sweep.layers.every((l) => Number.isFinite(l.kl))) throw new Error('a non-finite KL divergence');

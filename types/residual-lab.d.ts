@@ -548,12 +548,12 @@ export interface Checkpoint {
   residency(): CheckpointResidency;
   /** how many workers a run is split over */
   readonly workers: number;
-  /** one of the chapter's claims run on this checkpoint (checkpointExperiments, by name) */
-  experiment<N extends CheckpointExperimentName>(
+  /** one of the chapter's claims run on this checkpoint (checkpointClaims, by name) */
+  claim<N extends CheckpointClaimName>(
     name: N,
     input: string | ArrayLike<number>,
-    options?: Parameters<(typeof checkpointExperiments)[N]>[2],
-  ): ReturnType<(typeof checkpointExperiments)[N]>;
+    options?: Parameters<(typeof checkpointClaims)[N]>[2],
+  ): ReturnType<(typeof checkpointClaims)[N]>;
   /** token ids, or a text when tokenizer.json was given */
   run(input: string | ArrayLike<number>, options?: CheckpointRunOptions): Promise<CheckpointRun>;
   /** the loss's gradients through the model: one forward, then a backward that reads the weights again */
@@ -651,30 +651,30 @@ export interface ResidualLab extends Kernels {
   inspectConfig(text: string): ConfigInspection;
 }
 
-// ---- Experiments on an opened checkpoint -------------------------------------------------------------------
-// web/lib/checkpoint/experiments.js: the chapter's claims about trained models, each one run (or a few) with
+// ---- The chapter's claims on an opened checkpoint ----------------------------------------------------------
+// web/lib/checkpoint/claims.js: the chapter's claims about trained models, each one run (or a few) with
 // named interventions and observations. `ckpt` may be a checkpoint or a lab worker's handle of one.
 
-export interface CheckpointExperimentOptions {
+export interface CheckpointClaimOptions {
   onProgress?: (progress: CheckpointProgress & { fraction?: number }) => void;
   signal?: AbortSignal;
 }
-/** where an experiment looks: a whole number 0 .. T - 1, default the last */
+/** where a claim looks: a whole number 0 .. T - 1, default the last */
 type AtPosition = { position?: number };
 /** how many it lists: a whole number 1 .. min(V, MAX_TOP_TOKENS) tokens, or 1 .. d coordinates; default 5 */
 type TopK = { k?: number };
-export type CheckpointExperimentName = keyof typeof checkpointExperiments.EXPERIMENT_OPTIONS;
+export type CheckpointClaimName = keyof typeof checkpointClaims.CLAIM_OPTIONS;
 export interface TokenDistribution {
   /** nats */
   entropy: number;
   ids: number[];
   probs: number[];
 }
-type ExperimentCheckpoint = Pick<Checkpoint, 'run' | 'normWeights' | 'forward'>;
+type ClaimCheckpoint = Pick<Checkpoint, 'run' | 'normWeights' | 'forward'>;
 
-export declare namespace checkpointExperiments {
-  /** each experiment's own options beside onProgress and signal */
-  const EXPERIMENT_OPTIONS: {
+export declare namespace checkpointClaims {
+  /** each claim's own options beside onProgress and signal */
+  const CLAIM_OPTIONS: {
     readonly noFinalNorm: readonly ('k' | 'position')[];
     readonly dropLayers: readonly 'position'[];
     readonly wrongConvention: readonly ('k' | 'position')[];
@@ -692,9 +692,9 @@ export declare namespace checkpointExperiments {
   /** what the k largest of d coordinates hold of a random direction's squared length (seeded) */
   function randomShares(d: number, k: number, seed?: number): { share: number; p95: number; top: number };
   function noFinalNorm(
-    ckpt: ExperimentCheckpoint,
+    ckpt: ClaimCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & TopK & AtPosition,
+    options?: CheckpointClaimOptions & TopK & AtPosition,
   ): Promise<{
     position: number;
     real: TokenDistribution;
@@ -707,45 +707,45 @@ export declare namespace checkpointExperiments {
     kl: number;
   }>;
   function dropLayers(
-    ckpt: ExperimentCheckpoint,
+    ckpt: ClaimCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & AtPosition,
+    options?: CheckpointClaimOptions & AtPosition,
   ): Promise<{
     position: number;
     top: number;
     layers: { layer: number; kl: number; topSurvives: boolean; top: number; cosine: number }[];
   }>;
   function wrongConvention(
-    ckpt: ExperimentCheckpoint,
+    ckpt: ClaimCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & TopK & AtPosition,
+    options?: CheckpointClaimOptions & TopK & AtPosition,
   ): Promise<{
     position: number;
     right: TokenDistribution & { normOffset: 0 | 1; lens: CheckpointRun['lens'] };
     wrong: TokenDistribution & { normOffset: 0 | 1; lens: CheckpointRun['lens'] };
   }>;
   function increments(
-    ckpt: ExperimentCheckpoint,
+    ckpt: ClaimCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & AtPosition,
+    options?: CheckpointClaimOptions & AtPosition,
   ): Promise<{
     position: number;
     layers: { layer: number; attn: number; mlp: number; stream: number; attnGain: number | null; mlpGain: number | null }[];
   }>;
   function epsMargin(
-    ckpt: ExperimentCheckpoint,
+    ckpt: ClaimCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions,
+    options?: CheckpointClaimOptions,
   ): Promise<{ eps: number; rows: EpsRow[]; smallest: EpsRow }>;
   function attentionScores(
-    ckpt: ExperimentCheckpoint,
+    ckpt: ClaimCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions,
+    options?: CheckpointClaimOptions,
   ): Promise<{ qkNorm: CheckpointForward['qkNorm']; layers: { layer: number; maxPerHead: number[]; bound: number | null }[] }>;
   function softcaps(
-    ckpt: ExperimentCheckpoint,
+    ckpt: ClaimCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions,
+    options?: CheckpointClaimOptions,
   ): Promise<{
     unsupported: string | null;
     attnCap?: number | null;
@@ -754,9 +754,9 @@ export declare namespace checkpointExperiments {
     final?: CheckpointCollected['finalSoftcap'] | null;
   }>;
   function streamTop(
-    ckpt: ExperimentCheckpoint,
+    ckpt: ClaimCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions & TopK & AtPosition,
+    options?: CheckpointClaimOptions & TopK & AtPosition,
   ): Promise<{
     position: number;
     k: number;
@@ -765,9 +765,9 @@ export declare namespace checkpointExperiments {
     random: { share: number; p95: number; top: number };
   }>;
   function bf16Norm(
-    ckpt: ExperimentCheckpoint,
+    ckpt: ClaimCheckpoint,
     ids: ArrayLike<number>,
-    options?: CheckpointExperimentOptions,
+    options?: CheckpointClaimOptions,
   ): Promise<{
     positions: { position: number; meanSquare: number; meanSquareBf16: number; meanSquareError: number; outputError: number }[];
   }>;

@@ -23,7 +23,7 @@ export type DecoderProxy = Pick<Decoder, 'config' | 'numParams'>
   & { dispose(): Promise<void> };
 /** A Checkpoint that lives in the worker: its plain fields (workers brought up to date after each call) and its methods, async. */
 export type CheckpointProxy = Pick<Checkpoint, 'architecture' | 'modelType' | 'config' | 'tensors' | 'format' | 'tokenizer' | 'forward' | 'workers'>
-  & { [K in 'run' | 'gradients' | 'experiment' | 'normWeights' | 'tokenize' | 'tokenizerJson' | 'cost' | 'residency']: Async<Checkpoint[K]> }
+  & { [K in 'run' | 'gradients' | 'claim' | 'normWeights' | 'tokenize' | 'tokenizerJson' | 'cost' | 'residency']: Async<Checkpoint[K]> }
   & { dispose(): Promise<void> };
 /** A WarmupRun that lives in the worker: its plain fields (done brought up to date after each call) and its methods, async. */
 export type WarmupRunProxy = Pick<WarmupRun, 'options' | 'done'>

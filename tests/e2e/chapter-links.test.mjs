@@ -30,7 +30,7 @@ after(async () => {
 async function answerOf(toy, experiment) {
   const ckpt = await api.openCheckpoint(toyFiles(toy));
   try {
-    return await ckpt.experiment(experiment, ckpt.tokenize(toyWindow(toy)));
+    return await ckpt.claim(experiment, ckpt.tokenize(toyWindow(toy)));
   } finally {
     ckpt.dispose();
   }

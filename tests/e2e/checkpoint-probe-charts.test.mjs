@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
 import { formatTrimmed } from '../../web/components/shared/format.js';
 import { toyWindow } from '../../web/components/shared/toys.js';
-import { EXPERIMENTS } from '../../web/lib/checkpoint/experiments.js';
+import { CLAIMS } from '../../web/lib/checkpoint/claims.js';
 import { stringsOf } from '../../web/languages.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
@@ -50,14 +50,14 @@ for (const [code, path] of LANGUAGE_PAGES) {
     const toy = record.toys[0];
     const ckpt = await api.openCheckpoint(toyFiles(toy));
     const ids = ckpt.tokenize(toyWindow(toy));
-    const names = Object.keys(EXPERIMENTS);
+    const names = Object.keys(CLAIMS);
     const view = await openReady(lab, `${path}?probe.experiment=${names[0]}#rl-probe`);
     const widget = view.page.locator('rl-checkpoint-probe');
     await widget.scrollIntoViewIfNeeded();
     await probeDone(widget, 'the toy and the first experiment are run');
     let checked = 0;
     for (const experiment of names) {
-      const result = await ckpt.experiment(experiment, ids);
+      const result = await ckpt.claim(experiment, ids);
       if (result.unsupported) continue; // no chart (checkpoint-probe-experiments.test.mjs)
       if (experiment !== names[0]) {
         await widget.getByLabel(S.experiment, { exact: true }).selectOption(experiment);

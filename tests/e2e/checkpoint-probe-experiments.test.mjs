@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
 import { readTokenizer, shownToken } from '../../web/components/checkpoint-probe/compute.js';
 import { toyWindow } from '../../web/components/shared/toys.js';
-import { EXPERIMENTS } from '../../web/lib/checkpoint/experiments.js';
+import { CLAIMS } from '../../web/lib/checkpoint/claims.js';
 import { stringsOf } from '../../web/languages.js';
 import { record, toyFiles } from '../fixtures/toys.mjs';
 import { startLab } from './harness.mjs';
@@ -30,7 +30,7 @@ test('an address naming the layer-drop sweep runs it on the toy; soft-caps say t
   const toy = record.toys[0];
   const ckpt = await api.openCheckpoint(toyFiles(toy));
   const ids = ckpt.tokenize(toyWindow(toy));
-  const sweep = await ckpt.experiment('dropLayers', ids);
+  const sweep = await ckpt.claim('dropLayers', ids);
   ckpt.dispose();
   const view = await openReady(lab, `${EN}?probe.experiment=dropLayers#rl-probe`);
   const widget = view.page.locator('rl-checkpoint-probe');
@@ -63,7 +63,7 @@ test('an address naming the layer-drop sweep runs it on the toy; soft-caps say t
 });
 
 test('every experiment on every shipped toy: the API’s answer, and a chart with bars or the sentence that it cannot run', async () => {
-  const names = Object.keys(EXPERIMENTS);
+  const names = Object.keys(CLAIMS);
   const view = await openReady(lab, `${EN}?probe.experiment=${names[0]}#rl-probe`);
   const widget = view.page.locator('rl-checkpoint-probe');
   await widget.scrollIntoViewIfNeeded();
@@ -77,7 +77,7 @@ test('every experiment on every shipped toy: the API’s answer, and a chart wit
     if (toy !== record.toys[0]) await widget.getByLabel(S.toy, { exact: true }).selectOption(toy.name);
     for (const experiment of names) {
       const what = `${experiment} on ${toy.name}`;
-      const result = await ckpt.experiment(experiment, ids);
+      const result = await ckpt.claim(experiment, ids);
       const e = S.experiments[experiment];
       const expected = result.unsupported ? (e.unsupported ?? S.cannotRun(result.unsupported)) : e.answer(result, t);
       if (experiment !== names[0] || toy !== record.toys[0])
@@ -109,7 +109,7 @@ test('the chapter’s link to the attention-score experiment opens the probe at 
   const toy = record.toys.find((x) => x.name === 'toy-olmo2');
   const files = toyFiles(toy);
   const ckpt = await api.openCheckpoint(files);
-  const result = await ckpt.experiment('attentionScores', ckpt.tokenize(toyWindow(toy)));
+  const result = await ckpt.claim('attentionScores', ckpt.tokenize(toyWindow(toy)));
   ckpt.dispose();
   const view = await openReady(lab, EN);
   const link = view.page.locator('a[href*="probe.experiment=attentionScores"]');
@@ -147,8 +147,8 @@ test('the experiments that look at one position follow the Position field: the a
       await widget.getByLabel('Experiment', { exact: true }).selectOption(experiment);
       await probeDone(widget, `${experiment} is run`);
     }
-    const there = await ckpt.experiment(experiment, ids, { position });
-    const atLast = await ckpt.experiment(experiment, ids);
+    const there = await ckpt.claim(experiment, ids, { position });
+    const atLast = await ckpt.claim(experiment, ids);
     const expected = S.experiments[experiment].answer(there, t);
     assert.notEqual(expected, S.experiments[experiment].answer(atLast, t), `${experiment}: the position matters`);
     await eventually(

@@ -1,5 +1,5 @@
 // A checkpoint run's interventions (options.intervene) and observations (options.collect), and the experiments
-// built on them (web/lib/checkpoint/experiments.js), against the float64 forward written from the Transformers
+// built on them (web/lib/checkpoint/claims.js), against the float64 forward written from the Transformers
 // modeling code (tests/fixtures/checkpoints/reference.mjs) on seeded tiny checkpoints of every family; one worker
 // and a split run give the same numbers; and the properties the chapter's claims rest on.
 //   node --test tests/js/checkpoint-hooks.test.mjs     after `node scripts/build.mjs`
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkpointExperiments as experiments, load } from '../../dist/lib/residual-lab.js';
+import { checkpointClaims as experiments, load } from '../../dist/lib/residual-lab.js';
 import { encodeFloats, writeSafetensors } from '../fixtures/checkpoints/write-safetensors.mjs';
 import { FAMILIES, makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { referenceForward, rmsNormBf16Reference } from '../fixtures/checkpoints/reference.mjs';
@@ -591,9 +591,9 @@ test("the experiments' options: unknown keys refused by name, k and position who
         assert.match(e.message, pattern);
         return true;
       });
-    for (const name of Object.keys(experiments.EXPERIMENT_OPTIONS)) {
+    for (const name of Object.keys(experiments.CLAIM_OPTIONS)) {
       await refused(name, { layer: 99 }, new RegExp(`^${name}: unknown options key "layer"`));
-      if (!experiments.EXPERIMENT_OPTIONS[name].includes('position'))
+      if (!experiments.CLAIM_OPTIONS[name].includes('position'))
         await refused(name, { position: 0 }, /unknown options key "position"/);
     }
     for (const name of ['streamTop', 'noFinalNorm', 'wrongConvention']) {
@@ -609,7 +609,7 @@ test("the experiments' options: unknown keys refused by name, k and position who
     // what the documented values give, with the defaults filled in
     const top = await experiments.streamTop(ckpt, IDS, { k: 2, position: undefined });
     assert.deepEqual([top.k, top.position, top.states[0].coords.length], [2, T - 1, 2]);
-    const ckptCall = await ckpt.experiment('increments', IDS, { position: 0 });
+    const ckptCall = await ckpt.claim('increments', IDS, { position: 0 });
     assert.equal(ckptCall.position, 0);
   });
 });

@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { checkpointLayout, dtypeCode, encodeSpec } from '../../web/lib/checkpoint/layout.js';
 import { describeModel } from '../../web/lib/checkpoint/model.js';
 import { DTYPE_LAYOUTS } from '../../web/lib/checkpoint/gguf-types.js';
-import { NORM_INPUTS } from '../../web/lib/checkpoint/experiments.js';
+import { NORM_INPUTS } from '../../web/lib/checkpoint/claims.js';
 import { FAMILIES, makeConfig } from '../fixtures/checkpoints/make-checkpoints.mjs';
 
 let Module, layout;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkpointExperiments as experiments, load } from '../../dist/lib/residual-lab.js';
+import { checkpointClaims as experiments, load } from '../../dist/lib/residual-lab.js';
 import { FAMILIES, makeCheckpoint, weightsOnDisk } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { referenceForward } from '../fixtures/checkpoints/reference.mjs';
 import { assertRelativelyClose } from '../fixtures/float64.mjs';

@@ -1,4 +1,4 @@
-// The chapter's "try it on a model" lines: one per experiment of the probe (web/lib/checkpoint/experiments.js) in
+// The chapter's "try it on a model" lines: one per experiment of the probe (web/lib/checkpoint/claims.js) in
 // every language's chapter (web/languages.js), each in the section that makes the claim and linking the probe at
 // that experiment (and at the toy it speaks of); each number a line states about a shipped toy is the one the
 // experiment computes on that toy (lab.openCheckpoint, the toy's files and probe window, as the probe runs them).
@@ -6,7 +6,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/lib/residual-lab.js';
-import { EXPERIMENTS } from '../../web/lib/checkpoint/experiments.js';
+import { CLAIMS } from '../../web/lib/checkpoint/claims.js';
 import { readTokenizer, shownToken } from '../../web/components/checkpoint-probe/compute.js';
 import { TOY_NAMES, toyWindow } from '../../web/components/shared/toys.js';
 import { chapters } from './chapter-text.mjs';
@@ -29,7 +29,7 @@ function experimentLines(ch) {
 const lines = Object.fromEntries(CODES.map((code) => [code, experimentLines(chapters[code])]));
 
 test('every experiment has one line per language, in the same section, opening the probe at it', () => {
-  const names = Object.keys(EXPERIMENTS);
+  const names = Object.keys(CLAIMS);
   for (const code of CODES) {
     assert.deepEqual(Object.keys(lines[code]).sort(), [...names].sort(), `${code}: the experiments linked`);
     for (const name of names) {
@@ -57,7 +57,7 @@ async function measured(toyName, name) {
     opened.set(toyName, { ckpt, ids: ckpt.tokenize(toyWindow(toy)), tokenName: readTokenizer(files).name });
   }
   const { ckpt, ids, tokenName } = opened.get(toyName);
-  return { result: await ckpt.experiment(name, ids), forward: ckpt.forward, t: (id) => shownToken(tokenName(id)) };
+  return { result: await ckpt.claim(name, ids), forward: ckpt.forward, t: (id) => shownToken(tokenName(id)) };
 }
 
 /**
@@ -109,7 +109,7 @@ test('where the length lives: the toy Llama’s largest coordinates after layer 
 });
 
 test('a random direction’s share, computed: the Monte Carlo mean against the exact mean share of the largest coordinate', async () => {
-  const { randomShares } = await import('../../web/lib/checkpoint/experiments.js');
+  const { randomShares } = await import('../../web/lib/checkpoint/claims.js');
   // d = 2: an isotropic direction is (cos φ, sin φ), φ uniform, so the larger share is max(cos² φ, sin² φ) =
   // (1 + |cos 2φ|) / 2, of mean 1 / 2 + 1 / π; for k = d every share is 1
   assert.ok(Math.abs(randomShares(2, 1).top - (0.5 + 1 / Math.PI)) < 0.01);

@@ -314,17 +314,17 @@ function sameNumbers(actual, expected, what) {
 }
 
 test('the nine experiments and the logit lens give the same numbers on an F32 GGUF as on its safetensors', async () => {
-  const { EXPERIMENTS } = await import('../../web/lib/checkpoint/experiments.js');
+  const { CLAIMS } = await import('../../web/lib/checkpoint/claims.js');
   for (const family of ['qwen2', 'gemma3_text']) {
     const fixture = makeCheckpoint({ family, config: ggufConfig(family), seed: 17 });
     const extra = PATTERN[family] ?? [];
     const safe = await lab.openCheckpoint(fixture.files);
     const gguf = await lab.openCheckpoint({ 'model.gguf': ggufFromCheckpoint(family, fixture, 'F32', extra).bytes });
     try {
-      const names = Object.keys(EXPERIMENTS);
+      const names = Object.keys(CLAIMS);
       assert.equal(names.length, 9);
       for (const name of names) {
-        const [a, b] = [await safe.experiment(name, IDS), await gguf.experiment(name, IDS)];
+        const [a, b] = [await safe.claim(name, IDS), await gguf.claim(name, IDS)];
         // Gemma's norms are fround(1 + w) in the file: wrongConvention's wrong run there is 2 + w, not w
         if (name === 'wrongConvention' && family.startsWith('gemma')) assert.ok(b.right && b.wrong, name);
         else if (family === 'qwen2') sameNumbers(b, a, `${family} ${name}`);

@@ -33,6 +33,10 @@ export const RETIRED = [
     name,
     now: 'checkpointLayout(Module) (web/lib/checkpoint/layout.js)',
   })),
+  // the chapter's claims on a checkpoint; "experiments" are the lab's (lab.experiments, wasm/src/experiments)
+  { name: 'checkpointExperiments', now: 'checkpointClaims' },
+  { name: 'EXPERIMENT_OPTIONS', now: 'CLAIM_OPTIONS' },
+  { name: 'checkpoint/experiments.js', now: 'checkpoint/claims.js' },
 ];
 
 function textFiles() {

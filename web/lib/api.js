@@ -74,7 +74,7 @@ export const HANDLE_KINDS = Object.freeze({
     methods: Object.freeze([
       'run',
       'gradients',
-      'experiment',
+      'claim',
       'normWeights',
       'tokenize',
       'tokenizerJson',
@@ -83,7 +83,7 @@ export const HANDLE_KINDS = Object.freeze({
       'shardRows',
     ]),
     undeclared: Object.freeze(['shardRows']),
-    progressArgs: Object.freeze({ run: 1, gradients: 1, experiment: 2 }),
+    progressArgs: Object.freeze({ run: 1, gradients: 1, claim: 2 }),
     data: Object.freeze(['architecture', 'modelType', 'config', 'tensors', 'format', 'tokenizer', 'forward']),
     state: Object.freeze(['workers']),
     freshResults: true,

@@ -80,4 +80,4 @@ export function load({ flavour = 'auto', module } = {}) {
 
 export { ResidualLabError } from './errors.js';
 // The chapter's claims about trained models as experiments on an opened checkpoint (docs/checkpoints.md).
-export * as checkpointExperiments from './checkpoint/experiments.js';
+export * as checkpointClaims from './checkpoint/claims.js';

@@ -9,7 +9,7 @@
 // the rows compute.js.
 import { ExperimentElement } from '../shared/experiment-element.js';
 import { createLabWorker } from '../../lib/worker-client.js';
-import { EXPERIMENT_OPTIONS } from '../../lib/checkpoint/experiments.js';
+import { CLAIM_OPTIONS } from '../../lib/checkpoint/claims.js';
 import { LENS_K, openModel, probeRows, shownToken, tokenIds, unknownCharacters } from './compute.js';
 import { SEEDS, comparable, seedRows } from './seed.js';
 import { LAST, MAX_POSITION, STATE, defaultPrompt, positionText, sourceName } from './state.js';
@@ -212,8 +212,8 @@ export class RlCheckpointProbe extends ExperimentElement {
       this.view.progress.value = percent;
       this.view.status.textContent = s.experimentProgress(percent);
     };
-    const result = await opened.handle.experiment(experiment, ids, {
-      ...(EXPERIMENT_OPTIONS[experiment].includes('position') ? { position: at } : {}),
+    const result = await opened.handle.claim(experiment, ids, {
+      ...(CLAIM_OPTIONS[experiment].includes('position') ? { position: at } : {}),
       onProgress,
     });
     if (!current()) return;

@@ -1,4 +1,4 @@
-// The probe's experiments (web/lib/checkpoint/experiments.js, run in the lab worker through the checkpoint
+// The probe's experiments (web/lib/checkpoint/claims.js, run in the lab worker through the checkpoint
 // handle's `experiment`): a select of them, the chapter's sentence beside the measured answer, a bar chart and a
 // table with the same numbers (the accessible alternative, and the chart's CSV). `s` is the widget's strings:
 // s.experiments[name] = { name, claim, answer(result, token) } is the one table of each language.

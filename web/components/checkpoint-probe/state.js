@@ -1,7 +1,7 @@
 // <rl-checkpoint-probe>'s settings (its rows of the page address and attributes) and what follows from them and the
 // model open alone: the default prompt and the note beside it, the position read from its field, and a source's name
 // as the page shows it.
-import { EXPERIMENTS } from '../../lib/checkpoint/experiments.js';
+import { CLAIMS } from '../../lib/checkpoint/claims.js';
 import { TOYS, TOY_NAMES, toyOf, toyWindow } from '../shared/toys.js';
 import { defaultIds, unknownCharacters } from './compute.js';
 
@@ -10,7 +10,7 @@ export const LAST = -1; // the position row's value for "the last position"
 export const MAX_POSITION = 4095;
 
 /** 'none' (the probe's own figures only), then the experiments in the library's order. */
-const EXPERIMENT_NAMES = Object.freeze(['none', ...Object.keys(EXPERIMENTS)]);
+const EXPERIMENT_NAMES = Object.freeze(['none', ...Object.keys(CLAIMS)]);
 
 /** The position field's text for the row's value: empty for the last position. */
 export const positionText = (position) => (position === LAST ? '' : String(position));

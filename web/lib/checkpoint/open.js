@@ -12,7 +12,7 @@ import { createRunner, defaultResidencyBudget } from './runner.js';
 import { createGradients } from './gradients.js';
 import { defaultWorkers, shardWorker, splitPool } from './shards.js';
 import { normWeightStats } from './norm-weights.js';
-import { EXPERIMENTS } from './experiments.js';
+import { CLAIMS } from './claims.js';
 import { isGguf, readGguf, adjustModel } from './gguf-open.js';
 
 const INDEX = 'model.safetensors.index.json';
@@ -187,7 +187,7 @@ async function open(Module, map, weightFiles, options) {
     tensors: tensorList(all),
     /** 'gguf' or 'safetensors': the weights' format. */
     format: gguf ? 'gguf' : 'safetensors',
-    /** What the forward does with this model (the experiments read it to say what a model can run). */
+    /** What the forward does with this model (the claims read it to say what a model can run). */
     forward: forwardSummary(model),
     /** How many workers a run is split over (1 where workers cannot start). */
     get workers() {
@@ -234,13 +234,13 @@ async function open(Module, map, weightFiles, options) {
       return shardRows(call);
     },
     /**
-     * One of the chapter's claims run on this checkpoint (experiments.js, by its name there), here or in the lab
-     * worker holding it; options: the experiment's own, onProgress, signal.
+     * One of the chapter's claims run on this checkpoint (claims.js, by its name there), here or in the lab
+     * worker holding it; options: the claim's own, onProgress, signal.
      */
-    async experiment(name, input, options = {}) {
+    async claim(name, input, options = {}) {
       live();
       const ids = typeof input === 'string' ? this.tokenize(input) : input;
-      return experimentNamed(name)(this, ids, options ?? {});
+      return claimNamed(name)(this, ids, options ?? {});
     },
     /** A forward pass; options: logits, hiddenStates, lens, onProgress({ layer, layers, bytesRead }), signal. */
     async run(input, options = {}) {
@@ -343,13 +343,12 @@ const tensorList = (all) =>
     ...(t.ggufName ? { ggufName: t.ggufName } : {}),
   }));
 
-function experimentNamed(name) {
-  if (typeof name !== 'string' || !Object.hasOwn(EXPERIMENTS, name))
-    throw new ResidualLabError(
-      `there is no experiment ${JSON.stringify(name)} (known: ${Object.keys(EXPERIMENTS).join(', ')})`,
-      { code: 'invalid_input' },
-    );
-  return EXPERIMENTS[name];
+function claimNamed(name) {
+  if (typeof name !== 'string' || !Object.hasOwn(CLAIMS, name))
+    throw new ResidualLabError(`there is no claim ${JSON.stringify(name)} (known: ${Object.keys(CLAIMS).join(', ')})`, {
+      code: 'invalid_input',
+    });
+  return CLAIMS[name];
 }
 
 function checkResidencyBudget(residencyBudget) {

@@ -1,8 +1,8 @@
-// The chapter's claims about trained models, each as a short experiment on an opened checkpoint: one forward
+// The chapter's claims about trained models, each tested on an opened checkpoint: one forward
 // (ckpt.run) with named interventions (options.intervene) and observations (options.collect), never a copy of
 // the forward. Each takes the checkpoint (in this thread, or a lab worker's handle: only run, normWeights and the
 // data field `forward` are used), the token ids, and { onProgress, signal } beside its own options
-// (EXPERIMENT_OPTIONS); each returns plain numbers, and `unsupported` (a sentence) where the open model cannot run it.
+// (CLAIM_OPTIONS); each returns plain numbers, and `unsupported` (a sentence) where the open model cannot run it.
 import { ResidualLabError } from '../errors.js';
 import { resolveOptions, shown } from '../options.js';
 import {
@@ -24,7 +24,7 @@ export { RANDOM_DIRECTIONS, distribution, klDivergence, randomShares } from './e
  * Each experiment's own options, beside onProgress and signal: `position` (default the last) is where it looks;
  * `k` (default 5) how many tokens or coordinates it lists. The checks, the probe and the docs read this table.
  */
-export const EXPERIMENT_OPTIONS = Object.freeze({
+export const CLAIM_OPTIONS = Object.freeze({
   noFinalNorm: Object.freeze(['k', 'position']),
   dropLayers: Object.freeze(['position']),
   wrongConvention: Object.freeze(['k', 'position']),
@@ -67,7 +67,7 @@ function checkOptions(name, options, ckpt, ids) {
     },
   };
   // with no tokens the run refuses the input itself; a position then has nothing to be checked against
-  const table = EXPERIMENT_OPTIONS[name].filter((key) => T > 0 || key !== 'position').map((key) => rows[key]);
+  const table = CLAIM_OPTIONS[name].filter((key) => T > 0 || key !== 'position').map((key) => rows[key]);
   if (T === 0) delete own.position;
   const resolved = resolveOptions(table, own, { prefix: `${name}: ` });
   return { ...resolved, onProgress, signal };
@@ -368,7 +368,7 @@ export async function bf16Norm(ckpt, ids, options = {}) {
 }
 
 /** The experiments by name, in the order the probe lists them. */
-export const EXPERIMENTS = Object.freeze({
+export const CLAIMS = Object.freeze({
   noFinalNorm,
   dropLayers,
   wrongConvention,
