@@ -128,6 +128,14 @@ TEST_CASE("softcap and softmax gradients match finite differences", "[gradcheck]
   std::vector<float> dx(n, 0.0f);
   rl::softcap_backward(dx.data(), dy.data(), x.data(), n, static_cast<float>(cap));
   check_close("softcap kernel dx", dx, fd_softcap, kF32Atol, kF32Rtol);
+  // the same derivative from the capped values alone
+  check_close("softcap reference dx from the output",
+              rl::ref::softcap_backward_from_output(dyd, rl::ref::softcap_forward(xd, cap), cap), fd_softcap, kRefAtol,
+              kRefRtol);
+  std::vector<float> y_capped(n), dx_out(n, 0.0f);
+  rl::softcap_forward(y_capped.data(), x.data(), n, static_cast<float>(cap));
+  rl::softcap_backward_from_output(dx_out.data(), dy.data(), y_capped.data(), n, static_cast<float>(cap));
+  check_close("softcap kernel dx from the output", dx_out, fd_softcap, kF32Atol, kF32Rtol);
 
   const ArrayXd xs = xd / 10.0;  // logits of a few units
   const std::vector<float> xs_f(xs.begin(), xs.end());

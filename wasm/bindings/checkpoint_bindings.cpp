@@ -15,6 +15,7 @@
 #include "checkpoint/backward.hpp"
 #include "checkpoint/forward.hpp"
 #include "checkpoint/layout.hpp"
+#include "checkpoint/loss.hpp"
 #include "kernels/linear.hpp"
 #include "kernels/norms.hpp"
 
@@ -127,6 +128,12 @@ EMSCRIPTEN_KEEPALIVE void rl_ckpt_rmsnorm_bf16(float* y, float* ms, const float*
 // logits[n] soft-capped in place (cap 0: unchanged); stats: 0, or kHeadStats floats (softcap_observed).
 EMSCRIPTEN_KEEPALIVE void rl_ckpt_softcap(float* x, double n, float cap, float* stats) {
   rl::checkpoint::softcap_observed(x, static_cast<std::size_t>(n), cap, stats);
+}
+
+// One position's loss against token, and its gradient at the logits before the cap into dz (checkpoint/loss.hpp).
+EMSCRIPTEN_KEEPALIVE double rl_ckpt_cross_entropy_backward(float* dz, const float* z, int V, int token, float weight,
+                                                           float cap, float* scratch) {
+  return rl::checkpoint::cross_entropy_backward(dz, z, V, token, weight, cap, scratch);
 }
 
 // panel: kPanelRows * d floats.

@@ -20,6 +20,14 @@ void softcap_backward(float* dx, const float* dy, const float* x, int n, float c
   }
 }
 
+void softcap_backward_from_output(float* dx, const float* dy, const float* y, int n, float cap) {
+  const float inv_cap = 1.0f / cap;
+  for (int i = 0; i < n; ++i) {
+    const float t = y[i] * inv_cap;
+    dx[i] += dy[i] * (1.0f - t * t);
+  }
+}
+
 void softmax_forward(float* y, const float* x, int rows, int n) {
   for (int r = 0; r < rows; ++r) {
     const float* xr = x + static_cast<std::size_t>(r) * n;

@@ -8,6 +8,9 @@ namespace rl {
 void softcap_forward(float* y, const float* x, int n, float cap);
 // dx += dy * (1 - tanh^2(x / cap))
 void softcap_backward(float* dx, const float* dy, const float* x, int n, float cap);
+// dx += dy * (1 - (y / cap)^2): the same derivative from the capped values y = cap tanh(x / cap), for a caller that
+// keeps only those (a checkpoint's logits are capped in place)
+void softcap_backward_from_output(float* dx, const float* dy, const float* y, int n, float cap);
 
 // Row-wise over [rows, n]: y_j = exp(x_j - max(x)) / sum_k exp(x_k - max(x)); subtracting the row max keeps
 // every exponent <= 0, so nothing overflows and the largest term is exactly 1.

@@ -9,6 +9,10 @@ namespace rl::ref {
 inline Vec softcap_forward(const Vec& x, double cap) { return cap * (x / cap).tanh(); }
 // dx = dy * (1 - tanh^2(x / cap))
 inline Vec softcap_backward(const Vec& dy, const Vec& x, double cap) { return dy * (1.0 - (x / cap).tanh().square()); }
+// dx = dy * (1 - (y / cap)^2), from the capped values y
+inline Vec softcap_backward_from_output(const Vec& dy, const Vec& y, double cap) {
+  return dy * (1.0 - (y / cap).square());
+}
 
 // y = exp(x - max) / sum exp(x - max)
 inline Vec softmax_forward(const Vec& x) {

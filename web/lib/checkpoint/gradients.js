@@ -61,7 +61,7 @@ export function createGradients(Module, model, weights, runner) {
         });
 
       // the loss and dloss/dz at the logits before the final soft-cap (z capped = cap tanh(z / cap))
-      const { loss, dz } = lossGradient(forward.logits, rows, T, V, f.finalSoftcap);
+      const { loss, dz } = lossGradient(Module, alloc, forward.logits, rows, { T, V, cap: f.finalSoftcap });
 
       const view = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
       const blocks = { ...settings, ...backwardBlocks(alloc, { T, d, V, w, panelFloats, layout }) };
@@ -373,23 +373,16 @@ function lossRows(tokens, target, T, V) {
 
 /**
  * The mean cross-entropy over `rows` (natural log) of the capped logits [T, V], and its gradient at the logits
- * before the cap: softmax - onehot, times the row's weight, times the cap's slope 1 - (z / cap)^2.
+ * before the cap, row by row in C++ (wasm/src/checkpoint/loss.hpp; the cap's backward is the kernels').
  */
-function lossGradient(logits, rows, T, V, cap) {
+function lossGradient(Module, alloc, logits, rows, { T, V, cap }) {
   const dz = new Float32Array(T * V);
+  const [z, dzRow, scratch] = ['a row of logits', 'its gradient', 'the softmax'].map((what) => alloc(V * 4, what));
   let loss = 0;
   for (const [t, token, weight] of rows) {
-    const z = logits.subarray(t * V, (t + 1) * V);
-    const out = dz.subarray(t * V, (t + 1) * V);
-    let max = -Infinity;
-    for (let j = 0; j < V; j++) if (z[j] > max) max = z[j];
-    let sum = 0;
-    for (let j = 0; j < V; j++) sum += out[j] = Math.exp(z[j] - max); // exp(z - max), kept
-    loss += weight * (max + Math.log(sum) - z[token]);
-    for (let j = 0; j < V; j++) {
-      const slope = cap > 0 ? 1 - (z[j] / cap) ** 2 : 1;
-      out[j] = weight * (out[j] / sum - (j === token ? 1 : 0)) * slope;
-    }
+    Module.HEAPF32.set(logits.subarray(t * V, (t + 1) * V), z >> 2);
+    loss += Module._rl_ckpt_cross_entropy_backward(dzRow, z, V, token, weight, cap, scratch);
+    dz.set(Module.HEAPF32.subarray(dzRow >> 2, (dzRow >> 2) + V), t * V);
   }
   return { loss, dz };
 }
