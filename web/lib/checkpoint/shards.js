@@ -179,18 +179,18 @@ export function createShardWorker(Module, model, weightOf, read) {
     const K = backward || input.length / rows;
     const heap = heapAllocator(Module);
     let readWaitSeconds = 0;
+    const reply = (blocks, bytesRead) => ({
+      blocks,
+      bytesRead,
+      heapBytes: Module.HEAPU8.length,
+      keptBytes: store.bytes,
+      readWaitSeconds,
+    });
     try {
       const x = heap.alloc(input.length * 4, "the projection's input");
       Module.HEAPF32.set(input, x >> 2);
       if (parts[0].slot === 'head') {
-        if (parts[0].end <= parts[0].begin)
-          return {
-            blocks: [new Float32Array(0)],
-            bytesRead: 0,
-            heapBytes: Module.HEAPU8.length,
-            keptBytes: store.bytes,
-            readWaitSeconds,
-          };
+        if (parts[0].end <= parts[0].begin) return reply([new Float32Array(0)], 0);
         const panelRows = backward ? layout.backwardPanelRows : layout.panelRows;
         const share = { Module, code, weightOf, read, buffers, store, panelRows };
         return {
@@ -234,14 +234,7 @@ export function createShardWorker(Module, model, weightOf, read) {
         } else if (Module._rl_ckpt_linear(y, x, wp, code(w.dtype), rows, K, n, panel) !== 0) throw heap.fail();
         return y;
       });
-      if (backward)
-        return {
-          blocks: [Module.HEAPF32.slice(dx >> 2, (dx >> 2) + rows * K)],
-          bytesRead,
-          heapBytes: Module.HEAPU8.length,
-          keptBytes: store.bytes,
-          readWaitSeconds,
-        };
+      if (backward) return reply([Module.HEAPF32.slice(dx >> 2, (dx >> 2) + rows * K)], bytesRead);
       const n = (i) => parts[i].end - parts[i].begin;
       if (gated)
         Module._rl_ckpt_gated_activation(
@@ -251,13 +244,10 @@ export function createShardWorker(Module, model, weightOf, read) {
           layout.activations.indexOf(model.spec.activation),
         );
       const returned = gated ? [0] : parts.map((_, i) => i);
-      return {
-        blocks: returned.map((i) => Module.HEAPF32.slice(outs[i] >> 2, (outs[i] >> 2) + rows * n(i))),
+      return reply(
+        returned.map((i) => Module.HEAPF32.slice(outs[i] >> 2, (outs[i] >> 2) + rows * n(i))),
         bytesRead,
-        heapBytes: Module.HEAPU8.length,
-        keptBytes: store.bytes,
-        readWaitSeconds,
-      };
+      );
     } finally {
       heap.freeAll();
     }
