@@ -51,7 +51,7 @@ export const LAB_API = Object.freeze({
  * made; state: fields that may change with every call, sent back after each one; freshResults: every array its
  * methods return is a new copy, so it may be transferred (a warmup run returns its kept final result again);
  * undeclared: methods the proxy carries that the declarations leave out (shardRows: the split runs' coordinator's,
- * not the reader's).
+ * not the reader's); givenArgs: methods whose callers give their arrays away, transferred to the worker, not copied.
  */
 export const HANDLE_KINDS = Object.freeze({
   decoder: Object.freeze({
@@ -83,6 +83,7 @@ export const HANDLE_KINDS = Object.freeze({
       'shardRows',
     ]),
     undeclared: Object.freeze(['shardRows']),
+    givenArgs: Object.freeze(['shardRows']),
     progressArgs: Object.freeze({ run: 1, gradients: 1, claim: 2 }),
     data: Object.freeze(['architecture', 'modelType', 'config', 'tensors', 'format', 'tokenizer', 'forward']),
     state: Object.freeze(['workers']),

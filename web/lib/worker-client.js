@@ -15,6 +15,7 @@
 import { ResidualLabError } from './errors.js';
 import { chooseFlavour, compileWasm } from './wasm-module.js';
 import { HANDLE_KINDS } from './api.js';
+import { transferables } from './worker-methods.js';
 
 /** The page-side twin of an error thrown in the worker: same name, message, code and position. */
 function toError({ name, message, code, position }) {
@@ -73,6 +74,19 @@ function nodeWorker(url) {
   return adapter;
 }
 
+/**
+ * A handle method's arguments without the onProgress and signal of its options argument (kind.progressArgs), which
+ * cannot cross to the worker: progress comes back as messages, a cancel terminates it. Returns { args, callbacks }.
+ */
+function withoutCallbacks(kind, method, args) {
+  const at = kind?.progressArgs?.[method];
+  if (at === undefined || !args[at] || typeof args[at] !== 'object') return { args, callbacks: {} };
+  const { onProgress, signal, ...rest } = args[at];
+  const copy = args.slice();
+  copy[at] = rest;
+  return { args: copy, callbacks: { onProgress, signal } };
+}
+
 export function createLabWorker() {
   let worker = null;
   let nextId = 1;
@@ -122,7 +136,7 @@ export function createLabWorker() {
   }
 
   /** Posts one request; resolves to the worker's reply message. */
-  function send(request, { onProgress, signal } = {}) {
+  function send(request, { onProgress, signal, transfer = [] } = {}) {
     if (signal?.aborted) return Promise.reject(abortError('cancelled'));
     if (!worker) start();
     const id = nextId++;
@@ -131,7 +145,7 @@ export function createLabWorker() {
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject, onProgress });
       worker.ref?.();
-      worker.postMessage({ id, ...request });
+      worker.postMessage({ id, ...request }, transfer);
     }).finally(() => signal?.removeEventListener('abort', onAbort));
   }
 
@@ -145,20 +159,12 @@ export function createLabWorker() {
           : `this ${kind} is gone: the lab worker that held it was terminated`,
         { code: 'disposed' },
       );
-    const progressArgs = HANDLE_KINDS[kind]?.progressArgs ?? {};
-    const invoke = async (method, args) => {
+    const invoke = async (method, allArgs) => {
       if (record.disposed || record.dropped) throw gone();
-      // onProgress and signal cannot cross to the worker: progress comes back as messages, a cancel terminates it
-      let callbacks = {};
-      const at = progressArgs[method];
-      if (at !== undefined && args[at] && typeof args[at] === 'object') {
-        const { onProgress, signal, ...rest } = args[at];
-        callbacks = { onProgress, signal };
-        args = args.slice();
-        args[at] = rest;
-      }
+      const { args, callbacks } = withoutCallbacks(HANDLE_KINDS[kind], method, allArgs);
       const progress = typeof callbacks.onProgress === 'function';
-      const reply = await send({ handle: id, method, args, progress }, callbacks);
+      const transfer = HANDLE_KINDS[kind]?.givenArgs?.includes(method) ? transferables(args) : [];
+      const reply = await send({ handle: id, method, args, progress }, { ...callbacks, transfer });
       Object.assign(record.state, reply.state);
       return reply.result;
     };

@@ -73,10 +73,10 @@ function keptRows(Module) {
 }
 
 /**
- * The head's rows of this worker's vocabulary range [begin, end) in pieces: logits[rows, n]; backward (V, else 0):
- * x is the logits' gradient dz[rows, V] and the block this range's share of dh[rows, K] = dz W.
+ * The head's rows of this worker's vocabulary range [begin, end) in pieces: logits[rows, n]; backward: x is the
+ * logits' gradient at this range, dz[rows, begin:end], and the block this range's share of dh[rows, K] = dz W.
  */
-async function headShare(share, heap, { begin, end }, x, rows, K, keep, backward = 0) {
+async function headShare(share, heap, { begin, end }, x, rows, K, keep, backward = false) {
   const { Module, code, weightOf, read, buffers, store } = share;
   const { kept, keepBlock } = store;
   const w = weightOf(null, 'head');
@@ -112,7 +112,7 @@ async function headShare(share, heap, { begin, end }, x, rows, K, keep, backward
       pending?.catch(() => {});
     }
     const status = backward
-      ? Module._rl_ckpt_head_backward(out, x + v0 * 4, backward, rows, K, at, code(w.dtype), v1 - v0, panel)
+      ? Module._rl_ckpt_head_backward(out, x + (v0 - begin) * 4, n, rows, K, at, code(w.dtype), v1 - v0, panel)
       : Module._rl_ckpt_head(
           out + (v0 - begin) * 4,
           n,
@@ -194,7 +194,7 @@ export function createShardWorker(Module, model, weightOf, read) {
         const panelRows = backward ? layout.backwardPanelRows : layout.panelRows;
         const share = { Module, code, weightOf, read, buffers, store, panelRows };
         return {
-          ...(await headShare(share, heap, parts[0], x, rows, K, keep, backward && input.length / rows)),
+          ...(await headShare(share, heap, parts[0], x, rows, K, keep, backward !== 0)),
           readWaitSeconds,
         };
       }
@@ -208,9 +208,9 @@ export function createShardWorker(Module, model, weightOf, read) {
       let bytesRead = 0;
       const dx = backward ? heap.alloc(rows * K * 4, "a share of an input's gradient") : 0;
       if (dx) Module.HEAPF32.fill(0, dx >> 2, (dx >> 2) + rows * K);
-      // backward: each part's output gradient [rows, N] in the input, one after the other
+      // backward: each part's columns [begin, end) of its output gradient, [rows, end - begin], one after the other
       const dyAt = [x];
-      for (const part of parts) dyAt.push(dyAt.at(-1) + rows * weightOf(layer, part.slot).shape[0] * 4);
+      for (const part of parts) dyAt.push(dyAt.at(-1) + rows * (part.end - part.begin) * 4);
       const outs = parts.map((part, i) => {
         const n = part.end - part.begin;
         const y = heap.alloc(Math.max(1, backward ? 1 : rows * n) * 4, "a share of a projection's output");
@@ -228,8 +228,7 @@ export function createShardWorker(Module, model, weightOf, read) {
         }
         if (backward) {
           // dx += dy[:, begin:end] W[begin:end, :] (this worker's rows of W); the parts' sum over workers is dx
-          const dy = dyAt[i] + part.begin * 4;
-          const status = Module._rl_ckpt_head_backward(dx, dy, w.shape[0], rows, K, wp, code(w.dtype), n, panel);
+          const status = Module._rl_ckpt_head_backward(dx, dyAt[i], n, rows, K, wp, code(w.dtype), n, panel);
           if (status !== 0) throw heap.fail();
         } else if (Module._rl_ckpt_linear(y, x, wp, code(w.dtype), rows, K, n, panel) !== 0) throw heap.fail();
         return y;
@@ -253,6 +252,23 @@ export function createShardWorker(Module, model, weightOf, read) {
     }
   }
   return shardRows;
+}
+
+/**
+ * A backward call's input for one worker: input holds each slot's output gradient [rows, outRows] in turn; the
+ * worker multiplies only its rows [begin, end) of each W, so it gets the columns [begin, end) of each, in turn.
+ */
+function columnShares(input, rows, parts, slots) {
+  const share = new Float32Array(rows * parts.reduce((n, p) => n + p.end - p.begin, 0));
+  let from = 0,
+    to = 0;
+  parts.forEach(({ begin, end }, s) => {
+    const N = slots[s].outRows;
+    for (let t = 0; t < rows; t++, to += end - begin)
+      share.set(input.subarray(from + t * N + begin, from + t * N + end), to);
+    from += rows * N;
+  });
+  return share;
 }
 
 /**
@@ -291,7 +307,8 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
               layer: call.layer,
               parts: partsOf(call.slots, i),
               rows: call.rows,
-              input,
+              // each worker its own copy, given away (transferred, not cloned): a backward one only its columns
+              input: call.backward ? columnShares(input, call.rows, partsOf(call.slots, i), call.slots) : input.slice(),
               gated: call.gated ?? false,
               backward: call.backward ?? 0,
               next: call.next && { layer: call.next.layer, parts: partsOf(call.next.slots, i) },
