@@ -9,6 +9,7 @@ import { KEEP_ACTIVATIONS } from './runner.js';
 import { align16, heapAllocator } from './heap.js';
 import { heapCopier, weightLayout } from './layer-weights.js';
 import { runReads } from './run-reads.js';
+import { checkTokens } from './run-options.js';
 import { checkpointLayout, encodeSpec } from './layout.js';
 import { BACKWARD_STAGES, FORWARD_STAGES, groupCall, runStages, stageWords } from './split-stages.js';
 
@@ -25,12 +26,16 @@ export function createGradients(Module, model, weights, runner) {
   const layout = checkpointLayout(Module);
   const panelFloats = layout.backwardPanelRows * Math.max(d, H * headDim, ffn);
 
-  return async function gradients(tokens, options = {}) {
-    const { T, rows, onProgress, signal, memoryLimit } = checkOptions(tokens, options, V);
+  return async function gradients(allTokens, options = {}) {
+    const { T: fullT, rows, onProgress, signal, memoryLimit } = checkOptions(allTokens, options, V);
     const cancelled = () => {
       if (signal?.aborted) throw new DOMException('the run was cancelled', 'AbortError');
     };
-
+    // Causal attention: position t reads positions <= t only, so the positions after the last one the loss reads
+    // change neither the loss nor any gradient before them, and every gradient at them is 0 (no loss term reads
+    // them). The run stops at that position; its per-position arrays are padded with those zeros.
+    const T = Math.max(...rows.map(([position]) => position)) + 1;
+    const tokens = allTokens.slice(0, T);
     const ids = Array.from(tokens, Number);
     const reads = runReads(byLayer, largestLayerRead);
 
@@ -88,10 +93,18 @@ export function createGradients(Module, model, weights, runner) {
       embeddingSquares(bk, { ids, dz, finalHidden: forward.finalHidden, headSquare, paramSquares });
       const paramGradNorms = {};
       for (const name of weights.keys()) paramGradNorms[name] = Math.sqrt(Math.max(0, paramSquares.get(name) ?? 0));
+      const padded = (row) => {
+        const full = new Float32Array(fullT);
+        full.set(row);
+        return full;
+      };
       return {
-        tokens: Int32Array.from(ids),
+        tokens: Int32Array.from(allTokens, Number),
         loss,
-        ...layers,
+        streamGrads: layers.streamGrads.map(padded),
+        midGrads: layers.midGrads.map(padded),
+        branchGains: layers.branchGains,
+        branchOnly: layers.branchOnly.map(padded),
         paramGradNorms,
         reads: {
           bytes: forward.reads.bytes + reads.account.bytesRead,
@@ -177,9 +190,7 @@ function checkOptions(tokens, options, V) {
     if (!OPTIONS.includes(key)) throw invalid(`options.${key} is not one of ${OPTIONS.join(', ')}`);
   const { target, onProgress = null, signal = null, memoryLimit } = opts;
   if (onProgress !== null && typeof onProgress !== 'function') throw invalid('options.onProgress must be a function');
-  if (!(Array.isArray(tokens) || ArrayBuffer.isView(tokens)))
-    throw invalid('the input must be a list of token ids (or a text, with tokenizer.json)');
-  const T = tokens.length;
+  const T = checkTokens(tokens, V).length; // every id, those after the loss's last position too
   return { T, rows: lossRows(tokens, target, T, V), onProgress, signal, memoryLimit }; // rows: [position, id, weight]
 }
 

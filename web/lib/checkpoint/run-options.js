@@ -150,7 +150,8 @@ function checkInterventions(intervene, { L, T, d, lens }) {
   return { skip: new Set(skipLayers), from, noFinalNorm, normOffset };
 }
 
-function checkTokens(ids, V) {
+/** The token ids of an input, checked (a list of 1 .. MAX_TOKENS ids in 0 .. V - 1), as numbers. */
+export function checkTokens(ids, V) {
   if (!(Array.isArray(ids) || ArrayBuffer.isView(ids)))
     throw new ResidualLabError('the input must be a list of token ids (or a text, with tokenizer.json)', {
       code: 'invalid_input',
