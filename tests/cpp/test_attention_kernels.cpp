@@ -150,6 +150,24 @@ TEST_CASE("RoPE against float64, and its backward (the inverse rotation) against
   require_close(dx, fd_gradient(widen(x), loss), 1e-5);
 }
 
+TEST_CASE("RoPE's inverse frequencies in float32 steps, against float64", "[kernels]") {
+  // dh 16, theta 1e4: entries 3, 5 and 7 are 1 ulp above float(10000^(-2i/16)) computed in double
+  const std::vector<float> want = {0x1p+0f,        0x1.43d136p-2f, 0x1.99999ap-4f,  0x1.030dc6p-5f,
+                                   0x1.47ae14p-7f, 0x1.9e7c70p-9f, 0x1.0624dep-10f, 0x1.4b96c0p-12f};
+  REQUIRE(rl::rope_inverse_frequencies(16, 10000.0) == want);
+  for (const int i : {3, 5, 7})
+    REQUIRE(want[i] == std::nextafter(static_cast<float>(1.0 / std::pow(10000.0, 2.0 * i / 16)), 1.0f));
+  // the exponent's float32 rounding (half an ulp of e < 1: 2^-25) moves theta^e by up to ln(theta) 2^-25 relative
+  // (4.1e-7 at theta 1e6), the two roundings after it by 2^-24 each
+  for (const int dh : {4, 64, 128, 256})
+    for (const double theta : {10000.0, 500000.0, 1000000.0}) {
+      const std::vector<float> inv_freq = rl::rope_inverse_frequencies(dh, theta);
+      REQUIRE(inv_freq.size() == std::size_t(dh / 2));
+      for (int i = 0; i < dh / 2; ++i)
+        REQUIRE(inv_freq[i] == Approx(std::pow(theta, -2.0 * i / dh)).epsilon(std::log(theta) * 0x1p-25 + 0x1p-23));
+    }
+}
+
 TEST_CASE("SwiGLU and GeGLU (tanh) against float64, and their backward against finite differences", "[kernels]") {
   const int n = 23;  // five vectors of four and three left over
   const auto gate = random_floats(n, 7, 2.0f), up = random_floats(n, 8), d_act = random_floats(n, 9);

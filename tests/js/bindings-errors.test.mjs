@@ -2,15 +2,11 @@
 // through the same rl_error_message / rl_error_code as a kernel's, and each failure replaces the one before.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { instantiateSimdModule } from './simd-module.mjs';
 
 let Module;
 before(async () => {
-  const dir = new URL('../../dist/lib/wasm/', import.meta.url);
-  const glue = readdirSync(dir).find((f) => /^residual_lab_simd-.*\.mjs$/.test(f));
-  const wasm = readdirSync(dir).find((f) => /^residual_lab_simd-.*\.wasm$/.test(f));
-  const { default: createModule } = await import(new URL(glue, dir).href);
-  Module = await createModule({ wasmBinary: readFileSync(new URL(wasm, dir)) });
+  Module = await instantiateSimdModule();
 });
 
 const lastError = () => ({

@@ -4,20 +4,16 @@
 //   node --test tests/js/checkpoint-layout.test.mjs     after `node scripts/build.mjs` (uses dist/lib/wasm/)
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { checkpointLayout, dtypeCode, encodeSpec } from '../../web/lib/checkpoint/layout.js';
 import { describeModel } from '../../web/lib/checkpoint/model.js';
 import { DTYPE_LAYOUTS } from '../../web/lib/checkpoint/gguf-types.js';
 import { NORM_INPUTS } from '../../web/lib/checkpoint/claims.js';
 import { FAMILIES, makeConfig } from '../fixtures/checkpoints/make-checkpoints.mjs';
+import { instantiateSimdModule } from './simd-module.mjs';
 
 let Module, layout;
 before(async () => {
-  const dir = new URL('../../dist/lib/wasm/', import.meta.url);
-  const glue = readdirSync(dir).find((f) => /^residual_lab_simd-.*\.mjs$/.test(f));
-  const wasm = readdirSync(dir).find((f) => /^residual_lab_simd-.*\.wasm$/.test(f));
-  const { default: createModule } = await import(new URL(glue, dir).href);
-  Module = await createModule({ wasmBinary: readFileSync(new URL(wasm, dir)) });
+  Module = await instantiateSimdModule();
   layout = checkpointLayout(Module);
 });
 

@@ -5,9 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { OFFLINE_SCRIPT, SIZE_FIGURES } from './doc-sizes.mjs';
+import { simdModuleFile } from './simd-module.mjs';
 
 const root = join(import.meta.dirname, '../..');
 const read = (path) => readFileSync(join(root, path), 'utf8');
@@ -54,7 +56,7 @@ test('docs/api.md: the SIMD binary and its brotli copy', () => {
     /the ([\d.]+) MB binary \(([\d.]+) MB as brotli\)/,
     'docs/api.md',
   );
-  const wasm = readdirSync(join(root, 'dist/lib/wasm')).find((name) => /^residual_lab_simd-\w+\.wasm$/.test(name));
-  sameSize(binary, bytes(`dist/lib/wasm/${wasm}`), wasm);
-  sameSize(brotli, bytes(`dist/lib/wasm/${wasm}.br`), `${wasm}.br`);
+  const wasm = fileURLToPath(simdModuleFile('wasm'));
+  sameSize(binary, statSync(wasm).size, basename(wasm));
+  sameSize(brotli, statSync(`${wasm}.br`).size, `${basename(wasm)}.br`);
 });

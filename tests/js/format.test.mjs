@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   alignDecimals,
+  formatBytes,
   formatCount,
   formatFactor,
   formatFixed,
@@ -17,6 +18,7 @@ import {
 } from '../../web/components/shared/format.js';
 import { parseNumber } from '../../web/components/shared/parse-number.js';
 import { describeError } from '../../web/components/shared/i18n.js';
+import { WIDGET_STRINGS } from '../../web/widget-strings.js';
 
 test('counts group their digits in threes, as en-US does, at every size and sign', () => {
   const cases = [0, 7, 999, 1000, 65540, 1048576, -1234567, 2.5, 3.5, 2 ** 53 + 2, 1e21, 123456789012345680000000];
@@ -139,4 +141,26 @@ test('one bar chart writes its values in one precision: the most precise label s
   assert.deepEqual(alignDecimals(['3', '4']), ['3', '4']);
   // Scientific notation and symbols carry their own precision.
   assert.deepEqual(alignDecimals(['3.2 × 10⁻⁶', '1.5', '∞', 'NaN', '7']), ['3.2 × 10⁻⁶', '1.5', '∞', 'NaN', '7.0']);
+});
+
+test("sizes in bytes: GB from 0.1 GB, MB below, so a toy's weights are not 0.00 GB", () => {
+  assert.equal(formatBytes(408576), '0.4 MB'); // toy-llama's weights, as the probe holds them
+  assert.equal(formatBytes(52e6), '52.0 MB');
+  assert.equal(formatBytes(99.9e6), '99.9 MB');
+  assert.equal(formatBytes(1e8), '0.10 GB');
+  assert.equal(formatBytes(536870912), '0.54 GB'); // the default residency budget, 512 MiB
+  assert.equal(formatBytes(0.99e9), '0.99 GB');
+  assert.equal(formatBytes(16.1e9), '16.10 GB');
+  // the probe's status line after a run of a toy (checkpoint-probe.js formats the sizes for it)
+  const toy = { mode: 'resident', kept: formatBytes(408576), budget: formatBytes(536870912) };
+  const [en, zh] = ['en', 'zh'].map((code) => WIDGET_STRINGS[code]['rl-checkpoint-probe']);
+  assert.equal(
+    en.residency(toy),
+    'The weights fit the 0.54 GB budget and stay in memory (0.4 MB held): the next run reads no weights.',
+  );
+  assert.equal(zh.residency(toy), '权重没有超出 0.54 GB 的常驻预算，留在内存里（现占 0.4 MB）：下次运行不再读权重。');
+  assert.equal(
+    en.residency({ ...toy, mode: 'streamed' }),
+    'The weights are larger than the 0.54 GB budget for keeping them: every run reads them from the files again.',
+  );
 });

@@ -4,7 +4,6 @@
 // its dequantized weights, and each bad file refused by name (the tokenizer: gguf-tokenizer.test.mjs).
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { load } from '../../dist/lib/residual-lab.js';
 import { makeCheckpoint, makeConfig } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { referenceForward } from '../fixtures/checkpoints/reference.mjs';
@@ -19,6 +18,7 @@ import {
 } from '../fixtures/checkpoints/write-gguf.mjs';
 import { GGUF_TYPES } from '../../web/lib/checkpoint/gguf-types.js';
 import { ggufSeeds, lcg, mutate, tryGguf } from '../fuzz/gguf_header_fuzz.mjs';
+import { instantiateSimdModule } from './simd-module.mjs';
 
 const IDS = [3, 17, 5, 40, 11];
 const TYPES = ['F32', 'F16', 'BF16', ...QUANT_TYPES];
@@ -45,11 +45,7 @@ const PATTERN = { gemma3_text: [['gemma3.attention.sliding_window_pattern', 'u32
 
 describe('the C++ dequantization of every type equals the float64 one', () => {
   test('each type, a row of 512 values', async () => {
-    const dir = new URL('../../dist/lib/wasm/', import.meta.url);
-    const glue = readdirSync(dir).find((f) => /^residual_lab_simd-.*\.mjs$/.test(f));
-    const wasm = readdirSync(dir).find((f) => /^residual_lab_simd-.*\.wasm$/.test(f));
-    const { default: createModule } = await import(new URL(glue, dir).href);
-    const Module = await createModule({ wasmBinary: readFileSync(new URL(wasm, dir)) });
+    const Module = await instantiateSimdModule();
     for (const [, t] of Object.entries(GGUF_TYPES)) {
       assert.equal(Module._rl_ckpt_dtype_block_values(t.code), t.blockValues, `${t.name} block values`);
       assert.equal(Module._rl_ckpt_dtype_block_bytes(t.code), t.blockBytes, `${t.name} block bytes`);

@@ -5,18 +5,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { load, chooseFlavour, ResidualLabError } from '../../dist/lib/residual-lab.js';
 import { compileFrom } from '../../web/lib/wasm-module.js';
 import { ResidualLabError as SourceError } from '../../web/lib/errors.js'; // the class the source module throws
+import { simdModuleFile } from './simd-module.mjs';
 
-const wasmDir = new URL('../../dist/lib/wasm/', import.meta.url);
-const simdWasm = readFileSync(
-  new URL(
-    readdirSync(wasmDir).find((name) => /^residual_lab_simd.*\.wasm$/.test(name)),
-    wasmDir,
-  ),
-);
+const simdWasm = readFileSync(simdModuleFile('wasm'));
 
 let server, base;
 before(async () => {

@@ -8,14 +8,17 @@
 #include <emscripten/emscripten.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "api/kernel_api.hpp"
 #include "common.hpp"
 #include "core/memory_budget.hpp"
 #include "core/parse_vector.hpp"
+#include "kernels/attention.hpp"
 
 namespace {
 
@@ -180,6 +183,22 @@ EMSCRIPTEN_KEEPALIVE int rl_softcap_backward(float* dx, const float* dy, int ndy
 
 EMSCRIPTEN_KEEPALIVE int rl_softmax(float* y, const float* x, int nx) {
   return report(rl::api::softmax(out(y, nx), floats(x, nx)));
+}
+
+// RoPE's inverse frequencies (kernels/attention.hpp rope_inverse_frequencies) into inv_freq[0 .. dh/2): the C++
+// side of the frequencies web/lib/checkpoint/model.js invFreq computes, for the test that holds the two
+// bit-identical. 0, or 1 with the error recorded when dh is not an even number in 2 .. kMaxVectorLength or theta
+// not a finite number above 0.
+EMSCRIPTEN_KEEPALIVE int rl_rope_inverse_frequencies(float* inv_freq, int dh, double theta) {
+  if (dh < 2 || dh % 2 != 0 || dh > rl::kMaxVectorLength)
+    return fail("dh must be an even number from 2 to " + std::to_string(rl::kMaxVectorLength) + " (got " +
+                    std::to_string(dh) + ")",
+                "invalid_input");
+  if (!(theta > 0) || !std::isfinite(theta))
+    return fail("theta must be a finite number above 0 (got " + rl::api::format_number(theta) + ")", "invalid_input");
+  const std::vector<float> frequencies = rl::rope_inverse_frequencies(dh, theta);
+  std::copy(frequencies.begin(), frequencies.end(), inv_freq);
+  return 0;
 }
 
 // Parses the `bytes` bytes of UTF-8 `text` (a NUL among them is a character, reported as such) into

@@ -118,10 +118,11 @@ export default {
   runProgressInMemory: (step) => `${step}: the weights are in memory, nothing is read.`,
   runProgress: (step, bytesRead, bytesTotal) =>
     `${step}: ${(bytesRead / 1e9).toFixed(2)} of ${(bytesTotal / 1e9).toFixed(2)} GB read.`,
-  residency: ({ mode, keptBytes, budgetBytes }) =>
+  // kept, budget: sizes as text (0.8 MB, 1.07 GB)
+  residency: ({ mode, kept, budget }) =>
     mode === 'resident'
-      ? `The weights fit the ${(budgetBytes / 1e9).toFixed(2)} GB budget and stay in memory (${(keptBytes / 1e9).toFixed(2)} GB held): the next run reads no weights.`
-      : `The weights are larger than the ${(budgetBytes / 1e9).toFixed(2)} GB budget for keeping them: every run reads them from the files again.`,
+      ? `The weights fit the ${budget} budget and stay in memory (${kept} held): the next run reads no weights.`
+      : `The weights are larger than the ${budget} budget for keeping them: every run reads them from the files again.`,
   cancel: 'Cancel',
   cancelled: 'Cancelled: the last finished result stays on screen.',
   took: (ms, workers = 1) =>

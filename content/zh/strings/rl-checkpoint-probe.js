@@ -114,10 +114,11 @@ export default {
   runProgressInMemory: (step) => `${step}：权重都在内存里，不用再读文件。`,
   runProgress: (step, bytesRead, bytesTotal) =>
     `${step}：已读 ${(bytesRead / 1e9).toFixed(2)} / ${(bytesTotal / 1e9).toFixed(2)} GB。`,
-  residency: ({ mode, keptBytes, budgetBytes }) =>
+  // kept, budget: sizes as text (0.8 MB, 1.07 GB)
+  residency: ({ mode, kept, budget }) =>
     mode === 'resident'
-      ? `权重没有超出 ${(budgetBytes / 1e9).toFixed(2)} GB 的常驻预算，留在内存里（现占 ${(keptBytes / 1e9).toFixed(2)} GB）：下次运行不再读权重。`
-      : `权重超出了 ${(budgetBytes / 1e9).toFixed(2)} GB 的常驻预算：每次运行都要从文件重新读一遍。`,
+      ? `权重没有超出 ${budget} 的常驻预算，留在内存里（现占 ${kept}）：下次运行不再读权重。`
+      : `权重超出了 ${budget} 的常驻预算：每次运行都要从文件重新读一遍。`,
   cancel: '取消',
   cancelled: '已取消：屏幕上保留上一次完成的结果。',
   took: (ms, workers = 1) =>

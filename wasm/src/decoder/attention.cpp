@@ -18,14 +18,6 @@
 namespace rl::decoder {
 namespace {
 
-// RoPE's frequencies: inv_freq_i = theta^(-2i/dh), each rounded to float32 as transformers computes them.
-std::vector<float> rope_frequencies(int dh, float theta) {
-  std::vector<float> inv_freq(dh / 2);
-  for (int i = 0; i < dh / 2; ++i)
-    inv_freq[i] = static_cast<float>(1.0 / std::pow(static_cast<double>(theta), (2.0 * i) / dh));
-  return inv_freq;
-}
-
 // QK-Norm's rows: one per (position, head) of dh values, or one per position of d values.
 int qk_norm_rows(const Config& c, int T) { return c.qk_norm_shape == QkNormShape::projection ? T : T * c.n_heads; }
 int qk_norm_width(const Config& c) { return c.qk_norm_shape == QkNormShape::projection ? c.d_model : c.d_head(); }
@@ -51,7 +43,7 @@ void attention_forward(const Config& c, AttentionActs& a, float* out, const floa
     rmsnorm_forward(a.kn, a.k_rstd, a.k, w.k_norm, rows, width, c.eps, 0.0f);
   }
   if (c.rope) {
-    const std::vector<float> inv_freq = rope_frequencies(dh, c.rope_theta);
+    const std::vector<float> inv_freq = rope_inverse_frequencies(dh, c.rope_theta);
     rope_rotate(a.qr, a.qn, T, H, dh, inv_freq.data(), /*inverse=*/false);
     rope_rotate(a.kr, a.kn, T, H, dh, inv_freq.data(), /*inverse=*/false);
   }
@@ -76,7 +68,7 @@ void attention_backward(const Config& c, float* dx, LayerWeights& dw, const floa
                          a.probs, shape_of(c, T));
   // RoPE: the gradients above are with respect to the rotated q and k; the rotation's transpose is its inverse
   if (c.rope) {
-    const std::vector<float> inv_freq = rope_frequencies(dh, c.rope_theta);
+    const std::vector<float> inv_freq = rope_inverse_frequencies(dh, c.rope_theta);
     rope_rotate(s.dqn, s.dqn, T, H, dh, inv_freq.data(), /*inverse=*/true);
     rope_rotate(s.dkn, s.dkn, T, H, dh, inv_freq.data(), /*inverse=*/true);
   }

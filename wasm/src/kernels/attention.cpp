@@ -121,4 +121,14 @@ void rope_rotate(float* y, const float* x, int T, int heads, int dh, const float
   }
 }
 
+std::vector<float> rope_inverse_frequencies(int dh, double theta) {
+  std::vector<float> inv_freq(dh / 2);
+  for (int i = 0; i < dh / 2; ++i) {
+    const float e = static_cast<float>(2 * i) / static_cast<float>(dh);
+    const float p = static_cast<float>(std::pow(theta, static_cast<double>(e)));
+    inv_freq[i] = static_cast<float>(1.0 / static_cast<double>(p));
+  }
+  return inv_freq;
+}
+
 }  // namespace rl

@@ -8,6 +8,7 @@
 // q[T, H * dh] and y with row stride ldq, k and v [T, KV * dh] with row stride ldkv (heads side by side).
 // Backward ACCUMULATES (+=) into dq, dk and dv (norms.hpp's rule); the caller zeroes them first.
 #pragma once
+#include <vector>
 
 namespace rl {
 
@@ -32,5 +33,11 @@ void attention_backward(float* dq, float* dk, float* dv, float* dP, float* G, fl
 //   b cos - a sin).
 // In place is allowed (y == x).
 void rope_rotate(float* y, const float* x, int T, int heads, int dh, const float* inv_freq, bool inverse);
+
+// RoPE's inverse frequencies, dh / 2 of them, theta^(-2i/dh) in Transformers' float32 steps
+// (_compute_default_rope_parameters): e = float(2i) / float(dh) in float32, p = theta^e rounded to float32,
+// inv_freq[i] = 1 / p rounded to float32. web/lib/checkpoint/model.js invFreq computes the same in JS (and then
+// scales them as config.json's rope_scaling says); tests/js/rope-frequencies.test.mjs holds the two bit-identical.
+std::vector<float> rope_inverse_frequencies(int dh, double theta);
 
 }  // namespace rl

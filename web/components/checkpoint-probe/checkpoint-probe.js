@@ -15,6 +15,7 @@ import { SEEDS, comparable, seedRows } from './seed.js';
 import { LAST, MAX_POSITION, STATE, defaultPrompt, positionText, sourceName } from './state.js';
 import { drawRun, probeView } from './view.js';
 import { describeError } from '../shared/i18n.js';
+import { formatBytes } from '../shared/format.js';
 import { keepInView } from '../shared/keep-in-view.js';
 import { parseNumber } from '../shared/parse-number.js';
 
@@ -300,7 +301,8 @@ export class RlCheckpointProbe extends ExperimentElement {
       if (!current()) return;
       this.#busy(false);
       this.#runEnded();
-      this.view.status.textContent = `${took} ${s.residency(residency)}`;
+      const sizes = { kept: formatBytes(residency.keptBytes), budget: formatBytes(residency.budgetBytes) };
+      this.view.status.textContent = `${took} ${s.residency({ mode: residency.mode, ...sizes })}`;
       this.dataset.status = 'done';
       this.markStale(false, 'run');
     } catch (failure) {

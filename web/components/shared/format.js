@@ -144,6 +144,13 @@ export function formatFactor(factor) {
   return `×${Number(factor.toPrecision(3))}`;
 }
 
+/**
+ * A size in bytes, in decimal units: GB with two decimals from 0.1 GB (0.99 GB), MB with one below (0.8 MB), where
+ * two decimals of a GB would show a toy's weights as 0.00 GB.
+ */
+export const formatBytes = (bytes) =>
+  bytes >= 1e8 ? `${(bytes / 1e9).toFixed(2)} GB` : `${(bytes / 1e6).toFixed(1)} MB`;
+
 /** A config.json value as such a file writes it: small eps values in exponent form (1e-6, not 0.000001). */
 export function shownConfigValue(value) {
   return typeof value === 'number' && value !== 0 && Math.abs(value) < 1e-3

@@ -151,10 +151,12 @@ function slidingLayers(f, read, L) {
 }
 
 /**
- * RoPE's inverse frequencies, head_dim / 2 of them: base^(-2i / head_dim), computed in float32 as Transformers
- * does, then scaled: 'linear' divides by factor; 'llama3' (_compute_llama3_parameters) divides the low
- * frequencies (wavelength > original / low_freq_factor) by factor, keeps the high ones (wavelength <
- * original / high_freq_factor) and blends in between.
+ * RoPE's inverse frequencies, head_dim / 2 of them: base^(-2i / head_dim) in Transformers' float32 steps
+ * (e = 2i / head_dim rounded to float32, p = base^e rounded to float32, 1 / p rounded to float32), the formula of
+ * the C++ kernel rope_inverse_frequencies (wasm/src/kernels/attention.hpp), which
+ * tests/js/rope-frequencies.test.mjs holds bit-identical to this one. Then scaled: 'linear' divides by factor;
+ * 'llama3' (_compute_llama3_parameters) divides the low frequencies (wavelength > original / low_freq_factor) by
+ * factor, keeps the high ones (wavelength < original / high_freq_factor) and blends in between.
  */
 export function invFreq(headDim, base, scaling) {
   const half = headDim / 2;
