@@ -323,10 +323,11 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
         });
         const bytesRead = replies.reduce((sum, r) => sum + r.bytesRead, 0);
         if (call.backward) {
-          // each worker's rows' share of the input's gradient, summed in the workers' order
-          const sum = new Float32Array(call.rows * call.backward);
-          for (const [block] of replies.map((r) => r.blocks).filter(([b]) => b.length))
-            for (let j = 0; j < sum.length; j++) sum[j] += block[j];
+          // each worker's rows' share of the input's gradient, summed in the workers' order into the first (each
+          // block is a fresh copy, this thread's own)
+          const blocks = replies.map((r) => r.blocks[0]).filter((b) => b.length);
+          const sum = blocks[0] ?? new Float32Array(call.rows * call.backward);
+          for (const block of blocks.slice(1)) for (let j = 0; j < sum.length; j++) sum[j] += block[j];
           return { outputs: [sum], bytesRead };
         }
         const kept = call.gated ? [call.slots[0]] : call.slots;
