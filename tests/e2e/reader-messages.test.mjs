@@ -10,6 +10,7 @@ import { stringsOf } from '../../web/languages.js';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 import { startLab } from './harness.mjs';
 import { probeDone } from './probe-helpers.mjs';
+import { formatBytes } from '../../web/components/shared/format.js';
 import {
   EN,
   ZH,
@@ -359,12 +360,13 @@ test("the probe's run progress: the bar and its words count the same bytes up to
   // the other toy: a model not yet run, so this run reads its weights from the files
   await widget.getByLabel('Trained toy', { exact: true }).selectOption('toy-olmo2');
   await probeDone(widget, 'the other toy is run');
-  const seen = (await view.page.evaluate(() => window.progressSeen)).filter((p) => / GB read\.$/.test(p.text));
+  const seen = (await view.page.evaluate(() => window.progressSeen)).filter((p) => / [MG]B read\.$/.test(p.text));
   assert.ok(seen.length >= 2, `progress reported: ${seen.length}`);
   for (const { text, value, max } of seen) {
-    const [, read, total] = text.match(/: (\d+\.\d+) of (\d+\.\d+) GB read\.$/);
-    assert.equal(read, (value / 1e9).toFixed(2), `${text}: the words say what the bar shows`);
-    assert.equal(total, (max / 1e9).toFixed(2), `${text}: the total is the bar's`);
+    const [, read, total] = text.match(/: ([\d.]+ [MG]B) of ([\d.]+ [MG]B) read\.$/);
+    assert.equal(read, formatBytes(value), `${text}: the words say what the bar shows`);
+    assert.equal(total, formatBytes(max), `${text}: the total is the bar's`);
+    assert.match(total, / MB$/, "a toy's few hundred kB in MB, not 0.00 GB");
     assert.ok(max > 1e5, 'the bar counts bytes (the toy reads hundreds of kB), not layers');
   }
   const last = seen.at(-1);
@@ -376,7 +378,7 @@ test("the probe's run progress: the bar and its words count the same bytes up to
   await widget.getByLabel('Position', { exact: true }).fill('2');
   await probeDone(widget, 'the toy is run once more, its weights in memory');
   const warm = await view.page.evaluate(() => window.progressSeen);
-  assert.ok(!warm.some((p) => / GB read\.$/.test(p.text)), 'a run that reads nothing counts no bytes');
+  assert.ok(!warm.some((p) => / [MG]B read\.$/.test(p.text)), 'a run that reads nothing counts no bytes');
   const inMemory = warm.filter((p) => /: the weights are in memory, nothing is read\.$/.test(p.text));
   assert.ok(inMemory.length >= 2, `steps reported: ${inMemory.length}`);
   const done = inMemory.at(-1);

@@ -163,4 +163,22 @@ test("sizes in bytes: GB from 0.1 GB, MB below, so a toy's weights are not 0.00 
     en.residency({ ...toy, mode: 'streamed' }),
     'The weights are larger than the 0.54 GB budget for keeping them: every run reads them from the files again.',
   );
+  // its cost and progress lines, a toy's sizes in MB and Qwen2.5-0.5B's in GB
+  const cost = { model: formatBytes(408576), read: formatBytes(408576), flops: 2.1e7, estimatedSeconds: 0.01 };
+  assert.equal(
+    en.runCost(cost, 1),
+    'The weights take 0.4 MB on disk; this run reads 0.4 MB of them and computes 0.0 GFLOP, an estimated second.',
+  );
+  assert.equal(
+    zh.runCost({ ...cost, model: formatBytes(988094208), read: formatBytes(988094208) }, 2),
+    '分给 2 个 worker 并行计算。权重在磁盘上占 0.99 GB；这次运行要读其中的 0.99 GB，计算 0.0 GFLOP，估计需要 1 秒。',
+  );
+  assert.equal(
+    en.runProgress('Layer 1 of 2 done', formatBytes(204288), formatBytes(408576)),
+    'Layer 1 of 2 done: 0.2 MB of 0.4 MB read.',
+  );
+  assert.equal(
+    zh.runProgress('已完成第 1 / 2 层', formatBytes(204288), formatBytes(408576)),
+    '已完成第 1 / 2 层：已读 0.2 MB / 0.4 MB。',
+  );
 });

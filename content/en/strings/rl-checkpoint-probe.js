@@ -110,14 +110,15 @@ export default {
       : `Reading the files: ${(done / 1e6).toFixed(1)} MB…`,
   opening: 'Opening the checkpoint in a background worker…',
   running: 'Running the model in a background worker…',
-  runCost: ({ modelBytes, bytesRead, flops, estimatedSeconds }, workers) =>
-    `${workers > 1 ? `Split over ${workers} workers. ` : ''}The weights take ${(modelBytes / 1e9).toFixed(2)} GB on disk; this run reads ${(bytesRead / 1e9).toFixed(2)} GB of them and computes ${(flops / 1e9).toFixed(1)} GFLOP, an estimated ${estimatedSeconds < 1 ? 'second' : `${Math.ceil(estimatedSeconds)} s`}.`,
+  // model, read: sizes as text (0.4 MB, 0.99 GB)
+  runCost: ({ model, read, flops, estimatedSeconds }, workers) =>
+    `${workers > 1 ? `Split over ${workers} workers. ` : ''}The weights take ${model} on disk; this run reads ${read} of them and computes ${(flops / 1e9).toFixed(1)} GFLOP, an estimated ${estimatedSeconds < 1 ? 'second' : `${Math.ceil(estimatedSeconds)} s`}.`,
   // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
   runLayer: (layer, layers) => `Layer ${layer} of ${layers} done`,
   runHead: 'The output layer done',
   runProgressInMemory: (step) => `${step}: the weights are in memory, nothing is read.`,
-  runProgress: (step, bytesRead, bytesTotal) =>
-    `${step}: ${(bytesRead / 1e9).toFixed(2)} of ${(bytesTotal / 1e9).toFixed(2)} GB read.`,
+  // read, total: sizes as text
+  runProgress: (step, read, total) => `${step}: ${read} of ${total} read.`,
   // kept, budget: sizes as text (0.8 MB, 1.07 GB)
   residency: ({ mode, kept, budget }) =>
     mode === 'resident'

@@ -106,14 +106,15 @@ export default {
       : `正在读取文件：${(done / 1e6).toFixed(1)} MB…`,
   opening: '正在后台 worker 中打开检查点…',
   running: '正在后台 worker 中运行模型…',
-  runCost: ({ modelBytes, bytesRead, flops, estimatedSeconds }, workers) =>
-    `${workers > 1 ? `分给 ${workers} 个 worker 并行计算。` : ''}权重在磁盘上占 ${(modelBytes / 1e9).toFixed(2)} GB；这次运行要读其中的 ${(bytesRead / 1e9).toFixed(2)} GB，计算 ${(flops / 1e9).toFixed(1)} GFLOP，估计需要 ${estimatedSeconds < 1 ? '1 秒' : `${Math.ceil(estimatedSeconds)} 秒`}。`,
+  // model, read: sizes as text (0.4 MB, 0.99 GB)
+  runCost: ({ model, read, flops, estimatedSeconds }, workers) =>
+    `${workers > 1 ? `分给 ${workers} 个 worker 并行计算。` : ''}权重在磁盘上占 ${model}；这次运行要读其中的 ${read}，计算 ${(flops / 1e9).toFixed(1)} GFLOP，估计需要 ${estimatedSeconds < 1 ? '1 秒' : `${Math.ceil(estimatedSeconds)} 秒`}。`,
   // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
   runLayer: (layer, layers) => `已完成第 ${layer} / ${layers} 层`,
   runHead: '已完成输出层',
   runProgressInMemory: (step) => `${step}：权重都在内存里，不用再读文件。`,
-  runProgress: (step, bytesRead, bytesTotal) =>
-    `${step}：已读 ${(bytesRead / 1e9).toFixed(2)} / ${(bytesTotal / 1e9).toFixed(2)} GB。`,
+  // read, total: sizes as text
+  runProgress: (step, read, total) => `${step}：已读 ${read} / ${total}。`,
   // kept, budget: sizes as text (0.8 MB, 1.07 GB)
   residency: ({ mode, kept, budget }) =>
     mode === 'resident'

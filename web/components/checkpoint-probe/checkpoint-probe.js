@@ -274,7 +274,8 @@ export class RlCheckpointProbe extends ExperimentElement {
       const at = position === LAST ? ids.length - 1 : position;
       const cost = await opened.handle.cost(ids);
       if (!current()) return;
-      const costLine = s.runCost(cost, opened.handle.workers);
+      const costSizes = { model: formatBytes(cost.modelBytes), read: formatBytes(cost.bytesRead) };
+      const costLine = s.runCost({ ...cost, ...costSizes }, opened.handle.workers);
       this.view.status.textContent = costLine;
       this.view.progress.max = cost.bytesRead > 0 ? cost.bytesRead : cost.layers + 1; // as showRunStep counts
       this.view.progress.value = 0;
@@ -340,6 +341,8 @@ function showRunStep(view, s, cost, costLine, { stage, layer, layers, bytesRead 
   const reads = cost.bytesRead > 0;
   view.progress.value = reads ? bytesRead : stage === 'head' ? layers + 1 : layer;
   const step = stage === 'head' ? s.runHead : s.runLayer(layer, layers);
-  const words = reads ? s.runProgress(step, bytesRead, cost.bytesRead) : s.runProgressInMemory(step);
+  const words = reads
+    ? s.runProgress(step, formatBytes(bytesRead), formatBytes(cost.bytesRead))
+    : s.runProgressInMemory(step);
   view.status.textContent = `${costLine} ${words}`;
 }
