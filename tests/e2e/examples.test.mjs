@@ -136,9 +136,11 @@ test('course page on another origin: the one script and its tags work under host
 test('course page on another origin: the checkpoint probe fetches its toy from the lab and draws what the API gives', async () => {
   const view = await openExample('course-page/');
   const probe = view.page.locator('rl-checkpoint-probe');
-  await probe.scrollIntoViewIfNeeded();
+  // the probe runs once it nears the viewport, and the widgets above it grow as they are defined, one per task:
+  // it is brought into view until its run starts, not once
+  await view.page.evaluate(() => customElements.whenDefined('rl-checkpoint-probe'));
   await eventually(
-    () => probe.getAttribute('data-status'),
+    async () => (await probe.getAttribute('data-status')) ?? (await probe.scrollIntoViewIfNeeded(), null),
     (s) => s === 'done' || s === 'error',
     'the probe runs its toy in its worker',
     60000,
