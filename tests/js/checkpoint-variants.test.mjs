@@ -157,24 +157,27 @@ test("variants with another norm offset or final norm: logits and lens are their
           [0],
         ];
         const lens = { k: 4, position: t };
-        const one = await ckpt.run(IDS, { lens, variants, variantPosition: t });
-        const alone = await ckpt.run(IDS, { lens });
-        assert.deepEqual(one.logits, alone.logits, `${family}, ${workers}: the run's own numbers are unchanged`);
-        assert.equal(one.reads.bytes, alone.reads.bytes, `${family}, ${workers}: the weights read once for all`);
-        const V = alone.logits.length;
-        for (const [k, variant] of variants.entries()) {
-          const { skipLayers = [], ...intervene } = Array.isArray(variant) ? { skipLayers: variant } : variant;
-          const what = `${family}, ${workers} workers, variant ${JSON.stringify(variant)}`;
-          const separate = await ckpt.run(IDS, { logits: 'all', lens, intervene: { skipLayers, ...intervene } });
-          const row = separate.logits.subarray(t * V, (t + 1) * V);
-          assertRelativelyClose(one.variantLogits.subarray(k * V, (k + 1) * V), row, what, 1e-6);
-          const got = one.variantLens[k].layers,
-            want = separate.lens.layers;
-          assert.equal(got.length, want.length, what);
-          got.forEach((state, i) => {
-            assert.deepEqual(state.ids, want[i].ids, `${what}: lens state ${i}`);
-            assertRelativelyClose(state.logits, want[i].logits, `${what}: lens state ${i}`, 1e-6);
-          });
+        // the variants read at the lens's row, then at another one (every variant row then computed)
+        for (const at of [t, t + 1]) {
+          const one = await ckpt.run(IDS, { lens, variants, variantPosition: at });
+          const alone = await ckpt.run(IDS, { lens });
+          assert.deepEqual(one.logits, alone.logits, `${family}, ${workers}: the run's own numbers are unchanged`);
+          assert.equal(one.reads.bytes, alone.reads.bytes, `${family}, ${workers}: the weights read once for all`);
+          const V = alone.logits.length;
+          for (const [k, variant] of variants.entries()) {
+            const { skipLayers = [], ...intervene } = Array.isArray(variant) ? { skipLayers: variant } : variant;
+            const what = `${family}, ${workers} workers, variant ${JSON.stringify(variant)} at ${at}, lens at ${t}`;
+            const separate = await ckpt.run(IDS, { logits: 'all', lens, intervene: { skipLayers, ...intervene } });
+            const row = separate.logits.subarray(at * V, (at + 1) * V);
+            assertRelativelyClose(one.variantLogits.subarray(k * V, (k + 1) * V), row, what, 1e-6);
+            const got = one.variantLens[k].layers,
+              want = separate.lens.layers;
+            assert.equal(got.length, want.length, what);
+            got.forEach((state, i) => {
+              assert.deepEqual(state.ids, want[i].ids, `${what}: lens state ${i}`);
+              assertRelativelyClose(state.logits, want[i].logits, `${what}: lens state ${i}`, 1e-6);
+            });
+          }
         }
       } finally {
         ckpt.dispose();

@@ -74,6 +74,9 @@ export function splitLayers(ctx, { weightsOf = splitWeights(ctx), project = null
   const f = model.forward;
   const { kept } = residency;
   const G = 1 + ctx.branchCount;
+  // the one row of a variant's stream read after the last layer: its logits' (variantPosition) and its lens's
+  const { lensAt, variantPosition } = ctx.opts;
+  const variantReadRow = lensAt && lensAt.position !== variantPosition ? null : variantPosition;
   const split = {
     h: alloc(G * T * d * 4, 'the normed stream'),
     q: alloc(G * T * H * headDim * 4, 'the queries'),
@@ -107,35 +110,46 @@ export function splitLayers(ctx, { weightsOf = splitWeights(ctx), project = null
     const weight = (slot) => pointers[layout.slotIndex[slot]];
     if (obs.norms) Module.HEAPF32.fill(0, obs.norms >> 2, (obs.norms >> 2) + 6 * T);
     // stream g's rows through the layer's norm `slot`, with that stream's offset; the run's observed
-    const norm = (out, input, slot, g) => {
+    const norm = (out, input, slot, g, rows = T) => {
       if (obs.norms && g === 0)
         Module._rl_ckpt_row_mean_squares(obs.norms + layout.observedNorms.indexOf(slot) * T * 4, input, T, d);
-      Module._rl_ckpt_rmsnorm(out, input, weight(slot), T, d, eps, offsets[g]);
+      Module._rl_ckpt_rmsnorm(out, input, weight(slot), rows, d, eps, offsets[g]);
     };
+    // the rows [first, first + count) of stream g a sublayer computes: all T, but after the last layer a variant's
+    // stream is read at one row (its logits' and its lens's), so the last MLP computes that row alone
+    const lastRow = i === model.sizes.L - 1 ? variantReadRow : null;
+    const allRows = () => [0, T];
+    const mlpRows = (g) => (g > 0 && lastRow !== null ? [lastRow, 1] : [0, T]);
     // every stream's rows normed into h, stacked (olmo2: the streams themselves, stacked)
-    const stacked = (slot) => {
+    const stacked = (slot, spanOf = allRows) => {
+      let at = split.h;
       streams.forEach((stream, g) => {
-        const at = split.h + g * T * d * 4;
-        if (slot) norm(at, stream, slot, g);
-        else Module.HEAPU8.copyWithin(at, stream, stream + T * d * 4);
+        const [first, count] = spanOf(g);
+        const from = stream + first * d * 4;
+        if (slot) norm(at, from, slot, g, count);
+        else Module.HEAPU8.copyWithin(at, from, from + count * d * 4);
+        at += count * d * 4;
       });
-      return heapView(split.h, n * T * d).slice();
+      return heapView(split.h, (at - split.h) >> 2).slice();
     };
     const { qkv, o, gateUp, down } = projections(i, model.sizes);
     const after = ctx.nextRun(i) === null ? null : projections(ctx.nextRun(i), model.sizes).qkv;
-    const residual = (normAfter) => {
+    // the branch's rows (stacked as spanOf lays them out) normed where the layout norms them, added to each stream
+    const residual = (normAfter, spanOf = allRows) => {
+      const spans = streams.map((_, g) => spanOf(g));
       if (f.placement !== 'pre')
-        for (let g = 0; g < n; g++) {
-          const at = split.branch + g * T * d * 4;
-          norm(at, at, normAfter, g);
-        }
+        spans.reduce((at, [, count], g) => {
+          norm(at, at, normAfter, g, count);
+          return at + count * d * 4;
+        }, split.branch);
       Module._rl_ckpt_row_norms(norms, split.branch, T, d);
       const added = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T);
-      streams.forEach((at, g) => {
-        const stream = heapView(at, T * d),
-          branch = heapView(split.branch + g * T * d * 4, T * d);
+      spans.reduce((at, [first, count], g) => {
+        const stream = heapView(streams[g] + first * d * 4, count * d),
+          branch = heapView(at, count * d);
         for (let j = 0; j < stream.length; j++) stream[j] += branch[j];
-      });
+        return at + count * d * 4;
+      }, split.branch);
       return added;
     };
     // attention: h = N1(x); q, k, v from the workers; the heads here, per stream; o from the workers
@@ -173,13 +187,13 @@ export function splitLayers(ctx, { weightsOf = splitWeights(ctx), project = null
     // MLP: h = N3(x); act(gate) * up from the workers; down from the workers
     const [act] = await exchange(
       { ...gateUp, next: down },
-      stacked(f.placement === 'olmo2' ? null : 'mlpNormBefore'),
+      stacked(f.placement === 'olmo2' ? null : 'mlpNormBefore', mlpRows),
       pointers,
     );
     const [m] = await exchange({ ...down, next: after }, act, pointers);
     if (keep && !project) kept.workerLayers.add(i);
     Module.HEAPF32.set(m, split.branch >> 2);
-    const mlpAdded = residual('mlpNormAfter');
+    const mlpAdded = residual('mlpNormAfter', mlpRows);
     return [attnAdded, mlpAdded];
   };
   return { exchange, run };
