@@ -139,7 +139,7 @@ async function headShare(share, heap, { begin, end }, x, rows, K, keep, backward
 /**
  * The worker's side: for each part { slot, begin, end } of layer `layer` (null: the output head), rows
  * [begin, end) of that tensor, read from the file, times `input` ([rows, K]); `gated`: two parts (gate, up) of one
- * range joined as act(gate) * up. Starts reading `next`, the call the coordinator announced to come, before
+ * range joined as act(gate) * up. Starts reading `next`, the calls the coordinator announced to come, before
  * computing. Returns { blocks: Float32Array[] ([rows, end - begin] each), bytesRead }.
  */
 export function createShardWorker(Module, model, weightOf, read) {
@@ -203,7 +203,7 @@ export function createShardWorker(Module, model, weightOf, read) {
         parts.map((part) => (kept.has(keyOf(layer, part)) ? null : take(layer, part)) ?? new Uint8Array(0)),
       );
       readWaitSeconds = (performance.now() - waitStart) / 1000;
-      for (const part of next?.parts ?? []) start(next.layer, part);
+      for (const call of next ?? []) for (const part of call.parts) start(call.layer, part);
       const panel = heap.alloc((backward ? layout.backwardPanelRows : layout.panelRows) * K * 4, 'a panel of rows');
       let bytesRead = 0;
       const dx = backward ? heap.alloc(rows * K * 4, "a share of an input's gradient") : 0;
@@ -295,7 +295,8 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
       keptBytes,
       busySeconds,
       /**
-       * call: { layer, slots: [{ slot, outRows }], rows (T), gated, next: { layer, slots } | null }; input
+       * call: { layer, slots: [{ slot, outRows }], rows (T), gated, next }, next: the calls to read ahead for
+       * ({ layer, slots }, one, a list or null); input
        * [rows, K]. Resolves to { outputs: Float32Array[] ([rows, outRows] each; one when gated), bytesRead }.
        * call.backward = K: the input is each slot's output gradient [rows, outRows] in turn, and the one output
        * is the input's gradient [rows, K], sum over slots of dy W.
@@ -311,7 +312,7 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
               input: call.backward ? columnShares(input, call.rows, partsOf(call.slots, i), call.slots) : input.slice(),
               gated: call.gated ?? false,
               backward: call.backward ?? 0,
-              next: call.next && { layer: call.next.layer, parts: partsOf(call.next.slots, i) },
+              next: [call.next ?? []].flat().map((n) => ({ layer: n.layer, parts: partsOf(n.slots, i) })),
               keep: call.keep ?? false,
             }),
           ),

@@ -2,6 +2,12 @@
 // the attention between the projections and the residual adds. G streams at most (the run's and its variants'),
 // stacked: each projection multiplies G x T rows at once.
 
+// How far ahead the workers read: the calls after the current one while their bytes (all workers' shares) stay
+// within READ_AHEAD_BYTES, and always the next one. With one call ahead, where the file is slower than the
+// arithmetic (a browser's picked file), each read waited for the call before it to be computed and exchanged.
+const READ_AHEAD_BYTES = 64 << 20;
+const GROUP_ORDER = ['qkv', 'o', 'gateUp', 'down'];
+
 /** The four exchanges of layer i: { qkv, o, gateUp, down }, each a call for pool.rows. */
 function projections(i, { d, H, KV, headDim, ffn }) {
   return {
@@ -118,43 +124,13 @@ export function splitLayers(ctx, { weightsOf = splitWeights(ctx), project = null
     // the rows [first, first + count) of stream g a sublayer computes: all T, but after the last layer a variant's
     // stream is read at one row (its logits' and its lens's), so the last MLP computes that row alone
     const lastRow = i === model.sizes.L - 1 ? variantReadRow : null;
-    const allRows = () => [0, T];
     const mlpRows = (g) => (g > 0 && lastRow !== null ? [lastRow, 1] : [0, T]);
-    // every stream's rows normed into h, stacked (olmo2: the streams themselves, stacked)
-    const stacked = (slot, spanOf = allRows) => {
-      let at = split.h;
-      streams.forEach((stream, g) => {
-        const [first, count] = spanOf(g);
-        const from = stream + first * d * 4;
-        if (slot) norm(at, from, slot, g, count);
-        else Module.HEAPU8.copyWithin(at, from, from + count * d * 4);
-        at += count * d * 4;
-      });
-      return heapView(split.h, (at - split.h) >> 2).slice();
-    };
     const { qkv, o, gateUp, down } = projections(i, model.sizes);
-    const after = ctx.nextRun(i) === null ? null : projections(ctx.nextRun(i), model.sizes).qkv;
-    // the branch's rows (stacked as spanOf lays them out) normed where the layout norms them, added to each stream
-    const residual = (normAfter, spanOf = allRows) => {
-      const spans = streams.map((_, g) => spanOf(g));
-      if (f.placement !== 'pre')
-        spans.reduce((at, [, count], g) => {
-          norm(at, at, normAfter, g, count);
-          return at + count * d * 4;
-        }, split.branch);
-      Module._rl_ckpt_row_norms(norms, split.branch, T, d);
-      const added = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T);
-      spans.reduce((at, [first, count], g) => {
-        const stream = heapView(streams[g] + first * d * 4, count * d),
-          branch = heapView(at, count * d);
-        for (let j = 0; j < stream.length; j++) stream[j] += branch[j];
-        return at + count * d * 4;
-      }, split.branch);
-      return added;
-    };
+    const ahead = (group) => readAhead(ctx, i, group);
+    const { stacked, residual } = streamRows(Module, { split, streams, norm, norms, T, d, pre: f.placement === 'pre' });
     // attention: h = N1(x); q, k, v from the workers; the heads here, per stream; o from the workers
     const [q, k, v] = await exchange(
-      { ...qkv, next: o },
+      { ...qkv, next: ahead('qkv') },
       stacked(f.placement === 'olmo2' ? null : 'attnNormBefore'),
       pointers,
     );
@@ -178,7 +154,7 @@ export function splitLayers(ctx, { weightsOf = splitWeights(ctx), project = null
       );
       if (status !== 0) throw ctx.fail();
     }
-    const [a] = await exchange({ ...o, next: gateUp }, heapView(split.y, n * T * H * headDim).slice(), pointers);
+    const [a] = await exchange({ ...o, next: ahead('o') }, heapView(split.y, n * T * H * headDim).slice(), pointers);
     const oBias = weight('oBias') ? heapView(weight('oBias'), d) : null;
     if (oBias) for (let j = 0; j < a.length; j++) a[j] += oBias[j % d];
     Module.HEAPF32.set(a, split.branch >> 2);
@@ -186,15 +162,75 @@ export function splitLayers(ctx, { weightsOf = splitWeights(ctx), project = null
     if (obs.mid) Module._rl_ckpt_row_norms(obs.mid, x, T, d);
     // MLP: h = N3(x); act(gate) * up from the workers; down from the workers
     const [act] = await exchange(
-      { ...gateUp, next: down },
+      { ...gateUp, next: ahead('gateUp') },
       stacked(f.placement === 'olmo2' ? null : 'mlpNormBefore', mlpRows),
       pointers,
     );
-    const [m] = await exchange({ ...down, next: after }, act, pointers);
+    const [m] = await exchange({ ...down, next: ahead('down') }, act, pointers);
     if (keep && !project) kept.workerLayers.add(i);
     Module.HEAPF32.set(m, split.branch >> 2);
     const mlpAdded = residual('mlpNormAfter', mlpRows);
     return [attnAdded, mlpAdded];
   };
   return { exchange, run };
+}
+
+/**
+ * A layer's steps over its streams' rows, stacked in split.h and split.branch as spanOf(g) = [first, count] lays
+ * them out (all T rows by default): stacked(slot, spanOf) norms each stream's rows into h with norm `slot` (null:
+ * the rows as they are) and returns a copy; residual(normAfter, spanOf) norms the branch's rows where the layout
+ * norms them, adds them to each stream and returns the run stream's increments' norms, T of them.
+ */
+function streamRows(Module, { split, streams, norm, norms, T, d, pre }) {
+  const heapView = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
+  const allRows = () => [0, T];
+  const stacked = (slot, spanOf = allRows) => {
+    let at = split.h;
+    streams.forEach((stream, g) => {
+      const [first, count] = spanOf(g);
+      const from = stream + first * d * 4;
+      if (slot) norm(at, from, slot, g, count);
+      else Module.HEAPU8.copyWithin(at, from, from + count * d * 4);
+      at += count * d * 4;
+    });
+    return heapView(split.h, (at - split.h) >> 2).slice();
+  };
+  const residual = (normAfter, spanOf = allRows) => {
+    const spans = streams.map((_, g) => spanOf(g));
+    if (!pre)
+      spans.reduce((at, [, count], g) => {
+        norm(at, at, normAfter, g, count);
+        return at + count * d * 4;
+      }, split.branch);
+    Module._rl_ckpt_row_norms(norms, split.branch, T, d);
+    const added = Module.HEAPF32.slice(norms >> 2, (norms >> 2) + T);
+    spans.reduce((at, [first, count], g) => {
+      const stream = heapView(streams[g] + first * d * 4, count * d),
+        branch = heapView(at, count * d);
+      for (let j = 0; j < stream.length; j++) stream[j] += branch[j];
+      return at + count * d * 4;
+    }, split.branch);
+    return added;
+  };
+  return { stacked, residual };
+}
+
+/**
+ * The calls after layer i's `group` that the workers start reading now: the run's next ones in order (ctx.order)
+ * while their file bytes stay within READ_AHEAD_BYTES, at least one while any is left.
+ */
+function readAhead(ctx, i, group) {
+  const { model, weights } = ctx;
+  const calls = [];
+  let bytes = 0;
+  for (let layer = i, k = GROUP_ORDER.indexOf(group) + 1; layer !== null; layer = ctx.nextRun(layer), k = 0) {
+    const groups = projections(layer, model.sizes);
+    for (; k < GROUP_ORDER.length; k++) {
+      const call = groups[GROUP_ORDER[k]];
+      bytes += call.slots.reduce((n, { slot }) => n + weights.byLayer[layer].get(slot).byteLength, 0);
+      if (calls.length && bytes > READ_AHEAD_BYTES) return calls;
+      calls.push(call);
+    }
+  }
+  return calls;
 }
