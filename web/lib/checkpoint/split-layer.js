@@ -5,7 +5,7 @@
 // How far ahead the workers read: the calls after the current one while their bytes (all workers' shares) stay
 // within READ_AHEAD_BYTES, and always the next one. With one call ahead, where the file is slower than the
 // arithmetic (a browser's picked file), each read waited for the call before it to be computed and exchanged.
-const READ_AHEAD_BYTES = 64 << 20;
+export const READ_AHEAD_BYTES = 64 << 20;
 const GROUP_ORDER = ['qkv', 'o', 'gateUp', 'down'];
 
 /** The four exchanges of layer i: { qkv, o, gateUp, down }, each a call for pool.rows. */
@@ -219,7 +219,7 @@ function streamRows(Module, { split, streams, norm, norms, T, d, pre }) {
  * The calls after layer i's `group` that the workers start reading now: the run's next ones in order (ctx.order)
  * while their file bytes stay within READ_AHEAD_BYTES, at least one while any is left.
  */
-function readAhead(ctx, i, group) {
+export function readAhead(ctx, i, group) {
   const { model, weights } = ctx;
   const calls = [];
   let bytes = 0;
