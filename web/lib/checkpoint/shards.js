@@ -10,6 +10,7 @@
 import { byteSize } from './dtypes.js';
 import { HEAD_CHUNK_BYTES, heapAllocator } from './heap.js';
 import { checkpointLayout } from './layout.js';
+import { keptRows, keptShareBytes } from './kept-rows.js';
 
 /** [begin, end) row ranges of `rows` for `parts` workers, multiples of `align` (the kernel's panel rows) but the last. */
 export function splitRows(rows, parts, align) {
@@ -55,22 +56,6 @@ function readBuffers() {
 
 const rowBytes = (w) => byteSize(w.dtype, w.shape[1]);
 const keyOf = (layer, { slot, begin, end }) => `${layer}:${slot}:${begin}:${end}`;
-
-/**
- * The rows kept in a worker's heap between runs (calls with `keep`): kept (key -> heap address), held until the
- * worker ends (the checkpoint's dispose, or a cancelled run); keepBlock(bytes, what) is 0 when the budget is spent
- * (that share is then read per run, as without residency); bytes: what they hold.
- */
-function keptRows(Module) {
-  const heap = heapAllocator(Module);
-  const store = { kept: new Map(), bytes: 0 };
-  store.keepBlock = (bytes, what) => {
-    const p = heap.tryAlloc(bytes, what);
-    if (p) store.bytes += bytes;
-    return p;
-  };
-  return store;
-}
 
 /**
  * The head's rows of this worker's vocabulary range [begin, end) in pieces: logits[rows, n]; backward: x is the
@@ -187,6 +172,8 @@ export function createShardWorker(Module, model, weightOf, read) {
       readWaitSeconds,
     });
     try {
+      if (keep && store.arena === undefined && layer !== null && parts[0].end > parts[0].begin)
+        store.reserve(keptShareBytes(model, weightOf, layer, parts[0]));
       const x = heap.alloc(input.length * 4, "the projection's input");
       Module.HEAPF32.set(input, x >> 2);
       if (parts[0].slot === 'head') {
