@@ -212,7 +212,7 @@ async function headBackward(bk, { dz, finalHidden }) {
   if (bk.split) {
     // each worker its vocabulary rows of the head, as in the forward: dhf, the sum of their dz W
     const call = { layer: null, slots: [{ slot: 'head', outRows: V }], rows: T, backward: d, keep: false };
-    call.next = groupCall(bk.model.sizes.L - 1, 'down', bk.model.sizes);
+    call.next = [groupCall(bk.model.sizes.L - 1, 'down', bk.model.sizes)];
     const { outputs, bytesRead } = await reads.waited('exchangeWait', bk.split.pool.rows(call, dz));
     reads.account.bytesRead += bytesRead;
     Module.HEAPF32.set(outputs[0], dhf >> 2);

@@ -36,9 +36,10 @@ export function touchedArena(Module, start, size) {
   setTimeout(slice, 0);
   return {
     take(bytes) {
-      if (used + align16(bytes) > size) return 0;
       const p = start + used;
-      used += align16(bytes);
+      const taken = align16(bytes);
+      if (used + taken > size) return 0;
+      used += taken;
       return p;
     },
   };

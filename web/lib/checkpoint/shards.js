@@ -282,8 +282,8 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
       keptBytes,
       busySeconds,
       /**
-       * call: { layer, slots: [{ slot, outRows }], rows (T), gated, next }, next: the calls to read ahead for
-       * ({ layer, slots }, one, a list or null); input
+       * call: { layer, slots: [{ slot, outRows }], rows (T), gated, next: [{ layer, slots }] (the calls to read
+       * ahead for) }; input
        * [rows, K]. Resolves to { outputs: Float32Array[] ([rows, outRows] each; one when gated), bytesRead }.
        * call.backward = K: the input is each slot's output gradient [rows, outRows] in turn, and the one output
        * is the input's gradient [rows, K], sum over slots of dy W.
@@ -299,7 +299,7 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
               input: call.backward ? columnShares(input, call.rows, partsOf(call.slots, i), call.slots) : input.slice(),
               gated: call.gated ?? false,
               backward: call.backward ?? 0,
-              next: [call.next ?? []].flat().map((n) => ({ layer: n.layer, parts: partsOf(n.slots, i) })),
+              next: (call.next ?? []).map((n) => ({ layer: n.layer, parts: partsOf(n.slots, i) })),
               keep: call.keep ?? false,
             }),
           ),

@@ -127,7 +127,8 @@ export function splitLayers(ctx, { weightsOf = splitWeights(ctx), project = null
     const mlpRows = (g) => (g > 0 && lastRow !== null ? [lastRow, 1] : [0, T]);
     const { qkv, o, gateUp, down } = projections(i, model.sizes);
     const ahead = (group) => readAhead(ctx, i, group);
-    const { stacked, residual } = streamRows(Module, { split, streams, norm, norms, T, d, pre: f.placement === 'pre' });
+    const pre = f.placement === 'pre';
+    const { stacked, residual } = streamRows(Module, heapView, { split, streams, norm, norms, T, d, pre });
     // attention: h = N1(x); q, k, v from the workers; the heads here, per stream; o from the workers
     const [q, k, v] = await exchange(
       { ...qkv, next: ahead('qkv') },
@@ -181,8 +182,7 @@ export function splitLayers(ctx, { weightsOf = splitWeights(ctx), project = null
  * the rows as they are) and returns a copy; residual(normAfter, spanOf) norms the branch's rows where the layout
  * norms them, adds them to each stream and returns the run stream's increments' norms, T of them.
  */
-function streamRows(Module, { split, streams, norm, norms, T, d, pre }) {
-  const heapView = (ptr, n) => Module.HEAPF32.subarray(ptr >> 2, (ptr >> 2) + n);
+function streamRows(Module, heapView, { split, streams, norm, norms, T, d, pre }) {
   const allRows = () => [0, T];
   const stacked = (slot, spanOf = allRows) => {
     let at = split.h;

@@ -54,13 +54,14 @@ export async function runStages(env, i, stages, args, after) {
     const word = (k) => Module.HEAPU32[(blocks.next >> 2) + k];
     const slots = Array.from({ length: count }, (_, s) => ({ slot: layout.slots[word(4 + s)], outRows: word(7 + s) }));
     const following = GROUP_AFTER[stages[j + 1]];
+    const ahead = following && stages[j + 1] !== stages.at(-1) ? groupCall(i, following, model.sizes) : after;
     const call = {
       layer: i,
       rows,
       inRows: K,
       slots,
       keep: env.keep,
-      next: following && stages[j + 1] !== stages.at(-1) ? groupCall(i, following, model.sizes) : after,
+      next: [ahead].filter(Boolean),
       ...(backward ? { backward: K } : {}),
     };
     // forward: one input [rows, K] -> each slot's [rows, N]; backward: each slot's [rows, N] -> one [rows, K]
