@@ -46,7 +46,7 @@ before(async () => {
   hub = await startFakeHub({
     'toy/qwen2-tiny': { files: { ...single.files, 'tokenizer.json': tokenizer } },
     'toy/llama-sharded': { files: sharded.files },
-    'toy/dropped': { files: single.files, cut: { 'model.safetensors': CUT } },
+    'toy/dropped': { files: single.files, cut: { 'model.safetensors': CUT }, cutByCall: true },
     'toy/corrupt': { files: single.files, corrupt: 'model.safetensors' },
     'toy/gated': { files: single.files, gated: true },
     'toy/cancel': { files: single.files, hold: { 'model.safetensors': CUT } },
@@ -163,7 +163,10 @@ test('a model huggingface_hub cached opens with the network refused', async () =
 
 test('a connection dropped mid-file resumes with a Range request and the hash matches', async () => {
   const repo = 'toy/dropped';
-  const got = await lab.fetchCheckpoint(repo);
+  const before = Buffer.byteLength(single.files['config.json']);
+  // the connection drops once the client has stored every byte sent before the cut
+  const dropAtCut = (p) => p.loaded === before + CUT && hub.dropCut(repo);
+  const got = await lab.fetchCheckpoint(repo, { onProgress: dropAtCut });
   const ranges = hub.requests.filter(
     (r) => r.host === 'cdn' && r.path === `/${encodeURIComponent(repo)}/${sha256(weights)}`,
   );
