@@ -474,9 +474,9 @@ export interface CheckpointRun {
   hiddenStates?: Float32Array[];
   finalHidden?: Float32Array;
   lens?: { position: number; k: number; layers: LogitLensState[] };
-  /** what the run read: bytes, reads, the most bytes held in JS memory at once, each split worker's WASM heap */
+  /** what the run read: bytes, reads, the most bytes held in JS memory at once, each share's WASM heap (this thread's first) */
   reads: { bytes: number; count: number; peakHeldBytes: number; workerHeapBytes: number[] };
-  /** where this thread's time went: waiting for the files, for the split workers, and each worker's busy time */
+  /** where this thread's time went: waiting for the files, for the split's shares, and each share's busy time (this thread's first) */
   timings: { seconds: number; readWaitSeconds: number; exchangeWaitSeconds: number; workerBusySeconds: number[] };
   /** with options.variants: each variant's logits at options.variantPosition, n x V */
   variantLogits?: Float32Array;
@@ -519,7 +519,7 @@ export interface CheckpointResidency {
 }
 
 export interface OpenCheckpointOptions {
-  /** workers a run is split over (default: the cores, up to 4, for files on disk; 1 for bytes) */
+  /** threads a run is split over: this one and workers - 1 lab workers (default: the cores, up to 4, for files on disk; 1 for bytes) */
   workers?: number;
   /** bytes the weights may keep in the WASM heaps between runs; 0: read every run (default: docs/checkpoints.md) */
   residencyBudget?: number;
@@ -546,7 +546,7 @@ export interface Checkpoint {
   cost(tokens?: number | ArrayLike<number>): CheckpointCost;
   /** whether the weights stay in the WASM heaps between runs, and what they hold now */
   residency(): CheckpointResidency;
-  /** how many workers a run is split over */
+  /** how many threads a run is split over (this one computes the first share) */
   readonly workers: number;
   /** one of the chapter's claims run on this checkpoint (checkpointClaims, by name) */
   claim<N extends CheckpointClaimName>(

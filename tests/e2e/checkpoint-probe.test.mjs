@@ -189,7 +189,7 @@ test('files without tokenizer.json run on the first ids of their vocabulary, and
   const cores = await view.page.evaluate(() => navigator.hardwareConcurrency);
   const workers = Math.min(4, cores);
   const status = await textOf(widget.locator('.run-status'));
-  if (workers > 1) assert.match(status, new RegExp(`split over ${workers} workers`), status);
+  if (workers > 1) assert.match(status, new RegExp(`split over ${workers} threads`), status);
   const want = await expected(
     Object.fromEntries(Object.entries(files).map(([n, c]) => [n, typeof c === 'string' ? c : new Uint8Array(c)])),
     [0, 1, 2, 3, 4, 5, 6, 7],

@@ -265,15 +265,23 @@ threadsModule.Worker = class CountedWorker extends threadsModule.Worker {
   }
 };
 
-test('a cancelled split run ends its workers (their memory with them); the next run starts new ones', async () => {
+test('a cancelled split run ends its workers and frees the rows this thread kept; the next run starts anew', async () => {
   const fixture = makeCheckpoint({ family: 'qwen3', dtype: 'F16', seed: 13 });
   const path = join(dir, 'cancel.safetensors');
   writeFileSync(path, fixture.files['model.safetensors']);
-  const ckpt = await lab.openCheckpoint({ ...fixture.files, 'model.safetensors': path }, { workers: 2 });
+  const usedBefore = lab.memoryBudget().usedBytes;
+  const ckpt = await lab.openCheckpoint({ ...fixture.files, 'model.safetensors': path }, { workers: 3 });
   const threads = () => liveWorkers.size;
+  const used = () => lab.memoryBudget().usedBytes - usedBefore;
   try {
     const whole = await ckpt.run(IDS);
+    // three shares: this thread's and two workers'; each keeps its rows (the fixture fits the residency budget)
     assert.equal(threads(), 2, 'two worker threads while the checkpoint is open');
+    const [ownShare, ...workerShares] = ckpt.residency().workerKeptBytes;
+    assert.equal(workerShares.length, 2);
+    assert.ok(ownShare > 0 && workerShares.every((b) => b > 0), 'every share kept its rows');
+    assert.ok(used() >= ownShare, "this thread's heap holds its share");
+    const usedWarm = used();
     const controller = new AbortController();
     await assert.rejects(
       () => ckpt.run(IDS, { signal: controller.signal, onProgress: () => controller.abort() }),
@@ -281,12 +289,14 @@ test('a cancelled split run ends its workers (their memory with them); the next 
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(threads(), 0, 'the cancelled run ended its workers');
+    assert.ok(used() <= usedWarm - ownShare, `this thread's share freed: ${used()} of ${usedWarm} bytes still used`);
     assert.deepEqual((await ckpt.run(IDS)).logits, whole.logits);
   } finally {
     ckpt.dispose();
   }
   await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(threads(), 0, 'dispose ended the workers');
+  assert.equal(used(), 0, 'dispose freed every block this thread kept');
   await assert.rejects(
     () => lab.openCheckpoint(fixture.files, { workers: 0 }),
     (error) => error.code === 'invalid_input' && /workers/.test(error.message),

@@ -171,7 +171,7 @@ test("sizes in bytes: GB from 0.1 GB, MB below, so a toy's weights are not 0.00 
   );
   assert.equal(
     zh.runCost({ ...cost, model: formatBytes(988094208), read: formatBytes(988094208) }, 2),
-    '分给 2 个 worker 并行计算。权重在磁盘上占 0.99 GB；这次运行要读其中的 0.99 GB，计算 0.0 GFLOP，估计需要 1 秒。',
+    '分给 2 个线程并行计算。权重在磁盘上占 0.99 GB；这次运行要读其中的 0.99 GB，计算 0.0 GFLOP，估计需要 1 秒。',
   );
   assert.equal(
     en.runProgress('Layer 1 of 2 done', formatBytes(204288), formatBytes(408576)),

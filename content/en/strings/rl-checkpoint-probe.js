@@ -112,7 +112,7 @@ export default {
   running: 'Running the model in a background worker…',
   // model, read: sizes as text (0.4 MB, 0.99 GB)
   runCost: ({ model, read, flops, estimatedSeconds }, workers) =>
-    `${workers > 1 ? `Split over ${workers} workers. ` : ''}The weights take ${model} on disk; this run reads ${read} of them and computes ${(flops / 1e9).toFixed(1)} GFLOP, an estimated ${estimatedSeconds < 1 ? 'second' : `${Math.ceil(estimatedSeconds)} s`}.`,
+    `${workers > 1 ? `Split over ${workers} threads. ` : ''}The weights take ${model} on disk; this run reads ${read} of them and computes ${(flops / 1e9).toFixed(1)} GFLOP, an estimated ${estimatedSeconds < 1 ? 'second' : `${Math.ceil(estimatedSeconds)} s`}.`,
   // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
   runLayer: (layer, layers) => `Layer ${layer} of ${layers} done`,
   runHead: 'The output layer done',
@@ -127,7 +127,7 @@ export default {
   cancel: 'Cancel',
   cancelled: 'Cancelled: the last finished result stays on screen.',
   took: (ms, workers = 1) =>
-    `Computed in ${ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`}${workers > 1 ? `, split over ${workers} workers` : ''}.`,
+    `Computed in ${ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`}${workers > 1 ? `, split over ${workers} threads` : ''}.`,
   openFailed: (message) => `These files could not be opened (${message}). The last result stays on screen.`,
   runFailed: (message) => `The model could not be run on this input (${message}). The last result stays on screen.`,
   streamTitle: 'Length of the residual stream |h| at the chosen position (0 = the embedding, i = after layer i − 1)',

@@ -108,7 +108,7 @@ export default {
   running: '正在后台 worker 中运行模型…',
   // model, read: sizes as text (0.4 MB, 0.99 GB)
   runCost: ({ model, read, flops, estimatedSeconds }, workers) =>
-    `${workers > 1 ? `分给 ${workers} 个 worker 并行计算。` : ''}权重在磁盘上占 ${model}；这次运行要读其中的 ${read}，计算 ${(flops / 1e9).toFixed(1)} GFLOP，估计需要 ${estimatedSeconds < 1 ? '1 秒' : `${Math.ceil(estimatedSeconds)} 秒`}。`,
+    `${workers > 1 ? `分给 ${workers} 个线程并行计算。` : ''}权重在磁盘上占 ${model}；这次运行要读其中的 ${read}，计算 ${(flops / 1e9).toFixed(1)} GFLOP，估计需要 ${estimatedSeconds < 1 ? '1 秒' : `${Math.ceil(estimatedSeconds)} 秒`}。`,
   // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
   runLayer: (layer, layers) => `已完成第 ${layer} / ${layers} 层`,
   runHead: '已完成输出层',
@@ -123,7 +123,7 @@ export default {
   cancel: '取消',
   cancelled: '已取消：屏幕上保留上一次完成的结果。',
   took: (ms, workers = 1) =>
-    `用时 ${ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(1)} 秒`}${workers > 1 ? `，分给 ${workers} 个 worker 并行计算` : ''}。`,
+    `用时 ${ms < 1000 ? `${Math.round(ms)} 毫秒` : `${(ms / 1000).toFixed(1)} 秒`}${workers > 1 ? `，分给 ${workers} 个线程并行计算` : ''}。`,
   openFailed: (message) => `这些文件无法打开（${message}）。屏幕上保留上一次的结果。`,
   runFailed: (message) => `模型无法在这段输入上运行（${message}）。屏幕上保留上一次的结果。`,
   streamTitle: '所选位置上残差流的长度 |h|（0 为嵌入，i 为第 i − 1 层之后）',

@@ -28,6 +28,7 @@ export function touchedArena(Module, start, size) {
   let used = 0,
     touched = 0;
   const slice = () => {
+    if (touched < 0) return; // stopped: the block is freed
     const from = Math.max(touched, used);
     touched = Math.min(size, from + SLICE_BYTES);
     Module.HEAPU8.fill(0, start + from, start + touched);
@@ -35,6 +36,10 @@ export function touchedArena(Module, start, size) {
   };
   setTimeout(slice, 0);
   return {
+    /** Ends the writes (before the block is freed). */
+    stop() {
+      touched = -1;
+    },
     take(bytes) {
       const p = start + used;
       const taken = align16(bytes);
@@ -47,7 +52,8 @@ export function touchedArena(Module, start, size) {
 
 /**
  * The rows kept in a worker's heap between runs (calls with `keep`): kept (key -> heap address), held until the
- * worker ends (the checkpoint's dispose, or a cancelled run); reserve(bytes) takes one block for the rows to come
+ * worker ends (the checkpoint's dispose, or a cancelled run) or release() frees them (the share the coordinator's
+ * own thread computes, whose heap outlives the pool); reserve(bytes) takes one block for the rows to come
  * (touchedArena; none where the budget refuses it); keepBlock(bytes, what) is a block from it or from the heap, 0
  * when the budget is spent (that share is then read per run, as without residency); bytes: what they hold.
  */
@@ -62,6 +68,12 @@ export function keptRows(Module) {
     const p = store.arena?.take(bytes) || heap.tryAlloc(bytes, what);
     if (p) store.bytes += bytes;
     return p;
+  };
+  store.release = () => {
+    store.arena?.stop();
+    heap.freeAll();
+    store.kept.clear();
+    Object.assign(store, { bytes: 0, arena: undefined });
   };
   return store;
 }

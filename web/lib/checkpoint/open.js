@@ -163,13 +163,13 @@ export async function openCheckpoint(Module, files, options = {}) {
 async function open(Module, map, weightFiles, options) {
   const workers = checkWorkers(options.workers, map);
   const { gguf, model, all, weights, tokenizer, builtTokenizer } = await readCheckpoint(Module, map, weightFiles);
-  const split = workers > 1 ? splitPool(Module, map, workers) : null;
+  const shardRows = shardWorker(Module, model, weights);
+  const split = workers > 1 ? splitPool(Module, map, workers, () => shardWorker(Module, model, weights)) : null;
   const residencyBudget = checkResidencyBudget(options.residencyBudget ?? defaultResidencyBudget(Module, workers));
   const runner = createRunner(Module, model, weights, () => checkUnchanged(weightFiles), split?.shards ?? null, {
     residencyBudget,
   });
   const gradients = createGradients(Module, model, weights, runner);
-  const shardRows = shardWorker(Module, model, weights);
   let disposed = false;
   let normStats = null; // normWeights()'s rows, a promise, after its first call
   const live = () => {

@@ -92,7 +92,7 @@ async function forward(runner, ids, options) {
   const saveActivations = options?.[KEEP_ACTIVATIONS] ?? null;
   const pool = (await shards?.get()) ?? null;
   runner.lastPool = pool;
-  // a thread that has workers holds no weights: their heaps hold the model where it is kept
+  // split, the shares keep the model where it is kept (this thread its own share, shards.js), not this runner
   const keep = residency.keeps() && !(saveActivations && shards && !pool);
   checkMemoryLimit(opts.memoryLimit, pool, w, V);
 

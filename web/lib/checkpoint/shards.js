@@ -1,8 +1,10 @@
 // A checkpoint run split over workers, as Megatron-LM splits a layer but with contiguous reads: every projection
-// (q, k, v, o, gate, up, down, and the output head) is cut into row ranges, one per worker, and each worker reads
+// (q, k, v, o, gate, up, down, and the output head) is cut into row ranges, one per share, and each share reads
 // only its rows' bytes from the file (rows of W[out, in] are contiguous), multiplies them by the input it is sent
-// and returns its block of output columns. The worker that owns the run (the coordinator) keeps the stream,
-// the norms, the attention between the projections and the residual adds, and joins the blocks:
+// and returns its block of output columns. The thread that owns the run (the coordinator) computes the first share
+// itself, as llama.cpp's main thread takes part in its thread pool (N shares: this thread and N - 1 lab workers,
+// as many threads as shares, none waiting for a core while the others compute); it also keeps the stream, the
+// norms, the attention between the projections and the residual adds, and joins the blocks:
 //   h = N1(x) -> [q k v] from every worker -> attention -> o from every worker -> (N2) -> x += a
 //   h = N3(x) -> act(gate) * up from every worker -> down from every worker -> (N4) -> x += m
 // Four exchanges a layer, each of T x (a few thousand) floats; no weight is read or held twice. The same kernels
@@ -11,6 +13,7 @@ import { byteSize } from './dtypes.js';
 import { HEAD_CHUNK_BYTES, heapAllocator } from './heap.js';
 import { checkpointLayout } from './layout.js';
 import { keptRows, keptShareBytes } from './kept-rows.js';
+import { readBuffers } from './read-buffers.js';
 
 /** [begin, end) row ranges of `rows` for `parts` workers, multiples of `align` (the kernel's panel rows) but the last. */
 export function splitRows(rows, parts, align) {
@@ -30,28 +33,6 @@ export function defaultWorkers(weightEntries) {
       ? navigator.hardwareConcurrency
       : (globalThis.process?.getBuiltinModule?.('node:os')?.availableParallelism?.() ?? 1);
   return Math.max(1, Math.min(4, cores));
-}
-
-/**
- * Read buffers kept for the next layer, which asks for the same sizes: fresh memory costs a page fault per 4 KB on
- * first touch (measured: 2.8 million faults and 45 s of system time per 8B run on two workers without them).
- * take(bytes) hands out a free buffer of that size or a new one; give(buffer) returns it once copied to the heap.
- */
-function readBuffers() {
-  const free = new Map(); // byteLength -> Uint8Array[]
-  const ours = new WeakSet(); // a source that cannot read into a buffer (a Blob, bytes in memory) returns its own
-  return {
-    take(bytes) {
-      const buffer = free.get(bytes)?.pop() ?? new Uint8Array(bytes);
-      ours.add(buffer);
-      return buffer;
-    },
-    give(buffer) {
-      if (!ours.has(buffer)) return;
-      if (!free.has(buffer.length)) free.set(buffer.length, []);
-      free.get(buffer.length).push(buffer);
-    },
-  };
 }
 
 const rowBytes = (w) => byteSize(w.dtype, w.shape[1]);
@@ -151,13 +132,13 @@ export function createShardWorker(Module, model, weightOf, read) {
     return pending;
   };
 
-  // keep: the rows read stay in this worker's heap for the next runs (the coordinator's residency decision)
-  async function shardRows(call) {
-    // busySeconds: the call's time less its wait for the file's bytes (the coordinator's view of this worker)
-    const t0 = performance.now();
-    const reply = await projectRows(call);
-    return { ...reply, busySeconds: (performance.now() - t0) / 1000 - reply.readWaitSeconds };
-  }
+  const shardRows = timedCalls(projectRows);
+  /** Frees the kept rows once the calls in flight settle (the coordinator's own share: its heap stays). */
+  shardRows.release = () =>
+    shardRows.settled().then(() => {
+      prefetched.clear();
+      store.release();
+    });
 
   async function projectRows({ layer, parts, rows, input, gated = false, next = null, keep = false, backward = 0 }) {
     // backward: K, the width of the input gradient; input holds each part's whole output gradient [rows, N] in turn
@@ -172,6 +153,7 @@ export function createShardWorker(Module, model, weightOf, read) {
       readWaitSeconds,
     });
     try {
+      // keep: the rows read stay in this heap for the next runs (the coordinator's residency decision)
       if (keep && store.arena === undefined && layer !== null && parts[0].end > parts[0].begin)
         store.reserve(keptShareBytes(model, weightOf, layer, parts[0]));
       const x = heap.alloc(input.length * 4, "the projection's input");
@@ -242,6 +224,27 @@ export function createShardWorker(Module, model, weightOf, read) {
 }
 
 /**
+ * projectRows with each reply's busySeconds (the call's time less its wait for the file's bytes: the coordinator's
+ * view of the share) and settled(), which resolves once every call in flight has (they write to the heap until then).
+ */
+function timedCalls(projectRows) {
+  const inFlight = new Set();
+  const shardRows = async (call) => {
+    const t0 = performance.now();
+    const pending = projectRows(call);
+    inFlight.add(pending);
+    try {
+      const reply = await pending;
+      return { ...reply, busySeconds: (performance.now() - t0) / 1000 - reply.readWaitSeconds };
+    } finally {
+      inFlight.delete(pending);
+    }
+  };
+  shardRows.settled = () => Promise.allSettled([...inFlight]);
+  return shardRows;
+}
+
+/**
  * A backward call's input for one worker: input holds each slot's output gradient [rows, outRows] in turn; the
  * worker multiplies only its rows [begin, end) of each W, so it gets the columns [begin, end) of each, in turn.
  */
@@ -259,15 +262,17 @@ function columnShares(input, rows, parts, slots) {
 }
 
 /**
- * The coordinator's side: `count` lab workers (createWorker()), each with the checkpoint opened from the same
- * files (a File or a path is posted as a handle, not a copy). rows(call, input) sends every worker its ranges
- * and joins the blocks. terminate() ends them all, and their memory with them.
+ * The coordinator's side: `count` shares, the first computed by `local` (this thread's createShardWorker), the
+ * others by lab workers (createWorker()), each with the checkpoint opened from the same files (a File or a path is
+ * posted as a handle, not a copy). rows(call, input) sends every worker its ranges, computes the first share here
+ * and joins the blocks. terminate() ends the workers, and their memory with them, and frees what `local` kept.
  */
-export async function createShardPool(files, count, { createWorker, rowAlign }) {
+export async function createShardPool(files, count, { createWorker, rowAlign, local }) {
   const workers = [];
   try {
-    for (let i = 0; i < count; i++) workers.push(createWorker());
-    const handles = await Promise.all(workers.map((w) => w.call('openCheckpoint', [files, { workers: 1 }])));
+    for (let i = 1; i < count; i++) workers.push(createWorker());
+    const remote = await Promise.all(workers.map((w) => w.call('openCheckpoint', [files, { workers: 1 }])));
+    const handles = [{ shardRows: local }, ...remote];
     const partsOf = (slots, i) =>
       slots.map(({ slot, outRows }) => {
         const [begin, end] = splitRows(outRows, count, rowAlign)[i];
@@ -289,21 +294,20 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
        * is the input's gradient [rows, K], sum over slots of dy W.
        */
       async rows(call, input) {
-        const replies = await Promise.all(
-          handles.map((handle, i) =>
-            handle.shardRows({
-              layer: call.layer,
-              parts: partsOf(call.slots, i),
-              rows: call.rows,
-              // each worker its own copy, given away (transferred, not cloned): a backward one only its columns
-              input: call.backward ? columnShares(input, call.rows, partsOf(call.slots, i), call.slots) : input.slice(),
-              gated: call.gated ?? false,
-              backward: call.backward ?? 0,
-              next: (call.next ?? []).map((n) => ({ layer: n.layer, parts: partsOf(n.slots, i) })),
-              keep: call.keep ?? false,
-            }),
-          ),
-        );
+        const shareCall = (i) => ({
+          layer: call.layer,
+          parts: partsOf(call.slots, i),
+          rows: call.rows,
+          // each worker its own copy, given away (transferred, not cloned): a backward one only its columns
+          input: call.backward ? columnShares(input, call.rows, partsOf(call.slots, i), call.slots) : input.slice(),
+          gated: call.gated ?? false,
+          backward: call.backward ?? 0,
+          next: (call.next ?? []).map((n) => ({ layer: n.layer, parts: partsOf(n.slots, i) })),
+          keep: call.keep ?? false,
+        });
+        // the workers' calls are posted first, then this thread computes its share while they compute theirs
+        const posted = remote.map((handle, i) => handle.shardRows(shareCall(i + 1)));
+        const replies = await Promise.all([local(shareCall(0)), ...posted]);
         replies.forEach((r, i) => {
           heapBytes[i] = Math.max(heapBytes[i], r.heapBytes ?? 0);
           keptBytes[i] = r.keptBytes ?? 0;
@@ -333,6 +337,7 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
       },
       terminate() {
         for (const w of workers) w.terminate();
+        local.release();
       },
     };
   } catch (error) {
@@ -342,10 +347,11 @@ export async function createShardPool(files, count, { createWorker, rowAlign }) 
 }
 
 /**
- * The workers a run is split over: shards.get() starts them with the first run (a pool that cannot start, where
- * no workers run, leaves one thread: workers() says 1), shards.drop() ends them.
+ * The shares a run is split over: shards.get() starts the workers with the first run, the first share this
+ * thread's (localShard(): a new createShardWorker, its kept rows its own; a pool that cannot start, where no
+ * workers run, leaves one thread: workers() says 1), shards.drop() ends them and frees that share's rows.
  */
-export function splitPool(Module, map, workers) {
+export function splitPool(Module, map, workers, localShard) {
   let usedWorkers = workers;
   let pool = null;
   const shards = {
@@ -356,6 +362,7 @@ export function splitPool(Module, map, workers) {
           createShardPool(Object.fromEntries(map), workers, {
             createWorker: () => createLabWorker(),
             rowAlign: checkpointLayout(Module).panelRows,
+            local: localShard(),
           }),
         )
         .catch(() => {
