@@ -1,13 +1,15 @@
-// Where a run split over two workers spends its cores: the synthetic checkpoint with Qwen2.5-0.5B's exact shapes
-// (bench/synthetic-checkpoints.mjs), 16 tokens, one thread and two workers, the weights resident and read every run,
-// the four taking turns for ROUNDS rounds (wall seconds compared in one process). Beside the wall time, each
-// thread's CPU seconds per run from /proc/self/task/<tid>/stat (Linux; 10 ms ticks, so summed over RUNS runs): this
-// thread (the coordinator, or the whole run), the two workers, and the rest (node's file-read pool, the garbage
-// collector). On a machine whose other cores are busy the wall time counts waits for a core; the CPU split does not.
-// Then what one exchange costs beyond the workers' compute: a tiny checkpoint (tests/fixtures) split over two workers,
-// (exchange wait - the busier worker's time) / exchanges, median of 200 runs. Then the matmul as a run calls it (BF16 weights widened four rows at a time, 16 rows) beside the kernel alone
-// (float32 weights) and at a stacked sweep's 400 rows, in CPU GFLOP/s: on one matrix that stays in the caches, and
-// on COPIES of it in turn (over 64 MB, as a run's weights come from memory).
+// Where a run split over two threads spends its cores: the synthetic checkpoint with Qwen2.5-0.5B's exact shapes
+// (bench/synthetic-checkpoints.mjs), 16 tokens, one thread and two (this thread computing the first share, a lab
+// worker the second), the weights resident and read every run, the four taking turns for ROUNDS rounds (wall
+// seconds compared in one process). Beside the wall time, each thread's CPU seconds per run from
+// /proc/self/task/<tid>/stat (Linux; 10 ms ticks, so summed over RUNS runs): this thread (the coordinator and its
+// share, or the whole run), the worker, and the rest (node's file-read pool, the garbage collector). On a machine
+// whose other cores are busy the wall time counts waits for a core; the CPU split does not. Then what one exchange
+// costs beyond the shares' compute: a tiny checkpoint (tests/fixtures) split over two threads, (exchange wait - the
+// busier share's time) / exchanges, median of 200 runs. Then the matmul as a run calls it (BF16 weights widened four
+// rows at a time, 16 rows) beside the kernel alone (float32 weights) and at a stacked sweep's 400 rows, in CPU
+// GFLOP/s: on one matrix that stays in the caches, and on COPIES of it in turn (over 64 MB, as a run's weights come
+// from memory).
 //   node bench/checkpoint-split.mjs     after `node scripts/build.mjs`
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { SHAPES, cachedCheckpoint } from './synthetic-checkpoints.mjs';
@@ -44,22 +46,22 @@ const setups = [
   { workers: 1, residencyBudget: 0 },
   { workers: 2, residencyBudget: 0 },
 ];
-const opened = [];
-for (const options of setups) {
-  const ckpt = await lab.openCheckpoint(files, options);
-  await ckpt.run(ids); // reads the file into the OS cache (and the heaps, when resident) and tiers the kernels up
-  await ckpt.run(ids);
-  opened.push({ options, ckpt, samples: [] });
-}
+// Each setup is opened for its turn and disposed after it: what a resident one keeps in this thread's heap (one
+// thread's layers, two threads' first share) would leave the next too little of the heap's budget to keep its own.
+const opened = setups.map((options) => ({ options, samples: [], workers: 0, mode: '' }));
 for (let round = 0; round < ROUNDS; round++)
   for (const setup of opened) {
+    const ckpt = await lab.openCheckpoint(files, setup.options);
+    await ckpt.run(ids); // reads the file into the OS cache (and the heaps, when resident) and tiers the kernels up
+    await ckpt.run(ids);
+    Object.assign(setup, { ckpt, workers: ckpt.workers, mode: ckpt.residency().mode });
     const before = threadSeconds();
     const t0 = performance.now(),
       c0 = cpuSeconds();
     let exchangeWait = 0,
       bytes = 0;
     for (let i = 0; i < RUNS; i++) {
-      const r = await setup.ckpt.run(ids);
+      const r = await ckpt.run(ids);
       exchangeWait += r.timings.exchangeWaitSeconds;
       bytes += r.reads.bytes;
     }
@@ -70,7 +72,7 @@ for (let round = 0; round < ROUNDS; round++)
     const self = perThread.find(([tid]) => tid === String(process.pid))?.[1];
     const others = perThread.filter(([tid]) => tid !== String(process.pid)).map(([, s]) => s);
     others.sort((a, b) => b - a);
-    const workers = setup.ckpt.workers > 1 ? others.slice(0, setup.ckpt.workers) : [];
+    const workers = others.slice(0, setup.workers - 1); // this thread computes the first share
     const rest = others.slice(workers.length).reduce((a, b) => a + b, 0);
     setup.samples.push({
       wall: (performance.now() - t0) / 1000 / RUNS,
@@ -81,18 +83,16 @@ for (let round = 0; round < ROUNDS; round++)
       exchangeWait: exchangeWait / RUNS,
       readGB: bytes / RUNS / 1e9,
     });
+    ckpt.dispose();
   }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-for (const { options, ckpt, samples } of opened) {
-  if (!samples.length) {
-    ckpt.dispose();
-    continue;
-  }
+for (const { options, workers, mode, samples } of opened) {
+  if (!samples.length) continue;
   const pick = (f) => median(samples.map(f));
   emit({
     shape: key,
-    workers: ckpt.workers,
-    mode: ckpt.residency().mode,
+    workers,
+    mode,
     wall: pick((s) => s.wall),
     wallMin: Math.min(...samples.map((s) => s.wall)),
     wallMax: Math.max(...samples.map((s) => s.wall)),
@@ -105,7 +105,6 @@ for (const { options, ckpt, samples } of opened) {
     readGB: pick((s) => s.readGB),
     residencyBudget: options.residencyBudget ?? 'default',
   });
-  ckpt.dispose();
 }
 
 // one exchange's cost beyond the compute, on a checkpoint whose projections take microseconds

@@ -9,6 +9,14 @@ export const HEAD_CHUNK_BYTES = 16 << 20;
 
 export const align16 = (bytes) => Math.ceil(bytes / 16) * 16;
 
+// What a thread's heap keeps free for a run's own blocks (the stream, one layer, a head chunk, the logits) when
+// the weights stay in it.
+export const RESIDENCY_HEADROOM_BYTES = 256 << 20;
+
+/** Whether `bytes` more can stay in the heap between runs, leaving RESIDENCY_HEADROOM_BYTES of its budget free. */
+export const roomToKeep = (Module, bytes) =>
+  Module._rl_memory_budget_bytes() - Module._rl_memory_used_bytes() - bytes >= RESIDENCY_HEADROOM_BYTES;
+
 /** The ResidualLabError of the C++ side's last refusal (rl_error_message, rl_error_code). */
 export function moduleError(Module) {
   const message = Module.UTF8ToString(Module._rl_error_message());

@@ -3,7 +3,7 @@
 // in 43 ms), so a worker about to keep its rows reserves one block for all of them and writes zeros over its free
 // part a slice at a time whenever it waits (for its reads, for the next call): the first run's copies land in
 // memory already mapped.
-import { align16, heapAllocator } from './heap.js';
+import { align16, heapAllocator, roomToKeep } from './heap.js';
 import { PROJECTIONS } from './layer-weights.js';
 
 const SLICE_BYTES = 4 << 20;
@@ -51,21 +51,22 @@ export function touchedArena(Module, start, size) {
 }
 
 /**
- * The rows kept in a worker's heap between runs (calls with `keep`): kept (key -> heap address), held until the
+ * The rows a share keeps in its heap between runs (calls with `keep`): kept (key -> heap address), held until the
  * worker ends (the checkpoint's dispose, or a cancelled run) or release() frees them (the share the coordinator's
  * own thread computes, whose heap outlives the pool); reserve(bytes) takes one block for the rows to come
  * (touchedArena; none where the budget refuses it); keepBlock(bytes, what) is a block from it or from the heap, 0
- * when the budget is spent (that share is then read per run, as without residency); bytes: what they hold.
+ * when the budget is spent (that share is then read per run, as without residency); bytes: what they hold. What
+ * stays leaves RESIDENCY_HEADROOM_BYTES of the heap's budget to the runs (the coordinator's own among them).
  */
 export function keptRows(Module) {
   const heap = heapAllocator(Module);
   const store = { kept: new Map(), bytes: 0, arena: undefined };
   store.reserve = (bytes) => {
-    const p = heap.tryAlloc(bytes, 'the rows this worker keeps');
+    const p = roomToKeep(Module, bytes) ? heap.tryAlloc(bytes, 'the rows this worker keeps') : 0;
     store.arena = p ? touchedArena(Module, p, bytes) : null;
   };
   store.keepBlock = (bytes, what) => {
-    const p = store.arena?.take(bytes) || heap.tryAlloc(bytes, what);
+    const p = store.arena?.take(bytes) || (roomToKeep(Module, bytes) ? heap.tryAlloc(bytes, what) : 0);
     if (p) store.bytes += bytes;
     return p;
   };

@@ -2,11 +2,9 @@
 // into the heap stays there for the next runs (split: each worker keeps its own rows, shards.js; this thread the
 // norms and biases), and the embedding's rows stay as read, by token id. A block the heap's budget refuses is
 // read per run instead.
-import { heapAllocator } from './heap.js';
+import { RESIDENCY_HEADROOM_BYTES, heapAllocator } from './heap.js';
 
-// What a thread's heap keeps free for a run's own blocks (the stream, one layer, a head chunk, the logits) when
-// the weights stay in it; and the device memory assumed where neither navigator.deviceMemory nor node's os tells.
-const RESIDENCY_HEADROOM_BYTES = 256 << 20;
+// The device memory assumed where neither navigator.deviceMemory nor node's os tells.
 const DEFAULT_DEVICE_BYTES = 4 * 2 ** 30;
 
 /**
