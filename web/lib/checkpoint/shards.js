@@ -298,8 +298,13 @@ export async function createShardPool(files, count, { createWorker, rowAlign, lo
           layer: call.layer,
           parts: partsOf(call.slots, i),
           rows: call.rows,
-          // each worker its own copy, given away (transferred, not cloned): a backward one only its columns
-          input: call.backward ? columnShares(input, call.rows, partsOf(call.slots, i), call.slots) : input.slice(),
+          // each worker its own copy, given away (transferred, not cloned), this thread's share the input itself
+          // (only read); a backward share only its columns
+          input: call.backward
+            ? columnShares(input, call.rows, partsOf(call.slots, i), call.slots)
+            : i === 0
+              ? input
+              : input.slice(),
           gated: call.gated ?? false,
           backward: call.backward ?? 0,
           next: (call.next ?? []).map((n) => ({ layer: n.layer, parts: partsOf(n.slots, i) })),
