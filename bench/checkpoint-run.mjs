@@ -156,7 +156,7 @@ for (const key of interleavedOnly ? [] : wanted) {
         shape: key,
         workers,
         mode,
-        name: "the workers' WASM heaps",
+        name: "the shares' WASM heaps (this thread's first)",
         value: heaps.map((b) => Math.round(b / 2 ** 20)).join(' + '),
         unit: 'MB',
       });
