@@ -1,14 +1,14 @@
-// A checkpoint run split over workers, as Megatron-LM splits a layer but with contiguous reads: every projection
+// A checkpoint run split over threads, as Megatron-LM splits a layer but with contiguous reads: every projection
 // (q, k, v, o, gate, up, down, and the output head) is cut into row ranges, one per share, and each share reads
 // only its rows' bytes from the file (rows of W[out, in] are contiguous), multiplies them by the input it is sent
 // and returns its block of output columns. The thread that owns the run (the coordinator) computes the first share
 // itself, as llama.cpp's main thread takes part in its thread pool (N shares: this thread and N - 1 lab workers,
 // as many threads as shares, none waiting for a core while the others compute); it also keeps the stream, the
 // norms, the attention between the projections and the residual adds, and joins the blocks:
-//   h = N1(x) -> [q k v] from every worker -> attention -> o from every worker -> (N2) -> x += a
-//   h = N3(x) -> act(gate) * up from every worker -> down from every worker -> (N4) -> x += m
+//   h = N1(x) -> [q k v] from every share -> attention -> o from every share -> (N2) -> x += a
+//   h = N3(x) -> act(gate) * up from every share -> down from every share -> (N4) -> x += m
 // Four exchanges a layer, each of T x (a few thousand) floats; no weight is read or held twice. The same kernels
-// compute every output element over the same inputs, so the numbers are those of one worker.
+// compute every output element over the same inputs, so the numbers are those of one thread.
 import { byteSize } from './dtypes.js';
 import { HEAD_CHUNK_BYTES, heapAllocator } from './heap.js';
 import { checkpointLayout } from './layout.js';
@@ -272,15 +272,15 @@ export async function createShardPool(files, count, { createWorker, rowAlign, lo
   try {
     for (let i = 1; i < count; i++) workers.push(createWorker());
     const remote = await Promise.all(workers.map((w) => w.call('openCheckpoint', [files, { workers: 1 }])));
-    const handles = [{ shardRows: local }, ...remote];
     const partsOf = (slots, i) =>
       slots.map(({ slot, outRows }) => {
         const [begin, end] = splitRows(outRows, count, rowAlign)[i];
         return { slot, begin, end };
       });
-    const heapBytes = new Array(count).fill(0); // each worker's WASM heap (a heap never shrinks: its peak)
-    const keptBytes = new Array(count).fill(0); // the weights' bytes each worker keeps between runs
-    const busySeconds = new Array(count).fill(0); // each worker's time computing (shardRows), summed over calls
+    // per share, this thread's first:
+    const heapBytes = new Array(count).fill(0); // its thread's WASM heap (a heap never shrinks: its peak)
+    const keptBytes = new Array(count).fill(0); // the weights' bytes it keeps between runs
+    const busySeconds = new Array(count).fill(0); // its time computing (shardRows), summed over calls
     return {
       count,
       heapBytes,
@@ -288,8 +288,7 @@ export async function createShardPool(files, count, { createWorker, rowAlign, lo
       busySeconds,
       /**
        * call: { layer, slots: [{ slot, outRows }], rows (T), gated, next: [{ layer, slots }] (the calls to read
-       * ahead for) }; input
-       * [rows, K]. Resolves to { outputs: Float32Array[] ([rows, outRows] each; one when gated), bytesRead }.
+       * ahead for) }; input [rows, K]. Resolves to { outputs: Float32Array[] ([rows, outRows] each; one when gated), bytesRead }.
        * call.backward = K: the input is each slot's output gradient [rows, outRows] in turn, and the one output
        * is the input's gradient [rows, K], sum over slots of dy W.
        */

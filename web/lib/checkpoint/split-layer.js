@@ -1,8 +1,8 @@
-// Layer i of a run split over the pool's workers (shards.js): they compute the projections, this thread the norms,
+// Layer i of a run split over the pool's shares (shards.js): they compute the projections, this thread the norms,
 // the attention between the projections and the residual adds. G streams at most (the run's and its variants'),
 // stacked: each projection multiplies G x T rows at once.
 
-// How far ahead the workers read: the calls after the current one while their bytes (all workers' shares) stay
+// How far ahead the shares read: the calls after the current one while their bytes (all the shares') stay
 // within READ_AHEAD_BYTES, and always the next one. With one call ahead, where the file is slower than the
 // arithmetic (a browser's picked file), each read waited for the call before it to be computed and exchanged.
 export const READ_AHEAD_BYTES = 64 << 20;
@@ -36,7 +36,7 @@ function projections(i, { d, H, KV, headDim, ffn }) {
 
 /**
  * weightsOf(i): the pointers of layer i's norms and biases in this thread's heap (kept, or copied into
- * blocks.layer); the workers hold the projections. Every layer's are read at once at the start (a few KB a
+ * blocks.layer); the shares hold the projections. Every layer's are read at once at the start (a few KB a
  * layer), not one await per tensor on the layers' critical path.
  */
 export function splitWeights(ctx) {
@@ -68,7 +68,7 @@ export function splitWeights(ctx) {
 
 /**
  * ctx: the run's (runner.js), with its pool. Returns { exchange(call, input), run(i, others) }: exchange sends a
- * call to every worker and joins their outputs; run computes layer i on the run's stream and the `others`
+ * call to every share and joins their outputs; run computes layer i on the run's stream and the `others`
  * ({ stream, spec, normOffset }: a variant's stream and the layer spec and norm offset it reads) and resolves to
  * the run stream's [attention norms, MLP norms], T each. In one thread (local-layer.js's stacked variants),
  * `weightsOf` gives the layer's pointers in this heap and `project(call, input, pointers)` computes the call's
@@ -129,7 +129,7 @@ export function splitLayers(ctx, { weightsOf = splitWeights(ctx), project = null
     const ahead = (group) => readAhead(ctx, i, group);
     const pre = f.placement === 'pre';
     const { stacked, residual } = streamRows(Module, heapView, { split, streams, norm, norms, T, d, pre });
-    // attention: h = N1(x); q, k, v from the workers; the heads here, per stream; o from the workers
+    // attention: h = N1(x); q, k, v from the shares; the heads here, per stream; o from the shares
     const [q, k, v] = await exchange(
       { ...qkv, next: ahead('qkv') },
       stacked(f.placement === 'olmo2' ? null : 'attnNormBefore'),
@@ -161,7 +161,7 @@ export function splitLayers(ctx, { weightsOf = splitWeights(ctx), project = null
     Module.HEAPF32.set(a, split.branch >> 2);
     const attnAdded = residual('attnNormAfter');
     if (obs.mid) Module._rl_ckpt_row_norms(obs.mid, x, T, d);
-    // MLP: h = N3(x); act(gate) * up from the workers; down from the workers
+    // MLP: h = N3(x); act(gate) * up from the shares; down from the shares
     const [act] = await exchange(
       { ...gateUp, next: ahead('gateUp') },
       stacked(f.placement === 'olmo2' ? null : 'mlpNormBefore', mlpRows),
@@ -216,7 +216,7 @@ function streamRows(Module, heapView, { split, streams, norm, norms, T, d, pre }
 }
 
 /**
- * The calls after layer i's `group` that the workers start reading now: the run's next ones in order (ctx.order)
+ * The calls after layer i's `group` that the shares start reading now: the run's next ones in order (ctx.order)
  * while their file bytes stay within READ_AHEAD_BYTES, at least one while any is left.
  */
 export function readAhead(ctx, i, group) {
