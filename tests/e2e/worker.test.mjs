@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
+import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
 
 let lab;
 before(async () => {
@@ -361,6 +362,28 @@ test('the page fetches and compiles the wasm once: its lab workers instantiate t
   assert.ok(
     wasmRequests.length <= 1,
     `the .wasm was requested ${wasmRequests.length} times: ${wasmRequests.join(', ')}`,
+  );
+  // a lab worker's split run starts a worker of its own, which gets the module the lab worker was handed
+  const before = wasmRequests.length;
+  const fixture = makeCheckpoint({ family: 'llama', dtype: 'F32', seed: 9 }).files;
+  const logits = await view.page.evaluate(
+    async ({ config, weights }) => {
+      const { createLabWorker } = await import('./lib/worker-client.js');
+      const worker = createLabWorker();
+      const files = { 'config.json': config, 'model.safetensors': new Uint8Array(weights) };
+      const ckpt = await worker.call('openCheckpoint', [files, { workers: 2 }]);
+      const { logits } = await ckpt.run([3, 17, 5, 40]);
+      const threads = await ckpt.workers;
+      worker.terminate();
+      return { threads, finite: Array.from(logits).every(Number.isFinite) };
+    },
+    { config: fixture['config.json'], weights: Array.from(fixture['model.safetensors']) },
+  );
+  assert.deepEqual(logits, { threads: 2, finite: true }, 'the run was split over two threads');
+  assert.equal(
+    wasmRequests.length,
+    before,
+    `the split run's worker requested the .wasm: ${wasmRequests.slice(before).join(', ')}`,
   );
   view.assertClean();
   await view.close();

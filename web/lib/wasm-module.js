@@ -112,8 +112,12 @@ export function compileWasm(flavour = 'auto') {
 // Loading is three pieces of main-thread work (the compilation's last step, the instance's start-up, the API's
 // tables), each tens of milliseconds on a slow machine: a page runs them in separate tasks, so that input and
 // drawing can run between them.
-/** The Emscripten module of `flavour` over an instance of `givenModule` (else of compileWasm(flavour)). */
+/**
+ * The Emscripten module of `flavour` over an instance of `givenModule` (else of compileWasm(flavour)). A module
+ * given is this context's compileWasm(flavour) from then on, so the workers it starts (a split run's) get it too.
+ */
 export async function instantiate(flavour, givenModule) {
+  if (givenModule && !compiled.has(flavour)) compiled.set(flavour, Promise.resolve(givenModule));
   const [{ default: createModule }, module] = await Promise.all([
     import(glueUrl(flavour).href),
     givenModule ?? compileWasm(flavour),
