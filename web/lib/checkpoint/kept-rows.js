@@ -1,4 +1,4 @@
-// The rows a split run's worker keeps in its heap between runs (shards.js). Memory written for the first time costs
+// The rows a split run's share keeps in its heap between runs (shards.js). Memory written for the first time costs
 // a page fault per 4 KB (node, this VM: 494 MB copied into fresh WASM memory in 307 ms, into memory already written
 // in 43 ms), so a worker about to keep its rows reserves one block for all of them and writes zeros over its free
 // part a slice at a time whenever it waits (for its reads, for the next call): the first run's copies land in
@@ -61,12 +61,13 @@ export function touchedArena(Module, start, size) {
 export function keptRows(Module) {
   const heap = heapAllocator(Module);
   const store = { kept: new Map(), bytes: 0, arena: undefined };
+  const tryKeep = (bytes, what) => (roomToKeep(Module, bytes) ? heap.tryAlloc(bytes, what) : 0);
   store.reserve = (bytes) => {
-    const p = roomToKeep(Module, bytes) ? heap.tryAlloc(bytes, 'the rows this worker keeps') : 0;
+    const p = tryKeep(bytes, 'the rows this share keeps');
     store.arena = p ? touchedArena(Module, p, bytes) : null;
   };
   store.keepBlock = (bytes, what) => {
-    const p = store.arena?.take(bytes) || (roomToKeep(Module, bytes) ? heap.tryAlloc(bytes, what) : 0);
+    const p = store.arena?.take(bytes) || tryKeep(bytes, what);
     if (p) store.bytes += bytes;
     return p;
   };
