@@ -1,8 +1,13 @@
 // Decoder benchmarks: the linear layer's matmul in GFLOP/s at 64x64 and 256x256 (forward y = x W^T, and the
-// two backward products together), then the decoder itself in milliseconds: forward and forward+backward of
+// two backward products together); a Qwen2.5-0.5B layer's seven BF16 projections as a checkpoint run calls them
+// (checkpoint/forward.hpp's linear, the "dot" kernel, on 16 rows; checkpoint/backward.hpp's
+// linear_backward_input, the "outer product" kernel, on 16 rows and on the gradients' 32: the loss's gradient and
+// the branch-only one, stacked); then the decoder itself in milliseconds: forward and forward+backward of
 // L = 32, d = 64, 4 heads, 16 tokens, and one training step of a 4-layer d = 64 model on 64 tokens (sample,
 // forward, backward, clip, AdamW: train::Trainer::step).
 #include <chrono>
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +15,8 @@
 #include "bench.hpp"
 #include "decoder/model.hpp"
 #include "train/loop.hpp"
+#include "checkpoint/backward.hpp"
+#include "checkpoint/forward.hpp"
 #include "kernels/linear.hpp"
 
 namespace rl::bench {
@@ -46,6 +53,54 @@ void bench_matmul(int n) {
     do_not_optimize(dx.data());
   });
   report("linear_backward", n, "GFLOP/s", 2 * flops / backward * 1e-9);
+}
+
+// Qwen2.5-0.5B's projections, {out, in}: q, k, v, o, gate, up, down.
+constexpr int kQwenProjections[][2] = {{896, 896}, {128, 896}, {128, 896}, {896, 896},
+                                       {4864, 896}, {4864, 896}, {896, 4864}};
+
+std::vector<std::uint16_t> bf16_pattern(std::size_t n) {
+  const auto f = pattern(n, 0.0f);
+  std::vector<std::uint16_t> bits(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t u;
+    std::memcpy(&u, &f[i], 4);
+    bits[i] = static_cast<std::uint16_t>(u >> 16);
+  }
+  return bits;
+}
+
+void bench_checkpoint_projections() {
+  using checkpoint::Dtype;
+  std::vector<std::vector<std::uint16_t>> weights;
+  for (const auto& p : kQwenProjections) weights.push_back(bf16_pattern(std::size_t(p[0]) * p[1]));
+  const std::size_t widest = 4864, rows = 32;
+  auto x = pattern(rows * widest, 0.0f), dy = pattern(rows * widest, 0.01f);
+  std::vector<float> y(rows * widest), dx(rows * widest), panel(std::size_t(checkpoint::kBackwardPanelRows) * widest);
+  const auto layer_flops = [](int M) {
+    double f = 0;
+    for (const auto& p : kQwenProjections) f += 2.0 * M * p[0] * p[1];
+    return f;
+  };
+  const double forward = timed([&] {
+    for (std::size_t j = 0; j < weights.size(); ++j) {
+      const auto& p = kQwenProjections[j];
+      checkpoint::linear(y.data(), x.data(), weights[j].data(), Dtype::bf16, 16, p[1], p[0], panel.data(), nullptr);
+    }
+    do_not_optimize(y.data());
+  });
+  report("ckpt_bf16_forward", 16, "GFLOP/s", layer_flops(16) / forward * 1e-9);
+  for (int M : {16, 32}) {
+    const double backward = timed([&] {
+      for (std::size_t j = 0; j < weights.size(); ++j) {
+        const auto& p = kQwenProjections[j];
+        checkpoint::linear_backward_input(dx.data(), dy.data(), weights[j].data(), Dtype::bf16, M, p[1], p[0],
+                                          panel.data());
+      }
+      do_not_optimize(dx.data());
+    });
+    report("ckpt_bf16_backward", M, "GFLOP/s", layer_flops(M) / backward * 1e-9);
+  }
 }
 
 std::unique_ptr<decoder::Model> bench_model(int layers, int context) {
@@ -99,6 +154,7 @@ void bench_decoder() {
 void run_decoder_benchmarks() {
   bench_matmul(64);
   bench_matmul(256);
+  bench_checkpoint_projections();
   bench_decoder();
 }
 
