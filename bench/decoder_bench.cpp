@@ -56,7 +56,7 @@ void bench_matmul(int n) {
 }
 
 // Qwen2.5-0.5B's projections, {out, in}: q, k, v, o, gate, up, down.
-constexpr int kQwenProjections[][2] = {{896, 896}, {128, 896}, {128, 896}, {896, 896},
+constexpr int kQwenProjections[][2] = {{896, 896},  {128, 896},  {128, 896}, {896, 896},
                                        {4864, 896}, {4864, 896}, {896, 4864}};
 
 std::vector<std::uint16_t> bf16_pattern(std::size_t n) {

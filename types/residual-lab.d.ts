@@ -38,7 +38,8 @@ export function simdSupported(): boolean;
 export type ErrorCode =
   | 'invalid_input' | 'invalid_options' | 'invalid_config' | 'out_of_memory' | 'disposed' | 'unavailable'
   // parseVector
-  | 'empty' | 'too_long' | 'unexpected_char' | 'invalid_number' | 'not_finite' | 'too_many_values'
+  | 'empty' | 'too_long' | 'unexpected_char' | 'invalid_number' | 'not_finite' | 'out_of_range' | 'underflow'
+  | 'too_many_values'
   // inspectConfig
   | 'invalid_json'
   // openCheckpoint: the files, the safetensors format, what the forward runs

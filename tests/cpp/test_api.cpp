@@ -185,7 +185,14 @@ TEST_CASE("api: a variance within rounding noise of a constant x is zero, in eve
   CHECK_THAT(rl::api::layernorm(y5, big, std::nullopt, std::nullopt, 0.0f).message,
              Catch::Matchers::StartsWith("x is constant"));
   // a spread of a few ulps is within the noise ((d + 1) ulps of 1 here); a spread of 80 ulps is kept
-  CHECK_FALSE(rl::api::layernorm(y, std::vector<float>{1.0f, 1.0f + 1e-6f, 1.0f}, std::nullopt, std::nullopt, 0.0f).ok);
+  const auto within_noise =
+      rl::api::layernorm(y, std::vector<float>{1.0f, 1.0f + 1e-6f, 1.0f}, std::nullopt, std::nullopt, 0.0f);
+  CHECK(within_noise.reason.kind == "constant_x_eps_zero");
+  // not constant, but the squares of its deviations (5e-31) underflow float32: said so
+  const auto small_spread = rl::api::layernorm(y, std::vector<float>{1e-30f, 0.0f}, std::nullopt, std::nullopt, 0.0f);
+  CHECK(small_spread.reason.kind == "variance_underflow");
+  CHECK(small_spread.reason.value == Approx(2.5e-61).epsilon(1e-6));
+  CHECK_THAT(small_spread.message, Catch::Matchers::StartsWith("x is not constant, but its variance (2.5"));
   REQUIRE(rl::api::layernorm(y, std::vector<float>{1.0f, 1.0f + 1e-5f, 1.0f}, std::nullopt, std::nullopt, 0.0f).ok);
   CHECK(y[1] == Approx(std::sqrt(2.0f)).epsilon(0.01));
   // with eps above the noise a constant x is its rounding noise over sqrt(eps): about 0 here

@@ -1,6 +1,7 @@
 // parse_vector: every accepted form, and every error with its code, position and message.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -38,10 +39,11 @@ TEST_CASE("parse_vector accepts what readers type", "[parse]") {
   CHECK(parse_ok("+2 -1. 3.0 .0") == worked);       // explicit plus, "2.", ".0"
   CHECK(parse_ok("1e-3, 2.5E+2, −1e−3, 1ｅ3") == std::vector<float>{1e-3f, 250.0f, -1e-3f, 1000.0f});
   CHECK(parse_ok("7") == std::vector<float>{7.0f});
-  CHECK(parse_ok("0.1")[0] == 0.1f);                    // correctly rounded to float32
-  CHECK(parse_ok("3.4028234e38")[0] == 3.4028234e38f);  // the largest float32
-  CHECK(parse_ok("1e-50")[0] == 0.0f);                  // underflow rounds to 0, as float32 does
+  CHECK(parse_ok("0.1")[0] == 0.1f);                      // correctly rounded to float32
+  CHECK(parse_ok("3.4028234e38")[0] == 3.4028234e38f);    // the largest float32
+  CHECK(parse_ok("1e-45")[0] == std::ldexp(1.0f, -149));  // the smallest subnormal float32
   CHECK(parse_ok("-0")[0] == 0.0f);
+  CHECK(parse_ok("0e-999, 0.000e5")[1] == 0.0f);  // typed as 0: a 0 (1e-50 would be 0 too: refused below)
 }
 
 TEST_CASE("parse_vector: up to 1,048,576 numbers", "[parse]") {
@@ -83,6 +85,10 @@ TEST_CASE("parse_vector errors name the code, the position and the problem", "[p
        "'1e39' at character 4 is too large for float32 (the largest is about 3.4e38)"},
       {"-3.5e38", "out_of_range", 0, "-3.5e38",
        "'-3.5e38' at character 1 is too large for float32 (the largest is about 3.4e38)"},
+      {"2, 1e-200", "underflow", 3, "1e-200",
+       "'1e-200' at character 4 is too small for float32: it would be 0 (the smallest is about 1.4e-45)"},
+      {"-0.0000001e-39", "underflow", 0, "-0.0000001e-39",
+       "'-0.0000001e-39' at character 1 is too small for float32: it would be 0 (the smallest is about 1.4e-45)"},
       {"1,,2", "missing_value", 2, ",", "a number is missing before ',' at character 3"},
       {", 1", "missing_value", 0, ",", "a number is missing before ',' at character 1"},
       {"[1, 2", "unclosed_bracket", 5, "[", "the '[' at character 1 is never closed: add ']' at the end"},

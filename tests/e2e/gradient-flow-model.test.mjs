@@ -76,6 +76,18 @@ async function openMeasured(path, toy) {
   return { view, widget };
 }
 
+/** Asserts that the top of `locator` lies in the window, below the page's sticky header (held there a while). */
+async function assertInView(page, locator, what) {
+  const header = await page.locator('body > header').boundingBox();
+  const { height } = page.viewportSize();
+  await eventually(
+    () => locator.boundingBox(),
+    (box) => Boolean(box) && box.y >= header.height && box.y < height,
+    `${what}: its top between the header (${header.height}px) and the window's foot`,
+    5000,
+  );
+}
+
 /** The figures drawn: the embedding's gradient with and without the skips, and the gains table as text. */
 async function drawn(widget) {
   const [stream] = await numbers(readout(widget, 'model-stream'));
@@ -111,6 +123,13 @@ test('a link opens the toy Llama; the select opens the toy OLMo 2; each drawn as
   assert.ok(want.stream[0] > 100 * want.branchOnly[0], 'with the skips far more than without');
   assert.match(await textOf(widget.locator('[data-model-results] li').first()), /4 layers, 64 tokens/);
   assert.equal((await widget.locator('[data-model-results] canvas').count()) > 0, true, 'the chart is drawn');
+  assert.match(
+    await textOf(widget.locator('[data-model-results] .hint')),
+    /^A branch gain is/,
+    'what a branch gain says',
+  );
+  // the link lands on what it names: the toy's figures, below the random stack, held in view while they come
+  await assertInView(view.page, widget.locator('#model-title'), 'the model half');
   await screenshotWidget(view, widget, 'gradient-flow-model-en');
 
   assert.equal(
@@ -146,6 +165,25 @@ test('a broken checkpoint is refused with a message; the last figures stay, dimm
   assert.deepEqual(await drawn(widget), before, 'the last figures stay');
   assert.equal(await widget.getAttribute('data-stale'), '', 'dimmed');
   assert.match(await textOf(widget.locator('.stale-label').last()), /latest run failed/);
+  const regions = await widget
+    .locator('.results-region')
+    .evaluateAll((all) =>
+      all.map((r) => [r.contains(r.querySelector('[data-model-results]')), r.hasAttribute('data-stale')]),
+    );
+  assert.deepEqual(
+    regions,
+    [
+      [false, false],
+      [true, true],
+    ],
+    "the model's figures dimmed, the random stack's not",
+  );
+  assert.equal(await widget.getByLabel('Model', { exact: true }).inputValue(), 'none', 'no toy in the menu');
+  await eventually(
+    () => view.page.url(),
+    (url) => !url.includes('grad.model='),
+    'no toy in the address for the files picked',
+  );
   // the next good run clears it
   assert.equal(
     await modelRun(widget, () => widget.getByLabel('Model', { exact: true }).selectOption('toy-olmo2'), 'toy-olmo2'),
@@ -191,6 +229,22 @@ test('a run held up while it reads the files can be cancelled; the last figures 
     'done',
   );
   assertDrawn(await drawn(widget), await expected(llama), `${llama.name} after the cancel`);
+  view.assertClean();
+  await view.close();
+});
+
+test("the probe's link measures the probe's model here: its toy, chosen in the menu, its figures in view", async () => {
+  const [llama] = record.toys;
+  const view = await lab.open(EN);
+  const probe = view.page.locator('rl-checkpoint-probe');
+  await probe.scrollIntoViewIfNeeded();
+  await probeDone(probe, 'the probe runs');
+  const widget = view.page.locator('rl-gradient-flow');
+  const status = await modelRun(widget, () => probe.locator('[data-gradients-link] a').click(), 'measured');
+  assert.equal(status, 'done', await textOf(widget.locator('[data-model-error]')));
+  assert.equal(await widget.getByLabel('Model', { exact: true }).inputValue(), llama.name, "the probe's toy");
+  assertDrawn(await drawn(widget), await expected(llama), llama.name);
+  await assertInView(view.page, widget.locator('#model-title'), 'the model half');
   view.assertClean();
   await view.close();
 });

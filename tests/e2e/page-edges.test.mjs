@@ -244,6 +244,15 @@ test('gradient flow: a failed run marks the curves on screen as the last valid r
   }
 });
 
+test('a fragment whose percent-encoding is broken opens the page with nothing thrown, in every language', async () => {
+  for (const [, path] of LANGUAGE_PAGES)
+    for (const fragment of ['#%', '#%E0%A4%A']) {
+      const view = await openReady(lab, `${path}${fragment}`);
+      view.assertClean();
+      await view.close();
+    }
+});
+
 test('a link setting of 200 KB is quoted in the notice as its first 40 characters and its length, in every language', async () => {
   // A real server refuses a 200 KB request line (node's limit is 16 KB), so the address is set in the page and a
   // widget is inserted afterwards: it reads its state from that address as on a page load.

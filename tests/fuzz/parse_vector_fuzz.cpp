@@ -56,9 +56,10 @@ std::size_t count_tokens(std::string_view s) {
   return count;
 }
 
-const std::set<std::string> kCodes = {"empty",          "unexpected_char", "invalid_number",   "not_finite",
-                                      "out_of_range",   "missing_value",   "unclosed_bracket", "unmatched_bracket",
-                                      "nested_bracket", "trailing_text",   "too_many_values",  "invalid_utf8"};
+const std::set<std::string> kCodes = {
+    "empty",         "unexpected_char", "invalid_number",   "not_finite",        "out_of_range",
+    "underflow",     "missing_value",   "unclosed_bracket", "unmatched_bracket", "nested_bracket",
+    "trailing_text", "too_many_values", "invalid_utf8"};
 
 }  // namespace
 

@@ -148,6 +148,12 @@ for (const flavour of ['simd', 'scalar']) {
         { ...constant.partial, centered: [...constant.partial.centered] },
         { mean: Math.fround(1e18), centered: [0, 0], variance: 0, std: Math.fround(Math.sqrt(Math.fround(1e-5))) },
       );
+      // not constant, but its deviations' squares (2.5e-61) underflow float32: said so, not "constant"
+      const tiny = caught(() => lab.layerNormSteps([1e-30, 0], null, null, { eps: 0 }));
+      assert.equal(tiny.reason.kind, 'variance_underflow');
+      assert.ok(Math.abs(tiny.reason.value / 2.5e-61 - 1) < 1e-6, `variance in double ${tiny.reason.value}`);
+      assert.equal(tiny.partial.variance, 0, 'the float32 variance');
+      assert.equal(caught(() => lab.layerNormSteps([2, 2], null, null, { eps: 0 })).reason.kind, 'constant_x_eps_zero');
       // squares that overflow float32 have no mean square to show
       assert.equal(caught(() => lab.rmsNormSteps([3.4e38, 3.4e38])).partial, undefined);
       assert.equal(caught(() => lab.rmsNorm([0, 0, 0, 0], null, { eps: 0 })).partial, undefined, 'steps only');
@@ -191,6 +197,7 @@ for (const flavour of ['simd', 'scalar']) {
       expect('1, , 2', 'missing_value', 3);
       expect('[1, 2', 'unclosed_bracket', 5);
       expect('1e99', 'out_of_range', 0);
+      expect('2, 1e-50', 'underflow', 3);
       expect('1.2.3', 'invalid_number', 0);
     });
   });

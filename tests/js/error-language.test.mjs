@@ -58,6 +58,7 @@ test("the kernels' reasons: every kind C++ gives is reached here and said in eve
     () => lab.rmsNormSteps([1.8e19], null, { eps: 3.4e38 }),
     () => lab.layerNormSteps([0.1, 0.1, 0.1], null, null, { eps: 0 }),
     () => lab.layerNormSteps([1e18, 1e18]),
+    () => lab.layerNormSteps([1e-30, 0], null, null, { eps: 0 }),
   ];
   const errors = cases.map(caught);
   const thrown = new Set(errors.map((e) => e.reason?.kind));

@@ -125,11 +125,20 @@ function setupLanguageMenu() {
  */
 const HOLD_LIMIT_MS = 15000;
 
+/** The element id a fragment names, or '' where its percent-encoding is broken (`#%`): no element then. */
+export function linkedId(hash) {
+  try {
+    return decodeURIComponent(hash.slice(1));
+  } catch {
+    return '';
+  }
+}
+
 function holdLinkedSection() {
   let releaseHeld = () => {};
   const hold = () => {
     releaseHeld();
-    const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    const target = location.hash && document.getElementById(linkedId(location.hash));
     if (!target) return;
     // Only a real change of height moves the page: observe() reports the current size at once, and jumping
     // then would cut short the smooth scroll a contents link starts.

@@ -55,6 +55,8 @@ export default {
       `ε (${r.value}) plus the mean square of x overflows float32, so every output would be 0; use a smaller ε`,
     constant_x_eps_zero: (r) =>
       `x is constant: its variance (${r.value}) is only rounding noise (at most ${r.limit} for these values) and ε is 0, so (x − μ) / σ is undefined; use ε > 0`,
+    variance_underflow: (r) =>
+      `x is not constant, but its variance (${r.value}) is too small for float32: the squares of its deviations round to 0, so the variance computed is 0 and, with ε = 0, (x − μ) / σ is undefined; scale x up or use ε > 0`,
     constant_x_eps_small: (r) =>
       `x is constant: its variance (${r.value}) is only rounding noise (at most ${r.limit} for these values) and ε is smaller than that, so (x − μ) / σ would be rounding error divided by its own size; use ε ≥ ${r.limit}`,
   },
@@ -67,6 +69,7 @@ export default {
     missing_value: 'a number is missing here',
     not_finite: 'NaN and infinity are not allowed',
     out_of_range: 'this number is too large for float32',
+    underflow: 'this number is too small for float32: it would be 0',
     too_many_values: 'too many numbers (the limit is 1,048,576)',
     trailing_text: 'there is text after the closing ]',
     nested_bracket: 'only one pair of brackets is allowed',

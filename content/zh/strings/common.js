@@ -51,6 +51,8 @@ export default {
     eps_overflow: (r) => `ε（${r.value}）加上 x 的均方超出了 float32 的范围，所有输出都会变成 0；请用更小的 ε`,
     constant_x_eps_zero: (r) =>
       `x 是常数向量：它的方差（${r.value}）只是舍入噪声（这组数值下最多 ${r.limit}），而 ε 为 0，(x − μ) / σ 没有定义；请让 ε > 0`,
+    variance_underflow: (r) =>
+      `x 并不是常数向量，但它的方差（${r.value}）小到 float32 表示不了：各个偏差的平方都下溢成了 0，算出的方差是 0，而 ε 为 0，(x − μ) / σ 没有定义；请把 x 放大，或让 ε > 0`,
     constant_x_eps_small: (r) =>
       `x 是常数向量：它的方差（${r.value}）只是舍入噪声（这组数值下最多 ${r.limit}），而 ε 比它还小，(x − μ) / σ 只是舍入误差除以同样大小的数；请让 ε ≥ ${r.limit}`,
   },
@@ -62,6 +64,7 @@ export default {
     missing_value: '这里缺了一个数字',
     not_finite: '不允许 NaN 或无穷大',
     out_of_range: '这个数超出了 float32 的范围',
+    underflow: '这个数太小，float32 表示不了，会变成 0',
     too_many_values: '数字太多（上限 1,048,576 个）',
     trailing_text: '右方括号 ] 之后还有多余的内容',
     nested_bracket: '只允许一对方括号',

@@ -91,6 +91,15 @@ inline double variance_rounding_noise(Floats x) {
   return bound * bound;
 }
 
+// sum over i of (x_i - mean)^2 / d in double, where no square of a float32 deviation underflows.
+inline double variance_in_double(Floats x) {
+  double mean = 0.0, sum = 0.0;
+  for (float v : x) mean += v;
+  mean /= static_cast<double>(x.size());
+  for (float v : x) sum += (v - mean) * (v - mean);
+  return sum / static_cast<double>(x.size());
+}
+
 // An upper bound on that noise from an upper bound m on max|x_i|: ulp(m) <= max(2u * m, 2^-149).
 inline double variance_rounding_noise_bound(double m, std::size_t d) {
   const double bound = (static_cast<double>(d) + 1.0) * std::max(std::ldexp(m, -23), std::ldexp(1.0, -149));
@@ -118,6 +127,16 @@ inline Status check_std_defined(Floats x, float sum_of_squares, float eps) {
   if (variance > variance_rounding_noise_bound(largest_bound, d)) return Status::success();
   const double noise = variance_rounding_noise(x);
   if (variance > noise || (static_cast<double>(eps) >= noise && eps != 0.0f)) return Status::success();
+  // Not constant, but its deviations' squares underflow float32: the variance in double stands above the noise
+  // and below float32's smallest normal number.
+  const double exact = variance_in_double(x);
+  if (eps == 0.0f && exact > noise && exact < static_cast<double>(std::numeric_limits<float>::min()))
+    return Status::failure("x is not constant, but its variance (" + format_number(exact) +
+                               ") is too small for float32: the squares of its deviations underflow, so the "
+                               "variance computed is " +
+                               format_number(variance) +
+                               ", and eps is 0, so (x - mean) / std is undefined; scale x up or use eps > 0",
+                           {"variance_underflow", exact, noise});
   const std::string head = "x is constant: its variance (" + format_number(variance) + ") is rounding noise (at most " +
                            format_number(noise) + " for these values), and ";
   if (eps == 0.0f)
@@ -265,7 +284,7 @@ inline Status layernorm_backward(OutFloats dx, OutFloats dgamma, OutFloats dbeta
 inline bool only_division_refused(const Status& s) {
   const std::string& kind = s.reason.kind;
   return kind == "zero_rms" || kind == "mean_square_underflow" || kind == "constant_x_eps_zero" ||
-         kind == "constant_x_eps_small";
+         kind == "constant_x_eps_small" || kind == "variance_underflow";
 }
 
 inline Status rmsnorm_steps(RmsNormSteps& steps, Floats x, const OptionalFloats& g, float eps,

@@ -29,8 +29,8 @@ inline constexpr int kMaxVectorLength = 1 << 20;  // 1,048,576
 inline constexpr std::size_t kMaxVectorTextBytes = std::size_t(16) * kMaxVectorLength;
 
 struct ParseError {
-  // empty | too_long | unexpected_char | invalid_number | not_finite | out_of_range | missing_value | unclosed_bracket
-  // | unmatched_bracket | nested_bracket | trailing_text | too_many_values | invalid_utf8
+  // empty | too_long | unexpected_char | invalid_number | not_finite | out_of_range | underflow | missing_value
+  // | unclosed_bracket | unmatched_bracket | nested_bracket | trailing_text | too_many_values | invalid_utf8
   std::string code;
   int position = 0;     // 0-based index in UTF-16 code units, as JavaScript indexes the string
   int column = 1;       // 1-based index in characters, as the message says it
@@ -121,6 +121,15 @@ inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 inline bool is_number_char(char c) { return is_digit(c) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'; }
 inline bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 inline bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// Whether a valid number's digits before its exponent are not all zeros: a value that rounds to 0 was not typed 0.
+inline bool has_nonzero_digit(const std::string& s) {
+  for (char c : s) {
+    if (c == 'e' || c == 'E') return false;
+    if (c >= '1' && c <= '9') return true;
+  }
+  return false;
+}
 
 // sign? (digits ('.' digits*)? | '.' digits) (('e' | 'E') sign? digits)?
 inline bool is_valid_number(const std::string& s) {
@@ -264,6 +273,10 @@ inline ParsedVector parse_vector(std::string_view text) {
       return fail(
           "out_of_range", c.position, c.column, typed_token,
           cat({"'", typed_token, "'", at(c.column), " is too large for float32 (the largest is about 3.4e38)"}));
+    if (value == 0.0f && has_nonzero_digit(token))
+      return fail("underflow", c.position, c.column, typed_token,
+                  cat({"'", typed_token, "'", at(c.column),
+                       " is too small for float32: it would be 0 (the smallest is about 1.4e-45)"}));
     if (k < n && is_unprintable(chars[k].cp)) {
       const std::string name = code_point_name(chars[k].cp);
       return fail("unexpected_char", chars[k].position, chars[k].column, name,

@@ -15,6 +15,7 @@ import { SEEDS, comparable, seedRows } from './seed.js';
 import { LAST, MAX_POSITION, STATE, defaultPrompt, positionText, sourceName } from './state.js';
 import { drawRun, probeView } from './view.js';
 import { describeError } from '../shared/i18n.js';
+import { h } from '../shared/dom.js';
 import { formatBytes } from '../shared/format.js';
 import { keepInView } from '../shared/keep-in-view.js';
 import { parseNumber } from '../shared/parse-number.js';
@@ -153,6 +154,21 @@ export class RlCheckpointProbe extends ExperimentElement {
   }
 
   /** The model chosen, and, when the charts still show another (its run refused, they are dimmed), which one. */
+  /**
+   * A link to the page's gradient widget that measures there the model shown here (the toy, or the reader's files
+   * handed over as they are); the chapter's gradient section where the page has no such widget; else null.
+   */
+  gradientsLink(text) {
+    const widget = document.querySelector('rl-gradient-flow');
+    if (!widget) return this.sectionLink('why-residuals', text);
+    const measure = (event) => {
+      if (typeof widget.measureModel !== 'function') return; // not drawn yet: the link goes to the widget
+      event.preventDefault();
+      widget.measureModel(this.#files ? { files: this.#files } : { toy: this.state.toy });
+    };
+    return h('a', { href: `#${widget.anchor ?? 'why-residuals'}`, onclick: measure }, text);
+  }
+
   #showSource() {
     const s = this.strings;
     const chosen = this.#files ? s.sourceFiles(sourceName(this.#files, s)) : s.sourceToy(sourceName(this.state.toy, s));

@@ -131,7 +131,7 @@ export function probeView(host, on) {
     choices: host.row('experiment').choices,
     value: st.experiment,
     onChoose: on.experiment,
-    gradientsLink: host.sectionLink('why-residuals', s.gradientsLink),
+    gradientsLink: host.gradientsLink(s.gradientsLink),
   });
   host.body.append(
     h(

@@ -11,6 +11,7 @@ import { formatFactor, formatFixed, formatScientific } from '../shared/format.js
 import { axis, lineChart } from '../shared/line-chart.js';
 import { checkbox, numberSelect, radioGroup, rangeField } from '../shared/fields.js';
 import { MODEL_CHOICES, modelPanel } from './model-view.js';
+import { keepInView } from '../shared/keep-in-view.js';
 
 const WIDTHS = [16, 64, 256, 512];
 // Opening with small branches (gain 0.1) shows the section's claim as it stands: without residuals layer 0 gets
@@ -108,6 +109,7 @@ export class RlGradientFlow extends ExperimentElement {
     );
     this.model = modelPanel(this, { gain: () => this.state.gain, onToy: (model) => this.setState({ model }) });
     this.modelOpened = false;
+    this.linkedRun = null; // the run of the toy a link named
     this.body.append(this.model.root);
     this.computeWhenVisible();
   }
@@ -130,10 +132,41 @@ export class RlGradientFlow extends ExperimentElement {
     this.recomputeSoon(delayMs);
   }
 
-  async compute() {
-    const { layers, gain, variant, width, plain, residual, seed, model } = this.state;
-    if (!this.modelOpened && model !== MODEL_CHOICES[0]) this.model.open({ toy: model }); // a link to a toy
+  /** The toy a link names (state.model), opened once: its run, which resolves when it has ended (null: none named). */
+  openLinkedModel() {
+    const { model } = this.state;
+    if (!this.modelOpened && model !== MODEL_CHOICES[0]) this.linkedRun = this.model.open({ toy: model });
     this.modelOpened = true;
+    return this.linkedRun;
+  }
+
+  /** A link that names a toy lands on its figures (the model half), held in view until its run has ended. */
+  revealLinked() {
+    const ran = this.openLinkedModel();
+    if (ran) keepInView(this.model.root, { until: ran });
+    else super.revealLinked();
+  }
+
+  /**
+   * Measures the model another widget shows (the probe's "Measure them"): { toy } or { files }, its figures held in
+   * view until its run has ended.
+   */
+  measureModel(source) {
+    this.modelOpened = true;
+    const ran = this.model.show(source);
+    keepInView(this.model.root, { until: ran });
+    return ran;
+  }
+
+  applySettings(patch, { reveal }) {
+    const toy = patch.model !== undefined && patch.model !== MODEL_CHOICES[0];
+    super.applySettings(patch, { reveal: reveal && !toy });
+    if (toy && reveal) this.revealLinked();
+  }
+
+  async compute() {
+    const { layers, gain, variant, width, plain, residual, seed } = this.state;
+    this.openLinkedModel(); // a link to a toy
     const base = { nLayers: layers, gain, variant, width, seed };
     const calls = [];
     if (plain) calls.push(['experiments.gradientDecay', { ...base, residual: false }]);

@@ -20,8 +20,9 @@ export const MODEL_CHOICES = [NONE, ...TOY_NAMES];
 
 /**
  * Builds the panel for `host` (the widget): `gain()` reads the widget's gain; `onToy(name)` keeps the toy chosen in
- * the widget's state. Returns { root, open(source), redraw() }: open({ toy }), open({ files }) or open({ stored });
- * redraw() follows the widget's gain.
+ * the widget's state. Returns { root, open(source), show(source), redraw() }: open({ toy }), open({ files }) or
+ * open({ stored }) (each resolves when its run has ended); show(source) also sets the menu as the reader's choice
+ * would; redraw() follows the widget's gain.
  */
 export function modelPanel(host, { gain, onToy }) {
   const s = host.strings;
@@ -31,7 +32,7 @@ export function modelPanel(host, { gain, onToy }) {
   let last = null; // the last summary drawn, redrawn when the gain moves
   const view = panelView(host, probe, {
     choose,
-    open: (source) => open(source),
+    open: (source) => show(source),
     cancel: () => cancel(),
     showStored: () => showStored(),
   });
@@ -124,14 +125,22 @@ export function modelPanel(host, { gain, onToy }) {
     drawFigures(view, s, last, g);
   }
 
-  const showStored = storedLister(view, s, open);
+  const showStored = storedLister(view, s, show);
   showStored();
   host.whileConnected(() => () => {
     generation += 1;
     worker?.terminate();
     worker = null;
   });
-  return { root: view.root, open, redraw: draw };
+  /** A source as the reader's choice here opens it: a toy chosen in the menu; files or a stored model, no toy. */
+  function show(source) {
+    const toy = source.toy ?? NONE;
+    view.select.value = toy;
+    onToy(toy); // the state, and so a copied link, names what is measured
+    return open(source);
+  }
+
+  return { root: view.root, open, show, redraw: draw };
 }
 
 /**
@@ -184,6 +193,7 @@ function panelView(host, probe, on) {
     onchange: () => fileInput.files.length && on.open({ files: [...fileInput.files] }),
   });
   const view = {
+    select,
     stored: h('ul', { class: 'stored-models', 'data-stored': '' }),
     // in the page only while a run goes on: the widget's own run state keeps the one progress bar otherwise
     progress: h('progress', { 'aria-label': s.modelProgressLabel }),
@@ -199,13 +209,15 @@ function panelView(host, probe, on) {
     view.error.textContent = message;
     view.error.hidden = !message;
   };
-  // dimmed with the widget's other results while a later model run has failed (reason 'model'): the last figures
-  view.results = h('div', { hidden: true, 'data-model-results': '' }, view.readouts, view.gainsTable);
+  // dimmed while a later model run has failed (reason 'model', which leaves the random stack's results as they are),
+  // and with the widget's other results while an input is invalid: the last figures
+  view.results = h('div', { hidden: true, 'data-model-results': '' }, view.readouts, view.gainsTable, view.gainsNote);
   view.runRow = h('div', { class: 'fetch-row' }, view.status, view.cancelButton);
   view.root = h(
     'section',
     {
       class: 'model-gradients',
+      'data-reveal': '',
       'aria-labelledby': 'model-title',
       onpointerenter: () => on.showStored(),
       onfocusin: () => on.showStored(),
@@ -221,7 +233,7 @@ function panelView(host, probe, on) {
     view.stored,
     view.runRow,
     view.error,
-    host.resultsRegion(view.results),
+    host.ownResultsRegion('model', view.results),
   );
   return view;
 }

@@ -136,7 +136,12 @@ export class LabElement extends HTMLElement {
     this.shadowRoot.append(shareMenu(this));
     this.setAttribute('data-ready', ''); // for pages (and tests) that wait for the first drawing
     // A shared link names the widget in its fragment (shareableAddress); the browser found no element by that name.
-    if (!this.id && location.hash === `#${this.anchor}`) keepInView(this);
+    if (!this.id && location.hash === `#${this.anchor}`) this.revealLinked();
+  }
+
+  /** Brings the widget into view for a link that names it: a widget may reveal more precisely. */
+  revealLinked() {
+    keepInView(this);
   }
 
   /**
@@ -369,5 +374,10 @@ export class LabElement extends HTMLElement {
   /** A container for the widget's results (tables, charts, readouts) that can be shown as stale. */
   resultsRegion(...children) {
     return this.#staleResults.region(...children);
+  }
+
+  /** The same for results that markStale(…, `reason`) dims alone (a run of their own that failed). */
+  ownResultsRegion(reason, ...children) {
+    return this.#staleResults.ownRegion(reason, ...children);
   }
 }

@@ -7,7 +7,7 @@ import { h } from './dom.js';
 export class StaleResults {
   #host;
   #reasons = new Set();
-  #regions = []; // { region, label } from region()
+  #regions = []; // { region, label, own } from region(); own: the reason only that region answers to (or null)
 
   /** `host`: the widget, which carries data-stale too and gives the labels' strings (host.common). */
   constructor(host) {
@@ -27,9 +27,17 @@ export class StaleResults {
 
   /** A container for results (tables, charts, readouts) that is dimmed and labelled while they are stale. */
   region(...children) {
+    return this.ownRegion(null, ...children);
+  }
+
+  /**
+   * The same for results that one named reason (a failed run of their own, 'model') dims alone: the other regions
+   * ignore it, while this one answers to every reason as well.
+   */
+  ownRegion(own, ...children) {
     const label = h('p', { class: 'stale-label', role: 'status' }, this.#host.common.stale);
     const region = h('div', { class: 'results-region' }, label, ...children);
-    this.#regions.push({ region, label });
+    this.#regions.push({ region, label, own });
     this.#show();
     return region;
   }
@@ -42,15 +50,16 @@ export class StaleResults {
   }
 
   #show() {
-    const stale = this.any;
-    // Failed runs alone (named reasons) hold the results back: the inputs are fine, so the label does not blame
-    // them; 'settings' alone: a run the reader starts (a training) has not yet run for the settings changed.
-    const reasons = [...this.#reasons];
-    const settingsOnly = stale && reasons.every((reason) => reason === 'settings');
-    const runOnly = stale && reasons.every((reason) => typeof reason === 'string' && reason !== 'settings');
+    this.#host.toggleAttribute('data-stale', this.any);
+    const owned = new Set(this.#regions.map(({ own }) => own).filter(Boolean));
     const { staleRun, staleSettings, stale: staleInputs } = this.#host.common;
-    this.#host.toggleAttribute('data-stale', stale);
-    for (const { region, label } of this.#regions) {
+    for (const { region, label, own } of this.#regions) {
+      const reasons = [...this.#reasons].filter((reason) => !owned.has(reason) || reason === own);
+      const stale = reasons.length > 0;
+      // Failed runs alone (named reasons) hold the results back: the inputs are fine, so the label does not blame
+      // them; 'settings' alone: a run the reader starts (a training) has not yet run for the settings changed.
+      const settingsOnly = stale && reasons.every((reason) => reason === 'settings');
+      const runOnly = stale && reasons.every((reason) => typeof reason === 'string' && reason !== 'settings');
       region.toggleAttribute('data-stale', stale);
       label.hidden = !stale;
       label.textContent = settingsOnly ? staleSettings : runOnly ? staleRun : staleInputs;
