@@ -62,7 +62,7 @@ export default {
   },
   'gemma-port': {
     question:
-      "A freshly initialised Gemma norm stores w = [0, 0, 0, 0]. A port that uses Llama's x / rms · w instead of x / rms · (1 + w) normalizes x = [2, -1, 3, 0]. What is the first output component?",
+      "A freshly initialized Gemma norm stores w = [0, 0, 0, 0]. A port that uses Llama's x / rms · w instead of x / rms · (1 + w) normalizes x = [2, -1, 3, 0]. What is the first output component?",
     hint: 'What is 1.069 times the stored w?',
     solution: (answer) =>
       `${answer}: every output is zero, where Gemma computes 1.069 (1 + 0 = 1). Check the convention of every norm when porting.`,

@@ -34,7 +34,7 @@ export default {
   fetchDone: (repo, commit, mb, seconds) => `${repo} (commit ${commit}, ${mb} MB) fetched and checked in ${seconds} s.`,
   fetchStored: (repo, commit) => `${repo} (commit ${commit}) opened from this browser’s storage, with no download.`,
   fetchFromFile:
-    'Fetching a model needs the lab served over the web: a page opened from a file on disk has no storage for a model and cannot download from the Hub. Open the model’s files you downloaded above, or use the lab online (or run npx residual-lab) to fetch one.',
+    'Fetching a model needs the lab served over the web: a page opened from a file on disk has no storage for a model and cannot download from the Hub. Open the model’s files you downloaded above, or serve the lab (npm start in a clone of its repository, or npx residual-lab where its package is installed) to fetch one.',
   fetchToken: 'Access token (gated models only)',
   fetchTokenHint:
     'For a gated model such as Llama: accept its terms on its Hub page, then paste a read token from huggingface.co/settings/tokens. It stays in this page’s memory (never in the address or storage) and goes only to the host chosen above, not to the download host it redirects to.',

@@ -11,7 +11,7 @@ export default {
   x: 'Input vector x',
   w: 'Stored norm weights w',
   wHint:
-    'As the checkpoint file holds them. Under (1 + w) the file stores the multiplier minus 1: a freshly initialised norm holds w = 0, a multiplier of 1. That is all the convention fixes; where training takes the values, only the trained checkpoint shows.',
+    'As the checkpoint file holds them. Under (1 + w) the file stores the multiplier minus 1: a freshly initialized norm holds w = 0, a multiplier of 1. That is all the convention fixes; where training takes the values, only the trained checkpoint shows.',
   right: 'as trained',
   wrong: 'misread by the port',
   rightGemma: '(1 + w) code: x̂ · (1 + w)',

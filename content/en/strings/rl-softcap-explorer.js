@@ -1,7 +1,7 @@
 // Text of <rl-softcap-explorer> in English.
 export default {
   title: 'Soft-cap explorer',
-  hint: 'Small scores pass almost unchanged; large ones bend smoothly towards ±c and never cross it. Unlike a hard clip, the gradient never drops to zero.',
+  hint: 'Small scores pass almost unchanged; large ones bend smoothly toward ±c and never cross it. Unlike a hard clip, the gradient never drops to zero.',
   sectionLink: 'Read the section',
   cap: 'Cap c',
   capSlider: 'Drag the cap c',

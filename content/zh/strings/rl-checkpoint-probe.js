@@ -34,7 +34,7 @@ export default {
   fetchDone: (repo, commit, mb, seconds) => `${repo}（commit ${commit}，${mb} MB）已下载并核对，用时 ${seconds} 秒。`,
   fetchStored: (repo, commit) => `${repo}（commit ${commit}）从本浏览器的存储中打开，没有重新下载。`,
   fetchFromFile:
-    '下载模型需要通过网络访问本实验：从磁盘上的文件打开的页面没有存放模型的存储空间，也无法从 Hub 下载。请在上面打开你已下载的模型文件，或者使用在线版本（或运行 npx residual-lab）来下载。',
+    '下载模型需要通过网络访问本实验：从磁盘上的文件打开的页面没有存放模型的存储空间，也无法从 Hub 下载。请在上面打开你已下载的模型文件，或者先把本实验作为网页服务运行起来（在它的代码仓库里运行 npm start，或在装了它的包的地方运行 npx residual-lab），再来下载。',
   fetchToken: '访问令牌（仅受限模型需要）',
   fetchTokenHint:
     '像 Llama 这样的受限模型：先在它的 Hub 页面上同意使用条款，再从 huggingface.co/settings/tokens 复制一个只读令牌粘贴到这里。令牌只留在本页的内存里（不进地址栏，也不存储），只发给上面选定的地址，不会发给它重定向去的下载地址。',

@@ -153,7 +153,6 @@ export class RlCheckpointProbe extends ExperimentElement {
     );
   }
 
-  /** The model chosen, and, when the charts still show another (its run refused, they are dimmed), which one. */
   /**
    * A link to the page's gradient widget that measures there the model shown here (the toy, or the reader's files
    * handed over as they are); the chapter's gradient section where the page has no such widget; else null.
@@ -169,6 +168,7 @@ export class RlCheckpointProbe extends ExperimentElement {
     return h('a', { href: `#${widget.anchor ?? 'why-residuals'}`, onclick: measure }, text);
   }
 
+  /** The model chosen, and, when the charts still show another (its run refused, they are dimmed), which one. */
   #showSource() {
     const s = this.strings;
     const chosen = this.#files ? s.sourceFiles(sourceName(this.#files, s)) : s.sourceToy(sourceName(this.state.toy, s));

@@ -158,6 +158,7 @@ export class RlGradientFlow extends ExperimentElement {
     return ran;
   }
 
+  /** Settings from a link: applied as every widget applies them; one that names a toy reveals that toy's figures. */
   applySettings(patch, { reveal }) {
     const toy = patch.model !== undefined && patch.model !== MODEL_CHOICES[0];
     super.applySettings(patch, { reveal: reveal && !toy });
