@@ -202,13 +202,15 @@ export default {
     none: { name: '无（只看上面的图）', claim: '', answer: () => '' },
     noFinalNorm: {
       name: '去掉最终归一化',
-      claim: '最终归一化不是可有可无的：主干只被加过，到最后一层可能很长，进入输出层之前必须把尺度拉回来。',
+      claim:
+        '最后那个 Norm 省不得：主干一路只做加法，到最后一层已经可能很长，输出层读它之前，得先把长度收回到固定的尺度。',
       answer: (r, t) =>
         `在位置 ${r.position}，最终归一化把残差流（长度 ${r.streamNorm.toFixed(2)}）除以 ${r.scale.toFixed(3)}。只去掉这次除法、保留增益，每个 logit 在软上限之前都放大 ${r.scale.toFixed(3)} 倍，次序不变（第一仍是 ${t(r.real.ids[0])}）；熵变为 ${r.raw.entropy.toFixed(3)} nats（原来 ${r.real.entropy.toFixed(3)}），KL 为 ${r.kl.toFixed(3)} nats。连增益也去掉（整个归一化都不要），排第一的 token ${r.noGain.ids[0] === r.real.ids[0] ? `仍是 ${t(r.real.ids[0])}` : `是 ${t(r.noGain.ids[0])}`}，KL 为 ${r.noGain.kl.toFixed(3)} nats：这是增益带来的变化，不是尺度。`,
     },
     dropLayers: {
       name: '去掉一层',
-      claim: 'Sun 等人（2025）：大型 Pre-Norm 模型里相当一部分深层接近恒等映射，删掉影响不大。',
+      claim:
+        'Sun 等人（2025）报告：在大型 Pre-Norm 模型中，不少靠后的层几乎只是把输入原样传下去，拿掉它们，模型的输出变化很小。',
       answer: (r) => {
         const kept = r.layers.filter((l) => l.topSurvives).length;
         const least = r.layers.reduce((a, b) => (b.kl < a.kl ? b : a));

@@ -1,7 +1,7 @@
 // Text of <rl-softcap-explorer> in Chinese.
 export default {
   title: 'Soft-capping 探索器',
-  hint: '小的分数几乎原样通过，大的分数被平滑地压向 ±c，永远不会越过。与直接截断不同，它的梯度永远不会变成 0。',
+  hint: '远小于 c 的分数出来时和进去时差不多；分数越大，被弯得越厉害，只能一点点逼近 ±c，却到不了。它不像硬截断那样一刀切，所以梯度处处不为 0。',
   sectionLink: '阅读这一节',
   cap: '上限 c',
   capSlider: '拖动上限 c',
