@@ -228,6 +228,11 @@ test('gradient flow: a failed run marks the curves on screen as the last valid r
       'stale after the failure',
     );
     assert.equal(await readout(), before, 'the earlier curves stay');
+    const modelRegionStale = () =>
+      widget.evaluate((element) =>
+        [...element.shadowRoot.querySelectorAll('.results-region')].at(-1).hasAttribute('data-stale'),
+      );
+    assert.equal(await modelRegionStale(), false, "the model half, which runs on its own, keeps its figures' state");
     failWorkers = false;
     await widget.getByRole('button', { name: flow.preset(0.8, 32, 'chapter'), exact: true }).click();
     await eventually(

@@ -31,8 +31,8 @@ export class StaleResults {
   }
 
   /**
-   * The same for results that one named reason (a failed run of their own, 'model') dims alone: the other regions
-   * ignore it, while this one answers to every reason as well.
+   * The same for results of a run of their own: the named reason `own` (that run failed, 'model') dims them alone,
+   * the other regions ignoring it; they answer besides only to the inputs' errors, not to other runs' failures.
    */
   ownRegion(own, ...children) {
     const label = h('p', { class: 'stale-label', role: 'status' }, this.#host.common.stale);
@@ -54,7 +54,9 @@ export class StaleResults {
     const owned = new Set(this.#regions.map(({ own }) => own).filter(Boolean));
     const { staleRun, staleSettings, stale: staleInputs } = this.#host.common;
     for (const { region, label, own } of this.#regions) {
-      const reasons = [...this.#reasons].filter((reason) => !owned.has(reason) || reason === own);
+      const reasons = [...this.#reasons].filter((reason) =>
+        own ? reason === own || typeof reason !== 'string' : !owned.has(reason),
+      );
       const stale = reasons.length > 0;
       // Failed runs alone (named reasons) hold the results back: the inputs are fine, so the label does not blame
       // them; 'settings' alone: a run the reader starts (a training) has not yet run for the settings changed.
