@@ -80,7 +80,7 @@ for (const [name, path, scheme] of [
     const view = await open(path, { colorScheme: scheme });
     await allComputed(view.page);
     assert.deepEqual(await violations(view.page), []);
-    // every result shown as the last valid one (as after a failed run): framed, and still readable
+    // every result shown as the last valid one (as while an input is invalid): framed, and still readable
     const stale = await markAllStale(view.page);
     assert.ok(stale.regions >= 12, `${stale.regions} regions (every widget with results has one)`);
     assert.deepEqual(stale.unframed, [], 'every stale region is framed and labelled');
@@ -92,14 +92,15 @@ for (const [name, path, scheme] of [
 }
 
 /**
- * Marks every widget's results as not matching its inputs, as a failed run does (LabElement.markStale); returns
- * how many results regions there are, those without a dashed frame and a shown label, and the faded canvases.
+ * Marks every widget's results as not matching its inputs (LabElement.markStale with an input's error, which every
+ * results region answers to; a failed run marks only the regions of that run); returns how many results regions
+ * there are, those without a dashed frame and a shown label, and the faded canvases.
  */
 function markAllStale(page) {
   return page.evaluate((tags) => {
     const found = { regions: 0, unframed: [], fadedCanvases: 0 };
     for (const element of document.querySelectorAll(tags.join(','))) {
-      element.markStale(true, 'run');
+      element.markStale(true, element);
       for (const region of element.shadowRoot.querySelectorAll('.results-region')) {
         found.regions++;
         const label = region.querySelector(':scope > .stale-label');
