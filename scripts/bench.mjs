@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run bench`: one run, figures side by side. Not a test: nothing here passes or fails.
 //   kernels  RMSNorm / LayerNorm forward and backward, GB/s at d = 64, 4096, 1M:
-//            native g++ -O3 -march=native | native 4-lane (SSE2) | WASM SIMD | WASM scalar (same source) |
-//            plain JS, and the ratios
+//            native g++ -O3 -march=native | native 4-lane (SSE2) | WASM relaxed SIMD (fused multiply-add; node 20
+//            runs it behind --experimental-wasm-relaxed-simd) | WASM SIMD | WASM scalar (same source) | plain JS,
+//            and the ratios
 //   api      the cost of one public-API call (copies included) at d = 4, 64 and 4096, with and without `out`,
 //            beside plain JS (bench/api-call-cost.mjs)
 //   decoder  matmul GFLOP/s, decoder forward / forward+backward / train step (when the engine is built)
@@ -59,7 +60,14 @@ async function runBenchBinary(name) {
   const dir = BUILDS[name].dir;
   const [cmd, args] = !BUILDS[name].wasm
     ? [join(dir, 'residual_lab_bench'), []]
-    : [process.execPath, ['--no-experimental-fetch', join(dir, 'residual_lab_bench.js')]];
+    : [
+        process.execPath,
+        [
+          '--no-experimental-fetch',
+          ...(BUILDS[name].relaxed ? ['--experimental-wasm-relaxed-simd'] : []),
+          join(dir, 'residual_lab_bench.js'),
+        ],
+      ];
   const { status, output } = await runCaptured(cmd, args, { quiet: true });
   if (status !== 0) throw new Error(`${name} benchmark exited ${status}:\n${output}`);
   return parseLines(output);
@@ -204,7 +212,7 @@ const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b)
 async function main() {
   await build({ bench: wanted('kernels') }); // the API and training parts need only dist/
   const results = wanted('kernels')
-    ? await runBenchmarkBinaries(['native', 'native-4lane', 'wasm-simd', 'wasm-scalar'])
+    ? await runBenchmarkBinaries(['native', 'native-4lane', 'wasm-relaxed', 'wasm-simd', 'wasm-scalar'])
     : { native: [] };
   Object.assign(results, {
     'plain-js': wanted('kernels') ? plainJsKernels() : [],
@@ -229,6 +237,7 @@ async function main() {
       unit,
       native: lookup('native', name, d),
       native4: lookup('native-4lane', name, d),
+      relaxed: lookup('wasm-relaxed', name, d),
       simd: lookup('wasm-simd', name, d),
       scalar: lookup('wasm-scalar', name, d),
       js: lookup('plain-js', name, d),
@@ -269,15 +278,16 @@ async function main() {
 function printKernels(table) {
   console.log('\nKernels (higher is better for GB/s and GFLOP/s, lower for ms)');
   console.log('native: g++ -O3 -march=native; native4: the same without -march (SSE2, 4 lanes as in WASM SIMD);');
-  console.log('simd / scalar: the same source as WASM with and without -msimd128 (node); js: plain JavaScript.');
+  console.log('simd / scalar: the same source as WASM with and without -msimd128 (node); relaxed: SIMD with the');
+  console.log('fused multiply-add of relaxed SIMD (node --experimental-wasm-relaxed-simd); js: plain JavaScript.');
   console.log(`Every figure: the median of ${PROCESSES} processes per build.\n`);
   console.log(
-    `${'kernel'.padEnd(22)} ${'size'.padStart(8)} ${'unit'.padEnd(7)} ${'native'.padStart(7)} ${'native4'.padStart(7)} ${'simd'.padStart(7)} ${'scalar'.padStart(7)} ${'js'.padStart(7)}   simd/scalar  simd/js  simd/native  native4/scalar`,
+    `${'kernel'.padEnd(22)} ${'size'.padStart(8)} ${'unit'.padEnd(7)} ${'native'.padStart(7)} ${'native4'.padStart(7)} ${'relaxed'.padStart(7)} ${'simd'.padStart(7)} ${'scalar'.padStart(7)} ${'js'.padStart(7)}   relaxed/simd  simd/scalar  simd/js  simd/native  native4/scalar`,
   );
   for (const r of table) {
     const better = r.unit === 'ms' ? (a, b) => ratio(b, a) : ratio; // for times, speed-up is old/new
     console.log(
-      `${r.name.padEnd(22)} ${String(r.d).padStart(8)} ${r.unit.padEnd(7)} ${fmt(r.native).padStart(7)} ${fmt(r.native4).padStart(7)} ${fmt(r.simd).padStart(7)} ${fmt(r.scalar).padStart(7)} ${fmt(r.js).padStart(7)}   ${better(r.simd, r.scalar).padStart(11)}  ${better(r.simd, r.js).padStart(7)}  ${better(r.simd, r.native).padStart(11)}  ${better(r.native4, r.scalar).padStart(14)}`,
+      `${r.name.padEnd(22)} ${String(r.d).padStart(8)} ${r.unit.padEnd(7)} ${fmt(r.native).padStart(7)} ${fmt(r.native4).padStart(7)} ${fmt(r.relaxed).padStart(7)} ${fmt(r.simd).padStart(7)} ${fmt(r.scalar).padStart(7)} ${fmt(r.js).padStart(7)}   ${better(r.relaxed, r.simd).padStart(12)}  ${better(r.simd, r.scalar).padStart(11)}  ${better(r.simd, r.js).padStart(7)}  ${better(r.simd, r.native).padStart(11)}  ${better(r.native4, r.scalar).padStart(14)}`,
     );
   }
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Builds Residual Lab from named steps (STEPS below), each an incremental CMake build of one tree or the site:
-//   node scripts/build.mjs            what the page needs: the native library, the WASM module in its SIMD and
-//                                     scalar builds, and the static site in dist/ (three CMake trees)
+//   node scripts/build.mjs            what the page needs: the native library, the WASM module in its three builds
+//                                     (FLAVOURS: relaxed SIMD, SIMD, scalar) and the static site in dist/ (four
+//                                     CMake trees)
 //   node scripts/build.mjs --tests    also the Catch2 suite natively, with ASan + UBSan (build/native-sanitize),
-//                                     in both WASM builds, and the libFuzzer targets of tests/fuzz (clang++,
-//                                     build/fuzz): five CMake trees
-//   node scripts/build.mjs --bench    also the benchmark binary natively, in both WASM builds and in a fourth
-//                                     native tree without -march=native (build/native-4lane)
+//                                     in the three WASM builds, and the libFuzzer targets of tests/fuzz (clang++,
+//                                     build/fuzz): six CMake trees
+//   node scripts/build.mjs --bench    also the benchmark binary natively, in the WASM builds and in a native tree
+//                                     without -march=native (build/native-4lane)
 //   node scripts/build.mjs --site-only  the site alone, from the C++ builds as they are
 //   node scripts/build.mjs --steps=site,native-tests   just those steps (and the steps they need)
 // Every step is incremental (CMake, and the copy into dist/ is cheap), so a second run takes seconds.
@@ -17,6 +18,7 @@ import { compilerCacheEnv, findCompilerCache, launcherArgs } from './lib/compile
 import { EMSCRIPTEN_ENV, NODE_EMULATOR, run } from './lib/run.mjs';
 import { buildSiteAssets } from './lib/site-assets.mjs';
 import { withoutCustomSections } from './lib/wasm-sections.mjs';
+import { FLAVOURS } from '../web/lib/wasm-module.js';
 import { buildOffline } from './offline.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,6 +27,8 @@ const jobs = process.env.RL_JOBS ?? '2';
 
 export const BUILDS = {
   native: { dir: join(root, 'build/native'), wasm: false, simd: true },
+  // SIMD with relaxed SIMD's fused multiply-add, for engines that validate it (wasm-module.js picks it first).
+  'wasm-relaxed': { dir: join(root, 'build/wasm-relaxed'), wasm: true, simd: true, relaxed: true },
   'wasm-simd': { dir: join(root, 'build/wasm-simd'), wasm: true, simd: true },
   'wasm-scalar': { dir: join(root, 'build/wasm-scalar'), wasm: true, simd: false },
   // Benchmark only: g++ for plain x86-64 (SSE2, no -march=native), where f32x4 is one 4-lane SSE register as in
@@ -57,6 +61,7 @@ function configure(build) {
     return;
   }
   const args = ['-S', root, '-B', build.dir, '-DCMAKE_BUILD_TYPE=Release', `-DRL_SIMD=${build.simd ? 'ON' : 'OFF'}`];
+  if (build.relaxed) args.push('-DRL_RELAXED_SIMD=ON');
   if (build.nativeArch === false) args.push('-DRL_NATIVE_ARCH=OFF');
   if (build.sanitize) args.push('-DRL_SANITIZE=ON', '-DRL_BUILD_BENCH=OFF');
   if (build.fuzz)
@@ -72,7 +77,7 @@ function compile(build, targets) {
 }
 
 /**
- * The site: web/ with the two WASM builds, uPlot and the rendered pages is assembled in .dist-site/ (a plain tree
+ * The site: web/ with the WASM builds, uPlot and the rendered pages is assembled in .dist-site/ (a plain tree
  * of ES modules, as the source reads), then bundled, minified, content-hashed and precompressed into dist/
  * (scripts/lib/site-assets.mjs). Always the same place beside dist/: esbuild's hashes depend on the path from the
  * output to the sources, so the same sources then get the same names in every build.
@@ -84,7 +89,7 @@ async function assembleSite() {
     cpSync(join(root, 'web'), site, { recursive: true });
     const wasmOut = join(site, 'lib/wasm');
     mkdirSync(wasmOut, { recursive: true });
-    for (const flavour of ['simd', 'scalar']) {
+    for (const flavour of FLAVOURS) {
       const dir = BUILDS[`wasm-${flavour}`].dir;
       cpSync(join(dir, 'residual_lab.mjs'), join(wasmOut, `residual_lab_${flavour}.mjs`));
       // Function names stay in build/ (profiles, stack traces, the SIMD test's disassembly); readers are sent the
@@ -122,6 +127,9 @@ export const STEPS = {
   native: { needs: [], run: () => compile(BUILDS.native, ['residual_lab']) },
   'native-tests': { needs: [], run: () => compile(BUILDS.native, ['residual_lab_tests']) },
   'native-bench': { needs: [], run: () => compile(BUILDS.native, ['residual_lab_bench']) },
+  'wasm-relaxed': { needs: [], run: () => compile(BUILDS['wasm-relaxed'], ['residual_lab_module']) },
+  'wasm-relaxed-tests': { needs: [], run: () => compile(BUILDS['wasm-relaxed'], ['residual_lab_tests']) },
+  'wasm-relaxed-bench': { needs: [], run: () => compile(BUILDS['wasm-relaxed'], ['residual_lab_bench']) },
   'wasm-simd': { needs: [], run: () => compile(BUILDS['wasm-simd'], ['residual_lab_module']) },
   'wasm-simd-tests': { needs: [], run: () => compile(BUILDS['wasm-simd'], ['residual_lab_tests']) },
   'wasm-simd-bench': { needs: [], run: () => compile(BUILDS['wasm-simd'], ['residual_lab_bench']) },
@@ -131,7 +139,7 @@ export const STEPS = {
   'native-4lane-bench': { needs: [], run: () => compile(BUILDS['native-4lane'], ['residual_lab_bench']) },
   'native-sanitize-tests': { needs: [], run: () => compile(BUILDS['native-sanitize'], ['residual_lab_tests']) },
   fuzz: { needs: [], run: buildFuzz },
-  site: { needs: ['wasm-simd', 'wasm-scalar'], run: assembleSite },
+  site: { needs: FLAVOURS.map((flavour) => `wasm-${flavour}`), run: assembleSite },
 };
 
 /** The steps to run for `wanted` (step names): those and what they need, in STEPS order. Throws on an unknown name. */
@@ -154,9 +162,10 @@ export async function runSteps(names) {
 
 /** The steps of `node scripts/build.mjs` with those flags. */
 export function stepsOf({ tests = false, bench = false } = {}) {
-  const steps = ['native', 'wasm-simd', 'wasm-scalar', 'site'];
-  if (tests) steps.push('native-tests', 'wasm-simd-tests', 'wasm-scalar-tests', 'native-sanitize-tests', 'fuzz');
-  if (bench) steps.push('native-bench', 'wasm-simd-bench', 'wasm-scalar-bench', 'native-4lane-bench');
+  const wasm = FLAVOURS.map((flavour) => `wasm-${flavour}`);
+  const steps = ['native', ...wasm, 'site'];
+  if (tests) steps.push('native-tests', ...wasm.map((step) => `${step}-tests`), 'native-sanitize-tests', 'fuzz');
+  if (bench) steps.push('native-bench', ...wasm.map((step) => `${step}-bench`), 'native-4lane-bench');
   return steps;
 }
 

@@ -17,6 +17,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { LANGUAGES } from '../web/languages.js';
+import { FLAVOURS } from '../web/lib/wasm-module.js';
 import { PAGE_STYLES } from './pages.mjs';
 import { OFFLINE_CODE_FILE, OFFLINE_CODE_MARK, assembleOffline, offlineName } from './lib/offline-file.mjs';
 
@@ -94,7 +95,7 @@ function inlinedFiles(site) {
       };
     }
   }
-  for (const flavour of ['simd', 'scalar']) {
+  for (const flavour of FLAVOURS) {
     files[`lib/wasm/residual_lab_${flavour}.wasm`] = {
       type: 'application/wasm',
       base64: readFileSync(join(site, `lib/wasm/residual_lab_${flavour}.wasm`)).toString('base64'),
@@ -138,8 +139,8 @@ export function offlinePolicy({ scripts, styles }) {
 
 export async function buildOffline({ siteDir: site, outDir = site }) {
   const glue =
-    `import simd from './lib/wasm/residual_lab_simd.mjs';\nimport scalar from './lib/wasm/residual_lab_scalar.mjs';\n` +
-    "export const glue = (flavour) => ({ default: flavour === 'simd' ? simd : scalar });\n";
+    FLAVOURS.map((flavour) => `import ${flavour} from './lib/wasm/residual_lab_${flavour}.mjs';\n`).join('') +
+    `export const glue = (flavour) => ({ default: { ${FLAVOURS.join(', ')} }[flavour] });\n`;
   // Module bodies run after their imports, in order: the install modules come first so the files are served
   // before any lab module looks for one.
   const workerInstall =

@@ -11,10 +11,11 @@ export type * from './options.js';
 
 // ---- Loading -------------------------------------------------------------------------------------------------
 
-export type Flavour = 'simd' | 'scalar';
+/** The WASM builds: relaxed SIMD (SIMD with the fused multiply-add), SIMD, scalar. */
+export type Flavour = 'relaxed' | 'simd' | 'scalar';
 
 export interface LoadOptions {
-  /** 'auto' (default) picks SIMD where the engine validates it. */
+  /** 'auto' (default) picks the first build the engine validates: relaxed, simd, scalar. */
   flavour?: Flavour | 'auto';
   /** A module from compileWasm(flavour), e.g. posted from the page to a worker; needs its flavour named. */
   module?: WebAssembly.Module;
@@ -27,10 +28,14 @@ export interface LoadOptions {
 export function load(options?: LoadOptions): Promise<ResidualLab>;
 /** The lab's WebAssembly.Module, fetched and compiled once per page (or worker, or node process). */
 export function compileWasm(flavour?: Flavour | 'auto'): Promise<WebAssembly.Module>;
-/** 'simd' or 'scalar' for a flavour option; throws a ResidualLabError (invalid_options) on another name. */
+/** The build a flavour option names ('auto': the first the engine validates); invalid_options on another name. */
 export function chooseFlavour(flavour?: Flavour | 'auto'): Flavour;
+/** The builds, in the order 'auto' prefers them. */
+export const FLAVOURS: readonly Flavour[];
 /** Whether this engine validates WebAssembly SIMD. */
 export function simdSupported(): boolean;
+/** Whether this engine validates relaxed SIMD's f32x4.relaxed_madd (Chromium 114+, node 22+). */
+export function relaxedSimdSupported(): boolean;
 
 // ---- Errors --------------------------------------------------------------------------------------------------
 

@@ -165,12 +165,12 @@ function assetUrlPlugin({ siteDir, served }) {
   };
 }
 
-// What a page with widgets fetches before its code asks: the WASM module of the SIMD build (every current
-// browser's), a plain fetch at the end of a chain of imports. Its modules are not preloaded: fetched and compiled
+// What a page with widgets fetches before its code asks: the WASM module of the relaxed-SIMD build (the one
+// Chromium-based browsers run; an engine without relaxed SIMD fetches the SIMD build instead), a plain fetch at the end of a chain of imports. Its modules are not preloaded: fetched and compiled
 // at once, they would compete with the first layout of the page (docs/benchmarks.md, "The first layout").
 const WIDGET_PAGE_PRELOADS = [
   {
-    source: 'lib/wasm/residual_lab_simd.wasm',
+    source: 'lib/wasm/residual_lab_relaxed.wasm',
     link: (href) => `<link rel="preload" href="${href}" as="fetch" crossorigin>`,
   },
 ];

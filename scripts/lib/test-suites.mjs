@@ -70,6 +70,22 @@ export const SUITES = [
     ],
     count: countCatch2,
   },
+  // Node 20 runs relaxed SIMD behind its flag (the standard opcodes; browsers that ship it need none).
+  {
+    name: 'cpp-wasm-relaxed',
+    title: 'C++ WASM relaxed SIMD',
+    builds: ['wasm-relaxed-tests'],
+    command: () => [
+      process.execPath,
+      [
+        '--no-experimental-fetch',
+        '--experimental-wasm-relaxed-simd',
+        join(BUILDS['wasm-relaxed'].dir, 'residual_lab_tests.js'),
+        ...catch2,
+      ],
+    ],
+    count: countCatch2,
+  },
   {
     name: 'cpp-wasm-scalar',
     title: 'C++ WASM scalar',

@@ -26,6 +26,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { ASSET_BASE_GLOBAL } from '../../scripts/lib/site-assets.mjs';
 import { zipSite } from '../../scripts/release.mjs';
+import { FLAVOURS, chooseFlavour } from '../../web/lib/wasm-module.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, watchFailedRequests } from './harness.mjs';
 import { eventually, expectText } from './widget-helpers.mjs';
 
@@ -173,7 +174,7 @@ test(`the tarball is under ${PACKED_LIMIT / 1e6} MB and holds the built lab, its
     'LICENSE',
   ])
     assert.ok(paths.includes(path), `the package holds ${path}`);
-  for (const flavour of ['simd', 'scalar'])
+  for (const flavour of FLAVOURS)
     assert.ok(paths.some((p) => new RegExp(`^dist/lib/wasm/residual_lab_${flavour}-[A-Z2-7]{8}\\.wasm$`).test(p)));
   // the one source file the bin needs beside dist/: the Hub's hosts, which the served pages' policy names
   // (scripts/lib/csp.mjs imports it, as the probe's fetch does)
@@ -224,7 +225,7 @@ console.log(JSON.stringify({ flavour: lab.flavour, rms, loss: loss / (ids.length
     (t) => t.name === 'toy-llama',
   );
   const out = JSON.parse(run('node', ['check.mjs', toy.probeText]));
-  assert.equal(out.flavour, 'simd');
+  assert.equal(out.flavour, chooseFlavour(), 'the build this node validates');
   out.rms.forEach((v, i) => assert.ok(Math.abs(v - RMSNORM_2_M1_3_0[i]) < 1e-6, `rmsNorm[${i}] = ${v}`));
   assert.equal(out.T, toy.probeText.length, 'one token per character');
   assert.ok(Math.abs(out.loss - toy.probeLoss) < 1e-3, `the probe's loss ${out.loss}, trained as ${toy.probeLoss}`);
@@ -406,7 +407,7 @@ document.querySelector('#rms').textContent = JSON.stringify(Array.from(lab.rmsNo
   await vectorLabComputes(view.page);
   await gradientFlowComputes(view.page, 6, 0.5);
   assert.ok(
-    view.requests.some((u) => /\/lab\/lib\/wasm\/residual_lab_simd-[A-Z2-7]{8}\.wasm$/.test(u)),
+    view.requests.some((u) => /\/lab\/lib\/wasm\/residual_lab_relaxed-[A-Z2-7]{8}\.wasm$/.test(u)),
     'the WASM from /lab/',
   );
   assert.deepEqual(view.problems, []);

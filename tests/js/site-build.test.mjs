@@ -90,8 +90,8 @@ test('the manifest names every source file under a file dist/ holds, and every r
   assert.match(zh, /href="styles\/page-[A-Z2-7]{8}\.css"/, 'the page loads its stylesheet under the hashed name');
   assert.match(zh, /src="components\/index\.js"/, 'and the widgets through the documented entry point');
   assert.ok(
-    zh.includes(`<link rel="preload" href="${manifest['lib/wasm/residual_lab_simd.wasm']}" as="fetch" crossorigin>`),
-    'the page asks for the WASM module at once',
+    zh.includes(`<link rel="preload" href="${manifest['lib/wasm/residual_lab_relaxed.wasm']}" as="fetch" crossorigin>`),
+    'the page asks for the WASM module Chromium runs at once',
   );
   // Preloaded modules are fetched and compiled while the first screen is laid out, and hold that layout up.
   assert.doesNotMatch(zh, /rel="modulepreload"/, 'but not for its modules: they load as their imports ask');

@@ -6,27 +6,28 @@ import { buildsFor, countCatch2, countNodeTest, selectSuites, SUITES } from '../
 
 const only = (...names) => buildsFor(selectSuites(names));
 
-test('the JS suite builds both WASM modules and the site, and no C++ test tree', () => {
-  assert.deepEqual(only('js'), ['wasm-simd', 'wasm-scalar', 'site']);
+test('the JS suite builds the three WASM modules and the site, and no C++ test tree', () => {
+  assert.deepEqual(only('js'), ['wasm-relaxed', 'wasm-simd', 'wasm-scalar', 'site']);
 });
 
-test('the browser suite needs the site, which needs the two WASM modules', () => {
-  assert.deepEqual(only('browser'), ['wasm-simd', 'wasm-scalar', 'site']);
+test('the browser suite needs the site, which needs the three WASM modules', () => {
+  assert.deepEqual(only('browser'), ['wasm-relaxed', 'wasm-simd', 'wasm-scalar', 'site']);
 });
 
 test('each C++ suite builds its own tree only', () => {
   assert.deepEqual(only('cpp-native'), ['native-tests']);
   assert.deepEqual(only('cpp-sanitized'), ['native-sanitize-tests']);
+  assert.deepEqual(only('cpp-wasm-relaxed'), ['wasm-relaxed-tests']);
   assert.deepEqual(only('cpp-wasm-simd'), ['wasm-simd-tests']);
   assert.deepEqual(only('cpp-wasm-scalar'), ['wasm-scalar-tests']);
 });
 
 test('the fuzz suite builds its libFuzzer tree, and the site its JS target opens GGUF files with', () => {
-  assert.deepEqual(only('fuzz'), ['wasm-simd', 'wasm-scalar', 'fuzz', 'site']);
+  assert.deepEqual(only('fuzz'), ['wasm-relaxed', 'wasm-simd', 'wasm-scalar', 'fuzz', 'site']);
 });
 
 test('two suites build the union of their steps once each, in build order', () => {
-  assert.deepEqual(only('browser', 'cpp-native'), ['native-tests', 'wasm-simd', 'wasm-scalar', 'site']);
+  assert.deepEqual(only('browser', 'cpp-native'), ['native-tests', 'wasm-relaxed', 'wasm-simd', 'wasm-scalar', 'site']);
   assert.deepEqual(only('js', 'browser'), only('js'));
 });
 
@@ -111,7 +112,7 @@ test("the runner prints each suite's duration and ends with the closing line; a 
     },
     log: (line) => lines.push(line),
   });
-  assert.deepEqual(built, ['wasm-simd', 'wasm-scalar', 'fuzz', 'site']);
+  assert.deepEqual(built, ['wasm-relaxed', 'wasm-simd', 'wasm-scalar', 'fuzz', 'site']);
   assert.equal(code, 1);
   for (const title of ['Passing', 'Failing', 'Silent', 'Crashing'])
     assert.ok(

@@ -13,7 +13,7 @@ import { inspectConfig } from './inspect-config.js';
 import { deleteStoredCheckpoint, fetchCheckpoint, storedCheckpoints } from './hub/fetch.js';
 import { nextTask } from './next-task.js';
 
-export { chooseFlavour, compileWasm, simdSupported } from './wasm-module.js';
+export { chooseFlavour, compileWasm, FLAVOURS, relaxedSimdSupported, simdSupported } from './wasm-module.js';
 
 async function createLab({ flavour, module }) {
   const Module = await instantiate(flavour, module);
@@ -64,9 +64,10 @@ const cache = new Map();
 
 /**
  * Loads the lab once per flavour and caches it.
- * @param {{ flavour?: 'auto' | 'simd' | 'scalar', module?: WebAssembly.Module }} [options]
- *   flavour 'auto' picks SIMD when the engine validates it. module: the build's WebAssembly.Module, already
- *   compiled (compileWasm(flavour) elsewhere, posted here); it needs its flavour named, 'simd' or 'scalar'.
+ * @param {{ flavour?: 'auto' | 'relaxed' | 'simd' | 'scalar', module?: WebAssembly.Module }} [options]
+ *   flavour 'auto' picks the first build the engine validates: relaxed SIMD, SIMD, scalar (wasm-module.js).
+ *   module: the build's WebAssembly.Module, already compiled (compileWasm(flavour) elsewhere, posted here); it
+ *   needs its flavour named.
  */
 export function load({ flavour = 'auto', module } = {}) {
   const chosen = checkLoadOptions({ flavour, module });

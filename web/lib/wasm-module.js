@@ -1,5 +1,6 @@
-// The WebAssembly under the API: which build runs (the SIMD build where the engine validates WASM SIMD, the scalar
-// build of the same C++ elsewhere), its .wasm fetched and compiled once per page (so the Emscripten glue never
+// The WebAssembly under the API: which build runs (the relaxed build, SIMD with the fused multiply-add, where the
+// engine validates relaxed SIMD; the SIMD build where it validates WASM SIMD; the scalar build of the same C++
+// elsewhere), its .wasm fetched and compiled once per page (so the Emscripten glue never
 // fetches and never needs node's __dirname, and lab workers instantiate the page's compiled module instead of
 // compiling their own), and its instance. Every failure here is a ResidualLabError with a code.
 import { ResidualLabError } from './errors.js';
@@ -11,35 +12,53 @@ const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 11, 1, 9, 0, 67, 0, 0, 0, 0, 253, 19, 11,
 ]);
 
-export function simdSupported() {
+// (module (func (param v128) (result v128) (f32x4.relaxed_madd (local.get 0) (local.get 0) (local.get 0)))):
+// validates only where relaxed SIMD is supported, with the standard opcode the relaxed build is given.
+const RELAXED_SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 6, 1, 96, 1, 123, 1, 123, 3, 2, 1, 0, 10, 13, 1, 11, 0, 32, 0, 32, 0, 32, 0, 253, 133,
+  2, 11,
+]);
+
+const validates = (bytes) => {
   try {
-    return WebAssembly.validate(SIMD_PROBE);
+    return WebAssembly.validate(bytes);
   } catch {
     return false;
   }
-}
+};
+
+export const simdSupported = () => validates(SIMD_PROBE);
+export const relaxedSimdSupported = () => validates(RELAXED_SIMD_PROBE);
 
 const isNode =
   typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
-const FLAVOURS = ['simd', 'scalar'];
+// The builds, in the order 'auto' prefers them, each with what the engine must validate to run it (scripts/build.mjs
+// builds one CMake tree per flavour, build/wasm-<flavour>).
+const SUPPORTED = { relaxed: relaxedSimdSupported, simd: simdSupported, scalar: () => true };
+export const FLAVOURS = Object.keys(SUPPORTED);
+
 // The one place that names the files of a build (a build step that renames them maps these URLs).
 const glueUrl = (flavour) =>
-  flavour === 'simd'
-    ? new URL('./wasm/residual_lab_simd.mjs', import.meta.url)
-    : new URL('./wasm/residual_lab_scalar.mjs', import.meta.url);
+  ({
+    relaxed: new URL('./wasm/residual_lab_relaxed.mjs', import.meta.url),
+    simd: new URL('./wasm/residual_lab_simd.mjs', import.meta.url),
+    scalar: new URL('./wasm/residual_lab_scalar.mjs', import.meta.url),
+  })[flavour];
 const wasmUrl = (flavour) =>
-  flavour === 'simd'
-    ? new URL('./wasm/residual_lab_simd.wasm', import.meta.url)
-    : new URL('./wasm/residual_lab_scalar.wasm', import.meta.url);
+  ({
+    relaxed: new URL('./wasm/residual_lab_relaxed.wasm', import.meta.url),
+    simd: new URL('./wasm/residual_lab_simd.wasm', import.meta.url),
+    scalar: new URL('./wasm/residual_lab_scalar.wasm', import.meta.url),
+  })[flavour];
 
-/** 'simd' or 'scalar' for a flavour option ('auto' picks SIMD when the engine validates it). */
+/** 'relaxed', 'simd' or 'scalar' for a flavour option ('auto': the first the engine validates). */
 export function chooseFlavour(flavour = 'auto') {
   if (flavour !== 'auto' && !FLAVOURS.includes(flavour))
-    throw new ResidualLabError(`Residual Lab: unknown flavour "${flavour}" (auto, simd or scalar)`, {
+    throw new ResidualLabError(`Residual Lab: unknown flavour "${flavour}" (auto, ${FLAVOURS.join(', ')})`, {
       code: 'invalid_options',
     });
-  return flavour === 'auto' ? (simdSupported() ? 'simd' : 'scalar') : flavour;
+  return flavour === 'auto' ? FLAVOURS.find((name) => SUPPORTED[name]()) : flavour;
 }
 
 /** The flavour a load runs, with a precompiled `module` checked: it needs its flavour named. */
@@ -51,7 +70,7 @@ export function checkLoadOptions({ flavour = 'auto', module } = {}) {
         code: 'invalid_options',
       });
     if (flavour === 'auto')
-      throw new ResidualLabError('Residual Lab: a precompiled module needs its flavour, "simd" or "scalar"', {
+      throw new ResidualLabError(`Residual Lab: a precompiled module needs its flavour (${FLAVOURS.join(', ')})`, {
         code: 'invalid_options',
       });
   }

@@ -6,7 +6,8 @@
 //     at the end (both operands are contiguous along K, as PyTorch stores them);
 //   backward, the "outer product" form C[M,N] += A[M,K] B[K,N] with B row-major: 4 rows x 12 columns of C in
 //     12 accumulators, one broadcast element of A times three 4-wide rows of B per step (12 + 3 + 1 of the 16
-//     x86-64 vector registers V8 allocates; 4 x 12 ran 5 to 10% faster than 4 x 8 at the decoder's sizes).
+//     x86-64 vector registers V8 allocates; 4 x 12 ran 5 to 10% faster than 4 x 8 at the decoder's sizes). The
+//     relaxed build fuses each multiply and add (simd::mul_add) and runs 4 x 8 (matmul.cpp's kStripVectors).
 // Measured in node 20 (WASM SIMD) on this machine: 38 to 45 GFLOP/s for both at 256 x 256. A 4 x 16 outer tile
 // runs out of WASM registers; packing W^T for the forward cost more than it saved at 16 rows.
 #pragma once
