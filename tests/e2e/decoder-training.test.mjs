@@ -8,6 +8,7 @@ import {
   EN,
   ZH,
   eventually,
+  expectText,
   finished,
   numbers,
   openReady,
@@ -177,6 +178,31 @@ test('warmup race: runs only on request, counts steps, cancels, and shows Post-N
     `warmup matters more for Post-Norm: ${JSON.stringify(losses)}`,
   );
   await screenshotWidget(view, widget, 'warmup-race-en');
+  view.assertClean();
+  await view.close();
+});
+
+test('warmup race: a field holding an error runs nothing, says why, and the run goes once it is corrected', async () => {
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-warmup-race');
+  await widget.scrollIntoViewIfNeeded();
+  const seed = widget.getByLabel('Random seed', { exact: true });
+  await seed.fill('abc');
+  await expectText(widget.locator('#field-seed-error'), 'not a number', 'the seed field says what is wrong');
+  await widget.getByRole('button', { name: 'Run the four trainings' }).click();
+  await expectText(
+    widget.locator('.run-error'),
+    'Nothing was run: correct the field marked above first.',
+    'the run line says why',
+  );
+  assert.equal(await widget.getAttribute('data-status'), null, 'no training started');
+  assert.equal(await widget.getAttribute('data-steps-drawn'), null, 'no curve drawn');
+
+  await seed.fill('7');
+  await widget.getByLabel('Training steps', { exact: true }).selectOption('100');
+  await rerun(widget, () => widget.getByRole('button', { name: 'Run the four trainings' }).click(), 120000);
+  assert.equal(await textOf(widget.locator('.run-error')), '', 'the message goes with the run');
+  assert.equal(await widget.getAttribute('data-steps-drawn'), '100');
   view.assertClean();
   await view.close();
 });

@@ -257,7 +257,18 @@ test('model table: "Run this block" sets the placement lab to the model\'s place
     (labTop) => labTop >= 0 && labTop < 300,
     'scrolled to the placement lab (its top within 300 px of the top of the window)',
   );
-  assert.match(await textOf(widget.locator('.handover')), /now runs OLMo 2's placement alone/);
+  assert.match(
+    await textOf(widget.locator('.handover')),
+    /now runs OLMo 2's placement alone, with RMSNorm and QK-Norm as this block has them/,
+  );
+  // the block's norm kind and QK-Norm go with it (the lab's own defaults are LayerNorm without QK-Norm)
+  assert.equal(await placementLab.getByLabel('RMSNorm', { exact: true }).isChecked(), true, 'RMSNorm');
+  assert.equal(await placementLab.getByLabel(/^QK-Norm/).isChecked(), true, 'QK-Norm');
+  await eventually(
+    () => view.page.url(),
+    (url) => /place\.norm=rmsnorm/.test(url) && /place\.qkNorm=true/.test(url),
+    'the norm kind and QK-Norm in the link',
+  );
   view.assertClean();
   await view.close();
 });
@@ -286,6 +297,8 @@ test('model table: arriving by a #model-table link, a scripted click (no pointer
     await placementLab.locator('li[data-readout]').evaluateAll((els) => els.map((el) => el.dataset.readout)),
     ['sandwich'],
   );
+  assert.equal(await placementLab.getByLabel('RMSNorm (1 + w)', { exact: true }).isChecked(), true, "Gemma's norm");
+  assert.equal(await placementLab.getByLabel(/^QK-Norm/).isChecked(), false, 'no QK-Norm in Gemma 2');
   // where the scroll comes to rest: the widgets above may still change height while it runs
   await eventually(
     () => placementLab.evaluate((el) => el.getBoundingClientRect().top),

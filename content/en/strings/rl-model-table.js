@@ -42,8 +42,8 @@ export default {
   diagram: 'The block',
   runInLab: 'Run this block in the placement lab',
   runHere: 'Run this block at a small size',
-  handedOver: (placement) =>
-    `The placement lab now runs ${placement} alone: the gradients of its layers at initialization.`,
+  handedOver: (placement, norm, qkNorm) =>
+    `The placement lab now runs ${placement} alone, with ${norm}${qkNorm ? ' and QK-Norm' : ''} as this block has them: the gradients of its layers at initialization.`,
   handoverPlacement: { post: 'Post-Norm', pre: 'Pre-Norm', sandwich: 'the sandwich', olmo2: "OLMo 2's placement" },
   stackTitle: (n, name, d) =>
     `${name}'s block at a small size: the gradient norm of each layer's MLP down-projection at initialization (${n} layers, d = ${d})`,

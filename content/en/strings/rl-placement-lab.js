@@ -8,6 +8,8 @@ export default {
   sectionLink: 'Read the section',
   placements: 'Placements',
   layers: 'Layers (per-layer chart)',
+  norm: 'Norm',
+  qkNorm: 'QK-Norm (RMSNorm over each head’s q and k)',
   init: 'Initialization',
   normal: 'normal, std 0.02',
   xavier: 'Xavier (the paper’s assumption)',

@@ -3,6 +3,7 @@ export default {
   running: 'Computing in a background worker…',
   steps: (done, total) => `Training step ${done} of ${total}…`,
   left: (seconds) => ` About ${seconds < 60 ? `${seconds} s` : `${Math.round(seconds / 60)} min`} left.`,
+  fixInputs: 'Nothing was run: correct the field marked above first.',
   cancel: 'Cancel',
   retry: 'Retry',
   cancelled: 'Cancelled: the last finished result stays on screen.',

@@ -8,6 +8,8 @@ export default {
   sectionLink: '阅读这一节',
   placements: '归一化位置',
   layers: '层数（逐层图）',
+  norm: 'Norm 类型',
+  qkNorm: 'QK-Norm（对每个头的 q、k 做 RMSNorm）',
   init: '初始化',
   normal: '正态分布，标准差 0.02',
   xavier: 'Xavier（论文的假设）',

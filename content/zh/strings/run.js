@@ -3,6 +3,7 @@ export default {
   running: '正在后台线程中计算……',
   steps: (done, total) => `训练第 ${done} / ${total} 步……`,
   left: (seconds) => `还剩约 ${seconds < 60 ? `${seconds} 秒` : `${Math.round(seconds / 60)} 分钟`}。`,
+  fixInputs: '未运行：请先改正上面标出的输入。',
   cancel: '取消',
   retry: '重试',
   cancelled: '已取消：屏幕上保留上一次完成的结果。',

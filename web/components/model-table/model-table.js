@@ -125,13 +125,19 @@ export class RlModelTable extends ExperimentElement {
       await customElements.whenDefined(PLACEMENT_LAB);
       await whenReady(lab);
       const settled = runSettled(lab);
-      lab.selectPlacements([model.layout.placement]);
+      const { placement, norm, qkNorm } = model.layout;
+      lab.selectPlacements([placement], { norm, qkNorm });
       // The lab may still move after the jump (the sections above it laid out, widgets there drawing their first
       // results, its own results replacing the last): keep it in view until the reader moves, and take the focus
       // there with them.
       keepInView(lab, { until: settled });
-      lab.focusPlacement(model.layout.placement);
-      this.handover.textContent = this.strings.handedOver(this.strings.handoverPlacement[model.layout.placement]);
+      lab.focusPlacement(placement);
+      const diagramStrings = stringsOf(this.language, 'block-diagram');
+      this.handover.textContent = this.strings.handedOver(
+        this.strings.handoverPlacement[placement],
+        diagramStrings.norm[norm],
+        qkNorm,
+      );
       return;
     }
     const { placement, norm, qkNorm } = model.layout;

@@ -6,6 +6,7 @@ import { log10OrGap, logSplits, logValues, shownScientific as shown } from '../s
 import { ExperimentElement, chartFigure, experimentChartOptions } from '../shared/experiment-element.js';
 import { checkbox, radioGroup } from '../shared/fields.js';
 import { h } from '../shared/dom.js';
+import { stringsOf } from '../../languages.js';
 import { formatFactor, formatScientific } from '../shared/format.js';
 import { axis, lineChart } from '../shared/line-chart.js';
 
@@ -19,6 +20,9 @@ const FLAT_PROFILE = 1.5; // top/bottom within ×1.5 counts as flat
 const STATE = [
   ...PLACEMENTS.map((p) => ({ name: p, type: 'boolean', default: p === 'post' || p === 'pre' })),
   { name: 'layers', option: 'experiments.initGradients.nLayers', min: 2, max: 24 },
+  // the norm kinds of the model table's blocks, so that a block handed over runs as drawn
+  { name: 'norm', option: 'experiments.initGradients.norm', choices: ['layernorm', 'rmsnorm', 'rmsnorm_gemma'] },
+  { name: 'qkNorm', option: 'experiments.initGradients.qkNorm' },
   { name: 'init', option: 'experiments.initGradients.init.scheme' },
   { name: 'zeroQK', option: 'experiments.initGradients.init.zeroQK' },
   { name: 'seed', option: 'experiments.initGradients.init.seed', max: 1e9 },
@@ -45,6 +49,14 @@ export class RlPlacementLab extends ExperimentElement {
       ],
     });
     const zeroQK = this.control('zeroQK', { field: checkbox });
+    const normNames = stringsOf(this.language, 'block-diagram').norm;
+    const norm = this.control('norm', {
+      field: radioGroup,
+      options: this.row('norm').choices.map((value) => ({ value, label: normNames[value] })),
+    });
+    const qkNorm = this.control('qkNorm', { field: checkbox });
+    this.normRoot = norm.root;
+    this.qkNormBox = qkNorm.input;
     this.layerChart = lineChart({
       host: this,
       label: s.layerLabel(st.layers),
@@ -77,6 +89,8 @@ export class RlPlacementLab extends ExperimentElement {
         'div',
         { class: 'inputs' },
         layers.root,
+        norm.root,
+        h('div', { class: 'field' }, qkNorm.root),
         init.root,
         h('div', { class: 'field' }, zeroQK.root),
         this.experimentSeedControl(),
@@ -104,14 +118,19 @@ export class RlPlacementLab extends ExperimentElement {
   }
 
   /**
-   * Shows exactly `placements` (names among post, pre, sandwich, olmo2) and runs them: how another widget (the
-   * model table's "Run this block") hands a block over. Call it once the widget is drawn (data-ready).
+   * Shows exactly `placements` (names among post, pre, sandwich, olmo2) with the block's norm kind and QK-Norm
+   * (`layout`, else this lab's settings) and runs them: how another widget (the model table's "Run this block")
+   * hands a block over. Call it once the widget is drawn (data-ready).
    */
-  selectPlacements(placements) {
+  selectPlacements(placements, { norm = this.state.norm, qkNorm = this.state.qkNorm } = {}) {
     if (!placements.length || placements.some((p) => !PLACEMENTS.includes(p)))
       throw new Error(`selectPlacements: ${placements.join(', ')} is not among ${PLACEMENTS.join(', ')}`);
-    const patch = Object.fromEntries(PLACEMENTS.map((p) => [p, placements.includes(p)]));
+    if (!this.row('norm').choices.includes(norm))
+      throw new Error(`selectPlacements: norm ${norm} is not among ${this.row('norm').choices.join(', ')}`);
+    const patch = { ...Object.fromEntries(PLACEMENTS.map((p) => [p, placements.includes(p)])), norm, qkNorm };
     for (const p of PLACEMENTS) this.boxes[p].input.checked = patch[p];
+    for (const input of this.normRoot.querySelectorAll('input')) input.checked = input.value === norm;
+    this.qkNormBox.checked = qkNorm;
     this.setState(patch);
     this.recomputeNow();
   }
@@ -126,12 +145,12 @@ export class RlPlacementLab extends ExperimentElement {
 
   /** Every placement is always a chart series (uPlot keeps its series fixed); unchecked ones are gaps. */
   async compute() {
-    const { layers, init, zeroQK, seed } = this.state;
+    const { layers, norm, qkNorm, init, zeroQK, seed } = this.state;
     const placements = PLACEMENTS.filter((p) => this.state[p]);
     const results = await this.runner.run([
       [
         'experiments.initGradients',
-        { placements, nLayers: layers, init: { scheme: init, zeroQK, seed }, depths: DEPTHS },
+        { placements, nLayers: layers, norm, qkNorm, init: { scheme: init, zeroQK, seed }, depths: DEPTHS },
       ],
     ]);
     if (results) this.draw(results[0]);

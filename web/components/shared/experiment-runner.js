@@ -77,14 +77,19 @@ export class ExperimentRunner {
 
   /**
    * Runs `calls`: [[method, options], ...], or a function (worker) => Promise for a call that needs more than one
-   * method (its own handles, disposed by it). Resolves to the array of results, or to null when the run was
-   * cancelled, replaced by a newer run, or failed (the message shows). `onPartial(partial)` (optional) gets the
+   * method (its own handles, disposed by it). Resolves to the array of results, or to null when the run was refused
+   * (a field holds an error), cancelled, replaced by a newer run, or failed (the message shows). `onPartial(partial)` (optional) gets the
    * result so far with every progress report that carries one (experiments.warmup does), so the widget can draw it
    * while the run goes on.
    */
   async run(calls, { onPartial } = {}) {
     const s = this.#strings;
     const host = this.#host;
+    if (host.inputsInvalid) {
+      // What would run is not what the fields show; the result on screen (and a run in flight) stay.
+      this.#error.textContent = s.fixInputs;
+      return null;
+    }
     this.#abortRun();
     this.#partialShown = null;
     const focused = host.shadowRoot?.activeElement;

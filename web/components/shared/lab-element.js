@@ -371,6 +371,11 @@ export class LabElement extends HTMLElement {
     return this.#staleResults.any;
   }
 
+  /** Whether a field holds an error: a run now would not be of the inputs on screen. */
+  get inputsInvalid() {
+    return this.#staleResults.inputErrors;
+  }
+
   /** A container for the widget's results (tables, charts, readouts) that can be shown as stale. */
   resultsRegion(...children) {
     return this.#staleResults.region(...children);

@@ -25,6 +25,11 @@ export class StaleResults {
     return this.#reasons.size > 0;
   }
 
+  /** Whether an input holds an error (a field's reason; named reasons are failed runs). */
+  get inputErrors() {
+    return [...this.#reasons].some((reason) => typeof reason !== 'string');
+  }
+
   /** A container for results (tables, charts, readouts) that is dimmed and labelled while they are stale. */
   region(...children) {
     return this.ownRegion(null, ...children);
