@@ -37,6 +37,22 @@ test('residual growth: the stream lengthens layer by layer, the increment ratio 
   const [attentionFirst, attentionLast, mlpFirst, mlpLast] = await numbers(readout(widget, 'ratios'));
   assert.ok(attentionFirst > 0 && attentionLast > 0, `attention ratio ${attentionFirst} -> ${attentionLast}`);
   assert.ok(mlpLast < mlpFirst, `the MLP increment shrinks against the stream: ${mlpFirst} -> ${mlpLast}`);
+  // the ratios are drawn on a log axis (after training they span three decades): log10 of the readouts' values
+  // (the chart's CSV gives 10^y of what it plots)
+  const rows = (
+    await widget.locator('[aria-label^="Line chart, log scale: the ratio"]').evaluate((root) => root.chartExport.csv())
+  )
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split(',').map(Number));
+  for (const [column, first, last] of [
+    [1, attentionFirst, attentionLast],
+    [2, mlpFirst, mlpLast],
+  ]) {
+    assert.ok(relative(rows[0][column], first) < 1e-2, `first layer: ${rows[0][column]} against ${first}`);
+    assert.ok(relative(rows.at(-1)[column], last) < 1e-2, `last layer: ${rows.at(-1)[column]} against ${last}`);
+  }
   const [untrainedLoss] = await numbers(readout(widget, 'loss'));
   assert.match(await textOf(widget.locator('.remark')), /growth comes from training/);
 

@@ -19,7 +19,7 @@ export default {
     `Line chart: the residual stream’s length at each of the ${2 * layers + 1} stream points of a ${layers}-layer ${name} decoder`,
   ratioTitle: 'Increment-to-stream ratio |Δ| / |h| per layer (Δ: what the sublayer adds, F(Norm(h)) under Pre-Norm)',
   ratioLabel: (layers) =>
-    `Line chart: the ratio of each increment to the stream it is added to, attention and MLP, for each of ${layers} layers`,
+    `Line chart, log scale: the ratio of each increment to the stream it is added to, attention and MLP, for each of ${layers} layers`,
   pointAxis: 'stream point (0 = embedding)',
   layerAxis: 'layer',
   stream: '|h|',

@@ -18,7 +18,7 @@ export default {
   normTitle: '残差流的长度 |h|（对各位置取平均）',
   normLabel: (layers, name) => `折线图：${layers} 层 ${name} 解码器在 ${2 * layers + 1} 个残差流位置上的长度`,
   ratioTitle: '每一层的增量与主干之比 |Δ| / |h|（Δ：子层加上的量，Pre-Norm 下为 F(Norm(h))）',
-  ratioLabel: (layers) => `折线图：${layers} 层中每一层注意力与 MLP 的增量与它所加到的残差流之比`,
+  ratioLabel: (layers) => `折线图（对数纵轴）：${layers} 层中每一层注意力与 MLP 的增量与它所加到的残差流之比`,
   pointAxis: '残差流位置（0 = 词嵌入）',
   layerAxis: '层',
   stream: '|h|',

@@ -6,7 +6,7 @@
 // Norm(F(.)), so every one has length about sqrt(d) and the trunk grows like a sum of them. Both curves are
 // measured. For Pre-Norm and OLMo 2 a third chart sets the shipped trained toy of that placement against itself
 // before training (toy-stream.js), the contrast a few hundred steps in the page cannot show.
-import { shownScientific as shown } from '../shared/log-axis.js';
+import { log10OrGap, logSplits, logValues, shownScientific as shown } from '../shared/log-axis.js';
 import {
   ExperimentElement,
   chartFigure,
@@ -16,7 +16,7 @@ import {
 import { numberSelect, radioGroup } from '../shared/fields.js';
 import { toyOfPlacement, toyStreamsInWorker, toyWindow } from './toy-stream.js';
 import { h } from '../shared/dom.js';
-import { formatFixed, formatTrimmed } from '../shared/format.js';
+import { formatFixed, formatScientific, formatTrimmed } from '../shared/format.js';
 import { axis, lineChart } from '../shared/line-chart.js';
 
 const STEP_CHOICES = [0, 50, 200, 500, 1000];
@@ -60,10 +60,13 @@ export class RlResidualGrowth extends ExperimentElement {
       height: 240,
       build: (color) => this.normOptions(color),
     });
+    // A log axis: after training the first layer's MLP increment can be 100 times the stream and the deep ones a
+    // tenth of it, and the fall with depth is the point of the chart.
     this.ratioChart = lineChart({
       host: this,
       label: s.ratioLabel(st.layers),
       height: 240,
+      log10: true,
       build: (color) => this.ratioOptions(color),
     });
     this.toyChart = lineChart({
@@ -173,7 +176,7 @@ export class RlResidualGrowth extends ExperimentElement {
     this.normChart.root.setAttribute('aria-label', s.normLabel(layers, s.names[placement]));
     this.ratioChart.root.setAttribute('aria-label', s.ratioLabel(layers));
     this.normChart.setData([points, r.streamNorm]);
-    this.ratioChart.setData([layerIndex, attention, mlp]);
+    this.ratioChart.setData([layerIndex, log10OrGap(attention), log10OrGap(mlp)]);
     const bottom = r.streamNorm[0];
     const top = r.streamNorm.at(-1);
     this.readouts.replaceChildren(
@@ -254,13 +257,16 @@ export class RlResidualGrowth extends ExperimentElement {
 
   ratioOptions(color) {
     const s = this.strings;
+    const logValue = (u, v) => (v == null ? '–' : formatScientific(10 ** v, 3).text);
     return experimentChartOptions({
-      y: { range: (u, min, max) => [0, max * 1.1] },
-      axes: [axis(color, { label: s.layerAxis, incrs: [1, 2, 4, 8, 16] }), axis(color, { size: 52 })],
+      axes: [
+        axis(color, { label: s.layerAxis, incrs: [1, 2, 4, 8, 16] }),
+        axis(color, { size: 64, splits: logSplits, values: logValues }),
+      ],
       series: [
         { label: '#', value: fixed(0) },
-        { label: s.attention, stroke: color('vermillion'), width: 2.5, value: fixed(3) },
-        { label: s.mlp, stroke: color('green'), width: 2.5, dash: [8, 4], value: fixed(3) },
+        { label: s.attention, stroke: color('vermillion'), width: 2.5, value: logValue },
+        { label: s.mlp, stroke: color('green'), width: 2.5, dash: [8, 4], value: logValue },
       ],
     });
   }
