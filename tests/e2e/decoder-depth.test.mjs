@@ -121,6 +121,23 @@ test('placement lab: the last layer’s gradient stays put with depth for Post-N
   assert.ok(Math.abs(postDepth - 1) < 0.2, `Post-Norm, 6 -> 48 layers: ×${postDepth}`);
   assert.ok(preDepth < 0.6 && preDepth > 0.2, `Pre-Norm, 6 -> 48 layers: ×${preDepth}`);
   await screenshotWidget(view, widget, 'placement-lab-en');
+  // the remark quotes what this run measured, and says the depth law holds only when Post-Norm's stays within ×1.5
+  let remarks = 0;
+  for (const init of ['normal', 'xavier']) {
+    if (init === 'xavier') await rerun(widget, () => widget.getByLabel(/^Xavier/).check(), 60000);
+    const [depth, profile] = await numbers(readout(widget, 'post'));
+    const remark = await textOf(widget.locator('.remark'));
+    if (profile >= 1.5 || profile <= 1 / 1.5) {
+      assert.equal(remark, '', `${init}: Post-Norm's profile ×${profile} is not flat: no remark`);
+      continue;
+    }
+    const factor = (x) => `×${Number(x.toPrecision(3))}`;
+    assert.ok(remark.includes(`(the top layer’s is ${factor(profile)} the first’s)`), `${init}: ${remark}`);
+    assert.ok(remark.includes(`moves ${factor(depth)} from 6 to 48 layers`), `${init}: ${remark}`);
+    assert.equal(remark.includes('the depth law of Theorem 1 does hold'), depth < 1.5 && depth > 1 / 1.5, remark);
+    remarks += 1;
+  }
+  assert.ok(remarks > 0, 'Post-Norm is flat under at least one of the two inits, as the chapter says');
   await rerun(widget, () => widget.getByLabel('OLMo 2', { exact: true }).check(), 60000);
   assert.equal(await readout(widget, 'olmo2').count(), 2);
   await eventually(

@@ -29,6 +29,7 @@ export default {
   profileRatio: ' (top layer / layer 0 in the per-layer chart: ×',
   close: ')',
   sqrt: (factor) => `A 1/√L law would give ${factor}.`,
-  postFlat:
-    'Unlike the paper’s Figure 3, Post-Norm’s per-layer gradients here are flat rather than growing toward the output: this small decoder (d = 64, a few layers, this init) does not reproduce that picture, while the depth law of Theorem 1 does hold.',
+  // profile: Post-Norm's top layer over its first; depth: its last layer from the shallowest model to the deepest
+  postFlat: (profile, depth, from, to, lawHolds) =>
+    `Unlike the paper’s Figure 3, Post-Norm’s per-layer gradients here are flat (the top layer’s is ${profile} the first’s) rather than growing toward the output: this small decoder (d = 64, a few layers, this init) does not reproduce that picture, ${lawHolds ? `while the depth law of Theorem 1 does hold (its last layer’s gradient moves ${depth} from ${from} to ${to} layers).` : `and its last layer’s gradient moves ${depth} from ${from} to ${to} layers, more than Theorem 1’s depth law allows.`}`,
 };

@@ -27,6 +27,7 @@ export default {
   profileRatio: '（逐层图中顶层 / 第 0 层：×',
   close: '）',
   sqrt: (factor) => `按 1/√L 的规律应为 ${factor}。`,
-  postFlat:
-    '与论文图 3 不同，这里 Post-Norm 的逐层梯度是平的，并没有向输出层变大：这个小解码器（d = 64、层数少、这种初始化）没有重现那张图，但定理 1 关于深度的规律成立。',
+  // profile：Post-Norm 顶层与第一层之比；depth：最后一层从最浅模型到最深模型的变化
+  postFlat: (profile, depth, from, to, lawHolds) =>
+    `与论文图 3 不同，这里 Post-Norm 的逐层梯度是平的（顶层是第一层的 ${profile}），并没有向输出层变大：这个小解码器（d = 64、层数少、这种初始化）没有重现那张图，${lawHolds ? `但定理 1 关于深度的规律成立（从 ${from} 层到 ${to} 层，最后一层的梯度只变了 ${depth}）。` : `而且从 ${from} 层到 ${to} 层，最后一层的梯度变了 ${depth}，超出了定理 1 关于深度的规律所允许的范围。`}`,
 };

@@ -15,7 +15,7 @@ const COLORS = { post: 'vermillion', pre: 'blue', sandwich: 'green', olmo2: 'pur
 const DASHES = { post: undefined, pre: undefined, sandwich: [8, 4], olmo2: [2, 4] };
 const DEPTHS = [6, 12, 24, 48];
 const RECOMPUTE_DELAY_MS = 300;
-const FLAT_PROFILE = 1.5; // top/bottom within ×1.5 counts as flat
+const FLAT = 1.5; // a ratio within ×1.5 either way counts as flat
 
 const STATE = [
   ...PLACEMENTS.map((p) => ({ name: p, type: 'boolean', default: p === 'post' || p === 'pre' })),
@@ -188,10 +188,15 @@ export class RlPlacementLab extends ExperimentElement {
       }),
       h('li', {}, s.sqrt(formatFactor(Math.sqrt(from / to)))),
     );
+    // Flat: within ×FLAT either way. Theorem 1 makes Post-Norm's last-layer gradient independent of depth.
+    const flat = (ratio) => ratio < FLAT && ratio > 1 / FLAT;
     const post = r.perLayer.post?.mlpDown;
-    const postFlat = post && post.at(-1) / post[0] < FLAT_PROFILE;
+    const profile = post && post.at(-1) / post[0];
+    const postFlat = Boolean(post) && flat(profile);
     this.remark.hidden = !postFlat;
-    this.remark.textContent = postFlat ? s.postFlat : '';
+    if (!postFlat) return void (this.remark.textContent = '');
+    const depth = r.lastLayerMlpGradNorm.post.at(-1) / r.lastLayerMlpGradNorm.post[0];
+    this.remark.textContent = s.postFlat(formatFactor(profile), formatFactor(depth), from, to, flat(depth));
   }
 
   chartOptions(color, xLabel, xScale) {
