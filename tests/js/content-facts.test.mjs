@@ -266,10 +266,10 @@ test('every language: the warmup race is said to plateau at the unigram loss, no
   saysIn('#placement', section('placement'), {
     en: {
       says: new RegExp(
-        `stuck at about 2\\.99 nats, just above the unigram entropy of the training text \\(${shown} nats, the dotted line`,
+        `a loss that stalls at about the unigram entropy of the training text \\(${shown} nats, the dotted line`,
       ),
     },
-    zh: { says: new RegExp(`停在约 2\\.99 nats 下不去，略高于训练文本的一元熵（${shown} nats，图中的点线）`) },
+    zh: { says: new RegExp(`损失停在训练文本的一元熵附近下不去（${shown} nats，图中的点线）`) },
   });
 });
 
