@@ -99,6 +99,10 @@ export default {
     `This prompt is ${tokens} tokens long, more than the ${context} positions the model was made for (max_position_embeddings): from position ${context} on it reads what it never saw in training.`,
   unknownCharacters: (characters) =>
     `This model’s vocabulary has no token for ${characters.map((ch) => `“${ch}”`).join(', ')}: its tokenizer would drop them without a word. Remove them, or open a model that reads them. The last result stays on screen.`,
+  emptyPrompt:
+    'The prompt is empty: type a text for the model to read (without tokenizer.json, token ids such as 3, 17, 5). The last result stays on screen.',
+  longPrompt: (tokens, limit) =>
+    `This prompt is ${tokens} tokens long; the lab runs at most ${limit}. Shorten it. The last result stays on screen.`,
   position: 'Position',
   positionHint: 'A token position from 0; empty: the last one.',
   positionBeyond: (position, tokens) =>

@@ -95,6 +95,10 @@ export default {
     `这段输入有 ${tokens} 个词元，超过了模型设计的 ${context} 个位置（max_position_embeddings）：从位置 ${context} 起，它读到的是训练中从没见过的位置。`,
   unknownCharacters: (characters) =>
     `这个模型的词表里没有这些字符：${characters.map((ch) => `“${ch}”`).join('、')}，分词器会把它们悄悄丢掉。请删掉它们，或者换一个认识它们的模型。屏幕上保留上一次的结果。`,
+  emptyPrompt:
+    '输入是空的：请输入要让模型读的文字（没有 tokenizer.json 时输入词元 id，例如 3, 17, 5）。屏幕上保留上一次的结果。',
+  longPrompt: (tokens, limit) =>
+    `这段输入有 ${tokens} 个词元，实验室最多运行 ${limit} 个。请缩短它。屏幕上保留上一次的结果。`,
   position: '位置',
   positionHint: '从 0 开始的词元位置；留空表示最后一个。',
   positionBeyond: (position, tokens) =>
