@@ -77,12 +77,12 @@ const PRESENT = {
   }),
   epsMargin: (r, s) => ({
     chart: {
-      categories: r.rows.map((x) => (x.layer == null ? s.finalShort : `${x.layer}`)),
+      categories: r.rows.map((x) => (x.layer == null ? s.finalShort : s.normBar(x.layer, s.normShort[x.slot]))),
       series: [{ label: s.log10Ratio, className: 'series-attn', values: r.rows.map((x) => Math.log10(x.ratio)) }],
     },
     table: {
       head: [s.layer, s.norm, s.minMeanSquare, s.ratioToEps],
-      rows: r.rows.map((x) => [x.layer ?? '–', x.slot, g(x.minMeanSquare), g(x.ratio)]),
+      rows: r.rows.map((x) => [x.layer ?? '–', s.normNames[x.slot], g(x.minMeanSquare), g(x.ratio)]),
     },
   }),
   attentionScores: (r, s) => ({
