@@ -1,7 +1,9 @@
 // What <rl-checkpoint-probe>'s experiment charts say they draw: every chart has a legend naming each colour its
 // bars use (the series' names, bf16Norm's and increments' two among them) and axis titles (the strings' `axes`);
-// epsMargin's bars are log10 of the ratios its table lists, as its value axis's title says. In both languages,
-// on the shipped toy, against the API's results for the same files and prompt.
+// epsMargin's bars are log10 of the ratios its table lists, as its value axis's title says, each bar named by its
+// norm's layer and short name, and the table naming each norm as the reader knows it. Every bar's hover text is
+// the language’s (common.barTitle: full-width punctuation in Chinese). In both languages, on the shipped toy,
+// against the API's results for the same files and prompt.
 //   node --test --test-concurrency=1 tests/e2e/checkpoint-probe-charts.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,6 +49,8 @@ const drawnChart = (figure) =>
 for (const [code, path] of LANGUAGE_PAGES) {
   test(`${code}: every experiment chart has a legend of its colours and axis titles; epsMargin's bars are log10 of its table's ratios`, async () => {
     const S = stringsOf(code, 'rl-checkpoint-probe');
+    const C = stringsOf(code, 'common');
+    const seriesPrefix = (name) => C.barTitle(name, '\0', '').split('\0')[0]; // "name, " in English
     const toy = record.toys[0];
     const ckpt = await api.openCheckpoint(toyFiles(toy));
     const ids = ckpt.tokenize(toyWindow(toy));
@@ -80,7 +84,7 @@ for (const [code, path] of LANGUAGE_PAGES) {
       );
       for (const entry of chart.legend)
         assert.ok(
-          chart.bars.some((bar) => bar.startsWith(`${entry.name}, `)),
+          chart.bars.some((bar) => bar.startsWith(seriesPrefix(entry.name))),
           `${what}: "${entry.name}" names bars`,
         );
       assert.equal(noSpace(chart.x), noSpace(S.axes[experiment].x), `${what}: the x axis's title`);
@@ -95,19 +99,23 @@ for (const [code, path] of LANGUAGE_PAGES) {
         );
       }
       if (experiment === 'epsMargin') {
-        // each bar is log10 of the ratio its table row shows, both read from the API's row
-        const ratios = await widget
+        // each bar is log10 of the ratio its table row shows, both read from the API's row, and named after the
+        // row's norm: its layer and short name, or the final norm
+        const rows = await widget
           .locator('table.experiment-table tbody tr')
-          .evaluateAll((trs) => trs.map((tr) => tr.lastElementChild.textContent.trim()));
+          .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent.trim())));
         assert.equal(chart.bars.length, result.rows.length);
+        const categories = result.rows.map((row) =>
+          row.layer == null ? S.finalShort : S.normBar(row.layer, S.normShort[row.slot]),
+        );
+        assert.equal(new Set(categories).size, categories.length, `${what}: no two bars share a name`);
         result.rows.forEach((row, i) => {
-          assert.equal(ratios[i], formatTrimmed(row.ratio, 3), `${what}: row ${i}'s ratio to ε`);
-          const bar = chart.bars[i];
-          assert.equal(
-            bar.slice(bar.lastIndexOf(': ') + 2),
-            formatTrimmed(Math.log10(row.ratio), 2),
-            `${what}: bar ${i}`,
-          );
+          assert.equal(rows[i][1], S.normNames[row.slot], `${what}: row ${i}'s norm, as the reader knows it`);
+          // the page's kernels and node's may part in float32's last bits (the toy's ratios are written in full)
+          const ratio = Number(rows[i][3]);
+          assert.ok(Math.abs(ratio / row.ratio - 1) < 1e-5, `${what}: row ${i}'s ratio to ε, ${ratio}`);
+          const value = formatTrimmed(Math.log10(row.ratio), 2);
+          assert.equal(chart.bars[i], C.barTitle(S.log10Ratio, categories[i], value), `${what}: bar ${i}`);
         });
         assert.match(S.axes.epsMargin.y, /log₁₀/);
       }

@@ -4,7 +4,8 @@
 // from the fixture script, with the toy's character vocabulary) replace it and open on a prompt that vocabulary
 // reads, not the chapter's, whose characters it lacks: typed, they are named and the last result stays; a broken
 // file is refused with the reader's message and the last result stays; files without tokenizer.json run on the
-// vocabulary's first ids.
+// vocabulary's first ids; the prompt shows the message of its current text alone: characters the vocabulary lacks,
+// more tokens than the lab runs (the limit named), or none at all.
 //   node --test --test-concurrency=1 tests/e2e/checkpoint-probe.test.mjs     after `node scripts/build.mjs`
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from '../../dist/lib/residual-lab.js';
+import { MAX_TOKENS } from '../../web/lib/checkpoint/run-options.js';
 import { toyWindow } from '../../web/components/shared/toys.js';
 import { stringsOf } from '../../web/languages.js';
 import { makeCheckpoint } from '../fixtures/checkpoints/make-checkpoints.mjs';
@@ -290,6 +292,39 @@ test('after a refused prompt the source line names the model the dimmed charts s
     60000,
   );
   assert.equal(await textOf(source), `Showing: ${toyNames['toy-olmo2']}.`);
+  view.assertClean();
+  await view.close();
+});
+
+test("the prompt's message is the current text's alone: characters it lacks, then a prompt over the token limit (named), then an empty one", async () => {
+  const S = stringsOf('en', 'rl-checkpoint-probe');
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-checkpoint-probe');
+  await widget.scrollIntoViewIfNeeded();
+  await probeDone(widget, 'the toy is run');
+  const field = widget.getByLabel('Prompt');
+  const fieldError = widget.locator('#field-prompt-error');
+  const refused = async (text, message, what) => {
+    await field.fill(text);
+    await eventually(
+      () => textOf(fieldError),
+      (shown) => shown === message,
+      what,
+      60000,
+    );
+    assert.equal(await widget.getAttribute('data-status'), 'error', `${what}: refused`);
+    assert.equal(await textOf(widget.locator('.run-error')), '', `${what}: said at the prompt alone`);
+    assert.equal(await widget.getAttribute('data-stale'), '', `${what}: the last result stays, dimmed`);
+  };
+  await refused(
+    'Hello WORLD ü 年',
+    S.unknownCharacters(['H', 'W', 'O', 'R', 'L', 'D', 'ü', '年']),
+    'unknown characters',
+  );
+  // one token per character on the toy
+  await refused('x'.repeat(5000), S.longPrompt(5000, MAX_TOKENS), 'a prompt over the limit');
+  assert.ok((await textOf(fieldError)).includes(`at most ${MAX_TOKENS}`), 'the limit is named');
+  await refused('', S.emptyPrompt, 'an empty prompt');
   view.assertClean();
   await view.close();
 });

@@ -167,11 +167,11 @@ test("sizes in bytes: GB from 0.1 GB, MB below, so a toy's weights are not 0.00 
   const cost = { model: formatBytes(408576), read: formatBytes(408576), flops: 2.1e7, estimatedSeconds: 0.01 };
   assert.equal(
     en.runCost(cost, 1),
-    'The weights take 0.4 MB on disk; this run reads 0.4 MB of them and computes 0.0 GFLOP, an estimated second.',
+    'The weights take 0.4 MB on disk; this run reads 0.4 MB of them and computes 0.021 GFLOP, an estimated second.',
   );
   assert.equal(
     zh.runCost({ ...cost, model: formatBytes(988094208), read: formatBytes(988094208) }, 2),
-    '分给 2 个线程并行计算。权重在磁盘上占 0.99 GB；这次运行要读其中的 0.99 GB，计算 0.0 GFLOP，估计需要 1 秒。',
+    '分给 2 个线程并行计算。权重在磁盘上占 0.99 GB；这次运行要读其中的 0.99 GB，计算 0.021 GFLOP，估计需要 1 秒。',
   );
   assert.equal(
     en.runProgress('Layer 1 of 2 done', formatBytes(204288), formatBytes(408576)),

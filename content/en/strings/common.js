@@ -4,6 +4,8 @@ export default {
   quotedLength: (n) => ` (${n} characters)`,
   // what joins two sentences of a remark
   sentenceGap: ' ',
+  // a bar's hover text (shared/bar-chart.js): its series, its category, its value (formatted)
+  barTitle: (series, category, value) => `${series}, ${category}: ${value}`,
   loading: 'Loading the WASM kernels…',
   loadFailed: (detail) => `The lab could not be loaded (${detail}). Reload the page to try again.`,
   urlProblem: (key, shown) => `The link's setting ${key}=${shown} is not usable; the default is shown instead.`,

@@ -1,4 +1,19 @@
 // Text of <rl-checkpoint-probe> in English.
+import { formatFixed, formatTrimmed } from '../../../web/components/shared/format.js';
+import { QWEN_SEED } from '../../measurements.js';
+
+// Each norm by its weight slot (web/lib/checkpoint/claims.js NORM_INPUTS, and the final norm), as the experiment
+// "eps beside the mean square" names it in its answer and its table.
+const normNames = {
+  attnNormBefore: 'the attention’s input norm',
+  attnNormAfter: 'the norm on the attention’s output',
+  mlpNormBefore: 'the MLP’s input norm',
+  mlpNormAfter: 'the norm on the MLP’s output',
+  qNorm: 'QK-Norm (q)',
+  kNorm: 'QK-Norm (k)',
+  finalNorm: 'the final norm',
+};
+
 export default {
   title: 'Inside a trained model: the residual stream, layer by layer',
   hint: 'A model that has learned, not one made up for the figure: by default one of the lab’s own toys, small decoders trained on the project’s small English corpus and saved as a Hugging Face checkpoint, or any checkpoint whose files you give (nothing leaves your computer). It is run in a background worker; the figure shows the stream’s length after every layer at one position, what each sublayer adds there, the norms’ weights, and what each layer’s stream would predict (a logit lens).',
@@ -99,6 +114,10 @@ export default {
     `This prompt is ${tokens} tokens long, more than the ${context} positions the model was made for (max_position_embeddings): from position ${context} on it reads what it never saw in training.`,
   unknownCharacters: (characters) =>
     `This model’s vocabulary has no token for ${characters.map((ch) => `“${ch}”`).join(', ')}: its tokenizer would drop them without a word. Remove them, or open a model that reads them. The last result stays on screen.`,
+  emptyPrompt:
+    'The prompt is empty: type a text for the model to read (without tokenizer.json, token ids such as 3, 17, 5). The last result stays on screen.',
+  longPrompt: (tokens, limit) =>
+    `This prompt is ${tokens} tokens long; the lab runs at most ${limit}. Shorten it. The last result stays on screen.`,
   position: 'Position',
   positionHint: 'A token position from 0; empty: the last one.',
   positionBeyond: (position, tokens) =>
@@ -112,7 +131,7 @@ export default {
   running: 'Running the model in a background worker…',
   // model, read: sizes as text (0.4 MB, 0.99 GB)
   runCost: ({ model, read, flops, estimatedSeconds }, workers) =>
-    `${workers > 1 ? `Split over ${workers} threads. ` : ''}The weights take ${model} on disk; this run reads ${read} of them and computes ${(flops / 1e9).toFixed(1)} GFLOP, an estimated ${estimatedSeconds < 1 ? 'second' : `${Math.ceil(estimatedSeconds)} s`}.`,
+    `${workers > 1 ? `Split over ${workers} threads. ` : ''}The weights take ${model} on disk; this run reads ${read} of them and computes ${formatFixed(flops / 1e9, 1)} GFLOP, an estimated ${estimatedSeconds < 1 ? 'second' : `${Math.ceil(estimatedSeconds)} s`}.`,
   // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
   runLayer: (layer, layers) => `Layer ${layer} of ${layers} done`,
   runHead: 'The output layer done',
@@ -212,7 +231,7 @@ export default {
       claim:
         'The final norm is not optional: the stream has only been added to, so its scale must be pulled back before the output layer.',
       answer: (r, t) =>
-        `At position ${r.position} the final norm divides the stream (length ${r.streamNorm.toFixed(2)}) by ${r.scale.toFixed(3)}. Without that division, its gain kept, every logit is ${r.scale.toFixed(3)} times as large before any soft-cap, so the order stays (top: ${t(r.real.ids[0])}); the entropy is ${r.raw.entropy.toFixed(3)} nats against ${r.real.entropy.toFixed(3)}, KL ${r.kl.toFixed(3)} nats. Leaving out the gain too, the whole norm, the top token ${r.noGain.ids[0] === r.real.ids[0] ? `stays ${t(r.real.ids[0])}` : `is ${t(r.noGain.ids[0])}`}, KL ${r.noGain.kl.toFixed(3)} nats: what the gain changes, not the scale.`,
+        `At position ${r.position} the final norm divides the stream (length ${formatFixed(r.streamNorm, 2)}) by ${formatFixed(r.scale, 3)}. Without that division, its gain kept, every logit is ${formatFixed(r.scale, 3)} times as large before any soft-cap, so the order stays (top: ${t(r.real.ids[0])}); the entropy is ${formatFixed(r.raw.entropy, 3)} nats against ${formatFixed(r.real.entropy, 3)}, KL ${formatFixed(r.kl, 3)} nats. Leaving out the gain too, the whole norm, the top token ${r.noGain.ids[0] === r.real.ids[0] ? `stays ${t(r.real.ids[0])}` : `is ${t(r.noGain.ids[0])}`}, KL ${formatFixed(r.noGain.kl, 3)} nats: what the gain changes, not the scale.`,
     },
     dropLayers: {
       name: 'Drop one layer',
@@ -221,7 +240,7 @@ export default {
       answer: (r) => {
         const kept = r.layers.filter((l) => l.topSurvives).length;
         const least = r.layers.reduce((a, b) => (b.kl < a.kl ? b : a));
-        return `At position ${r.position}, the top token survives dropping ${kept} of the ${r.layers.length} layers one at a time; dropping layer ${least.layer} costs least (KL ${least.kl.toFixed(4)} nats).`;
+        return `At position ${r.position}, the top token survives dropping ${kept} of the ${r.layers.length} layers one at a time; dropping layer ${least.layer} costs least (KL ${formatFixed(least.kl, 4)} nats).`;
       },
     },
     wrongConvention: {
@@ -229,7 +248,7 @@ export default {
       claim:
         'Reading Gemma’s norm weights as w instead of 1 + w (or the other way round) makes the model print garbage.',
       answer: (r, t) =>
-        `At position ${r.position}, read as ${r.wrong.normOffset ? '1 + w' : 'w'} instead of ${r.right.normOffset ? '1 + w' : 'w'}, the top token ${r.wrong.ids[0] === r.right.ids[0] ? `stays ${t(r.right.ids[0])}` : `is ${t(r.wrong.ids[0])} (right: ${t(r.right.ids[0])})`} and the entropy ${r.wrong.entropy.toFixed(3)} nats (right: ${r.right.entropy.toFixed(3)}).`,
+        `At position ${r.position}, read as ${r.wrong.normOffset ? '1 + w' : 'w'} instead of ${r.right.normOffset ? '1 + w' : 'w'}, the top token ${r.wrong.ids[0] === r.right.ids[0] ? `stays ${t(r.right.ids[0])}` : `is ${t(r.wrong.ids[0])} (right: ${t(r.right.ids[0])})`} and the entropy ${formatFixed(r.wrong.entropy, 3)} nats (right: ${formatFixed(r.right.entropy, 3)}).`,
     },
     increments: {
       name: 'Increments against the stream',
@@ -238,14 +257,14 @@ export default {
       answer: (r) => {
         const first = r.layers[0],
           last = r.layers.at(-1);
-        return `At position ${r.position}: |Δ| / |h| is ${first.attn.toFixed(3)} (attention) and ${first.mlp.toFixed(3)} (MLP) in layer 0, ${last.attn.toFixed(3)} and ${last.mlp.toFixed(3)} in layer ${last.layer}.`;
+        return `At position ${r.position}: |Δ| / |h| is ${formatFixed(first.attn, 3)} (attention) and ${formatFixed(first.mlp, 3)} (MLP) in layer 0, ${formatFixed(last.attn, 3)} and ${formatFixed(last.mlp, 3)} in layer ${last.layer}.`;
       },
     },
     epsMargin: {
       name: 'eps beside the mean square',
       claim: 'ε only prevents division by zero: even the short embedding’s mean square is far larger than it.',
       answer: (r) =>
-        `The smallest mean square at any norm’s input is ${r.smallest.minMeanSquare.toPrecision(3)} (${r.smallest.slot}${r.smallest.layer == null ? '' : `, layer ${r.smallest.layer}`}), ${r.smallest.ratio.toPrecision(3)} times ε = ${r.eps}.`,
+        `The smallest mean square at any norm’s input is ${formatTrimmed(r.smallest.minMeanSquare, 3)} (${normNames[r.smallest.slot]}${r.smallest.layer == null ? '' : `, layer ${r.smallest.layer}`}), ${formatTrimmed(r.smallest.ratio, 3)} times ε = ${formatTrimmed(r.eps)}.`,
     },
     attentionScores: {
       name: 'Attention scores against their bound',
@@ -254,8 +273,8 @@ export default {
       answer: (r) => {
         const max = Math.max(...r.layers.flatMap((l) => l.maxPerHead));
         return r.layers[0]?.bound == null
-          ? `This model has no q/k norm, so nothing bounds its scores: the largest |score| is ${max.toFixed(2)}.`
-          : `The largest |score| is ${max.toFixed(2)}; the q/k norms’ gains bound layer 0 at ${r.layers[0].bound.toFixed(2)}, and no score exceeds its layer’s bound.`;
+          ? `This model has no q/k norm, so nothing bounds its scores: the largest |score| is ${formatFixed(max, 2)}.`
+          : `The largest |score| is ${formatFixed(max, 2)}; the q/k norms’ gains bound layer 0 at ${formatFixed(r.layers[0].bound, 2)}, and no score exceeds its layer’s bound.`;
       },
     },
     softcaps: {
@@ -270,11 +289,10 @@ export default {
     },
     streamTop: {
       name: 'Where the length lives',
-      claim:
-        'The stream grows from 0.47 at the embedding: whether a few dimensions carry that growth shows in its largest coordinates.',
+      claim: `In ${QWEN_SEED.model} the stream grows from ${QWEN_SEED.embedding} at the embedding (the chapter’s measurement): whether a few dimensions carry such growth shows in its largest coordinates.`,
       answer: (r) => {
         const last = r.states.at(-1);
-        return `At position ${r.position}, after the last layer, the ${r.k} largest of its coordinates hold ${(100 * last.share).toFixed(1)}% of the squared length ${last.norm.toFixed(2)}²; a random direction’s ${r.k} largest hold ${(100 * r.random.share).toFixed(1)}% on average.`;
+        return `At position ${r.position}, after the last layer, the ${r.k} largest of its coordinates hold ${formatFixed(100 * last.share, 1)}% of the squared length ${formatFixed(last.norm, 2)}²; a random direction’s ${r.k} largest hold ${formatFixed(100 * r.random.share, 1)}% on average.`;
       },
     },
     bf16Norm: {
@@ -282,7 +300,7 @@ export default {
       claim: 'The norm computes in FP32 because squares summed in BF16 lose precision.',
       answer: (r) => {
         const worst = r.positions.reduce((a, b) => (Math.abs(b.meanSquareError) > Math.abs(a.meanSquareError) ? b : a));
-        return `Summed in BF16, the final norm’s mean square is off by up to ${(100 * Math.abs(worst.meanSquareError)).toFixed(2)}% (position ${worst.position}); its output by ${(100 * Math.max(...r.positions.map((p) => p.outputError))).toFixed(2)}% of its largest value.`;
+        return `Summed in BF16, the final norm’s mean square is off by up to ${formatFixed(100 * Math.abs(worst.meanSquareError), 2)}% (position ${worst.position}); its output by ${formatFixed(100 * Math.max(...r.positions.map((p) => p.outputError)), 2)}% of its largest value.`;
       },
     },
   },
@@ -296,7 +314,7 @@ export default {
     },
     increments: { x: 'layer', y: '|Δ| / |h|: what the sublayer adds, over the length of the stream it is added to' },
     epsMargin: {
-      x: 'the norm’s layer, in the table’s order (final: the final norm)',
+      x: 'the norm, in the table’s order (L0 attn in: layer 0’s attention input norm; MLP out: the norm on the MLP’s output; q, k: QK-Norm)',
       y: 'log₁₀ of the table’s ratio to ε (3 means the mean square is 1,000 times ε)',
     },
     attentionScores: { x: 'layer', y: 'largest |score|: q·k times the model’s scale, before any cap' },
@@ -323,6 +341,17 @@ export default {
   finalShort: 'final',
   log10Ratio: 'log₁₀(mean square / ε)',
   norm: 'norm',
+  normNames,
+  // a bar of the eps experiment: the norm's layer and its short name (normShort), or the final norm (finalShort)
+  normBar: (layer, short) => `L${layer} ${short}`,
+  normShort: {
+    attnNormBefore: 'attn in',
+    attnNormAfter: 'attn out',
+    mlpNormBefore: 'MLP in',
+    mlpNormAfter: 'MLP out',
+    qNorm: 'q',
+    kNorm: 'k',
+  },
   minMeanSquare: 'smallest mean square',
   ratioToEps: 'ratio to ε',
   maxScore: 'largest |score|',

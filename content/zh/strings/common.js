@@ -4,6 +4,8 @@ export default {
   quotedLength: (n) => `（共 ${n} 个字符）`,
   // what joins two sentences of a remark (none between Chinese sentences)
   sentenceGap: '',
+  // a bar's hover text (shared/bar-chart.js): its series, its category, its value (formatted)
+  barTitle: (series, category, value) => `${series}，${category}：${value}`,
   loading: '正在加载 WASM 内核……',
   loadFailed: (detail) => `实验室加载失败（${detail}），请刷新页面重试。`,
   urlProblem: (key, shown) => `链接里的设置 ${key}=${shown} 无法使用，已改用默认值。`,

@@ -1,4 +1,19 @@
 // <rl-checkpoint-probe> 的中文文本。
+import { formatFixed, formatTrimmed } from '../../../web/components/shared/format.js';
+import { QWEN_SEED } from '../../measurements.js';
+
+// 各归一化按权重槽位（web/lib/checkpoint/claims.js 的 NORM_INPUTS，以及最终归一化）的读者名称：
+// 实验“eps 与均方相比”的结论和表格都用它
+const normNames = {
+  attnNormBefore: '注意力的输入归一化',
+  attnNormAfter: '注意力输出上的归一化',
+  mlpNormBefore: 'MLP 的输入归一化',
+  mlpNormAfter: 'MLP 输出上的归一化',
+  qNorm: 'QK-Norm（q）',
+  kNorm: 'QK-Norm（k）',
+  finalNorm: '最终归一化',
+};
+
 export default {
   title: '训练过的模型内部：逐层看残差流',
   hint: '这里看的是真正学过东西的模型，而不是为画图编出来的数字：默认打开本项目自己训练的玩具解码器（在项目的小型英文语料上训练，存成 Hugging Face 检查点），也可以换成你手头任意检查点的文件（文件只在你的电脑上读取）。计算在后台 worker 里进行；图中是某个位置上残差流在每层之后的长度、每个子层往里加了多少、各归一化层的权重，以及每层的残差流此刻会预测什么（logit lens）。',
@@ -95,6 +110,10 @@ export default {
     `这段输入有 ${tokens} 个词元，超过了模型设计的 ${context} 个位置（max_position_embeddings）：从位置 ${context} 起，它读到的是训练中从没见过的位置。`,
   unknownCharacters: (characters) =>
     `这个模型的词表里没有这些字符：${characters.map((ch) => `“${ch}”`).join('、')}，分词器会把它们悄悄丢掉。请删掉它们，或者换一个认识它们的模型。屏幕上保留上一次的结果。`,
+  emptyPrompt:
+    '输入是空的：请输入要让模型读的文字（没有 tokenizer.json 时输入词元 id，例如 3, 17, 5）。屏幕上保留上一次的结果。',
+  longPrompt: (tokens, limit) =>
+    `这段输入有 ${tokens} 个词元，实验室最多运行 ${limit} 个。请缩短它。屏幕上保留上一次的结果。`,
   position: '位置',
   positionHint: '从 0 开始的词元位置；留空表示最后一个。',
   positionBeyond: (position, tokens) =>
@@ -108,7 +127,7 @@ export default {
   running: '正在后台 worker 中运行模型…',
   // model, read: sizes as text (0.4 MB, 0.99 GB)
   runCost: ({ model, read, flops, estimatedSeconds }, workers) =>
-    `${workers > 1 ? `分给 ${workers} 个线程并行计算。` : ''}权重在磁盘上占 ${model}；这次运行要读其中的 ${read}，计算 ${(flops / 1e9).toFixed(1)} GFLOP，估计需要 ${estimatedSeconds < 1 ? '1 秒' : `${Math.ceil(estimatedSeconds)} 秒`}。`,
+    `${workers > 1 ? `分给 ${workers} 个线程并行计算。` : ''}权重在磁盘上占 ${model}；这次运行要读其中的 ${read}，计算 ${formatFixed(flops / 1e9, 1)} GFLOP，估计需要 ${estimatedSeconds < 1 ? '1 秒' : `${Math.ceil(estimatedSeconds)} 秒`}。`,
   // what a run has done (runLayer, or runHead after the last layer), and the bytes read of those it reads
   runLayer: (layer, layers) => `已完成第 ${layer} / ${layers} 层`,
   runHead: '已完成输出层',
@@ -205,7 +224,7 @@ export default {
       claim:
         '最后那个 Norm 省不得：主干一路只做加法，到最后一层已经可能很长，输出层读它之前，得先把长度收回到固定的尺度。',
       answer: (r, t) =>
-        `在位置 ${r.position}，最终归一化把残差流（长度 ${r.streamNorm.toFixed(2)}）除以 ${r.scale.toFixed(3)}。只去掉这次除法、保留增益，每个 logit 在软上限之前都放大 ${r.scale.toFixed(3)} 倍，次序不变（第一仍是 ${t(r.real.ids[0])}）；熵变为 ${r.raw.entropy.toFixed(3)} nats（原来 ${r.real.entropy.toFixed(3)}），KL 为 ${r.kl.toFixed(3)} nats。连增益也去掉（整个归一化都不要），排第一的 token ${r.noGain.ids[0] === r.real.ids[0] ? `仍是 ${t(r.real.ids[0])}` : `是 ${t(r.noGain.ids[0])}`}，KL 为 ${r.noGain.kl.toFixed(3)} nats：这是增益带来的变化，不是尺度。`,
+        `在位置 ${r.position}，最终归一化把残差流（长度 ${formatFixed(r.streamNorm, 2)}）除以 ${formatFixed(r.scale, 3)}。只去掉这次除法、保留增益，每个 logit 在软上限之前都放大 ${formatFixed(r.scale, 3)} 倍，次序不变（第一仍是 ${t(r.real.ids[0])}）；熵变为 ${formatFixed(r.raw.entropy, 3)} nats（原来 ${formatFixed(r.real.entropy, 3)}），KL 为 ${formatFixed(r.kl, 3)} nats。连增益也去掉（整个归一化都不要），排第一的 token ${r.noGain.ids[0] === r.real.ids[0] ? `仍是 ${t(r.real.ids[0])}` : `是 ${t(r.noGain.ids[0])}`}，KL 为 ${formatFixed(r.noGain.kl, 3)} nats：这是增益带来的变化，不是尺度。`,
     },
     dropLayers: {
       name: '去掉一层',
@@ -214,14 +233,14 @@ export default {
       answer: (r) => {
         const kept = r.layers.filter((l) => l.topSurvives).length;
         const least = r.layers.reduce((a, b) => (b.kl < a.kl ? b : a));
-        return `在位置 ${r.position}，逐层去掉 ${r.layers.length} 层中的一层，有 ${kept} 次排第一的 token 不变；去掉第 ${least.layer} 层代价最小（KL ${least.kl.toFixed(4)} nats）。`;
+        return `在位置 ${r.position}，逐层去掉 ${r.layers.length} 层中的一层，有 ${kept} 次排第一的 token 不变；去掉第 ${least.layer} 层代价最小（KL ${formatFixed(least.kl, 4)} nats）。`;
       },
     },
     wrongConvention: {
       name: '用错权重约定',
       claim: '把 Gemma 的归一化权重按 w 而不是 1 + w 读（或反过来），模型就会输出乱码。',
       answer: (r, t) =>
-        `在位置 ${r.position}，按 ${r.wrong.normOffset ? '1 + w' : 'w'} 而不是 ${r.right.normOffset ? '1 + w' : 'w'} 读，排第一的 token ${r.wrong.ids[0] === r.right.ids[0] ? `仍是 ${t(r.right.ids[0])}` : `是 ${t(r.wrong.ids[0])}（正确：${t(r.right.ids[0])}）`}，熵 ${r.wrong.entropy.toFixed(3)} nats（正确：${r.right.entropy.toFixed(3)}）。`,
+        `在位置 ${r.position}，按 ${r.wrong.normOffset ? '1 + w' : 'w'} 而不是 ${r.right.normOffset ? '1 + w' : 'w'} 读，排第一的 token ${r.wrong.ids[0] === r.right.ids[0] ? `仍是 ${t(r.right.ids[0])}` : `是 ${t(r.wrong.ids[0])}（正确：${t(r.right.ids[0])}）`}，熵 ${formatFixed(r.wrong.entropy, 3)} nats（正确：${formatFixed(r.right.entropy, 3)}）。`,
     },
     increments: {
       name: '增量与残差流之比',
@@ -229,14 +248,14 @@ export default {
       answer: (r) => {
         const first = r.layers[0],
           last = r.layers.at(-1);
-        return `在位置 ${r.position}：|Δ| / |h| 在第 0 层是 ${first.attn.toFixed(3)}（注意力）和 ${first.mlp.toFixed(3)}（MLP），在第 ${last.layer} 层是 ${last.attn.toFixed(3)} 和 ${last.mlp.toFixed(3)}。`;
+        return `在位置 ${r.position}：|Δ| / |h| 在第 0 层是 ${formatFixed(first.attn, 3)}（注意力）和 ${formatFixed(first.mlp, 3)}（MLP），在第 ${last.layer} 层是 ${formatFixed(last.attn, 3)} 和 ${formatFixed(last.mlp, 3)}。`;
       },
     },
     epsMargin: {
       name: 'eps 与均方相比',
       claim: 'ε 只用来防止除以零：即使是很短的嵌入，其均方也远大于它。',
       answer: (r) =>
-        `各归一化输入处最小的均方是 ${r.smallest.minMeanSquare.toPrecision(3)}（${r.smallest.slot}${r.smallest.layer == null ? '' : `，第 ${r.smallest.layer} 层`}），是 ε = ${r.eps} 的 ${r.smallest.ratio.toPrecision(3)} 倍。`,
+        `各归一化输入处最小的均方是 ${formatTrimmed(r.smallest.minMeanSquare, 3)}（${normNames[r.smallest.slot]}${r.smallest.layer == null ? '' : `，第 ${r.smallest.layer} 层`}），是 ε = ${formatTrimmed(r.eps)} 的 ${formatTrimmed(r.smallest.ratio, 3)} 倍。`,
     },
     attentionScores: {
       name: '注意力分数与其上界',
@@ -244,8 +263,8 @@ export default {
       answer: (r) => {
         const max = Math.max(...r.layers.flatMap((l) => l.maxPerHead));
         return r.layers[0]?.bound == null
-          ? `这个模型没有 q/k 归一化，分数没有上界：最大的 |分数| 是 ${max.toFixed(2)}。`
-          : `最大的 |分数| 是 ${max.toFixed(2)}；q/k 归一化的增益给第 0 层的上界是 ${r.layers[0].bound.toFixed(2)}，没有分数超过所在层的上界。`;
+          ? `这个模型没有 q/k 归一化，分数没有上界：最大的 |分数| 是 ${formatFixed(max, 2)}。`
+          : `最大的 |分数| 是 ${formatFixed(max, 2)}；q/k 归一化的增益给第 0 层的上界是 ${formatFixed(r.layers[0].bound, 2)}，没有分数超过所在层的上界。`;
       },
     },
     softcaps: {
@@ -260,10 +279,10 @@ export default {
     },
     streamTop: {
       name: '长度落在哪些维度',
-      claim: '残差流从嵌入的 0.47 开始增长：这种增长是否集中在少数几个维度，看它最大的几个坐标就知道。',
+      claim: `在 ${QWEN_SEED.model} 里，残差流从嵌入处的 ${QWEN_SEED.embedding} 开始增长（正文的测量）：这样的增长是否集中在少数几个维度，看它最大的几个坐标就知道。`,
       answer: (r) => {
         const last = r.states.at(-1);
-        return `在位置 ${r.position}，最后一层之后，最大的 ${r.k} 个坐标占了长度平方 ${last.norm.toFixed(2)}² 的 ${(100 * last.share).toFixed(1)}%；随机方向最大的 ${r.k} 个平均占 ${(100 * r.random.share).toFixed(1)}%。`;
+        return `在位置 ${r.position}，最后一层之后，最大的 ${r.k} 个坐标占了长度平方 ${formatFixed(last.norm, 2)}² 的 ${formatFixed(100 * last.share, 1)}%；随机方向最大的 ${r.k} 个平均占 ${formatFixed(100 * r.random.share, 1)}%。`;
       },
     },
     bf16Norm: {
@@ -271,7 +290,7 @@ export default {
       claim: '归一化在 FP32 里计算，因为用 BF16 累加平方会丢精度。',
       answer: (r) => {
         const worst = r.positions.reduce((a, b) => (Math.abs(b.meanSquareError) > Math.abs(a.meanSquareError) ? b : a));
-        return `用 BF16 累加时，最终归一化的均方最多偏差 ${(100 * Math.abs(worst.meanSquareError)).toFixed(2)}%（位置 ${worst.position}）；输出的误差最多是其最大值的 ${(100 * Math.max(...r.positions.map((p) => p.outputError))).toFixed(2)}%。`;
+        return `用 BF16 累加时，最终归一化的均方最多偏差 ${formatFixed(100 * Math.abs(worst.meanSquareError), 2)}%（位置 ${worst.position}）；输出的误差最多是其最大值的 ${formatFixed(100 * Math.max(...r.positions.map((p) => p.outputError)), 2)}%。`;
       },
     },
   },
@@ -282,7 +301,7 @@ export default {
     wrongConvention: { x: '按哪种约定读归一化权重', y: '下一个 token 分布的熵（nats）' },
     increments: { x: '层', y: '|Δ| / |h|：子层加上的量与它所加到的残差流长度之比' },
     epsMargin: {
-      x: '归一化所在的层，顺序同表格（最终：最终归一化）',
+      x: '归一化，顺序同表格（L0 注意力前：第 0 层注意力的输入归一化；MLP 后：MLP 输出上的归一化；q、k：QK-Norm）',
       y: '表格中“与 ε 之比”的 log₁₀（3 表示均方是 ε 的 1000 倍）',
     },
     attentionScores: { x: '层', y: '最大 |分数|：q·k 乘以模型的缩放系数，封顶之前' },
@@ -309,6 +328,17 @@ export default {
   finalShort: '最终',
   log10Ratio: 'log₁₀(均方 / ε)',
   norm: '归一化',
+  normNames,
+  // eps 实验的一根柱子：归一化所在的层和它的简称（normShort），最终归一化用 finalShort
+  normBar: (layer, short) => `L${layer} ${short}`,
+  normShort: {
+    attnNormBefore: '注意力前',
+    attnNormAfter: '注意力后',
+    mlpNormBefore: 'MLP 前',
+    mlpNormAfter: 'MLP 后',
+    qNorm: 'q',
+    kNorm: 'k',
+  },
   minMeanSquare: '最小均方',
   ratioToEps: '与 ε 之比',
   maxScore: '最大 |分数|',

@@ -10,6 +10,7 @@
 import { ExperimentElement } from '../shared/experiment-element.js';
 import { createLabWorker } from '../../lib/worker-client.js';
 import { CLAIM_OPTIONS } from '../../lib/checkpoint/claims.js';
+import { MAX_TOKENS } from '../../lib/checkpoint/run-options.js';
 import { LENS_K, openModel, probeRows, shownToken, tokenIds, unknownCharacters } from './compute.js';
 import { SEEDS, comparable, seedRows } from './seed.js';
 import { LAST, MAX_POSITION, STATE, defaultPrompt, positionText, sourceName } from './state.js';
@@ -248,6 +249,7 @@ export class RlCheckpointProbe extends ExperimentElement {
     this.dataset.status = 'running';
     this.view.error.textContent = '';
     this.view.errorDetails.hidden = true;
+    this.clearError(this.view.prompt); // a message there was about an earlier text, or another model's vocabulary
     this.#busy(true);
     const started = performance.now();
     let stage = 'open';
@@ -280,13 +282,12 @@ export class RlCheckpointProbe extends ExperimentElement {
       this.view.status.textContent = s.running;
       const text = this.view.prompt.input.value;
       const unknown = unknownCharacters(opened.characters, text);
-      if (unknown.length) {
-        throw Object.assign(new Error(s.unknownCharacters(unknown.map(shownToken))), { field: this.view.prompt });
-      }
+      if (unknown.length) throw fieldError(this.view.prompt, s.unknownCharacters(unknown.map(shownToken)));
       // without tokenizer.json the prompt is token ids: "3, 17, 5"
-      const ids = opened.hasTokenizer ? await opened.handle.tokenize(text) : tokenIds(text);
-      if (position >= ids.length)
-        throw Object.assign(new Error(s.positionBeyond(position, ids.length)), { field: this.view.position });
+      const ids = opened.hasTokenizer ? await opened.handle.tokenize(text) : text.trim() ? tokenIds(text) : [];
+      if (!ids.length) throw fieldError(this.view.prompt, s.emptyPrompt);
+      if (ids.length > MAX_TOKENS) throw fieldError(this.view.prompt, s.longPrompt(ids.length, MAX_TOKENS));
+      if (position >= ids.length) throw fieldError(this.view.position, s.positionBeyond(position, ids.length));
       const at = position === LAST ? ids.length - 1 : position;
       const cost = await opened.handle.cost(ids);
       if (!current()) return;
@@ -299,7 +300,6 @@ export class RlCheckpointProbe extends ExperimentElement {
       const run = await opened.handle.run(ids, { lens: { k: LENS_K, position: at }, onProgress: onRunProgress });
       const weights = await opened.handle.normWeights();
       if (!current()) return;
-      this.clearError(this.view.prompt);
       const beyond = ids.length > opened.context ? s.beyondContext(ids.length, opened.context) : '';
       this.view.promptNote.textContent = [this.#defaultNote, beyond].filter(Boolean).join(' ');
       const rows = probeRows(run, weights, opened.name);
@@ -347,6 +347,9 @@ export class RlCheckpointProbe extends ExperimentElement {
     }
   }
 }
+
+/** An input's error, shown in `field` where the reader typed it (compute's catch). */
+const fieldError = (field, message) => Object.assign(new Error(message), { field });
 
 /**
  * A run's step on the bar and in words: the bar and the words count the same thing, the bytes read of those the

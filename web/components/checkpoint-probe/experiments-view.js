@@ -77,12 +77,12 @@ const PRESENT = {
   }),
   epsMargin: (r, s) => ({
     chart: {
-      categories: r.rows.map((x) => (x.layer == null ? s.finalShort : `${x.layer}`)),
+      categories: r.rows.map((x) => (x.layer == null ? s.finalShort : s.normBar(x.layer, s.normShort[x.slot]))),
       series: [{ label: s.log10Ratio, className: 'series-attn', values: r.rows.map((x) => Math.log10(x.ratio)) }],
     },
     table: {
       head: [s.layer, s.norm, s.minMeanSquare, s.ratioToEps],
-      rows: r.rows.map((x) => [x.layer ?? '–', x.slot, g(x.minMeanSquare), g(x.ratio)]),
+      rows: r.rows.map((x) => [x.layer ?? '–', s.normNames[x.slot], g(x.minMeanSquare), g(x.ratio)]),
     },
   }),
   attentionScores: (r, s) => ({
@@ -170,11 +170,11 @@ const tops = (d, t) => d.ids.map((id, i) => `${t(id)} ${formatFixed(d.probs[i], 
 
 /**
  * The experiment section, choosing among `choices` (the state row's):
- * { root, select, choose(name), running(), show(name, result, tokenName), failed() }.
- * `gradientsLink`: a link to the chapter's gradient section (LabElement.sectionLink), where the gradients of the
- * same models are measured, or null.
+ * { root, select, choose(name), running(), show(name, result, tokenName), failed() }. `barTitle`: the bars' hover
+ * text (common.barTitle). `gradientsLink`: a link to the chapter's gradient section (LabElement.sectionLink),
+ * where the gradients of the same models are measured, or null.
  */
-export function experimentsView(s, { choices, value, onChoose, gradientsLink = null }) {
+export function experimentsView(s, { choices, value, onChoose, barTitle, gradientsLink = null }) {
   const select = h(
     'select',
     { id: 'field-experiment', name: 'experiment', onchange: () => onChoose(select.value) },
@@ -183,7 +183,7 @@ export function experimentsView(s, { choices, value, onChoose, gradientsLink = n
   const claim = h('blockquote', { class: 'experiment-claim', 'data-experiment-claim': '' });
   const answer = h('p', { class: 'experiment-answer', 'aria-live': 'polite', 'data-experiment-answer': '' });
   const ranNote = h('p', { class: 'experiment-ran', 'data-experiment-ran': '' });
-  const chart = barChart({ label: s.experimentChart });
+  const chart = barChart({ label: s.experimentChart, barTitle });
   const legend = h('figcaption', { class: 'legend', 'data-experiment-legend': '' });
   const figure = h('figure', { class: 'experiment-figure', hidden: true }, legend, chart.root);
   const body = h('tbody');

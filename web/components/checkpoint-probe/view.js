@@ -122,7 +122,7 @@ export function probeView(host, on) {
     onInput: () => on.edited(),
   });
   Object.assign(view, runNodes(host, on), streamCharts(host));
-  view.incrementChart = barChart({ label: s.incrementLabel });
+  view.incrementChart = barChart({ label: s.incrementLabel, barTitle: host.common.barTitle });
   view.readouts = h('ul', { class: 'readouts' });
   view.seedView = seedComparison(s.seed, on.useSeed);
   view.weightsTable = weightsTable(s);
@@ -131,6 +131,7 @@ export function probeView(host, on) {
     choices: host.row('experiment').choices,
     value: st.experiment,
     onChoose: on.experiment,
+    barTitle: host.common.barTitle,
     gradientsLink: host.gradientsLink(s.gradientsLink),
   });
   host.body.append(

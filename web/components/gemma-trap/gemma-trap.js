@@ -62,7 +62,7 @@ export class RlGemmaTrap extends LabElement {
         h('th', { scope: 'row', id: `stat-${key}` }, label),
         h('td', {}, (this.outputs[key] = h('output', { class: 'scalar', 'aria-labelledby': `stat-${key}` }))),
       );
-    this.chart = barChart({ label: s.chartLabel });
+    this.chart = barChart({ label: s.chartLabel, barTitle: this.common.barTitle });
     this.legend = h('span', { class: 'legend' });
     this.verdict = h('p', { class: 'verdict', 'aria-live': 'polite' });
 

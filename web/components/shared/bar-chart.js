@@ -18,14 +18,15 @@ const WIDE_CHAR = 12;
 const TITLE_LINE = 15; // the height of one line of an axis title
 
 /**
- * Creates an empty chart. draw({ categories, series: [{ label, className, values }], limit, format, axes })
+ * Creates an empty chart; `barTitle(series, category, value)` writes a bar's hover text in the page's language
+ * (common.barTitle). draw({ categories, series: [{ label, className, values }], limit, format, axes })
  * draws series side by side per category on an axis from the most negative value's nice bound (or 0) to `limit`;
  * `format(value)` writes a bar's value (the lab's number format by default), the axis has the lab's tick labels.
  * Category names are thinned to every n-th where they would not fit side by side. `axes` = { x, y }, optional:
  * what the categories are (written under their names) and what the bars measure (written above the value axis),
  * each wrapped to the chart's width.
  */
-export function barChart({ label }) {
+export function barChart({ label, barTitle }) {
   const root = svg('svg', {
     class: 'bar-chart',
     viewBox: `0 0 ${DEFAULT_WIDTH} ${HEIGHT}`,
@@ -105,7 +106,7 @@ export function barChart({ label }) {
               width: Math.max(1, barWidth - 2),
               height: Math.max(0.5, Math.abs(y(value) - y(0))),
             },
-            svg('title', {}, `${s.label}, ${category}: ${format(value)}`),
+            svg('title', {}, barTitle(s.label, category, format(value))),
           ),
           showValues
             ? svg(

@@ -113,8 +113,8 @@ export class RlVectorLab extends LabElement {
       this.outputs[key] = h('output', { class: 'scalar', 'aria-labelledby': `inv-${key}` });
       return h('li', {}, h('span', { id: `inv-${key}` }, label), ' = ', this.outputs[key]);
     };
-    this.inputChart = barChart({ label: s.chartInput });
-    this.outputChart = barChart({ label: s.chartOutputs });
+    this.inputChart = barChart({ label: s.chartInput, barTitle: this.common.barTitle });
+    this.outputChart = barChart({ label: s.chartOutputs, barTitle: this.common.barTitle });
     this.stepper = createStepper({ strings: s, onStep: (step) => this.setState({ step }) });
 
     this.body.append(
