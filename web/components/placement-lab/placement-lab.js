@@ -52,6 +52,7 @@ export class RlPlacementLab extends ExperimentElement {
     const normNames = stringsOf(this.language, 'block-diagram').norm;
     const norm = this.control('norm', {
       field: radioGroup,
+      across: true,
       options: this.row('norm').choices.map((value) => ({ value, label: normNames[value] })),
     });
     const qkNorm = this.control('qkNorm', { field: checkbox });
