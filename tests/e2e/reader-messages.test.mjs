@@ -19,6 +19,7 @@ import {
   finished,
   openReady,
   openVectorLab,
+  reopen,
   rerun,
   screenshotWidget,
   textOf,
@@ -236,6 +237,35 @@ test('soft-cap explorer: a typed cap of 0.01 reads 0.01 on the slider, not the s
     (text) => text === '30',
     'cap 30',
   );
+  view.assertClean();
+  await view.close();
+});
+
+test('soft-cap explorer: the field takes exactly the caps a link carries, and the smallest plots readable ticks', async () => {
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-softcap-explorer');
+  const field = widget.getByLabel('Cap c', { exact: true });
+  const { min, max } = await widget.evaluate((el) => el.bounds('cap'));
+  assert.deepEqual([min, max], [0.01, 1000]);
+  await field.fill('0.0001');
+  await expectText(widget.locator('#field-cap-error'), 'must be between 0.01 and 1000', 'below the range: refused');
+  assert.ok(!view.page.url().includes('cap.cap='), `a refused cap stays out of the link: ${view.page.url()}`);
+  await field.fill(String(min));
+  await eventually(
+    () => view.page.url(),
+    (url) => url.includes(`cap.cap=${min}`),
+    'the smallest cap goes into the link',
+  );
+  assert.equal(await textOf(widget.locator('#field-cap-error')), '', 'and is accepted');
+  const page = await reopen(view, view.page.url());
+  const shared = page.locator('rl-softcap-explorer');
+  assert.equal(await shared.getByLabel('Cap c', { exact: true }).inputValue(), String(min), 'the link reproduces it');
+  // the curve's y-axis labels as uPlot drew them (the SVG export reads them off the plot)
+  const labels = await shared.evaluate((el) => {
+    const svg = el.shadowRoot.querySelector('.line-chart').chartExport.svg();
+    return [...svg.matchAll(/text-anchor="end">([^<]*)</g)].map((m) => m[1]);
+  });
+  assert.deepEqual(labels, ['-0.01', '0', '0.01'], 'whole labels, no clipped exponent');
   view.assertClean();
   await view.close();
 });
