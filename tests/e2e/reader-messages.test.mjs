@@ -181,6 +181,37 @@ test('precision lab: "typed in" says nothing is wrong before anything is typed; 
   await view.close();
 });
 
+test('precision lab: a link opening on "typed in" with no vector says so, hides the empty table and draws the chart', async () => {
+  const view = await openReady(lab, `${EN}?prec.source=typed`);
+  const widget = view.page.locator('rl-precision-lab');
+  await expectText(
+    widget.locator('.verdict'),
+    'No vector is typed yet: type one above to measure it. The chart below shows random vectors.',
+    'nothing measured, nothing claimed',
+  );
+  assert.equal(await widget.locator('table.precision').isVisible(), false, 'no table of blanks');
+  const csvRows = () =>
+    widget.evaluate((el) => el.shadowRoot.querySelector('.line-chart').chartExport.csv().trim().split('\n').length);
+  await eventually(csvRows, (rows) => rows === 13, 'the random vectors’ curves: a header and d = 4 to 8192');
+  assert.equal(await widget.getAttribute('data-stale'), null);
+  await widget.getByLabel('Your vector', { exact: true }).fill('3, 4');
+  await expectText(widget.locator('#results-title'), 'One RMSNorm at d = 2', 'a typed vector is measured');
+  assert.deepEqual(await widget.locator('table.precision thead th').allInnerTexts(), [
+    'accumulation',
+    'the RMS actually divided by, ‖x‖ / ‖y‖',
+    'relative error ‖y − y*‖ / ‖y*‖',
+  ]);
+  await widget.getByLabel('Your vector', { exact: true }).fill('');
+  await expectText(
+    widget.locator('.verdict'),
+    'Type a vector above to measure it; until then the table shows the last vector measured.',
+    'emptied: the table is the last vector’s',
+  );
+  assert.equal(await widget.locator('table.precision').isVisible(), true);
+  view.assertClean();
+  await view.close();
+});
+
 test('residual growth: a trained run’s charts are marked as the earlier settings’ once placement or seed changes', async () => {
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-residual-growth');
