@@ -71,7 +71,7 @@ test('residual growth: the stream lengthens layer by layer, the increment ratio 
   await rerun(widget, () => widget.getByLabel('sandwich', { exact: true }).check());
   const [, sandwichTop] = await numbers(readout(widget, 'norms'));
   assert.ok(sandwichTop > 10 * top, `sandwich ${sandwichTop} against Pre-Norm ${top}`);
-  assert.match(await textOf(widget.locator('.remark')), /sandwich normalizes every increment/);
+  assert.match(await textOf(widget.locator('.remark')), /^Sandwich normalizes every increment/);
   await eventually(
     () => view.page.url(),
     (url) => url.includes('growth.placement=sandwich'),

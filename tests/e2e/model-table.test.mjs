@@ -440,6 +440,30 @@ test('config inspector: a pasted config is counted, a broken one named, an empty
   await view.close();
 });
 
+test('config inspector: a link with a broken config opens on its error, with no "last valid" frame over nothing', async () => {
+  const view = await openReady(lab, `${EN}?cfg.config=%7Bbad`);
+  const widget = view.page.locator('rl-config-inspector');
+  await ready(view, 'rl-config-inspector');
+  assert.equal(await widget.getByLabel('config.json', { exact: true }).inputValue(), '{bad');
+  await expectText(
+    widget.locator('.field-error'),
+    'This is not valid JSON: a key in double quotes is expected (at character 2).',
+    'the error at the field',
+  );
+  assert.equal(await widget.getAttribute('data-stale'), null, 'nothing on screen to mark stale');
+  assert.equal(await widget.locator('.results-region').isHidden(), true, 'no results read from nothing');
+  await widget.getByRole('button', { name: 'Gemma-2-9B' }).click();
+  await eventually(
+    () => widget.locator('[data-norm-params]').getAttribute('data-norm-params'),
+    (v) => v === '605696',
+    'an example read',
+  );
+  assert.equal(await widget.locator('.results-region').isVisible(), true);
+  assert.match(await textOf(widget.locator('.architecture')), /^Architecture: gemma2\b/);
+  view.assertClean();
+  await view.close();
+});
+
 test('config inspector: a QK-Norm field is read where the architecture is unknown, and noted where the code decides', async () => {
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-config-inspector');
@@ -493,6 +517,7 @@ test('zh: both widgets speak Chinese; screenshots', async () => {
   await table.getByLabel('Gemma 2', { exact: true }).check();
   await expectText(table.getByRole('button', { name: '在放置实验中运行' }), '在放置实验中运行', 'zh run button');
   assert.match(await textOf(table.locator('.model-facts')), /三明治/);
+  assert.equal(await textOf(table.locator('.model-diagram figcaption')), '结构图：Gemma 2', 'full-width colon');
   await screenshotWidget(view, table, 'model-table-zh');
   const inspector = view.page.locator('rl-config-inspector');
   await inspector.getByLabel('config.json', { exact: true }).fill('{"model_type": "llama", "num_hidden_layers": -1}');
@@ -503,6 +528,7 @@ test('zh: both widgets speak Chinese; screenshots', async () => {
     (v) => v === '1006592',
     'DeepSeek-V3: 61 x (2 x 7168 + 1536 + 512) + 7168',
   );
+  assert.match(await textOf(inspector.locator('.architecture')), /^架构：deepseek_v3/, 'full-width colon, no space');
   assert.deepEqual(
     await inspector
       .locator('.config-layout svg [data-norm="extra"] text')

@@ -19,6 +19,7 @@ import {
   finished,
   openReady,
   openVectorLab,
+  reopen,
   rerun,
   screenshotWidget,
   textOf,
@@ -180,6 +181,37 @@ test('precision lab: "typed in" says nothing is wrong before anything is typed; 
   await view.close();
 });
 
+test('precision lab: a link opening on "typed in" with no vector says so, hides the empty table and draws the chart', async () => {
+  const view = await openReady(lab, `${EN}?prec.source=typed`);
+  const widget = view.page.locator('rl-precision-lab');
+  await expectText(
+    widget.locator('.verdict'),
+    'No vector is typed yet: type one above to measure it. The chart below shows random vectors.',
+    'nothing measured, nothing claimed',
+  );
+  assert.equal(await widget.locator('table.precision').isVisible(), false, 'no table of blanks');
+  const csvRows = () =>
+    widget.evaluate((el) => el.shadowRoot.querySelector('.line-chart').chartExport.csv().trim().split('\n').length);
+  await eventually(csvRows, (rows) => rows === 13, 'the random vectors’ curves: a header and d = 4 to 8192');
+  assert.equal(await widget.getAttribute('data-stale'), null);
+  await widget.getByLabel('Your vector', { exact: true }).fill('3, 4');
+  await expectText(widget.locator('#results-title'), 'One RMSNorm at d = 2', 'a typed vector is measured');
+  assert.deepEqual(await widget.locator('table.precision thead th').allInnerTexts(), [
+    'accumulation',
+    'the RMS actually divided by, ‖x‖ / ‖y‖',
+    'relative error ‖y − y*‖ / ‖y*‖',
+  ]);
+  await widget.getByLabel('Your vector', { exact: true }).fill('');
+  await expectText(
+    widget.locator('.verdict'),
+    'Type a vector above to measure it; until then the table shows the last vector measured.',
+    'emptied: the table is the last vector’s',
+  );
+  assert.equal(await widget.locator('table.precision').isVisible(), true);
+  view.assertClean();
+  await view.close();
+});
+
 test('residual growth: a trained run’s charts are marked as the earlier settings’ once placement or seed changes', async () => {
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-residual-growth');
@@ -236,6 +268,35 @@ test('soft-cap explorer: a typed cap of 0.01 reads 0.01 on the slider, not the s
     (text) => text === '30',
     'cap 30',
   );
+  view.assertClean();
+  await view.close();
+});
+
+test('soft-cap explorer: the field takes exactly the caps a link carries, and the smallest plots readable ticks', async () => {
+  const view = await openReady(lab, EN);
+  const widget = view.page.locator('rl-softcap-explorer');
+  const field = widget.getByLabel('Cap c', { exact: true });
+  const { min, max } = await widget.evaluate((el) => el.bounds('cap'));
+  assert.deepEqual([min, max], [0.01, 1000]);
+  await field.fill('0.0001');
+  await expectText(widget.locator('#field-cap-error'), 'must be between 0.01 and 1000', 'below the range: refused');
+  assert.ok(!view.page.url().includes('cap.cap='), `a refused cap stays out of the link: ${view.page.url()}`);
+  await field.fill(String(min));
+  await eventually(
+    () => view.page.url(),
+    (url) => url.includes(`cap.cap=${min}`),
+    'the smallest cap goes into the link',
+  );
+  assert.equal(await textOf(widget.locator('#field-cap-error')), '', 'and is accepted');
+  const page = await reopen(view, view.page.url());
+  const shared = page.locator('rl-softcap-explorer');
+  assert.equal(await shared.getByLabel('Cap c', { exact: true }).inputValue(), String(min), 'the link reproduces it');
+  // the curve's y-axis labels as uPlot drew them (the SVG export reads them off the plot)
+  const labels = await shared.evaluate((el) => {
+    const svg = el.shadowRoot.querySelector('.line-chart').chartExport.svg();
+    return [...svg.matchAll(/text-anchor="end">([^<]*)</g)].map((m) => m[1]);
+  });
+  assert.deepEqual(labels, ['-0.01', '0', '0.01'], 'whole labels, no clipped exponent');
   view.assertClean();
   await view.close();
 });

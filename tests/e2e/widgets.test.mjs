@@ -171,6 +171,11 @@ test('the Chinese widgets speak Chinese and compute the same', async () => {
     'd = 4096 时的一次 RMSNorm',
     'zh precision',
   );
+  await eventually(
+    () => precision.locator('.u-legend .u-series .u-label').allInnerTexts(),
+    (labels) => labels.includes('float32，你选的 d') && labels.includes('bfloat16，你选的 d'),
+    'zh marker legend, full-width comma',
+  );
   const gemma = view.page.locator('rl-gemma-trap');
   assert.equal(await gemma.getByLabel('存储的 Norm 权重 w', { exact: true }).inputValue(), '0.2, -0.3, 0.5, 0.1');
   await screenshotWidget(view, precision, 'precision-lab-zh');

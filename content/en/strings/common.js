@@ -39,7 +39,7 @@ export default {
       'The browser did not allow copying: the text is selected in the field below; press Ctrl+C (⌘C) to copy it.',
     fallbackLabel: 'Text to copy',
     saveAs: (format, label) => `Save ${label} as ${format}`,
-    table: (n) => `Table ${n}`,
+    table: (n, heading) => (heading ? `Table ${n}: ${heading}` : `Table ${n}`),
     saved: (fileName) => `Saved ${fileName}.`,
     saveFailed: (detail) => `The file could not be made (${detail}).`,
   },

@@ -5,7 +5,7 @@ export default {
   sectionLink: 'What the models chose',
   field: 'config.json',
   examples: 'Examples',
-  architecture: 'Architecture',
+  architecture: 'Architecture: ',
   unknown: (type) => (type ? `model_type "${type}": not one the inspector knows` : 'no model_type in this config'),
   known: (arch, source) => `${arch}, read from transformers/${source}`,
   multimodal: (type, text) => ` (model_type ${type}; the language model is text_config, ${text})`,

@@ -39,7 +39,7 @@ export default {
     qkvNorm: 'QK-Norm, and a norm on v as well (the lab’s decoder runs q and k only)',
     finalSoftcapOnly: 'output logits soft-capped at 30, attention scores not',
   },
-  diagram: 'The block',
+  diagram: (model) => `The block: ${model}`,
   runInLab: 'Run this block in the placement lab',
   runHere: 'Run this block at a small size',
   handedOver: (placement, norm, qkNorm) =>

@@ -13,9 +13,10 @@ export default {
   typedLabel: 'Your vector',
   typedHint: 'Up to 8192 numbers, separated by commas or spaces.',
   typedEmpty: 'Type a vector above to measure it; until then the table shows the last vector measured.',
+  typedNone: 'No vector is typed yet: type one above to measure it. The chart below shows random vectors.',
   resultsTitle: (d) => `One RMSNorm at d = ${d}`,
   method: 'accumulation',
-  rmsColumn: 'RMS divided by (‖x‖ / ‖y‖)',
+  rmsColumn: 'the RMS actually divided by, ‖x‖ / ‖y‖',
   errorColumn: 'relative error ‖y − y*‖ / ‖y*‖',
   exact: 'exact (float64)',
   fp32: 'float32',
@@ -35,5 +36,5 @@ export default {
     'What the emulation models: its bfloat16 path rounds to bfloat16 the input, every square, the running sum after every addition, the mean, mean + ε, the reciprocal square root and every product; the float32 path does all of these in float32. Real PyTorch is kinder to bf16 code: its bf16 torch.mean accumulates in float32 and rounds only the result, so there the upcast spares the squares, their mean and the scale rsqrt(mean + ε) a rounding to bf16. It does not spare the output: LlamaRMSNorm casts x̂ back to bf16 and multiplies it by the weight in bf16, so the final product is still rounded. The sum-by-sum rounding here is the worst case of a bf16 accumulator.',
   chartTitle: 'Relative error against d (random vectors, same seed; log scales)',
   chartLabel: 'Line chart: relative error of float32 and bfloat16 accumulation for d from 4 to 8192',
-  current: 'your d',
+  marker: (precision) => `${precision}, your d`,
 };

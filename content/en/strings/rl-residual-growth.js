@@ -2,6 +2,8 @@
 import { QWEN_EMBEDDING, QWEN_TOP } from '../../measurements.js';
 
 const QWEN_GROWTH = `${QWEN_EMBEDDING} → ${QWEN_TOP} (×${Math.round(QWEN_TOP / QWEN_EMBEDDING)})`;
+// A placement's name as it starts a sentence ("sandwich" is lower case in a list, not at the start).
+const capitalized = (name) => name[0].toUpperCase() + name.slice(1);
 
 export default {
   title: 'How the residual stream grows',
@@ -52,5 +54,5 @@ export default {
   postFlat: (low, high) =>
     `Post-Norm normalizes the trunk after every addition, Norm(h + F(h)), so after each sublayer its length is back at √d·|g| (8 for d = 64 and g = 1): here between ${low} and ${high} at every stream point. Nothing accumulates, trained or not.`,
   normalizedIncrements: (name, shortest, longest, bottom, top, epsShrunk) =>
-    `${name} normalizes every increment before adding it, h + Norm(F(·)), so small weights do not make small increments: they measure ${shortest} to ${longest} here (a normalized vector of d = 64 is √64 = 8 long${epsShrunk ? '; the shortest come where F is so small that eps dominates its mean square' : ''}). The trunk, their running sum, grows from ${bottom} to ${top}.`,
+    `${capitalized(name)} normalizes every increment before adding it, h + Norm(F(·)), so small weights do not make small increments: they measure ${shortest} to ${longest} here (a normalized vector of d = 64 is √64 = 8 long${epsShrunk ? '; the shortest come where F is so small that eps dominates its mean square' : ''}). The trunk, their running sum, grows from ${bottom} to ${top}.`,
 };

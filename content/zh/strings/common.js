@@ -37,7 +37,7 @@ export default {
     copyRefused: '浏览器不允许复制：文字已在下面的框里选中，请按 Ctrl+C（⌘C）复制。',
     fallbackLabel: '要复制的文字',
     saveAs: (format, label) => `把“${label}”保存为 ${format}`,
-    table: (n) => `表 ${n}`,
+    table: (n, heading) => (heading ? `表 ${n}：${heading}` : `表 ${n}`),
     saved: (fileName) => `已保存 ${fileName}。`,
     saveFailed: (detail) => `文件生成失败（${detail}）。`,
   },

@@ -5,7 +5,7 @@ export default {
   sectionLink: '各模型的选择',
   field: 'config.json',
   examples: '示例',
-  architecture: '架构',
+  architecture: '架构：',
   unknown: (type) => (type ? `model_type "${type}"：检查器不认识这个架构` : '这个配置里没有 model_type'),
   known: (arch, source) => `${arch}，依据 transformers/${source}`,
   multimodal: (type, text) => `（model_type ${type}；语言模型在 text_config 里，${text}）`,

@@ -38,7 +38,7 @@ export default {
     qkvNorm: 'QK-Norm，v 也有一个 Norm（实验室的解码器只运行 q、k 的 Norm）',
     finalSoftcapOnly: '输出 logits soft-cap 为 30，注意力分数不封顶',
   },
-  diagram: '结构图',
+  diagram: (model) => `结构图：${model}`,
   runInLab: '在放置实验中运行',
   runHere: '以小规模运行这个结构',
   handedOver: (placement, norm, qkNorm) =>

@@ -13,6 +13,7 @@ export default {
   typedLabel: '你的向量',
   typedHint: '最多 8192 个数，用逗号或空格分隔。',
   typedEmpty: '在上面输入一个向量就能测它；在那之前，表格显示的是上一次测的向量。',
+  typedNone: '还没有输入向量：在上面输入一个就能测它。下面的图是随机向量的结果。',
   resultsTitle: (d) => `d = ${d} 时的一次 RMSNorm`,
   method: '累加精度',
   rmsColumn: '实际除以的 RMS（‖x‖ / ‖y‖）',
@@ -35,5 +36,5 @@ export default {
     '这个模拟具体舍入了什么：bfloat16 这一路把输入、每个平方、每次加法后的累加和、均值、均值 + ε、平方根的倒数以及每个乘积都舍入成 bfloat16；float32 这一路全程用 float32。真实的 PyTorch 对 bf16 代码要宽容一些：它的 bf16 torch.mean 内部用 float32 累加，只对结果舍入一次，所以在真实代码里，先转 float32 让平方、它们的均值和缩放因子 rsqrt(均值 + ε) 免于舍入到 bf16；输出却躲不过：LlamaRMSNorm 先把 x̂ 转回 bf16，再在 bf16 里乘上 weight，最后这次乘积照样要舍入。这里每加一次就舍入一次，是 bf16 累加器最坏的情形。',
   chartTitle: '相对误差随 d 的变化（随机向量，同一种子；对数坐标）',
   chartLabel: '折线图：d 从 4 到 8192 时 float32 与 bfloat16 累加的相对误差',
-  current: '你选的 d',
+  marker: (precision) => `${precision}，你选的 d`,
 };

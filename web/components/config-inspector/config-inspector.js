@@ -81,7 +81,7 @@ export class RlConfigInspector extends LabElement {
       ),
       this.field.root,
       examples,
-      this.resultsRegion(
+      (this.results = this.resultsRegion(
         this.summary,
         h('h4', { id: 'fields-title' }, s.fieldsTitle),
         h('div', { class: 'table-scroll' }, this.fieldsTable),
@@ -93,8 +93,9 @@ export class RlConfigInspector extends LabElement {
         this.share,
         this.notes,
         this.layout,
-      ),
+      )),
     );
+    this.results.hidden = true; // until a config has been read: a link may open on a broken one
   }
 
   pickExample(id) {
@@ -113,7 +114,10 @@ export class RlConfigInspector extends LabElement {
     this.draw(this.field.input.value);
   }
 
-  /** Inspects `text`; a problem shows under the field and the last good reading stays, marked stale. */
+  /**
+   * Inspects `text`; a problem shows under the field and the last good reading stays, marked stale. With no
+   * reading yet there is nothing to mark: the results stay hidden rather than a "last valid" frame over blanks.
+   */
   draw(text) {
     const s = this.strings;
     let r;
@@ -122,16 +126,17 @@ export class RlConfigInspector extends LabElement {
     } catch (error) {
       const say = s.errors[error.code];
       this.field.setError(typeof say === 'function' ? say(error) : (say ?? describeError(error, this.language)));
-      this.markStale(true, this.field);
+      this.markStale(!this.results.hidden, this.field);
       this.dataset.error = error.code ?? 'error';
       return;
     }
     this.field.setError(null);
     this.markStale(false, this.field);
+    this.results.hidden = false;
     delete this.dataset.error;
     this.dataset.architecture = r.architecture ?? '';
     this.summary.replaceChildren(
-      h('strong', {}, `${s.architecture}: `),
+      h('strong', {}, s.architecture),
       r.architecture ? s.known(r.architecture, r.source) : s.unknown(r.modelType),
       r.textConfig ? s.multimodal(r.modelType, r.textConfig) : '',
     );

@@ -106,7 +106,7 @@ export class RlModelTable extends ExperimentElement {
       ),
     );
     this.diagram.replaceChildren(
-      h('figcaption', {}, `${s.diagram}: ${s.modelNames[model.id] ?? model.name}`),
+      h('figcaption', {}, s.diagram(s.modelNames[model.id] ?? model.name)),
       blockDiagram(config, diagramStrings, { attnExtras: model.extraNormNames }),
     );
     this.diagram.dataset.model = model.id;

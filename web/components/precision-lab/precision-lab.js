@@ -120,7 +120,7 @@ export class RlPrecisionLab extends LabElement {
         h(
           'div',
           { class: 'table-scroll' },
-          h(
+          (this.table = h(
             'table',
             { class: 'precision', 'aria-labelledby': 'results-title' },
             h(
@@ -135,7 +135,7 @@ export class RlPrecisionLab extends LabElement {
               ),
             ),
             h('tbody', {}, row('exact', s.exact), row('fp32', s.fp32), row('bf16', s.bf16)),
-          ),
+          )),
         ),
         this.verdict,
         this.explain,
@@ -179,8 +179,13 @@ export class RlPrecisionLab extends LabElement {
     this.typedField.root.hidden = !typed;
     const x = this.currentVector();
     if (x === null) {
-      this.verdict.textContent = s.typedEmpty;
+      // Opened on "typed in" (a link) nothing has been measured: no table of blanks, and the random vectors'
+      // curves, which need no typed vector, are drawn all the same.
+      const measured = this.chartResult !== undefined;
+      this.verdict.textContent = measured ? s.typedEmpty : s.typedNone;
       this.explain.hidden = true;
+      this.resultsTitle.hidden = this.table.hidden = !measured;
+      if (!measured) this.inLaterFrame(() => this.drawChart(null));
     }
     if (!x) return; // the last good result stays (marked stale after a mistake)
     // A typed vector may be anything parseVector accepts (1e20, all zeros): a kernel that refuses it shows its
@@ -191,6 +196,7 @@ export class RlPrecisionLab extends LabElement {
       this.typedField.input.value,
     );
     if (!result) return;
+    this.resultsTitle.hidden = this.table.hidden = false;
     this.resultsTitle.textContent = s.resultsTitle(result.d);
     this.setCell('rms-exact', rmsText(result.exactRms));
     this.setCell('error-exact', result.zero ? '–' : '0');
@@ -223,20 +229,21 @@ export class RlPrecisionLab extends LabElement {
     this.cells[key].textContent = text;
   }
 
+  /** The sweep's curves, and the measured vector's errors at its d (none while `result` is null). */
   drawChart(result) {
     if (this.sweepSeed !== this.state.seed) {
       this.sweepResult = sweep(this.lab, this.state.seed);
       this.sweepSeed = this.state.seed;
     }
     const { dims, fp32, bf16 } = this.sweepResult;
-    const xs = [...new Set([...dims, result.d])].sort((a, b) => a - b);
+    const xs = [...new Set([...dims, ...(result ? [result.d] : [])])].sort((a, b) => a - b);
     const at = (values) =>
       xs.map((d) => {
         const i = dims.indexOf(d);
         return i < 0 || !(values[i] > 0) ? null : values[i];
       });
-    const mark = (error) => xs.map((d) => (d === result.d && Number.isFinite(error) && error > 0 ? error : null));
-    this.chart.setData([xs, at(fp32), at(bf16), mark(result.fp32?.error), mark(result.bf16?.error)]);
+    const mark = (error) => xs.map((d) => (d === result?.d && Number.isFinite(error) && error > 0 ? error : null));
+    this.chart.setData([xs, at(fp32), at(bf16), mark(result?.fp32?.error), mark(result?.bf16?.error)]);
   }
 
   chartOptions(color) {
@@ -251,7 +258,7 @@ export class RlPrecisionLab extends LabElement {
       points: { show: true, size: 5 },
     });
     const marker = (label, name) => ({
-      label: `${label}, ${s.current}`,
+      label: s.marker(label),
       stroke: color('fg'),
       fill: color(name),
       width: 0,

@@ -102,7 +102,7 @@ function exportItems(host, t, save) {
   tables.forEach((table, i) => {
     const labelledBy = table.getAttribute('aria-labelledby');
     const heading = labelledBy ? host.shadowRoot.getElementById(labelledBy)?.textContent.trim() : '';
-    const label = heading ? `${t.table(i + 1)}: ${heading}` : t.table(i + 1);
+    const label = t.table(i + 1, heading);
     items.push(
       h(
         'li',

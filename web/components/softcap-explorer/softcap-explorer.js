@@ -16,16 +16,19 @@ const X_MAX = 200;
 const CURVE_X = Float32Array.from({ length: 2 * X_MAX + 1 }, (_, i) => i - X_MAX);
 const TABLE_X = Float32Array.of(10, 30, 60, 100, 200);
 const CHAPTER_CAPS = [30, 50];
-const MAX_CAP = 1000;
 
-const STATE = [{ name: 'cap', type: 'number', default: 30, min: 0.01, max: MAX_CAP }];
+// The one range of the cap: the field accepts what the URL takes back, so a shared link reproduces the view.
+// 0.01 is the smallest: there softcap is already a step of ±c over the whole numbers plotted, and its y-axis ticks
+// (at least 0.001 apart) keep fixed notation; below 0.001 they turn to 5 × 10⁻⁴, wider than the axis.
+const STATE = [{ name: 'cap', type: 'number', default: 30, min: 0.01, max: 1000 }];
 
 /** uPlot legend readout (v is null while the cursor is off the chart). */
 const readout = (digits) => (u, v) => (v == null ? '–' : formatFixed(v, digits));
 
-function parseCap(text) {
-  const cap = parseNumber(text, { max: MAX_CAP });
+function parseCap(text, bounds) {
+  const cap = parseNumber(text, { max: bounds.max });
   if (!(cap > 0)) throw widgetError('bad_cap');
+  if (cap < bounds.min) throw widgetError('not_in_range', bounds);
   return cap;
 }
 
@@ -116,7 +119,7 @@ export class RlSoftcapExplorer extends LabElement {
   }
 
   typeCap(text) {
-    const cap = this.attempt(this.capField, () => parseCap(text), text);
+    const cap = this.attempt(this.capField, () => parseCap(text, this.bounds('cap')), text);
     if (cap === undefined) return; // the message shows; the last good curve and table stay
     this.state.cap = cap; // before the slider shows it
     this.capSlider.set(sliderPosition(cap));
