@@ -42,7 +42,7 @@ export default {
   runInLab: '在放置实验中运行',
   runHere: '以小规模运行这个结构',
   handedOver: (placement, norm, qkNorm) =>
-    `放置实验现在只运行 ${placement}，并按这个结构用 ${norm}${qkNorm ? '和 QK-Norm' : ''}：看它各层在初始化时的梯度。`,
+    `放置实验现在只运行 ${placement}，并按这个结构用 ${norm}${qkNorm ? ' 和 QK-Norm' : ''}：看它各层在初始化时的梯度。`,
   handoverPlacement: { post: 'Post-Norm', pre: 'Pre-Norm', sandwich: '三明治', olmo2: 'OLMo 2 的放置方式' },
   stackTitle: (n, name, d) => `${name} 的结构，小规模：初始化时每层 MLP 下投影的梯度范数（${n} 层，d = ${d}）`,
   layer: '层',
