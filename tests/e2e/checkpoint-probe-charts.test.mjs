@@ -109,6 +109,11 @@ for (const [code, path] of LANGUAGE_PAGES) {
           row.layer == null ? S.finalShort : S.normBar(row.layer, S.normShort[row.slot]),
         );
         assert.equal(new Set(categories).size, categories.length, `${what}: no two bars share a name`);
+        // every bar named under the axis (slanted where the names would not fit side by side)
+        const drawnNames = await figure.evaluate((fig) =>
+          [...fig.querySelectorAll('text.category')].map((t) => t.textContent),
+        );
+        assert.deepEqual(drawnNames, categories, `${what}: every bar's name drawn`);
         result.rows.forEach((row, i) => {
           assert.equal(rows[i][1], S.normNames[row.slot], `${what}: row ${i}'s norm, as the reader knows it`);
           // the page's kernels and node's may part in float32's last bits (the toy's ratios are written in full)

@@ -401,6 +401,17 @@ test('a refused clipboard shows the text selected in a field; the menu speaks Ch
   });
   assert.equal(selected, '<rl-gemma-trap lang="zh"></rl-gemma-trap>');
   assert.match(await menu.locator('.share-status').innerText(), /Ctrl\+C/);
+  // a line chart's CSV joins each series' name and its quantity with the page's colon
+  const header = await eventually(
+    () =>
+      view.page
+        .locator('rl-gradient-flow')
+        .evaluate((el) => el.shadowRoot.querySelector('.line-chart').chartExport.csv().split('\r\n')[0])
+        .catch(() => ''),
+    (line) => line.includes('：'),
+    'the gradient-flow chart drawn, its CSV header in Chinese',
+  );
+  assert.doesNotMatch(header, /: /, header);
   view.assertClean();
   await view.close();
 });

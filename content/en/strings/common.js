@@ -6,6 +6,7 @@ export default {
   sentenceGap: ' ',
   // a bar's hover text (shared/bar-chart.js): its series, its category, its value (formatted)
   barTitle: (series, category, value) => `${series}, ${category}: ${value}`,
+  seriesQuantity: (series, quantity) => `${series}: ${quantity}`, // a line chart's CSV header
   loading: 'Loading the WASM kernels…',
   loadFailed: (detail) => `The lab could not be loaded (${detail}). Reload the page to try again.`,
   urlProblem: (key, shown) => `The link's setting ${key}=${shown} is not usable; the default is shown instead.`,

@@ -6,6 +6,7 @@ export default {
   sentenceGap: '',
   // a bar's hover text (shared/bar-chart.js): its series, its category, its value (formatted)
   barTitle: (series, category, value) => `${series}，${category}：${value}`,
+  seriesQuantity: (series, quantity) => `${series}：${quantity}`, // a line chart's CSV header
   loading: '正在加载 WASM 内核……',
   loadFailed: (detail) => `实验室加载失败（${detail}），请刷新页面重试。`,
   urlProblem: (key, shown) => `链接里的设置 ${key}=${shown} 无法使用，已改用默认值。`,

@@ -16,13 +16,16 @@ const TICK_CHAR = 7.3;
 const VALUE_CHAR = 6.7;
 const WIDE_CHAR = 12;
 const TITLE_LINE = 15; // the height of one line of an axis title
+const SLANT_LIMIT = 40; // slanted names, each in its own column, stay readable up to this many categories
+const SLANT = Math.SQRT1_2; // sin 45°: the drop of a slanted name per unit of its length
 
 /**
  * Creates an empty chart; `barTitle(series, category, value)` writes a bar's hover text in the page's language
  * (common.barTitle). draw({ categories, series: [{ label, className, values }], limit, format, axes })
  * draws series side by side per category on an axis from the most negative value's nice bound (or 0) to `limit`;
  * `format(value)` writes a bar's value (the lab's number format by default), the axis has the lab's tick labels.
- * Category names are thinned to every n-th where they would not fit side by side. `axes` = { x, y }, optional:
+ * Category names that would not fit side by side are slanted at 45°, every one of them up to SLANT_LIMIT categories
+ * (an eps chart's 17 norms), thinned to every n-th beyond. `axes` = { x, y }, optional:
  * what the categories are (written under their names) and what the bars measure (written above the value axis),
  * each wrapped to the chart's width.
  */
@@ -61,8 +64,6 @@ export function barChart({ label, barTitle }) {
     const yTitle = axes.y ? wrapText(axes.y, WIDTH - 8) : [];
     const xTitle = axes.x ? wrapText(axes.x, WIDTH - 8) : [];
     const top = MARGIN.top + TITLE_LINE * yTitle.length; // the value axis's title above the plot
-    const height = HEIGHT + TITLE_LINE * (yTitle.length + xTitle.length);
-    root.setAttribute('viewBox', `0 0 ${WIDTH} ${height}`);
     const fewValues = categories.length * series.length <= 16;
     // The negative side only reaches as far as the values need (a nice number, at most `limit`), with room
     // under the deepest bar for its value label.
@@ -78,6 +79,9 @@ export function barChart({ label, barTitle }) {
     const namesY = top + plotHeight + MARGIN.bottom - 5; // the baseline of the category names
     const plotWidth = WIDTH - left - MARGIN.right;
     const groupWidth = plotWidth / Math.max(1, categories.length);
+    const { slanted, slantDrop, labelEvery } = categoryLayout(categories, groupWidth);
+    const height = HEIGHT + slantDrop + TITLE_LINE * (yTitle.length + xTitle.length);
+    root.setAttribute('viewBox', `0 0 ${WIDTH} ${height}`);
     const barWidth = (groupWidth * 0.8) / series.length;
     // Values are written on the bars when there are few and each fits over its bar; the <title>s always have them.
     // One chart's labels share one precision (alignDecimals), whatever `format` gives each value.
@@ -85,8 +89,6 @@ export function barChart({ label, barTitle }) {
       ? regroup(alignDecimals(series.flatMap((s) => Array.from(s.values, format))), series)
       : [];
     const showValues = fewValues && valueTexts.flat().every((text) => VALUE_CHAR * text.length <= barWidth + 6);
-    const widestName = Math.max(0, ...categories.map((name) => TICK_CHAR * String(name).length + 10));
-    const labelEvery = Math.max(1, Math.ceil(categories.length / 16), Math.ceil(widestName / groupWidth));
 
     const axis = valueAxis(ticks, tickLabels, y, left, WIDTH - MARGIN.right);
     const bars = categories.map((category, i) => {
@@ -122,20 +124,42 @@ export function barChart({ label, barTitle }) {
             : null,
         ];
       });
-      const name =
-        i % labelEvery === 0
-          ? svg(
-              'text',
-              { class: 'category', x: groupLeft + groupWidth * 0.4, y: namesY, 'text-anchor': 'middle' },
-              category,
-            )
-          : null;
+      const name = i % labelEvery === 0 ? categoryName(category, groupLeft + groupWidth * 0.4, namesY, slanted) : null;
       return [rects, name];
     });
-    replaceChildren(root, titleLines(yTitle, 12, 'y'), axis, bars, titleLines(xTitle, namesY + TITLE_LINE, 'x'));
+    replaceChildren(
+      root,
+      titleLines(yTitle, 12, 'y'),
+      axis,
+      bars,
+      titleLines(xTitle, namesY + slantDrop + TITLE_LINE, 'x'),
+    );
   }
 
   return { root, draw };
+}
+
+/**
+ * How the category names fit columns of groupWidth: side by side, every n-th (labelEvery) where too many;
+ * slanted, every one, where too wide for their column but few enough (each then needs a line's height of column,
+ * not its length), the plot's bottom then slantDrop lower.
+ */
+function categoryLayout(categories, groupWidth) {
+  const widestName = Math.max(0, ...categories.map((name) => textWidth(String(name)) + 10));
+  const slanted = widestName > groupWidth && categories.length <= SLANT_LIMIT && groupWidth >= TITLE_LINE - 3;
+  return {
+    slanted,
+    slantDrop: slanted ? Math.ceil((widestName - 10) * SLANT) : 0,
+    labelEvery: slanted ? 1 : Math.max(1, Math.ceil(categories.length / 16), Math.ceil(widestName / groupWidth)),
+  };
+}
+
+/** A category's name under its column, centred on `centre`, or slanted up to its end there. */
+function categoryName(category, centre, baseline, slanted) {
+  if (!slanted) return svg('text', { class: 'category', x: centre, y: baseline, 'text-anchor': 'middle' }, category);
+  const y = baseline - 8;
+  const attributes = { class: 'category', x: centre, y, 'text-anchor': 'end', transform: `rotate(-45 ${centre} ${y})` };
+  return svg('text', attributes, category);
 }
 
 /** The value axis: a grid line at each tick (the zero line marked) from `left` to `right`, its label left of it. */

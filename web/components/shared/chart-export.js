@@ -160,7 +160,8 @@ function svgLegend(legend, left, width, top) {
 /**
  * The export of a uPlot chart; `getPlot()` and `getData()` give the current plot and data ([xs, ys...]),
  * `getLabel()` the chart's current label, `background()` and `foreground()` the widget's colours. `log10`: the y values are log10 of the quantity (log-axis.js), which the
- * CSV writes back as the quantity; `quantity` names it in the CSV's headers ("without residuals: gradient norm").
+ * CSV writes back as the quantity; `quantity` names it in the CSV's headers ("without residuals: gradient norm"),
+ * joined to each series' name by `seriesHeader(series, quantity)` (the page language's punctuation).
  */
 export function lineChartExport({
   label,
@@ -171,12 +172,13 @@ export function lineChartExport({
   foreground = () => '#000000',
   log10 = false,
   quantity = '',
+  seriesHeader = (series, named) => `${series}: ${named}`,
 }) {
   const names = (plot) =>
     plot.series.map((s, i) => {
       if (i === 0) return plot.axes[0]?.label || 'x';
       const name = s.label || `series ${i}`;
-      return quantity ? `${name}: ${quantity}` : name;
+      return quantity ? seriesHeader(name, quantity) : name;
     });
   const shownValue = (v) => (log10 ? 10 ** v : v);
   return {

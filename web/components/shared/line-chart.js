@@ -154,6 +154,7 @@ export function lineChart({ host, label, height = 240, build, log10 = false, qua
     foreground: () => color('fg'),
     log10,
     quantity,
+    seriesHeader: (series, named) => common(host.language).seriesQuantity(series, named),
   });
 
   host.whileConnected(() => {
