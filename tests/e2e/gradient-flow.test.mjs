@@ -80,6 +80,25 @@ test('gradient flow: a link restores the settings, the MLP variant runs, and the
   await view.close();
 });
 
+test('gradient flow: a link that switches both curves off still draws both, as the checkboxes would', async () => {
+  const view = await lab.open(`${EN}?grad.plain=false&grad.residual=false`);
+  const widget = view.page.locator('rl-gradient-flow');
+  await finished(widget);
+  assert.ok(await widget.getByLabel('without residual', { exact: true }).isChecked());
+  assert.ok(await widget.getByLabel('with residual', { exact: true }).isChecked());
+  const [plainRatio] = await numbers(readout(widget, 'plain'));
+  assert.ok(relative(plainRatio, 0.1 ** 32) < 1e-3, `0.1^32: shown ${plainRatio}`);
+  const [residualRatio] = await numbers(readout(widget, 'residual'));
+  assert.ok(residualRatio > 0.9 && residualRatio < 1.3, `residual, gain 0.1: ${residualRatio}`);
+  await eventually(
+    () => view.page.url(),
+    (url) => !url.includes('grad.plain=') && !url.includes('grad.residual='),
+    'the address holds the curves drawn',
+  );
+  view.assertClean();
+  await view.close();
+});
+
 test('gradient flow: a long run shows progress and can be cancelled, keeping the last result', async () => {
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-gradient-flow');

@@ -51,6 +51,8 @@ export class RlGradientFlow extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
+    // a link or the attributes may switch both curves off, which the checkboxes never do (change)
+    if (!st.plain && !st.residual) this.commit({ plain: true, residual: true });
     this.layersSlider = this.layersField();
     this.gainSlider = this.control('gain', {
       field: rangeField,
