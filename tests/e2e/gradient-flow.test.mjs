@@ -4,6 +4,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
+import { stringsOf } from '../../web/languages.js';
+import { formatFixed } from '../../web/components/shared/format.js';
 import {
   EN,
   ZH,
@@ -17,6 +19,8 @@ import {
   screenshotWidget,
   textOf,
 } from './widget-helpers.mjs';
+
+const EN_TEXT = stringsOf('en', 'rl-gradient-flow');
 
 let lab;
 before(async () => {
@@ -49,6 +53,11 @@ test('gradient flow: without residuals layer 0 gets gain^L of the top gradient; 
   const [small] = await numbers(readout(widget, 'residual'));
   assert.ok(small > 0.9 && small < 1.3, `small branches keep the gradient near 1: ${small}`);
   assert.match(await textOf(widget.locator('.remark')), /identity path carries the gradient down/);
+  // the chapter's "about 1.13 times it": a multiple of the top gradient, not a factor sign
+  assert.ok(
+    (await textOf(widget.locator('.remark'))).includes(EN_TEXT.residualFlat(formatFixed(small, 2), 2)),
+    `the remark quotes ${small} as the readout does`,
+  );
 
   await rerun(widget, () => widget.getByLabel('Layers L', { exact: true }).fill('8'));
   const [eight] = await numbers(readout(widget, 'plain'));

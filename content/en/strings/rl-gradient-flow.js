@@ -38,7 +38,7 @@ export default {
   residualLarge: (factor, total) =>
     `With branches this large the residual gradient grows instead: every layer adds its branch's path to the identity path, ${factor} per layer, ${total} at layer 0. That is why initialization keeps branches small; with small branches (gain 0.1) the gradient reaches layer 0 almost unchanged.`,
   residualFlat: (ratio, band) =>
-    `With residuals layer 0 receives ${ratio} of the top gradient, within a factor of ${band} of it: the identity path carries the gradient down, as the section says. Now try large branches: the residual gradient then grows with depth.`,
+    `With residuals layer 0 receives ${ratio} times the top gradient, within a factor of ${band} of it: the identity path carries the gradient down, as the section says. Now try large branches: the residual gradient then grows with depth.`,
   mlpNote:
     'The MLP layer has a GELU, so the decay is no longer exactly gain per layer; the gain^(L−l) line is only a guide.',
   // the model below the random stack (model-view.js)

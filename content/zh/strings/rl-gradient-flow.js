@@ -33,7 +33,7 @@ export default {
   residualLarge: (factor, total) =>
     `分支这么大时，有残差的梯度反而会增长：每一层在恒等路径之外还加上分支自己的一条路径，每层 ${factor}，到第 0 层共 ${total}。这正是初始化要让分支保持很小的原因；分支小时（增益 0.1），梯度几乎原样传到第 0 层。`,
   residualFlat: (ratio, band) =>
-    `有残差时，第 0 层收到的梯度是顶层的 ${ratio}，相差不到 ${band} 倍：恒等路径把梯度传了下去，和这一节说的一样。再试试大分支：那时有残差的梯度会随深度增长。`,
+    `有残差时，第 0 层收到的梯度是顶层的 ${ratio} 倍，相差不到 ${band} 倍：恒等路径把梯度传了下去，和这一节说的一样。再试试大分支：那时有残差的梯度会随深度增长。`,
   mlpNote: 'MLP 层里有 GELU，衰减不再严格是每层 gain 倍；gain^(L−l) 这条线只作参考。',
   // the model below the random stack (model-view.js)
   modelTitle: '训练过的模型里的同一种梯度',

@@ -226,7 +226,7 @@ export class RlGradientFlow extends ExperimentElement {
       const near = ratio <= NEAR_ONE && ratio >= 1 / NEAR_ONE;
       remarks.push(
         near
-          ? s.residualFlat(formatFactor(ratio), NEAR_ONE)
+          ? s.residualFlat(formatFixed(ratio, 2), NEAR_ONE)
           : s.residualLarge(formatFactor(ratio ** (1 / layers)), formatFactor(ratio)),
       );
     }
