@@ -98,6 +98,13 @@ async function drawn(widget) {
   return { stream, branchOnly, gains };
 }
 
+/** The label of the model's chart, which its PNG, SVG and CSV exports carry as their title. */
+const chartLabel = (widget) => widget.locator('[data-model-results] .line-chart').getAttribute('aria-label');
+
+/** The label the model's chart should carry for a toy drawn beside gain^(L−l) for `gain`, in language `code`. */
+const modelChartLabel = (code, toy, gain) =>
+  stringsOf(code, 'rl-gradient-flow').modelChartLabel(stringsOf(code, 'rl-checkpoint-probe').toyNames[toy], gain);
+
 function assertDrawn(got, want, what) {
   assert.ok(
     relative(got.stream, want.stream[0]) < 1e-4,
@@ -119,6 +126,11 @@ test('a link opens the toy Llama; the select opens the toy OLMo 2; each drawn as
   const { view, widget } = await openMeasured(EN, llama.name);
   const want = await expected(llama);
   assertDrawn(await drawn(widget), want, llama.name);
+  assert.equal(
+    await chartLabel(widget),
+    modelChartLabel('en', llama.name, 0.1),
+    'the label names the toy and the gain',
+  );
   // the section's claim on a trained model: the skips keep the embedding's gradient, the branches alone do not
   assert.ok(want.stream[0] > 100 * want.branchOnly[0], 'with the skips far more than without');
   assert.match(await textOf(widget.locator('[data-model-results] li').first()), /4 layers, 64 tokens/);
@@ -137,10 +149,21 @@ test('a link opens the toy Llama; the select opens the toy OLMo 2; each drawn as
     'done',
   );
   assertDrawn(await drawn(widget), await expected(olmo), olmo.name);
+  assert.equal(
+    await chartLabel(widget),
+    modelChartLabel('en', olmo.name, 0.1),
+    "the chart's label, its exports' title",
+  );
   await eventually(
     () => view.page.url(),
     (url) => url.includes(`grad.model=${olmo.name}`),
     'the toy in the URL',
+  );
+  await widget.getByRole('button', { name: '0.8 × 32 layers' }).click(); // the dashed line follows the gain
+  await eventually(
+    () => chartLabel(widget),
+    (label) => label === modelChartLabel('en', olmo.name, 0.8),
+    'the label follows the gain',
   );
   view.assertClean();
   await view.close();
@@ -253,6 +276,7 @@ test('the Chinese page: the model half in Chinese', async () => {
   const { view, widget } = await openMeasured(ZH, 'toy-olmo2');
   assert.match(await textOf(widget.locator('h4')), /训练过的模型/);
   assert.match(await textOf(widget.locator('[data-branch-gains] caption')), /分支增益/);
+  assert.equal(await chartLabel(widget), modelChartLabel('zh', 'toy-olmo2', 0.1));
   view.assertClean();
   await view.close();
 });

@@ -62,8 +62,8 @@ export default {
   modelTook: (ms) => `Done in ${(ms / 1000).toFixed(1)} s.`,
   modelFailed: (message) => `The gradients could not be computed: ${message}`,
   modelChartTitle: 'Gradient norm over all positions at the stream before each layer (log scale; 1 at the top)',
-  modelChartLabel:
-    'Line chart, log scale: the model’s gradient norm at the stream before each layer, with its skips and with every skip above removed',
+  modelChartLabel: (name, gain) =>
+    `Line chart, log scale: ${name}, the gradient norm at the stream before each layer, with its skips and with every skip above removed; dashed, gain^(L−l) for gain ${gain}`,
   modelLayerAxis: 'stream before layer i (i = L: before the final norm)',
   modelStream: 'with the skips',
   modelBranchOnly: 'skips removed',

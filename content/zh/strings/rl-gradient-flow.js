@@ -56,7 +56,8 @@ export default {
   modelTook: (ms) => `用时 ${(ms / 1000).toFixed(1)} 秒。`,
   modelFailed: (message) => `梯度没能算出来：${message}`,
   modelChartTitle: '每一层之前的残差流上、所有位置合起来的梯度范数（对数坐标；顶层为 1）',
-  modelChartLabel: '折线图，对数坐标：模型在每一层之前的残差流上的梯度范数，一条带跳连，一条去掉上方所有跳连',
+  modelChartLabel: (name, gain) =>
+    `折线图（对数坐标）：${name}，每一层之前的残差流上的梯度范数，一条带跳连，一条去掉上方所有跳连；虚线是增益 ${gain} 时的 gain^(L−l)`,
   modelLayerAxis: '第 i 层之前的残差流（i = L：最终 Norm 之前）',
   modelStream: '带跳连',
   modelBranchOnly: '去掉跳连',

@@ -115,7 +115,9 @@ export function modelPanel(host, { gain, onToy }) {
     const L = summary.layers;
     const g = gain();
     const xs = Float64Array.from({ length: L + 1 }, (_, i) => i);
-    if (!chart) view.results.prepend(chartFigure(s.modelChartTitle, (chart = modelChart(host))));
+    const label = s.modelChartLabel(last.name, g); // an exported PNG, SVG or CSV names the model and the gain
+    if (!chart) view.results.prepend(chartFigure(s.modelChartTitle, (chart = modelChart(host, label))));
+    chart.root.setAttribute('aria-label', label);
     chart.setData([
       xs,
       log10OrGap(summary.stream),
@@ -252,12 +254,12 @@ function sourceLabel(probe, source) {
   return source.files.map((f) => f.name).join(', ');
 }
 
-/** The chart of the model's gradients, on the widget's log axis. */
-function modelChart(host) {
+/** The chart of the model's gradients, on the widget's log axis; `label` names what it shows. */
+function modelChart(host, label) {
   const s = host.strings;
   return lineChart({
     host,
-    label: s.modelChartLabel,
+    label,
     height: 240,
     log10: true,
     quantity: s.quantity,
