@@ -277,6 +277,11 @@ test('the Chinese page: the model half in Chinese', async () => {
   assert.match(await textOf(widget.locator('h4')), /训练过的模型/);
   assert.match(await textOf(widget.locator('[data-branch-gains] caption')), /分支增益/);
   assert.equal(await chartLabel(widget), modelChartLabel('zh', 'toy-olmo2', 0.1));
+  const menu = widget.locator('details.share-menu');
+  await menu.locator('summary').click();
+  const share = stringsOf('zh', 'common').share;
+  const gains = share.table(1, stringsOf('zh', 'rl-gradient-flow').gainsCaption);
+  assert.equal(await menu.getByRole('button', { name: share.saveAs('CSV', gains), exact: true }).count(), 1, gains);
   view.assertClean();
   await view.close();
 });

@@ -204,7 +204,8 @@ function panelView(host, probe, on) {
     // hidden while empty: the widget's own run error stays the one alert on screen
     error: h('p', { class: 'error', role: 'alert', hidden: true, 'data-model-error': '' }),
     readouts: h('ul', { class: 'readouts', 'data-model-readouts': '' }),
-    gainsTable: h('table', { 'data-branch-gains': '', hidden: true }),
+    // named by its caption in the share menu's list of exports
+    gainsTable: h('table', { 'data-branch-gains': '', hidden: true, 'aria-labelledby': 'gains-caption' }),
     gainsNote: h('p', { class: 'hint', hidden: true }, s.gainsNote),
   };
   view.showError = (message) => {
@@ -304,7 +305,7 @@ function drawFigures(view, s, { summary, name, tokens }, g) {
     ),
   );
   view.gainsTable.replaceChildren(
-    h('caption', {}, s.gainsCaption),
+    h('caption', { id: 'gains-caption' }, s.gainsCaption),
     h(
       'tr',
       {},
