@@ -27,6 +27,9 @@ import {
   textOf,
 } from './widget-helpers.mjs';
 
+const EN_TEXT = stringsOf('en', 'rl-gradient-flow');
+const PROBE_EN = stringsOf('en', 'rl-checkpoint-probe');
+
 let lab, api, hub;
 before(async () => {
   hub = await startFakeHub({ 'lab/toy-llama': { files: toyFiles(record.toys[0]) } });
@@ -103,7 +106,7 @@ const chartLabel = (widget) => widget.locator('[data-model-results] .line-chart'
 
 /** The label the model's chart should carry for a toy drawn beside gain^(L−l) for `gain`, in language `code`. */
 const modelChartLabel = (code, toy, gain) =>
-  stringsOf(code, 'rl-gradient-flow').modelChartLabel(stringsOf(code, 'rl-checkpoint-probe').toyNames[toy], gain);
+  stringsOf(code, 'rl-gradient-flow').modelChartLabel(stringsOf(code, 'rl-checkpoint-probe').toyLabels[toy], gain);
 
 function assertDrawn(got, want, what) {
   assert.ok(
@@ -133,7 +136,11 @@ test('a link opens the toy Llama; the select opens the toy OLMo 2; each drawn as
   );
   // the section's claim on a trained model: the skips keep the embedding's gradient, the branches alone do not
   assert.ok(want.stream[0] > 100 * want.branchOnly[0], 'with the skips far more than without');
-  assert.match(await textOf(widget.locator('[data-model-results] li').first()), /4 layers, 64 tokens/);
+  assert.equal(
+    await textOf(widget.locator('[data-model-results] li').first()),
+    EN_TEXT.modelWhat(PROBE_EN.toyLabels[llama.name], 4, 64, formatFixed(want.loss, 4)),
+    'the toy named once, its layers, tokens and loss',
+  );
   assert.equal((await widget.locator('[data-model-results] canvas').count()) > 0, true, 'the chart is drawn');
   assert.match(
     await textOf(widget.locator('[data-model-results] .hint')),

@@ -249,7 +249,7 @@ function showPass({ progress, status }, s, { pass, layer, layers }) {
 }
 
 function sourceLabel(probe, source) {
-  if (source.toy) return probe.toyNames[source.toy] ?? source.toy;
+  if (source.toy) return probe.toyLabels[source.toy] ?? source.toy; // the short name: modelWhat gives the layers
   if (source.stored) return source.stored.repo;
   return source.files.map((f) => f.name).join(', ');
 }
