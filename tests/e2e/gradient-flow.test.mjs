@@ -84,6 +84,12 @@ test('gradient flow: a link restores the settings, the MLP variant runs, and the
   const [mlpPlain] = await numbers(readout(widget, 'plain'));
   assert.ok(Number.isFinite(mlpPlain) && mlpPlain > 0, `mlp ratio ${mlpPlain}`);
   assert.match(await textOf(widget.locator('.remark')), /GELU/);
+  const zh = stringsOf('zh', 'rl-gradient-flow');
+  assert.equal(
+    await widget.locator('.line-chart').first().getAttribute('aria-label'),
+    zh.chartLabel(16, 1.2, zh.mlp),
+    "the chart's label, its exports' title, says the layers are MLPs",
+  );
   await screenshotWidget(view, widget, 'gradient-flow-zh-mlp');
   view.assertClean();
   await view.close();

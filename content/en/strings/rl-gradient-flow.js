@@ -20,8 +20,8 @@ export default {
     ] ?? `${gain} × ${layers} layers`,
   chartTitle:
     'Gradient norm at the input of each layer (log scale; 1 at the top, on the left: the gradient flows right, down to layer 0)',
-  chartLabel: (layers, gain) =>
-    `Line chart, log scale: gradient norm at each of ${layers} layers with gain ${gain}, with and without residual connections`,
+  chartLabel: (layers, gain, type) =>
+    `Line chart, log scale: gradient norm at each of ${layers} layers with gain ${gain}, with and without residual connections; layer type: ${type}`,
   // the quantity a saved CSV's columns hold
   quantity: 'gradient norm at the layer’s input (the top layer’s = 1)',
   // short enough for a phone's chart (about 300 px): the direction is said in chartTitle

@@ -18,7 +18,8 @@ export default {
     ({ small: `${gain} × ${layers} 层：小分支`, large: `大分支：${gain} × ${layers} 层` })[kind] ??
     `${gain} × ${layers} 层`,
   chartTitle: '每一层输入处的梯度范数（对数坐标；顶层为 1，在最左边：梯度向右一直流到第 0 层）',
-  chartLabel: (layers, gain) => `折线图（对数坐标）：增益 ${gain}、共 ${layers} 层时每一层的梯度范数，有残差与无残差`,
+  chartLabel: (layers, gain, type) =>
+    `折线图（对数坐标）：增益 ${gain}、共 ${layers} 层时每一层的梯度范数，有残差与无残差；层的类型：${type}`,
   // the quantity a saved CSV's columns hold
   quantity: '该层输入处的梯度范数（顶层为 1）',
   // short enough for a phone's chart (about 300 px): the direction is said in chartTitle

@@ -84,7 +84,7 @@ export class RlGradientFlow extends ExperimentElement {
 
     this.chart = lineChart({
       host: this,
-      label: s.chartLabel(st.layers, st.gain),
+      label: s.chartLabel(st.layers, st.gain, s[st.variant]),
       height: 280,
       log10: true,
       quantity: s.quantity,
@@ -186,7 +186,7 @@ export class RlGradientFlow extends ExperimentElement {
     const xs = Float64Array.from({ length: layers + 1 }, (_, l) => l);
     const reference = log10OrGap(xs.map((l) => gain ** (layers - l)));
     const curve = (values) => (values ? log10OrGap(values) : Array.from(xs, () => null));
-    this.chart.root.setAttribute('aria-label', s.chartLabel(layers, gain));
+    this.chart.root.setAttribute('aria-label', s.chartLabel(layers, gain, s[variant])); // the exports' title
     this.chart.setData([xs, curve(plainNorms), curve(residualNorms), reference]);
 
     const items = [];
