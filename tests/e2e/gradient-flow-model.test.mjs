@@ -27,6 +27,9 @@ import {
   textOf,
 } from './widget-helpers.mjs';
 
+const EN_TEXT = stringsOf('en', 'rl-gradient-flow');
+const PROBE_EN = stringsOf('en', 'rl-checkpoint-probe');
+
 let lab, api, hub;
 before(async () => {
   hub = await startFakeHub({ 'lab/toy-llama': { files: toyFiles(record.toys[0]) } });
@@ -98,6 +101,13 @@ async function drawn(widget) {
   return { stream, branchOnly, gains };
 }
 
+/** The label of the model's chart, which its PNG, SVG and CSV exports carry as their title. */
+const chartLabel = (widget) => widget.locator('[data-model-results] .line-chart').getAttribute('aria-label');
+
+/** The label the model's chart should carry for a toy drawn beside gain^(L−l) for `gain`, in language `code`. */
+const modelChartLabel = (code, toy, gain) =>
+  stringsOf(code, 'rl-gradient-flow').modelChartLabel(stringsOf(code, 'rl-checkpoint-probe').toyLabels[toy], gain);
+
 function assertDrawn(got, want, what) {
   assert.ok(
     relative(got.stream, want.stream[0]) < 1e-4,
@@ -119,9 +129,18 @@ test('a link opens the toy Llama; the select opens the toy OLMo 2; each drawn as
   const { view, widget } = await openMeasured(EN, llama.name);
   const want = await expected(llama);
   assertDrawn(await drawn(widget), want, llama.name);
+  assert.equal(
+    await chartLabel(widget),
+    modelChartLabel('en', llama.name, 0.1),
+    'the label names the toy and the gain',
+  );
   // the section's claim on a trained model: the skips keep the embedding's gradient, the branches alone do not
   assert.ok(want.stream[0] > 100 * want.branchOnly[0], 'with the skips far more than without');
-  assert.match(await textOf(widget.locator('[data-model-results] li').first()), /4 layers, 64 tokens/);
+  assert.equal(
+    await textOf(widget.locator('[data-model-results] li').first()),
+    EN_TEXT.modelWhat(PROBE_EN.toyLabels[llama.name], 4, 64, formatFixed(want.loss, 4)),
+    'the toy named once, its layers, tokens and loss',
+  );
   assert.equal((await widget.locator('[data-model-results] canvas').count()) > 0, true, 'the chart is drawn');
   assert.match(
     await textOf(widget.locator('[data-model-results] .hint')),
@@ -137,10 +156,21 @@ test('a link opens the toy Llama; the select opens the toy OLMo 2; each drawn as
     'done',
   );
   assertDrawn(await drawn(widget), await expected(olmo), olmo.name);
+  assert.equal(
+    await chartLabel(widget),
+    modelChartLabel('en', olmo.name, 0.1),
+    "the chart's label, its exports' title",
+  );
   await eventually(
     () => view.page.url(),
     (url) => url.includes(`grad.model=${olmo.name}`),
     'the toy in the URL',
+  );
+  await widget.getByRole('button', { name: '0.8 × 32 layers' }).click(); // the dashed line follows the gain
+  await eventually(
+    () => chartLabel(widget),
+    (label) => label === modelChartLabel('en', olmo.name, 0.8),
+    'the label follows the gain',
   );
   view.assertClean();
   await view.close();
@@ -221,14 +251,21 @@ test('a run held up while it reads the files can be cancelled; the last figures 
   await cancel.click();
   assert.equal(await widget.getAttribute('data-model-status'), 'cancelled');
   assert.match(await textOf(widget.locator('[data-model-run]')), /Cancelled/);
+  // the menu names the toy drawn again (a select does not report the option it already shows being chosen again)
+  assert.equal(await widget.getByLabel('Model', { exact: true }).inputValue(), llama.name, 'the toy drawn');
+  await eventually(
+    () => view.page.url(),
+    (url) => url.includes(`grad.model=${llama.name}`),
+    'the address names the toy drawn',
+  );
   release();
   await view.page.unroute(`**/${olmo.name}/model*.safetensors*`, hold);
   assert.deepEqual(await drawn(widget), before, 'the last figures stay');
   assert.equal(
-    await modelRun(widget, () => widget.getByLabel('Model', { exact: true }).selectOption(llama.name), 'again'),
+    await modelRun(widget, () => widget.getByLabel('Model', { exact: true }).selectOption(olmo.name), 'again'),
     'done',
   );
-  assertDrawn(await drawn(widget), await expected(llama), `${llama.name} after the cancel`);
+  assertDrawn(await drawn(widget), await expected(olmo), `${olmo.name} after the cancel`);
   view.assertClean();
   await view.close();
 });
@@ -253,6 +290,12 @@ test('the Chinese page: the model half in Chinese', async () => {
   const { view, widget } = await openMeasured(ZH, 'toy-olmo2');
   assert.match(await textOf(widget.locator('h4')), /训练过的模型/);
   assert.match(await textOf(widget.locator('[data-branch-gains] caption')), /分支增益/);
+  assert.equal(await chartLabel(widget), modelChartLabel('zh', 'toy-olmo2', 0.1));
+  const menu = widget.locator('details.share-menu');
+  await menu.locator('summary').click();
+  const share = stringsOf('zh', 'common').share;
+  const gains = share.table(1, stringsOf('zh', 'rl-gradient-flow').gainsCaption);
+  assert.equal(await menu.getByRole('button', { name: share.saveAs('CSV', gains), exact: true }).count(), 1, gains);
   view.assertClean();
   await view.close();
 });

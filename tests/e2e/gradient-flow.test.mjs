@@ -4,6 +4,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
+import { stringsOf } from '../../web/languages.js';
+import { formatFixed } from '../../web/components/shared/format.js';
 import {
   EN,
   ZH,
@@ -17,6 +19,8 @@ import {
   screenshotWidget,
   textOf,
 } from './widget-helpers.mjs';
+
+const EN_TEXT = stringsOf('en', 'rl-gradient-flow');
 
 let lab;
 before(async () => {
@@ -49,6 +53,11 @@ test('gradient flow: without residuals layer 0 gets gain^L of the top gradient; 
   const [small] = await numbers(readout(widget, 'residual'));
   assert.ok(small > 0.9 && small < 1.3, `small branches keep the gradient near 1: ${small}`);
   assert.match(await textOf(widget.locator('.remark')), /identity path carries the gradient down/);
+  // the chapter's "about 1.13 times it": a multiple of the top gradient, not a factor sign
+  assert.ok(
+    (await textOf(widget.locator('.remark'))).includes(EN_TEXT.residualFlat(formatFixed(small, 2), 2)),
+    `the remark quotes ${small} as the readout does`,
+  );
 
   await rerun(widget, () => widget.getByLabel('Layers L', { exact: true }).fill('8'));
   const [eight] = await numbers(readout(widget, 'plain'));
@@ -75,7 +84,32 @@ test('gradient flow: a link restores the settings, the MLP variant runs, and the
   const [mlpPlain] = await numbers(readout(widget, 'plain'));
   assert.ok(Number.isFinite(mlpPlain) && mlpPlain > 0, `mlp ratio ${mlpPlain}`);
   assert.match(await textOf(widget.locator('.remark')), /GELU/);
+  const zh = stringsOf('zh', 'rl-gradient-flow');
+  assert.equal(
+    await widget.locator('.line-chart').first().getAttribute('aria-label'),
+    zh.chartLabel(16, 1.2, zh.mlp),
+    "the chart's label, its exports' title, says the layers are MLPs",
+  );
   await screenshotWidget(view, widget, 'gradient-flow-zh-mlp');
+  view.assertClean();
+  await view.close();
+});
+
+test('gradient flow: a link that switches both curves off still draws both, as the checkboxes would', async () => {
+  const view = await lab.open(`${EN}?grad.plain=false&grad.residual=false`);
+  const widget = view.page.locator('rl-gradient-flow');
+  await finished(widget);
+  assert.ok(await widget.getByLabel('without residual', { exact: true }).isChecked());
+  assert.ok(await widget.getByLabel('with residual', { exact: true }).isChecked());
+  const [plainRatio] = await numbers(readout(widget, 'plain'));
+  assert.ok(relative(plainRatio, 0.1 ** 32) < 1e-3, `0.1^32: shown ${plainRatio}`);
+  const [residualRatio] = await numbers(readout(widget, 'residual'));
+  assert.ok(residualRatio > 0.9 && residualRatio < 1.3, `residual, gain 0.1: ${residualRatio}`);
+  await eventually(
+    () => view.page.url(),
+    (url) => !url.includes('grad.plain=') && !url.includes('grad.residual='),
+    'the address holds the curves drawn',
+  );
   view.assertClean();
   await view.close();
 });

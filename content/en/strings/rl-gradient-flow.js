@@ -20,8 +20,8 @@ export default {
     ] ?? `${gain} × ${layers} layers`,
   chartTitle:
     'Gradient norm at the input of each layer (log scale; 1 at the top, on the left: the gradient flows right, down to layer 0)',
-  chartLabel: (layers, gain) =>
-    `Line chart, log scale: gradient norm at each of ${layers} layers with gain ${gain}, with and without residual connections`,
+  chartLabel: (layers, gain, type) =>
+    `Line chart, log scale: gradient norm at each of ${layers} layers with gain ${gain}, with and without residual connections; layer type: ${type}`,
   // the quantity a saved CSV's columns hold
   quantity: 'gradient norm at the layer’s input (the top layer’s = 1)',
   // short enough for a phone's chart (about 300 px): the direction is said in chartTitle
@@ -38,7 +38,7 @@ export default {
   residualLarge: (factor, total) =>
     `With branches this large the residual gradient grows instead: every layer adds its branch's path to the identity path, ${factor} per layer, ${total} at layer 0. That is why initialization keeps branches small; with small branches (gain 0.1) the gradient reaches layer 0 almost unchanged.`,
   residualFlat: (ratio, band) =>
-    `With residuals layer 0 receives ${ratio} of the top gradient, within a factor of ${band} of it: the identity path carries the gradient down, as the section says. Now try large branches: the residual gradient then grows with depth.`,
+    `With residuals layer 0 receives ${ratio} times the top gradient, within a factor of ${band} of it: the identity path carries the gradient down, as the section says. Now try large branches: the residual gradient then grows with depth.`,
   mlpNote:
     'The MLP layer has a GELU, so the decay is no longer exactly gain per layer; the gain^(L−l) line is only a guide.',
   // the model below the random stack (model-view.js)
@@ -62,8 +62,8 @@ export default {
   modelTook: (ms) => `Done in ${(ms / 1000).toFixed(1)} s.`,
   modelFailed: (message) => `The gradients could not be computed: ${message}`,
   modelChartTitle: 'Gradient norm over all positions at the stream before each layer (log scale; 1 at the top)',
-  modelChartLabel:
-    'Line chart, log scale: the model’s gradient norm at the stream before each layer, with its skips and with every skip above removed',
+  modelChartLabel: (name, gain) =>
+    `Line chart, log scale: ${name}, the gradient norm at the stream before each layer, with its skips and with every skip above removed; dashed, gain^(L−l) for gain ${gain}`,
   modelLayerAxis: 'stream before layer i (i = L: before the final norm)',
   modelStream: 'with the skips',
   modelBranchOnly: 'skips removed',

@@ -18,7 +18,8 @@ export default {
     ({ small: `${gain} × ${layers} 层：小分支`, large: `大分支：${gain} × ${layers} 层` })[kind] ??
     `${gain} × ${layers} 层`,
   chartTitle: '每一层输入处的梯度范数（对数坐标；顶层为 1，在最左边：梯度向右一直流到第 0 层）',
-  chartLabel: (layers, gain) => `折线图（对数坐标）：增益 ${gain}、共 ${layers} 层时每一层的梯度范数，有残差与无残差`,
+  chartLabel: (layers, gain, type) =>
+    `折线图（对数坐标）：增益 ${gain}、共 ${layers} 层时每一层的梯度范数，有残差与无残差；层的类型：${type}`,
   // the quantity a saved CSV's columns hold
   quantity: '该层输入处的梯度范数（顶层为 1）',
   // short enough for a phone's chart (about 300 px): the direction is said in chartTitle
@@ -33,7 +34,7 @@ export default {
   residualLarge: (factor, total) =>
     `分支这么大时，有残差的梯度反而会增长：每一层在恒等路径之外还加上分支自己的一条路径，每层 ${factor}，到第 0 层共 ${total}。这正是初始化要让分支保持很小的原因；分支小时（增益 0.1），梯度几乎原样传到第 0 层。`,
   residualFlat: (ratio, band) =>
-    `有残差时，第 0 层收到的梯度是顶层的 ${ratio}，相差不到 ${band} 倍：恒等路径把梯度传了下去，和这一节说的一样。再试试大分支：那时有残差的梯度会随深度增长。`,
+    `有残差时，第 0 层收到的梯度是顶层的 ${ratio} 倍，相差不到 ${band} 倍：恒等路径把梯度传了下去，和这一节说的一样。再试试大分支：那时有残差的梯度会随深度增长。`,
   mlpNote: 'MLP 层里有 GELU，衰减不再严格是每层 gain 倍；gain^(L−l) 这条线只作参考。',
   // the model below the random stack (model-view.js)
   modelTitle: '训练过的模型里的同一种梯度',
@@ -56,7 +57,8 @@ export default {
   modelTook: (ms) => `用时 ${(ms / 1000).toFixed(1)} 秒。`,
   modelFailed: (message) => `梯度没能算出来：${message}`,
   modelChartTitle: '每一层之前的残差流上、所有位置合起来的梯度范数（对数坐标；顶层为 1）',
-  modelChartLabel: '折线图，对数坐标：模型在每一层之前的残差流上的梯度范数，一条带跳连，一条去掉上方所有跳连',
+  modelChartLabel: (name, gain) =>
+    `折线图（对数坐标）：${name}，每一层之前的残差流上的梯度范数，一条带跳连，一条去掉上方所有跳连；虚线是增益 ${gain} 时的 gain^(L−l)`,
   modelLayerAxis: '第 i 层之前的残差流（i = L：最终 Norm 之前）',
   modelStream: '带跳连',
   modelBranchOnly: '去掉跳连',

@@ -51,6 +51,8 @@ export class RlGradientFlow extends ExperimentElement {
   build() {
     const s = this.strings;
     const st = this.state;
+    // a link or the attributes may switch both curves off, which the checkboxes never do (change)
+    if (!st.plain && !st.residual) this.commit({ plain: true, residual: true });
     this.layersSlider = this.layersField();
     this.gainSlider = this.control('gain', {
       field: rangeField,
@@ -82,7 +84,7 @@ export class RlGradientFlow extends ExperimentElement {
 
     this.chart = lineChart({
       host: this,
-      label: s.chartLabel(st.layers, st.gain),
+      label: s.chartLabel(st.layers, st.gain, s[st.variant]),
       height: 280,
       log10: true,
       quantity: s.quantity,
@@ -184,7 +186,7 @@ export class RlGradientFlow extends ExperimentElement {
     const xs = Float64Array.from({ length: layers + 1 }, (_, l) => l);
     const reference = log10OrGap(xs.map((l) => gain ** (layers - l)));
     const curve = (values) => (values ? log10OrGap(values) : Array.from(xs, () => null));
-    this.chart.root.setAttribute('aria-label', s.chartLabel(layers, gain));
+    this.chart.root.setAttribute('aria-label', s.chartLabel(layers, gain, s[variant])); // the exports' title
     this.chart.setData([xs, curve(plainNorms), curve(residualNorms), reference]);
 
     const items = [];
@@ -224,7 +226,7 @@ export class RlGradientFlow extends ExperimentElement {
       const near = ratio <= NEAR_ONE && ratio >= 1 / NEAR_ONE;
       remarks.push(
         near
-          ? s.residualFlat(formatFactor(ratio), NEAR_ONE)
+          ? s.residualFlat(formatFixed(ratio, 2), NEAR_ONE)
           : s.residualLarge(formatFactor(ratio ** (1 / layers)), formatFactor(ratio)),
       );
     }

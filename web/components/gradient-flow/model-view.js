@@ -29,11 +29,11 @@ export function modelPanel(host, { gain, onToy }) {
   const probe = stringsOf(host.language, 'rl-checkpoint-probe'); // the toys' names and the chapter's prompt
   let worker = null;
   let generation = 0;
-  let last = null; // the last summary drawn, redrawn when the gain moves
+  let last = null; // the last run drawn, { summary, source, tokens }: redrawn when the gain moves
   const view = panelView(host, probe, {
     choose,
     open: (source) => show(source),
-    cancel: () => cancel(),
+    cancel: () => cancel({ backToShown: true }),
     showStored: () => showStored(),
   });
   const { progress, status } = view;
@@ -56,13 +56,15 @@ export function modelPanel(host, { gain, onToy }) {
     } else progress.remove();
   }
 
-  function cancel() {
+  // backToShown: the menu names the toy drawn again (none: files or no figures); choosing the cancelled one starts it
+  function cancel({ backToShown = false } = {}) {
     generation += 1;
     worker?.terminate();
     worker = null;
     busy(false);
     status.textContent = s.modelCancelled;
     host.dataset.modelStatus = 'cancelled';
+    if (backToShown) choice(last?.source.toy ?? NONE);
   }
 
   async function open(source) {
@@ -90,7 +92,7 @@ export function modelPanel(host, { gain, onToy }) {
         onProgress: (step) => current() && showPass(view, s, step),
       });
       if (!current()) return;
-      last = { summary: gradientSummary(result), name: sourceLabel(probe, source), tokens: ids.length };
+      last = { summary: gradientSummary(result), source, tokens: ids.length };
       draw();
       busy(false);
       status.textContent = s.modelTook(performance.now() - started);
@@ -111,18 +113,13 @@ export function modelPanel(host, { gain, onToy }) {
   /** Draws the last result; the dashed line follows the widget's gain. */
   function draw() {
     if (!last) return;
-    const { summary } = last;
-    const L = summary.layers;
     const g = gain();
-    const xs = Float64Array.from({ length: L + 1 }, (_, i) => i);
-    if (!chart) view.results.prepend(chartFigure(s.modelChartTitle, (chart = modelChart(host))));
-    chart.setData([
-      xs,
-      log10OrGap(summary.stream),
-      log10OrGap(summary.branchOnly),
-      log10OrGap(xs.map((i) => g ** (L - i))),
-    ]);
-    drawFigures(view, s, last, g);
+    const name = sourceLabel(probe, last.source);
+    const label = s.modelChartLabel(name, g); // an exported PNG, SVG or CSV names the model and the gain
+    if (!chart) view.results.prepend(chartFigure(s.modelChartTitle, (chart = modelChart(host, label))));
+    chart.root.setAttribute('aria-label', label);
+    chart.setData(chartData(last.summary, g));
+    drawFigures(view, s, { ...last, name }, g);
   }
 
   const showStored = storedLister(view, s, show);
@@ -134,10 +131,14 @@ export function modelPanel(host, { gain, onToy }) {
   });
   /** A source as the reader's choice here opens it: a toy chosen in the menu; files or a stored model, no toy. */
   function show(source) {
-    const toy = source.toy ?? NONE;
-    view.select.value = toy;
-    onToy(toy); // the state, and so a copied link, names what is measured
+    choice(source.toy ?? NONE);
     return open(source);
+  }
+
+  /** The menu set to `toy`, and the state, so that a copied link names what is measured. */
+  function choice(toy) {
+    view.select.value = toy;
+    onToy(toy);
   }
 
   return { root: view.root, open, show, redraw: draw };
@@ -202,7 +203,8 @@ function panelView(host, probe, on) {
     // hidden while empty: the widget's own run error stays the one alert on screen
     error: h('p', { class: 'error', role: 'alert', hidden: true, 'data-model-error': '' }),
     readouts: h('ul', { class: 'readouts', 'data-model-readouts': '' }),
-    gainsTable: h('table', { 'data-branch-gains': '', hidden: true }),
+    // named by its caption in the share menu's list of exports
+    gainsTable: h('table', { 'data-branch-gains': '', hidden: true, 'aria-labelledby': 'gains-caption' }),
     gainsNote: h('p', { class: 'hint', hidden: true }, s.gainsNote),
   };
   view.showError = (message) => {
@@ -247,17 +249,23 @@ function showPass({ progress, status }, s, { pass, layer, layers }) {
 }
 
 function sourceLabel(probe, source) {
-  if (source.toy) return probe.toyNames[source.toy] ?? source.toy;
+  if (source.toy) return probe.toyLabels[source.toy] ?? source.toy; // the short name: modelWhat gives the layers
   if (source.stored) return source.stored.repo;
   return source.files.map((f) => f.name).join(', ');
 }
 
-/** The chart of the model's gradients, on the widget's log axis. */
-function modelChart(host) {
+/** The chart's columns for gain g: stream points i = 0 .. L, both gradients and g^(L−i), as log10. */
+function chartData({ layers: L, stream, branchOnly }, g) {
+  const xs = Float64Array.from({ length: L + 1 }, (_, i) => i);
+  return [xs, log10OrGap(stream), log10OrGap(branchOnly), log10OrGap(xs.map((i) => g ** (L - i)))];
+}
+
+/** The chart of the model's gradients, on the widget's log axis; `label` names what it shows. */
+function modelChart(host, label) {
   const s = host.strings;
   return lineChart({
     host,
-    label: s.modelChartLabel,
+    label,
     height: 240,
     log10: true,
     quantity: s.quantity,
@@ -302,7 +310,7 @@ function drawFigures(view, s, { summary, name, tokens }, g) {
     ),
   );
   view.gainsTable.replaceChildren(
-    h('caption', {}, s.gainsCaption),
+    h('caption', { id: 'gains-caption' }, s.gainsCaption),
     h(
       'tr',
       {},
