@@ -114,6 +114,23 @@ test('gradient flow: a link that switches both curves off still draws both, as t
   await view.close();
 });
 
+test('gradient flow: a gain from a link between the slider’s steps is the gain the slider names and the run uses', async () => {
+  const view = await lab.open(`${EN}?grad.gain=0.123&grad.layers=8`);
+  const widget = view.page.locator('rl-gradient-flow');
+  await finished(widget);
+  const slider = widget.getByLabel('Gain per layer', { exact: true });
+  assert.equal(await slider.getAttribute('aria-valuetext'), '0.123');
+  const [plainRatio] = await numbers(readout(widget, 'plain'));
+  assert.ok(relative(plainRatio, 0.123 ** 8) < 1e-3, `0.123^8: shown ${plainRatio}`);
+  // moved by the reader, the slider names its own steps again
+  await rerun(widget, () => slider.fill('0.5'));
+  assert.equal(await slider.getAttribute('aria-valuetext'), '0.50');
+  const [moved] = await numbers(readout(widget, 'plain'));
+  assert.ok(relative(moved, 0.5 ** 8) < 1e-3, `0.5^8: shown ${moved}`);
+  view.assertClean();
+  await view.close();
+});
+
 test('gradient flow: a long run shows progress and can be cancelled, keeping the last result', async () => {
   const view = await openReady(lab, EN);
   const widget = view.page.locator('rl-gradient-flow');

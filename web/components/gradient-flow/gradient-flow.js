@@ -14,6 +14,8 @@ import { MODEL_CHOICES, modelPanel } from './model-view.js';
 import { keepInView } from '../shared/keep-in-view.js';
 
 const WIDTHS = [16, 64, 256, 512];
+const GAIN_STEP = 0.05;
+const onStep = (gain) => Math.abs(gain / GAIN_STEP - Math.round(gain / GAIN_STEP)) < 1e-9;
 // Opening with small branches (gain 0.1) shows the section's claim as it stands: without residuals layer 0 gets
 // 0.1^32 = 10^-32 of the top gradient, with them about 1.13 of it. The chapter's 0.8 and 1.2 follow, then large
 // branches (gain 1: a plain stack of rotations keeps the gradient exactly, the residual one multiplies it ~2^16).
@@ -57,8 +59,12 @@ export class RlGradientFlow extends ExperimentElement {
     this.gainSlider = this.control('gain', {
       field: rangeField,
       ...this.bounds('gain'),
-      step: 0.05,
-      valueText: (g) => formatFixed(g, 2),
+      step: GAIN_STEP,
+      // a link may give a gain between the slider's steps: the thumb sits on the nearest, the text says the gain used
+      valueText: (g) =>
+        Math.abs(g - this.state.gain) < GAIN_STEP / 2 && !onStep(this.state.gain)
+          ? String(this.state.gain)
+          : formatFixed(g, 2),
     });
     this.widthSelect = this.control('width', { field: numberSelect, options: WIDTHS });
     const variant = this.control('variant', {
