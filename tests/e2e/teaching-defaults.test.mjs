@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab } from './harness.mjs';
 import { stringsOf } from '../../web/languages.js';
+import { formatFixed } from '../../web/components/shared/format.js';
 import { LANGUAGE_PAGES, eventually, finished, numbers, openReady, readout, rerun, textOf } from './widget-helpers.mjs';
 
 let lab;
@@ -40,7 +41,10 @@ for (const [lang, path] of LANGUAGE_PAGES) {
     assert.ok(residual > 0.9 && residual < 1.3, `with residuals it stays near 1: ${residual}`);
     const remark = await textOf(widget.locator('.remark'));
     for (const words of wordsOf(s.residualFlat, 2)) assert.ok(remark.includes(words), `the remark says "${words}"`);
-    assert.ok(remark.includes(`×${Number(residual.toPrecision(3))}`), `the remark gives the measured ratio: ${remark}`);
+    assert.ok(
+      remark.includes(s.residualFlat(formatFixed(residual, 2), 2)),
+      `the remark gives the measured ratio as the readout does: ${remark}`,
+    );
 
     const large = s.preset(1, 32, 'large');
     await rerun(widget, () => widget.getByRole('button', { name: new RegExp(escape(large)) }).click());
