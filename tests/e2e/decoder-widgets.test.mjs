@@ -27,7 +27,11 @@ test('a broken link value falls back with a message, and a failed worker shows i
   const view = await lab.open(`${EN}?grad.gain=abc&qk.dHead=999`);
   const gradient = view.page.locator('rl-gradient-flow');
   await finished(gradient);
-  assert.match(await textOf(gradient.locator('.notice')), /grad\.gain="abc" is not usable/);
+  // the notice says what the setting takes, as an attribute's does
+  assert.match(
+    await textOf(gradient.locator('.notice')),
+    /grad\.gain="abc" is not usable \(expected a number from 0\.05 to 2\); the default is shown instead\./,
+  );
   assert.equal(await gradient.getByLabel('Gain per layer', { exact: true }).inputValue(), '0.1', 'the default');
   const qk = view.page.locator('rl-qk-norm-lab');
   await finished(qk);

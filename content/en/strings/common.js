@@ -9,7 +9,8 @@ export default {
   seriesQuantity: (series, quantity) => `${series}: ${quantity}`, // a line chart's CSV header
   loading: 'Loading the WASM kernels…',
   loadFailed: (detail) => `The lab could not be loaded (${detail}). Reload the page to try again.`,
-  urlProblem: (key, shown) => `The link's setting ${key}=${shown} is not usable; the default is shown instead.`,
+  urlProblem: (key, shown, why) =>
+    `The link's setting ${key}=${shown} is not usable${why ? ` (${why})` : ''}; the default is shown instead.`,
   attributeProblem: (name, shown, why) => `The attribute ${name}=${shown} is not usable (${why}); it is ignored.`,
   unknownSetting: (key, shown, names) =>
     `The link's setting ${key}=${shown} is not a setting of this widget (its settings: ${names.join(', ')}); it is ignored.`,

@@ -9,7 +9,7 @@ export default {
   seriesQuantity: (series, quantity) => `${series}：${quantity}`, // a line chart's CSV header
   loading: '正在加载 WASM 内核……',
   loadFailed: (detail) => `实验室加载失败（${detail}），请刷新页面重试。`,
-  urlProblem: (key, shown) => `链接里的设置 ${key}=${shown} 无法使用，已改用默认值。`,
+  urlProblem: (key, shown, why) => `链接里的设置 ${key}=${shown} 无法使用${why ? `（${why}）` : ''}，已改用默认值。`,
   attributeProblem: (name, shown, why) => `属性 ${name}=${shown} 无法使用（${why}），已忽略。`,
   unknownSetting: (key, shown, names) =>
     `链接里的 ${key}=${shown} 不是这个组件的设置（它的设置有：${names.join('、')}），已忽略。`,

@@ -50,9 +50,7 @@ export class StateBinding {
       host.stateKey || host.reservedKeys ? unknownKeys(table, query, host.stateKey, host.reservedKeys) : [];
     const settingNames = table.map((row) => attributeName(row.name));
     this.#urlNotice = [
-      ...[...expanded.problems, ...fromUrl.problems].map((p) =>
-        host.common.urlProblem(p.key, quoted(p.raw, host.language)),
-      ),
+      ...[...expanded.problems, ...fromUrl.problems].map((p) => this.#linkProblem(p)),
       ...unknown.map((p) => host.common.unknownSetting(p.key, quoted(p.raw, host.language), settingNames)),
     ].join(' ');
     return fromUrl.values;
@@ -68,7 +66,7 @@ export class StateBinding {
     const host = this.#host;
     const { values, problems } = readState(host.stateTable, params, host.stateKey, host.stateContext(), host.state);
     if (problems.length) {
-      const named = problems.map((p) => host.common.urlProblem(p.key, quoted(p.raw, host.language)));
+      const named = problems.map((p) => this.#linkProblem(p));
       this.#urlNotice = [this.#urlNotice, ...named].filter(Boolean).join(' ');
     }
     return Object.fromEntries(Object.entries(values).filter(([name, value]) => value !== host.state[name]));
@@ -93,17 +91,28 @@ export class StateBinding {
   }
 
   /** The notice for an attribute value that cannot be used, with what the setting expects. */
-  #attributeProblem({ name, key, raw, code, error }) {
+  #attributeProblem(problem) {
+    const host = this.#host;
+    return host.common.attributeProblem(problem.key, quoted(problem.raw, host.language), this.#why(problem));
+  }
+
+  /** The notice for a link's value that cannot be used, with what the setting expects (a packed value: no why). */
+  #linkProblem(problem) {
+    const host = this.#host;
+    const packed = problem.code === 'too_long' || problem.code === 'not_compressed';
+    return host.common.urlProblem(problem.key, quoted(problem.raw, host.language), packed ? null : this.#why(problem));
+  }
+
+  /** Why a value cannot be used: the parser's error, else what the setting's row expects. */
+  #why({ name, raw, code, error }) {
     const host = this.#host;
     const row = host.stateTable.find((r) => r.name === name);
     const expected = host.common.expected;
-    let why;
-    if (code === 'invalid') why = describeError(error, host.language, raw);
-    else if (row.type === 'number' || row.type === 'integer') why = expected[row.type](row.min, row.max);
-    else if (row.type === 'choice') why = expected.choice(row.choices);
-    else if (row.type === 'boolean') why = expected.boolean;
-    else why = expected.text(row.maxLength);
-    return host.common.attributeProblem(key, quoted(raw, host.language), why);
+    if (code === 'invalid') return describeError(error, host.language, raw);
+    if (row.type === 'number' || row.type === 'integer') return expected[row.type](row.min, row.max);
+    if (row.type === 'choice') return expected.choice(row.choices);
+    if (row.type === 'boolean') return expected.boolean;
+    return expected.text(row.maxLength);
   }
 
   /** Writes the settings to the address soon (the `url-state="off"` attribute: never). */
